@@ -1,0 +1,186 @@
+/**
+ * `pnpm bench redis`: the engine on the Redis store against raw node-redis, measured in the same run.
+ *
+ * 1. Throughput at 64 in flight, across 64 flows (one event in flight per flow, so none is refused):
+ *    - baseline: a raw node-redis client doing what one committed engine event needs from Redis, a GET
+ *      of the record and an EVALSHA of the same compare-and-set script with a record of the same size;
+ *    - engine: `verikit.send(flowId, { type: 'submit-code' })` on phone flows (test double provider,
+ *      no latency), through `createRedisStore` and `createRedisChangeBus`. Each such user action is two
+ *      committed events (the submit, then the provider's answer), each a GET + EVALSHA + PUBLISH.
+ *    The ratio compares committed engine events/s with raw GET + EVALSHA pairs/s (target ≥ 0.5).
+ * 2. Pub/sub delay: from the commit on instance A (A's local listener, called right after the
+ *    compare-and-set) to the listener on instance B, over loopback; median and p99.
+ *
+ * Skips with a printed reason when Redis is unreachable. Also printed: the same engine on the
+ * in-process store, to show how much of the gap is the engine's own CPU rather than Redis.
+ *
+ * Found while profiling (see the report of issue 4 and docs/scaling.md): the engine's CPU dominates.
+ * xstate's pure `transition()` builds a throw-away actor per call (~140 µs against ~15 µs for the
+ * transition itself); reusing one inert scope per machine (a core change, not applied here) made the
+ * engine 2.6x faster and lifted the ratio from about 0.15 to 0.30 on a 2-CPU machine shared with Redis.
+ * On the Redis side a committed event costs what a raw pair costs (GET 0.4 µs, the CAS EVALSHA 7 µs,
+ * PUBLISH 0.3 µs of Redis time).
+ */
+import { randomUUID } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import { createVerikit, type FlowRecord, type FlowView, type Verikit } from '@verikit/core';
+import { createRedisChangeBus, createRedisStore, type RedisFlowStore } from '@verikit/redis';
+import { createTestProvider } from '@verikit/testing';
+import { createClient } from 'redis';
+
+const url = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const inFlight = 64;
+const measureMs = Number(process.env.BENCH_REDIS_MS ?? 3000);
+const warmupMs = 700;
+const secret = 'bench-redis-secret-0123456789abcdefghijk';
+
+function phoneNumber(index: number): string {
+  return `+2348031${String(index).padStart(6, '0')}`;
+}
+
+/** Runs `inFlight` loops of `step` for `ms`; returns operations per second. */
+async function throughput(step: (lane: number) => Promise<unknown>, ms: number): Promise<number> {
+  let operations = 0;
+  const until = performance.now() + ms;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: inFlight }, async (_, lane) => {
+      while (performance.now() < until) {
+        await step(lane);
+        operations += 1;
+      }
+    }),
+  );
+  return operations / ((performance.now() - started) / 1000);
+}
+
+function percentile(sorted: number[], fraction: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor(fraction * sorted.length))]!;
+}
+
+async function deleteNamespace(client: ReturnType<typeof createClient>, namespace: string): Promise<void> {
+  for await (const keys of client.scanIterator({ MATCH: `${namespace}::*`, COUNT: 1000 })) {
+    if (keys.length > 0) await client.unlink(keys);
+  }
+}
+
+export async function run(): Promise<void> {
+  const raw = createClient({ url, socket: { connectTimeout: 1000, reconnectStrategy: false } });
+  raw.on('error', () => {});
+  try {
+    await raw.connect();
+  } catch (error) {
+    console.log(`skipped: Redis at ${url} is not reachable (${error instanceof Error ? error.message : String(error)}); set REDIS_URL or start redis-server`);
+    return;
+  }
+  const namespace = `vk-bench-${process.pid}-${randomUUID().slice(0, 8)}`;
+  const stores: RedisFlowStore[] = [];
+  try {
+    const instance = (policies: Record<string, number> = {}) => {
+      const provider = createTestProvider();
+      const store = createRedisStore({ url, namespace });
+      const changeBus = createRedisChangeBus({ store });
+      stores.push(store);
+      const verikit = createVerikit({ provider, store, changeBus, secret, policies: { maxAttempts: 100, maxSendsPerFlow: 100, resendCooldownMs: 0, maxSendsPerHour: 1_000_000, ...policies } });
+      return { provider, store, changeBus, verikit };
+    };
+
+    // --- throughput ---
+    const a = instance();
+    const flows = await Promise.all(Array.from({ length: inFlight }, (_, index) => a.verikit.start({ kind: 'phone', phoneNumber: phoneNumber(index) })));
+    const sample = (await a.store.getFlow(flows[0]!.id)) as FlowRecord;
+    const recordBytes = (await raw.get(a.store.redisKey(`flow:${sample.id}`)))!.length;
+
+    const { compareAndSetScript } = await import('../packages/redis/src/lua-script.js');
+    await raw.scriptLoad(compareAndSetScript.source);
+    const baselineKeys = Array.from({ length: inFlight }, (_, lane) => `${namespace}::bench:${lane}`);
+    const baselineRecord = { ...sample, id: 'bench' };
+    const baselineVersions = baselineKeys.map(() => 0);
+    const baselineStep = async (lane: number) => {
+      const key = baselineKeys[lane]!;
+      const current = await raw.get(key);
+      const version = current === null ? 0 : (JSON.parse(current) as { value: { version: number } }).value.version;
+      const next = { ...baselineRecord, version: version + 1, updatedAt: Date.now() };
+      await raw.evalSha(compareAndSetScript.sha, {
+        keys: [key],
+        arguments: [String(version), JSON.stringify({ value: next, expires: Date.now() + 86_400_000 }), '86400000'],
+      });
+      baselineVersions[lane] = version + 1;
+    };
+    const submitting = (verikit: Verikit, ids: readonly string[]) => (lane: number) =>
+      verikit.send(ids[lane]!, { type: 'submit-code', code: '000000' }).then((view) => {
+        // Keep the flows open: each wrong code uses an attempt; send a fresh code before the flow locks.
+        if ((view.attemptsLeft ?? 0) <= 1) return verikit.send(view.id, { type: 'resend' });
+        return view;
+      });
+    const engineStep = submitting(a.verikit, flows.map((flow) => flow.id));
+    // The same engine on the in-process store: what the engine costs without Redis.
+    const memory = createVerikit({ provider: createTestProvider(), secret, policies: { maxAttempts: 100, maxSendsPerFlow: 100, resendCooldownMs: 0, maxSendsPerHour: 1_000_000 } });
+    const memoryFlows = await Promise.all(Array.from({ length: inFlight }, (_, index) => memory.start({ kind: 'phone', phoneNumber: phoneNumber(index) })));
+    const memoryStep = submitting(memory, memoryFlows.map((flow) => flow.id));
+
+    await throughput(baselineStep, warmupMs);
+    await throughput(engineStep, warmupMs);
+    await throughput(memoryStep, warmupMs);
+    const baselineRuns: number[] = [];
+    const engineRuns: number[] = [];
+    const memoryRuns: number[] = [];
+    for (let round = 0; round < 2; round += 1) {
+      baselineRuns.push(await throughput(baselineStep, measureMs));
+      engineRuns.push(await throughput(engineStep, measureMs));
+      memoryRuns.push(await throughput(memoryStep, measureMs));
+    }
+    const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
+    const list = (values: number[]) => values.map((value) => value.toFixed(0)).join(', ');
+    const baseline = mean(baselineRuns);
+    const actions = mean(engineRuns);
+    const memoryActions = mean(memoryRuns);
+    const committed = actions * 2;
+    console.log(`record size: ${recordBytes} bytes (Keyv envelope)`);
+    console.log(`raw node-redis GET + EVALSHA, ${inFlight} in flight: ${list(baselineRuns)} pairs/s → ${baseline.toFixed(0)} pairs/s`);
+    console.log(`engine on Redis, submit-code, ${inFlight} in flight: ${list(engineRuns)} actions/s → ${actions.toFixed(0)} actions/s = ${committed.toFixed(0)} committed events/s`);
+    console.log(`engine in-process (Keyv Map), same load: ${list(memoryRuns)} actions/s → ${memoryActions.toFixed(0)} actions/s = ${(memoryActions * 2).toFixed(0)} committed events/s`);
+    console.log(`ratio committed engine events on Redis / raw pairs: ${(committed / baseline).toFixed(2)} (target ≥ 0.50); per user action: ${(actions / baseline).toFixed(2)}`);
+    console.log(`ratio engine on Redis / engine in-process: ${(actions / memoryActions).toFixed(2)}`);
+
+    // --- pub/sub delay, A → B ---
+    const b = instance();
+    const watchedFlows = flows.slice(0, 8);
+    const committedAt = new Map<string, number>();
+    const delays: number[] = [];
+    let onReceived: () => void = () => {};
+    for (const flow of watchedFlows) {
+      a.changeBus.subscribe(flow.id, (view: FlowView) => committedAt.set(`${view.id}:${view.version}`, performance.now()));
+      b.changeBus.subscribe(flow.id, (view: FlowView) => {
+        const at = committedAt.get(`${view.id}:${view.version}`);
+        if (at !== undefined) delays.push(performance.now() - at);
+        onReceived();
+      });
+    }
+    await Promise.all(watchedFlows.map((flow) => b.changeBus.subscribed(flow.id)));
+    const samples = 2000;
+    for (let index = 0; index < samples / 2; index += 1) {
+      const flow = watchedFlows[index % watchedFlows.length]!;
+      const expected = delays.length + 2;
+      const received = new Promise<void>((resolve) => {
+        onReceived = () => {
+          if (delays.length >= expected) resolve();
+        };
+      });
+      const view = await a.verikit.send(flow.id, { type: 'submit-code', code: '000000' });
+      if ((view.attemptsLeft ?? 0) <= 1) {
+        await a.verikit.send(view.id, { type: 'resend' });
+        continue;
+      }
+      await received;
+    }
+    const sorted = [...delays].sort((x, y) => x - y);
+    console.log(
+      `pub/sub delay A → B (${sorted.length} changes, loopback, one at a time): median ${percentile(sorted, 0.5).toFixed(3)} ms, p99 ${percentile(sorted, 0.99).toFixed(3)} ms`,
+    );
+  } finally {
+    for (const store of stores) await store.close().catch(() => undefined);
+    await deleteNamespace(raw, namespace);
+    raw.destroy();
+  }
+}

@@ -1,0 +1,13 @@
+import type { SandboxEvent } from '@verikit/testing';
+
+/** One line for a sandbox event. Request summaries come with codes, OTPs and identity numbers masked. */
+export function formatEvent(event: SandboxEvent): string {
+  const time = new Date().toISOString().slice(11, 23);
+  if (event.type === 'request') {
+    const summary = event.summary === undefined ? '' : ` ${JSON.stringify(event.summary)}`;
+    return `${time} ← ${event.method} ${event.path} ${event.status} ${event.durationMs}ms${summary}`;
+  }
+  const outcome = event.status === undefined ? (event.error ?? 'no answer') : `HTTP ${event.status}`;
+  const next = event.delivered ? 'delivered' : event.willRetry ? 'will retry' : 'gave up';
+  return `${time} → webhook ${event.id} attempt ${event.attempt} to ${event.url}: ${outcome}, ${next}`;
+}

@@ -1,0 +1,22 @@
+import type { Sandbox } from '@verikit/testing';
+import type { CliIo } from './cli-io.js';
+import { runSandboxCommand } from './sandbox-command.js';
+
+/** The help text of `verikit`. */
+export const usage = `Usage: verikit <command> [options]
+
+Commands:
+  sandbox    run the sandbox that emulates the service (verikit sandbox --help)`;
+
+/** Runs the command in `args`: a running sandbox, or an exit code. */
+export async function runCli(args: readonly string[], io: CliIo): Promise<Sandbox | number> {
+  const [command, ...rest] = args;
+  if (command === 'sandbox') return runSandboxCommand(rest, io);
+  if (command === undefined || command === 'help' || command === '--help' || command === '-h') {
+    io.out(usage);
+    return command === undefined ? 2 : 0;
+  }
+  io.err(`verikit: unknown command ${JSON.stringify(command.slice(0, 40))}`);
+  io.err(usage);
+  return 2;
+}

@@ -1,0 +1,92 @@
+import { parseArgs } from 'node:util';
+import { InvalidInputError } from '@verikit/core/spec';
+import { generateWebhookSecret, startSandbox, type Sandbox } from '@verikit/testing';
+import type { CliIo } from './cli-io.js';
+import { formatEvent } from './format-event.js';
+
+/** The help text of `verikit sandbox`. */
+export const sandboxUsage = `Usage: verikit sandbox [options]
+
+Runs the sandbox: an HTTP server on 127.0.0.1 that behaves like the service (docs/sandbox.md).
+
+Options:
+  --port <n>             port to listen on (default 0: a free port)
+  --api-key <key>        the apiKey to accept (or VERIKIT_SANDBOX_API_KEY; default: sandbox-api-key)
+  --webhook-url <url>    where to send USSD_VERIFICATION webhooks
+  --webhook-secret <s>   signing secret, whsec_<base64> (or VERIKIT_WEBHOOK_SECRET; default: generated)
+  --latency <ms>         latency added to every answer (default 0)
+  --slow <ms>            latency of the magic "slow" numbers (default 3000)
+  -h, --help             this help`;
+
+const integer = (name: string, value: string | undefined): number | undefined => {
+  if (value === undefined) return undefined;
+  if (!/^\d{1,6}$/.test(value)) throw new InvalidInputError([{ field: name, message: 'must be a whole number' }]);
+  return Number(value);
+};
+
+/**
+ * `verikit sandbox`: starts the sandbox and prints every request it answers and every webhook attempt
+ * it makes. Never prints the apiKey or a given webhook secret; a generated secret is printed once, as
+ * the receiver needs it. Resolves with the running sandbox, or with an exit code on bad flags.
+ */
+export async function runSandboxCommand(args: readonly string[], io: CliIo): Promise<Sandbox | number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: [...args],
+      strict: true,
+      allowPositionals: false,
+      options: {
+        port: { type: 'string' },
+        'api-key': { type: 'string' },
+        'webhook-url': { type: 'string' },
+        'webhook-secret': { type: 'string' },
+        latency: { type: 'string' },
+        slow: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    }).values;
+  } catch (error) {
+    io.err(`verikit sandbox: ${error instanceof Error ? error.message.split('\n')[0] : 'bad arguments'}`);
+    io.err(sandboxUsage);
+    return 2;
+  }
+  if (parsed.help) {
+    io.out(sandboxUsage);
+    return 0;
+  }
+  const apiKey = parsed['api-key'] ?? io.env['VERIKIT_SANDBOX_API_KEY'];
+  const givenSecret = parsed['webhook-secret'] ?? io.env['VERIKIT_WEBHOOK_SECRET'];
+  const webhookSecret = givenSecret ?? generateWebhookSecret();
+  let sandbox: Sandbox;
+  try {
+    const port = integer('--port', parsed.port);
+    const latencyMs = integer('--latency', parsed.latency);
+    const slowMs = integer('--slow', parsed.slow);
+    sandbox = await startSandbox({
+      webhookSecret,
+      ...(port === undefined ? {} : { port }),
+      ...(apiKey === undefined ? {} : { apiKey }),
+      ...(parsed['webhook-url'] === undefined ? {} : { webhookUrl: parsed['webhook-url'] }),
+      ...(latencyMs === undefined ? {} : { latencyMs }),
+      ...(slowMs === undefined ? {} : { slowMs }),
+    });
+  } catch (error) {
+    if (InvalidInputError.isInstance(error)) {
+      const flag = error.field?.startsWith('--') ? error.field : `--${error.field?.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}`;
+      io.err(`verikit sandbox: ${flag} ${error.issues[0]?.message ?? 'is invalid'}`);
+      return 2;
+    }
+    io.err(`verikit sandbox: could not start: ${error instanceof Error && 'code' in error ? String(error.code) : 'unknown error'}`);
+    return 1;
+  }
+  sandbox.onEvent((event) => io.out(formatEvent(event)));
+  io.out(`verikit sandbox listening on ${sandbox.url}`);
+  io.out(`  baseUrl:        ${sandbox.baseUrl}`);
+  io.out(`  ussdBaseUrl:    ${sandbox.ussdBaseUrl}`);
+  io.out(`  apiKey:         ${apiKey === undefined ? 'the default sandbox key (docs/sandbox.md)' : 'as given (not shown)'}`);
+  io.out(`  webhooks:       ${parsed['webhook-url'] ?? 'none (pass --webhook-url)'}`);
+  io.out(`  webhook secret: ${givenSecret === undefined ? `${webhookSecret} (generated for this run)` : 'as given (not shown)'}`);
+  io.out(`  outbox:         GET ${sandbox.url}/__sandbox/outbox   dial USSD: POST ${sandbox.url}/__sandbox/ussd/dial`);
+  return sandbox;
+}

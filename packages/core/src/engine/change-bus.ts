@@ -1,0 +1,57 @@
+import type { FlowView } from './view.js';
+
+/** Receives every committed view of one flow. */
+export type FlowListener = (view: FlowView) => void;
+
+/**
+ * Carries committed flow changes to subscribers. The default is in-process; the Redis package
+ * provides one over pub/sub so every instance's subscribers see every change.
+ */
+export interface FlowChangeBus {
+  publish(view: FlowView): void | Promise<void>;
+  /** Returns the unsubscribe function. */
+  subscribe(flowId: string, listener: FlowListener): () => void;
+  /**
+   * Resolves once a subscription made with `subscribe` receives changes (a bus over Redis pub/sub
+   * subscribes asynchronously); rejects when it cannot. Absent: subscriptions are live at once.
+   */
+  subscribed?(flowId: string): Promise<void>;
+  close?(): void | Promise<void>;
+}
+
+/** In-process delivery: listeners of one flow, called in order; a throwing listener does not stop the others. */
+export class MemoryChangeBus implements FlowChangeBus {
+  readonly #listeners = new Map<string, Set<FlowListener>>();
+  readonly #onListenerError: (error: unknown) => void;
+
+  constructor(onListenerError: (error: unknown) => void = () => {}) {
+    this.#onListenerError = onListenerError;
+  }
+
+  publish(view: FlowView): void {
+    const listeners = this.#listeners.get(view.id);
+    if (!listeners) return;
+    for (const listener of [...listeners]) {
+      try {
+        listener(view);
+      } catch (error) {
+        this.#onListenerError(error);
+      }
+    }
+  }
+
+  subscribe(flowId: string, listener: FlowListener): () => void {
+    let listeners = this.#listeners.get(flowId);
+    if (!listeners) {
+      listeners = new Set();
+      this.#listeners.set(flowId, listeners);
+    }
+    listeners.add(listener);
+    return () => {
+      const current = this.#listeners.get(flowId);
+      if (!current) return;
+      current.delete(listener);
+      if (current.size === 0) this.#listeners.delete(flowId);
+    };
+  }
+}

@@ -1,0 +1,279 @@
+import { createTestProvider } from '@verikit/testing';
+import { describe, expect, it } from 'vitest';
+import { CapabilityError, EventNotAllowedError, ProviderRejectedError, ProviderUnavailableError, RateLimitedError } from '../spec/errors/index.js';
+import { setup } from './engine.fixtures.js';
+
+const phone = '+2348012345678';
+
+describe('phone flow', () => {
+  it('verifies with the right code after a wrong one', async () => {
+    const { verikit, provider } = setup();
+    const started = await verikit.start({ kind: 'phone', phoneNumber: phone });
+    expect(started).toMatchObject({ status: 'awaiting-code', attemptsLeft: 5, allowed: ['submit-code', 'cancel'], channel: 'sms' });
+    const wrong = await verikit.send(started.id, { type: 'submit-code', code: '000000' });
+    expect(wrong).toMatchObject({ status: 'awaiting-code', attemptsLeft: 4, error: { code: 'code_invalid' } });
+    const verified = await verikit.send(started.id, { type: 'submit-code', code: provider.lastCode(phone)! });
+    expect(verified).toMatchObject({ status: 'verified', done: true, allowed: [], attemptsLeft: 4 });
+    expect(provider.callsOf('phone.send')).toHaveLength(1);
+    expect(provider.callsOf('phone.check')).toHaveLength(2);
+  });
+
+  it('locks after the last wrong code', async () => {
+    const { verikit } = setup({ policies: { maxAttempts: 2 } });
+    const { id } = await verikit.start({ kind: 'phone', phoneNumber: phone });
+    await verikit.send(id, { type: 'submit-code', code: '000000' });
+    const locked = await verikit.send(id, { type: 'submit-code', code: '000001' });
+    expect(locked).toMatchObject({ status: 'locked', done: true, attemptsLeft: 0 });
+    await expect(verikit.send(id, { type: 'submit-code', code: '123456' })).rejects.toThrow(EventNotAllowedError);
+    await expect(verikit.cancel(id)).rejects.toThrow(EventNotAllowedError);
+    expect((await verikit.get(id)).status).toBe('locked');
+  });
+
+  it('expires when its code TTL passes, with no timer running', async () => {
+    const { verikit, clock } = setup();
+    const { id, expiresAt } = await verikit.start({ kind: 'phone', phoneNumber: phone });
+    clock.set(expiresAt!);
+    expect((await verikit.get(id)).status).toBe('expired');
+    const error = await verikit.send(id, { type: 'submit-code', code: '123456' }).catch((caught: unknown) => caught);
+    expect(EventNotAllowedError.isInstance(error) && error.status).toBe('expired');
+  });
+
+  it('resends with a growing cooldown and a per-flow limit', async () => {
+    const { verikit, clock, provider } = setup({ policies: { maxSendsPerFlow: 3 } });
+    const started = await verikit.start({ kind: 'phone', phoneNumber: phone });
+    expect(started.resendAvailableAt! - clock.now()).toBe(30_000);
+    const early = await verikit.send(started.id, { type: 'resend' }).catch((caught: unknown) => caught);
+    expect(EventNotAllowedError.isInstance(early) && early.message).toContain('resend is available in 30 s');
+    clock.advance(30_000);
+    const second = await verikit.send(started.id, { type: 'resend' });
+    expect(second.resendAvailableAt! - clock.now()).toBe(60_000);
+    clock.advance(60_000);
+    await verikit.send(started.id, { type: 'resend' });
+    clock.advance(120_000);
+    await expect(verikit.send(started.id, { type: 'resend' })).rejects.toThrow(/limit of 3 sends/);
+    expect(provider.callsOf('phone.send')).toHaveLength(3);
+    const code = provider.lastCode(phone)!;
+    expect((await verikit.send(started.id, { type: 'submit-code', code })).status).toBe('verified');
+  });
+
+  it('limits sends per number per hour across flows', async () => {
+    const { verikit, clock, provider } = setup({ policies: { maxSendsPerHour: 2 } });
+    await verikit.start({ kind: 'phone', phoneNumber: phone });
+    await verikit.start({ kind: 'phone', phoneNumber: phone });
+    const error = await verikit.start({ kind: 'phone', phoneNumber: phone }).catch((caught: unknown) => caught);
+    expect(RateLimitedError.isInstance(error)).toBe(true);
+    expect(provider.callsOf('phone.send')).toHaveLength(2);
+    clock.advance(60 * 60_000);
+    expect((await verikit.start({ kind: 'phone', phoneNumber: phone })).status).toBe('awaiting-code');
+  });
+
+  it('refuses a channel the provider lacks, writing nothing', async () => {
+    const { verikit, raw } = setup({ provider: createTestProvider({ channels: ['sms'] }) });
+    const before = raw();
+    const error = await verikit.start({ kind: 'phone', phoneNumber: phone, channel: 'voice' }).catch((caught: unknown) => caught);
+    expect(CapabilityError.isInstance(error) && error.field).toBe('channel');
+    expect(raw()).toBe(before);
+  });
+
+  it('shows a failed send and lets the user resend', async () => {
+    const { verikit, provider, clock } = setup();
+    provider.failNext('phone.send', new ProviderUnavailableError('the service answered 503'));
+    const failed = await verikit.start({ kind: 'phone', phoneNumber: phone });
+    expect(failed).toMatchObject({ status: 'send-failed', error: { code: 'provider_unavailable' } });
+    clock.advance(30_000);
+    expect((await verikit.send(failed.id, { type: 'resend' })).status).toBe('awaiting-code');
+  });
+
+  it('gives the attempt back when the provider could not check the code', async () => {
+    const { verikit, provider } = setup();
+    const { id } = await verikit.start({ kind: 'phone', phoneNumber: phone });
+    provider.failNext('phone.check', new ProviderUnavailableError('timeout'));
+    expect(await verikit.send(id, { type: 'submit-code', code: '123456' })).toMatchObject({ status: 'awaiting-code', attemptsLeft: 5 });
+  });
+});
+
+describe('effects whose outcome is unknown', () => {
+  it('after the deadline shows outcome_unknown, never repeats the send, and applies a late success', async () => {
+    // A provider that ignores the abort signal and answers after the deadline.
+    const provider = createTestProvider();
+    const { verikit } = setup({ provider, clock: { now: () => Date.now() }, policies: { effectTimeoutMs: 100 } });
+    provider.script('phone.send', async () => {
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      return { requestId: 'late-request' };
+    });
+    const view = await verikit.start({ kind: 'phone', phoneNumber: phone });
+    expect(view).toMatchObject({ status: 'send-failed', error: { code: 'outcome_unknown' } });
+    expect(view.allowed).toContain('cancel');
+    const seen = await new Promise((resolve) => {
+      const unsubscribe = verikit.subscribe(view.id, (next) => {
+        if (next.status === 'awaiting-code') {
+          unsubscribe();
+          resolve(next.status);
+        }
+      });
+    });
+    expect(seen).toBe('awaiting-code');
+    expect(provider.callsOf('phone.send')).toHaveLength(1);
+  });
+
+  it('with an injected clock that does not move, a timed-out send still shows outcome_unknown', async () => {
+    const provider = createTestProvider();
+    const { verikit } = setup({ provider, policies: { effectTimeoutMs: 100 } });
+    provider.script('phone.send', () => new Promise(() => {}));
+    const view = await verikit.start({ kind: 'phone', phoneNumber: phone });
+    expect(view).toMatchObject({ status: 'send-failed', error: { code: 'outcome_unknown' } });
+  });
+
+  it('a check with no answer by the deadline gives the attempt back, and its late answer is applied', async () => {
+    const provider = createTestProvider();
+    const { verikit } = setup({ provider, policies: { effectTimeoutMs: 100, maxAttempts: 1 } });
+    const { id } = await verikit.start({ kind: 'phone', phoneNumber: phone });
+    let answer!: (result: { valid: boolean }) => void;
+    provider.script('phone.check', () => new Promise((resolve) => (answer = resolve)));
+    const unknown = await verikit.send(id, { type: 'submit-code', code: '123456' });
+    expect(unknown).toMatchObject({ status: 'awaiting-code', attemptsLeft: 1, error: { code: 'outcome_unknown' } });
+    const verified = new Promise((resolve) => verikit.subscribe(id, (view) => view.status === 'verified' && resolve(view.status)));
+    answer({ valid: true });
+    expect(await verified).toBe('verified');
+  });
+
+  it('a check the provider refuses counts as an attempt; an unreachable provider does not', async () => {
+    const { verikit, provider } = setup({ policies: { maxAttempts: 2 } });
+    const { id } = await verikit.start({ kind: 'phone', phoneNumber: phone });
+    provider.failNext('phone.check', new ProviderUnavailableError('down'));
+    expect((await verikit.send(id, { type: 'submit-code', code: '000000' })).attemptsLeft).toBe(2);
+    provider.failNext('phone.check', new ProviderRejectedError('Error sending OTP'));
+    expect(await verikit.send(id, { type: 'submit-code', code: '000000' })).toMatchObject({ attemptsLeft: 1, error: { code: 'provider_rejected' } });
+    provider.failNext('phone.check', new ProviderRejectedError('Error sending OTP'));
+    expect((await verikit.send(id, { type: 'submit-code', code: '000000' })).status).toBe('locked');
+  });
+
+  it('an identity OTP whose delivery outcome is unknown can still be entered', async () => {
+    const provider = createTestProvider();
+    const { verikit } = setup({ provider, policies: { effectTimeoutMs: 100 } });
+    let otp = '';
+    provider.script('identity.sendOtp', (input) => {
+      otp = input.otp;
+      return new Promise(() => {});
+    });
+    const view = await verikit.start({ kind: 'identity', idType: 'bvn', number: '12345678901' });
+    expect(view).toMatchObject({ status: 'send-failed', error: { code: 'outcome_unknown' } });
+    expect(view.allowed).toContain('submit-code');
+    expect((await verikit.send(view.id, { type: 'submit-code', code: otp })).status).toBe('verified');
+  });
+
+  it('a flow left in sending by a crashed process shows outcome_unknown once its deadline passed', async () => {
+    const { verikit, clock, keyv } = setup();
+    const { id } = await verikit.start({ kind: 'phone', phoneNumber: phone });
+    // Simulate a crash between commit and provider answer: put the record back in `sending`.
+    const record = (await keyv.get(`flow:${id}`)) as Record<string, any>;
+    const effect = { id: `${id}:effect:9`, kind: 'phone.send', deadline: clock.now() + 15_000 };
+    await keyv.set(`flow:${id}`, { ...record, value: 'sending', context: { ...record.context, effect } });
+    expect((await verikit.get(id)).status).toBe('sending');
+    clock.advance(15_000);
+    expect(await verikit.get(id)).toMatchObject({ status: 'send-failed', error: { code: 'outcome_unknown' } });
+  });
+});
+
+describe('identity flow', () => {
+  it.each(['bvn', 'nin'] as const)('verifies a %s with the OTP the engine generated', async (idType) => {
+    const provider = createTestProvider({ identities: { '22212345678': '+2348099999999' } });
+    const { verikit } = setup({ provider });
+    const started = await verikit.start({ kind: 'identity', idType, number: '22212345678' });
+    expect(started).toMatchObject({ status: 'awaiting-code', idType, number: '*******5678', attemptsLeft: 5 });
+    const otp = provider.lastCode('+2348099999999')!;
+    expect(otp).toMatch(/^\d{6}$/);
+    const wrongCode = otp === '000000' ? '111111' : '000000';
+    expect((await verikit.send(started.id, { type: 'submit-code', code: wrongCode })).attemptsLeft).toBe(4);
+    expect((await verikit.send(started.id, { type: 'submit-code', code: otp })).status).toBe('verified');
+  });
+
+  it('a resend makes a new code and the old one stops working', async () => {
+    const { verikit, provider, clock } = setup();
+    const { id } = await verikit.start({ kind: 'identity', idType: 'bvn', number: '12345678901' });
+    const first = provider.lastCode('+2348000000000')!;
+    clock.advance(30_000);
+    await verikit.send(id, { type: 'resend' });
+    const second = provider.lastCode('+2348000000000')!;
+    expect(provider.callsOf('identity.sendOtp')).toHaveLength(2);
+    if (first !== second) {
+      expect((await verikit.send(id, { type: 'submit-code', code: first })).status).toBe('awaiting-code');
+    }
+    expect((await verikit.send(id, { type: 'submit-code', code: second })).status).toBe('verified');
+  });
+
+  it('locks and expires', async () => {
+    const { verikit, clock } = setup({ policies: { maxAttempts: 1 } });
+    const a = await verikit.start({ kind: 'identity', idType: 'nin', number: '12345678901' });
+    expect((await verikit.send(a.id, { type: 'submit-code', code: '0000000' })).status).toBe('locked');
+    const b = await verikit.start({ kind: 'identity', idType: 'nin', number: '12345678902' });
+    clock.advance(10 * 60_000);
+    expect((await verikit.get(b.id)).status).toBe('expired');
+    expect((await verikit.send(b.id, { type: 'resend' })).status).toBe('awaiting-code');
+  });
+});
+
+describe('ussd flow', () => {
+  it('shows the code to dial and is verified by the service event', async () => {
+    const { verikit, provider } = setup();
+    const started = await verikit.start({ kind: 'ussd', phoneNumber: phone });
+    expect(started).toMatchObject({ status: 'awaiting-dial', ussdCode: '*384*1234#', otp: '4321', allowed: ['cancel'] });
+    await provider.completeUssd(phone, 'success');
+    const done = await verikit.get(started.id);
+    expect(done).toMatchObject({ status: 'verified', done: true });
+    expect(done.otp).toBeUndefined();
+  });
+
+  it('fails, then restarts after the cooldown', async () => {
+    const { verikit, provider, clock } = setup();
+    const { id } = await verikit.start({ kind: 'ussd', phoneNumber: phone });
+    await provider.completeUssd(phone, 'failed');
+    expect(await verikit.get(id)).toMatchObject({ status: 'failed', error: { code: 'dial_failed' } });
+    await expect(verikit.send(id, { type: 'restart' })).rejects.toThrow(/resend is available in/);
+    clock.advance(30_000);
+    expect((await verikit.send(id, { type: 'restart' })).status).toBe('awaiting-dial');
+    expect(provider.callsOf('ussd.initiate')).toHaveLength(2);
+  });
+
+  it('ignores an event for a number with no active flow, and a second event once verified', async () => {
+    const { verikit, provider } = setup();
+    expect(await verikit.receive({ type: 'ussd-verification', phoneNumber: '+2348011111111', status: 'success' })).toEqual({ outcome: 'no-active-flow' });
+    const { id } = await verikit.start({ kind: 'ussd', phoneNumber: phone });
+    await provider.completeUssd(phone);
+    const version = (await verikit.get(id)).version;
+    expect((await verikit.receive({ type: 'ussd-verification', phoneNumber: phone, status: 'failed' })).outcome).toBe('no-active-flow');
+    expect((await verikit.get(id)).version).toBe(version);
+  });
+
+  it('expires and can be cancelled', async () => {
+    const { verikit, clock } = setup();
+    const a = await verikit.start({ kind: 'ussd', phoneNumber: phone });
+    expect((await verikit.cancel(a.id)).status).toBe('cancelled');
+    const b = await verikit.start({ kind: 'ussd', phoneNumber: '+2348012345679' });
+    clock.advance(10 * 60_000);
+    expect(await verikit.get(b.id)).toMatchObject({ status: 'expired', allowed: ['restart', 'cancel'] });
+  });
+});
+
+describe('messages', () => {
+  it('sends SMS and WhatsApp through the provider', async () => {
+    const { verikit, provider } = setup({ defaultSender: 'Verikit' });
+    expect(await verikit.sendSms({ to: phone, message: 'Welcome' })).toMatchObject({ provider: 'test', messageId: expect.any(String) });
+    expect(await verikit.sendWhatsApp({ phoneNumber: phone, message: 'Welcome' })).toMatchObject({ provider: 'test' });
+    expect(provider.outbox.map((message) => message.channel)).toEqual(['sms', 'whatsapp']);
+    expect(provider.callsOf('sms.send')[0]!.input.from).toBe('Verikit');
+  });
+});
+
+describe('subscribe', () => {
+  it('receives every committed view, in order, until unsubscribed', async () => {
+    const { verikit } = setup();
+    const { id } = await verikit.start({ kind: 'phone', phoneNumber: phone });
+    const seen: string[] = [];
+    const unsubscribe = verikit.subscribe(id, (view) => seen.push(`${view.version}:${view.status}`));
+    await verikit.send(id, { type: 'submit-code', code: '000000' });
+    unsubscribe();
+    await verikit.send(id, { type: 'submit-code', code: '000001' });
+    expect(seen).toEqual(['3:checking', '4:awaiting-code']);
+  });
+});

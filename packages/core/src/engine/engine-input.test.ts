@@ -1,0 +1,241 @@
+import fc from 'fast-check';
+import { createTestProvider } from '@verikit/testing';
+import { describe, expect, it } from 'vitest';
+import { InvalidInputError, EventNotAllowedError, FlowNotFoundError, VerikitError } from '../spec/errors/index.js';
+import { createVerikit } from './create-verikit.js';
+import { setup, testSecret } from './engine.fixtures.js';
+
+const megabyte = 'x'.repeat(1024 * 1024);
+const megabyteDigits = '1'.repeat(1024 * 1024);
+
+/** Calls `call` and returns the error it threw; fails when it did not throw an InvalidInputError. */
+async function invalid(call: () => unknown): Promise<InvalidInputError> {
+  let error: unknown;
+  try {
+    await call();
+  } catch (caught) {
+    error = caught;
+  }
+  if (!InvalidInputError.isInstance(error)) throw new Error(`expected an InvalidInputError, got ${String(error)}`);
+  return error;
+}
+
+describe('bad input to every public function: a typed error naming the field, and nothing written', () => {
+  const badPhoneNumbers: Array<[string, unknown]> = [
+    ['without +', '2348012345678'],
+    ['with spaces', '+234 801 234 5678'],
+    ['with letters', '+234801234567a'],
+    ['too short', '+23480'],
+    ['too long', '+2348012345678901'],
+    ['a megabyte', `+${megabyteDigits}`],
+    ['a number', 2348012345678],
+    ['null', null],
+    ['an object', { toString: () => '+2348012345678' }],
+    ['with a newline', '+2348012345678\n'],
+  ];
+
+  it.each(badPhoneNumbers)('start(phone) with a phone number %s', async (_label, phoneNumber) => {
+    const { verikit, raw, provider } = setup();
+    const before = raw();
+    const error = await invalid(() => verikit.start({ kind: 'phone', phoneNumber } as never));
+    expect(error.field).toBe('phoneNumber');
+    expect(error.statusCode).toBe(400);
+    expect(raw()).toBe(before);
+    expect(provider.calls).toHaveLength(0);
+  });
+
+  it.each(badPhoneNumbers)('start(ussd), sendSms and sendWhatsApp with a phone number %s', async (_label, phoneNumber) => {
+    const { verikit, raw } = setup({ defaultSender: 'Verikit' });
+    const before = raw();
+    expect((await invalid(() => verikit.start({ kind: 'ussd', phoneNumber } as never))).field).toBe('phoneNumber');
+    expect((await invalid(() => verikit.sendSms({ to: phoneNumber, message: 'hi' } as never))).field).toBe('to');
+    expect((await invalid(() => verikit.sendWhatsApp({ phoneNumber, message: 'hi' } as never))).field).toBe('phoneNumber');
+    expect(raw()).toBe(before);
+  });
+
+  it.each([
+    ['10 digits', '1234567890'],
+    ['12 digits', '123456789012'],
+    ['letters', '1234567890a'],
+    ['spaces', '123 4567 890'],
+    ['a megabyte', megabyteDigits],
+    ['a number', 12345678901],
+  ])('start(identity) with a number of %s', async (_label, number) => {
+    const { verikit, raw } = setup();
+    const before = raw();
+    for (const idType of ['bvn', 'nin']) {
+      const error = await invalid(() => verikit.start({ kind: 'identity', idType, number } as never));
+      expect(error.field).toBe('number');
+      expect(error.message).not.toContain(String(number).slice(0, 9));
+    }
+    expect(raw()).toBe(before);
+  });
+
+  it.each([
+    ['an unknown kind', { kind: 'email', phoneNumber: '+2348012345678' }, 'kind'],
+    ['no kind', { phoneNumber: '+2348012345678' }, 'kind'],
+    ['an unknown id type', { kind: 'identity', idType: 'ssn', number: '12345678901' }, 'idType'],
+    ['an unknown channel', { kind: 'phone', phoneNumber: '+2348012345678', channel: 'pigeon' }, 'channel'],
+    ['an unknown field', { kind: 'phone', phoneNumber: '+2348012345678', extra: true }, 'input'],
+    ['a bad sender', { kind: 'phone', phoneNumber: '+2348012345678', from: megabyte }, 'from'],
+    ['not an object', 'phone', 'input'],
+    ['null', null, 'input'],
+  ])('start with %s', async (_label, input, field) => {
+    const { verikit, raw } = setup();
+    const before = raw();
+    expect((await invalid(() => verikit.start(input as never))).field).toBe(field);
+    expect(raw()).toBe(before);
+  });
+
+  it('send, get, cancel and subscribe with malformed or unknown flow ids and events', async () => {
+    const { verikit, raw } = setup();
+    const { id } = await verikit.start({ kind: 'phone', phoneNumber: '+2348012345678' });
+    const before = raw();
+    for (const flowId of ['', 'short', megabyte, 42, null, '../../etc/passwd-000000000000']) {
+      expect((await invalid(() => verikit.get(flowId as never))).field).toBe('flowId');
+      expect((await invalid(() => verikit.send(flowId as never, { type: 'cancel' }))).field).toBe('flowId');
+      expect((await invalid(() => verikit.cancel(flowId as never))).field).toBe('flowId');
+      expect((await invalid(() => verikit.subscribe(flowId as never, () => {}))).field).toBe('flowId');
+    }
+    const unknownId = 'A'.repeat(22);
+    await expect(verikit.get(unknownId)).rejects.toSatisfy((error) => FlowNotFoundError.isInstance(error) && error.statusCode === 404);
+    await expect(verikit.send(unknownId, { type: 'cancel' })).rejects.toSatisfy(FlowNotFoundError.isInstance);
+    for (const [event, field] of [
+      [{ type: 'submit-code', code: '12a456' }, 'event.code'],
+      [{ type: 'submit-code', code: '123' }, 'event.code'],
+      [{ type: 'submit-code', code: megabyteDigits }, 'event.code'],
+      [{ type: 'submit-code', code: 123456 }, 'event.code'],
+      [{ type: 'submit-code' }, 'event.code'],
+      [{ type: 'verify' }, 'event.type'],
+      [{ type: 'tick', now: 0 }, 'event.type'],
+      [{ type: 'effect-succeeded', effectId: `${id}:effect:1`, result: { valid: true } }, 'event.type'],
+      [{ type: 'cancel', extra: 1 }, 'event'],
+      ['cancel', 'event'],
+    ] as const) {
+      expect((await invalid(() => verikit.send(id, event as never))).field).toBe(field);
+    }
+    expect((await invalid(() => verikit.subscribe(id, 'not a function' as never))).field).toBe('listener');
+    expect(raw()).toBe(before);
+  });
+
+  it('events not allowed in the current state change nothing', async () => {
+    const { verikit, raw } = setup();
+    const ussd = await verikit.start({ kind: 'ussd', phoneNumber: '+2348012345678' });
+    const phone = await verikit.start({ kind: 'phone', phoneNumber: '+2348012345679' });
+    const before = raw();
+    for (const [id, event] of [
+      [ussd.id, { type: 'submit-code', code: '1234' }],
+      [ussd.id, { type: 'resend' }],
+      [ussd.id, { type: 'restart' }],
+      [phone.id, { type: 'restart' }],
+      [phone.id, { type: 'resend' }],
+    ] as const) {
+      const error = await verikit.send(id, event as never).catch((caught: unknown) => caught);
+      expect(EventNotAllowedError.isInstance(error)).toBe(true);
+      expect((error as EventNotAllowedError).field).toBe('event.type');
+      expect((error as EventNotAllowedError).statusCode).toBe(409);
+    }
+    expect(raw()).toBe(before);
+  });
+
+  it('receive with malformed provider events', async () => {
+    const { verikit, raw } = setup();
+    await verikit.start({ kind: 'ussd', phoneNumber: '+2348012345678' });
+    const before = raw();
+    for (const [event, field] of [
+      [{ type: 'ussd-verification', phoneNumber: '2348012345678', status: 'success' }, 'event.phoneNumber'],
+      [{ type: 'ussd-verification', phoneNumber: '+2348012345678', status: 'maybe' }, 'event.status'],
+      [{ type: 'ussd-verification', phoneNumber: '+2348012345678' }, 'event.status'],
+      [{ type: 'sms-delivered', phoneNumber: '+2348012345678', status: 'success' }, 'event.type'],
+      [{ type: 'ussd-verification', phoneNumber: megabyte, status: 'success' }, 'event.phoneNumber'],
+      [null, 'event'],
+    ] as const) {
+      expect((await invalid(() => verikit.receive(event as never))).field).toBe(field);
+    }
+    expect(raw()).toBe(before);
+  });
+
+  it('sendSms and sendWhatsApp with bad senders and messages', async () => {
+    const { verikit, provider } = setup();
+    const to = '+2348012345678';
+    expect((await invalid(() => verikit.sendSms({ to, message: 'hi' }))).field).toBe('from');
+    expect((await invalid(() => verikit.sendSms({ from: 'A sender name too long', to, message: 'hi' }))).field).toBe('from');
+    expect((await invalid(() => verikit.sendSms({ from: 'Verikit', to, message: '' }))).field).toBe('message');
+    expect((await invalid(() => verikit.sendSms({ from: 'Verikit', to, message: megabyte }))).field).toBe('message');
+    expect((await invalid(() => verikit.sendWhatsApp({ phoneNumber: to, message: '   ' }))).field).toBe('message');
+    expect((await invalid(() => verikit.sendWhatsApp({ phoneNumber: to, message: 42 } as never))).field).toBe('message');
+    expect(provider.calls).toHaveLength(0);
+  });
+
+  it('createVerikit with bad options', () => {
+    const provider = createTestProvider();
+    const cases: Array<[Record<string, unknown>, string]> = [
+      [{ provider, secret: 'short' }, 'secret'],
+      [{ provider }, 'secret'],
+      [{ provider: {}, secret: testSecret }, 'provider'],
+      [{ provider, secret: testSecret, policies: { maxAttempts: 0 } }, 'policies.maxAttempts'],
+      [{ provider, secret: testSecret, policies: { codeTtlMs: -1 } }, 'policies.codeTtlMs'],
+      [{ provider, secret: testSecret, policies: { unknown: 1 } }, 'policies'],
+    ];
+    for (const [options, field] of cases) {
+      let error: unknown;
+      try {
+        createVerikit(options as never);
+      } catch (caught) {
+        error = caught;
+      }
+      expect(InvalidInputError.isInstance(error) && error.field).toBe(field);
+      expect((error as Error).message).not.toContain('short');
+    }
+  });
+});
+
+describe('properties of input validation', () => {
+  it('any string as a phone number is accepted only in E.164 form, otherwise refused naming phoneNumber', async () => {
+    const { verikit } = setup({ policies: { maxSendsPerHour: 1_000_000 } });
+    await fc.assert(
+      fc.asyncProperty(fc.oneof(fc.string(), fc.stringMatching(/^\+?[0-9 ()-]{0,20}$/)), async (phoneNumber) => {
+        try {
+          const view = await verikit.start({ kind: 'ussd', phoneNumber });
+          expect(phoneNumber).toMatch(/^\+[1-9]\d{6,14}$/);
+          expect(view.status).toBe('awaiting-dial');
+        } catch (error) {
+          expect(InvalidInputError.isInstance(error) && error.field).toBe('phoneNumber');
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('identity numbers are accepted exactly when they are 11 digits', async () => {
+    const { verikit } = setup({ policies: { maxSendsPerHour: 1_000_000 } });
+    await fc.assert(
+      fc.asyncProperty(fc.oneof(fc.string(), fc.stringMatching(/^\d{9,13}$/)), fc.constantFrom('bvn', 'nin'), async (number, idType) => {
+        const accepted = await verikit.start({ kind: 'identity', idType: idType as 'bvn', number }).then(
+          () => true,
+          (error: unknown) => {
+            expect(InvalidInputError.isInstance(error) && error.field).toBe('number');
+            return false;
+          },
+        );
+        expect(accepted).toBe(/^\d{11}$/.test(number));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('codes are accepted exactly when they are 4 to 10 digits; anything else leaves the flow unchanged', async () => {
+    const { verikit, raw } = setup();
+    const { id } = await verikit.start({ kind: 'identity', idType: 'bvn', number: '12345678901' });
+    await fc.assert(
+      fc.asyncProperty(fc.oneof(fc.string(), fc.stringMatching(/^\d{1,12}$/)), async (code) => {
+        fc.pre(!/^\d{4,10}$/.test(code));
+        const before = raw();
+        const error = await verikit.send(id, { type: 'submit-code', code }).catch((caught: unknown) => caught);
+        expect(VerikitError.isInstance(error) && error.field).toBe('event.code');
+        expect(raw()).toBe(before);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});

@@ -1,0 +1,47 @@
+import { createTestProvider, ManualClock } from '@verikit/testing';
+import { describe, expect, it } from 'vitest';
+import { RecordSchemaError } from '../spec/errors/index.js';
+import { KeyvFlowStore, createMemoryKeyv } from '../store/keyv-flow-store.js';
+import { createVerikit } from './create-verikit.js';
+import { setup, testSecret } from './engine.fixtures.js';
+
+describe('persistence', () => {
+  it('a new engine over the same Keyv continues a flow started by another', async () => {
+    const keyv = createMemoryKeyv();
+    const provider = createTestProvider();
+    const clock = new ManualClock();
+    const first = createVerikit({ provider, secret: testSecret, clock, store: new KeyvFlowStore(keyv) });
+    const bvnFlow = await first.start({ kind: 'identity', idType: 'bvn', number: '12345678901' });
+    const phoneFlow = await first.start({ kind: 'phone', phoneNumber: '+2348012345678' });
+    await first.send(phoneFlow.id, { type: 'submit-code', code: '000000' });
+
+    const second = createVerikit({ provider, secret: testSecret, clock, store: new KeyvFlowStore(keyv) });
+    expect(await second.get(phoneFlow.id)).toMatchObject({ status: 'awaiting-code', attemptsLeft: 4 });
+    expect((await second.send(phoneFlow.id, { type: 'submit-code', code: '123456' })).status).toBe('verified');
+    // The second engine can also resend: it opens the sealed number with the shared secret.
+    clock.advance(30_000);
+    await second.send(bvnFlow.id, { type: 'resend' });
+    const otp = provider.lastCode('+2348000000000')!;
+    expect((await second.send(bvnFlow.id, { type: 'submit-code', code: otp })).status).toBe('verified');
+  });
+
+  it('records carry a schema version; a record of another version is refused with a clear error', async () => {
+    const { verikit, keyv } = setup();
+    const { id } = await verikit.start({ kind: 'phone', phoneNumber: '+2348012345678' });
+    const record = (await keyv.get(`flow:${id}`)) as Record<string, unknown>;
+    expect(record).toMatchObject({ schemaVersion: 1, kind: 'phone', version: 2, value: 'awaiting-code' });
+    await keyv.set(`flow:${id}`, { ...record, schemaVersion: 99 });
+    await expect(verikit.get(id)).rejects.toSatisfy((error) => RecordSchemaError.isInstance(error) && /schema version 99/.test(error.message));
+    await keyv.set(`flow:${id}`, { ...record, value: 'no-such-state' });
+    await expect(verikit.get(id)).rejects.toSatisfy(RecordSchemaError.isInstance);
+  });
+
+  it('keeps records for the retention period after the flow can no longer change', async () => {
+    const { verikit, clock } = setup({ clock: { now: () => Date.now() }, policies: { retentionMs: 0 } });
+    const { id } = await verikit.start({ kind: 'phone', phoneNumber: '+2348012345678' });
+    expect((await verikit.cancel(id)).status).toBe('cancelled');
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    await expect(verikit.get(id)).rejects.toThrow(/flow not found/);
+    expect(clock).toBeDefined();
+  });
+});

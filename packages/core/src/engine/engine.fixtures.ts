@@ -1,0 +1,34 @@
+import { createTestProvider, ManualClock, type TestProvider } from '@verikit/testing';
+import type { Logger } from '../spec/logger.js';
+import { KeyvFlowStore, createMemoryKeyv } from '../store/keyv-flow-store.js';
+import { createVerikit, type VerikitOptions } from './create-verikit.js';
+
+/** Test-only fixtures shared by the engine's tests. */
+export const testSecret = 'engine-test-secret-0123456789-abcdefghij';
+
+export interface CapturedLog {
+  level: string;
+  message: string;
+  fields?: Record<string, unknown>;
+}
+
+export function captureLogger(): { logger: Logger; lines: CapturedLog[] } {
+  const lines: CapturedLog[] = [];
+  const at = (level: string) => (message: string, fields?: Record<string, unknown>) => {
+    lines.push({ level, message, ...(fields ? { fields } : {}) });
+  };
+  return { logger: { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') }, lines };
+}
+
+export function setup(options: Partial<VerikitOptions> & { provider?: TestProvider } = {}) {
+  const provider = options.provider ?? createTestProvider();
+  const clock = new ManualClock();
+  const keyv = createMemoryKeyv();
+  const store = new KeyvFlowStore(keyv);
+  const { logger, lines } = captureLogger();
+  const verikit = createVerikit({ provider, secret: testSecret, clock, store, logger, ...options });
+  provider.onEvent((event) => verikit.receive(event));
+  /** Every raw value in the store, as stored (JSON strings). */
+  const raw = (): string => JSON.stringify([...(keyv.store as Map<string, unknown>).entries()]);
+  return { provider, clock, keyv, store, verikit, raw, logs: lines };
+}

@@ -1,0 +1,61 @@
+import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes, randomInt } from 'node:crypto';
+
+/**
+ * Keyed hashing and sealing with keys derived from the engine's secret (HKDF-SHA256, one key per
+ * purpose). Hashes are HMAC-SHA256 truncated to 128 bits, in hex.
+ */
+export class SecretBox {
+  readonly #hashKey: Buffer;
+  readonly #sealKey: Buffer;
+
+  constructor(secret: string) {
+    this.#hashKey = Buffer.from(hkdfSync('sha256', secret, 'verikit', 'verikit hash v1', 32));
+    this.#sealKey = Buffer.from(hkdfSync('sha256', secret, 'verikit', 'verikit seal v1', 32));
+  }
+
+  /** HMAC of `value` in a named domain (`otp:<flowId>`, `number:bvn`), so hashes of one use never match another. */
+  hash(domain: string, value: string): string {
+    return createHmac('sha256', this.#hashKey).update(domain).update('\0').update(value).digest('hex').slice(0, 32);
+  }
+
+  /** AES-256-GCM, bound to `domain`; returns base64url of iv, tag and ciphertext. */
+  seal(domain: string, plaintext: string): string {
+    const iv = randomBytes(12);
+    const cipher = createCipheriv('aes-256-gcm', this.#sealKey, iv);
+    cipher.setAAD(Buffer.from(domain));
+    const body = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
+    return Buffer.concat([iv, cipher.getAuthTag(), body]).toString('base64url');
+  }
+
+  /** Opens what {@link seal} made for the same domain; throws when it was altered. */
+  open(domain: string, sealed: string): string {
+    const raw = Buffer.from(sealed, 'base64url');
+    const decipher = createDecipheriv('aes-256-gcm', this.#sealKey, raw.subarray(0, 12));
+    decipher.setAAD(Buffer.from(domain));
+    decipher.setAuthTag(raw.subarray(12, 28));
+    return Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString('utf8');
+  }
+}
+
+/** A uniformly random string of `length` digits, from the OS's CSPRNG. */
+export function generateOtp(length: number): string {
+  let otp = '';
+  for (let index = 0; index < length; index += 1) otp += String(randomInt(10));
+  return otp;
+}
+
+/** 128 random bits, base64url: 22 characters. */
+export function generateFlowId(): string {
+  return randomBytes(16).toString('base64url');
+}
+
+/** Keeps the last `visible` characters: `*******5678`. */
+export function mask(value: string, visible = 4): string {
+  return '*'.repeat(Math.max(0, value.length - visible)) + value.slice(-visible);
+}
+
+/** Keeps the `+`, the first three digits and the last four: `+234*******678`. */
+export function maskPhoneNumber(phoneNumber: string): string {
+  if (phoneNumber.length <= 8) return mask(phoneNumber, 2);
+  return phoneNumber.slice(0, 4) + '*'.repeat(phoneNumber.length - 8) + phoneNumber.slice(-4);
+}

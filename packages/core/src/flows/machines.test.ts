@@ -1,0 +1,124 @@
+import { getAdjacencyMap, getShortestPaths } from 'xstate/graph';
+import { transition, type AnyMachineSnapshot, type AnyStateMachine, type StateNode } from 'xstate';
+import { describe, expect, it } from 'vitest';
+import { createFlowMachines } from './machines.js';
+import { defaultPolicies } from './policies.js';
+
+// Small limits keep the state space small enough to walk completely.
+const policies = { ...defaultPolicies, maxAttempts: 2, maxSendsPerFlow: 2 };
+const machines = createFlowMachines(policies);
+const T0 = 1_000_000;
+const matchingHash = 'a'.repeat(32);
+
+type Event = Record<string, unknown> & { type: string; now: number };
+
+/** Every event that could matter in a snapshot, with times derived from its context. */
+function eventsFor(kind: 'ussd' | 'phone' | 'identity') {
+  return (snapshot: AnyMachineSnapshot): Event[] => {
+    const c = snapshot.context as Record<string, any>;
+    const effectId = c.effect?.id ?? c.unansweredEffectId ?? 'none';
+    const beforeDeadline = (c.effect?.deadline ?? c.expiresAt ?? T0 + 1) - 1;
+    const events: Event[] = [{ type: 'cancel', now: T0 }];
+    if (c.effect) events.push({ type: 'tick', now: c.effect.deadline });
+    if (c.expiresAt !== undefined) events.push({ type: 'tick', now: c.expiresAt });
+    const results: Record<string, unknown>[] =
+      kind === 'ussd' ? [{ otp: '1234', ussdCode: '*384*1#' }] : kind === 'identity' ? [{}] : [{ requestId: 'req-1', valid: true }, { requestId: 'req-1', valid: false }];
+    for (const result of results) events.push({ type: 'effect-succeeded', now: beforeDeadline, effectId, result });
+    events.push({ type: 'effect-failed', now: beforeDeadline, effectId, error: { code: 'provider_unavailable', message: 'down' } });
+    events.push({ type: 'effect-failed', now: beforeDeadline, effectId, error: { code: 'provider_rejected', message: 'refused' } });
+    const resendAt = c.resendAvailableAt ?? T0;
+    if (kind === 'ussd') {
+      events.push({ type: 'ussd-result', now: T0, status: 'success' }, { type: 'ussd-result', now: T0, status: 'failed' });
+      events.push({ type: 'restart', now: resendAt });
+    } else {
+      const codeTime = (c.expiresAt ?? T0 + 1) - 1;
+      if (kind === 'phone') events.push({ type: 'submit-code', now: codeTime, code: '975310' });
+      else events.push({ type: 'submit-code', now: codeTime, codeHash: matchingHash }, { type: 'submit-code', now: codeTime, codeHash: 'b'.repeat(32) });
+      events.push({ type: 'resend', now: resendAt, otpHash: matchingHash });
+    }
+    return events;
+  };
+}
+
+const inputs = {
+  ussd: { flowId: 'flow-ussd-0000000000000', now: T0, phoneNumber: '+2348012345678' },
+  phone: { flowId: 'flow-phone-000000000000', now: T0, phoneNumber: '+2348012345678', channel: 'sms' },
+  identity: {
+    flowId: 'flow-identity-000000000',
+    now: T0,
+    idType: 'bvn',
+    numberMasked: '*******8901',
+    numberHash: 'c'.repeat(32),
+    numberSealed: 'sealed',
+    otpHash: matchingHash,
+  },
+} as const;
+
+/**
+ * Two snapshots are the same graph node when they differ only in counters and timestamps (effect
+ * ids, deadlines, expiry): without this the walk would never end, since a failed check gives its
+ * attempt back and can be retried forever.
+ */
+function serializeState(snapshot: AnyMachineSnapshot): string {
+  const { effectSeq, effect, unansweredEffectId, resendAvailableAt, expiresAt, ...rest } = snapshot.context as Record<string, unknown>;
+  return JSON.stringify({ value: snapshot.value, rest, effect: effect !== undefined, unanswered: unansweredEffectId !== undefined, expires: expiresAt !== undefined });
+}
+
+/** The transitions a machine declares, as `source --event--> target`; root-level ones apply to every non-final state. */
+function declaredTransitions(machine: AnyStateMachine): Set<string> {
+  const keys = new Set<string>();
+  const states = Object.values(machine.root.states) as StateNode[];
+  const rootTransitions = [...machine.root.transitions.entries()];
+  for (const state of states) {
+    if (state.type === 'final') continue;
+    const own = [...state.transitions.entries()];
+    const ownTypes = new Set(own.map(([type]) => type));
+    for (const [type, candidates] of [...own, ...rootTransitions.filter(([type]) => !ownTypes.has(type))]) {
+      for (const candidate of candidates) keys.add(`${state.key} --${type}--> ${candidate.target?.[0]?.key ?? state.key}`);
+    }
+  }
+  return keys;
+}
+
+describe.each(['ussd', 'phone', 'identity'] as const)('the %s machine, walked by generated paths', (kind) => {
+  const machine = machines[kind] as AnyStateMachine;
+  const options = { events: eventsFor(kind), input: inputs[kind], serializeState, limit: 10_000 } as never;
+
+  it('reaches every state', () => {
+    const reached = new Set(getShortestPaths(machine, options).map((path) => String(path.state.value)));
+    expect([...reached].sort()).toEqual(Object.keys(machine.root.states).sort());
+  });
+
+  it('takes every declared transition', () => {
+    const adjacency = getAdjacencyMap(machine, options);
+    const taken = new Set<string>();
+    for (const { state, transitions } of Object.values(adjacency)) {
+      for (const { event, state: next } of Object.values(transitions) as Array<{ event: Event; state: AnyMachineSnapshot }>) {
+        if (next === state) continue;
+        taken.add(`${String(state.value)} --${(event as Event).type}--> ${String(next.value)}`);
+      }
+    }
+    expect([...declaredTransitions(machine)].filter((key) => !taken.has(key))).toEqual([]);
+  });
+
+  it('declares no transition on the root or out of a final state (a done snapshot must take no event)', () => {
+    expect([...machine.root.transitions.keys()]).toEqual([]);
+    for (const state of Object.values(machine.root.states) as StateNode[]) {
+      if (state.type === 'final') expect([...state.transitions.keys()]).toEqual([]);
+    }
+  });
+
+  it('replays every generated path to the same state with the pure transition function', () => {
+    for (const path of getShortestPaths(machine, options)) {
+      let snapshot = path.steps[0]!.state;
+      for (const step of path.steps.slice(1)) snapshot = transition(machine, snapshot, step.event as never)[0];
+      expect(snapshot.value).toEqual(path.state.value);
+    }
+  });
+
+  it('never puts a submitted code into context', () => {
+    for (const path of getShortestPaths(machine, options)) {
+      expect(JSON.stringify(path.state.context)).not.toContain('975310');
+    }
+  });
+});

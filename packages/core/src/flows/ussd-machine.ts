@@ -1,0 +1,119 @@
+import { assign, setup } from 'xstate';
+import type { FlowPolicies } from './policies.js';
+import {
+  placeholderContext,
+  beginSend,
+  effectSettled,
+  markEffectUnanswered,
+  resendBlockedReason,
+  sharedGuards,
+  type BaseEvent,
+  type EffectRequest,
+  type FlowContextBase,
+  type FlowError,
+} from './shared.js';
+
+/**
+ * The USSD flow's context. `otp` and `ussdCode` come from the service and are shown to the user,
+ * so they live here while the user may dial; they are removed when the flow ends.
+ */
+export interface UssdContext extends FlowContextBase {
+  readonly phoneNumber: string;
+  readonly otp?: string;
+  readonly ussdCode?: string;
+  readonly reference?: string;
+}
+
+export interface UssdInput {
+  readonly flowId: string;
+  readonly now: number;
+  readonly phoneNumber: string;
+}
+
+export type UssdEvent =
+  | BaseEvent
+  | { type: 'ussd-result'; now: number; status: 'success' | 'failed' }
+  | { type: 'restart'; now: number };
+
+const dialFailedError: FlowError = Object.freeze({ code: 'dial_failed', message: 'the service reported the USSD verification as failed' });
+
+/** Removes what was shown to the user once the flow can no longer be verified by dialling. */
+const forgetCodes = { otp: undefined, ussdCode: undefined, reference: undefined } as const;
+
+/**
+ * USSD OTP verification: initiating → awaiting-dial → verified | failed | expired | cancelled.
+ * The result arrives as the service's USSD_VERIFICATION webhook; a failed or expired flow may restart.
+ */
+export function createUssdMachine(policies: FlowPolicies) {
+  return setup({
+    types: {} as { context: UssdContext; events: UssdEvent; input: UssdInput },
+    actions: {
+      runEffect: (_: unknown, _params: EffectRequest) => {},
+      dialShown: assign(({ event }) => {
+        const result = event.type === 'effect-succeeded' ? event.result : {};
+        return {
+          ...effectSettled,
+          otp: String(result.otp),
+          ussdCode: String(result.ussdCode),
+          reference: typeof result.reference === 'string' ? result.reference : undefined,
+          expiresAt: event.now + policies.codeTtlMs,
+          error: undefined,
+        };
+      }),
+      beginRestart: assign(({ context, event }) => ({ ...beginSend(context, 'ussd.initiate', event.now, policies), ...forgetCodes, expiresAt: undefined })),
+    },
+    guards: {
+      ...sharedGuards,
+      canRestart: ({ context, event }) => resendBlockedReason(context, event.now, policies) === undefined,
+      dialSucceeded: ({ event }) => event.type === 'ussd-result' && event.status === 'success',
+    },
+  }).createMachine({
+    id: 'ussd',
+    context: ({ input }) => {
+      if (input === undefined) return placeholderContext as UssdContext;
+      const base = { flowId: input.flowId, effectSeq: 0, sendCount: 0 };
+      return { ...base, ...beginSend(base, 'ussd.initiate', input.now, policies), phoneNumber: input.phoneNumber };
+    },
+    initial: 'initiating',
+    states: {
+      initiating: {
+        entry: {
+          type: 'runEffect',
+          params: ({ context }) => ({ id: context.effect!.id, kind: 'ussd.initiate', input: { phoneNumber: context.phoneNumber } }),
+        },
+        on: {
+          'effect-succeeded': { guard: 'isAwaitedEffect', target: 'awaiting-dial', actions: 'dialShown' },
+          'effect-failed': { guard: 'isAwaitedEffect', target: 'failed', actions: assign(({ event }) => ({ ...effectSettled, error: event.error })) },
+          tick: { guard: 'effectOverdue', target: 'failed', actions: assign(({ context }) => markEffectUnanswered(context)) },
+          cancel: { target: 'cancelled', actions: assign({ ...effectSettled }) },
+        },
+      },
+      'awaiting-dial': {
+        on: {
+          'ussd-result': [
+            { guard: 'dialSucceeded', target: 'verified', actions: assign({ ...forgetCodes, error: undefined }) },
+            { target: 'failed', actions: assign({ ...forgetCodes, error: dialFailedError }) },
+          ],
+          tick: { guard: 'codeExpired', target: 'expired', actions: assign(forgetCodes) },
+          cancel: { target: 'cancelled', actions: assign(forgetCodes) },
+        },
+      },
+      failed: {
+        on: {
+          // A late answer to an initiation whose deadline passed still shows the code.
+          'effect-succeeded': { guard: 'isUnansweredEffect', target: 'awaiting-dial', actions: 'dialShown' },
+          restart: { guard: 'canRestart', target: 'initiating', actions: 'beginRestart' },
+          cancel: { target: 'cancelled', actions: assign(effectSettled) },
+        },
+      },
+      expired: {
+        on: {
+          restart: { guard: 'canRestart', target: 'initiating', actions: 'beginRestart' },
+          cancel: { target: 'cancelled' },
+        },
+      },
+      verified: { type: 'final' },
+      cancelled: { type: 'final' },
+    },
+  });
+}

@@ -1,0 +1,148 @@
+import { createHash } from 'node:crypto';
+import { request as httpRequest } from 'node:http';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { listen } from './http.fixtures.js';
+import { toNodeHandler } from './node-adapter.js';
+
+let server: { url: string; close: () => Promise<void> } | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+describe('toNodeHandler: node:http to a Web handler and back', () => {
+  it('passes method, URL (path and query as sent), headers and body, and returns status, headers and repeated Set-Cookie', async () => {
+    let seen: { method: string; url: string; header: string | null; body: string } | undefined;
+    server = await listen(async (request) => {
+      seen = { method: request.method, url: request.url, header: request.headers.get('x-custom'), body: await request.text() };
+      const headers = new Headers({ 'x-reply': 'yes' });
+      headers.append('set-cookie', 'a=1');
+      headers.append('set-cookie', 'b=2');
+      return new Response('created', { status: 201, headers });
+    });
+    const response = await fetch(`${server.url}//double/slash?x=1&y=%20`, { method: 'PUT', headers: { 'x-custom': 'value' }, body: 'hello' });
+    expect(response.status).toBe(201);
+    expect(await response.text()).toBe('created');
+    expect(response.headers.get('x-reply')).toBe('yes');
+    expect(response.headers.getSetCookie()).toEqual(['a=1', 'b=2']);
+    expect(seen).toEqual({ method: 'PUT', url: `${server.url}//double/slash?x=1&y=%20`, header: 'value', body: 'hello' });
+  });
+
+  it('streams a large request body through intact', async () => {
+    server = await listen(async (request) => new Response(createHash('sha256').update(new Uint8Array(await request.arrayBuffer())).digest('hex')));
+    const body = new Uint8Array(3 * 1024 * 1024).map((_, index) => index % 251);
+    const response = await fetch(server.url, { method: 'POST', body });
+    expect(await response.text()).toBe(createHash('sha256').update(body).digest('hex'));
+  });
+
+  it('streams the response body as it is written, without buffering it', async () => {
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    server = await listen(async () => {
+      const encoder = new TextEncoder();
+      const body = new ReadableStream<Uint8Array>({
+        async start(controller) {
+          controller.enqueue(encoder.encode('first;'));
+          await released;
+          controller.enqueue(encoder.encode('second'));
+          controller.close();
+        },
+      });
+      return new Response(body, { headers: { 'content-type': 'text/plain' } });
+    });
+    const response = await fetch(server.url);
+    const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+    // The second chunk is only written after the client has read the first: buffering would deadlock here.
+    expect((await reader.read()).value).toBe('first;');
+    release();
+    let rest = '';
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) rest += chunk.value;
+    expect(rest).toBe('second');
+  });
+
+  it("aborts the request's signal and cancels the response body when the client disconnects", async () => {
+    let aborted = false;
+    let cancelled = false;
+    server = await listen(async (request) => {
+      request.signal.addEventListener('abort', () => (aborted = true));
+      const body = new ReadableStream<Uint8Array>({
+        start(controller) {
+          controller.enqueue(new TextEncoder().encode('open'));
+        },
+        cancel() {
+          cancelled = true;
+        },
+      });
+      return new Response(body);
+    });
+    const controller = new AbortController();
+    const response = await fetch(server.url, { signal: controller.signal });
+    const reader = response.body!.getReader();
+    await reader.read();
+    controller.abort();
+    await vi.waitFor(() => expect(aborted && cancelled).toBe(true));
+  });
+
+  it('does not abort the signal of a request that completed', async () => {
+    const signals: AbortSignal[] = [];
+    server = await listen(async (request) => {
+      signals.push(request.signal);
+      return new Response('ok');
+    });
+    expect(await (await fetch(server.url)).text()).toBe('ok');
+    expect(await (await fetch(server.url, { method: 'POST', body: 'x' })).text()).toBe('ok');
+    expect(signals.map((signal) => signal.aborted)).toEqual([false, false]);
+  });
+
+  it('answers HEAD without a body', async () => {
+    server = await listen(async () => new Response('body', { headers: { 'x-head': '1' } }));
+    const response = await fetch(server.url, { method: 'HEAD' });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('x-head')).toBe('1');
+    expect(await response.text()).toBe('');
+  });
+
+  it('a handler that throws is a generic 500, reported to onError, with nothing of the error in the body', async () => {
+    const errors: unknown[] = [];
+    const { createServer } = await import('node:http');
+    const nodeServer = createServer(
+      toNodeHandler(
+        async () => {
+          throw new Error('secret=hunter2');
+        },
+        { onError: (error) => errors.push(error) },
+      ),
+    );
+    await new Promise<void>((resolve) => nodeServer.listen(0, '127.0.0.1', resolve));
+    const { port } = nodeServer.address() as { port: number };
+    try {
+      const response = await fetch(`http://127.0.0.1:${port}/`);
+      expect(response.status).toBe(500);
+      const text = await response.text();
+      expect(text).not.toContain('hunter2');
+      expect(JSON.parse(text)).toMatchObject({ error: { code: 'internal_error' } });
+      expect(errors).toHaveLength(1);
+    } finally {
+      nodeServer.closeAllConnections();
+      await new Promise((resolve) => nodeServer.close(resolve));
+    }
+  });
+
+  it('falls back to localhost for a hostile Host header and keeps the path', async () => {
+    let url = '';
+    server = await listen(async (request) => {
+      url = request.url;
+      return new Response(null, { status: 204 });
+    });
+    const { port } = new URL(server.url);
+    await new Promise<void>((resolve, reject) => {
+      const req = httpRequest({ host: '127.0.0.1', port, path: '/flows?a=b', headers: { host: 'evil.com/../x@y' } }, (res) => {
+        res.resume();
+        res.on('end', resolve);
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    expect(url).toBe('http://localhost/flows?a=b');
+  });
+});

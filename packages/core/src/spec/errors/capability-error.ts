@@ -1,0 +1,16 @@
+import { VerikitError, type VerikitErrorOptions } from './verikit-error.js';
+
+/** The configured provider lacks a capability or channel the call needs (no USSD, no voice channel). */
+export class CapabilityError extends VerikitError {
+  readonly capability: string;
+
+  constructor(capability: string, providerName: string, options: VerikitErrorOptions = {}) {
+    super('capability_missing', `provider ${providerName} does not support ${capability}`, { statusCode: 422, ...options });
+    this.name = 'CapabilityError';
+    this.capability = capability;
+  }
+
+  static override isInstance(error: unknown): error is CapabilityError {
+    return VerikitError.isInstance(error) && error.code === 'capability_missing';
+  }
+}

@@ -1,0 +1,14 @@
+export { VerikitError, type VerikitErrorOptions } from './verikit-error.js';
+export { InvalidInputError, type InputIssue } from './invalid-input-error.js';
+export { FlowNotFoundError } from './flow-not-found-error.js';
+export { EventNotAllowedError } from './event-not-allowed-error.js';
+export { ConflictError } from './conflict-error.js';
+export { StoreError } from './store-error.js';
+export { RecordSchemaError } from './record-schema-error.js';
+export { CapabilityError } from './capability-error.js';
+export { RateLimitedError } from './rate-limited-error.js';
+export { ProviderRejectedError } from './provider-rejected-error.js';
+export { ProviderUnavailableError } from './provider-unavailable-error.js';
+export { ProviderAuthenticationError } from './provider-authentication-error.js';
+export { ProviderProtocolError } from './provider-protocol-error.js';
+export { WebhookVerificationError } from './webhook-verification-error.js';

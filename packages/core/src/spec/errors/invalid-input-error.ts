@@ -1,0 +1,27 @@
+import { VerikitError } from './verikit-error.js';
+
+/** One problem found in an input, with the field it concerns. */
+export interface InputIssue {
+  field: string;
+  message: string;
+}
+
+/**
+ * An input was malformed: a phone number without `+`, a 10-digit BVN, a code with letters, an
+ * unknown flow kind. `field` names the first offending field; `issues` lists them all.
+ * Values are never echoed back, since they may be identity numbers or codes.
+ */
+export class InvalidInputError extends VerikitError {
+  readonly issues: readonly InputIssue[];
+
+  constructor(issues: readonly InputIssue[], options: { cause?: unknown } = {}) {
+    const first = issues[0] ?? { field: 'input', message: 'is invalid' };
+    super('invalid_input', `${first.field} ${first.message}`, { field: first.field, statusCode: 400, ...options });
+    this.name = 'InvalidInputError';
+    this.issues = issues;
+  }
+
+  static override isInstance(error: unknown): error is InvalidInputError {
+    return VerikitError.isInstance(error) && error.code === 'invalid_input';
+  }
+}

@@ -1,0 +1,16 @@
+import { VerikitError, type VerikitErrorOptions } from './verikit-error.js';
+
+/** The provider understood the request and refused it (the service answered `success: false`, or a 4xx). */
+export class ProviderRejectedError extends VerikitError {
+  readonly providerMessage: string | undefined;
+
+  constructor(message: string, options: VerikitErrorOptions & { providerMessage?: string } = {}) {
+    super('provider_rejected', message, { statusCode: 502, ...options });
+    this.name = 'ProviderRejectedError';
+    this.providerMessage = options.providerMessage;
+  }
+
+  static override isInstance(error: unknown): error is ProviderRejectedError {
+    return VerikitError.isInstance(error) && error.code === 'provider_rejected';
+  }
+}

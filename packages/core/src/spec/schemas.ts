@@ -1,0 +1,80 @@
+import { isValidPhoneNumber } from 'libphonenumber-js';
+import { z } from 'zod';
+import { InvalidInputError, type InputIssue } from './errors/invalid-input-error.js';
+
+/**
+ * A phone number in E.164: `+`, the country code and the number, with no spaces or other
+ * characters, and valid for its country (checked with libphonenumber-js).
+ */
+export const phoneNumberSchema = z
+  .string({ error: 'must be a string' })
+  .max(16, { error: 'must be at most 15 digits after +', abort: true })
+  .regex(/^\+/, { error: 'must start with + and the country code', abort: true })
+  .regex(/^\+\d+$/, { error: 'must contain only digits after +, with no spaces or other characters', abort: true })
+  .min(8, { error: 'is too short', abort: true })
+  .refine((value) => isValidPhoneNumber(value), { error: 'is not a valid phone number for its country code' });
+
+/** An 11-digit identity number (BVN, or NIN by default). */
+export const identityNumberSchema = z
+  .string({ error: 'must be a string of 11 digits' })
+  .max(64, { error: 'must be 11 digits', abort: true })
+  .regex(/^\d{11}$/, { error: 'must be exactly 11 digits' });
+
+/** A verification code as a user types it: 4 to 10 digits. */
+export const codeSchema = z
+  .string({ error: 'must be a string of digits' })
+  .max(64, { error: 'must be 4 to 10 digits', abort: true })
+  .regex(/^\d{4,10}$/, { error: 'must be 4 to 10 digits' });
+
+/** A sender id: up to 11 letters, digits or spaces (alphanumeric sender), or an E.164 number. */
+export const senderSchema = z
+  .string({ error: 'must be a string' })
+  .max(16, { error: 'must be at most 11 characters, or an E.164 number', abort: true })
+  .regex(/^(?:[A-Za-z0-9][A-Za-z0-9 ]{0,10}|\+\d{7,15})$/, {
+    error: 'must be 1 to 11 letters, digits or spaces, or an E.164 number',
+  });
+
+/** An SMS body: 1 to 1,600 characters (ten concatenated segments). */
+export const smsMessageSchema = z
+  .string({ error: 'must be a string' })
+  .max(1600, { error: 'must be at most 1600 characters', abort: true })
+  .refine((value) => value.trim().length > 0, { error: 'must not be empty' });
+
+/** A WhatsApp message body: 1 to 4,096 characters. */
+export const whatsAppMessageSchema = z
+  .string({ error: 'must be a string' })
+  .max(4096, { error: 'must be at most 4096 characters', abort: true })
+  .refine((value) => value.trim().length > 0, { error: 'must not be empty' });
+
+/** A flow id as verikit issues them: 22 to 64 URL-safe characters. */
+export const flowIdSchema = z
+  .string({ error: 'must be a string' })
+  .max(64, { error: 'is not a flow id', abort: true })
+  .regex(/^[A-Za-z0-9_-]{22,64}$/, { error: 'is not a flow id' });
+
+/** Input of `sms.send`. */
+export const smsSendInputSchema = z.strictObject({ from: senderSchema, to: phoneNumberSchema, message: smsMessageSchema });
+
+/** Input of `whatsapp.send`. */
+export const whatsAppSendInputSchema = z.strictObject({ phoneNumber: phoneNumberSchema, message: whatsAppMessageSchema });
+
+function issuesOf(error: z.ZodError, prefix?: string): InputIssue[] {
+  return error.issues.map((issue) => {
+    const path = issue.path.map(String).join('.');
+    const field = [prefix, path].filter(Boolean).join('.') || 'input';
+    let message = issue.message;
+    if (issue.code === 'unrecognized_keys') message = `has unknown field(s): ${issue.keys.map((key) => key.slice(0, 40)).join(', ')}`;
+    if (issue.code === 'invalid_type' && issue.input === undefined) message = 'is required';
+    return { field, message };
+  });
+}
+
+/**
+ * Parses `input` with `schema`, or throws an {@link InvalidInputError} naming the field. The
+ * value itself is never put in the error.
+ */
+export function parseInput<T extends z.ZodType>(schema: T, input: unknown, prefix?: string): z.output<T> {
+  const result = schema.safeParse(input);
+  if (result.success) return result.data;
+  throw new InvalidInputError(issuesOf(result.error, prefix));
+}

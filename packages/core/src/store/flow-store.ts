@@ -1,0 +1,47 @@
+import type { FlowKind } from '../flows/shared.js';
+
+/** The record format version written by this release. Older or newer records are refused with a `RecordSchemaError`. */
+export const recordSchemaVersion = 1;
+
+/** One flow as stored: the machine's state value and context, with a version for compare-and-set. */
+export interface FlowRecord {
+  readonly schemaVersion: number;
+  readonly id: string;
+  readonly kind: FlowKind;
+  /** Starts at 1 and grows by one with every committed change. */
+  readonly version: number;
+  readonly value: string;
+  readonly context: Record<string, unknown>;
+  readonly createdAt: number;
+  readonly updatedAt: number;
+}
+
+/** The result of taking one unit from a fixed-window limit. */
+export interface LimitResult {
+  readonly allowed: boolean;
+  /** How many units were used in the window, this one included when allowed. */
+  readonly used: number;
+  /** When the window ends (ms since epoch). */
+  readonly resetAt: number;
+}
+
+/**
+ * Where flows live. Every write of a flow is a compare-and-set on its version, so concurrent
+ * engines (in one process or many) never lose an update. Implementations throw a `StoreError` when
+ * the backing store fails: an outage is never reported as a missing flow.
+ */
+export interface FlowStore {
+  getFlow(id: string): Promise<FlowRecord | undefined>;
+  /**
+   * Writes `record` if the stored version equals `expectedVersion` (0: no record may exist).
+   * Returns false, writing nothing, when it does not.
+   */
+  compareAndSetFlow(record: FlowRecord, expectedVersion: number, ttlMs: number): Promise<boolean>;
+  /** Reads a secondary key, such as the active USSD flow of a phone number. */
+  getRoute(key: string): Promise<string | undefined>;
+  setRoute(key: string, flowId: string, ttlMs: number): Promise<void>;
+  /** Claims `key` once: true the first time, false while the claim lives (webhook ids). */
+  claim(key: string, ttlMs: number): Promise<boolean>;
+  /** Takes one unit of a fixed-window limit of `limit` units per `windowMs`. Takes nothing when refused. */
+  consume(key: string, limit: number, windowMs: number, now: number): Promise<LimitResult>;
+}

@@ -1,0 +1,101 @@
+import Keyv from 'keyv';
+import { StoreError } from '../spec/errors/store-error.js';
+import { VerikitError } from '../spec/errors/verikit-error.js';
+import type { FlowRecord, FlowStore, LimitResult } from './flow-store.js';
+import { KeyLock } from './key-lock.js';
+
+/**
+ * A Keyv whose values are stored as JSON strings in a `Map`: the embedded default. Keyv's default
+ * serializer costs about 4x the memory per record (docs/decisions/0003-json-serializer.md).
+ */
+export function createMemoryKeyv(): Keyv {
+  return new Keyv({ store: new Map(), serialize: JSON.stringify, deserialize: JSON.parse, throwOnErrors: true, namespace: 'verikit' });
+}
+
+async function guarded<T>(operation: string, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (VerikitError.isInstance(error)) throw error;
+    throw new StoreError(`the flow store failed to ${operation}`, { cause: error });
+  }
+}
+
+/** One lock per Keyv instance, so that every store over the same Keyv in this process shares it. */
+const locks = new WeakMap<Keyv, KeyLock>();
+
+function lockFor(keyv: Keyv): KeyLock {
+  let lock = locks.get(keyv);
+  if (!lock) {
+    lock = new KeyLock();
+    locks.set(keyv, lock);
+  }
+  return lock;
+}
+
+/**
+ * A {@link FlowStore} over any Keyv. Compare-and-set is a per-key lock in this process, shared by
+ * every store over the same Keyv instance: correct for one process on any Keyv adapter. For many
+ * processes use the Redis store, whose compare-and-set runs in Redis.
+ */
+export class KeyvFlowStore implements FlowStore {
+  readonly keyv: Keyv;
+  readonly #lock: KeyLock;
+
+  constructor(keyv: Keyv = createMemoryKeyv()) {
+    keyv.throwOnErrors = true;
+    this.keyv = keyv;
+    this.#lock = lockFor(keyv);
+  }
+
+  getFlow(id: string): Promise<FlowRecord | undefined> {
+    return guarded('read a flow', () => this.keyv.get<FlowRecord>(`flow:${id}`));
+  }
+
+  compareAndSetFlow(record: FlowRecord, expectedVersion: number, ttlMs: number): Promise<boolean> {
+    const key = `flow:${record.id}`;
+    return guarded('write a flow', () =>
+      this.#lock.run(key, async () => {
+        const current = await this.keyv.get<FlowRecord>(key);
+        if ((current?.version ?? 0) !== expectedVersion) return false;
+        await this.keyv.set(key, record, ttlMs);
+        return true;
+      }),
+    );
+  }
+
+  getRoute(key: string): Promise<string | undefined> {
+    return guarded('read a route', () => this.keyv.get<string>(`route:${key}`));
+  }
+
+  setRoute(key: string, flowId: string, ttlMs: number): Promise<void> {
+    return guarded('write a route', async () => {
+      await this.keyv.set(`route:${key}`, flowId, ttlMs);
+    });
+  }
+
+  claim(key: string, ttlMs: number): Promise<boolean> {
+    const fullKey = `claim:${key}`;
+    return guarded('claim a key', () =>
+      this.#lock.run(fullKey, async () => {
+        if ((await this.keyv.get(fullKey)) !== undefined) return false;
+        await this.keyv.set(fullKey, 1, ttlMs);
+        return true;
+      }),
+    );
+  }
+
+  consume(key: string, limit: number, windowMs: number, now: number): Promise<LimitResult> {
+    const fullKey = `limit:${key}`;
+    return guarded('update a limit', () =>
+      this.#lock.run(fullKey, async () => {
+        const current = await this.keyv.get<{ used: number; resetAt: number }>(fullKey);
+        const window = current && current.resetAt > now ? current : { used: 0, resetAt: now + windowMs };
+        if (window.used >= limit) return { allowed: false, used: window.used, resetAt: window.resetAt };
+        const next = { used: window.used + 1, resetAt: window.resetAt };
+        await this.keyv.set(fullKey, next, window.resetAt - now);
+        return { allowed: true, ...next };
+      }),
+    );
+  }
+}

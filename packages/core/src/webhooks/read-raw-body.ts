@@ -1,0 +1,50 @@
+/** The body as sent, or why it could not be read. */
+export type RawBodyResult =
+  | { readonly ok: true; readonly body: string }
+  | { readonly ok: false; readonly reason: 'too-large' | 'not-utf8' | 'unreadable' };
+
+/**
+ * Reads a request's body exactly as sent, stopping as soon as it passes `maxBytes` (checked on
+ * `Content-Length` first, then on the bytes actually read, since the header may lie or be absent).
+ *
+ * The bytes must be UTF-8. They are decoded strictly and a leading byte-order mark is kept, so
+ * encoding the string again gives back the very bytes that were signed.
+ */
+export async function readRawBody(request: Request, maxBytes: number): Promise<RawBodyResult> {
+  const declared = request.headers.get('content-length');
+  if (declared !== null && /^\d+$/.test(declared.trim()) && Number(declared.trim()) > maxBytes) return { ok: false, reason: 'too-large' };
+  if (request.bodyUsed) return { ok: false, reason: 'unreadable' };
+  if (request.body === null) return { ok: true, body: '' };
+
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      total += value.byteLength;
+      if (total > maxBytes) {
+        await reader.cancel().catch(() => undefined);
+        return { ok: false, reason: 'too-large' };
+      }
+      chunks.push(value);
+    }
+  } catch {
+    return { ok: false, reason: 'unreadable' };
+  } finally {
+    reader.releaseLock();
+  }
+
+  const bytes = new Uint8Array(total);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  try {
+    return { ok: true, body: new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes) };
+  } catch {
+    return { ok: false, reason: 'not-utf8' };
+  }
+}

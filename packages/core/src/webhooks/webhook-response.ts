@@ -1,0 +1,58 @@
+/** What the endpoint says happened, in every response body. */
+export type WebhookStatus =
+  /** 200: the event advanced a flow. */
+  | 'applied'
+  /** 200: this message was processed before; nothing changed. */
+  | 'duplicate'
+  /** 202: a genuine event of a kind verikit does not handle; acknowledged and dropped. */
+  | 'ignored'
+  /** 202: no flow is waiting for this event (none for the number, or it has finished). */
+  | 'no-active-flow'
+  /** 409: another delivery of the same message is being processed; retry later. */
+  | 'in-progress'
+  /** 401: forged, stale, unsigned, or no secret is configured. */
+  | 'unverified'
+  /** 400: not UTF-8, not JSON, or missing or mistyped fields. */
+  | 'malformed'
+  /** 413: the body is larger than `maxBodyBytes`. */
+  | 'too-large'
+  /** 405: only POST is accepted. */
+  | 'method-not-allowed'
+  /** 501: the provider has no webhook parser. */
+  | 'unsupported'
+  /** 503: applying the event failed for a passing reason (store outage); the sender should retry. */
+  | 'retry'
+  /** 500: an unexpected failure; the sender may retry. */
+  | 'error';
+
+/** A webhook response body. It never echoes the payload, a header, a signature or a secret. */
+export interface WebhookResponseBody {
+  readonly status: WebhookStatus;
+  /** The flow an `applied` event advanced. */
+  readonly flowId?: string;
+  /** Why the webhook was not applied, for the developer reading the sender's delivery log. */
+  readonly error?: { readonly code: string; readonly message: string; readonly field?: string };
+}
+
+const httpStatusOf: Readonly<Record<WebhookStatus, number>> = {
+  applied: 200,
+  duplicate: 200,
+  ignored: 202,
+  'no-active-flow': 202,
+  'in-progress': 409,
+  unverified: 401,
+  malformed: 400,
+  'too-large': 413,
+  'method-not-allowed': 405,
+  unsupported: 501,
+  retry: 503,
+  error: 500,
+};
+
+/** The JSON response for `body`, with the HTTP status its `status` maps to. */
+export function webhookResponse(body: WebhookResponseBody): Response {
+  const headers: Record<string, string> = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' };
+  if (body.status === 'method-not-allowed') headers.allow = 'POST';
+  if (body.status === 'retry' || body.status === 'in-progress') headers['retry-after'] = '30';
+  return new Response(JSON.stringify(body), { status: httpStatusOf[body.status], headers });
+}

@@ -1,0 +1,165 @@
+import {
+  CapabilityError,
+  InvalidInputError,
+  ProviderProtocolError,
+  parseInput,
+  type MessageSendResult,
+  type PhoneChannel,
+  type ProviderV1,
+} from '@verikit/core/spec';
+import type { GatewayOperation } from './endpoints.js';
+import type { Envelope } from './envelope.js';
+import { readFirstText, readPath } from './field-path.js';
+import { createGatewayClient, rejectedError } from './gateway-client.js';
+import type { GatewayProviderOptions } from './gateway-options.js';
+import {
+  identitySendOtpSchema,
+  phoneCheckSchema,
+  phoneSendSchema,
+  smsSendSchema,
+  ussdInitiateSchema,
+  whatsAppSendSchema,
+} from './input-schemas.js';
+import { resolveGatewayOptions } from './options-schema.js';
+import { createWebhookParser } from './webhook-parser.js';
+
+const alternatives = {
+  otp: ['data.otp', 'data.otpCode', 'data.otp_code', 'data.code', 'data.token', 'otp'],
+  ussdCode: ['data.ussdCode', 'data.ussd_code', 'data.ussd', 'data.shortCode', 'data.dialCode', 'data.dialString', 'ussdCode'],
+  reference: ['data.reference', 'data.referenceId', 'data.reference_id', 'data.requestId', 'data.sessionId', 'data.id'],
+  requestId: ['data.requestId', 'data.request_id', 'data.requestID', 'data.verificationId', 'requestId'],
+  valid: ['data.valid', 'data.verified', 'data.isValid'],
+  messageId: ['data.messageId', 'data.message_id', 'data.id'],
+} as const;
+
+function exactly(pattern: RegExp): RegExp {
+  return new RegExp(pattern.source, pattern.flags.replace(/[gy]/g, ''));
+}
+
+/**
+ * Creates the provider for the verification and messaging service (shared/spec/service-interface.md)
+ * over HTTP: USSD OTP, phone verification, BVN/NIN OTP, SMS, WhatsApp, and the USSD_VERIFICATION webhook.
+ *
+ * Throws an `InvalidInputError` naming the field when the options are malformed; the apiKey is never
+ * echoed, logged or put in an error.
+ *
+ * @example
+ * const provider = createGatewayProvider({
+ *   apiKey: process.env.GATEWAY_API_KEY!,
+ *   baseUrl: 'https://api.example.com',
+ *   ussdBaseUrl: 'https://ussd.example.com',
+ *   defaultSender: 'Acme',
+ * });
+ */
+export function createGatewayProvider(options: GatewayProviderOptions): ProviderV1 {
+  const resolved = resolveGatewayOptions(options);
+  const client = createGatewayClient(resolved);
+  const name = resolved.name;
+  const mapping = resolved.mapping ?? {};
+  const channelField = mapping.phone?.channelField;
+  const channels: readonly PhoneChannel[] = Object.freeze(channelField === undefined ? ['sms'] : ['sms', 'voice']);
+  const ninPattern = exactly(resolved.ninPattern ?? /^\d{11}$/);
+  const bvnPattern = /^\d{11}$/;
+
+  const pathsFor = (configured: string | undefined, defaults: readonly string[]) => (configured === undefined ? defaults : [configured]);
+
+  function required(operation: GatewayOperation, envelope: Envelope, paths: readonly string[], what: string): string {
+    const found = readFirstText(envelope, paths);
+    if (found === undefined) {
+      const field = paths[0]!;
+      const looked = paths.length > 1 ? ` (looked for ${paths.join(', ')})` : '';
+      throw new ProviderProtocolError(`gateway ${operation}: the response has no ${what} at ${field}${looked}`, { field });
+    }
+    return found.text;
+  }
+
+  function succeeded(operation: GatewayOperation, envelope: Envelope): Envelope {
+    if (!envelope.success) throw rejectedError(operation, envelope, resolved.apiKey);
+    return envelope;
+  }
+
+  function senderOf(from: string | undefined): string {
+    const sender = from ?? resolved.defaultSender;
+    if (sender === undefined) throw new InvalidInputError([{ field: 'from', message: 'is required: pass from, or configure defaultSender' }]);
+    return sender;
+  }
+
+  function messageResult(envelope: Envelope): MessageSendResult {
+    const id = readFirstText(envelope, alternatives.messageId);
+    return id === undefined ? {} : { messageId: id.text };
+  }
+
+  const provider: ProviderV1 = {
+    specificationVersion: 'v1',
+    name,
+    ussd: {
+      async initiate(input, context) {
+        const { phoneNumber } = parseInput(ussdInitiateSchema, input);
+        const envelope = succeeded('ussd.initiate', (await client.post('ussd.initiate', { phoneNumber }, context)).envelope);
+        const otp = required('ussd.initiate', envelope, pathsFor(mapping.ussd?.otp, alternatives.otp), 'OTP');
+        const ussdCode = required('ussd.initiate', envelope, pathsFor(mapping.ussd?.ussdCode, alternatives.ussdCode), 'USSD code');
+        const reference = readFirstText(envelope, pathsFor(mapping.ussd?.reference, alternatives.reference));
+        return reference === undefined ? { otp, ussdCode } : { otp, ussdCode, reference: reference.text };
+      },
+    },
+    phone: {
+      channels,
+      async send(input, context) {
+        const parsed = parseInput(phoneSendSchema, input);
+        if (!channels.includes(parsed.channel)) throw new CapabilityError(`the ${parsed.channel} channel`, name, { field: 'channel' });
+        const body: Record<string, unknown> = { from: senderOf(parsed.from), phoneNumber: parsed.phoneNumber };
+        if (channelField !== undefined) body[channelField] = mapping.phone?.channelValues?.[parsed.channel] ?? parsed.channel;
+        const envelope = succeeded('phone.send', (await client.post('phone.send', body, context)).envelope);
+        return { requestId: required('phone.send', envelope, pathsFor(mapping.phone?.requestId, alternatives.requestId), 'requestId') };
+      },
+      async check(input, context) {
+        const { code, requestId } = parseInput(phoneCheckSchema, input);
+        const { envelope } = await client.post('phone.check', { code, requestId }, context);
+        // The service answers every failed check with "Error sending OTP": a wrong code is by far the
+        // likeliest, so success:false means "not valid" (docs/decisions/0102-phone-check-validity.md).
+        if (!envelope.success) return { valid: false };
+        const configured = mapping.phone?.valid;
+        if (configured !== undefined) {
+          const value = readPath(envelope, configured);
+          if (typeof value !== 'boolean') {
+            throw new ProviderProtocolError(`gateway phone.check: the response has no boolean at ${configured}`, { field: configured });
+          }
+          return { valid: value };
+        }
+        for (const path of alternatives.valid) {
+          const value = readPath(envelope, path);
+          if (typeof value === 'boolean') return { valid: value };
+        }
+        return { valid: true };
+      },
+    },
+    identity: {
+      types: Object.freeze(['bvn', 'nin'] as const),
+      async sendOtp(input, context) {
+        const parsed = parseInput(identitySendOtpSchema, input);
+        const pattern = parsed.idType === 'bvn' ? bvnPattern : ninPattern;
+        if (!pattern.test(parsed.number)) {
+          throw new InvalidInputError([{ field: 'number', message: parsed.idType === 'bvn' ? 'must be exactly 11 digits' : 'is not a valid NIN' }]);
+        }
+        const operation = parsed.idType === 'bvn' ? 'identity.bvn' : 'identity.nin';
+        succeeded(operation, (await client.post(operation, { number: parsed.number, otp: parsed.otp }, context)).envelope);
+      },
+    },
+    sms: {
+      async send(input, context) {
+        const parsed = parseInput(smsSendSchema, input);
+        const body = { from: senderOf(parsed.from), message: parsed.message, to: parsed.to };
+        return messageResult(succeeded('sms.send', (await client.post('sms.send', body, context)).envelope));
+      },
+    },
+    whatsapp: {
+      async send(input, context) {
+        const parsed = parseInput(whatsAppSendSchema, input);
+        const body = { message: parsed.message, phoneNumber: parsed.phoneNumber };
+        return messageResult(succeeded('whatsapp.send', (await client.post('whatsapp.send', body, context)).envelope));
+      },
+    },
+    webhooks: { parse: createWebhookParser(mapping.webhook) },
+  };
+  return Object.freeze(provider);
+}

@@ -1,0 +1,92 @@
+import type { GatewayOperation } from './endpoints.js';
+
+/** What a hook is told about the request it sees. */
+export interface GatewayRequestInfo {
+  /** The provider operation, e.g. `phone.send`. */
+  readonly operation: GatewayOperation;
+  /** 0 for the first attempt, 1 for the retry after a refused connection. */
+  readonly attempt: number;
+  /** The engine's id for this effect: handy as a trace or correlation id. */
+  readonly idempotencyKey: string;
+}
+
+/**
+ * Runs before each attempt. The request carries the URL, the method and the headers, but not the
+ * `apiKey` header (added afterwards, so no hook ever sees it) and not the body. A hook may add
+ * headers, e.g. `traceparent`.
+ */
+export type GatewayBeforeRequestHook = (request: Request, info: GatewayRequestInfo) => void | Promise<void>;
+
+/**
+ * Runs after each response, with a copy of it that the hook may read. Each such hook costs a copy
+ * of the response, so the provider registers none of its own.
+ */
+export type GatewayAfterResponseHook = (request: Request, response: Response, info: GatewayRequestInfo) => void | Promise<void>;
+
+/** Hooks for tracing and logging, run by ky. */
+export interface GatewayHooks {
+  readonly beforeRequest?: readonly GatewayBeforeRequestHook[];
+  readonly afterResponse?: readonly GatewayAfterResponseHook[];
+}
+
+/** Where fields are in the service's responses and webhooks, as dotted paths such as `data.otp`. */
+export interface GatewayMapping {
+  /** USSD initiation. Defaults: `data.otp`, `data.ussdCode`, `data.reference`, each with common alternatives. */
+  readonly ussd?: { readonly otp?: string; readonly ussdCode?: string; readonly reference?: string };
+  readonly phone?: {
+    /** Where phone verification returns its requestId. Default `data.requestId` (and common alternatives). */
+    readonly requestId?: string;
+    /**
+     * A boolean in the check response that says whether the code is right, e.g. `data.valid`. By default
+     * `success: true` means valid (see docs/providers/gateway.md).
+     */
+    readonly valid?: string;
+    /**
+     * The body field that chooses the channel (SMS or voice), e.g. `channel`. Without it the service's
+     * channel cannot be chosen, so the provider offers `sms` only.
+     */
+    readonly channelField?: string;
+    /** The values sent in `channelField`. Default `sms` and `voice`. */
+    readonly channelValues?: { readonly sms?: string; readonly voice?: string };
+  };
+  /** The USSD_VERIFICATION webhook. Defaults: `event`, `phoneNumber`, `status`, each with common alternatives. */
+  readonly webhook?: {
+    readonly event?: string;
+    /** The event name that means USSD verification. Default `USSD_VERIFICATION`. */
+    readonly eventName?: string;
+    readonly phoneNumber?: string;
+    readonly status?: string;
+    /** Status values that mean verified. Default `success`, `successful`, `verified`, `completed`, `true`. */
+    readonly successValues?: readonly string[];
+    /** Status values that mean failed. Default `failed`, `failure`, `false`. */
+    readonly failureValues?: readonly string[];
+  };
+}
+
+/** Configuration of {@link createGatewayProvider}. */
+export interface GatewayProviderOptions {
+  /** The API key from the service dashboard, sent in the `apiKey` header. Never logged or put in an error. */
+  readonly apiKey: string;
+  /** Base address of every endpoint but USSD initiation, e.g. `https://api.example.com`. */
+  readonly baseUrl: string;
+  /** Base address of USSD initiation (a different host). */
+  readonly ussdBaseUrl: string;
+  /** Sender used when a call gives no `from` (SMS, phone verification). */
+  readonly defaultSender?: string;
+  /** Per-request timeout in ms. Default 10 000. The engine's abort signal applies as well. */
+  readonly timeout?: number;
+  /** A fetch implementation. Default `globalThis.fetch`. */
+  readonly fetch?: typeof globalThis.fetch;
+  /** Where fields are in responses and webhooks. */
+  readonly mapping?: GatewayMapping;
+  /** ky hooks for tracing and logging. */
+  readonly hooks?: GatewayHooks;
+  /** Retries when the connection is refused (the request provably did not leave). Default 1; 0 to 5. */
+  readonly connectionRetries?: number;
+  /** Wait before such a retry, in ms. Default 50. */
+  readonly connectionRetryDelayMs?: number;
+  /** What a NIN looks like. Default 11 digits. */
+  readonly ninPattern?: RegExp;
+  /** The provider's name in logs and errors. Default `gateway`. */
+  readonly name?: string;
+}

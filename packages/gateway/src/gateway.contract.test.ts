@@ -1,0 +1,50 @@
+import {
+  magicIdentityNumbers,
+  magicPhoneNumbers,
+  runProviderContract,
+  startSandbox,
+  verifySandboxWebhook,
+  type ContractFailure,
+  type ContractOperation,
+} from '@verikit/testing';
+import { createGatewayProvider } from './create-gateway-provider.js';
+import { startWebhookReceiver } from './webhook-receiver.fixtures.js';
+
+const behaviour: Record<ContractFailure, string> = { rejected: 'rejected', unavailable: 'server-error', authentication: 'unauthorized', protocol: 'not-json' };
+const magic = (table: Readonly<Record<string, string>>, wanted: string) => Object.entries(table).find(([, value]) => value === wanted)![0];
+
+runProviderContract('gateway over the sandbox', async () => {
+  const receiver = await startWebhookReceiver();
+  const sandbox = await startSandbox({ webhookUrl: receiver.url, webhookRetryDelaysMs: [5, 5] });
+  const provider = createGatewayProvider({
+    apiKey: sandbox.apiKey,
+    baseUrl: sandbox.baseUrl,
+    ussdBaseUrl: sandbox.ussdBaseUrl,
+    defaultSender: 'Verikit',
+    timeout: 5000,
+  });
+  return {
+    provider,
+    identities: {
+      bvn: { number: '22222222222', phoneNumber: '+2348030000101' },
+      nin: { number: '11111111111', phoneNumber: '+2348030000103' },
+    },
+    lastCode: (phoneNumber) => sandbox.lastCode(phoneNumber),
+    lastMessage: (phoneNumber) => sandbox.outbox.filter((message) => message.to === phoneNumber).at(-1)?.text,
+    fail(operation: ContractOperation, failure: ContractFailure) {
+      const wanted = behaviour[failure];
+      return operation === 'identity.sendOtp' ? { number: magic(magicIdentityNumbers, wanted) } : { phoneNumber: magic(magicPhoneNumbers, wanted) };
+    },
+    async completeUssd(phoneNumber, otp) {
+      const delivery = await sandbox.dialUssd(phoneNumber, { otp });
+      if (!delivery.delivered) throw new Error('the webhook was not delivered');
+      const webhook = receiver.received.find((each) => each.headers['webhook-id'] === delivery.id)!;
+      verifySandboxWebhook(webhook, sandbox.webhookSecret);
+      return provider.webhooks!.parse(webhook);
+    },
+    async cleanup() {
+      await sandbox.close();
+      await receiver.close();
+    },
+  };
+});

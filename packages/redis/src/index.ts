@@ -1,0 +1,15 @@
+/**
+ * Run verikit on many app instances sharing one Redis (or Valkey, or Redis Cluster): a flow store
+ * through `@keyv/redis` whose compare-and-set is one Lua script, and a change bus over Redis
+ * pub/sub so a UI attached to any instance sees every change.
+ *
+ * @example
+ * import { createRedisChangeBus, createRedisStore } from '@verikit/redis';
+ * const store = createRedisStore({ url: process.env.REDIS_URL });
+ * const changeBus = createRedisChangeBus({ store });
+ * const verikit = createVerikit({ provider, store, changeBus, secret: process.env.VERIKIT_SECRET! });
+ *
+ * @module
+ */
+export { createRedisStore, RedisFlowStore, type RedisFlowStoreClient, type RedisFlowStoreOptions, type RedisStoreOptions } from './redis-flow-store.js';
+export { createRedisChangeBus, RedisChangeBus, type RedisChangeBusOptions } from './redis-change-bus.js';

@@ -1,0 +1,102 @@
+import { createHash } from 'node:crypto';
+
+/** The commands of a node-redis client (single node or cluster) this package uses. */
+export interface RedisCommandClient {
+  get(key: string): Promise<string | null | unknown>;
+  set(key: string, value: string, options?: Record<string, unknown>): Promise<string | null | unknown>;
+  evalSha(sha: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>;
+  eval(script: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>;
+  publish(channel: string, message: string): Promise<unknown>;
+}
+
+/**
+ * A Lua script run with EVALSHA, falling back to EVAL when the server does not hold it yet
+ * (`NOSCRIPT`: first use, a restart, `SCRIPT FLUSH`, a failover). EVAL also caches the script, so
+ * the fallback happens once per server. Each script touches exactly one key, passed in `KEYS`, so
+ * it is valid on Redis Cluster.
+ */
+export class LuaScript {
+  readonly source: string;
+  readonly sha: string;
+
+  constructor(source: string) {
+    this.source = source;
+    this.sha = createHash('sha1').update(source).digest('hex');
+  }
+
+  async run(client: RedisCommandClient, key: string, args: string[]): Promise<unknown> {
+    const options = { keys: [key], arguments: args };
+    try {
+      return await client.evalSha(this.sha, options);
+    } catch (error) {
+      if (!(error instanceof Error) || !error.message.startsWith('NOSCRIPT')) throw error;
+      return client.eval(this.source, options);
+    }
+  }
+}
+
+/**
+ * Compare-and-set of one flow record, stored as a Keyv envelope `{"value":record,"expires":n}`.
+ * KEYS[1] the record's key; ARGV[1] the expected version (0: no record may exist); ARGV[2] the new
+ * envelope; ARGV[3] the TTL in ms, or '' for none. Returns 1 when written, 0 when the version differs.
+ *
+ * The version is read from the front of the envelope when the record was written by this package
+ * (`{"value":{"version":n,` — see `encodeRecord`), and by decoding the JSON otherwise.
+ */
+export const compareAndSetScript = new LuaScript(`
+local current = redis.call('GET', KEYS[1])
+local version = 0
+if current then
+  local fast = string.match(current, '^{"value":{"version":(%d+),')
+  if fast then
+    version = tonumber(fast)
+  else
+    local ok, decoded = pcall(cjson.decode, current)
+    if not ok or type(decoded) ~= 'table' or type(decoded.value) ~= 'table' or type(decoded.value.version) ~= 'number' then
+      return redis.error_reply('VERIKIT_CORRUPT the stored flow record is not a Keyv envelope with a version')
+    end
+    version = decoded.value.version
+  end
+end
+if version ~= tonumber(ARGV[1]) then
+  return 0
+end
+if ARGV[3] == '' then
+  redis.call('SET', KEYS[1], ARGV[2])
+else
+  redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
+end
+return 1
+`);
+
+/**
+ * Takes one unit of a fixed window, stored as a Keyv envelope `{"value":{"used":n,"resetAt":t},"expires":e}`
+ * (the shape the in-process store writes). KEYS[1] the counter; ARGV[1] now (the engine's clock);
+ * ARGV[2] the limit; ARGV[3] the window in ms; ARGV[4] the writer's wall clock, for Keyv's `expires`.
+ * Returns `{allowed (0|1), used, resetAt}`. Takes nothing when refused.
+ */
+export const consumeScript = new LuaScript(`
+local now = tonumber(ARGV[1])
+local limit = tonumber(ARGV[2])
+local window = tonumber(ARGV[3])
+local wall = tonumber(ARGV[4])
+local used = 0
+local resetAt = now + window
+local current = redis.call('GET', KEYS[1])
+if current then
+  local ok, decoded = pcall(cjson.decode, current)
+  if ok and type(decoded) == 'table' and type(decoded.value) == 'table'
+    and type(decoded.value.used) == 'number' and type(decoded.value.resetAt) == 'number'
+    and decoded.value.resetAt > now then
+    used = decoded.value.used
+    resetAt = decoded.value.resetAt
+  end
+end
+if used >= limit then
+  return {0, used, resetAt}
+end
+used = used + 1
+local ttl = resetAt - now
+redis.call('SET', KEYS[1], string.format('{"value":{"used":%d,"resetAt":%d},"expires":%d}', used, resetAt, wall + ttl), 'PX', ttl)
+return {1, used, resetAt}
+`);

@@ -1,0 +1,118 @@
+/**
+ * One app instance of the multi-process test, run as its own Node process:
+ * `node --import tsx --conditions=@verikit/source multi-process-worker.fixtures.ts <index>`.
+ * It receives its plan over IPC, waits for "go", runs webhooks, code submits and resends against the
+ * shared flows all at once, and sends back what it committed, called and saw.
+ */
+import { createVerikit, type FlowView } from '@verikit/core';
+import { createRedisChangeBus } from './redis-change-bus.js';
+import { createRedisStore } from './redis-flow-store.js';
+import {
+  outcomeOf,
+  recordingStore,
+  rightCode,
+  scenarioPolicies,
+  scenarioSecret,
+  sharedServiceProvider,
+  wrongCode,
+  type ActionRecord,
+  type CommitRecord,
+  type WorkerPlan,
+  type WorkerReport,
+} from './multi-process.fixtures.js';
+
+const worker = Number(process.argv[2] ?? '0');
+const send = (message: unknown) => process.send!(message);
+
+function receivePlan(): Promise<WorkerPlan> {
+  return new Promise((resolve) => {
+    process.once('message', (message) => resolve(message as WorkerPlan));
+  });
+}
+
+function waitForGo(): Promise<void> {
+  return new Promise((resolve) => {
+    process.once('message', () => resolve());
+  });
+}
+
+const pause = () => new Promise((resolve) => setTimeout(resolve, Math.random() * 3));
+
+const plan = await receivePlan();
+const commits: CommitRecord[] = [];
+const actions: ActionRecord[] = [];
+const unexpected: string[] = [];
+const { provider, double } = sharedServiceProvider(`w${worker}`);
+const redisStore = createRedisStore({ url: plan.url, namespace: plan.namespace });
+await redisStore.connect();
+const changeBus = createRedisChangeBus({ store: redisStore });
+const verikit = createVerikit({ provider, store: recordingStore(redisStore, commits), changeBus, secret: scenarioSecret, policies: scenarioPolicies });
+
+async function act(flowId: string, action: ActionRecord['action'], run: () => Promise<FlowView>): Promise<FlowView | undefined> {
+  try {
+    const view = await run();
+    actions.push({ flowId, action, outcome: 'accepted' });
+    return view;
+  } catch (error) {
+    actions.push({ flowId, action, ...outcomeOf(error, unexpected) });
+    return undefined;
+  }
+}
+
+/** Two "success" webhooks for the flow's number, and a restart that must be refused. */
+async function ussd(flowId: string, phoneNumber: string): Promise<void> {
+  const webhook = async () => {
+    try {
+      const result = await verikit.receive({ type: 'ussd-verification', phoneNumber, status: 'success' });
+      actions.push({ flowId, action: 'receive', outcome: result.outcome });
+    } catch (error) {
+      actions.push({ flowId, action: 'receive', ...outcomeOf(error, unexpected) });
+    }
+  };
+  await Promise.all([webhook(), webhook(), act(flowId, 'restart', () => verikit.send(flowId, { type: 'restart' }))]);
+}
+
+/** Wrong codes until the flow is locked; submits refused while another is checked are tried again. */
+async function lockout(flowId: string): Promise<void> {
+  for (let attempt = 0; attempt < 400; attempt += 1) {
+    const view = await act(flowId, 'submit-wrong', () => verikit.send(flowId, { type: 'submit-code', code: wrongCode }));
+    if (view?.done) return;
+    const last = actions.at(-1);
+    if (last?.status === 'locked') return;
+    await pause();
+  }
+}
+
+/** A resend and a wrong code at once, then the right code until the flow is verified. */
+async function verify(flowId: string): Promise<void> {
+  await Promise.all([
+    act(flowId, 'resend', () => verikit.send(flowId, { type: 'resend' })),
+    act(flowId, 'submit-wrong', () => verikit.send(flowId, { type: 'submit-code', code: wrongCode })),
+  ]);
+  for (let attempt = 0; attempt < 400; attempt += 1) {
+    const view = await act(flowId, 'submit-right', () => verikit.send(flowId, { type: 'submit-code', code: rightCode }));
+    if (view?.status === 'verified') return;
+    const last = actions.at(-1);
+    if (last?.status === 'verified' || last?.status === 'locked') return;
+    await pause();
+  }
+}
+
+send({ ready: worker });
+await waitForGo();
+await Promise.all([
+  ...plan.ussd.map(({ flowId, phoneNumber }) => ussd(flowId, phoneNumber)),
+  ...plan.lockout.map((flowId) => lockout(flowId)),
+  ...plan.verify.map((flowId) => verify(flowId)),
+]);
+const report: WorkerReport = {
+  worker,
+  commits,
+  calls: double.calls.map((call) => ({ operation: call.operation, idempotencyKey: call.idempotencyKey })),
+  actions,
+  unexpected,
+};
+send({ report });
+await changeBus.close();
+await redisStore.close();
+process.disconnect();

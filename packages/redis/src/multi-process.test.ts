@@ -1,0 +1,190 @@
+import { fork, type ChildProcess } from 'node:child_process';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createVerikit, type FlowRecord, type FlowView } from '@verikit/core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createRedisChangeBus } from './redis-change-bus.js';
+import { createRedisStore, type RedisFlowStore } from './redis-flow-store.js';
+import {
+  recordingStore,
+  scenarioPolicies,
+  scenarioSecret,
+  sharedServiceProvider,
+  type ActionRecord,
+  type CallRecord,
+  type CommitRecord,
+  type WorkerPlan,
+  type WorkerReport,
+} from './multi-process.fixtures.js';
+import { deleteNamespace, redisSkipReason, redisUrl, uniqueNamespace } from './redis-test-env.fixtures.js';
+
+const skipReason = await redisSkipReason('@verikit/redis multi-process');
+const here = dirname(fileURLToPath(import.meta.url));
+const repositoryRoot = resolve(here, '../../..');
+const workers = 3;
+const maxAttempts = scenarioPolicies.maxAttempts!;
+
+let numberSeed = Math.floor(Math.random() * 40_000_000);
+function freshPhoneNumber(): string {
+  numberSeed += 1;
+  return `+2348070${String(numberSeed).padStart(7, '0')}`;
+}
+
+/** Starts one worker process and hands it its plan; resolves once it is connected and waiting for "go". */
+function startWorker(index: number, plan: WorkerPlan): { child: ChildProcess; ready: Promise<void>; report: Promise<WorkerReport>; exited: Promise<number | null> } {
+  const child = fork(join(here, 'multi-process-worker.fixtures.ts'), [String(index)], {
+    cwd: repositoryRoot,
+    execArgv: ['--import', 'tsx', '--conditions=@verikit/source'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const exited = new Promise<number | null>((resolveExit) => child.once('exit', (code) => resolveExit(code)));
+  const failed = exited.then((code) => {
+    throw new Error(`worker ${index} exited with ${code} before reporting`);
+  });
+  const ready = Promise.race([new Promise<void>((resolveReady) => child.once('message', () => resolveReady())), failed]);
+  const report = Promise.race([
+    new Promise<WorkerReport>((resolveReport) =>
+      child.on('message', (message) => {
+        const { report: sent } = message as { report?: WorkerReport };
+        if (sent) resolveReport(sent);
+      }),
+    ),
+    failed,
+  ]);
+  ready.catch(() => {});
+  report.catch(() => {});
+  child.send(plan);
+  return { child, ready, report, exited };
+}
+
+function byFlow<T extends { flowId?: string; idempotencyKey?: string }>(items: T[], flowId: string): T[] {
+  return items.filter((item) => item.flowId === flowId || item.idempotencyKey?.startsWith(`${flowId}:effect:`));
+}
+
+describe.skipIf(skipReason !== undefined)('three processes sharing one Redis', () => {
+  const namespace = uniqueNamespace('multi');
+  let store: RedisFlowStore;
+  const children: ChildProcess[] = [];
+
+  beforeAll(async () => {
+    store = createRedisStore({ url: redisUrl, namespace });
+    await store.connect();
+  });
+
+  afterAll(async () => {
+    for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+    await store?.close();
+    await deleteNamespace(namespace);
+  });
+
+  it('run concurrent webhooks, code submits and resends on the same flows with no lost update', async () => {
+    const commits: CommitRecord[] = [];
+    const { provider, double } = sharedServiceProvider('parent');
+    const changeBus = createRedisChangeBus({ store });
+    const verikit = createVerikit({ provider, store: recordingStore(store, commits), changeBus, secret: scenarioSecret, policies: scenarioPolicies });
+
+    // The flows, started here; every worker acts on every flow.
+    const ussd = await Promise.all(
+      Array.from({ length: 6 }, async () => {
+        const phoneNumber = freshPhoneNumber();
+        const flow = await verikit.start({ kind: 'ussd', phoneNumber });
+        return { flowId: flow.id, phoneNumber };
+      }),
+    );
+    const lockout = await Promise.all(Array.from({ length: 4 }, async () => (await verikit.start({ kind: 'phone', phoneNumber: freshPhoneNumber() })).id));
+    const verify = await Promise.all(Array.from({ length: 6 }, async () => (await verikit.start({ kind: 'phone', phoneNumber: freshPhoneNumber() })).id));
+    const allFlows = [...ussd.map((flow) => flow.flowId), ...lockout, ...verify];
+
+    // This process watches every flow over pub/sub: the changes are all made by the workers.
+    const seen = new Map<string, FlowView[]>();
+    for (const flowId of allFlows) {
+      seen.set(flowId, []);
+      changeBus.subscribe(flowId, (view) => seen.get(flowId)!.push(view));
+    }
+    await Promise.all(allFlows.map((flowId) => changeBus.subscribed(flowId)));
+
+    const plan: WorkerPlan = { url: redisUrl, namespace, ussd, lockout, verify };
+    const started = Array.from({ length: workers }, (_, index) => startWorker(index, plan));
+    children.push(...started.map((worker) => worker.child));
+    await Promise.all(started.map((worker) => worker.ready));
+    for (const worker of started) worker.child.send('go');
+    const reports = await Promise.all(started.map((worker) => worker.report));
+    expect(await Promise.all(started.map((worker) => worker.exited))).toEqual([0, 0, 0]);
+
+    const allCommits: CommitRecord[] = [...commits, ...reports.flatMap((report) => report.commits)];
+    const allCalls: CallRecord[] = [
+      ...double.calls.map((call) => ({ operation: call.operation, idempotencyKey: call.idempotencyKey })),
+      ...reports.flatMap((report) => report.calls),
+    ];
+    const actions: ActionRecord[] = reports.flatMap((report) => report.actions);
+
+    // Every refusal was a typed verikit error: nothing else escaped.
+    expect(reports.flatMap((report) => report.unexpected)).toEqual([]);
+    expect(new Set(actions.map((action) => action.outcome))).toSatisfy((outcomes: Set<string>) =>
+      [...outcomes].every((outcome) => ['accepted', 'applied', 'no-active-flow', 'event_not_allowed'].includes(outcome)),
+    );
+
+    for (const flowId of allFlows) {
+      const record = await store.keyv.get<FlowRecord>(`flow:${flowId}`);
+      expect(record, flowId).toBeDefined();
+      const flowCommits = byFlow(allCommits, flowId);
+      // No lost update: across the four processes, versions 1..n were each committed exactly once,
+      // each on top of the one before, and the stored record is the last of them.
+      const versions = flowCommits.map((commit) => commit.version).sort((a, b) => a - b);
+      expect(versions, flowId).toEqual(Array.from({ length: record!.version }, (_, index) => index + 1));
+      expect(flowCommits.every((commit) => commit.version === commit.expected + 1)).toBe(true);
+      // The final view reached this process over pub/sub, after every earlier one it saw.
+      const views = seen.get(flowId)!;
+      expect(views.at(-1)?.version, flowId).toBe(record!.version);
+      expect(views.map((view) => view.version)).toEqual([...views.map((view) => view.version)].sort((a, b) => a - b));
+    }
+
+    for (const { flowId } of ussd) {
+      const record = (await store.getFlow(flowId))!;
+      expect(record.value).toBe('verified');
+      const flowCommits = byFlow(allCommits, flowId);
+      expect(flowCommits.filter((commit) => commit.value === 'verified')).toHaveLength(1);
+      // Six webhooks for the flow: exactly one applied.
+      const receives = byFlow(actions, flowId).filter((action) => action.action === 'receive');
+      expect(receives).toHaveLength(2 * workers);
+      expect(receives.filter((action) => action.outcome === 'applied')).toHaveLength(1);
+      expect(byFlow(actions, flowId).filter((action) => action.action === 'restart' && action.outcome === 'accepted')).toHaveLength(0);
+      expect(byFlow(allCalls, flowId).filter((call) => call.operation === 'ussd.initiate')).toHaveLength(1);
+    }
+
+    for (const flowId of lockout) {
+      const record = (await store.getFlow(flowId))!;
+      expect(record.value).toBe('locked');
+      expect(record.context.attemptsLeft).toBe(0);
+      // Many more wrong codes were sent than allowed; exactly maxAttempts were checked.
+      const submits = byFlow(actions, flowId).filter((action) => action.action === 'submit-wrong');
+      expect(submits.length).toBeGreaterThan(maxAttempts);
+      expect(submits.filter((action) => action.outcome === 'accepted')).toHaveLength(maxAttempts);
+      expect(byFlow(allCalls, flowId).filter((call) => call.operation === 'phone.check')).toHaveLength(maxAttempts);
+      const attempts = byFlow(allCommits, flowId).flatMap((commit) => (commit.attemptsLeft === undefined ? [] : [commit.attemptsLeft]));
+      expect(Math.min(...attempts)).toBe(0);
+      expect(byFlow(allCalls, flowId).filter((call) => call.operation === 'phone.send')).toHaveLength(1);
+    }
+
+    let acceptedResends = 0;
+    for (const flowId of verify) {
+      const record = (await store.getFlow(flowId))!;
+      expect(record.value).toBe('verified');
+      const flowCommits = byFlow(allCommits, flowId);
+      expect(flowCommits.filter((commit) => commit.value === 'verified')).toHaveLength(1);
+      const flowActions = byFlow(actions, flowId);
+      const resends = flowActions.filter((action) => action.action === 'resend' && action.outcome === 'accepted').length;
+      acceptedResends += resends;
+      const submits = flowActions.filter((action) => action.action.startsWith('submit') && action.outcome === 'accepted').length;
+      const calls = byFlow(allCalls, flowId);
+      // At most one provider call per user action: one send for the start and one per accepted
+      // resend, one check per accepted submit, each with its own effect id.
+      expect(calls.filter((call) => call.operation === 'phone.send')).toHaveLength(1 + resends);
+      expect(calls.filter((call) => call.operation === 'phone.check')).toHaveLength(submits);
+      expect(new Set(calls.map((call) => call.idempotencyKey)).size).toBe(calls.length);
+      expect(submits).toBeLessThanOrEqual(maxAttempts * (1 + resends));
+    }
+    expect(acceptedResends).toBeGreaterThan(0);
+    await changeBus.close();
+  });
+});

@@ -1,0 +1,162 @@
+import { createClient } from '@keyv/redis';
+import { createVerikit, type FlowView, type Logger } from '@verikit/core';
+import { createTestProvider } from '@verikit/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createRedisChangeBus, type RedisChangeBus } from './redis-change-bus.js';
+import { createRedisStore, type RedisFlowStore } from './redis-flow-store.js';
+import { deleteNamespace, redisSkipReason, redisUrl, uniqueNamespace } from './redis-test-env.fixtures.js';
+
+const skipReason = await redisSkipReason('@verikit/redis change bus');
+const secret = 'redis-bus-test-secret-0123456789abcdefgh';
+
+let numberSeed = Math.floor(Math.random() * 40_000_000);
+function freshPhoneNumber(): string {
+  numberSeed += 1;
+  return `+2348060${String(numberSeed).padStart(7, '0')}`;
+}
+
+/** Collects views and resolves `until(predicate)` once one matches (the test's timeout bounds the wait). */
+function collector() {
+  const views: FlowView[] = [];
+  const waiters: Array<{ predicate: (view: FlowView) => boolean; resolve: (view: FlowView) => void }> = [];
+  const listener = (view: FlowView) => {
+    views.push(view);
+    for (const waiter of [...waiters]) {
+      if (waiter.predicate(view)) {
+        waiters.splice(waiters.indexOf(waiter), 1);
+        waiter.resolve(view);
+      }
+    }
+  };
+  const until = (predicate: (view: FlowView) => boolean) =>
+    new Promise<FlowView>((resolve) => {
+      const seen = views.find(predicate);
+      if (seen) resolve(seen);
+      else waiters.push({ predicate, resolve });
+    });
+  return { views, listener, until };
+}
+
+function recordingLogger(): { logger: Logger; messages: string[] } {
+  const messages: string[] = [];
+  const at = (message: string) => void messages.push(message);
+  return { logger: { debug: at, info: at, warn: at, error: at }, messages };
+}
+
+describe.skipIf(skipReason !== undefined)('RedisChangeBus across instances', () => {
+  const namespace = uniqueNamespace('bus');
+  const stores: RedisFlowStore[] = [];
+  const buses: RedisChangeBus[] = [];
+  let raw: ReturnType<typeof createClient>;
+
+  /** One app instance: its own connections, its own bus, the shared Redis. */
+  function instance(logger?: Logger) {
+    const provider = createTestProvider();
+    const store = createRedisStore({ url: redisUrl, namespace });
+    const changeBus = createRedisChangeBus({ store, ...(logger ? { logger } : {}) });
+    stores.push(store);
+    buses.push(changeBus);
+    const verikit = createVerikit({ provider, store, changeBus, secret });
+    provider.onEvent((event) => verikit.receive(event));
+    return { provider, store, changeBus, verikit };
+  }
+
+  beforeAll(async () => {
+    raw = createClient({ url: redisUrl });
+    await raw.connect();
+  });
+
+  afterAll(async () => {
+    for (const bus of buses) await bus.close();
+    for (const store of stores) await store.close();
+    raw?.destroy();
+    await deleteNamespace(namespace);
+  });
+
+  it('delivers a change committed on instance A to a subscriber on instance B', async () => {
+    const a = instance();
+    const b = instance();
+    const phoneNumber = freshPhoneNumber();
+    const flow = await a.verikit.start({ kind: 'ussd', phoneNumber });
+    expect(flow.status).toBe('awaiting-dial');
+    const seen = collector();
+    b.verikit.subscribe(flow.id, seen.listener);
+    await b.changeBus.subscribed(flow.id);
+    await a.provider.completeUssd(phoneNumber, 'success');
+    const verified = await seen.until((view) => view.status === 'verified');
+    expect(verified).toMatchObject({ id: flow.id, kind: 'ussd', status: 'verified', done: true, version: flow.version + 1 });
+    expect(verified).toEqual(await b.verikit.get(flow.id));
+    expect(Object.isFrozen(verified)).toBe(true);
+  });
+
+  it('reaches every instance, and each listener sees each version once, in order', async () => {
+    const a = instance();
+    const b = instance();
+    const c = instance();
+    const flow = await a.verikit.start({ kind: 'phone', phoneNumber: freshPhoneNumber() });
+    const onA = collector();
+    const onB = collector();
+    const onC = collector();
+    a.verikit.subscribe(flow.id, onA.listener);
+    b.verikit.subscribe(flow.id, onB.listener);
+    c.verikit.subscribe(flow.id, onC.listener);
+    await Promise.all([a.changeBus.subscribed(flow.id), b.changeBus.subscribed(flow.id), c.changeBus.subscribed(flow.id)]);
+    // Two changes each from B and C, then the right code from A: 6 commits in all.
+    await b.verikit.send(flow.id, { type: 'submit-code', code: '000000' });
+    await c.verikit.send(flow.id, { type: 'submit-code', code: '111111' });
+    const done = await a.verikit.send(flow.id, { type: 'submit-code', code: '123456' });
+    expect(done.status).toBe('verified');
+    for (const seen of [onA, onB, onC]) {
+      await seen.until((view) => view.version === done.version);
+      const versions = seen.views.map((view) => view.version);
+      expect(versions).toEqual([...new Set(versions)].sort((x, y) => x - y));
+      expect(versions.at(-1)).toBe(done.version);
+      expect(versions).toEqual(Array.from({ length: done.version - flow.version }, (_, index) => flow.version + 1 + index));
+    }
+  });
+
+  it('subscribes to a flow channel lazily and unsubscribes when the last listener leaves', async () => {
+    const b = instance();
+    const channel = b.changeBus.channelOf('lazy-flow');
+    const subscribers = async () => ((await raw.pubSubNumSub(channel)) as Record<string, number>)[channel] ?? 0;
+    expect(await subscribers()).toBe(0);
+    const first = b.changeBus.subscribe('lazy-flow', () => {});
+    const second = b.changeBus.subscribe('lazy-flow', () => {});
+    await b.changeBus.subscribed('lazy-flow');
+    expect(await subscribers()).toBe(1);
+    first();
+    first();
+    // One listener is left: the channel stays subscribed (nothing was sent to Redis).
+    expect(await subscribers()).toBe(1);
+    second();
+    // The UNSUBSCRIBE goes out asynchronously: wait for Redis to see it, a bounded number of times.
+    for (let attempt = 0; attempt < 200 && (await subscribers()) !== 0; attempt += 1) await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(await subscribers()).toBe(0);
+    // Subscribing again after the last listener left subscribes again.
+    const third = b.changeBus.subscribe('lazy-flow', () => {});
+    await b.changeBus.subscribed('lazy-flow');
+    expect(await subscribers()).toBe(1);
+    third();
+  });
+
+  it('keeps delivering when a listener throws, and ignores foreign messages on its channels', async () => {
+    const { logger, messages } = recordingLogger();
+    const a = instance();
+    const b = instance(logger);
+    const flow = await a.verikit.start({ kind: 'phone', phoneNumber: freshPhoneNumber() });
+    const seen = collector();
+    b.verikit.subscribe(flow.id, () => {
+      throw new Error('listener failed');
+    });
+    b.verikit.subscribe(flow.id, seen.listener);
+    await b.changeBus.subscribed(flow.id);
+    const channel = b.changeBus.channelOf(flow.id);
+    await raw.publish(channel, 'not json');
+    await raw.publish(channel, JSON.stringify({ id: 'another-flow', version: 99 }));
+    const next = await a.verikit.send(flow.id, { type: 'submit-code', code: '000000' });
+    await seen.until((view) => view.version >= next.version);
+    expect(seen.views.every((view) => view.id === flow.id)).toBe(true);
+    expect(messages.filter((message) => message === 'verikit.redis.message.invalid')).toHaveLength(2);
+    expect(messages).toContain('verikit.listener.failed');
+  });
+});

@@ -1,0 +1,273 @@
+import KeyvRedis, { type RedisClientOptions } from '@keyv/redis';
+import { RecordSchemaError, StoreError, VerikitError, type FlowRecord, type FlowStore, type LimitResult } from '@verikit/core';
+import Keyv from 'keyv';
+import { CommandDeadline } from './command-deadline.js';
+import { decodeEnvelope, encodeEnvelope, redisTtl } from './keyv-envelope.js';
+import { compareAndSetScript, consumeScript, type RedisCommandClient } from './lua-script.js';
+
+/** The Redis client under a {@link RedisFlowStore}: `keyvRedis.client`, a node-redis client. */
+export type RedisFlowStoreClient = KeyvRedis<unknown>['client'];
+
+/** Options of {@link createRedisStore}. */
+export interface RedisStoreOptions {
+  /** `redis://[user:password@]host:port[/db]` (or `rediss://`). Default `redis://127.0.0.1:6379`. */
+  url?: string;
+  /**
+   * node-redis client options, merged under what this package requires: `disableOfflineQueue` is
+   * always true, and a reconnect strategy that fails the first connection at once and retries a lost
+   * one with a short backoff is used unless `socket.reconnectStrategy` is given.
+   */
+  client?: RedisClientOptions;
+  /** Prefix of every key: `<namespace>::flow:<id>`. Default `verikit`. One namespace per deployment or test. */
+  namespace?: string;
+  /** How long to wait for a connection before a call fails with a `StoreError`. Default 2000 ms. */
+  connectTimeoutMs?: number;
+  /**
+   * How long a command may wait for Redis's answer before it fails with a `StoreError` (a Redis that
+   * hangs rather than refuses). Default 5000 ms; 0 turns it off.
+   */
+  commandTimeoutMs?: number;
+}
+
+/** Options of the {@link RedisFlowStore} constructor. */
+export interface RedisFlowStoreOptions {
+  /** How long to wait for a connection before a call fails. Default 2000 ms. */
+  connectTimeoutMs?: number;
+  /** How long a call may wait for Redis's answer before it fails. Default 5000 ms; 0 turns it off. */
+  commandTimeoutMs?: number;
+}
+
+const defaultNamespace = 'verikit';
+const defaultConnectTimeoutMs = 2000;
+const defaultCommandTimeoutMs = 5000;
+
+/**
+ * A reconnect strategy that fails the first connection at once (the caller gets a `StoreError`, and
+ * the next call tries again) and, once connected, retries a lost connection every 50 ms to 1 s with
+ * jitter. Commands made while reconnecting fail at once: the offline queue is off.
+ */
+function failFastReconnect(): { strategy: (retries: number) => number | false; onReady: () => void } {
+  let everReady = false;
+  return {
+    strategy: (retries) => (everReady ? Math.min(50 * 2 ** retries, 1000) + Math.floor(Math.random() * 50) : false),
+    onReady: () => {
+      everReady = true;
+    },
+  };
+}
+
+/**
+ * Creates a {@link RedisFlowStore} with its own connection, configured so that an outage is a typed
+ * error at once: offline queue off, a connect timeout, a command timeout, and no connection retry
+ * while the caller waits.
+ *
+ * @example
+ * const store = createRedisStore({ url: process.env.REDIS_URL, namespace: 'verikit' });
+ * const verikit = createVerikit({ provider, store, changeBus: createRedisChangeBus({ store }), secret });
+ * // on shutdown
+ * await store.close();
+ */
+export function createRedisStore(options: RedisStoreOptions = {}): RedisFlowStore {
+  const reconnect = failFastReconnect();
+  const connectTimeoutMs = options.connectTimeoutMs ?? defaultConnectTimeoutMs;
+  const commandTimeoutMs = options.commandTimeoutMs ?? defaultCommandTimeoutMs;
+  const given = options.client ?? {};
+  const clientOptions: RedisClientOptions = {
+    ...given,
+    url: options.url ?? given.url ?? 'redis://127.0.0.1:6379',
+    disableOfflineQueue: true,
+    socket: { connectTimeout: connectTimeoutMs, reconnectStrategy: reconnect.strategy, ...given.socket } as RedisClientOptions['socket'],
+  };
+  const namespace = options.namespace ?? defaultNamespace;
+  const adapter = new KeyvRedis(clientOptions, { namespace, throwOnErrors: true, throwOnConnectError: true, connectionTimeout: connectTimeoutMs });
+  adapter.client.on('ready', reconnect.onReady);
+  const keyv = new Keyv(adapter, { namespace, useKeyPrefix: false, serialize: JSON.stringify, deserialize: JSON.parse, throwOnErrors: true });
+  return new RedisFlowStore(keyv, { connectTimeoutMs, commandTimeoutMs });
+}
+
+/**
+ * A {@link FlowStore} in Redis, shared by any number of processes. Records are written as Keyv
+ * writes them, through the Keyv given (its `@keyv/redis` adapter's namespace and key prefix, a JSON
+ * serializer), so `store.keyv.get('flow:<id>')` returns the record. Compare-and-set and the limit are
+ * one Lua script each on the adapter's own client; claims are `SET NX PX`. Every key a call touches
+ * is a single key, so the store runs on Redis Cluster as on one node.
+ *
+ * Failures throw a `StoreError` (`isRetryable: true`) at once: a missing record is `undefined`, an
+ * outage never is. A record that cannot be decoded is a `RecordSchemaError`.
+ */
+export class RedisFlowStore implements FlowStore {
+  /** The Keyv over the `@keyv/redis` adapter: read any record with `keyv.get('flow:<id>')`. */
+  readonly keyv: Keyv;
+  /** The `@keyv/redis` adapter. */
+  readonly adapter: KeyvRedis<unknown>;
+  readonly #connectTimeoutMs: number;
+  readonly #deadline: CommandDeadline;
+  readonly #prefix: string;
+  #connecting: Promise<void> | undefined;
+  #closed = false;
+
+  /**
+   * @param keyv A Keyv whose store is a `@keyv/redis` adapter. Its serializer is set to JSON and
+   *   `throwOnErrors` is set on it and on the adapter. Create the adapter's client with
+   *   `disableOfflineQueue: true`, or calls made during an outage wait for Redis instead of failing;
+   *   {@link createRedisStore} does this for you.
+   */
+  constructor(keyv: Keyv, options: RedisFlowStoreOptions = {}) {
+    const adapter = keyv.store as unknown;
+    if (!(adapter instanceof KeyvRedis)) throw new TypeError('RedisFlowStore needs a Keyv whose store is a @keyv/redis adapter');
+    keyv.serialize = JSON.stringify;
+    keyv.deserialize = JSON.parse;
+    keyv.throwOnErrors = true;
+    adapter.throwOnErrors = true;
+    adapter.throwOnConnectError = true;
+    // Keyv re-emits adapter errors; with no listener they would be dropped, which is what we want:
+    // every failure also reaches the caller as a StoreError.
+    keyv.on('error', () => {});
+    this.keyv = keyv;
+    this.adapter = adapter;
+    this.#connectTimeoutMs = options.connectTimeoutMs ?? defaultConnectTimeoutMs;
+    this.#deadline = new CommandDeadline(options.commandTimeoutMs ?? defaultCommandTimeoutMs);
+    const keyvPrefix = keyv.useKeyPrefix && keyv.namespace ? `${keyv.namespace}:` : '';
+    this.#prefix = adapter.createKeyPrefix(keyvPrefix, adapter.namespace);
+  }
+
+  /** The node-redis client the scripts run on (the adapter's own). */
+  get client(): RedisFlowStoreClient {
+    return this.adapter.client;
+  }
+
+  /** The Redis key of a Keyv key, as the adapter names it: `<namespace>::flow:<id>`. */
+  redisKey(keyvKey: string): string {
+    return this.#prefix + keyvKey;
+  }
+
+  async getFlow(id: string): Promise<FlowRecord | undefined> {
+    const raw = await this.#call('read a flow', (client) => client.get(this.redisKey(`flow:${id}`)));
+    return decodeRecord(raw);
+  }
+
+  async compareAndSetFlow(record: FlowRecord, expectedVersion: number, ttlMs: number): Promise<boolean> {
+    const ttl = redisTtl(ttlMs);
+    const payload = encodeRecord(record, ttl);
+    const reply = await this.#call('write a flow', (client) =>
+      compareAndSetScript.run(client, this.redisKey(`flow:${record.id}`), [String(expectedVersion), payload, ttl === undefined ? '' : String(ttl)]),
+    );
+    return reply === 1;
+  }
+
+  async getRoute(key: string): Promise<string | undefined> {
+    const raw = await this.#call('read a route', (client) => client.get(this.redisKey(`route:${key}`)));
+    try {
+      const value = decodeEnvelope<unknown>(raw as string | null);
+      return typeof value === 'string' ? value : undefined;
+    } catch (error) {
+      throw new RecordSchemaError('a stored route is not a Keyv envelope', { cause: error });
+    }
+  }
+
+  async setRoute(key: string, flowId: string, ttlMs: number): Promise<void> {
+    const ttl = redisTtl(ttlMs);
+    await this.#call('write a route', (client) =>
+      client.set(this.redisKey(`route:${key}`), encodeEnvelope(flowId, ttl), ttl === undefined ? undefined : { expiration: { type: 'PX', value: ttl } }),
+    );
+  }
+
+  async claim(key: string, ttlMs: number): Promise<boolean> {
+    const ttl = redisTtl(ttlMs) ?? 1;
+    const reply = await this.#call('claim a key', (client) =>
+      client.set(this.redisKey(`claim:${key}`), encodeEnvelope(1, ttl), { condition: 'NX', expiration: { type: 'PX', value: ttl } }),
+    );
+    return reply === 'OK';
+  }
+
+  async consume(key: string, limit: number, windowMs: number, now: number): Promise<LimitResult> {
+    const window = Math.max(1, Math.ceil(windowMs));
+    const reply = await this.#call('update a limit', (client) =>
+      consumeScript.run(client, this.redisKey(`limit:${key}`), [String(Math.floor(now)), String(limit), String(window), String(Date.now())]),
+    );
+    if (!Array.isArray(reply) || reply.length !== 3) throw new StoreError('the flow store gave an unexpected answer to a limit update');
+    const [allowed, used, resetAt] = reply.map(Number) as [number, number, number];
+    return { allowed: allowed === 1, used, resetAt };
+  }
+
+  /**
+   * Connects now rather than on first use, so a misconfigured URL fails at start-up. Throws a
+   * `StoreError` when Redis cannot be reached within the connect timeout.
+   */
+  async connect(): Promise<void> {
+    await this.#call('connect', async () => undefined);
+  }
+
+  /** Closes the connection once the commands in flight are answered. The store cannot be used afterwards. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    if (this.client.isOpen) await this.client.close();
+  }
+
+  /** Drops the connection at once, failing the commands in flight. The store cannot be used afterwards. */
+  async disconnect(): Promise<void> {
+    this.#closed = true;
+    if (this.client.isOpen) this.client.destroy();
+  }
+
+  async #call<T>(operation: string, work: (client: RedisCommandClient) => Promise<T>): Promise<T> {
+    try {
+      if (this.#closed) throw new StoreError('the flow store is closed', { isRetryable: false });
+      const client = this.client;
+      if (this.#connecting) await this.#connecting;
+      else if (!client.isOpen) await this.#connect();
+      // Open but not ready: Redis was lost and the client is reconnecting. With the offline queue
+      // off the command fails at once with ClientOfflineError, reported as a StoreError.
+      return await this.#deadline.guard(work(client as unknown as RedisCommandClient));
+    } catch (error) {
+      if (VerikitError.isInstance(error)) throw error;
+      if (error instanceof Error && error.message.startsWith('VERIKIT_CORRUPT')) {
+        throw new RecordSchemaError('a stored flow record is not a Keyv envelope with a version', { cause: error });
+      }
+      throw new StoreError(`the flow store failed to ${operation}`, { cause: error });
+    }
+  }
+
+  /** One connection attempt shared by every caller, bounded by the connect timeout. */
+  #connect(): Promise<void> {
+    this.#connecting ??= (async () => {
+      const client = this.client;
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`no connection to Redis within ${this.#connectTimeoutMs} ms`)), this.#connectTimeoutMs);
+      });
+      try {
+        await Promise.race([client.connect(), timeout]);
+      } catch (error) {
+        // A client still retrying (a custom reconnect strategy) is stopped, so the next call starts afresh.
+        if (client.isOpen) client.destroy();
+        throw error;
+      } finally {
+        clearTimeout(timer);
+        this.#connecting = undefined;
+      }
+    })();
+    return this.#connecting;
+  }
+}
+
+/** Encodes a record as Keyv would, with `version` first so the CAS script reads it without decoding. */
+function encodeRecord(record: FlowRecord, ttl: number | undefined): string {
+  // Spreading over an object that has `version` keeps `version` as the first key.
+  const ordered: Record<string, unknown> = { version: 0 };
+  return encodeEnvelope(Object.assign(ordered, record), ttl);
+}
+
+function decodeRecord(raw: unknown): FlowRecord | undefined {
+  let value: unknown;
+  try {
+    value = decodeEnvelope<unknown>(raw as string | null);
+  } catch (error) {
+    throw new RecordSchemaError('a stored flow record is not a Keyv envelope', { cause: error });
+  }
+  if (value === undefined) return undefined;
+  if (typeof value !== 'object' || value === null || typeof (value as FlowRecord).version !== 'number') {
+    throw new RecordSchemaError('a stored flow record has no version');
+  }
+  return value as FlowRecord;
+}

@@ -1,0 +1,52 @@
+import type { TestIdentity } from './test-identities.js';
+
+/** Configuration of {@link startSandbox}. Every field is optional. */
+export interface SandboxOptions {
+  /** Port to listen on, on 127.0.0.1. Default 0: a free port. */
+  port?: number;
+  /** The apiKey the sandbox accepts. Default `sandbox-api-key`. */
+  apiKey?: string;
+  /** Where USSD_VERIFICATION webhooks go. Without it none are sent. */
+  webhookUrl?: string;
+  /** The webhook signing secret, `whsec_` + base64. Default: one generated per sandbox (see `webhookSecret` on the handle). */
+  webhookSecret?: string;
+  /** Added before every answer, in ms. Default 0. A request may ask for more with the `x-sandbox-latency` header. */
+  latencyMs?: number;
+  /** How long the magic "slow" numbers take, in ms. Default 3000. */
+  slowMs?: number;
+  /** Waits before each webhook retry, in ms; attempts = length + 1. Default [1000, 5000, 25000]. */
+  webhookRetryDelaysMs?: readonly number[];
+  /** Timeout of one webhook attempt, in ms. Default 5000. */
+  webhookTimeoutMs?: number;
+  /** How long a phone verification code is valid, in ms. Default 10 minutes. */
+  codeTtlMs?: number;
+  /** Wrong codes allowed per phone verification. Default 5. */
+  maxAttempts?: number;
+  /** Test identities (BVN/NIN). Default {@link defaultTestIdentities}. */
+  identities?: readonly TestIdentity[];
+  /** Messages kept in the outbox; older ones are dropped. Default 1000. */
+  outboxLimit?: number;
+}
+
+/** Something the sandbox did: a request it answered or a webhook attempt it made. */
+export type SandboxEvent =
+  | {
+      readonly type: 'request';
+      readonly method: string;
+      readonly path: string;
+      readonly status: number;
+      readonly operation?: string;
+      /** The body with secrets (otp, code, number) masked. */
+      readonly summary?: Readonly<Record<string, unknown>>;
+      readonly durationMs: number;
+    }
+  | {
+      readonly type: 'webhook';
+      readonly id: string;
+      readonly url: string;
+      readonly attempt: number;
+      readonly status?: number;
+      readonly error?: string;
+      readonly delivered: boolean;
+      readonly willRetry: boolean;
+    };

@@ -1,0 +1,83 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { Context, Hono } from 'hono';
+import { magicBehaviourOf } from './magic-numbers.js';
+import { sandboxEndpoints, sandboxPathPrefixes, type SandboxEndpoint } from './sandbox-endpoints.js';
+import type { SandboxEvent } from './sandbox-options.js';
+import type { SandboxService } from './sandbox-service.js';
+import { redactBody } from './redact-body.js';
+
+export interface ServiceRouteDependencies {
+  readonly service: SandboxService;
+  readonly apiKey: string;
+  readonly latency: { ms: number };
+  readonly slowMs: number;
+  readonly emit: ((event: SandboxEvent) => void) | undefined;
+}
+
+const digest = (value: string) => createHash('sha256').update(value).digest();
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+const maxLatencyMs = 60_000;
+
+function envelope(success: boolean, message: string, data: Record<string, unknown> | null, extra?: Record<string, unknown>) {
+  return { success, message, code: 0, data, ...extra };
+}
+
+/** Mounts the seven service endpoints under both path prefixes, with the apiKey check and body validation. */
+export function mountServiceRoutes(app: Hono, deps: ServiceRouteDependencies): void {
+  const expectedKey = digest(deps.apiKey);
+  const authorised = (header: string | undefined) => header !== undefined && timingSafeEqual(digest(header), expectedKey);
+
+  const handler = (endpoint: SandboxEndpoint) => async (c: Context) => {
+    const startedAt = performance.now();
+    let body: unknown;
+    const answer = (status: number, payload: unknown, asText = false) => {
+      deps.emit?.({
+        type: 'request',
+        method: c.req.method,
+        path: c.req.path,
+        status,
+        operation: endpoint.operation,
+        ...(body === undefined ? {} : { summary: redactBody(body) }),
+        durationMs: Math.round((performance.now() - startedAt) * 10) / 10,
+      });
+      return asText ? c.html(payload as string, status as 200) : c.json(payload as object, status as 200);
+    };
+    const failure = (status: number, extra?: Record<string, unknown>) => answer(status, envelope(false, endpoint.failureMessage, null, extra));
+
+    const requested = Number(c.req.header('x-sandbox-latency') ?? 0);
+    const latency = Math.min(maxLatencyMs, deps.latency.ms + (Number.isFinite(requested) && requested > 0 ? requested : 0));
+    if (latency > 0) await sleep(latency);
+
+    if (!authorised(c.req.header('apikey'))) return answer(401, envelope(false, 'Invalid API key', null));
+    try {
+      body = JSON.parse(await c.req.text());
+    } catch {
+      return failure(400, { errors: [{ field: 'body', message: 'must be JSON' }] });
+    }
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) return failure(400, { errors: [{ field: 'body', message: 'must be a JSON object' }] });
+
+    const magic = magicBehaviourOf(body as Record<string, unknown>);
+    if (magic === 'unauthorized') return answer(401, envelope(false, 'Invalid API key', null));
+    if (magic === 'server-error') return failure(500);
+    if (magic === 'rate-limited') return failure(429);
+    if (magic === 'not-json') return answer(200, '<!doctype html><title>Bad gateway</title><p>upstream error</p>', true);
+    if (magic === 'wrong-shape') return answer(200, { ok: true });
+    if (magic === 'slow') await sleep(deps.slowMs);
+
+    const parsed = endpoint.schema.safeParse(body);
+    if (!parsed.success) {
+      const errors = parsed.error.issues.map((issue) => ({ field: issue.path.map(String).join('.') || 'body', message: issue.message }));
+      return failure(400, { errors });
+    }
+    if (magic === 'rejected') return failure(200);
+    if (magic === 'no-data') return answer(200, envelope(true, endpoint.successMessage, null));
+
+    const outcome = deps.service.handle(endpoint.operation, parsed.data);
+    return outcome.ok ? answer(outcome.status, envelope(true, endpoint.successMessage, outcome.data)) : failure(outcome.status);
+  };
+
+  for (const endpoint of sandboxEndpoints) {
+    const handle = handler(endpoint);
+    for (const prefix of sandboxPathPrefixes) app.post(prefix + endpoint.path, handle);
+  }
+}

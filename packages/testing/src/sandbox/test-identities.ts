@@ -1,0 +1,15 @@
+/** An identity the sandbox knows: an OTP sent for it goes to `phoneNumber`. */
+export interface TestIdentity {
+  readonly idType: 'bvn' | 'nin';
+  readonly number: string;
+  readonly phoneNumber: string;
+  readonly name: string;
+}
+
+/** The default registry of test identities. Any other BVN/NIN is unknown: the service answers "Error sending OTP". */
+export const defaultTestIdentities: readonly TestIdentity[] = Object.freeze([
+  { idType: 'bvn', number: '22222222222', phoneNumber: '+2348030000101', name: 'Ada Obi' },
+  { idType: 'bvn', number: '22222222223', phoneNumber: '+2348030000102', name: 'Bayo Adeyemi' },
+  { idType: 'nin', number: '11111111111', phoneNumber: '+2348030000103', name: 'Chioma Eze' },
+  { idType: 'nin', number: '11111111112', phoneNumber: '+2348030000104', name: 'Dayo Musa' },
+]);

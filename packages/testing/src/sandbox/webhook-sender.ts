@@ -1,0 +1,120 @@
+import { randomUUID } from 'node:crypto';
+import { Webhook } from 'standardwebhooks';
+import type { SandboxEvent } from './sandbox-options.js';
+
+/** The outcome of delivering one webhook, all attempts included. */
+export interface WebhookDelivery {
+  readonly id: string;
+  readonly payload: Readonly<Record<string, unknown>>;
+  readonly attempts: number;
+  readonly delivered: boolean;
+  /** The HTTP status of the last attempt, when it got one. */
+  readonly lastStatus?: number;
+}
+
+export interface WebhookSenderOptions {
+  readonly url: string | undefined;
+  readonly secret: string;
+  readonly retryDelaysMs: readonly number[];
+  readonly timeoutMs: number;
+  readonly emit: (event: SandboxEvent) => void;
+}
+
+const sleep = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    if (signal.aborted) return resolve();
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
+  });
+
+/**
+ * Sends webhooks signed with Standard Webhooks (`webhook-id`, `webhook-timestamp`,
+ * `webhook-signature`). A non-2xx answer or a network error is retried after each of
+ * `retryDelaysMs`; every attempt keeps the id and is signed afresh with its own timestamp.
+ */
+export class WebhookSender {
+  readonly #options: WebhookSenderOptions;
+  readonly #signer: Webhook;
+  readonly #stopped = new AbortController();
+  readonly #pending = new Set<Promise<WebhookDelivery>>();
+  readonly deliveries: WebhookDelivery[] = [];
+
+  constructor(options: WebhookSenderOptions) {
+    this.#options = options;
+    this.#signer = new Webhook(options.secret);
+  }
+
+  /** Delivers `payload` (with retries). Resolves when delivered or given up; never rejects. */
+  send(payload: Record<string, unknown>): Promise<WebhookDelivery> {
+    const promise = this.#deliver(`msg_${randomUUID().replaceAll('-', '')}`, payload);
+    this.#pending.add(promise);
+    void promise.finally(() => this.#pending.delete(promise));
+    return promise;
+  }
+
+  async #deliver(id: string, payload: Record<string, unknown>): Promise<WebhookDelivery> {
+    const url = this.#options.url;
+    if (url === undefined) {
+      const delivery = { id, payload, attempts: 0, delivered: false };
+      this.deliveries.push(delivery);
+      return delivery;
+    }
+    const body = JSON.stringify(payload);
+    const maxAttempts = this.#options.retryDelaysMs.length + 1;
+    let lastStatus: number | undefined;
+    let attempt = 0;
+    while (attempt < maxAttempts && !this.#stopped.signal.aborted) {
+      attempt += 1;
+      const now = new Date();
+      const headers = {
+        'content-type': 'application/json',
+        'webhook-id': id,
+        'webhook-timestamp': String(Math.floor(now.getTime() / 1000)),
+        'webhook-signature': this.#signer.sign(id, now, body),
+        'user-agent': 'verikit-sandbox',
+      };
+      let error: string | undefined;
+      lastStatus = undefined;
+      try {
+        const response = await fetch(url, {
+          method: 'POST',
+          headers,
+          body,
+          redirect: 'manual',
+          signal: AbortSignal.any([AbortSignal.timeout(this.#options.timeoutMs), this.#stopped.signal]),
+        });
+        lastStatus = response.status;
+        await response.arrayBuffer().catch(() => undefined);
+      } catch (cause) {
+        error = cause instanceof Error && cause.name === 'TimeoutError' ? 'timeout' : 'network error';
+      }
+      const delivered = lastStatus !== undefined && lastStatus >= 200 && lastStatus < 300;
+      const willRetry = !delivered && attempt < maxAttempts && !this.#stopped.signal.aborted;
+      this.#options.emit({
+        type: 'webhook',
+        id,
+        url,
+        attempt,
+        ...(lastStatus === undefined ? {} : { status: lastStatus }),
+        ...(error === undefined ? {} : { error }),
+        delivered,
+        willRetry,
+      });
+      if (delivered) {
+        const delivery = { id, payload, attempts: attempt, delivered: true, lastStatus: lastStatus! };
+        this.deliveries.push(delivery);
+        return delivery;
+      }
+      if (willRetry) await sleep(this.#options.retryDelaysMs[attempt - 1]!, this.#stopped.signal);
+    }
+    const delivery = { id, payload, attempts: attempt, delivered: false, ...(lastStatus === undefined ? {} : { lastStatus }) };
+    this.deliveries.push(delivery);
+    return delivery;
+  }
+
+  /** Stops retrying and waits for attempts in flight. */
+  async close(): Promise<void> {
+    this.#stopped.abort();
+    await Promise.all([...this.#pending]);
+  }
+}
