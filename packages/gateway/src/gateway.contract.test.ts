@@ -1,12 +1,5 @@
-import {
-  magicIdentityNumbers,
-  magicPhoneNumbers,
-  runProviderContract,
-  startSandbox,
-  verifySandboxWebhook,
-  type ContractFailure,
-  type ContractOperation,
-} from '@verikit/testing';
+import { magicIdentityNumbers, magicPhoneNumbers, startSandbox, verifySandboxWebhook } from '@verikit/testing';
+import { runProviderContract, type ContractFailure, type ContractOperation } from '@verikit/testing/contract';
 import { createGatewayProvider } from './create-gateway-provider.js';
 import { startWebhookReceiver } from './webhook-receiver.fixtures.js';
 

@@ -1,1 +1,8 @@
+/**
+ * The provider contract suite: one set of vitest tests that every provider of the spec must pass.
+ * A subpath of its own (`@verikit/testing/contract`) because it imports vitest, which the rest of
+ * the package (the test double, the clock, the sandbox) must not load.
+ *
+ * @module
+ */
 export { runProviderContract, type ContractSubject, type ContractFailure, type ContractOperation, type ContractInputOverride } from './provider-contract.js';
