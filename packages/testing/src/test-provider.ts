@@ -1,4 +1,5 @@
 import {
+  InvalidInputError,
   ProviderRejectedError,
   type IdentitySendOtpInput,
   type MessageSendResult,
@@ -64,6 +65,8 @@ export interface TestProviderOptions {
   channels?: readonly PhoneChannel[];
   /** Added to every call, in ms. Default 0. Honours the call's abort signal. */
   latencyMs?: number;
+  /** The sender of SMS that name none. Default none: such an SMS is an `InvalidInputError` on `from`, as with a real provider. */
+  defaultSender?: string;
   /** The phone numbers registered for identity numbers; any number not listed gets `+2348000000000`. */
   identities?: Readonly<Record<string, string>>;
 }
@@ -184,11 +187,15 @@ export function createTestProvider(options: TestProviderOptions = {}): TestProvi
         }),
     },
     sms: {
-      send: (input, context) =>
-        run('sms.send', input, context, () => {
+      send: (input, context) => {
+        if (input.from === undefined && options.defaultSender === undefined) {
+          return Promise.reject(new InvalidInputError([{ field: 'from', message: 'is required: pass from, or configure defaultSender' }]));
+        }
+        return run('sms.send', { ...input, from: input.from ?? options.defaultSender }, context, () => {
           outbox.push({ channel: 'sms', to: input.to, text: input.message });
           return { messageId: `sms-${++sequence}` };
-        }),
+        });
+      },
     },
     whatsapp: {
       send: (input, context) =>

@@ -59,7 +59,7 @@ export interface VerikitOptions {
   changeBus?: FlowChangeBus;
   /** Default: silent. verikit never logs secrets, codes or full identity numbers. */
   logger?: Logger;
-  /** The sender for `sendSms` when a call names none. */
+  /** The sender for `sendSms` when a call names none. Absent: the provider's default sender applies. */
   defaultSender?: string;
   /** Patterns for identity numbers, checked after the 11-digit default. Default: none beyond 11 digits. */
   identityNumberPatterns?: Partial<Record<'bvn' | 'nin', RegExp>>;
@@ -560,8 +560,7 @@ export function createVerikit(options: VerikitOptions): Verikit {
       const input = parseInput(sendSmsInputSchema, rawInput);
       if (!provider.sms) throw new CapabilityError('sms', provider.name);
       const from = input.from ?? options.defaultSender;
-      if (from === undefined) throw new InvalidInputError([{ field: 'from', message: 'is required (no defaultSender is configured)' }]);
-      const result = await provider.sms.send({ from, to: input.to, message: input.message }, messageContext());
+      const result = await provider.sms.send({ ...(from === undefined ? {} : { from }), to: input.to, message: input.message }, messageContext());
       return { provider: provider.name, ...(result?.messageId ? { messageId: result.messageId } : {}) };
     },
 

@@ -263,6 +263,13 @@ describe('messages', () => {
     expect(provider.outbox.map((message) => message.channel)).toEqual(['sms', 'whatsapp']);
     expect(provider.callsOf('sms.send')[0]!.input.from).toBe('Verikit');
   });
+
+  it('an SMS naming no sender, with no engine defaultSender, takes the provider default sender', async () => {
+    const { verikit, provider } = setup({ provider: createTestProvider({ defaultSender: 'Acme' }) });
+    await verikit.sendSms({ to: phone, message: 'Welcome' });
+    await verikit.sendSms({ from: 'Other', to: phone, message: 'Welcome' });
+    expect(provider.callsOf('sms.send').map((call) => call.input.from)).toEqual(['Acme', 'Other']);
+  });
 });
 
 describe('subscribe', () => {

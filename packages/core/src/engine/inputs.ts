@@ -39,7 +39,7 @@ export const userEventSchema = z.discriminatedUnion(
 /** What `verikit.send` takes. */
 export type UserEvent = z.input<typeof userEventSchema>;
 
-/** Input of `verikit.sendSms`. `from` falls back to the engine's `defaultSender`. */
+/** Input of `verikit.sendSms`. `from` falls back to the engine's `defaultSender`, then to the provider's. */
 export const sendSmsInputSchema = z.strictObject({
   from: senderSchema.optional(),
   to: phoneNumberSchema,

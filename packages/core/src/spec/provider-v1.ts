@@ -77,7 +77,11 @@ export interface IdentityCapabilityV1 {
 }
 
 export interface SmsSendInput {
-  readonly from: string;
+  /**
+   * The sender. Absent: the provider's own default sender; a provider that has none throws an
+   * `InvalidInputError` naming `from` (DESIGN §6: `from` is required unless a default exists).
+   */
+  readonly from?: string;
   readonly to: string;
   readonly message: string;
 }
