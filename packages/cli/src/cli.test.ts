@@ -48,6 +48,8 @@ describe('verikit sandbox', () => {
     [['sandbox', '--port', 'eighty'], '--port must be a whole number'],
     [['sandbox', '--webhook-secret', 'not-whsec-secret-value'], '--webhook-secret must be whsec_'],
     [['sandbox', '--webhook-url', 'ftp://x'], '--webhook-url must be an http(s) URL'],
+    [['sandbox', '--latency', '99999999'], '--latency '],
+    [['sandbox', '--slow', '99999999'], '--slow '],
     [['sandbox', '--colour'], "Unknown option '--colour'"],
     [['serve'], 'unknown command'],
   ];

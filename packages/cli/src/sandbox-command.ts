@@ -73,7 +73,7 @@ export async function runSandboxCommand(args: readonly string[], io: CliIo): Pro
     });
   } catch (error) {
     if (InvalidInputError.isInstance(error)) {
-      const flag = error.field?.startsWith('--') ? error.field : `--${error.field?.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}`;
+      const flag = error.field?.startsWith('--') ? error.field : flagOf(error.field, parsed['webhook-secret'] === undefined);
       io.err(`verikit sandbox: ${flag} ${error.issues[0]?.message ?? 'is invalid'}`);
       return 2;
     }
@@ -89,4 +89,11 @@ export async function runSandboxCommand(args: readonly string[], io: CliIo): Pro
   io.out(`  webhook secret: ${givenSecret === undefined ? `${webhookSecret} (generated for this run)` : 'as given (not shown)'}`);
   io.out(`  outbox:         GET ${sandbox.url}/__sandbox/outbox   dial USSD: POST ${sandbox.url}/__sandbox/ussd/dial`);
   return sandbox;
+}
+
+/** The flag (or environment variable) a sandbox option came from, for error messages. */
+function flagOf(field: string | undefined, secretFromEnvironment: boolean): string {
+  const flags: Record<string, string> = { latencyMs: '--latency', slowMs: '--slow', webhookUrl: '--webhook-url', apiKey: '--api-key', port: '--port' };
+  if (field === 'webhookSecret') return secretFromEnvironment ? 'VERIKIT_WEBHOOK_SECRET' : '--webhook-secret';
+  return (field === undefined ? undefined : flags[field]) ?? `--${field ?? 'input'}`;
 }

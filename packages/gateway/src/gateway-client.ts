@@ -49,9 +49,10 @@ export function createGatewayClient(options: ResolvedGatewayOptions): GatewayCli
     urls.set(operation, (endpoint.base === 'ussd' ? options.ussdBaseUrl : options.baseUrl) + endpoint.path);
   }
 
-  // The apiKey is set here, after every hook ran, so no hook or logger ever sees it.
+  // The apiKey is set here, after every hook ran, on a copy of the headers: no hook or logger ever
+  // sees it, not even one that keeps the request and reads its headers later.
   const send = (request: Request, init?: RequestInit): Promise<Response> => {
-    const headers = request.headers;
+    const headers = new Headers(request.headers);
     headers.set('apiKey', apiKey);
     return fetchImplementation(request.url, {
       method: 'POST',

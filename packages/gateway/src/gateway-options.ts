@@ -87,6 +87,6 @@ export interface GatewayProviderOptions {
   readonly connectionRetryDelayMs?: number;
   /** What a NIN looks like. Default 11 digits. */
   readonly ninPattern?: RegExp;
-  /** The provider's name in logs and errors. Default `gateway`. */
+  /** The provider's name (`provider.name`): what `sendSms` results and capability errors report. Default `gateway`. */
   readonly name?: string;
 }

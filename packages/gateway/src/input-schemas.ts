@@ -22,8 +22,8 @@ const otp = z.union([
   z
     .number({ error: 'must be a string of 4 to 10 digits' })
     .int({ error: 'must be a string of 4 to 10 digits' })
-    .min(0)
-    .max(9_999_999_999)
+    .min(1000, { error: 'must be 4 to 10 digits' })
+    .max(9_999_999_999, { error: 'must be 4 to 10 digits' })
     .transform((value) => String(value)),
 ], { error: 'must be a string of 4 to 10 digits' });
 
