@@ -1,12 +1,38 @@
 /**
- * `pnpm demo`: every verikit flow end to end, printing each state change as a UI would see it.
- * Runs against the in-memory test double; see docs/ for the sandbox and the real service.
+ * `pnpm demo`: every verikit flow end to end, on the real wire, printing each state change as a UI
+ * would see it.
+ *
+ * The embedded default: the sandbox (a local HTTP server that behaves like the service) started
+ * in-process, the gateway provider talking to it over HTTP, and the engine on its in-memory Keyv.
+ * The app's own HTTP server (the flow handler) receives the sandbox's signed USSD_VERIFICATION
+ * webhook, so the USSD flow completes the way it does in production.
  */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { createVerikit, type FlowView, type Verikit } from '@verikit/core';
-import { createTestProvider } from '@verikit/testing';
+import { createFlowHandler, toNodeHandler } from '@verikit/core/http';
+import { createGatewayProvider } from '@verikit/gateway';
+import { defaultTestIdentities, generateWebhookSecret, startSandbox } from '@verikit/testing';
 
-const provider = createTestProvider({ identities: { '22212345678': '+2348031112222' } });
 const secret = 'demo-secret-not-for-production-0123456789';
+const webhookSecret = generateWebhookSecret();
+
+// The app's server: the flow HTTP API, whose /webhooks route takes the service's webhooks.
+let handle: ReturnType<typeof toNodeHandler> | undefined;
+const app = createServer((req, res) => handle!(req, res));
+await new Promise<void>((resolve) => app.listen(0, '127.0.0.1', resolve));
+const appUrl = `http://127.0.0.1:${(app.address() as AddressInfo).port}`;
+
+const sandbox = await startSandbox({ webhookUrl: `${appUrl}/webhooks`, webhookSecret });
+const provider = createGatewayProvider({
+  apiKey: sandbox.apiKey,
+  baseUrl: sandbox.baseUrl,
+  ussdBaseUrl: sandbox.ussdBaseUrl,
+  defaultSender: 'Verikit',
+});
+const verikit = createVerikit({ provider, secret, webhooks: { secret: webhookSecret } });
+handle = toNodeHandler(createFlowHandler({ verikit }));
+console.log(`sandbox at ${sandbox.url}, app (webhooks) at ${appUrl}`);
 
 function show(view: FlowView): void {
   const parts = [`${view.kind.padEnd(8)} ${view.id.slice(0, 8)} v${view.version} ${view.status}`];
@@ -17,62 +43,77 @@ function show(view: FlowView): void {
   console.log('  ' + parts.join(' · '));
 }
 
-/** Starts a flow and prints every committed change of it. */
-async function watched(verikit: Verikit, start: () => Promise<FlowView>): Promise<FlowView> {
+/** Starts a flow, prints its first view, and prints every committed change after it. */
+async function watched(engine: Verikit, start: () => Promise<FlowView>): Promise<FlowView> {
   const view = await start();
-  verikit.subscribe(view.id, show);
+  show(view);
+  engine.subscribe(view.id, show);
   return view;
 }
 
-const verikit = createVerikit({ provider, secret, defaultSender: 'Verikit' });
-provider.onEvent((event) => verikit.receive(event));
-const printAll = (view: FlowView) => show(view);
-
-console.log('\n1. USSD: the user dials the code; the service reports success');
-{
-  const flow = await verikit.start({ kind: 'ussd', phoneNumber: '+2348012345678' });
-  printAll(flow);
-  verikit.subscribe(flow.id, show);
-  await provider.completeUssd('+2348012345678', 'success');
+/** Resolves once the flow is done (verified, failed, expired, locked or cancelled). */
+function settled(engine: Verikit, flowId: string): Promise<FlowView> {
+  return new Promise((resolve) => {
+    const unsubscribe = engine.subscribe(flowId, (view) => {
+      if (!view.done) return;
+      unsubscribe();
+      resolve(view);
+    });
+  });
 }
 
-console.log('\n2. Phone: a wrong code, then the right one');
-{
-  const flow = await verikit.start({ kind: 'phone', phoneNumber: '+2348022223333' });
-  printAll(flow);
-  verikit.subscribe(flow.id, show);
-  await verikit.send(flow.id, { type: 'submit-code', code: '000000' });
-  await verikit.send(flow.id, { type: 'submit-code', code: provider.lastCode('+2348022223333')! });
-}
+const bvn = defaultTestIdentities.find((identity) => identity.idType === 'bvn')!;
+const nin = defaultTestIdentities.find((identity) => identity.idType === 'nin')!;
 
-console.log('\n3. BVN: the engine makes an OTP, the provider delivers it to the registered phone');
-{
-  const flow = await verikit.start({ kind: 'identity', idType: 'bvn', number: '22212345678' });
-  printAll(flow);
-  verikit.subscribe(flow.id, show);
-  await verikit.send(flow.id, { type: 'submit-code', code: provider.lastCode('+2348031112222')! });
-}
+try {
+  console.log('\n1. USSD: the user dials the code and enters the OTP; the service sends a signed webhook');
+  {
+    const phoneNumber = '+2348012345678';
+    const flow = await watched(verikit, () => verikit.start({ kind: 'ussd', phoneNumber }));
+    const done = settled(verikit, flow.id);
+    const delivery = await sandbox.dialUssd(phoneNumber, { otp: flow.otp! });
+    console.log(`  webhook ${delivery.id}: HTTP ${delivery.lastStatus} after ${delivery.attempts} attempt(s)`);
+    await done;
+  }
 
-console.log('\n4. NIN: three wrong codes lock the flow (maxAttempts 3)');
-{
-  const strict = createVerikit({ provider, secret, policies: { maxAttempts: 3 } });
-  const flow = await strict.start({ kind: 'identity', idType: 'nin', number: '33312345678' });
-  printAll(flow);
-  strict.subscribe(flow.id, show);
-  for (const code of ['111111', '222222', '333333']) await strict.send(flow.id, { type: 'submit-code', code });
-  await strict.send(flow.id, { type: 'submit-code', code: '444444' }).catch((error: Error) => console.log(`  refused: ${error.message}`));
-}
+  console.log('\n2. Phone: a wrong code, then the one the sandbox sent by SMS');
+  {
+    const phoneNumber = '+2348022223333';
+    const flow = await watched(verikit, () => verikit.start({ kind: 'phone', phoneNumber }));
+    await verikit.send(flow.id, { type: 'submit-code', code: '000000' });
+    await verikit.send(flow.id, { type: 'submit-code', code: sandbox.lastCode(phoneNumber)! });
+  }
 
-console.log('\n5. Phone: the code expires (TTL 1 s here) with no timer running; reading the flow shows it');
-{
-  const quick = createVerikit({ provider, secret, policies: { codeTtlMs: 1000 } });
-  const flow = await watched(quick, () => quick.start({ kind: 'phone', phoneNumber: '+2348044445555' }));
-  printAll(flow);
-  await new Promise((resolve) => setTimeout(resolve, 1100));
-  printAll(await quick.get(flow.id));
-}
+  console.log(`\n3. BVN: the engine makes an OTP; the service delivers it to the phone registered for the BVN`);
+  {
+    const flow = await watched(verikit, () => verikit.start({ kind: 'identity', idType: 'bvn', number: bvn.number }));
+    console.log(`  the view shows the number masked: ${flow.number}`);
+    await verikit.send(flow.id, { type: 'submit-code', code: sandbox.lastCode(bvn.phoneNumber)! });
+  }
 
-console.log('\n6. Messages');
-console.log('  sms:', await verikit.sendSms({ to: '+2348012345678', message: 'Welcome to Acme!' }));
-console.log('  whatsapp:', await verikit.sendWhatsApp({ phoneNumber: '+2348012345678', message: 'Welcome to Acme!' }));
-console.log('\nDone.');
+  console.log('\n4. NIN: three wrong codes lock the flow (maxAttempts 3)');
+  {
+    const strict = createVerikit({ provider, secret, policies: { maxAttempts: 3 } });
+    const flow = await watched(strict, () => strict.start({ kind: 'identity', idType: 'nin', number: nin.number }));
+    for (const code of ['111111', '222222', '333333']) await strict.send(flow.id, { type: 'submit-code', code });
+    await strict.send(flow.id, { type: 'submit-code', code: '444444' }).catch((error: Error) => console.log(`  refused: ${error.message}`));
+  }
+
+  console.log('\n5. Phone: the code expires (TTL 1 s here) with no timer running; reading the flow shows it');
+  {
+    const quick = createVerikit({ provider, secret, policies: { codeTtlMs: 1000 } });
+    const flow = await watched(quick, () => quick.start({ kind: 'phone', phoneNumber: '+2348044445555' }));
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    show(await quick.get(flow.id));
+  }
+
+  console.log('\n6. Messages, delivered to the sandbox outbox');
+  console.log('  sms:', await verikit.sendSms({ to: '+2348012345678', message: 'Welcome to Acme!' }));
+  console.log('  whatsapp:', await verikit.sendWhatsApp({ phoneNumber: '+2348012345678', message: 'Welcome to Acme!' }));
+  console.log(`  outbox: ${sandbox.outbox.map((message) => message.kind).join(', ')}`);
+  console.log('\nDone.');
+} finally {
+  await sandbox.close();
+  app.closeAllConnections();
+  await new Promise((resolve) => app.close(resolve));
+}
