@@ -6,7 +6,7 @@ import { KeyLock } from './key-lock.js';
 
 /**
  * A Keyv whose values are stored as JSON strings in a `Map`: the embedded default. Keyv's default
- * serializer costs about 4x the memory per record (docs/decisions/0003-json-serializer.md).
+ * serializer costs about 4x the memory per record (docs/decisions/0002-json-serializer.md).
  */
 export function createMemoryKeyv(): Keyv {
   return new Keyv({ store: new Map(), serialize: JSON.stringify, deserialize: JSON.parse, throwOnErrors: true, namespace: 'verikit' });
