@@ -1,0 +1,147 @@
+/**
+ * `pnpm bench gateway`: a phone send + check round trip through the gateway provider (ky) against the
+ * sandbox, beside the same two requests made with bare `fetch`, measured side by side in one run.
+ *
+ * The sandbox runs in a child process (its own core); this process runs the clients. Each round trip is
+ * `POST /gateway/api/v1/verify/phoneNumber` (read `data.requestId`), then `POST /gateway/api/v1/verify/phoneCheck`
+ * with a wrong code (the sandbox answers success:false; the provider reads it as `{ valid: false }`).
+ * The bare client sends the same headers and bodies, reads each body once and parses it with JSON.parse;
+ * it validates nothing. Each round trip gets a fresh AbortSignal, in both arms (the engine gives every
+ * provider call its own).
+ *
+ * At concurrency 1 and 64, rounds alternate gateway / bare; printed: round trips per second (medians),
+ * the cost ratio bare rate / gateway rate (1.0 = free; target <= 1.3), and this process's CPU time per
+ * round trip, which shows the client's own cost even when the server is the bottleneck.
+ */
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { silentLogger, type ProviderV1 } from '@verikit/core/spec';
+import { createGatewayProvider } from '@verikit/gateway';
+import { startSandbox } from '@verikit/testing';
+
+const serverFlag = 'VERIKIT_GATEWAY_BENCH_SERVER';
+const rounds = 5;
+const roundMs = 1500;
+const phonePath = '/gateway/api/v1/verify/phoneNumber';
+const checkPath = '/gateway/api/v1/verify/phoneCheck';
+
+/** The child: a sandbox on a free port; prints its URL and apiKey. */
+async function serve(): Promise<void> {
+  const sandbox = await startSandbox({ outboxLimit: 100 });
+  process.stdout.write(`${JSON.stringify({ url: sandbox.url, apiKey: sandbox.apiKey })}\n`);
+}
+
+async function startSandboxProcess(): Promise<{ url: string; apiKey: string; stop: () => void }> {
+  const child = spawn(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url)], {
+    env: { ...process.env, [serverFlag]: '1' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const lines = createInterface({ input: child.stdout });
+  const [line] = (await once(lines, 'line')) as [string];
+  return { ...(JSON.parse(line) as { url: string; apiKey: string }), stop: () => child.kill() };
+}
+
+/** Phone numbers that are valid, distinct, and none of the sandbox's magic ones. */
+function phoneNumber(index: number): string {
+  return `+23480500${String(index % 100_000).padStart(5, '0')}`;
+}
+
+type RoundTrip = (index: number) => Promise<void>;
+
+function gatewayRoundTrip(provider: ProviderV1): RoundTrip {
+  const phone = provider.phone!;
+  return async (index) => {
+    const context = { signal: new AbortController().signal, idempotencyKey: `bench:${index}`, logger: silentLogger };
+    const { requestId } = await phone.send({ phoneNumber: phoneNumber(index), channel: 'sms' }, context);
+    const { valid } = await phone.check({ requestId, code: '000000' }, context);
+    if (valid) throw new Error('a wrong code was accepted');
+  };
+}
+
+function bareRoundTrip(url: string, apiKey: string): RoundTrip {
+  const headers = { 'content-type': 'application/json', accept: 'application/json', apiKey };
+  const post = async (path: string, body: unknown, signal: AbortSignal) => {
+    const response = await fetch(url + path, { method: 'POST', headers, body: JSON.stringify(body), signal });
+    return JSON.parse(await response.text()) as { success: boolean; data: { requestId?: string } | null };
+  };
+  return async (index) => {
+    const signal = new AbortController().signal;
+    const sent = await post(phonePath, { from: 'Bench', phoneNumber: phoneNumber(index) }, signal);
+    const requestId = sent.data?.requestId;
+    if (!sent.success || requestId === undefined) throw new Error('the sandbox did not answer with a requestId');
+    const checked = await post(checkPath, { code: '000000', requestId }, signal);
+    if (checked.success) throw new Error('a wrong code was accepted');
+  };
+}
+
+interface Measurement {
+  rate: number;
+  cpuMicrosPerTrip: number;
+}
+
+/** Runs `roundTrip` with `concurrency` in flight for `roundMs`. */
+async function measure(roundTrip: RoundTrip, concurrency: number, offset: { next: number }): Promise<Measurement> {
+  const cpuBefore = process.cpuUsage();
+  const started = performance.now();
+  const deadline = started + roundMs;
+  let trips = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (performance.now() < deadline) {
+        await roundTrip(offset.next++);
+        trips += 1;
+      }
+    }),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  const cpu = process.cpuUsage(cpuBefore);
+  return { rate: trips / seconds, cpuMicrosPerTrip: (cpu.user + cpu.system) / trips };
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
+
+/** Runs the gateway bench: see the file comment. */
+export async function run(): Promise<void> {
+  const server = await startSandboxProcess();
+  try {
+    const provider = createGatewayProvider({ apiKey: server.apiKey, baseUrl: server.url, ussdBaseUrl: server.url, defaultSender: 'Bench' });
+    const gateway = gatewayRoundTrip(provider);
+    const bare = bareRoundTrip(server.url, server.apiKey);
+    const offset = { next: 0 };
+    console.log(`phone send + check round trips against the sandbox in a child process, ${rounds} alternating rounds of ${roundMs} ms`);
+    for (const concurrency of [1, 64]) {
+      // Warm-up, not counted.
+      await measure(gateway, concurrency, offset);
+      await measure(bare, concurrency, offset);
+      const gatewayRuns: Measurement[] = [];
+      const bareRuns: Measurement[] = [];
+      const ratios: number[] = [];
+      for (let round = 0; round < rounds; round += 1) {
+        const g = await measure(gateway, concurrency, offset);
+        const b = await measure(bare, concurrency, offset);
+        gatewayRuns.push(g);
+        bareRuns.push(b);
+        ratios.push(b.rate / g.rate);
+      }
+      const rate = (runs: Measurement[]) => Math.round(median(runs.map((each) => each.rate))).toLocaleString('en-US');
+      const cpu = (runs: Measurement[]) => median(runs.map((each) => each.cpuMicrosPerTrip));
+      console.log(`concurrency ${concurrency}`);
+      console.log(`  gateway provider (ky)  ${rate(gatewayRuns).padStart(7)} round trips/s   client CPU ${Math.round(cpu(gatewayRuns))} µs/trip`);
+      console.log(`  bare fetch             ${rate(bareRuns).padStart(7)} round trips/s   client CPU ${Math.round(cpu(bareRuns))} µs/trip`);
+      console.log(
+        `  cost ratio bare / gateway rate ${median(ratios).toFixed(2)}x (median of per-round ratios; target <= 1.3)` +
+          `   client CPU ratio ${(cpu(gatewayRuns) / cpu(bareRuns)).toFixed(2)}x`,
+      );
+    }
+  } finally {
+    server.stop();
+  }
+}
+
+if (process.env[serverFlag] === '1') await serve();
