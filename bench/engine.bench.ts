@@ -6,13 +6,15 @@
  *     the whole path runs (validate, hash the code, load and parse the record, tick check, transition,
  *     compare-and-set, serialize, view with `allowed`, publish). The baseline does, for the same event on
  *     the same machine: parse the stored JSON, `machine.resolveState`, `transition`, stringify the next
- *     snapshot. The two alternate for several rounds; medians are printed, and their ratio.
+ *     snapshot. The two alternate for several rounds; medians are printed, and their ratio. A second
+ *     baseline does the same through `createPureTransitions` (one inert scope per machine, as the engine
+ *     does: docs/decisions/0007-one-inert-scope-per-machine.md), so the engine's own overhead shows too.
  * (b) Heap: 100,000 flows started through the engine with the test double (each to `awaiting-code`, one
  *     phone number each), `global.gc()` before and after, divided by the number of flows.
  */
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { createIdentityMachine, createVerikit, defaultPolicies, type FlowPolicies, type KeyvFlowStore, type Verikit } from '@verikit/core';
+import { createIdentityMachine, createPureTransitions, createVerikit, defaultPolicies, type FlowPolicies, type KeyvFlowStore, type Verikit } from '@verikit/core';
 import { createTestProvider, ManualClock } from '@verikit/testing';
 
 type IdentityMachine = ReturnType<typeof createIdentityMachine>;
@@ -80,7 +82,7 @@ async function measureEngine(verikit: Verikit, ids: string[]): Promise<number> {
 }
 
 /** The same event on the same machine with nothing but a JSON round trip around `transition`. */
-function measureBaseline(machine: IdentityMachine, storedSnapshots: string[]): number {
+function measureBaseline(machine: IdentityMachine, storedSnapshots: string[], step: Transition = transition): number {
   const stored = [...storedSnapshots];
   const codeHash = 'f'.repeat(32);
   const started = performance.now();
@@ -88,7 +90,7 @@ function measureBaseline(machine: IdentityMachine, storedSnapshots: string[]): n
   for (let attempt = 0; attempt < attemptsPerFlow; attempt += 1) {
     for (let index = 0; index < stored.length; index += 1) {
       const snapshot = machine.resolveState(JSON.parse(stored[index]!) as Parameters<IdentityMachine['resolveState']>[0]);
-      const [next] = transition(machine, snapshot, { type: 'submit-code', now: snapshot.context.expiresAt! - 1, codeHash });
+      const [next] = step(machine, snapshot, { type: 'submit-code', now: snapshot.context.expiresAt! - 1, codeHash });
       if (next === snapshot) throw new Error('the baseline event changed nothing');
       stored[index] = JSON.stringify({ value: next.value, context: next.context });
       events += 1;
@@ -102,7 +104,11 @@ async function benchEvents(): Promise<void> {
   const machine = createIdentityMachine({ ...defaultPolicies, ...policies });
   const engineRates: number[] = [];
   const baselineRates: number[] = [];
+  const sharedScopeRates: number[] = [];
   const ratios: number[] = [];
+  const sharedScopeRatios: number[] = [];
+  const pure = createPureTransitions(machine);
+  const sharedScope: Transition = (_machine, snapshot, event) => pure.next(snapshot, event) as [Snapshot, unknown[]];
   // Warm-up: one round of each, not counted.
   const warm = await startIdentityFlows(verikit, flowsPerRound, 0);
   await measureEngine(verikit, warm);
@@ -113,15 +119,20 @@ async function benchEvents(): Promise<void> {
     if (round === 0) measureBaseline(machine, stored);
     const engineRate = await measureEngine(verikit, ids);
     const baselineRate = measureBaseline(machine, stored);
+    const sharedScopeRate = measureBaseline(machine, stored, sharedScope);
     engineRates.push(engineRate);
     baselineRates.push(baselineRate);
+    sharedScopeRates.push(sharedScopeRate);
     ratios.push(engineRate / baselineRate);
+    sharedScopeRatios.push(engineRate / sharedScopeRate);
   }
   const format = (value: number) => Math.round(value).toLocaleString('en-US');
   console.log(`event: wrong submit-code on BVN flows in awaiting-code, ${flowsPerRound} flows x ${attemptsPerFlow} events per round, ${rounds} rounds`);
   console.log(`engine (in-memory store)           ${format(median(engineRates))} events/s   rounds: ${engineRates.map(format).join(' ')}`);
   console.log(`bare transition + JSON round trip  ${format(median(baselineRates))} events/s   rounds: ${baselineRates.map(format).join(' ')}`);
+  console.log(`  same, one shared scope (as engine) ${format(median(sharedScopeRates))} events/s   rounds: ${sharedScopeRates.map(format).join(' ')}`);
   console.log(`ratio engine / bare                ${median(ratios).toFixed(3)} (median of per-round ratios; target >= 0.4)`);
+  console.log(`ratio engine / shared-scope bare   ${median(sharedScopeRatios).toFixed(3)} (the engine's own overhead beyond the transition and JSON)`);
 }
 
 async function benchHeap(): Promise<void> {

@@ -12,6 +12,7 @@ export type { FlowView } from './engine/view.js';
 export { MemoryChangeBus, type FlowChangeBus, type FlowListener } from './engine/change-bus.js';
 export { defaultPolicies, type FlowPolicies } from './flows/policies.js';
 export { createFlowMachines, userEventTypes, type FlowMachines, type FlowStatus } from './flows/machines.js';
+export { createPureTransitions, type PureTransitions, type PureStep } from './flows/pure-transition.js';
 export { createPhoneMachine, type PhoneContext, type PhoneEvent, type PhoneInput } from './flows/phone-machine.js';
 export { createUssdMachine, type UssdContext, type UssdEvent, type UssdInput } from './flows/ussd-machine.js';
 export { createIdentityMachine, type IdentityContext, type IdentityEvent, type IdentityInput } from './flows/identity-machine.js';

@@ -1,7 +1,8 @@
-import { initialTransition, transition, type AnyMachineSnapshot, type AnyStateMachine } from 'xstate';
+import type { AnyMachineSnapshot, AnyStateMachine } from 'xstate';
 import { z } from 'zod';
 import { createFlowMachines, machineFor, type FlowMachines } from '../flows/machines.js';
 import { defaultPolicies, type FlowPolicies } from '../flows/policies.js';
+import { createPureTransitions, type PureTransitions } from '../flows/pure-transition.js';
 import { isTickDue, resendBlockedReason, type EffectRequest, type FlowContextBase, type FlowError, type FlowKind } from '../flows/shared.js';
 import { CapabilityError } from '../spec/errors/capability-error.js';
 import { ConflictError } from '../spec/errors/conflict-error.js';
@@ -155,6 +156,10 @@ export function createVerikit(options: VerikitOptions): Verikit {
   const logger = options.logger ?? silentLogger;
   const bus: FlowChangeBus = options.changeBus ?? new MemoryChangeBus((error) => logger.error('verikit.listener.failed', { error: errorCode(error) }));
   const machines: FlowMachines = createFlowMachines(policies);
+  const pure = new Map<AnyStateMachine, PureTransitions>(
+    Object.values(machines).map((machine: AnyStateMachine) => [machine, createPureTransitions(machine)]),
+  );
+  const transition = (machine: AnyStateMachine, snapshot: AnyMachineSnapshot, event: unknown) => pure.get(machine)!.next(snapshot, event);
   const secrets = new SecretBox(secret);
   const localLocks = new Map<string, Promise<unknown>>();
 
@@ -471,7 +476,7 @@ export function createVerikit(options: VerikitOptions): Verikit {
       }
       await takeSendLimit(limitKey, now);
       const machine = machineFor(machines, input.kind);
-      const [snapshot, actions] = initialTransition(machine, machineInput as never);
+      const [snapshot, actions] = pure.get(machine)!.initial(machineInput);
       const record: FlowRecord = {
         schemaVersion: recordSchemaVersion,
         id,

@@ -1,8 +1,9 @@
 import { getAdjacencyMap, getShortestPaths } from 'xstate/graph';
-import { transition, type AnyMachineSnapshot, type AnyStateMachine, type StateNode } from 'xstate';
+import { initialTransition, transition, type AnyMachineSnapshot, type AnyStateMachine, type StateNode } from 'xstate';
 import { describe, expect, it } from 'vitest';
 import { createFlowMachines } from './machines.js';
 import { defaultPolicies } from './policies.js';
+import { createPureTransitions } from './pure-transition.js';
 
 // Small limits keep the state space small enough to walk completely.
 const policies = { ...defaultPolicies, maxAttempts: 2, maxSendsPerFlow: 2 };
@@ -114,6 +115,24 @@ describe.each(['ussd', 'phone', 'identity'] as const)('the %s machine, walked by
       for (const step of path.steps.slice(1)) snapshot = transition(machine, snapshot, step.event as never)[0];
       expect(snapshot.value).toEqual(path.state.value);
     }
+  });
+
+  it("createPureTransitions (one shared scope) gives exactly what xstate's transition() gives, on every generated state and event", () => {
+    const pure = createPureTransitions(machine);
+    const plain = (actions: unknown[]) => actions.map((action) => JSON.stringify({ type: (action as { type: string }).type, params: (action as { params?: unknown }).params }));
+    const [initial, initialActions] = pure.initial(inputs[kind]);
+    const [expectedInitial, expectedInitialActions] = initialTransition(machine, inputs[kind] as never);
+    expect([initial.value, initial.context, plain(initialActions)]).toEqual([expectedInitial.value, expectedInitial.context, plain(expectedInitialActions)]);
+    let compared = 0;
+    for (const path of getShortestPaths(machine, options)) {
+      for (const event of eventsFor(kind)(path.state)) {
+        const [next, actions] = pure.next(path.state, event);
+        const [expected, expectedActions] = transition(machine, path.state, event as never);
+        expect([next.value, next.context, next.status, plain(actions)]).toEqual([expected.value, expected.context, expected.status, plain(expectedActions)]);
+        compared += 1;
+      }
+    }
+    expect(compared).toBeGreaterThan(20);
   });
 
   it('never puts a submitted code into context', () => {

@@ -79,7 +79,7 @@ export function createPhoneMachine(policies: FlowPolicies) {
     },
   }).createMachine({
     id: 'phone',
-    // XState's pure transition() builds a throwaway actor without input: answer it cheaply instead of throwing.
+    // The inert actor behind the pure transitions is built without input: answer it instead of throwing.
     context: ({ input }) => {
       if (input === undefined) return placeholderContext as PhoneContext;
       const base = { flowId: input.flowId, effectSeq: 0, sendCount: 0 };

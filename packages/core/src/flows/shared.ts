@@ -124,7 +124,8 @@ export const effectSettled: Pick<FlowContextBase, 'effect' | 'unansweredEffectId
 });
 
 /**
- * The context a machine returns when built without input. XState's pure `transition()` creates a
- * throwaway actor (without input) on every call; throwing there would cost an exception each time.
+ * The context a machine returns when built without input: the inert actor behind the pure
+ * transitions (`pure-transition.ts`, and xstate's own `transition()`) runs the context factory
+ * without input. Throwing there would make that actor unbuildable.
  */
 export const placeholderContext = Object.freeze({ flowId: '', effectSeq: 0, sendCount: 0 });
