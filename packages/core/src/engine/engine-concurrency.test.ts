@@ -32,13 +32,34 @@ describe('concurrency', () => {
   });
 
   it('parallel wrong submits can never exceed the attempt limit (phone, provider-checked)', async () => {
-    const { verikit, provider } = setup({ provider: createTestProvider({ latencyMs: 2 }) });
+    const maxAttempts = 5;
+    const { verikit, provider } = setup({ provider: createTestProvider({ latencyMs: 2 }), policies: { maxAttempts } });
     const { id } = await verikit.start({ kind: 'phone', phoneNumber: '+2348012345678' });
+    // Every wrong submit the flow accepted made exactly one check and used exactly one attempt; the
+    // others (made while a check was running) were refused and changed nothing.
+    const expectConsistent = (results: Array<PromiseSettledResult<unknown>>, view: { attemptsLeft?: number; status: string }, checksBefore: number) => {
+      const applied = results.filter((result) => result.status === 'fulfilled').length;
+      const checks = provider.callsOf('phone.check').length;
+      for (const result of results) {
+        if (result.status === 'rejected') expect(EventNotAllowedError.isInstance(result.reason)).toBe(true);
+      }
+      expect(checks - checksBefore).toBe(applied);
+      expect(checks + view.attemptsLeft!).toBe(maxAttempts);
+      expect(view.status).toBe(view.attemptsLeft === 0 ? 'locked' : 'awaiting-code');
+    };
     const results = await Promise.allSettled(Array.from({ length: 50 }, (_, index) => verikit.send(id, { type: 'submit-code', code: String(200000 + index) })));
-    const view = await verikit.get(id);
-    expect(provider.callsOf('phone.check').length).toBeLessThanOrEqual(5);
-    expect(view.attemptsLeft).toBeGreaterThanOrEqual(0);
     expect(results.filter((result) => result.status === 'rejected').length).toBeGreaterThan(0);
+    expectConsistent(results, await verikit.get(id), 0);
+    // Keep going, in parallel bursts, until the flow can take no more: it must end locked, after exactly maxAttempts checks.
+    for (let round = 0; round < 50 && !(await verikit.get(id)).done; round += 1) {
+      const checksBefore = provider.callsOf('phone.check').length;
+      const burst = await Promise.allSettled(Array.from({ length: 10 }, (_, index) => verikit.send(id, { type: 'submit-code', code: String(300000 + index) })));
+      expectConsistent(burst, await verikit.get(id), checksBefore);
+    }
+    expect(await verikit.get(id)).toMatchObject({ status: 'locked', done: true, attemptsLeft: 0 });
+    expect(provider.callsOf('phone.check')).toHaveLength(maxAttempts);
+    await expect(verikit.send(id, { type: 'submit-code', code: '123456' })).rejects.toSatisfy(EventNotAllowedError.isInstance);
+    expect(provider.callsOf('phone.check')).toHaveLength(maxAttempts);
   });
 
   it('parallel wrong submits can never exceed the attempt limit (identity, engine-checked), across two engines', async () => {

@@ -1,4 +1,4 @@
-import { createTestProvider } from '@verikit/testing';
+import { createTestProvider, type TestProvider } from '@verikit/testing';
 import { describe, expect, it } from 'vitest';
 import { CapabilityError, EventNotAllowedError, ProviderRejectedError, ProviderUnavailableError, RateLimitedError } from '../spec/errors/index.js';
 import { setup } from './engine.fixtures.js';
@@ -162,16 +162,72 @@ describe('effects whose outcome is unknown', () => {
     expect((await verikit.send(view.id, { type: 'submit-code', code: otp })).status).toBe('verified');
   });
 
-  it('a flow left in sending by a crashed process shows outcome_unknown once its deadline passed', async () => {
-    const { verikit, clock, keyv } = setup();
+  it('a flow left in sending by a crashed process shows outcome_unknown after its deadline; reads never resend, a resend after the cooldown sends once', async () => {
+    const { verikit, clock, keyv, provider } = setup();
+    // Capture the record the engine committed before it made the call: what a process that died
+    // between the commit and the provider's answer leaves behind.
+    let crashed: Record<string, any> | undefined;
+    provider.script('phone.send', async () => {
+      const flowId = provider.calls.at(-1)!.idempotencyKey.split(':effect:')[0]!;
+      crashed = await keyv.get(`flow:${flowId}`);
+      return { requestId: 'answer-lost-in-the-crash' };
+    });
     const { id } = await verikit.start({ kind: 'phone', phoneNumber: phone });
-    // Simulate a crash between commit and provider answer: put the record back in `sending`.
-    const record = (await keyv.get(`flow:${id}`)) as Record<string, any>;
-    const effect = { id: `${id}:effect:9`, kind: 'phone.send', deadline: clock.now() + 15_000 };
-    await keyv.set(`flow:${id}`, { ...record, value: 'sending', context: { ...record.context, effect } });
+    expect(crashed).toMatchObject({ id, value: 'sending', context: { effect: { id: `${id}:effect:1`, kind: 'phone.send' } } });
+    await keyv.set(`flow:${id}`, crashed);
+    const { deadline } = crashed!.context.effect as { deadline: number };
+    expect(provider.callsOf('phone.send')).toHaveLength(1);
+
+    clock.set(deadline - 1);
     expect((await verikit.get(id)).status).toBe('sending');
-    clock.advance(15_000);
-    expect(await verikit.get(id)).toMatchObject({ status: 'send-failed', error: { code: 'outcome_unknown' } });
+    clock.set(deadline);
+    const unknown = await verikit.get(id);
+    expect(unknown).toMatchObject({ status: 'send-failed', error: { code: 'outcome_unknown' } });
+    // The first send's cooldown (30 s) outlasts its deadline (15 s): resend comes when the cooldown ends.
+    expect(unknown.allowed).toEqual(['cancel']);
+    await expect(verikit.send(id, { type: 'resend' })).rejects.toThrow(/resend is available in 15 s/);
+    clock.set(unknown.resendAvailableAt!);
+    const ready = await verikit.get(id);
+    expect(ready).toMatchObject({ status: 'send-failed', error: { code: 'outcome_unknown' }, allowed: ['resend', 'cancel'] });
+    await verikit.get(id);
+    // Reading the flow, however often, never repeats the send: only a new user action does.
+    expect(provider.callsOf('phone.send')).toHaveLength(1);
+
+    const resent = await verikit.send(id, { type: 'resend' });
+    expect(resent).toMatchObject({ status: 'awaiting-code', attemptsLeft: 5 });
+    expect(resent.error).toBeUndefined();
+    expect(provider.callsOf('phone.send')).toHaveLength(2);
+    expect(provider.callsOf('phone.send')[1]!.idempotencyKey).toBe(`${id}:effect:2`);
+    expect((await verikit.send(id, { type: 'submit-code', code: provider.lastCode(phone)! })).status).toBe('verified');
+    expect(provider.callsOf('phone.send')).toHaveLength(2);
+  });
+});
+
+describe('effects are committed before they run', () => {
+  it('while phone.send runs, the stored flow is already in sending with the effect id the provider gets as idempotency key', async () => {
+    const { verikit, provider, keyv, clock } = setup();
+    const seen: Array<{ idempotencyKey: string; stored: Record<string, any> | undefined }> = [];
+    // Assertions inside the provider call would be swallowed (the engine turns a throw into send-failed):
+    // record what the store held, and check it after.
+    const inspect = async () => {
+      const { idempotencyKey } = provider.calls.at(-1)!;
+      const flowId = idempotencyKey.split(':effect:')[0]!;
+      seen.push({ idempotencyKey, stored: await keyv.get(`flow:${flowId}`) });
+      return { requestId: `req-${seen.length}` };
+    };
+    provider.script('phone.send', inspect, inspect);
+    const { id } = await verikit.start({ kind: 'phone', phoneNumber: phone });
+    clock.advance(30_000);
+    await verikit.send(id, { type: 'resend' });
+    expect(seen.map((each) => each.idempotencyKey)).toEqual([`${id}:effect:1`, `${id}:effect:2`]);
+    expect(provider.callsOf('phone.send').map((call) => call.idempotencyKey)).toEqual([`${id}:effect:1`, `${id}:effect:2`]);
+    for (const { idempotencyKey, stored } of seen) {
+      expect(stored).toMatchObject({ id, value: 'sending', context: { effect: { id: idempotencyKey, kind: 'phone.send' } } });
+    }
+    // After the call, the answer is committed on top: the effect is settled.
+    const after = (await keyv.get(`flow:${id}`)) as Record<string, any>;
+    expect(after).toMatchObject({ value: 'awaiting-code', context: { requestId: 'req-2' } });
+    expect(after.context.effect).toBeUndefined();
   });
 });
 
@@ -269,6 +325,53 @@ describe('messages', () => {
     await verikit.sendSms({ to: phone, message: 'Welcome' });
     await verikit.sendSms({ from: 'Other', to: phone, message: 'Welcome' });
     expect(provider.callsOf('sms.send').map((call) => call.input.from)).toEqual(['Acme', 'Other']);
+  });
+
+  it('a provider without sms or whatsapp: a typed CapabilityError, and no call made', async () => {
+    const { sms: _sms, whatsapp: _whatsapp, ...full } = createTestProvider();
+    const provider: TestProvider = full;
+    const { verikit, raw } = setup({ provider, defaultSender: 'Verikit' });
+    const before = raw();
+    const secretText = 'Your login code is 918273';
+    const smsError = await verikit.sendSms({ to: phone, message: secretText }).catch((caught: unknown) => caught);
+    const whatsAppError = await verikit.sendWhatsApp({ phoneNumber: phone, message: secretText }).catch((caught: unknown) => caught);
+    for (const [error, capability] of [
+      [smsError, 'sms'],
+      [whatsAppError, 'whatsapp'],
+    ] as const) {
+      expect(CapabilityError.isInstance(error)).toBe(true);
+      expect(error).toMatchObject({ code: 'capability_missing', capability, statusCode: 422, isRetryable: false });
+      expect((error as Error).message).toBe(`provider test does not support ${capability}`);
+      expect(JSON.stringify([error, (error as Error).message, (error as Error).stack])).not.toMatch(/918273|2348012345678/);
+    }
+    expect(provider.calls).toHaveLength(0);
+    expect(raw()).toBe(before);
+  });
+
+  it('a provider rejection reaches the caller as the same typed error, with nothing secret in it', async () => {
+    const { verikit, provider } = setup({ defaultSender: 'Verikit' });
+    const secretText = 'Your login code is 918273';
+    const smsRejection = new ProviderRejectedError('the service refused the message', { providerMessage: 'Invalid sender' });
+    const whatsAppRejection = new ProviderRejectedError('the service refused the message', { providerMessage: 'Not on WhatsApp' });
+    provider.failNext('sms.send', smsRejection);
+    provider.failNext('whatsapp.send', whatsAppRejection);
+    const smsError = await verikit.sendSms({ to: phone, message: secretText }).catch((caught: unknown) => caught);
+    const whatsAppError = await verikit.sendWhatsApp({ phoneNumber: phone, message: secretText }).catch((caught: unknown) => caught);
+    for (const [error, rejection] of [
+      [smsError, smsRejection],
+      [whatsAppError, whatsAppRejection],
+    ] as const) {
+      expect(ProviderRejectedError.isInstance(error)).toBe(true);
+      expect(error).toBe(rejection);
+      expect(error).toMatchObject({ code: 'provider_rejected', statusCode: 502, isRetryable: false, providerMessage: rejection.providerMessage });
+      expect(JSON.stringify([error, (error as Error).message, (error as Error).stack, (error as ProviderRejectedError).providerMessage])).not.toMatch(
+        /918273|2348012345678/,
+      );
+    }
+    // Each was tried once: a rejection is final, never retried.
+    expect(provider.callsOf('sms.send')).toHaveLength(1);
+    expect(provider.callsOf('whatsapp.send')).toHaveLength(1);
+    expect(provider.outbox).toHaveLength(0);
   });
 });
 

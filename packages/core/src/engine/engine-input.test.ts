@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { isValidPhoneNumber } from 'libphonenumber-js';
 import { createTestProvider } from '@verikit/testing';
 import { describe, expect, it } from 'vitest';
 import { InvalidInputError, EventNotAllowedError, FlowNotFoundError, VerikitError } from '../spec/errors/index.js';
@@ -191,20 +192,38 @@ describe('bad input to every public function: a typed error naming the field, an
 });
 
 describe('properties of input validation', () => {
-  it('any string as a phone number is accepted only in E.164 form, otherwise refused naming phoneNumber', async () => {
+  it('any string as a phone number is accepted exactly when it is E.164 and valid for its country, otherwise refused naming phoneNumber', async () => {
     const { verikit } = setup({ policies: { maxSendsPerHour: 1_000_000 } });
+    // The rule phoneNumberSchema applies: `+` and 7 to 15 digits, nothing else, and valid per libphonenumber-js.
+    const isValid = (value: string) => /^\+\d{7,15}$/.test(value) && isValidPhoneNumber(value);
+    const e164Like = fc.oneof(
+      fc.stringMatching(/^\+234[789][01]\d{7,9}$/), // mostly valid Nigerian mobiles, some of the wrong length
+      fc.stringMatching(/^\+1[2-9]\d{2}[2-9]\d{5,7}$/), // North American numbers, valid or one digit short/long
+      fc.tuple(fc.constantFrom('+234', '+1', '+44', '+27', '+91', '+254', '+0', '+999'), fc.stringMatching(/^\d{4,14}$/)).map(([cc, rest]) => cc + rest),
+      fc.stringMatching(/^\+\d{0,18}$/),
+    );
+    const hostile = fc.oneof(fc.string(), fc.stringMatching(/^\+?[0-9 ()-]{0,20}$/));
+    let accepted = 0;
+    let refused = 0;
     await fc.assert(
-      fc.asyncProperty(fc.oneof(fc.string(), fc.stringMatching(/^\+?[0-9 ()-]{0,20}$/)), async (phoneNumber) => {
-        try {
-          const view = await verikit.start({ kind: 'ussd', phoneNumber });
-          expect(phoneNumber).toMatch(/^\+[1-9]\d{6,14}$/);
-          expect(view.status).toBe('awaiting-dial');
-        } catch (error) {
+      fc.asyncProperty(fc.oneof(e164Like, hostile), async (phoneNumber) => {
+        const view = await verikit.start({ kind: 'ussd', phoneNumber }).catch((error: unknown) => {
           expect(InvalidInputError.isInstance(error) && error.field).toBe('phoneNumber');
+          return undefined;
+        });
+        expect(view !== undefined).toBe(isValid(phoneNumber));
+        if (view) {
+          expect(view.status).toBe('awaiting-dial');
+          accepted += 1;
+        } else {
+          refused += 1;
         }
       }),
-      { numRuns: 300 },
+      { numRuns: 400 },
     );
+    // Both directions were exercised: a validator refusing (or accepting) everything fails above.
+    expect(accepted).toBeGreaterThan(10);
+    expect(refused).toBeGreaterThan(10);
   });
 
   it('identity numbers are accepted exactly when they are 11 digits', async () => {

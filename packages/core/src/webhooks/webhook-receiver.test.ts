@@ -660,11 +660,19 @@ describe('configuration', () => {
     expect(() => createWebhookReceiver(deps(), { secret: 'whsec_not base64!' })).toThrow(/valid base64/);
     expect(() => createWebhookReceiver(deps(), { secret: `whsec_${Buffer.from('short').toString('base64')}` })).toThrow(/at least 16 bytes/);
     expect(() => createWebhookReceiver(deps(), { secret: 'tooshort' })).toThrow(InvalidInputError);
+    const malformed = () => createWebhookReceiver(deps(), { secret: 'whsec_s3cr3t!!' });
+    expect(malformed).toThrow(InvalidInputError);
+    let error: unknown;
     try {
-      createWebhookReceiver(deps(), { secret: 'whsec_s3cr3t!!' });
-    } catch (error) {
-      expect(JSON.stringify({ ...(error as object), message: (error as Error).message })).not.toContain('s3cr3t');
+      malformed();
+    } catch (caught) {
+      error = caught;
     }
+    expect(InvalidInputError.isInstance(error)).toBe(true);
+    expect(error).toMatchObject({ field: 'webhooks.secret', statusCode: 400 });
+    expect((error as Error).message).toMatch(/valid base64/);
+    const thrown = error as Error & { issues?: unknown };
+    expect(JSON.stringify([{ ...thrown }, thrown.message, thrown.stack, thrown.issues, String(thrown.cause)])).not.toContain('s3cr3t');
   });
 
   it('fails at creation on a bad scheme, tolerance or replay window', () => {
