@@ -1,22 +1,27 @@
 /**
  * One app instance of the multi-process test, run as its own Node process:
  * `node --import tsx --conditions=@verikit/source multi-process-worker.fixtures.ts <index>`.
- * It receives its plan over IPC, waits for "go", runs webhooks, code submits and resends against the
- * shared flows all at once, and sends back what it committed, called and saw.
+ * It receives its plan over IPC, waits for "go", runs webhooks (received events, and signed deliveries
+ * to the webhook endpoint), code submits and resends against the shared flows all at once, and sends
+ * back what it committed, called and saw.
  */
 import { createVerikit, type FlowView } from '@verikit/core';
 import { createRedisChangeBus } from './redis-change-bus.js';
 import { createRedisStore } from './redis-flow-store.js';
 import {
+  deliverWebhook,
   outcomeOf,
   recordingStore,
   rightCode,
   scenarioPolicies,
   scenarioSecret,
+  scenarioWebhookSecret,
   sharedServiceProvider,
   wrongCode,
   type ActionRecord,
   type CommitRecord,
+  type DeliveryRecord,
+  type SignedWebhook,
   type WorkerPlan,
   type WorkerReport,
 } from './multi-process.fixtures.js';
@@ -41,12 +46,20 @@ const pause = () => new Promise((resolve) => setTimeout(resolve, Math.random() *
 const plan = await receivePlan();
 const commits: CommitRecord[] = [];
 const actions: ActionRecord[] = [];
+const deliveries: DeliveryRecord[] = [];
 const unexpected: string[] = [];
 const { provider, double } = sharedServiceProvider(`w${worker}`);
 const redisStore = createRedisStore({ url: plan.url, namespace: plan.namespace });
 await redisStore.connect();
 const changeBus = createRedisChangeBus({ store: redisStore });
-const verikit = createVerikit({ provider, store: recordingStore(redisStore, commits), changeBus, secret: scenarioSecret, policies: scenarioPolicies });
+const verikit = createVerikit({
+  provider,
+  store: recordingStore(redisStore, commits),
+  changeBus,
+  secret: scenarioSecret,
+  policies: scenarioPolicies,
+  webhooks: { secret: scenarioWebhookSecret },
+});
 
 async function act(flowId: string, action: ActionRecord['action'], run: () => Promise<FlowView>): Promise<FlowView | undefined> {
   try {
@@ -98,18 +111,29 @@ async function verify(flowId: string): Promise<void> {
   }
 }
 
+/** One delivery of the signed webhook to this instance's webhook endpoint. */
+async function deliver(webhook: SignedWebhook): Promise<void> {
+  try {
+    deliveries.push(await deliverWebhook((request) => verikit.webhooks.handle(request), webhook));
+  } catch (error) {
+    unexpected.push(`delivery: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`);
+  }
+}
+
 send({ ready: worker });
 await waitForGo();
 await Promise.all([
   ...plan.ussd.map(({ flowId, phoneNumber }) => ussd(flowId, phoneNumber)),
   ...plan.lockout.map((flowId) => lockout(flowId)),
   ...plan.verify.map((flowId) => verify(flowId)),
+  ...(plan.webhooks ?? []).flatMap((webhook) => Array.from({ length: plan.copies ?? 1 }, () => deliver(webhook))),
 ]);
 const report: WorkerReport = {
   worker,
   commits,
   calls: double.calls.map((call) => ({ operation: call.operation, idempotencyKey: call.idempotencyKey })),
   actions,
+  deliveries,
   unexpected,
 };
 send({ report });

@@ -1,15 +1,17 @@
-import { fork, type ChildProcess } from 'node:child_process';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { randomUUID } from 'node:crypto';
 import { createVerikit, type FlowRecord, type FlowView } from '@verikit/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRedisChangeBus } from './redis-change-bus.js';
 import { createRedisStore, type RedisFlowStore } from './redis-flow-store.js';
 import {
+  deliverWebhook,
   recordingStore,
   scenarioPolicies,
   scenarioSecret,
+  scenarioWebhookSecret,
   sharedServiceProvider,
+  signWebhook,
+  WorkerProcess,
   type ActionRecord,
   type CallRecord,
   type CommitRecord,
@@ -19,8 +21,6 @@ import {
 import { deleteNamespace, redisSkipReason, redisUrl, uniqueNamespace } from './redis-test-env.fixtures.js';
 
 const skipReason = await redisSkipReason('@verikit/redis multi-process');
-const here = dirname(fileURLToPath(import.meta.url));
-const repositoryRoot = resolve(here, '../../..');
 const workers = 3;
 const maxAttempts = scenarioPolicies.maxAttempts!;
 
@@ -30,31 +30,20 @@ function freshPhoneNumber(): string {
   return `+2348070${String(numberSeed).padStart(7, '0')}`;
 }
 
-/** Starts one worker process and hands it its plan; resolves once it is connected and waiting for "go". */
-function startWorker(index: number, plan: WorkerPlan): { child: ChildProcess; ready: Promise<void>; report: Promise<WorkerReport>; exited: Promise<number | null> } {
-  const child = fork(join(here, 'multi-process-worker.fixtures.ts'), [String(index)], {
-    cwd: repositoryRoot,
-    execArgv: ['--import', 'tsx', '--conditions=@verikit/source'],
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  const exited = new Promise<number | null>((resolveExit) => child.once('exit', (code) => resolveExit(code)));
-  const failed = exited.then((code) => {
-    throw new Error(`worker ${index} exited with ${code} before reporting`);
-  });
-  const ready = Promise.race([new Promise<void>((resolveReady) => child.once('message', () => resolveReady())), failed]);
-  const report = Promise.race([
-    new Promise<WorkerReport>((resolveReport) =>
-      child.on('message', (message) => {
-        const { report: sent } = message as { report?: WorkerReport };
-        if (sent) resolveReport(sent);
-      }),
-    ),
-    failed,
-  ]);
-  ready.catch(() => {});
-  report.catch(() => {});
-  child.send(plan);
-  return { child, ready, report, exited };
+/** Starts one worker process and hands it its plan; it then sends `{ ready }`, waits for "go" and sends `{ report }`. */
+function startWorker(index: number, plan: WorkerPlan): WorkerProcess {
+  return new WorkerProcess('multi-process-worker.fixtures.ts', index, plan);
+}
+
+/** Starts the workers, waits until each is connected, lets them all go at once, and collects their reports. */
+async function runWorkers(plan: WorkerPlan, children: WorkerProcess[]): Promise<WorkerReport[]> {
+  const started = Array.from({ length: workers }, (_, index) => startWorker(index, plan));
+  children.push(...started);
+  await Promise.all(started.map((worker) => worker.message('ready')));
+  for (const worker of started) worker.send('go');
+  const reports = await Promise.all(started.map((worker) => worker.message<WorkerReport>('report')));
+  expect(await Promise.all(started.map((worker) => worker.exited))).toEqual(started.map(() => 0));
+  return reports;
 }
 
 function byFlow<T extends { flowId?: string; idempotencyKey?: string }>(items: T[], flowId: string): T[] {
@@ -64,7 +53,7 @@ function byFlow<T extends { flowId?: string; idempotencyKey?: string }>(items: T
 describe.skipIf(skipReason !== undefined)('three processes sharing one Redis', () => {
   const namespace = uniqueNamespace('multi');
   let store: RedisFlowStore;
-  const children: ChildProcess[] = [];
+  const children: WorkerProcess[] = [];
 
   beforeAll(async () => {
     store = createRedisStore({ url: redisUrl, namespace });
@@ -72,7 +61,7 @@ describe.skipIf(skipReason !== undefined)('three processes sharing one Redis', (
   });
 
   afterAll(async () => {
-    for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+    for (const child of children) child.kill();
     await store?.close();
     await deleteNamespace(namespace);
   });
@@ -103,13 +92,7 @@ describe.skipIf(skipReason !== undefined)('three processes sharing one Redis', (
     }
     await Promise.all(allFlows.map((flowId) => changeBus.subscribed(flowId)));
 
-    const plan: WorkerPlan = { url: redisUrl, namespace, ussd, lockout, verify };
-    const started = Array.from({ length: workers }, (_, index) => startWorker(index, plan));
-    children.push(...started.map((worker) => worker.child));
-    await Promise.all(started.map((worker) => worker.ready));
-    for (const worker of started) worker.child.send('go');
-    const reports = await Promise.all(started.map((worker) => worker.report));
-    expect(await Promise.all(started.map((worker) => worker.exited))).toEqual([0, 0, 0]);
+    const reports = await runWorkers({ url: redisUrl, namespace, ussd, lockout, verify }, children);
 
     const allCommits: CommitRecord[] = [...commits, ...reports.flatMap((report) => report.commits)];
     const allCalls: CallRecord[] = [
@@ -186,5 +169,61 @@ describe.skipIf(skipReason !== undefined)('three processes sharing one Redis', (
     }
     expect(acceptedResends).toBeGreaterThan(0);
     await changeBus.close();
+  });
+
+  it('apply one signed webhook, delivered by every process at once, exactly once', async () => {
+    const commits: CommitRecord[] = [];
+    const { provider } = sharedServiceProvider('parent');
+    const verikit = createVerikit({
+      provider,
+      store: recordingStore(store, commits),
+      secret: scenarioSecret,
+      policies: scenarioPolicies,
+      webhooks: { secret: scenarioWebhookSecret },
+    });
+    const copies = 3;
+
+    // USSD flows waiting for the dial, and for each the service's one "success" webhook, signed once
+    // here with the scheme every engine is configured with (Standard Webhooks): every worker delivers
+    // the very same bytes, `copies` times at once.
+    const signed = await Promise.all(
+      Array.from({ length: 4 }, async () => {
+        const phoneNumber = freshPhoneNumber();
+        const flow = await verikit.start({ kind: 'ussd', phoneNumber });
+        expect(flow.status).toBe('awaiting-dial');
+        return signWebhook(flow.id, `msg_${randomUUID().replaceAll('-', '')}`, { event: 'USSD_VERIFICATION', phoneNumber, status: 'success' }, Date.now());
+      }),
+    );
+    const reports = await runWorkers({ url: redisUrl, namespace, ussd: [], lockout: [], verify: [], webhooks: signed, copies }, children);
+    expect(reports.flatMap((report) => report.unexpected)).toEqual([]);
+    const deliveries = reports.flatMap((report) => report.deliveries);
+    const allCommits = [...commits, ...reports.flatMap((report) => report.commits)];
+
+    for (const webhook of signed) {
+      const { flowId } = webhook;
+      const answers = deliveries.filter((delivery) => delivery.flowId === flowId);
+      expect(answers).toHaveLength(workers * copies);
+      // Exactly one delivery, on one of the processes, applied the event; every other one, on any
+      // process, was told the message is a duplicate or is being processed.
+      const applied = answers.filter((answer) => answer.httpStatus === 200 && answer.status === 'applied');
+      expect(applied, JSON.stringify(answers)).toHaveLength(1);
+      expect(applied[0]!.appliedTo).toBe(flowId);
+      const others = answers.filter((answer) => answer !== applied[0]).map((answer) => `${answer.httpStatus} ${answer.status}`);
+      expect(others.every((answer) => answer === '200 duplicate' || answer === '409 in-progress'), others.join(', ')).toBe(true);
+
+      // The flow went to verified once, with no lost update.
+      const record = (await store.getFlow(flowId))!;
+      expect(record.value).toBe('verified');
+      const flowCommits = byFlow(allCommits, flowId);
+      expect(flowCommits.filter((commit) => commit.value === 'verified')).toHaveLength(1);
+      expect(flowCommits.map((commit) => commit.version).sort((a, b) => a - b)).toEqual(Array.from({ length: record.version }, (_, index) => index + 1));
+      expect(flowCommits.every((commit) => commit.version === commit.expected + 1)).toBe(true);
+
+      // A later redelivery of the message, to yet another instance, changes nothing.
+      expect(await deliverWebhook((request) => verikit.webhooks.handle(request), webhook)).toMatchObject({ httpStatus: 200, status: 'duplicate' });
+      expect((await store.getFlow(flowId))!.version).toBe(record.version);
+    }
+    // The deliveries really overlapped: some were turned away while another was being applied.
+    expect(deliveries.filter((delivery) => delivery.status === 'in-progress').length).toBeGreaterThan(0);
   });
 });

@@ -12,7 +12,19 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compareAndSetScript } from './lua-script.js';
 import { createRedisChangeBus, type RedisChangeBus } from './redis-change-bus.js';
 import { createRedisStore, type RedisFlowStore } from './redis-flow-store.js';
-import { recordingStore, rightCode, scenarioPolicies, scenarioSecret, sharedServiceProvider, wrongCode, type CommitRecord } from './multi-process.fixtures.js';
+import {
+  outagePolicies,
+  recordingStore,
+  rightCode,
+  scenarioPolicies,
+  scenarioSecret,
+  sharedServiceProvider,
+  WorkerProcess,
+  wrongCode,
+  type CommitRecord,
+  type OutagePlan,
+  type OutageReport,
+} from './multi-process.fixtures.js';
 import { freePort, PrivateRedis, redisRequired } from './redis-test-env.fixtures.js';
 
 const serverMissing = await new Promise<string | undefined>((resolve) => {
@@ -50,12 +62,14 @@ describe.skipIf(serverMissing !== undefined)('Redis outage (a private redis-serv
   let redis: PrivateRedis;
   const stores: RedisFlowStore[] = [];
   const buses: RedisChangeBus[] = [];
+  const workers: WorkerProcess[] = [];
 
   beforeAll(async () => {
     redis = await PrivateRedis.start();
   });
 
   afterAll(async () => {
+    for (const worker of workers) worker.kill();
     for (const bus of buses) await bus.close().catch(() => undefined);
     for (const store of stores) await store.disconnect().catch(() => undefined);
     await redis?.dispose();
@@ -178,8 +192,9 @@ describe.skipIf(serverMissing !== undefined)('Redis outage (a private redis-serv
 
     await redis.start();
     for (let attempt = 0; attempt < 200; attempt += 1) {
-      const ready = await a.store.getFlow(phone[0]!.id).then(
-        () => b.store.getFlow(phone[0]!.id).then(() => true),
+      // Both instances reconnect on their own backoff: wait for both (either one may still be offline).
+      const ready = await Promise.all([a.store.getFlow(phone[0]!.id), b.store.getFlow(phone[0]!.id)]).then(
+        () => true,
         () => false,
       );
       if (ready) break;
@@ -223,5 +238,98 @@ describe.skipIf(serverMissing !== undefined)('Redis outage (a private redis-serv
     for (let attempt = 0; attempt < 200 && watched.at(-1)?.version !== last.version; attempt += 1) await new Promise((resolve) => setTimeout(resolve, 5));
     expect(watched.at(-1)?.version).toBe(last.version);
     expect(last.status).toBe('verified');
+  });
+
+  it('gives every caller in three processes a typed StoreError at once while Redis is down, loses nothing, and finishes every flow after', async () => {
+    const namespace = 'multi-outage';
+    const clockStart = Date.now();
+    const commits: CommitRecord[] = [];
+    const failures: Array<{ flowId: string; version: number }> = [];
+    const { provider } = sharedServiceProvider('parent');
+    const store = createRedisStore({ url: redis.url, namespace });
+    stores.push(store);
+    const clock = new ManualClock(clockStart);
+    const verikit = createVerikit({ provider, store: recordingStore(store, commits, failures), secret: scenarioSecret, clock, policies: outagePolicies });
+    const flows = await Promise.all(Array.from({ length: 4 }, async () => (await verikit.start({ kind: 'phone', phoneNumber: freshPhoneNumber() })).id));
+
+    // Three app instances, each sending wrong codes and resends on every flow, and reading them.
+    const plan: OutagePlan = { url: redis.url, namespace, flows, clockStart };
+    const started = Array.from({ length: 3 }, (_, index) => new WorkerProcess('multi-process-outage-worker.fixtures.ts', index, plan));
+    workers.push(...started);
+    await Promise.all(started.map((worker) => worker.message('ready')));
+    for (const worker of started) worker.send('go');
+
+    // Redis stops mid-run, once every instance has made progress: SHUTDOWN SAVE, so the data survives.
+    await Promise.all(started.map((worker) => worker.message('progressed')));
+    await redis.stop();
+    for (const worker of started) worker.send('down');
+    const outages = await Promise.all(started.map((worker) => worker.message<OutageReport>('outage')));
+    const seen = outages.flatMap((report) => report.calls);
+
+    // Every call settled at once: none was still waiting when its instance reported (3 s after
+    // Redis stopped at the latest), and every StoreError came well below the 5 s command timeout,
+    // which is all a call would get if commands waited for Redis (the offline queue) instead of failing.
+    expect(outages.flatMap((report) => report.hanging ?? [])).toEqual([]);
+    const storeErrors = seen.filter((call) => call.outcome === 'store_unavailable');
+    expect(storeErrors.filter((call) => call.ms >= 2000)).toEqual([]);
+
+    // Nothing but typed verikit errors, never "not found"; while Redis is down, every call of every
+    // kind on every instance is a retryable StoreError (503).
+    expect(outages.flatMap((report) => report.unexpected)).toEqual([]);
+    expect(seen.filter((call) => call.notFound)).toEqual([]);
+    const outcomes = [...new Set(seen.map((call) => call.outcome))];
+    expect(outcomes.every((outcome) => ['ok', 'store_unavailable', 'event_not_allowed', 'conflict'].includes(outcome)), outcomes.join(', ')).toBe(true);
+    expect(storeErrors.every((call) => call.typedStoreError)).toBe(true);
+    const down = seen.filter((call) => call.phase === 'down');
+    expect(down).toHaveLength(started.length * (flows.length * 4 + 1));
+    expect(down.filter((call) => !call.typedStoreError)).toEqual([]);
+
+    await redis.start();
+    for (let attempt = 0; attempt < 200; attempt += 1) {
+      if (await store.getFlow(flows[0]!).then(() => true, () => false)) break;
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+
+    // Every record is intact after the restart: present, decodable, and at the last version any
+    // process was told was written (or further, by the writes whose answer was lost in the shutdown).
+    const acknowledged = [...commits, ...outages.flatMap((report) => report.commits)];
+    const unanswered = [...failures, ...outages.flatMap((report) => report.failures)];
+    for (const flowId of flows) {
+      const record = await store.getFlow(flowId);
+      expect(record, flowId).toBeDefined();
+      expect(await store.keyv.get(`flow:${flowId}`)).toEqual(record);
+      const last = Math.max(...acknowledged.filter((commit) => commit.flowId === flowId).map((commit) => commit.version));
+      const unknown = unanswered.filter((failure) => failure.flowId === flowId && failure.version > last).length;
+      expect(record!.version, flowId).toBeGreaterThanOrEqual(last);
+      expect(record!.version, flowId).toBeLessThanOrEqual(last + unknown);
+    }
+
+    // The instances reconnect by themselves and finish every flow.
+    for (const worker of started) worker.send('resume');
+    const reports = await Promise.all(started.map((worker) => worker.message<OutageReport>('report')));
+    expect(await Promise.all(started.map((worker) => worker.exited))).toEqual([0, 0, 0]);
+    expect(reports.flatMap((report) => report.unexpected)).toEqual([]);
+    const after = reports.flatMap((report) => report.calls).filter((call) => call.phase === 'after');
+    const afterOutcomes = [...new Set(after.map((call) => call.outcome))];
+    expect(afterOutcomes.every((outcome) => ['ok', 'event_not_allowed', 'conflict'].includes(outcome)), afterOutcomes.join(', ')).toBe(true);
+
+    const allCommits = [...commits, ...reports.flatMap((report) => report.commits)];
+    const allUnanswered = [...failures, ...reports.flatMap((report) => report.failures)];
+    for (const flowId of flows) {
+      const record = (await store.getFlow(flowId))!;
+      expect(record.value, flowId).toBe('verified');
+      for (const report of reports) expect(report.finalStatus?.[flowId], flowId).toBe('verified');
+      // No lost update: no version was acknowledged twice, each on top of the one before, and every
+      // version up to the stored one was written by a call that was acknowledged or lost its answer.
+      const flowCommits = allCommits.filter((commit) => commit.flowId === flowId);
+      const versions = flowCommits.map((commit) => commit.version);
+      expect(new Set(versions).size, flowId).toBe(versions.length);
+      expect(flowCommits.every((commit) => commit.version === commit.expected + 1)).toBe(true);
+      const written = new Set([...versions, ...allUnanswered.filter((failure) => failure.flowId === flowId).map((failure) => failure.version)]);
+      const missing = Array.from({ length: record.version }, (_, index) => index + 1).filter((version) => !written.has(version));
+      expect(missing, flowId).toEqual([]);
+      expect(Math.max(...versions)).toBeLessThanOrEqual(record.version);
+      expect(flowCommits.filter((commit) => commit.value === 'verified'), flowId).toHaveLength(1);
+    }
   });
 });
