@@ -20,4 +20,5 @@ export type { FlowKind, FlowError, EffectKind, EffectRequest, PendingEffect } fr
 export { recordSchemaVersion, type FlowRecord, type FlowStore, type LimitResult } from './store/flow-store.js';
 export { KeyvFlowStore, createMemoryKeyv } from './store/keyv-flow-store.js';
 export { KeyLock } from './store/key-lock.js';
+export { safeStoreCause } from './store/safe-store-cause.js';
 export * from './webhooks/index.js';

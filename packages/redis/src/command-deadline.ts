@@ -5,6 +5,16 @@
  * cost about 8% of the CPU of an engine event in the Redis bench (docs/decisions/0305-one-deadline-timer-for-redis-calls.md).
  * A call fails between 1 and 1.25 times the timeout after it started.
  */
+/** A Redis call that got no answer within the command timeout. */
+export class CommandTimeoutError extends Error {
+  readonly code = 'ETIMEDOUT';
+
+  constructor(timeoutMs: number) {
+    super(`Redis gave no answer within ${timeoutMs} ms`);
+    this.name = 'CommandTimeoutError';
+  }
+}
+
 export class CommandDeadline {
   readonly #timeoutMs: number;
   readonly #pending = new Set<{ readonly startedAt: number; readonly reject: (error: Error) => void }>();
@@ -45,7 +55,7 @@ export class CommandDeadline {
     for (const entry of this.#pending) {
       if (now - entry.startedAt < this.#timeoutMs) continue;
       this.#pending.delete(entry);
-      entry.reject(new Error(`Redis gave no answer within ${this.#timeoutMs} ms`));
+      entry.reject(new CommandTimeoutError(this.#timeoutMs));
     }
     if (this.#pending.size === 0 && this.#timer) {
       clearInterval(this.#timer);

@@ -1,7 +1,7 @@
 import KeyvRedis, { type RedisClientOptions } from '@keyv/redis';
-import { RecordSchemaError, StoreError, VerikitError, type FlowRecord, type FlowStore, type LimitResult } from '@verikit/core';
+import { RecordSchemaError, safeStoreCause, StoreError, VerikitError, type FlowRecord, type FlowStore, type LimitResult } from '@verikit/core';
 import Keyv from 'keyv';
-import { CommandDeadline } from './command-deadline.js';
+import { CommandDeadline, CommandTimeoutError } from './command-deadline.js';
 import { decodeEnvelope, encodeEnvelope, redisTtl } from './keyv-envelope.js';
 import { compareAndSetScript, consumeScript, type RedisCommandClient } from './lua-script.js';
 
@@ -224,7 +224,9 @@ export class RedisFlowStore implements FlowStore {
       if (error instanceof Error && error.message.startsWith('VERIKIT_CORRUPT')) {
         throw new RecordSchemaError('a stored flow record is not a Keyv envelope with a version', { cause: error });
       }
-      throw new StoreError(`the flow store failed to ${operation}`, { cause: error });
+      // The driver's error can hold the connection URL and its password: the cause keeps only its class and code.
+      const reason = error instanceof CommandTimeoutError ? `: ${error.message}` : '';
+      throw new StoreError(`the flow store failed to ${operation}${reason}`, { cause: safeStoreCause(error) });
     }
   }
 

@@ -20,6 +20,7 @@ import type { MessageSendResult, ProviderEvent, ProviderV1 } from '../spec/provi
 import { flowIdSchema, parseInput } from '../spec/schemas.js';
 import { recordSchemaVersion, type FlowRecord, type FlowStore } from '../store/flow-store.js';
 import { KeyvFlowStore } from '../store/keyv-flow-store.js';
+import { safeStoreCause } from '../store/safe-store-cause.js';
 import { MemoryChangeBus, type FlowChangeBus, type FlowListener } from './change-bus.js';
 import {
   providerEventSchema,
@@ -161,7 +162,7 @@ export function createVerikit(options: VerikitOptions): Verikit {
   );
   const transition = (machine: AnyStateMachine, snapshot: AnyMachineSnapshot, event: unknown) => pure.get(machine)!.next(snapshot, event);
   const secrets = new SecretBox(secret);
-  const localLocks = new Map<string, Promise<unknown>>();
+  const localLocks = new Map<string, Promise<Error | undefined>>();
 
   function restore(record: FlowRecord): Loaded {
     if (record.schemaVersion !== recordSchemaVersion) {
@@ -201,13 +202,23 @@ export function createVerikit(options: VerikitOptions): Verikit {
     return toView(snapshot, record, now);
   }
 
-  /** Serializes this process's commits to one flow; other processes are kept out by compare-and-set. */
+  /**
+   * Serializes this process's commits to one flow; other processes are kept out by compare-and-set.
+   * When the store failed the work ahead (a `StoreError`), the work queued behind it fails at once
+   * with a StoreError of its own instead of trying in turn: with a store that hangs, the k-th caller
+   * would otherwise wait k times the store's timeout.
+   */
   async function serialized<T>(flowId: string, work: () => Promise<T>): Promise<T> {
     const previous = localLocks.get(flowId);
-    const current = (previous ?? Promise.resolve()).then(work, work);
-    const settled = current.then(
+    const current = (previous ?? Promise.resolve(undefined)).then((storeFailure) => {
+      if (storeFailure !== undefined) {
+        throw new StoreError('the flow store failed the call queued ahead of this one on the same flow', { cause: storeFailure });
+      }
+      return work();
+    });
+    const settled: Promise<Error | undefined> = current.then(
       () => undefined,
-      () => undefined,
+      (error: unknown) => (StoreError.isInstance(error) ? safeStoreCause(error) : undefined),
     );
     localLocks.set(flowId, settled);
     try {
@@ -540,7 +551,7 @@ export function createVerikit(options: VerikitOptions): Verikit {
         await bus.subscribed?.(flowId);
       } catch (error) {
         if (VerikitError.isInstance(error)) throw error;
-        throw new StoreError('live updates are unavailable: the change bus could not subscribe', { cause: error });
+        throw new StoreError('live updates are unavailable: the change bus could not subscribe', { cause: safeStoreCause(error) });
       }
     },
 

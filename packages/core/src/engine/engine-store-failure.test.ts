@@ -96,4 +96,31 @@ describe('a failing store', () => {
     const written = await store.setRoute('ussd:+2348012345678', id, 60_000).catch((caught: unknown) => caught);
     expectSafe(written, undefined);
   });
+  it('fails the calls queued behind a store failure on the same flow at once, instead of one store timeout each', async () => {
+    // A store that hangs: each read fails after a delay, as a Redis command timeout would.
+    class HangingStore extends KeyvFlowStore {
+      hanging = false;
+      reads = 0;
+      override async getFlow(id: string) {
+        if (!this.hanging) return super.getFlow(id);
+        this.reads += 1;
+        await new Promise((resolve) => setTimeout(resolve, 30));
+        throw new StoreError('the flow store failed to read: no answer in time');
+      }
+    }
+    const store = new HangingStore();
+    const verikit = createVerikit({ provider: createTestProvider(), secret: testSecret, store });
+    const { id } = await verikit.start({ kind: 'phone', phoneNumber: '+2348012345678' });
+    store.hanging = true;
+    const results = await Promise.all(Array.from({ length: 5 }, () => verikit.send(id, { type: 'submit-code', code: '000000' }).catch((error: unknown) => error)));
+    for (const error of results) {
+      expect(StoreError.isInstance(error)).toBe(true);
+      expect((error as StoreError).isRetryable).toBe(true);
+    }
+    // Only the first call waited for the store; the four queued behind it failed with it.
+    expect(store.reads).toBe(1);
+    // The queue is not poisoned: once the store answers, the next call goes through.
+    store.hanging = false;
+    expect((await verikit.send(id, { type: 'submit-code', code: '123456' })).status).toBe('verified');
+  });
 });

@@ -3,6 +3,7 @@ import { StoreError } from '../spec/errors/store-error.js';
 import { VerikitError } from '../spec/errors/verikit-error.js';
 import type { FlowRecord, FlowStore, LimitResult } from './flow-store.js';
 import { KeyLock } from './key-lock.js';
+import { safeStoreCause } from './safe-store-cause.js';
 
 /**
  * A Keyv whose values are stored as JSON strings in a `Map`: the embedded default. Keyv's default
@@ -12,40 +13,12 @@ export function createMemoryKeyv(): Keyv {
   return new Keyv({ store: new Map(), serialize: JSON.stringify, deserialize: JSON.parse, throwOnErrors: true, namespace: 'verikit' });
 }
 
-const codePattern = /^[A-Z][A-Z0-9_]{1,40}$/;
-const namePattern = /^[A-Za-z_$][A-Za-z0-9_$]{0,60}$/;
-
-/** The first system error code (`ECONNREFUSED`, `ETIMEDOUT`…) in an error's cause chain. */
-function driverCodeOf(error: unknown): string | undefined {
-  let current: unknown = error;
-  for (let depth = 0; depth < 5 && typeof current === 'object' && current !== null; depth += 1) {
-    const code = (current as { code?: unknown }).code;
-    if (typeof code === 'string' && codePattern.test(code)) return code;
-    current = (current as { cause?: unknown }).cause;
-  }
-  return undefined;
-}
-
-/**
- * A cause safe to attach to a `StoreError`: a fresh error naming only the driver error's class and
- * system code. The driver's message, stack and causes are dropped: they can hold a connection URL
- * with its password, a host, or stored data.
- */
-function safeCause(error: unknown): Error {
-  const constructorName = error instanceof Error ? error.constructor.name : undefined;
-  const kind = constructorName !== undefined && namePattern.test(constructorName) ? constructorName : 'Error';
-  const code = driverCodeOf(error);
-  const cause = new Error(code === undefined ? kind : `${kind} (${code})`);
-  cause.name = 'StoreDriverError';
-  return cause;
-}
-
 async function guarded<T>(operation: string, work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {
     if (VerikitError.isInstance(error)) throw error;
-    throw new StoreError(`the flow store failed to ${operation}`, { cause: safeCause(error) });
+    throw new StoreError(`the flow store failed to ${operation}`, { cause: safeStoreCause(error) });
   }
 }
 
