@@ -4,7 +4,8 @@
  *
  * The sandbox runs in a child process (its own core); this process runs the clients. Each round trip is
  * `POST /gateway/api/v1/verify/phoneNumber` (read `data.requestId`), then `POST /gateway/api/v1/verify/phoneCheck`
- * with a wrong code (the sandbox answers success:false; the provider reads it as `{ valid: false }`).
+ * with a code that can never match (4 digits; the sandbox makes 6): it answers success:false, which
+ * the provider reads as `{ valid: false }`.
  * The bare client sends the same headers and bodies, reads each body once and parses it with JSON.parse;
  * it validates nothing. Each round trip gets a fresh AbortSignal, in both arms (the engine gives every
  * provider call its own).
@@ -55,7 +56,7 @@ function gatewayRoundTrip(provider: ProviderV1): RoundTrip {
   return async (index) => {
     const context = { signal: new AbortController().signal, idempotencyKey: `bench:${index}`, logger: silentLogger };
     const { requestId } = await phone.send({ phoneNumber: phoneNumber(index), channel: 'sms' }, context);
-    const { valid } = await phone.check({ requestId, code: '000000' }, context);
+    const { valid } = await phone.check({ requestId, code: '0000' }, context);
     if (valid) throw new Error('a wrong code was accepted');
   };
 }
@@ -71,7 +72,7 @@ function bareRoundTrip(url: string, apiKey: string): RoundTrip {
     const sent = await post(phonePath, { from: 'Bench', phoneNumber: phoneNumber(index) }, signal);
     const requestId = sent.data?.requestId;
     if (!sent.success || requestId === undefined) throw new Error('the sandbox did not answer with a requestId');
-    const checked = await post(checkPath, { code: '000000', requestId }, signal);
+    const checked = await post(checkPath, { code: '0000', requestId }, signal);
     if (checked.success) throw new Error('a wrong code was accepted');
   };
 }

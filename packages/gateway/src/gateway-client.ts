@@ -49,11 +49,13 @@ export function createGatewayClient(options: ResolvedGatewayOptions): GatewayCli
     urls.set(operation, (endpoint.base === 'ussd' ? options.ussdBaseUrl : options.baseUrl) + endpoint.path);
   }
 
-  // The apiKey is set here, after every hook ran, on a copy of the headers: no hook or logger ever
-  // sees it, not even one that keeps the request and reads its headers later.
+  // The apiKey is set here, after every hook ran, on a plain copy of the headers: no hook or logger
+  // ever sees it, not even one that keeps the request and reads its headers later. A plain object,
+  // not a Headers, because fetch copies what it is given into a Headers of its own anyway.
   const send = (request: Request, init?: RequestInit): Promise<Response> => {
-    const headers = new Headers(request.headers);
-    headers.set('apiKey', apiKey);
+    const headers: Record<string, string> = {};
+    for (const [name, value] of request.headers) headers[name] = value;
+    headers['apikey'] = apiKey;
     return fetchImplementation(request.url, {
       method: 'POST',
       headers,

@@ -236,20 +236,32 @@ export function createVerikit(options: VerikitOptions): Verikit {
     limitKey?: string;
   }
 
-  /** Load, compute, compare-and-set; retried on conflict. Returns the committed view and the effects to run. */
+  /**
+   * Load, compute, compare-and-set; retried on conflict. Returns the committed view and the effects to run.
+   *
+   * `committedHere` is the record this process committed last for the flow (when an effect's result
+   * comes back, the one committed before the call): the first try starts from it instead of reading
+   * the store. Nothing is lost if another instance changed the flow since: the compare-and-set then
+   * fails, and the next try reads the store. An event the hint refuses is tried again on a fresh read.
+   */
   async function commit(
     flowId: string,
     decide: (loaded: Loaded, now: number) => Decision,
+    committedHere?: Loaded,
   ): Promise<{ view: FlowView; effects: EffectRequest[]; loaded: Loaded; changed: boolean }> {
     return serialized(flowId, async () => {
       let limitTaken = false;
+      let hint = committedHere;
       for (let attempt = 0; attempt < maxCommitAttempts; attempt += 1) {
-        const loaded = await load(flowId);
+        const fromHint = hint !== undefined;
+        const loaded = hint ?? (await load(flowId));
+        hint = undefined;
         const now = clock.now();
         const current = ticked(loaded, now);
         const decision = decide(loaded, now);
         // A flow in a final state takes no event (XState would still apply root-level transitions).
         const [next, actions] = current.status === 'done' ? [current, []] : transition(loaded.machine, current, decision.event as never);
+        if (next === current && fromHint) continue;
         if (next === current) {
           decision.onRefused(loaded, current, now);
           return { view: viewOf(current, loaded.record, now), effects: [], loaded, changed: false };
@@ -272,7 +284,8 @@ export function createVerikit(options: VerikitOptions): Verikit {
           await publish(view);
           return { view, effects, loaded: { record, machine: loaded.machine, snapshot: next }, changed: true };
         }
-        await new Promise((resolve) => setTimeout(resolve, Math.random() * 2 * (attempt + 1)));
+        // A stale hint is no contention: read again at once.
+        if (!fromHint) await new Promise((resolve) => setTimeout(resolve, Math.random() * 2 * (attempt + 1)));
       }
       throw new ConflictError();
     });
@@ -311,18 +324,29 @@ export function createVerikit(options: VerikitOptions): Verikit {
   const acceptSilently = (): void => {};
 
   /** Runs the committed effects one after another, feeding each result back; returns the last view. */
-  async function runEffects(flowId: string, kind: FlowKind, effects: EffectRequest[], view: FlowView, memory: EffectMemory): Promise<FlowView> {
+  async function runEffects(
+    flowId: string,
+    kind: FlowKind,
+    effects: EffectRequest[],
+    view: FlowView,
+    memory: EffectMemory,
+    committedHere: Loaded,
+  ): Promise<FlowView> {
     let latest = view;
+    let hint: Loaded | undefined = committedHere;
     for (const effect of effects) {
       const outcome = await callProvider(flowId, effect, memory);
       try {
         if (outcome.ok === 'unknown') {
           latest = await verikit.get(flowId);
+          hint = undefined;
         } else {
           const event: Omit<InternalEvent, 'now'> = outcome.ok
             ? { type: 'effect-succeeded', effectId: effect.id, result: outcome.result }
             : { type: 'effect-failed', effectId: effect.id, error: outcome.error };
-          latest = (await commit(flowId, (_loaded, now) => ({ event: { ...event, now } as InternalEvent, onRefused: acceptSilently }))).view;
+          const committed = await commit(flowId, (_loaded, now) => ({ event: { ...event, now } as InternalEvent, onRefused: acceptSilently }), hint);
+          latest = committed.view;
+          hint = committed.changed ? committed.loaded : undefined;
         }
       } catch (error) {
         if (!FlowNotFoundError.isInstance(error)) throw error;
@@ -505,7 +529,7 @@ export function createVerikit(options: VerikitOptions): Verikit {
       const view = viewOf(snapshot, record, now);
       await publish(view);
       const effects = effectsOf(actions);
-      return runEffects(id, input.kind, effects, view, memory);
+      return runEffects(id, input.kind, effects, view, memory, { record, machine, snapshot });
     },
 
     async send(rawFlowId, rawEvent) {
@@ -525,7 +549,7 @@ export function createVerikit(options: VerikitOptions): Verikit {
         }
         return { event: internal, onRefused: refuse(event.type), limitKey: limitKeyOf(kind, loaded.record.context) };
       });
-      return runEffects(flowId, committed.loaded.record.kind, committed.effects, committed.view, memory);
+      return runEffects(flowId, committed.loaded.record.kind, committed.effects, committed.view, memory, committed.loaded);
     },
 
     async get(rawFlowId) {

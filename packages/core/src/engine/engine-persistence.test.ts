@@ -1,5 +1,5 @@
 import { createTestProvider, ManualClock } from '@verikit/testing';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { RecordSchemaError } from '../spec/errors/index.js';
 import { KeyvFlowStore, createMemoryKeyv } from '../store/keyv-flow-store.js';
 import { createVerikit } from './create-verikit.js';
@@ -43,5 +43,42 @@ describe('persistence', () => {
     await new Promise((resolve) => setTimeout(resolve, 5));
     await expect(verikit.get(id)).rejects.toThrow(/flow not found/);
     expect(clock).toBeDefined();
+  });
+  it("an effect's result starts from the record committed before the call: one store read per user action", async () => {
+    class CountingStore extends KeyvFlowStore {
+      reads = 0;
+      override getFlow(id: string) {
+        this.reads += 1;
+        return super.getFlow(id);
+      }
+    }
+    const store = new CountingStore(createMemoryKeyv());
+    const verikit = createVerikit({ provider: createTestProvider(), secret: testSecret, clock: new ManualClock(), store });
+    const flow = await verikit.start({ kind: 'phone', phoneNumber: '+2348012345678' });
+    expect(store.reads).toBe(0);
+    // submit-code: one read for the submit; the check's answer is committed on top of the record written before it.
+    const view = await verikit.send(flow.id, { type: 'submit-code', code: '000000' });
+    expect(view).toMatchObject({ status: 'awaiting-code', attemptsLeft: 4, version: 4 });
+    expect(store.reads).toBe(1);
+  });
+
+  it('a result whose starting record another instance changed meanwhile is applied to the fresh record, not lost or doubled', async () => {
+    const keyv = createMemoryKeyv();
+    const provider = createTestProvider();
+    const clock = new ManualClock();
+    const a = createVerikit({ provider, secret: testSecret, clock, store: new KeyvFlowStore(keyv) });
+    const b = createVerikit({ provider, secret: testSecret, clock, store: new KeyvFlowStore(keyv) });
+    const flow = await a.start({ kind: 'phone', phoneNumber: '+2348012345678' });
+    let answer: (valid: { valid: boolean }) => void = () => {};
+    provider.script('phone.check', () => new Promise((resolve) => (answer = resolve)));
+    const submitted = a.send(flow.id, { type: 'submit-code', code: '123456' });
+    await vi.waitFor(() => expect(provider.callsOf('phone.check')).toHaveLength(1));
+    // While A waits for the provider, B cancels the flow: A's starting record is now stale.
+    expect((await b.cancel(flow.id)).status).toBe('cancelled');
+    answer({ valid: true });
+    const view = await submitted;
+    expect(view.status).toBe('cancelled');
+    const stored = await new KeyvFlowStore(keyv).getFlow(flow.id);
+    expect(stored).toMatchObject({ value: 'cancelled', version: 4 });
   });
 });
