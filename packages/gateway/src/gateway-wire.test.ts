@@ -6,13 +6,14 @@
  */
 import { createVerikit, KeyvFlowStore, StoreError, type FlowRecord, type FlowView, type Verikit } from '@verikit/core';
 import { createFlowHandler, toNodeHandler } from '@verikit/core/http';
-import { ProviderUnavailableError, VerikitError, silentLogger, type ProviderCallContext } from '@verikit/core/spec';
+import { ProviderUnavailableError, silentLogger, type ProviderCallContext } from '@verikit/core/spec';
 import { generateWebhookSecret, startSandbox, type Sandbox } from '@verikit/testing';
 import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { createGatewayProvider } from './create-gateway-provider.js';
 import { startScriptedServer } from './scripted-server.fixtures.js';
+import { failureOf } from './failure.fixtures.js';
 
 const engineSecret = 'gateway-wire-test-secret-0123456789abcdef';
 const apiKey = 'sk_live_wire-Test-Key-0123456789';
@@ -20,16 +21,6 @@ const apiKey = 'sk_live_wire-Test-Key-0123456789';
 let sequence = 0;
 function context(): ProviderCallContext {
   return { signal: new AbortController().signal, idempotencyKey: `flow:effect:${++sequence}`, logger: silentLogger };
-}
-
-async function failureOf(promise: Promise<unknown>): Promise<VerikitError> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(VerikitError.isInstance(error), `not a verikit error: ${String(error)}`).toBe(true);
-    return error as VerikitError;
-  }
-  throw new Error('expected a failure');
 }
 
 function closeServer(server: Server): Promise<void> {

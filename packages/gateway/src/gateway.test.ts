@@ -5,7 +5,6 @@ import {
   ProviderProtocolError,
   ProviderRejectedError,
   ProviderUnavailableError,
-  VerikitError,
   type Logger,
   type ProviderCallContext,
   type ProviderV1,
@@ -17,6 +16,7 @@ import { createGatewayProvider } from './create-gateway-provider.js';
 import type { GatewayProviderOptions } from './gateway-options.js';
 import { expectNoSecrets } from './secrets.fixtures.js';
 import { startScriptedServer } from './scripted-server.fixtures.js';
+import { failureOf } from './failure.fixtures.js';
 
 const apiKey = 'sk_live_5ecret-Gateway-Key-0123456789';
 const bvn = '22222222222';
@@ -40,16 +40,6 @@ const capturingLogger: Logger = {
 let sequence = 0;
 function context(signal: AbortSignal = new AbortController().signal): ProviderCallContext {
   return { signal, idempotencyKey: `flow:effect:${++sequence}`, logger: capturingLogger };
-}
-
-async function failureOf(promise: Promise<unknown>): Promise<VerikitError> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(VerikitError.isInstance(error), `not a verikit error: ${String(error)}`).toBe(true);
-    return error as VerikitError;
-  }
-  throw new Error('expected a failure');
 }
 
 /** A port nothing listens on: bound, then released. */
