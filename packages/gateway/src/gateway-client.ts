@@ -30,36 +30,52 @@ interface CallState extends Record<string, unknown> {
   readonly operation: GatewayOperation;
   readonly idempotencyKey: string;
   readonly logger: Logger;
+  /** The JSON body, sent by the fetch wrapper. */
+  readonly body: string;
+  /** Attempts the fetch wrapper made so far. */
+  attempts: number;
 }
 
 /**
- * The body travels beside the Request ky builds, not inside it: a Request with a body holds it as a
- * stream, which ky clones (tees) for retries and fetch then pumps; a body-less Request clones for
- * free. See docs/decisions/0101-lean-ky.md.
+ * The call travels beside the Request ky builds, in an option ky does not know (so it hands it to
+ * the fetch wrapper), not inside it: a Request with a body holds it as a stream, which ky clones
+ * (tees) for retries and fetch then pumps; a body-less Request clones for free. The wrapper also
+ * logs each attempt, so the provider registers no hook of its own. See docs/decisions/0101-lean-ky.md.
  */
-const bodyOption = 'verikitBody';
-type CallOptions = Options & { [bodyOption]: string; context: CallState };
+const callOption = 'verikitCall';
+type CallOptions = Options & { [callOption]: CallState; context: CallState };
 
 /** Creates the one ky instance of a provider and the function that talks to the service through it. */
 export function createGatewayClient(options: ResolvedGatewayOptions): GatewayClient {
   const fetchImplementation = options.fetch ?? globalThis.fetch;
   const apiKey = options.apiKey;
   const urls = new Map<GatewayOperation, string>();
+  const paths = new Map<GatewayOperation, string>();
   for (const [operation, endpoint] of Object.entries(gatewayEndpoints) as Array<[GatewayOperation, (typeof gatewayEndpoints)[GatewayOperation]]>) {
-    urls.set(operation, (endpoint.base === 'ussd' ? options.ussdBaseUrl : options.baseUrl) + endpoint.path);
+    const url = (endpoint.base === 'ussd' ? options.ussdBaseUrl : options.baseUrl) + endpoint.path;
+    urls.set(operation, url);
+    paths.set(operation, new URL(url).pathname);
   }
 
   // The apiKey is set here, after every hook ran, on a plain copy of the headers: no hook or logger
   // ever sees it, not even one that keeps the request and reads its headers later. A plain object,
   // not a Headers, because fetch copies what it is given into a Headers of its own anyway.
   const send = (request: Request, init?: RequestInit): Promise<Response> => {
+    const call = (init as Record<string, unknown>)[callOption] as CallState;
+    call.logger.debug('verikit.gateway.request', {
+      operation: call.operation,
+      path: paths.get(call.operation),
+      attempt: call.attempts,
+      idempotencyKey: call.idempotencyKey,
+    });
+    call.attempts += 1;
     const headers: Record<string, string> = {};
     for (const [name, value] of request.headers) headers[name] = value;
     headers['apikey'] = apiKey;
     return fetchImplementation(request.url, {
       method: 'POST',
       headers,
-      body: (init as Record<string, unknown> | undefined)?.[bodyOption] as string,
+      body: call.body,
       signal: request.signal,
       redirect: 'manual',
     });
@@ -70,15 +86,6 @@ export function createGatewayClient(options: ResolvedGatewayOptions): GatewayCli
     return { operation: state.operation, attempt: retryCount, idempotencyKey: state.idempotencyKey };
   };
 
-  const logRequest: BeforeRequestHook = (request, normalized, state) => {
-    const call = normalized.context as CallState;
-    call.logger.debug('verikit.gateway.request', {
-      operation: call.operation,
-      path: new URL(request.url).pathname,
-      attempt: state.retryCount,
-      idempotencyKey: call.idempotencyKey,
-    });
-  };
   // Errors thrown by the user's hooks are the user's own: they are passed on, not converted.
   const hookErrors = new WeakSet<object>();
   const guarded = async (run: () => void | Promise<void>): Promise<void> => {
@@ -91,7 +98,6 @@ export function createGatewayClient(options: ResolvedGatewayOptions): GatewayCli
     }
   };
   const beforeRequest: BeforeRequestHook[] = [
-    logRequest,
     ...(options.hooks?.beforeRequest ?? []).map(
       (hook): BeforeRequestHook =>
         (request, normalized, state) =>
@@ -162,11 +168,8 @@ export function createGatewayClient(options: ResolvedGatewayOptions): GatewayCli
     async post(operation, body, context) {
       const startedAt = performance.now();
       const logger = context.logger;
-      const callOptions: CallOptions = {
-        signal: context.signal,
-        context: { operation, idempotencyKey: context.idempotencyKey, logger },
-        [bodyOption]: JSON.stringify(body),
-      };
+      const call: CallState = { operation, idempotencyKey: context.idempotencyKey, logger, body: JSON.stringify(body), attempts: 0 };
+      const callOptions: CallOptions = { signal: context.signal, context: call, [callOption]: call };
       let status: number;
       let text: string;
       try {

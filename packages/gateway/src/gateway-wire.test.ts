@@ -340,9 +340,14 @@ describe('gateway client: retries only where the request provably did not leave'
     const port = (probe.address() as AddressInfo).port;
     await new Promise<void>((resolve) => probe.close(() => resolve()));
     const { provider, counter } = countedProvider(`http://127.0.0.1:${port}`);
-    const error = await failureOf(provider.sms!.send({ from: 'Shop', to: '+2348031239103', message: 'hi' }, context()));
+    const logged: Array<{ message: string; fields?: Record<string, unknown> }> = [];
+    const logger = { ...silentLogger, debug: (message: string, fields?: Record<string, unknown>) => void logged.push({ message, fields }) };
+    const error = await failureOf(provider.sms!.send({ from: 'Shop', to: '+2348031239103', message: 'hi' }, { ...context(), logger }));
     expect(ProviderUnavailableError.isInstance(error)).toBe(true);
     expect((error.cause as Error).message).toBe('connection-refused (ECONNREFUSED)');
     expect(counter.fetches).toBe(3);
+    // Each attempt is logged once, numbered, with the endpoint's path.
+    const attempts = logged.filter((line) => line.message === 'verikit.gateway.request').map((line) => [line.fields?.attempt, line.fields?.path]);
+    expect(attempts).toEqual([0, 1, 2].map((attempt) => [attempt, '/gateway/api/v1/send/sms']));
   });
 });
