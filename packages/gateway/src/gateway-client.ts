@@ -3,6 +3,7 @@ import {
   ProviderProtocolError,
   ProviderRejectedError,
   ProviderUnavailableError,
+  safeProviderMessage,
   type Logger,
   type ProviderCallContext,
 } from '@verikit/core/spec';
@@ -12,7 +13,6 @@ import { readEnvelope, type Envelope } from './envelope.js';
 import type { GatewayRequestInfo } from './gateway-options.js';
 import { isConnectionRefused, networkCodeOf, safeCause, type NetworkFailure } from './network-error.js';
 import type { ResolvedGatewayOptions } from './options-schema.js';
-import { safeProviderMessage } from './provider-message.js';
 
 /** A response of the service that was read: its HTTP status and its envelope (2xx only). */
 export interface GatewayReply {

@@ -16,6 +16,7 @@ import { RecordSchemaError } from '../spec/errors/record-schema-error.js';
 import { StoreError } from '../spec/errors/store-error.js';
 import { VerikitError } from '../spec/errors/verikit-error.js';
 import { silentLogger, type Logger } from '../spec/logger.js';
+import { safeProviderMessage } from '../spec/provider-message.js';
 import type { MessageSendResult, ProviderEvent, ProviderV1 } from '../spec/provider-v1.js';
 import { flowIdSchema, parseInput } from '../spec/schemas.js';
 import { recordSchemaVersion, type FlowRecord, type FlowStore } from '../store/flow-store.js';
@@ -278,7 +279,14 @@ export function createVerikit(options: VerikitOptions): Verikit {
           context: next.context as Record<string, unknown>,
           updatedAt: now,
         };
-        if (await store.compareAndSetFlow(record, loaded.record.version, ttlFor(next, now))) {
+        const ttl = ttlFor(next, now);
+        if (await store.compareAndSetFlow(record, loaded.record.version, ttl)) {
+          // A USSD flow that starts waiting for the dial (again) is the number's active flow until its record
+          // expires: the route that takes the webhook to it lives as long (it was set at start with the
+          // initiation's shorter TTL).
+          if (record.kind === 'ussd' && next.value === 'awaiting-dial' && current.value !== 'awaiting-dial') {
+            await store.setRoute(`ussd:${String(record.context.phoneNumber)}`, flowId, ttl);
+          }
           const view = viewOf(next, record, now);
           logger.debug('verikit.flow.changed', { flowId, kind: record.kind, status: view.status, version: record.version });
           await publish(view);
@@ -619,9 +627,13 @@ export function createVerikit(options: VerikitOptions): Verikit {
   return verikit;
 }
 
-/** A provider error as a flow shows it: our typed errors keep their code and message; anything else is generic. */
+/**
+ * A provider error as a flow shows (and stores) it: our typed errors keep their code, and their message made
+ * safe (digit runs masked, cut to 200 characters), since a provider's message may echo a BVN/NIN or a code;
+ * anything else is generic.
+ */
 function toFlowError(error: unknown): FlowError {
-  if (VerikitError.isInstance(error)) return { code: error.code, message: error.message };
+  if (VerikitError.isInstance(error)) return { code: error.code, message: safeProviderMessage(error.message) ?? 'the provider call failed' };
   return { code: 'provider_error', message: 'the provider call failed' };
 }
 

@@ -84,6 +84,16 @@ describe('phone flow', () => {
     expect((await verikit.send(failed.id, { type: 'resend' })).status).toBe('awaiting-code');
   });
 
+  it("a provider's error message that echoes an identity number or a code is masked in the view and the record", async () => {
+    const { verikit, provider, raw } = setup();
+    provider.failNext('identity.sendOtp', new ProviderRejectedError('BVN 12345678901 is not registered (code 482913)\u0000'));
+    const failed = await verikit.start({ kind: 'identity', idType: 'bvn', number: '12345678901' });
+    expect(failed).toMatchObject({ status: 'send-failed', error: { code: 'provider_rejected' } });
+    expect(failed.error!.message).toBe('BVN ••••••••••• is not registered (code ••••••)');
+    expect(raw()).not.toContain('12345678901');
+    expect(raw()).not.toContain('482913');
+  });
+
   it('gives the attempt back when the provider could not check the code', async () => {
     const { verikit, provider } = setup();
     const { id } = await verikit.start({ kind: 'phone', phoneNumber: phone });
@@ -160,6 +170,24 @@ describe('effects whose outcome is unknown', () => {
     expect(view).toMatchObject({ status: 'send-failed', error: { code: 'outcome_unknown' } });
     expect(view.allowed).toContain('submit-code');
     expect((await verikit.send(view.id, { type: 'submit-code', code: otp })).status).toBe('verified');
+  });
+
+  it('an identity OTP whose delivery outcome is unknown still expires at its expiresAt', async () => {
+    const provider = createTestProvider();
+    const { verikit, clock } = setup({ provider, policies: { effectTimeoutMs: 100 } });
+    let otp = '';
+    provider.script('identity.sendOtp', (input) => {
+      otp = input.otp;
+      return new Promise(() => {});
+    });
+    const view = await verikit.start({ kind: 'identity', idType: 'bvn', number: '12345678901' });
+    expect(view.status).toBe('send-failed');
+    clock.advance(view.expiresAt! - clock.now());
+    const expired = await verikit.get(view.id);
+    expect(expired.status).toBe('expired');
+    expect(expired.allowed).not.toContain('submit-code');
+    const refused = await verikit.send(view.id, { type: 'submit-code', code: otp }).catch((error: unknown) => error);
+    expect(EventNotAllowedError.isInstance(refused)).toBe(true);
   });
 
   it('a flow left in sending by a crashed process shows outcome_unknown after its deadline; reads never resend, a resend after the cooldown sends once', async () => {
@@ -278,6 +306,17 @@ describe('ussd flow', () => {
     const done = await verikit.get(started.id);
     expect(done).toMatchObject({ status: 'verified', done: true });
     expect(done.otp).toBeUndefined();
+  });
+
+  it("the route that takes the service's result to the flow lives as long as the flow waits for the dial", async () => {
+    // No retention and a short initiation deadline: the route set at start would expire after 100 ms.
+    const { verikit } = setup({ policies: { retentionMs: 0, resendCooldownMs: 0, effectTimeoutMs: 100 } });
+    const started = await verikit.start({ kind: 'ussd', phoneNumber: phone });
+    expect(started.status).toBe('awaiting-dial');
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    const received = await verikit.receive({ type: 'ussd-verification', phoneNumber: phone, status: 'success' });
+    expect(received).toMatchObject({ outcome: 'applied', flowId: started.id });
+    expect((await verikit.get(started.id)).status).toBe('verified');
   });
 
   it('fails, then restarts after the cooldown', async () => {

@@ -118,6 +118,8 @@ export function createIdentityMachine(policies: FlowPolicies) {
       },
       'send-failed': {
         on: {
+          // The OTP whose hash is stored expires here too: past expiresAt it can no longer be entered.
+          tick: { guard: 'codeExpired', target: 'expired', actions: assign({ otpHash: undefined }) },
           // The send's outcome is unknown: the OTP whose hash is stored may have arrived.
           'submit-code': [
             { guard: and(['outcomeUnknown', 'codeMatches']), target: 'verified', actions: 'codeAccepted' },

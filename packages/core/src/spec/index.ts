@@ -8,3 +8,4 @@ export * from './errors/index.js';
 export * from './provider-v1.js';
 export * from './schemas.js';
 export { silentLogger, type Logger } from './logger.js';
+export { maskDigits, safeProviderMessage } from './provider-message.js';
