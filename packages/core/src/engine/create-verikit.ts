@@ -18,7 +18,7 @@ import { VerikitError } from '../spec/errors/verikit-error.js';
 import { silentLogger, type Logger } from '../spec/logger.js';
 import { safeProviderMessage } from '../spec/provider-message.js';
 import type { MessageSendResult, ProviderEvent, ProviderV1 } from '../spec/provider-v1.js';
-import { flowIdSchema, parseInput } from '../spec/schemas.js';
+import { flowIdSchema, parseInput, senderSchema } from '../spec/schemas.js';
 import { recordSchemaVersion, type FlowRecord, type FlowStore } from '../store/flow-store.js';
 import { KeyvFlowStore } from '../store/keyv-flow-store.js';
 import { safeStoreCause } from '../store/safe-store-cause.js';
@@ -110,6 +110,18 @@ const optionsSchema = z.object({
     error: 'must be a provider implementing specificationVersion v1',
   }),
   secret: z.string({ error: 'is required' }).min(32, { error: 'must be at least 32 characters' }),
+  defaultSender: senderSchema.optional(),
+  identityNumberPatterns: z
+    .strictObject({
+      bvn: z.instanceof(RegExp, { error: 'must be a RegExp' }).optional(),
+      nin: z.instanceof(RegExp, { error: 'must be a RegExp' }).optional(),
+    })
+    .optional(),
+  clock: z
+    .custom<Clock>((value) => typeof value === 'object' && value !== null && typeof (value as Clock).now === 'function', {
+      error: 'must be an object with a now() function',
+    })
+    .optional(),
   policies: z
     .strictObject({
       codeTtlMs: z.number().int().min(1000).optional(),
@@ -153,6 +165,12 @@ export function createVerikit(options: VerikitOptions): Verikit {
   parseInput(optionsSchema, options);
   const { provider, secret } = options;
   const policies: Readonly<FlowPolicies> = Object.freeze({ ...defaultPolicies, ...options.policies });
+  // Copies without the global and sticky flags, whose test() would remember where it stopped.
+  const identityNumberPatterns: Partial<Record<'bvn' | 'nin', RegExp>> = {};
+  for (const idType of ['bvn', 'nin'] as const) {
+    const pattern = options.identityNumberPatterns?.[idType];
+    if (pattern) identityNumberPatterns[idType] = new RegExp(pattern.source, pattern.flags.replace(/[gy]/g, ''));
+  }
   const store = options.store ?? new KeyvFlowStore();
   const clock = options.clock ?? { now: () => Date.now() };
   const logger = options.logger ?? silentLogger;
@@ -490,7 +508,7 @@ export function createVerikit(options: VerikitOptions): Verikit {
     async start(rawInput) {
       const input = parseInput(startInputSchema, rawInput);
       if (input.kind === 'identity') {
-        const pattern = options.identityNumberPatterns?.[input.idType];
+        const pattern = identityNumberPatterns[input.idType];
         if (pattern && !pattern.test(input.number)) throw new InvalidInputError([{ field: 'number', message: `is not a valid ${input.idType.toUpperCase()}` }]);
       }
       requireCapability(input);

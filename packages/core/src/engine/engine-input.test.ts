@@ -168,6 +168,14 @@ describe('bad input to every public function: a typed error naming the field, an
     expect(provider.calls).toHaveLength(0);
   });
 
+  it('identity number patterns with the global flag check every number afresh', async () => {
+    const verikit = createVerikit({ provider: createTestProvider(), secret: testSecret, identityNumberPatterns: { bvn: /^22\d{9}$/g } });
+    for (let index = 0; index < 4; index += 1) {
+      expect((await verikit.start({ kind: 'identity', idType: 'bvn', number: `2212345678${index}` })).status).toBe('awaiting-code');
+    }
+    expect((await invalid(() => verikit.start({ kind: 'identity', idType: 'bvn', number: '33312345678' }))).field).toBe('number');
+  });
+
   it('createVerikit with bad options', () => {
     const provider = createTestProvider();
     const cases: Array<[Record<string, unknown>, string]> = [
@@ -177,6 +185,10 @@ describe('bad input to every public function: a typed error naming the field, an
       [{ provider, secret: testSecret, policies: { maxAttempts: 0 } }, 'policies.maxAttempts'],
       [{ provider, secret: testSecret, policies: { codeTtlMs: -1 } }, 'policies.codeTtlMs'],
       [{ provider, secret: testSecret, policies: { unknown: 1 } }, 'policies'],
+      [{ provider, secret: testSecret, defaultSender: 'A sender name too long' }, 'defaultSender'],
+      [{ provider, secret: testSecret, identityNumberPatterns: { bvn: '^\\d{11}$' } }, 'identityNumberPatterns.bvn'],
+      [{ provider, secret: testSecret, identityNumberPatterns: { passport: /x/ } }, 'identityNumberPatterns'],
+      [{ provider, secret: testSecret, clock: { now: 5 } }, 'clock'],
     ];
     for (const [options, field] of cases) {
       let error: unknown;

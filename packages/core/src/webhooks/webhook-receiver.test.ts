@@ -442,6 +442,17 @@ describe('events that apply to no flow', () => {
   });
 });
 
+describe('an event the engine refuses', () => {
+  it('answers 400 malformed, not 500, when the parsed event is invalid (a redelivery would be refused again), and changes nothing', async () => {
+    const t = await setup({ parse: (webhook) => ({ ...parseServiceWebhook(webhook)!, phoneNumber: '0801 234 5678' }) });
+    const before = await t.versionOf(t.flow.id);
+    const { status, body } = await t.deliver(t.sign(ussdBody()));
+    expect(status).toBe(400);
+    expect(body).toMatchObject({ status: 'malformed' });
+    expect(await t.versionOf(t.flow.id)).toBe(before);
+  });
+});
+
 describe('without a secret', () => {
   it('refuses every webhook with 401 and tells the developer how to configure one', async () => {
     const t = await setup({ webhooks: {} });

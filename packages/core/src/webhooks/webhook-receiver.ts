@@ -122,6 +122,11 @@ export function createWebhookReceiver(deps: WebhookReceiverDeps, options: Webhoo
       await guard.release(webhookId, admission.attempt).catch((releaseError: unknown) => {
         logger.error('verikit.webhook.release-failed', { webhookId: loggedId, error: errorCode(releaseError) });
       });
+      // An event the engine refuses as invalid is refused again on every redelivery: tell the sender so.
+      if (InvalidInputError.isInstance(error)) {
+        logger.warn('verikit.webhook.malformed', { webhookId: loggedId, field: error.field });
+        return malformed(error);
+      }
       const retryable = VerikitError.isInstance(error) && error.isRetryable;
       logger.error('verikit.webhook.apply-failed', { webhookId: loggedId, error: errorCode(error), retryable });
       return retryable
