@@ -5,7 +5,7 @@ export interface CorsOptions {
    * a list, or a function deciding per origin.
    */
   origin: string | readonly string[] | ((origin: string) => boolean);
-  /** Sends `Access-Control-Allow-Credentials: true` (cookies, HTTP auth). Not with `origin: '*'`. */
+  /** Sends `Access-Control-Allow-Credentials: true` (cookies, HTTP auth). Refused with `origin: '*'`. */
   credentials?: boolean;
   /** How long a browser may cache a preflight answer, in seconds. */
   maxAge?: number;
@@ -33,7 +33,7 @@ export class Cors {
     const origin = request.headers.get('origin');
     if (options === undefined || origin === null) return undefined;
     const { origin: allowed } = options;
-    if (allowed === '*') return options.credentials === true ? origin : '*';
+    if (allowed === '*') return '*';
     if (typeof allowed === 'string') return allowed === origin ? origin : undefined;
     if (typeof allowed === 'function') return allowed(origin) ? origin : undefined;
     return allowed.includes(origin) ? origin : undefined;
@@ -44,7 +44,7 @@ export class Cors {
     const headers: Record<string, string> = {};
     if (this.#options === undefined) return headers;
     const origin = this.allowedOrigin(request);
-    if (this.#options.origin !== '*' || this.#options.credentials === true) headers.vary = 'Origin';
+    if (this.#options.origin !== '*') headers.vary = 'Origin';
     if (origin === undefined) return headers;
     headers['access-control-allow-origin'] = origin;
     headers['access-control-expose-headers'] = exposedHeaders;

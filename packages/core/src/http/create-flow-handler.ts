@@ -37,6 +37,11 @@ const optionsSchema = z.object({
       maxAge: z.number().int().min(0).optional(),
       allowHeaders: z.array(z.string().regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/, { error: 'must be header names' })).optional(),
     })
+    // Any origin with credentials would let every website make cookie-bearing requests and read the answers.
+    .refine((cors) => !(cors.origin === '*' && cors.credentials === true), {
+      error: "must not be true with origin '*': list the origins that may send credentials",
+      path: ['credentials'],
+    })
     .optional(),
 });
 
