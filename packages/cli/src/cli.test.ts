@@ -1,7 +1,10 @@
 import { spawn } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { CliIo } from './cli-io.js';
+import { formatEvent } from './format-event.js';
 import { runCli } from './run-cli.js';
 
 function capture(env: Record<string, string> = {}): CliIo & { lines: string[]; errors: string[] } {
@@ -43,6 +46,69 @@ describe('verikit sandbox', () => {
     } finally {
       await sandbox.close();
     }
+  });
+  it('prints the webhook URL as origin and path only: never its query, in the banner or in webhook attempt lines', async () => {
+    const received: string[] = [];
+    const receiver = createServer((request, response) => {
+      received.push(request.url ?? '');
+      request.resume();
+      request.on('end', () => response.writeHead(200).end());
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    const hook = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks/verikit`;
+    const io = capture();
+    const sandbox = await runCli(['sandbox', '--webhook-url', `${hook}?token=query-secret-token-77`], io);
+    try {
+      if (typeof sandbox === 'number') throw new Error(`exit ${sandbox}: ${io.errors.join('\n')}`);
+      const initiated = await fetch(`${sandbox.ussdBaseUrl}/messagingserv/gateway/api/v1/ussd/initiate-verification`, {
+        method: 'POST',
+        headers: { apikey: sandbox.apiKey, 'content-type': 'application/json' },
+        body: JSON.stringify({ phoneNumber: '+2348031112233' }),
+      });
+      expect(initiated.status).toBe(200);
+      expect(await sandbox.dialUssd('+2348031112233', { status: 'success' })).toMatchObject({ delivered: true });
+      // The sandbox itself still calls the URL as given.
+      expect(received).toEqual(['/hooks/verikit?token=query-secret-token-77']);
+      const output = io.lines.join('\n');
+      expect(output).toContain(`webhooks:       ${hook}`);
+      expect(output).toMatch(new RegExp(`→ webhook \\S+ attempt 1 to ${hook.replaceAll('.', '\\.')}: HTTP 200, delivered`));
+      expect(output).not.toContain('query-secret-token-77');
+      expect(output).not.toContain('?token');
+    } finally {
+      if (typeof sandbox !== 'number') await sandbox.close();
+      await new Promise<void>((resolve) => receiver.close(() => resolve()));
+    }
+  });
+  it('formats a webhook event without the query, user or password of its URL', () => {
+    const line = formatEvent({ type: 'webhook', id: 'msg_1', url: 'https://user:pass-word-9@hooks.example.com/in?sig=abc123secret#frag', attempt: 1, delivered: false, willRetry: true, error: 'network error' });
+    expect(line).toContain('to https://hooks.example.com/in: network error, will retry');
+    for (const hidden of ['abc123secret', 'pass-word-9', 'user', 'frag']) expect(line).not.toContain(hidden);
+  });
+  it('refuses a webhook URL carrying credentials, without printing them', async () => {
+    const io = capture();
+    const result = await runCli(['sandbox', '--webhook-url', 'http://admin:hunter2-pass@127.0.0.1:9/hook'], io);
+    if (typeof result !== 'number') await result.close();
+    expect(result).toBe(2);
+    const errors = io.errors.join('\n');
+    expect(errors).toContain('--webhook-url must not contain a username or password');
+    expect(errors).not.toContain('hunter2-pass');
+    expect(io.lines.join('\n')).not.toContain('hunter2-pass');
+  });
+  it('names VERIKIT_SANDBOX_API_KEY, not --api-key, when the bad apiKey came from the environment', async () => {
+    const io = capture({ VERIKIT_SANDBOX_API_KEY: 'bad api key with spaces' });
+    const result = await runCli(['sandbox'], io);
+    if (typeof result !== 'number') await result.close();
+    expect(result).toBe(2);
+    const errors = io.errors.join('\n');
+    expect(errors).toContain('VERIKIT_SANDBOX_API_KEY must be 1 to 4096 visible ASCII characters');
+    expect(errors).not.toContain('--api-key');
+    expect(errors).not.toContain('bad api key');
+  });
+  it('names --api-key when the bad apiKey came from the flag, even with the environment variable set', async () => {
+    const io = capture({ VERIKIT_SANDBOX_API_KEY: apiKey });
+    expect(await runCli(['sandbox', '--api-key', 'bad flag key'], io)).toBe(2);
+    expect(io.errors.join('\n')).toContain('--api-key must be 1 to 4096 visible ASCII characters');
+    expect(io.errors.join('\n')).not.toContain('VERIKIT_SANDBOX_API_KEY');
   });
   const bad: Array<[string[], string]> = [
     [['sandbox', '--port', 'eighty'], '--port must be a whole number'],

@@ -9,5 +9,15 @@ export function formatEvent(event: SandboxEvent): string {
   }
   const outcome = event.status === undefined ? (event.error ?? 'no answer') : `HTTP ${event.status}`;
   const next = event.delivered ? 'delivered' : event.willRetry ? 'will retry' : 'gave up';
-  return `${time} → webhook ${event.id} attempt ${event.attempt} to ${event.url}: ${outcome}, ${next}`;
+  return `${time} → webhook ${event.id} attempt ${event.attempt} to ${displayUrl(event.url)}: ${outcome}, ${next}`;
+}
+
+/**
+ * A URL fit to print: origin and path only. The query (often a token), the fragment and any
+ * credentials are left out.
+ */
+export function displayUrl(url: string): string {
+  if (!URL.canParse(url)) return '(an invalid URL)';
+  const parsed = new URL(url);
+  return parsed.origin === 'null' ? `${parsed.protocol}${parsed.pathname}` : `${parsed.origin}${parsed.pathname}`;
 }

@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { InvalidInputError } from '@verikit/core/spec';
 import { generateWebhookSecret, startSandbox, type Sandbox } from '@verikit/testing';
 import type { CliIo } from './cli-io.js';
-import { formatEvent } from './format-event.js';
+import { displayUrl, formatEvent } from './format-event.js';
 
 /** The help text of `verikit sandbox`. */
 export const sandboxUsage = `Usage: verikit sandbox [options]
@@ -73,7 +73,9 @@ export async function runSandboxCommand(args: readonly string[], io: CliIo): Pro
     });
   } catch (error) {
     if (InvalidInputError.isInstance(error)) {
-      const flag = error.field?.startsWith('--') ? error.field : flagOf(error.field, parsed['webhook-secret'] === undefined);
+      const flag = error.field?.startsWith('--')
+        ? error.field
+        : flagOf(error.field, { apiKey: parsed['api-key'] === undefined, webhookSecret: parsed['webhook-secret'] === undefined });
       io.err(`verikit sandbox: ${flag} ${error.issues[0]?.message ?? 'is invalid'}`);
       return 2;
     }
@@ -85,15 +87,19 @@ export async function runSandboxCommand(args: readonly string[], io: CliIo): Pro
   io.out(`  baseUrl:        ${sandbox.baseUrl}`);
   io.out(`  ussdBaseUrl:    ${sandbox.ussdBaseUrl}`);
   io.out(`  apiKey:         ${apiKey === undefined ? 'the default sandbox key (docs/sandbox.md)' : 'as given (not shown)'}`);
-  io.out(`  webhooks:       ${parsed['webhook-url'] ?? 'none (pass --webhook-url)'}`);
+  io.out(`  webhooks:       ${parsed['webhook-url'] === undefined ? 'none (pass --webhook-url)' : displayUrl(parsed['webhook-url'])}`);
   io.out(`  webhook secret: ${givenSecret === undefined ? `${webhookSecret} (generated for this run)` : 'as given (not shown)'}`);
   io.out(`  outbox:         GET ${sandbox.url}/__sandbox/outbox   dial USSD: POST ${sandbox.url}/__sandbox/ussd/dial`);
   return sandbox;
 }
 
-/** The flag (or environment variable) a sandbox option came from, for error messages. */
-function flagOf(field: string | undefined, secretFromEnvironment: boolean): string {
-  const flags: Record<string, string> = { latencyMs: '--latency', slowMs: '--slow', webhookUrl: '--webhook-url', apiKey: '--api-key', port: '--port' };
-  if (field === 'webhookSecret') return secretFromEnvironment ? 'VERIKIT_WEBHOOK_SECRET' : '--webhook-secret';
+/**
+ * The flag (or environment variable) a sandbox option came from, for error messages. `fromEnvironment`
+ * says which of the options an environment variable can give were not given as flags.
+ */
+function flagOf(field: string | undefined, fromEnvironment: { readonly apiKey: boolean; readonly webhookSecret: boolean }): string {
+  const flags: Record<string, string> = { latencyMs: '--latency', slowMs: '--slow', webhookUrl: '--webhook-url', port: '--port' };
+  if (field === 'apiKey') return fromEnvironment.apiKey ? 'VERIKIT_SANDBOX_API_KEY' : '--api-key';
+  if (field === 'webhookSecret') return fromEnvironment.webhookSecret ? 'VERIKIT_WEBHOOK_SECRET' : '--webhook-secret';
   return (field === undefined ? undefined : flags[field]) ?? `--${field ?? 'input'}`;
 }

@@ -34,7 +34,9 @@ export function readEnvelope(operation: GatewayOperation, status: number, text: 
   if (result.success) return { ok: true, envelope: result.data };
   const issue = result.error.issues[0];
   const field = issue && issue.path.length > 0 ? issue.path.map(String).join('.') : 'body';
-  const problem = issue?.code === 'invalid_type' && issue.input === undefined ? 'is missing' : (issue?.message ?? 'is invalid');
+  // zod 4 leaves `issue.input` out unless asked (and it would be the value, which may carry a code):
+  // whether the field is missing is read from the parsed JSON itself.
+  const problem = issue?.code === 'invalid_type' && !isPresent(json, issue.path) ? 'is missing' : (issue?.message ?? 'is invalid');
   const message = field === 'body' ? 'is not a JSON object' : `${field} ${problem}`;
   return {
     ok: false,
@@ -42,4 +44,14 @@ export function readEnvelope(operation: GatewayOperation, status: number, text: 
       field,
     }),
   };
+}
+
+/** Whether `path` leads to a key present in `json` (its value, whatever it is, is never read out). */
+function isPresent(json: unknown, path: readonly PropertyKey[]): boolean {
+  let current = json;
+  for (const key of path) {
+    if (typeof current !== 'object' || current === null || typeof key === 'symbol' || !Object.hasOwn(current, key)) return false;
+    current = (current as Record<string | number, unknown>)[key];
+  }
+  return true;
 }

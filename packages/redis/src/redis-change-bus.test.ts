@@ -1,10 +1,10 @@
 import { createClient } from '@keyv/redis';
-import { createVerikit, type FlowView, type Logger } from '@verikit/core';
+import { createVerikit, StoreError, type FlowView, type Logger } from '@verikit/core';
 import { createTestProvider } from '@verikit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRedisChangeBus, type RedisChangeBus } from './redis-change-bus.js';
-import { createRedisStore, type RedisFlowStore } from './redis-flow-store.js';
-import { deleteNamespace, redisSkipReason, redisUrl, uniqueNamespace } from './redis-test-env.fixtures.js';
+import { createRedisStore, type RedisFlowStore, type RedisFlowStoreClient } from './redis-flow-store.js';
+import { deleteNamespace, freePort, redisSkipReason, redisUrl, uniqueNamespace } from './redis-test-env.fixtures.js';
 
 const skipReason = await redisSkipReason('@verikit/redis change bus');
 const secret = 'redis-bus-test-secret-0123456789abcdefgh';
@@ -158,5 +158,68 @@ describe.skipIf(skipReason !== undefined)('RedisChangeBus across instances', () 
     expect(seen.views.every((view) => view.id === flow.id)).toBe(true);
     expect(messages.filter((message) => message === 'verikit.redis.message.invalid')).toHaveLength(2);
     expect(messages).toContain('verikit.listener.failed');
+  });
+});
+
+describe('RedisChangeBus when Redis is unreachable', () => {
+  it('rejects subscribed() with a StoreError once subscribeTimeoutMs passes, and still closes', async () => {
+    const port = await freePort();
+    const { logger, messages } = recordingLogger();
+    const store = createRedisStore({ url: `redis://127.0.0.1:${port}`, namespace: 'unreachable-bus' });
+    const bus = createRedisChangeBus({ store, logger, subscribeTimeoutMs: 150 });
+    try {
+      bus.subscribe('flow-1', () => {});
+      const startedAt = Date.now();
+      const outcome = await Promise.race([
+        bus.subscribed('flow-1').then(
+          () => 'resolved',
+          (error: unknown) => error,
+        ),
+        new Promise((resolve) => setTimeout(() => resolve('no answer after 2 s'), 2000)),
+      ]);
+      expect(StoreError.isInstance(outcome), String(outcome)).toBe(true);
+      expect((outcome as StoreError).isRetryable).toBe(true);
+      expect((outcome as StoreError).message).toContain('within 150 ms');
+      expect(Date.now() - startedAt).toBeLessThan(1000);
+      // Each call gets its own deadline; the SUBSCRIBE itself stays queued for when Redis returns.
+      await expect(bus.subscribed('flow-1')).rejects.toSatisfy((error: unknown) => StoreError.isInstance(error));
+      expect(messages).toContain('verikit.redis.subscriber.error');
+    } finally {
+      await Promise.race([bus.close(), new Promise((_, reject) => setTimeout(() => reject(new Error('close() hung')), 2000))]);
+      await store.disconnect();
+    }
+  });
+});
+
+describe('RedisChangeBus logging', () => {
+  it('logs a driver error by class and code only, never its message (it can hold the Redis URL and password)', async () => {
+    const logged: Array<Record<string, unknown> | undefined> = [];
+    const at = (_message: string, fields?: Record<string, unknown>) => void logged.push(fields);
+    const failure = Object.assign(new Error('connect to redis://default:hunter2-pass@redis.internal:6379 failed'), { code: 'ECONNREFUSED' });
+    const publisher = { publish: () => Promise.reject(failure) } as unknown as RedisFlowStoreClient;
+    // A subscriber connection that is up, and reports a driver error on its 'error' event.
+    const handlers = new Map<string, (...args: unknown[]) => void>();
+    const subscriber = {
+      isOpen: true,
+      isReady: true,
+      on: (event: string, handler: (...args: unknown[]) => void) => void handlers.set(event, handler),
+      subscribe: () => Promise.resolve(),
+      unsubscribe: () => Promise.resolve(),
+      close: () => Promise.resolve(),
+      destroy: () => {},
+    } as unknown as RedisFlowStoreClient;
+    const bus = createRedisChangeBus({ publisher, subscriber, logger: { debug: at, info: at, warn: at, error: at } });
+    bus.subscribe('flow-1', () => {
+      throw new TypeError('listener saw secret 482913');
+    });
+    await bus.subscribed('flow-1');
+    handlers.get('error')?.(failure);
+    bus.publish({ id: 'flow-1', version: 1 } as unknown as FlowView);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    await bus.close();
+    expect(logged).toHaveLength(3);
+    const text = JSON.stringify(logged);
+    expect(logged.map((fields) => fields?.['error'])).toEqual(expect.arrayContaining(['Error (ECONNREFUSED)', 'TypeError']));
+    for (const hidden of ['hunter2-pass', 'redis.internal', '482913']) expect(text).not.toContain(hidden);
   });
 });

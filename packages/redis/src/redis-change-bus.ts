@@ -1,4 +1,4 @@
-import { silentLogger, type FlowChangeBus, type FlowListener, type FlowView, type Logger } from '@verikit/core';
+import { safeStoreCause, silentLogger, StoreError, type FlowChangeBus, type FlowListener, type FlowView, type Logger } from '@verikit/core';
 import type { RedisFlowStore, RedisFlowStoreClient } from './redis-flow-store.js';
 
 /** Options of {@link createRedisChangeBus} and the {@link RedisChangeBus} constructor. */
@@ -23,7 +23,16 @@ export interface RedisChangeBusOptions {
    * (`verikit.get`) and hand the views to your listeners.
    */
   onResync?: (flowIds: readonly string[]) => void;
+  /**
+   * How long {@link RedisChangeBus.subscribed} waits for Redis to confirm a subscription before it
+   * rejects with a `StoreError` (Redis unreachable: the SUBSCRIBE stays queued and takes effect when
+   * Redis returns). Also bounds how long `close()` waits for subscriptions in flight. Default 5000 ms;
+   * 0 turns it off.
+   */
+  subscribeTimeoutMs?: number;
 }
+
+const defaultSubscribeTimeoutMs = 5000;
 
 interface Subscription {
   readonly listeners: Set<FlowListener>;
@@ -72,6 +81,7 @@ export class RedisChangeBus implements FlowChangeBus {
   readonly #channelPrefix: string;
   readonly #logger: Logger;
   readonly #onResync: ((flowIds: readonly string[]) => void) | undefined;
+  readonly #subscribeTimeoutMs: number;
   readonly #subscriptions = new Map<string, Subscription>();
   /** Per channel, the last SUBSCRIBE/UNSUBSCRIBE sent, so they reach Redis in the order they were made. */
   readonly #pending = new Map<string, Promise<void>>();
@@ -88,6 +98,9 @@ export class RedisChangeBus implements FlowChangeBus {
     this.#channelPrefix = options.store ? options.store.redisKey('changes:') : `${options.namespace ?? 'verikit'}::changes:`;
     this.#logger = options.logger ?? silentLogger;
     this.#onResync = options.onResync;
+    const subscribeTimeoutMs = options.subscribeTimeoutMs ?? defaultSubscribeTimeoutMs;
+    if (!Number.isFinite(subscribeTimeoutMs) || subscribeTimeoutMs < 0) throw new TypeError('RedisChangeBus subscribeTimeoutMs must be a number of ms, 0 or more');
+    this.#subscribeTimeoutMs = subscribeTimeoutMs;
   }
 
   /** The channel a flow's changes are published on. */
@@ -128,10 +141,21 @@ export class RedisChangeBus implements FlowChangeBus {
   /**
    * Resolves once Redis confirmed the subscription of `flowId` (a listener must be subscribed).
    * Read the view after this to miss nothing: every change committed later reaches the listener.
-   * Rejects when the subscription failed (Redis unreachable); it is retried when Redis returns.
+   * Rejects with a `StoreError` when the subscription failed, or when Redis did not confirm it within
+   * `subscribeTimeoutMs` (Redis unreachable); the subscription stays queued, and is retried when
+   * Redis returns (`onResync` then says to re-read).
    */
   subscribed(flowId: string): Promise<void> {
-    return this.#subscriptions.get(flowId)?.confirmed ?? Promise.reject(new Error(`no listener is subscribed to flow ${flowId}`));
+    const subscription = this.#subscriptions.get(flowId);
+    if (!subscription) return Promise.reject(new Error(`no listener is subscribed to flow ${flowId}`));
+    const confirmed = subscription.confirmed.catch((error: unknown) => {
+      throw new StoreError('live updates are unavailable: the change bus could not subscribe', { cause: safeStoreCause(error) });
+    });
+    return withDeadline(
+      confirmed,
+      this.#subscribeTimeoutMs,
+      () => new StoreError(`live updates are unavailable: Redis did not confirm the subscription within ${this.#subscribeTimeoutMs} ms`),
+    );
   }
 
   /** Unsubscribes everything and closes the subscriber connection. The publisher (the store's) stays open. */
@@ -141,7 +165,9 @@ export class RedisChangeBus implements FlowChangeBus {
     this.#subscriptions.clear();
     const subscriber = this.#subscriber;
     if (subscriber?.isOpen) {
-      await Promise.allSettled([...this.#pending.values()]);
+      // Subscriptions in flight are waited for while Redis answers; queued ones (Redis unreachable)
+      // would never settle, so the wait is bounded and the connection destroyed.
+      if (subscriber.isReady) await withDeadline(Promise.allSettled([...this.#pending.values()]), this.#subscribeTimeoutMs, () => new Error('timeout')).catch(() => undefined);
       if (subscriber.isReady) await subscriber.close();
       else subscriber.destroy();
     }
@@ -251,6 +277,28 @@ export class RedisChangeBus implements FlowChangeBus {
   }
 }
 
+/**
+ * An error fit to log: its class and system code only (`Error (ECONNREFUSED)`). A driver's message
+ * can hold the Redis URL with its password, and a listener's error anything at all.
+ */
 function errorName(error: unknown): string {
-  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  return safeStoreCause(error).message;
+}
+
+/** Settles as `promise` does, or rejects with `timeoutError()` after `ms` (0: no deadline). */
+function withDeadline<T>(promise: Promise<T>, ms: number, timeoutError: () => Error): Promise<T> {
+  if (ms <= 0) return promise;
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => reject(timeoutError()), ms);
+    promise.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(error as Error);
+      },
+    );
+  });
 }

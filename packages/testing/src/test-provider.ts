@@ -105,7 +105,8 @@ export interface TestProvider extends ProviderV1 {
 }
 
 function abortable(ms: number, signal: AbortSignal): Promise<void> {
-  if (ms <= 0) return signal.aborted ? Promise.reject(signal.reason) : Promise.resolve();
+  if (signal.aborted) return Promise.reject(signal.reason);
+  if (ms <= 0) return Promise.resolve();
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       signal.removeEventListener('abort', onAbort);

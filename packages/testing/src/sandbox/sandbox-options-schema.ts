@@ -10,6 +10,10 @@ const schema = z.strictObject(
     webhookUrl: z
       .string()
       .refine((value) => URL.canParse(value) && /^https?:$/.test(new URL(value).protocol), { error: 'must be an http(s) URL' })
+      // Credentials in the URL would be printed and logged with it: the receiver authenticates by signature.
+      .refine((value) => !URL.canParse(value) || (new URL(value).username === '' && new URL(value).password === ''), {
+        error: 'must not contain a username or password',
+      })
       .optional(),
     webhookSecret: z
       .string()

@@ -178,6 +178,17 @@ describe('sandbox: control endpoints', () => {
     expect((await fetch(`${sandbox.url}/__sandbox/ussd/dial`, { method: 'POST', body: '{"phoneNumber":1}' })).status).toBe(400);
     await expect(sandbox.dialUssd('+2348031119998')).rejects.toThrow('no pending USSD session');
   });
+  it('masks digit runs in every text of a request summary: a code in an SMS or WhatsApp message is never printed', async () => {
+    const before = events.length;
+    await post('/gateway/api/v1/send/sms', { from: 'Shop', to: '+2348031110008', message: 'Your code is 482913' });
+    await post('/gateway/api/v1/send/whatsapp', { phoneNumber: '+2348031110008', message: 'Use 7351 to sign in' });
+    const summaries = events.slice(before).flatMap((event) => (event.type === 'request' && event.summary ? [event.summary] : []));
+    expect(summaries).toHaveLength(2);
+    const text = JSON.stringify(summaries);
+    for (const hidden of ['482913', '7351', '2348031110008']) expect(text).not.toContain(hidden);
+    expect(summaries[0]).toMatchObject({ from: 'Shop', message: 'Your code is ••••••' });
+    expect(summaries[1]).toMatchObject({ message: 'Use •••• to sign in' });
+  });
   it('reports requests to listeners with secrets masked', () => {
     const requests = events.filter((event) => event.type === 'request');
     expect(requests.length).toBeGreaterThan(10);
@@ -193,10 +204,12 @@ describe('startSandbox: bad options', () => {
     ['port', { port: 70_000 }],
     ['webhookSecret', { webhookSecret: 'not-a-secret' }],
     ['webhookUrl', { webhookUrl: 'file:///etc/passwd' }],
+    ['webhookUrl', { webhookUrl: 'https://user:not-a-secret@hooks.example.com/in' }],
+    ['webhookUrl', { webhookUrl: 'https://not-a-secret@hooks.example.com/in' }],
     ['latencyMs', { latencyMs: -5 }],
     ['input', { apikey: 'x' }],
   ] as const) {
-    it(`refuses ${field} with an InvalidInputError`, async () => {
+    it(`refuses ${field} ${JSON.stringify(options).replace('not-a-secret', '…')} with an InvalidInputError`, async () => {
       const error = await startSandbox(options as never).then(
         () => undefined,
         (caught: unknown) => caught,
@@ -204,6 +217,7 @@ describe('startSandbox: bad options', () => {
       expect(InvalidInputError.isInstance(error)).toBe(true);
       expect((error as InvalidInputError).field).toBe(field);
       expect(JSON.stringify(error)).not.toContain('not-a-secret');
+      expect((error as Error).message).not.toContain('not-a-secret');
     });
   }
 });
