@@ -187,7 +187,7 @@ export function createVerikit(options: VerikitOptions): Verikit {
     if (record.schemaVersion !== recordSchemaVersion) {
       throw new RecordSchemaError(`flow record has schema version ${String(record.schemaVersion)}; this release reads ${recordSchemaVersion}`);
     }
-    if (!(record.kind in machines)) throw new RecordSchemaError('flow record has an unknown kind');
+    if (!Object.hasOwn(machines, record.kind)) throw new RecordSchemaError('flow record has an unknown kind');
     const machine = machineFor(machines, record.kind);
     try {
       const snapshot = machine.resolveState({ value: record.value, context: record.context });
