@@ -361,7 +361,7 @@ export function createVerikit(options: VerikitOptions): Verikit {
     let latest = view;
     let hint: Loaded | undefined = committedHere;
     for (const effect of effects) {
-      const outcome = await callProvider(flowId, effect, memory);
+      const outcome = await callProvider(flowId, effect, memory, hint);
       try {
         if (outcome.ok === 'unknown') {
           latest = await verikit.get(flowId);
@@ -394,7 +394,7 @@ export function createVerikit(options: VerikitOptions): Verikit {
    * on as if its deadline had passed (whatever the injected clock says), and a late success is still
    * applied if it comes.
    */
-  async function callProvider(flowId: string, effect: EffectRequest, memory: EffectMemory): Promise<Outcome> {
+  async function callProvider(flowId: string, effect: EffectRequest, memory: EffectMemory, committed: Loaded | undefined): Promise<Outcome> {
     const controller = new AbortController();
     let timer: NodeJS.Timeout | undefined;
     const timedOut = Symbol('timed out');
@@ -405,7 +405,7 @@ export function createVerikit(options: VerikitOptions): Verikit {
       }, policies.effectTimeoutMs);
     });
     const context = { signal: controller.signal, idempotencyKey: effect.id, logger };
-    const call = invoke(flowId, effect, memory, context);
+    const call = invoke(flowId, effect, memory, context, committed);
     try {
       const result = await Promise.race([call, deadline]);
       if (result !== timedOut) return { ok: true, result };
@@ -438,6 +438,7 @@ export function createVerikit(options: VerikitOptions): Verikit {
     effect: EffectRequest,
     memory: EffectMemory,
     context: { signal: AbortSignal; idempotencyKey: string; logger: Logger },
+    committed: Loaded | undefined,
   ): Promise<Record<string, unknown>> {
     switch (effect.kind) {
       case 'ussd.initiate': {
@@ -465,7 +466,8 @@ export function createVerikit(options: VerikitOptions): Verikit {
       }
       case 'identity.send-otp': {
         if (memory.otp === undefined) throw new ProviderProtocolError('no OTP in memory for this send');
-        const loaded = await load(flowId);
+        // The record committed with this effect holds the sealed number; read the store only without it.
+        const loaded = committed ?? (await load(flowId));
         const sealed = (loaded.snapshot.context as { numberSealed?: string }).numberSealed;
         const idType = effect.input.idType as 'bvn' | 'nin';
         if (sealed === undefined) throw new RecordSchemaError('the identity number is no longer held for this flow');

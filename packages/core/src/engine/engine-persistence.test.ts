@@ -60,6 +60,10 @@ describe('persistence', () => {
     const view = await verikit.send(flow.id, { type: 'submit-code', code: '000000' });
     expect(view).toMatchObject({ status: 'awaiting-code', attemptsLeft: 4, version: 4 });
     expect(store.reads).toBe(1);
+    // An identity send takes the sealed number from the record committed with it: no read either.
+    const identity = await verikit.start({ kind: 'identity', idType: 'bvn', number: '12345678901' });
+    expect(identity.status).toBe('awaiting-code');
+    expect(store.reads).toBe(1);
   });
 
   it('a result whose starting record another instance changed meanwhile is applied to the fresh record, not lost or doubled', async () => {
