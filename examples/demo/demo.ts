@@ -99,7 +99,7 @@ try {
     await strict.send(flow.id, { type: 'submit-code', code: '444444' }).catch((error: Error) => console.log(`  refused: ${error.message}`));
   }
 
-  console.log('\n5. Phone: the code expires (TTL 1 s here) with no timer running; reading the flow shows it');
+  console.log('\n5. Phone: the code expires (TTL 1 s here) and no timer is set; reading the flow shows it');
   {
     const quick = createVerikit({ provider, secret, policies: { codeTtlMs: 1000 } });
     const flow = await watched(quick, () => quick.start({ kind: 'phone', phoneNumber: '+2348044445555' }));
