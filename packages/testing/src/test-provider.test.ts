@@ -1,4 +1,4 @@
-import { silentLogger } from '@verikit/core/spec';
+import { InvalidInputError, silentLogger } from '@verikit/core/spec';
 import { describe, expect, it } from 'vitest';
 import { createTestProvider } from './test-provider.js';
 
@@ -26,5 +26,38 @@ describe('createTestProvider: latency and the abort signal', () => {
     const call = provider.sms!.send({ from: 'Shop', to: '+2348031110001', message: 'hi' }, { signal: controller.signal, idempotencyKey: 'k', logger: silentLogger });
     controller.abort(new Error('stop'));
     await expect(call).rejects.toThrow('stop');
+  });
+});
+
+describe('createTestProvider: webhooks.parse', () => {
+  const parse = createTestProvider().webhooks!.parse;
+  const raw = (body: string) => ({ body, headers: {} });
+
+  it("reads the service's USSD_VERIFICATION payload, and gives null for other events", () => {
+    expect(parse(raw(JSON.stringify({ event: 'USSD_VERIFICATION', phoneNumber: '+2348012345678', status: 'failed' })))).toEqual({
+      type: 'ussd-verification',
+      phoneNumber: '+2348012345678',
+      status: 'failed',
+    });
+    expect(parse(raw(JSON.stringify({ event: 'SMS_DELIVERED', id: 1 })))).toBeNull();
+  });
+
+  it('refuses a malformed body with an InvalidInputError naming the field, never quoting it', () => {
+    const cases: Array<[string, string]> = [
+      ['not json 8012345678', 'body'],
+      ['[1,2]', 'body'],
+      [JSON.stringify({ event: 'USSD_VERIFICATION', phoneNumber: '+2348012345678', status: 'maybe' }), 'body.status'],
+      [JSON.stringify({ event: 'USSD_VERIFICATION', status: 'success' }), 'body.phoneNumber'],
+    ];
+    for (const [body, field] of cases) {
+      let caught: unknown;
+      try {
+        parse(raw(body));
+      } catch (error) {
+        caught = error;
+      }
+      expect(InvalidInputError.isInstance(caught) && caught.field, body).toBe(field);
+      expect((caught as Error).message).not.toContain('8012345678');
+    }
   });
 });

@@ -1,6 +1,9 @@
+import { z } from 'zod';
 import {
   InvalidInputError,
+  parseInput,
   ProviderRejectedError,
+  type RawWebhook,
   type IdentitySendOtpInput,
   type MessageSendResult,
   type PhoneChannel,
@@ -120,6 +123,29 @@ function abortable(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
+const servicePayloadSchema = z.object({
+  event: z.string({ error: 'must be a string' }),
+  phoneNumber: z.string({ error: 'must be a string' }),
+  status: z.enum(['success', 'failed'], { error: 'must be success or failed' }),
+});
+
+/**
+ * The double's `webhooks.parse`: the service's payload `{ event: 'USSD_VERIFICATION', phoneNumber,
+ * status }`, strictly (no alternatives, unlike the gateway's parser). Other events give `null`.
+ */
+function parseServiceWebhook(webhook: RawWebhook): ProviderEvent | null {
+  let payload: unknown;
+  try {
+    payload = JSON.parse(webhook.body);
+  } catch {
+    throw new InvalidInputError([{ field: 'body', message: 'is not valid JSON' }]);
+  }
+  const event = typeof payload === 'object' && payload !== null ? (payload as { event?: unknown }).event : undefined;
+  if (typeof event === 'string' && event !== 'USSD_VERIFICATION') return null;
+  const { phoneNumber, status } = parseInput(servicePayloadSchema, payload, 'body');
+  return { type: 'ussd-verification', phoneNumber, status };
+}
+
 /** Creates a {@link TestProvider}. */
 export function createTestProvider(options: TestProviderOptions = {}): TestProvider {
   const calls: RecordedCall[] = [];
@@ -205,6 +231,7 @@ export function createTestProvider(options: TestProviderOptions = {}): TestProvi
           return { messageId: `wa-${++sequence}` };
         }),
     },
+    webhooks: { parse: parseServiceWebhook },
     callsOf(operation) {
       return calls.filter((call) => call.operation === operation) as never;
     },

@@ -95,7 +95,7 @@ interface SetupOptions {
 async function setup({ webhooks = { secret: webhookSecret }, parse = parseServiceWebhook, store = new KeyvFlowStore() }: SetupOptions = {}) {
   // A clock far from the real one: a check against Date.now() would refuse every webhook here.
   const clock = new ManualClock(Date.UTC(2031, 5, 1, 12));
-  const provider = Object.assign(createTestProvider(), parse ? { webhooks: { parse } } : {});
+  const provider = Object.assign(createTestProvider(), { webhooks: parse ? { parse } : undefined });
   const lines: LogLine[] = [];
   const logger = capturingLogger(lines);
   const verikit = createVerikit({ provider, secret: engineSecret, clock, logger, store });
