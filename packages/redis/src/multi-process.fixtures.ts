@@ -8,7 +8,6 @@ import { createHmac } from 'node:crypto';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { EventNotAllowedError, FlowNotFoundError, StoreError, VerikitError, type FlowPolicies, type FlowStore, type ProviderV1 } from '@verikit/core';
-import { createGatewayProvider } from '@verikit/gateway';
 import { createTestProvider, type TestProvider } from '@verikit/testing';
 
 export const scenarioSecret = 'multi-process-secret-0123456789abcdefghij';
@@ -78,9 +77,6 @@ export interface WorkerPlan {
   readonly copies?: number;
 }
 
-/** The gateway provider's USSD_VERIFICATION parser (`{ event, phoneNumber, status }`); it never makes a request. */
-const gatewayWebhooks = createGatewayProvider({ apiKey: 'unused', baseUrl: 'http://127.0.0.1:9', ussdBaseUrl: 'http://127.0.0.1:9' }).webhooks;
-
 /**
  * A test double that behaves like one service shared by every process: request ids are unique
  * across processes and a code check depends on the code only (a real service keeps that state; each
@@ -91,8 +87,6 @@ export function sharedServiceProvider(processLabel: string): { provider: Provide
   const phone = double.phone!;
   const provider: ProviderV1 = {
     ...double,
-    // The test double pushes no webhooks: parse them as the gateway provider does.
-    webhooks: gatewayWebhooks,
     phone: {
       channels: phone.channels,
       async send(input, context) {
