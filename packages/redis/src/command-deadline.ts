@@ -1,10 +1,3 @@
-/**
- * Fails a Redis call that got no answer in time (a Redis that hangs rather than refuses: a stopped
- * process, a partition without a reset, a long script). One timer for all calls in flight, checked
- * every quarter of the timeout, instead of node-redis's per-command `AbortSignal.timeout`, which
- * cost about 8% of the CPU of an engine event in the Redis bench (docs/decisions/0305-one-deadline-timer-for-redis-calls.md).
- * A call fails between 1 and 1.25 times the timeout after it started.
- */
 /** A Redis call that got no answer within the command timeout. */
 export class CommandTimeoutError extends Error {
   readonly code = 'ETIMEDOUT';
@@ -15,6 +8,13 @@ export class CommandTimeoutError extends Error {
   }
 }
 
+/**
+ * Fails a Redis call that got no answer in time (a Redis that hangs rather than refuses: a stopped
+ * process, a partition without a reset, a long script). One timer for all calls in flight, checked
+ * every quarter of the timeout, instead of node-redis's per-command `AbortSignal.timeout`, which
+ * cost about 8% of the CPU of an engine event in the Redis bench (docs/decisions/0305-one-deadline-timer-for-redis-calls.md).
+ * A call fails between 1 and 1.25 times the timeout after it started.
+ */
 export class CommandDeadline {
   readonly #timeoutMs: number;
   readonly #pending = new Set<{ readonly startedAt: number; readonly reject: (error: Error) => void }>();

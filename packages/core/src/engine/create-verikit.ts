@@ -299,9 +299,9 @@ export function createVerikit(options: VerikitOptions): Verikit {
         };
         const ttl = ttlFor(next, now);
         if (await store.compareAndSetFlow(record, loaded.record.version, ttl)) {
-          // A USSD flow that starts waiting for the dial (again) is the number's active flow until its record
-          // expires: the route that takes the webhook to it lives as long (it was set at start with the
-          // initiation's shorter TTL).
+          // A USSD flow that starts waiting for the dial (again) becomes the number's active flow, the one
+          // the service's result is routed to, for as long as its record lives. Only then: until the user
+          // has a code to dial, a result can only be for an earlier flow.
           if (record.kind === 'ussd' && next.value === 'awaiting-dial' && current.value !== 'awaiting-dial') {
             await store.setRoute(`ussd:${String(record.context.phoneNumber)}`, flowId, ttl);
           }
@@ -550,9 +550,7 @@ export function createVerikit(options: VerikitOptions): Verikit {
         createdAt: now,
         updatedAt: now,
       };
-      const ttl = ttlFor(snapshot, now);
-      if (!(await store.compareAndSetFlow(record, 0, ttl))) throw new ConflictError('a flow with this id exists already');
-      if (input.kind === 'ussd') await store.setRoute(`ussd:${input.phoneNumber}`, id, ttl);
+      if (!(await store.compareAndSetFlow(record, 0, ttlFor(snapshot, now)))) throw new ConflictError('a flow with this id exists already');
       logger.info('verikit.flow.started', { flowId: id, kind: input.kind });
       const view = viewOf(snapshot, record, now);
       await publish(view);
