@@ -15,7 +15,7 @@
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { createIdentityMachine, createPureTransitions, createVerikit, defaultPolicies, type FlowPolicies, type KeyvFlowStore, type Verikit } from '@verikit/core';
-import { createTestProvider, ManualClock } from '@verikit/testing';
+import { createTestProviderV1, ManualClock } from '@verikit/testing';
 
 type IdentityMachine = ReturnType<typeof createIdentityMachine>;
 type Snapshot = ReturnType<IdentityMachine['resolveState']>;
@@ -55,7 +55,7 @@ function gc(): void {
 }
 
 function createEngine(): Verikit {
-  return createVerikit({ provider: createTestProvider(), secret, clock: new ManualClock(), policies });
+  return createVerikit({ provider: createTestProviderV1(), secret, clock: new ManualClock(), policies });
 }
 
 async function startIdentityFlows(verikit: Verikit, count: number, offset: number): Promise<string[]> {
@@ -136,7 +136,7 @@ async function benchEvents(): Promise<void> {
 }
 
 async function benchHeap(): Promise<void> {
-  const provider = createTestProvider();
+  const provider = createTestProviderV1();
   const verikit = createVerikit({ provider, secret, clock: new ManualClock(), policies });
   // Warm the code paths (and their caches) before the first heap reading.
   for (let index = 0; index < 100; index += 1) await verikit.start({ kind: 'phone', phoneNumber: phoneNumber(heapFlows + index) });

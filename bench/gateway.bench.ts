@@ -18,9 +18,9 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { silentLogger, type ProviderV1 } from '@verikit/core/spec';
+import { silentLogger, type ProviderV1 } from '@verikit/provider';
 import { createGatewayProvider } from '@verikit/gateway';
-import { startSandbox } from '@verikit/testing';
+import { startSandbox } from '@verikit/sandbox';
 
 const serverFlag = 'VERIKIT_GATEWAY_BENCH_SERVER';
 const rounds = 5;

@@ -26,8 +26,8 @@ import { connect } from 'node:net';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { createVerikit, type FlowPolicies, type FlowView, type Verikit } from '@verikit/core';
-import { createFlowHandler, toNodeHandler } from '@verikit/core/http';
-import { createTestProvider, ManualClock } from '@verikit/testing';
+import { createFlowHandler, toNodeHandler } from '@verikit/http';
+import { createTestProviderV1, ManualClock } from '@verikit/testing';
 
 interface AutocannonRequest {
   method?: string;
@@ -56,7 +56,7 @@ const flowCount = 3000;
 const serverFlag = 'VERIKIT_HTTP_BENCH_SERVER';
 
 function createEngine(): Verikit {
-  return createVerikit({ provider: createTestProvider(), secret, clock: new ManualClock(), policies });
+  return createVerikit({ provider: createTestProviderV1(), secret, clock: new ManualClock(), policies });
 }
 
 async function startIdentityFlows(verikit: Verikit, count: number): Promise<string[]> {
@@ -239,7 +239,7 @@ async function measureCrossInstanceDelay(): Promise<void> {
     [0, 1].map(async () => {
       const store = createRedisStore({ url: redisUrl, namespace });
       const changeBus = createRedisChangeBus({ store });
-      const provider = createTestProvider();
+      const provider = createTestProviderV1();
       const verikit = createVerikit({ provider, store, changeBus, secret, policies });
       const server = createServer(toNodeHandler(createFlowHandler({ verikit })));
       server.listen(0, '127.0.0.1');

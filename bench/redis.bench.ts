@@ -25,7 +25,7 @@ import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { createVerikit, type FlowRecord, type FlowView, type Verikit } from '@verikit/core';
 import { createRedisChangeBus, createRedisStore, type RedisFlowStore } from '@verikit/redis';
-import { createTestProvider } from '@verikit/testing';
+import { createTestProviderV1 } from '@verikit/testing';
 import { createClient } from 'redis';
 
 const url = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -77,7 +77,7 @@ export async function run(): Promise<void> {
   const stores: RedisFlowStore[] = [];
   try {
     const instance = (policies: Record<string, number> = {}) => {
-      const provider = createTestProvider();
+      const provider = createTestProviderV1();
       const store = createRedisStore({ url, namespace });
       const changeBus = createRedisChangeBus({ store });
       stores.push(store);
@@ -115,7 +115,7 @@ export async function run(): Promise<void> {
       });
     const engineStep = submitting(a.verikit, flows.map((flow) => flow.id));
     // The same engine on the in-process store: what the engine costs without Redis.
-    const memory = createVerikit({ provider: createTestProvider(), secret, policies: { maxAttempts: 100, maxSendsPerFlow: 100, resendCooldownMs: 0, maxSendsPerHour: 1_000_000 } });
+    const memory = createVerikit({ provider: createTestProviderV1(), secret, policies: { maxAttempts: 100, maxSendsPerFlow: 100, resendCooldownMs: 0, maxSendsPerHour: 1_000_000 } });
     const memoryFlows = await Promise.all(Array.from({ length: inFlight }, (_, index) => memory.start({ kind: 'phone', phoneNumber: phoneNumber(index) })));
     const memoryStep = submitting(memory, memoryFlows.map((flow) => flow.id));
 

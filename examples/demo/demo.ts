@@ -10,9 +10,9 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createVerikit, type FlowView, type Verikit } from '@verikit/core';
-import { createFlowHandler, toNodeHandler } from '@verikit/core/http';
+import { createFlowHandler, toNodeHandler } from '@verikit/http';
 import { createGatewayProvider } from '@verikit/gateway';
-import { defaultTestIdentities, generateWebhookSecret, startSandbox } from '@verikit/testing';
+import { defaultTestIdentities, generateWebhookSecret, startSandbox } from '@verikit/sandbox';
 
 const secret = 'demo-secret-not-for-production-0123456789';
 const webhookSecret = generateWebhookSecret();
@@ -30,8 +30,8 @@ const provider = createGatewayProvider({
   ussdBaseUrl: sandbox.ussdBaseUrl,
   defaultSender: 'Verikit',
 });
-const verikit = createVerikit({ provider, secret, webhooks: { secret: webhookSecret } });
-handle = toNodeHandler(createFlowHandler({ verikit }));
+const verikit = createVerikit({ provider, secret });
+handle = toNodeHandler(createFlowHandler({ verikit, webhooks: { secret: webhookSecret } }));
 console.log(`sandbox at ${sandbox.url}, app (webhooks) at ${appUrl}`);
 
 function show(view: FlowView): void {

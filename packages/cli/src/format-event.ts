@@ -1,4 +1,4 @@
-import type { SandboxEvent } from '@verikit/testing';
+import type { SandboxEvent } from '@verikit/sandbox';
 
 /** One line for a sandbox event. Request summaries come with codes, OTPs and identity numbers masked. */
 export function formatEvent(event: SandboxEvent): string {

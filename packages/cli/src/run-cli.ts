@@ -1,4 +1,4 @@
-import type { Sandbox } from '@verikit/testing';
+import type { Sandbox } from '@verikit/sandbox';
 import type { CliIo } from './cli-io.js';
 import { runSandboxCommand } from './sandbox-command.js';
 

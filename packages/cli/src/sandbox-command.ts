@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
-import { InvalidInputError } from '@verikit/core/spec';
-import { generateWebhookSecret, startSandbox, type Sandbox } from '@verikit/testing';
+import { InvalidInputError } from '@verikit/provider';
+import { generateWebhookSecret, startSandbox, type Sandbox } from '@verikit/sandbox';
 import type { CliIo } from './cli-io.js';
 import { displayUrl, formatEvent } from './format-event.js';
 

@@ -1,10 +1,24 @@
 /**
  * verikit core: the verification flows (USSD OTP, phone, BVN/NIN) as pure XState machines, the
- * engine that persists them in Keyv and runs their provider calls, and the provider spec.
+ * engine that persists them in Keyv and runs their provider calls, and the engine's errors. The
+ * provider spec is `@verikit/provider`; the HTTP layer is `@verikit/http`.
  *
  * @module
  */
-export * from './spec/index.js';
+export * from './errors/index.js';
+// The errors and spec types users meet through the engine, so an application imports them from one place.
+export {
+  VerikitError,
+  InvalidInputError,
+  CapabilityError,
+  RateLimitedError,
+  ProviderRejectedError,
+  ProviderUnavailableError,
+  ProviderAuthenticationError,
+  ProviderProtocolError,
+  type ProviderV1,
+  type Logger,
+} from '@verikit/provider';
 export { createVerikit, type Verikit, type VerikitOptions, type Clock, type ReceiveResult } from './engine/create-verikit.js';
 export type { StartInput, UserEvent, SendSmsInput, SendWhatsAppInput } from './engine/inputs.js';
 export { startInputSchema, userEventSchema, sendSmsInputSchema, sendWhatsAppInputSchema } from './engine/inputs.js';
@@ -21,4 +35,3 @@ export { recordSchemaVersion, type FlowRecord, type FlowStore, type LimitResult 
 export { KeyvFlowStore, createMemoryKeyv } from './store/keyv-flow-store.js';
 export { KeyLock } from './store/key-lock.js';
 export { safeStoreCause } from './store/safe-store-cause.js';
-export * from './webhooks/index.js';

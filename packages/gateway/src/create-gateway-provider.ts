@@ -3,10 +3,10 @@ import {
   InvalidInputError,
   ProviderProtocolError,
   parseInput,
-  type MessageSendResult,
+  type MessageSendResultV1,
   type PhoneChannel,
   type ProviderV1,
-} from '@verikit/core/spec';
+} from '@verikit/provider';
 import type { GatewayOperation } from './endpoints.js';
 import type { Envelope } from './envelope.js';
 import { readFirstText, readPath } from './field-path.js';
@@ -84,7 +84,7 @@ export function createGatewayProvider(options: GatewayProviderOptions): Provider
     return sender;
   }
 
-  function messageResult(envelope: Envelope): MessageSendResult {
+  function messageResult(envelope: Envelope): MessageSendResultV1 {
     const id = readFirstText(envelope, alternatives.messageId);
     return id === undefined ? {} : { messageId: id.text };
   }

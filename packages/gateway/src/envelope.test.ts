@@ -1,4 +1,4 @@
-import { ProviderProtocolError } from '@verikit/core/spec';
+import { ProviderProtocolError } from '@verikit/provider';
 import { describe, expect, it } from 'vitest';
 import { readEnvelope } from './envelope.js';
 

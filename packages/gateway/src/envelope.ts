@@ -1,4 +1,4 @@
-import { ProviderProtocolError } from '@verikit/core/spec';
+import { ProviderProtocolError } from '@verikit/provider';
 import { z } from 'zod';
 import type { GatewayOperation } from './endpoints.js';
 

@@ -1,4 +1,4 @@
-import { VerikitError } from '@verikit/core/spec';
+import { VerikitError } from '@verikit/provider';
 import { expect } from 'vitest';
 
 /** The typed error a call rejects with; fails the test when it resolves or throws anything else. */

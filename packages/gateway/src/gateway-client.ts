@@ -5,8 +5,8 @@ import {
   ProviderUnavailableError,
   safeProviderMessage,
   type Logger,
-  type ProviderCallContext,
-} from '@verikit/core/spec';
+  type ProviderCallContextV1,
+} from '@verikit/provider';
 import ky, { type AfterResponseHook, type BeforeRequestHook, type KyInstance, type Options } from 'ky';
 import { gatewayEndpoints, type GatewayOperation } from './endpoints.js';
 import { readEnvelope, type Envelope } from './envelope.js';
@@ -22,7 +22,7 @@ export interface GatewayReply {
 
 /** Sends one operation's JSON body and returns the envelope of a 2xx answer; throws a verikit error otherwise. */
 export interface GatewayClient {
-  post(operation: GatewayOperation, body: Record<string, unknown>, context: ProviderCallContext): Promise<GatewayReply>;
+  post(operation: GatewayOperation, body: Record<string, unknown>, context: ProviderCallContextV1): Promise<GatewayReply>;
 }
 
 /** The per-request data hooks and the fetch wrapper read. */

@@ -5,9 +5,9 @@
  * - the gateway client's retry rule (DESIGN.md §6): retry only what provably did not leave.
  */
 import { createVerikit, KeyvFlowStore, StoreError, type FlowRecord, type FlowView, type Verikit } from '@verikit/core';
-import { createFlowHandler, toNodeHandler } from '@verikit/core/http';
-import { ProviderUnavailableError, silentLogger, type ProviderCallContext } from '@verikit/core/spec';
-import { generateWebhookSecret, startSandbox, type Sandbox } from '@verikit/testing';
+import { createFlowHandler, toNodeHandler } from '@verikit/http';
+import { ProviderUnavailableError, silentLogger, type ProviderCallContextV1 } from '@verikit/provider';
+import { generateWebhookSecret, startSandbox, type Sandbox } from '@verikit/sandbox';
 import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
@@ -19,7 +19,7 @@ const engineSecret = 'gateway-wire-test-secret-0123456789abcdef';
 const apiKey = 'sk_live_wire-Test-Key-0123456789';
 
 let sequence = 0;
-function context(): ProviderCallContext {
+function context(): ProviderCallContextV1 {
   return { signal: new AbortController().signal, idempotencyKey: `flow:effect:${++sequence}`, logger: silentLogger };
 }
 
@@ -101,10 +101,9 @@ async function startWebhookApp(options: { refuseFirst?: number; store?: KeyvFlow
   const verikit: Verikit = createVerikit({
     provider,
     secret: engineSecret,
-    webhooks: { secret: webhookSecret },
     ...(options.store ? { store: options.store } : {}),
   });
-  flowHandler = createFlowHandler({ verikit });
+  flowHandler = createFlowHandler({ verikit, webhooks: { secret: webhookSecret } });
 
   return {
     appUrl,

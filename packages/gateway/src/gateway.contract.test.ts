@@ -1,4 +1,4 @@
-import { magicIdentityNumbers, magicPhoneNumbers, startSandbox, verifySandboxWebhook } from '@verikit/testing';
+import { magicIdentityNumbers, magicPhoneNumbers, startSandbox, verifySandboxWebhook } from '@verikit/sandbox';
 import { runProviderContract, type ContractFailure, type ContractOperation } from '@verikit/testing/contract';
 import { createGatewayProvider } from './create-gateway-provider.js';
 import { startWebhookReceiver } from './webhook-receiver.fixtures.js';

@@ -6,10 +6,10 @@ import {
   ProviderRejectedError,
   ProviderUnavailableError,
   type Logger,
-  type ProviderCallContext,
+  type ProviderCallContextV1,
   type ProviderV1,
-} from '@verikit/core/spec';
-import { magicIdentityNumbers, magicPhoneNumbers, startSandbox, type Sandbox } from '@verikit/testing';
+} from '@verikit/provider';
+import { magicIdentityNumbers, magicPhoneNumbers, startSandbox, type Sandbox } from '@verikit/sandbox';
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGatewayProvider } from './create-gateway-provider.js';
@@ -38,7 +38,7 @@ const capturingLogger: Logger = {
 };
 
 let sequence = 0;
-function context(signal: AbortSignal = new AbortController().signal): ProviderCallContext {
+function context(signal: AbortSignal = new AbortController().signal): ProviderCallContextV1 {
   return { signal, idempotencyKey: `flow:effect:${++sequence}`, logger: capturingLogger };
 }
 

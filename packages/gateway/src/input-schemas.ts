@@ -1,4 +1,4 @@
-import { senderSchema } from '@verikit/core/spec';
+import { senderSchema } from '@verikit/provider';
 import { z } from 'zod';
 
 /**

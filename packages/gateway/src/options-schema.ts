@@ -1,4 +1,4 @@
-import { parseInput, senderSchema } from '@verikit/core/spec';
+import { parseInput, senderSchema } from '@verikit/provider';
 import { z } from 'zod';
 import type { GatewayProviderOptions } from './gateway-options.js';
 

@@ -1,4 +1,4 @@
-import { InvalidInputError, type ProviderEvent, type RawWebhook } from '@verikit/core/spec';
+import { InvalidInputError, type ProviderEventV1, type RawWebhookV1 } from '@verikit/provider';
 import { readFirstText, readPath } from './field-path.js';
 import type { GatewayMapping } from './gateway-options.js';
 
@@ -16,7 +16,7 @@ const normaliseName = (value: string) => value.trim().toUpperCase().replace(/[.\
  * `eventType`; `phone`, `msisdn`; a `data` wrapper; boolean statuses) unless a mapping names the path.
  * Unknown events give `null`; malformed bodies an `InvalidInputError` that never quotes the body.
  */
-export function createWebhookParser(mapping: GatewayMapping['webhook'] = {}): (webhook: RawWebhook) => ProviderEvent | null {
+export function createWebhookParser(mapping: GatewayMapping['webhook'] = {}): (webhook: RawWebhookV1) => ProviderEventV1 | null {
   const eventPaths = mapping.event ? [mapping.event] : defaultEventPaths;
   const phonePaths = mapping.phoneNumber ? [mapping.phoneNumber] : defaultPhonePaths;
   const statusPaths = mapping.status ? [mapping.status] : defaultStatusPaths;

@@ -5,6 +5,7 @@
  * to the webhook endpoint), code submits and resends against the shared flows all at once, and sends
  * back what it committed, called and saw.
  */
+import { createWebhookHandler } from '@verikit/http';
 import { createVerikit, type FlowView } from '@verikit/core';
 import { createRedisChangeBus } from './redis-change-bus.js';
 import { createRedisStore } from './redis-flow-store.js';
@@ -58,8 +59,8 @@ const verikit = createVerikit({
   changeBus,
   secret: scenarioSecret,
   policies: scenarioPolicies,
-  webhooks: { secret: scenarioWebhookSecret },
 });
+const handleWebhook = createWebhookHandler({ verikit, secret: scenarioWebhookSecret });
 
 async function act(flowId: string, action: ActionRecord['action'], run: () => Promise<FlowView>): Promise<FlowView | undefined> {
   try {
@@ -114,7 +115,7 @@ async function verify(flowId: string): Promise<void> {
 /** One delivery of the signed webhook to this instance's webhook endpoint. */
 async function deliver(webhook: SignedWebhook): Promise<void> {
   try {
-    deliveries.push(await deliverWebhook((request) => verikit.webhooks.handle(request), webhook));
+    deliveries.push(await deliverWebhook(handleWebhook, webhook));
   } catch (error) {
     unexpected.push(`delivery: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`);
   }

@@ -8,7 +8,7 @@ import { createHmac } from 'node:crypto';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { EventNotAllowedError, FlowNotFoundError, StoreError, VerikitError, type FlowPolicies, type FlowStore, type ProviderV1 } from '@verikit/core';
-import { createTestProvider, type TestProvider } from '@verikit/testing';
+import { createTestProviderV1, type TestProviderV1 } from '@verikit/testing';
 
 export const scenarioSecret = 'multi-process-secret-0123456789abcdefghij';
 /** The webhook signing secret every process is configured with (Standard Webhooks form). */
@@ -44,7 +44,7 @@ export interface ActionRecord {
   readonly status?: string;
 }
 
-/** One delivery of a signed webhook to `verikit.webhooks.handle`, and its answer. */
+/** One delivery of a signed webhook to the webhook handler, and its answer. */
 export interface DeliveryRecord {
   /** The flow the webhook was signed for. */
   readonly flowId: string;
@@ -72,7 +72,7 @@ export interface WorkerPlan {
   readonly ussd: ReadonlyArray<{ flowId: string; phoneNumber: string }>;
   readonly lockout: readonly string[];
   readonly verify: readonly string[];
-  /** Signed webhooks to deliver through `verikit.webhooks.handle`, each `copies` times at once. */
+  /** Signed webhooks to deliver through the webhook handler, each `copies` times at once. */
   readonly webhooks?: readonly SignedWebhook[];
   readonly copies?: number;
 }
@@ -82,8 +82,8 @@ export interface WorkerPlan {
  * across processes and a code check depends on the code only (a real service keeps that state; each
  * process's double would not know the others' requests).
  */
-export function sharedServiceProvider(processLabel: string): { provider: ProviderV1; double: TestProvider } {
-  const double = createTestProvider({ phoneCode: rightCode });
+export function sharedServiceProvider(processLabel: string): { provider: ProviderV1; double: TestProviderV1 } {
+  const double = createTestProviderV1({ phoneCode: rightCode });
   const phone = double.phone!;
   const provider: ProviderV1 = {
     ...double,

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { createWebhookHandler } from '@verikit/http';
 import { createVerikit, type FlowRecord, type FlowView } from '@verikit/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRedisChangeBus } from './redis-change-bus.js';
@@ -179,8 +180,8 @@ describe.skipIf(skipReason !== undefined)('three processes sharing one Redis', (
       store: recordingStore(store, commits),
       secret: scenarioSecret,
       policies: scenarioPolicies,
-      webhooks: { secret: scenarioWebhookSecret },
     });
+    const handleWebhook = createWebhookHandler({ verikit, secret: scenarioWebhookSecret });
     const copies = 3;
 
     // USSD flows waiting for the dial, and for each the service's one "success" webhook, signed once
@@ -220,7 +221,7 @@ describe.skipIf(skipReason !== undefined)('three processes sharing one Redis', (
       expect(flowCommits.every((commit) => commit.version === commit.expected + 1)).toBe(true);
 
       // A later redelivery of the message, to yet another instance, changes nothing.
-      expect(await deliverWebhook((request) => verikit.webhooks.handle(request), webhook)).toMatchObject({ httpStatus: 200, status: 'duplicate' });
+      expect(await deliverWebhook(handleWebhook, webhook)).toMatchObject({ httpStatus: 200, status: 'duplicate' });
       expect((await store.getFlow(flowId))!.version).toBe(record.version);
     }
     // The deliveries really overlapped: some were turned away while another was being applied.

@@ -1,6 +1,6 @@
 import { createClient } from '@keyv/redis';
 import { createVerikit, StoreError, type FlowView, type Logger } from '@verikit/core';
-import { createTestProvider } from '@verikit/testing';
+import { createTestProviderV1 } from '@verikit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRedisChangeBus, type RedisChangeBus } from './redis-change-bus.js';
 import { createRedisStore, type RedisFlowStore, type RedisFlowStoreClient } from './redis-flow-store.js';
@@ -51,7 +51,7 @@ describe.skipIf(skipReason !== undefined)('RedisChangeBus across instances', () 
 
   /** One app instance: its own connections, its own bus, the shared Redis. */
   function instance(logger?: Logger) {
-    const provider = createTestProvider();
+    const provider = createTestProviderV1();
     const store = createRedisStore({ url: redisUrl, namespace });
     const changeBus = createRedisChangeBus({ store, ...(logger ? { logger } : {}) });
     stores.push(store);

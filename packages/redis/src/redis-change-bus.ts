@@ -1,4 +1,5 @@
-import { safeStoreCause, silentLogger, StoreError, type FlowChangeBus, type FlowListener, type FlowView, type Logger } from '@verikit/core';
+import { silentLogger } from '@verikit/provider';
+import { safeStoreCause, StoreError, type FlowChangeBus, type FlowListener, type FlowView, type Logger } from '@verikit/core';
 import type { RedisFlowStore, RedisFlowStoreClient } from './redis-flow-store.js';
 
 /** Options of {@link createRedisChangeBus} and the {@link RedisChangeBus} constructor. */

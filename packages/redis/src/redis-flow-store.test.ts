@@ -7,7 +7,7 @@ import {
   type FlowRecord,
   type FlowStore,
 } from '@verikit/core';
-import { createTestProvider } from '@verikit/testing';
+import { createTestProviderV1 } from '@verikit/testing';
 import Keyv from 'keyv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRedisStore, RedisFlowStore } from './redis-flow-store.js';
@@ -199,7 +199,7 @@ describe.skipIf(skipReason !== undefined)('RedisFlowStore on a real Redis', () =
 
   describe('two engines sharing one Redis', () => {
     it('apply 100 parallel events to one flow with no lost update', async () => {
-      const provider = createTestProvider();
+      const provider = createTestProviderV1();
       const second = createRedisStore({ url: redisUrl, namespace });
       const commits: Array<{ version: number; expected: number }> = [];
       const counted = (inner: FlowStore): FlowStore => ({

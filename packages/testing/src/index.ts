@@ -1,10 +1,10 @@
 /**
- * Test tools for verikit: a scriptable test double of the provider spec, a manual clock, and the sandbox
- * server that emulates the service. The provider contract suite, which imports vitest, is the
- * subpath `@verikit/testing/contract`.
+ * Test tools for verikit: a scriptable test double of provider spec v1 and a manual clock. The
+ * provider contract suite, which imports vitest, is the subpath `@verikit/testing/contract`; the
+ * sandbox server is `@verikit/sandbox`.
  *
  * @module
  */
-export * from './test-provider.js';
+export * from './test-provider-v1.js';
 export * from './manual-clock.js';
-export * from './sandbox/index.js';
+export * from './server-sent-event-reader.js';

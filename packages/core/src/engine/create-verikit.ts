@@ -4,21 +4,21 @@ import { createFlowMachines, machineFor, type FlowMachines } from '../flows/mach
 import { defaultPolicies, type FlowPolicies } from '../flows/policies.js';
 import { createPureTransitions, type PureTransitions } from '../flows/pure-transition.js';
 import { isTickDue, resendBlockedReason, type EffectRequest, type FlowContextBase, type FlowError, type FlowKind } from '../flows/shared.js';
-import { CapabilityError } from '../spec/errors/capability-error.js';
-import { ConflictError } from '../spec/errors/conflict-error.js';
-import { EventNotAllowedError } from '../spec/errors/event-not-allowed-error.js';
-import { FlowNotFoundError } from '../spec/errors/flow-not-found-error.js';
-import { InvalidInputError } from '../spec/errors/invalid-input-error.js';
-import { ProviderProtocolError } from '../spec/errors/provider-protocol-error.js';
-import { ProviderUnavailableError } from '../spec/errors/provider-unavailable-error.js';
-import { RateLimitedError } from '../spec/errors/rate-limited-error.js';
-import { RecordSchemaError } from '../spec/errors/record-schema-error.js';
-import { StoreError } from '../spec/errors/store-error.js';
-import { VerikitError } from '../spec/errors/verikit-error.js';
-import { silentLogger, type Logger } from '../spec/logger.js';
-import { safeProviderMessage } from '../spec/provider-message.js';
-import type { MessageSendResult, ProviderEvent, ProviderV1 } from '../spec/provider-v1.js';
-import { flowIdSchema, parseInput, senderSchema } from '../spec/schemas.js';
+import { CapabilityError } from '@verikit/provider';
+import { ConflictError } from '../errors/conflict-error.js';
+import { EventNotAllowedError } from '../errors/event-not-allowed-error.js';
+import { FlowNotFoundError } from '../errors/flow-not-found-error.js';
+import { InvalidInputError } from '@verikit/provider';
+import { ProviderProtocolError } from '@verikit/provider';
+import { ProviderUnavailableError } from '@verikit/provider';
+import { RateLimitedError } from '@verikit/provider';
+import { RecordSchemaError } from '../errors/record-schema-error.js';
+import { StoreError } from '../errors/store-error.js';
+import { VerikitError } from '@verikit/provider';
+import { silentLogger, type Logger } from '@verikit/provider';
+import { safeProviderMessage } from '@verikit/provider';
+import type { MessageSendResultV1, ProviderEventV1, ProviderV1 } from '@verikit/provider';
+import { flowIdSchema, parseInput, senderSchema } from '@verikit/provider';
 import { recordSchemaVersion, type FlowRecord, type FlowStore } from '../store/flow-store.js';
 import { KeyvFlowStore } from '../store/keyv-flow-store.js';
 import { safeStoreCause } from '../store/safe-store-cause.js';
@@ -34,7 +34,6 @@ import {
   type StartInput,
   type UserEvent,
 } from './inputs.js';
-import { createWebhookReceiver, type WebhookOptions, type WebhookReceiver } from '../webhooks/index.js';
 import { generateFlowId, generateOtp, mask, SecretBox } from './secrets.js';
 import { toView, type FlowView } from './view.js';
 
@@ -66,8 +65,6 @@ export interface VerikitOptions {
   defaultSender?: string;
   /** Patterns for identity numbers, checked after the 11-digit default. Default: none beyond 11 digits. */
   identityNumberPatterns?: Partial<Record<'bvn' | 'nin', RegExp>>;
-  /** The webhook endpoint: secret, scheme, window (docs/webhooks.md). Default: every webhook refused. */
-  webhooks?: WebhookOptions;
 }
 
 /** What `receive` did with a provider event. */
@@ -95,11 +92,15 @@ export interface Verikit {
    */
   subscribed(flowId: string): Promise<void>;
   /** Applies a verified provider event (the USSD result) to the flow it concerns. */
-  receive(event: ProviderEvent): Promise<ReceiveResult>;
-  sendSms(input: SendSmsInput): Promise<MessageSendResult & { provider: string }>;
-  sendWhatsApp(input: SendWhatsAppInput): Promise<MessageSendResult & { provider: string }>;
-  /** The webhook endpoint: `verikit.webhooks.handle(request)` verifies, de-duplicates and applies a provider's webhook. */
-  readonly webhooks: WebhookReceiver;
+  receive(event: ProviderEventV1): Promise<ReceiveResult>;
+  sendSms(input: SendSmsInput): Promise<MessageSendResultV1 & { provider: string }>;
+  sendWhatsApp(input: SendWhatsAppInput): Promise<MessageSendResultV1 & { provider: string }>;
+  /** The provider the engine was created with (its `webhooks.parse` reads the provider's webhooks). */
+  readonly provider: ProviderV1;
+  /** The engine's clock: what `now` means for every flow, webhook timestamps included. */
+  readonly clock: Clock;
+  /** The engine's logger. */
+  readonly logger: Logger;
   /** The policies in force. */
   readonly policies: Readonly<FlowPolicies>;
   readonly store: FlowStore;
@@ -115,6 +116,11 @@ const optionsSchema = z.object({
     .strictObject({
       bvn: z.instanceof(RegExp, { error: 'must be a RegExp' }).optional(),
       nin: z.instanceof(RegExp, { error: 'must be a RegExp' }).optional(),
+    })
+    .optional(),
+  webhooks: z
+    .undefined({
+      error: 'is configured on the HTTP layer: createWebhookHandler({ verikit, secret }) or createFlowHandler({ verikit, webhooks: { secret } }) from @verikit/http',
     })
     .optional(),
   clock: z
@@ -157,7 +163,7 @@ type InternalEvent = Record<string, unknown> & { type: string; now: number };
  * Creates the engine.
  *
  * @example
- * const verikit = createVerikit({ provider: createTestProvider(), secret: process.env.VERIKIT_SECRET! });
+ * const verikit = createVerikit({ provider: createTestProviderV1(), secret: process.env.VERIKIT_SECRET! });
  * const flow = await verikit.start({ kind: 'phone', phoneNumber: '+2348012345678' });
  * const done = await verikit.send(flow.id, { type: 'submit-code', code: '123456' });
  */
@@ -496,16 +502,9 @@ export function createVerikit(options: VerikitOptions): Verikit {
   const verikit: Verikit = {
     policies,
     store,
-    webhooks: createWebhookReceiver(
-      {
-        receive: (event) => verikit.receive(event),
-        parse: provider.webhooks ? (webhook) => provider.webhooks!.parse(webhook) : undefined,
-        store,
-        clock,
-        logger,
-      },
-      options.webhooks,
-    ),
+    provider,
+    clock,
+    logger,
 
     async start(rawInput) {
       const input = parseInput(startInputSchema, rawInput);

@@ -1,6 +1,6 @@
-import { createTestProvider, ManualClock } from '@verikit/testing';
+import { createTestProviderV1, ManualClock } from '@verikit/testing';
 import { describe, expect, it } from 'vitest';
-import { EventNotAllowedError } from '../spec/errors/index.js';
+import { EventNotAllowedError } from '../errors/index.js';
 import { KeyvFlowStore, createMemoryKeyv } from '../store/keyv-flow-store.js';
 import { createVerikit } from './create-verikit.js';
 import { setup, testSecret } from './engine.fixtures.js';
@@ -8,7 +8,7 @@ import { setup, testSecret } from './engine.fixtures.js';
 describe('concurrency', () => {
   it('100 parallel events on one flow, through two engines on one store, leave a consistent record with no lost update', async () => {
     const keyv = createMemoryKeyv();
-    const provider = createTestProvider();
+    const provider = createTestProviderV1();
     const clock = new ManualClock();
     const options = { provider, secret: testSecret, clock, policies: { maxAttempts: 100 } };
     // Two engines: each serializes its own commits; between them, compare-and-set decides.
@@ -33,7 +33,7 @@ describe('concurrency', () => {
 
   it('parallel wrong submits can never exceed the attempt limit (phone, provider-checked)', async () => {
     const maxAttempts = 5;
-    const { verikit, provider } = setup({ provider: createTestProvider({ latencyMs: 2 }), policies: { maxAttempts } });
+    const { verikit, provider } = setup({ provider: createTestProviderV1({ latencyMs: 2 }), policies: { maxAttempts } });
     const { id } = await verikit.start({ kind: 'phone', phoneNumber: '+2348012345678' });
     // Every wrong submit the flow accepted made exactly one check and used exactly one attempt; the
     // others (made while a check was running) were refused and changed nothing.
@@ -64,7 +64,7 @@ describe('concurrency', () => {
 
   it('parallel wrong submits can never exceed the attempt limit (identity, engine-checked), across two engines', async () => {
     const keyv = createMemoryKeyv();
-    const provider = createTestProvider();
+    const provider = createTestProviderV1();
     const options = { provider, secret: testSecret, policies: { maxAttempts: 3 } };
     const a = createVerikit({ ...options, store: new KeyvFlowStore(keyv) });
     const b = createVerikit({ ...options, store: new KeyvFlowStore(keyv) });

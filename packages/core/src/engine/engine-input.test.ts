@@ -1,8 +1,9 @@
 import fc from 'fast-check';
 import { isValidPhoneNumber } from 'libphonenumber-js';
-import { createTestProvider } from '@verikit/testing';
+import { createTestProviderV1 } from '@verikit/testing';
 import { describe, expect, it } from 'vitest';
-import { InvalidInputError, EventNotAllowedError, FlowNotFoundError, VerikitError } from '../spec/errors/index.js';
+import { InvalidInputError, VerikitError } from '@verikit/provider';
+import { EventNotAllowedError, FlowNotFoundError } from '../errors/index.js';
 import { createVerikit } from './create-verikit.js';
 import { setup, testSecret } from './engine.fixtures.js';
 
@@ -169,7 +170,7 @@ describe('bad input to every public function: a typed error naming the field, an
   });
 
   it('identity number patterns with the global flag check every number afresh', async () => {
-    const verikit = createVerikit({ provider: createTestProvider(), secret: testSecret, identityNumberPatterns: { bvn: /^22\d{9}$/g } });
+    const verikit = createVerikit({ provider: createTestProviderV1(), secret: testSecret, identityNumberPatterns: { bvn: /^22\d{9}$/g } });
     for (let index = 0; index < 4; index += 1) {
       expect((await verikit.start({ kind: 'identity', idType: 'bvn', number: `2212345678${index}` })).status).toBe('awaiting-code');
     }
@@ -177,7 +178,7 @@ describe('bad input to every public function: a typed error naming the field, an
   });
 
   it('createVerikit with bad options', () => {
-    const provider = createTestProvider();
+    const provider = createTestProviderV1();
     const cases: Array<[Record<string, unknown>, string]> = [
       [{ provider, secret: 'short' }, 'secret'],
       [{ provider }, 'secret'],

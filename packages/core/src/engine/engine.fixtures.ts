@@ -1,5 +1,5 @@
-import { createTestProvider, ManualClock, type TestProvider } from '@verikit/testing';
-import type { Logger } from '../spec/logger.js';
+import { createTestProviderV1, ManualClock, type TestProviderV1 } from '@verikit/testing';
+import type { Logger } from '@verikit/provider';
 import { KeyvFlowStore, createMemoryKeyv } from '../store/keyv-flow-store.js';
 import { createVerikit, type VerikitOptions } from './create-verikit.js';
 
@@ -20,8 +20,8 @@ export function captureLogger(): { logger: Logger; lines: CapturedLog[] } {
   return { logger: { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') }, lines };
 }
 
-export function setup(options: Partial<VerikitOptions> & { provider?: TestProvider } = {}) {
-  const provider = options.provider ?? createTestProvider();
+export function setup(options: Partial<VerikitOptions> & { provider?: TestProviderV1 } = {}) {
+  const provider = options.provider ?? createTestProviderV1();
   const clock = new ManualClock();
   const keyv = createMemoryKeyv();
   const store = new KeyvFlowStore(keyv);

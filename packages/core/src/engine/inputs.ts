@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { codeSchema, identityNumberSchema, phoneNumberSchema, senderSchema, smsMessageSchema, whatsAppMessageSchema } from '../spec/schemas.js';
+import { codeSchema, identityNumberSchema, phoneNumberSchema, senderSchema, smsMessageSchema, whatsAppMessageSchema } from '@verikit/provider';
 
 /** Input of `verikit.start`. */
 export const startInputSchema = z.discriminatedUnion(

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { flowIdSchema } from '../spec/schemas.js';
+import { flowIdSchema } from '@verikit/provider';
 import { generateFlowId } from './secrets.js';
 
 describe('generateFlowId', () => {

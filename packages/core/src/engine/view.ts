@@ -1,7 +1,7 @@
 import type { AnyMachineSnapshot } from 'xstate';
 import { userEventTypes, type FlowStatus } from '../flows/machines.js';
 import type { FlowError, FlowKind } from '../flows/shared.js';
-import type { IdentityType, PhoneChannel } from '../spec/provider-v1.js';
+import type { IdentityType, PhoneChannel } from '@verikit/provider';
 import { maskPhoneNumber } from './secrets.js';
 
 /**

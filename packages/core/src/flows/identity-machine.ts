@@ -1,6 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import { and, assign, setup } from 'xstate';
-import type { IdentityType } from '../spec/provider-v1.js';
+import type { IdentityType } from '@verikit/provider';
 import type { FlowPolicies } from './policies.js';
 import {
   placeholderContext,

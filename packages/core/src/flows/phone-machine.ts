@@ -1,5 +1,5 @@
 import { and, assign, setup } from 'xstate';
-import type { PhoneChannel } from '../spec/provider-v1.js';
+import type { PhoneChannel } from '@verikit/provider';
 import type { FlowPolicies } from './policies.js';
 import {
   placeholderContext,

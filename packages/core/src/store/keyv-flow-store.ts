@@ -1,6 +1,6 @@
 import Keyv from 'keyv';
-import { StoreError } from '../spec/errors/store-error.js';
-import { VerikitError } from '../spec/errors/verikit-error.js';
+import { StoreError } from '../errors/store-error.js';
+import { VerikitError } from '@verikit/provider';
 import type { FlowRecord, FlowStore, LimitResult } from './flow-store.js';
 import { KeyLock } from './key-lock.js';
 import { safeStoreCause } from './safe-store-cause.js';

@@ -6,10 +6,10 @@ import {
   ProviderUnavailableError,
   silentLogger,
   VerikitError,
-  type ProviderCallContext,
-  type ProviderEvent,
+  type ProviderCallContextV1,
+  type ProviderEventV1,
   type ProviderV1,
-} from '@verikit/core/spec';
+} from '@verikit/provider';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 /** The operations the contract exercises. */
@@ -42,7 +42,7 @@ export interface ContractSubject {
    * Acts as the user who dials the USSD code and enters the OTP (or fails to), and returns the event the
    * provider reports for it. For a webhook provider this is `webhooks.parse` of the real delivered webhook.
    */
-  completeUssd?(phoneNumber: string, otp: string, status: 'success' | 'failed'): Promise<ProviderEvent | null>;
+  completeUssd?(phoneNumber: string, otp: string, status: 'success' | 'failed'): Promise<ProviderEventV1 | null>;
   cleanup?(): Promise<void>;
 }
 
@@ -56,7 +56,7 @@ const errorClasses: Record<ContractFailure, { isInstance(error: unknown): boolea
 const retryable: Record<ContractFailure, boolean> = { rejected: false, unavailable: true, authentication: false, protocol: false };
 
 let sequence = 0;
-function context(): ProviderCallContext {
+function context(): ProviderCallContextV1 {
   return { signal: new AbortController().signal, idempotencyKey: `contract:effect:${++sequence}`, logger: silentLogger };
 }
 
@@ -75,7 +75,7 @@ async function failureOf(promise: Promise<unknown>): Promise<unknown> {
  *
  * @example
  * runProviderContract('test double', async () => {
- *   const provider = createTestProvider();
+ *   const provider = createTestProviderV1();
  *   return { provider, lastCode: (to) => provider.lastCode(to), ... };
  * });
  */

@@ -4,8 +4,8 @@ import {
   ProviderRejectedError,
   ProviderUnavailableError,
   type VerikitError,
-} from '@verikit/core/spec';
-import { createTestProvider } from '../test-provider.js';
+} from '@verikit/provider';
+import { createTestProviderV1 } from '../test-provider-v1.js';
 import { runProviderContract, type ContractFailure } from './provider-contract.js';
 
 const identities = {
@@ -21,7 +21,7 @@ const errors: Record<ContractFailure, () => VerikitError> = {
 };
 
 runProviderContract('test double', async () => {
-  const provider = createTestProvider({
+  const provider = createTestProviderV1({
     identities: { [identities.bvn.number]: identities.bvn.phoneNumber, [identities.nin.number]: identities.nin.phoneNumber },
     phoneCode: () => String(100000 + Math.floor(Math.random() * 900000)),
   });

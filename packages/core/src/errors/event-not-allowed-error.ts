@@ -1,0 +1,23 @@
+import { VerikitError, type VerikitErrorOptions } from '@verikit/provider';
+
+/** The event is not accepted in the flow's current state (a code submitted to a verified flow, a resend during the cooldown). The flow is unchanged; `allowed` lists what it accepts now. */
+export class EventNotAllowedError extends VerikitError {
+  readonly eventType: string;
+  readonly status: string;
+  readonly allowed: readonly string[];
+
+  constructor(eventType: string, status: string, allowed: readonly string[], reason?: string) {
+    super('event_not_allowed', `${eventType} is not allowed while the flow is ${status}${reason ? `: ${reason}` : ''}`, {
+      field: 'event.type',
+      statusCode: 409,
+    });
+    this.name = 'EventNotAllowedError';
+    this.eventType = eventType;
+    this.status = status;
+    this.allowed = allowed;
+  }
+
+  static override isInstance(error: unknown): error is EventNotAllowedError {
+    return VerikitError.isInstance(error) && error.code === 'event_not_allowed';
+  }
+}

@@ -1,0 +1,16 @@
+import { VerikitError, type VerikitErrorOptions } from '@verikit/provider';
+
+/** No flow has this id: it never existed, or its record expired and was removed. */
+export class FlowNotFoundError extends VerikitError {
+  readonly flowId: string;
+
+  constructor(flowId: string, options: VerikitErrorOptions = {}) {
+    super('flow_not_found', 'flow not found', { field: 'flowId', statusCode: 404, ...options });
+    this.name = 'FlowNotFoundError';
+    this.flowId = flowId;
+  }
+
+  static override isInstance(error: unknown): error is FlowNotFoundError {
+    return VerikitError.isInstance(error) && error.code === 'flow_not_found';
+  }
+}

@@ -1,0 +1,5 @@
+export { FlowNotFoundError } from './flow-not-found-error.js';
+export { EventNotAllowedError } from './event-not-allowed-error.js';
+export { ConflictError } from './conflict-error.js';
+export { StoreError } from './store-error.js';
+export { RecordSchemaError } from './record-schema-error.js';

@@ -1,0 +1,55 @@
+import { EventNotAllowedError } from '@verikit/core';
+import { InvalidInputError } from '@verikit/provider';
+import { RateLimitedError } from '@verikit/provider';
+import { VerikitError } from '@verikit/provider';
+import { MethodNotAllowedError } from './errors/method-not-allowed-error.js';
+import { jsonResponse } from './json-response.js';
+
+/** The body of every error answer. Built from the error's `toJSON()` and structured fields only; never a stack, a value sent in or a secret. */
+export interface ErrorResponseBody {
+  readonly error: {
+    readonly name: string;
+    readonly code: string;
+    readonly message: string;
+    readonly field?: string;
+    readonly isRetryable: boolean;
+    /** `invalid_input`: every problem found, each naming its field. */
+    readonly issues?: ReadonlyArray<{ readonly field: string; readonly message: string }>;
+    /** `event_not_allowed`: the events the flow accepts now. */
+    readonly allowed?: readonly string[];
+    /** `rate_limited`: when the call may succeed (ms since the epoch). Also sent as `Retry-After`. */
+    readonly retryAt?: number;
+  };
+}
+
+/** How long a client should wait after a 503 before trying again, in seconds. */
+const unavailableRetryAfterSeconds = 1;
+
+/**
+ * The response for an error thrown while handling a request. A verikit error answers with its
+ * `statusCode` and `toJSON()` (plus its structured `issues`, `allowed` or `retryAt`); anything else
+ * is a 500 with a generic message: its message and stack stay on the server.
+ */
+export function errorResponse(error: unknown, now: number = Date.now()): Response {
+  if (!VerikitError.isInstance(error)) {
+    const body: ErrorResponseBody = { error: { name: 'InternalError', code: 'internal_error', message: 'internal error', isRetryable: true } };
+    return jsonResponse(body, 500);
+  }
+  const headers: Record<string, string> = {};
+  const details: Record<string, unknown> = {};
+  if (InvalidInputError.isInstance(error) && Array.isArray(error.issues)) details.issues = error.issues.map(({ field, message }) => ({ field, message }));
+  if (EventNotAllowedError.isInstance(error) && Array.isArray(error.allowed)) details.allowed = [...error.allowed];
+  if (RateLimitedError.isInstance(error) && Number.isFinite(error.retryAt)) {
+    details.retryAt = error.retryAt;
+    headers['retry-after'] = String(Math.max(1, Math.ceil((error.retryAt - now) / 1000)));
+  }
+  if (MethodNotAllowedError.isInstance(error)) headers.allow = error.allow.join(', ');
+  if (error.statusCode === 503 && headers['retry-after'] === undefined) headers['retry-after'] = String(unavailableRetryAfterSeconds);
+  const body: ErrorResponseBody = { error: { ...error.toJSON(), ...details } };
+  return jsonResponse(body, statusOf(error), headers);
+}
+
+function statusOf(error: VerikitError): number {
+  const status = error.statusCode;
+  return Number.isInteger(status) && status >= 400 && status <= 599 ? status : 500;
+}

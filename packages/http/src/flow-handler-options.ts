@@ -1,0 +1,57 @@
+import type { z } from 'zod';
+import type { Verikit } from '@verikit/core';
+import type { startInputSchema } from '@verikit/core';
+import type { FlowView } from '@verikit/core';
+import type { CorsOptions } from './cors.js';
+import type { createWebhookHandler, WebhookHandlerOptions } from './webhooks/create-webhook-handler.js';
+
+/** What a request wants to do with a flow, as `authorize` sees it. `send` covers every user event, `cancel` included. */
+export type FlowAction = 'start' | 'read' | 'send' | 'stream';
+
+/** A validated start request, as `authorize` sees it for `start`: the flow kind and the fields sent. */
+export type FlowStartRequest = z.output<typeof startInputSchema>;
+
+/**
+ * Decides whether `request` may do `action`. For `start` it gets the validated start request
+ * (its `kind` and fields, so it can check the phone number belongs to the signed-in user); for the
+ * other actions, the flow's current view. Only `true` allows; anything else is a 403.
+ */
+export type FlowAuthorizer = (request: Request, flow: FlowView | FlowStartRequest, action: FlowAction) => boolean | Promise<boolean>;
+
+/** Options of {@link createFlowHandler}. */
+export interface FlowHandlerOptions {
+  /** The engine the routes drive. */
+  verikit: Verikit;
+  /** Where the routes live: `'/api/verify'` serves `/api/verify/flows`. Default `''`. */
+  basePath?: string;
+  /** Cross-origin access for browser apps on other origins. Default: none (same origin only). */
+  cors?: CorsOptions;
+  /**
+   * Called before every flow action; deny with anything but `true` (403). Default: allow. Flow ids
+   * are unguessable 128-bit capability tokens: without this hook, whoever holds an id may read and
+   * drive that flow, and anyone may start flows (subject to the engine's send limits).
+   */
+  authorize?: FlowAuthorizer;
+  /**
+   * How the webhook route verifies what it receives: the secret, scheme and window (docs/webhooks.md).
+   * Default: none, so every webhook is refused until a secret is set.
+   */
+  webhooks?: Omit<WebhookHandlerOptions, 'verikit'>;
+  /**
+   * The webhook route, below `basePath`, answered by {@link createWebhookHandler} with the `webhooks`
+   * options. Default `'/webhooks'`; `false` leaves the route out (404).
+   */
+  webhookPath?: string | false;
+  /** Interval of SSE heartbeat comments, in ms. Default 15,000. */
+  heartbeatMs?: number;
+  /** The largest JSON body taken, in bytes. Default 16 KiB. */
+  maxBodyBytes?: number;
+  /**
+   * Called with every error answered with a 5xx (store or provider down, or an unexpected
+   * failure, whose details the client never sees), for the application's logs.
+   */
+  onError?: (error: unknown, request: Request) => void;
+}
+
+/** A Web-standard request handler. */
+export type FlowHandler = (request: Request) => Promise<Response>;

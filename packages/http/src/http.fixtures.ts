@@ -1,0 +1,129 @@
+import { once } from 'node:events';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createTestProviderV1, ServerSentEventReader, type TestProviderV1 } from '@verikit/testing';
+import { MemoryChangeBus, type FlowChangeBus, type FlowListener } from '@verikit/core';
+import { createVerikit, type Verikit, type VerikitOptions } from '@verikit/core';
+import type { FlowView } from '@verikit/core';
+import type { WebhooksCapabilityV1 } from '@verikit/provider';
+import Keyv from 'keyv';
+import { KeyvFlowStore } from '@verikit/core';
+import { createFlowHandler } from './create-flow-handler.js';
+import type { FlowHandlerOptions } from './flow-handler-options.js';
+import { toNodeHandler } from './node-adapter.js';
+
+/** Test-only fixtures for the HTTP handler's tests. */
+export const httpTestSecret = 'http-test-secret-0123456789-abcdefghijkl';
+export const phoneNumber = '+2348012345678';
+export const otherPhoneNumber = '+2348098765432';
+
+/** A change bus that counts live subscriptions, to prove streams unsubscribe. */
+export class CountingChangeBus implements FlowChangeBus {
+  readonly #inner = new MemoryChangeBus();
+  active = 0;
+  subscriptions = 0;
+
+  publish(view: FlowView): void {
+    this.#inner.publish(view);
+  }
+
+  subscribe(flowId: string, listener: FlowListener): () => void {
+    const unsubscribe = this.#inner.subscribe(flowId, listener);
+    this.active += 1;
+    this.subscriptions += 1;
+    let done = false;
+    return () => {
+      if (done) return;
+      done = true;
+      this.active -= 1;
+      unsubscribe();
+    };
+  }
+}
+
+/** A Map that can be switched off: a store that went down. */
+export class SwitchableMap extends Map<string, unknown> {
+  down = false;
+
+  override get(key: string): unknown {
+    if (this.down) throw new Error('ECONNREFUSED 10.0.0.1:6379 password=hunter2');
+    return super.get(key);
+  }
+
+  override set(key: string, value: unknown): this {
+    if (this.down) throw new Error('ECONNREFUSED 10.0.0.1:6379 password=hunter2');
+    return super.set(key, value);
+  }
+}
+
+/** A listening node:http server on 127.0.0.1, port 0. */
+export async function listen(handler: (request: Request) => Promise<Response>): Promise<{ server: Server; url: string; close: () => Promise<void> }> {
+  const server = createServer(toNodeHandler(handler));
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  return {
+    server,
+    url: `http://127.0.0.1:${port}`,
+    close: async () => {
+      server.closeAllConnections();
+      server.close();
+      await once(server, 'close');
+    },
+  };
+}
+
+export interface HttpSetup {
+  verikit: Verikit;
+  provider: TestProviderV1;
+  bus: CountingChangeBus;
+  map: SwitchableMap;
+  url: string;
+  close: () => Promise<void>;
+  /** Every stored value, serialized: to prove a refused request changed nothing. */
+  snapshot: () => Promise<string>;
+}
+
+/** An engine on the test double and an in-memory store, served over real HTTP by the flow handler. */
+export async function setupHttp(
+  handlerOptions: Omit<FlowHandlerOptions, 'verikit'> = {},
+  engineOptions: Partial<VerikitOptions> = {},
+  webhooks?: WebhooksCapabilityV1,
+): Promise<HttpSetup> {
+  // The test double pushes no webhooks; a test that needs them gives it the service's parser.
+  const provider = webhooks === undefined ? createTestProviderV1() : Object.assign(createTestProviderV1(), { webhooks });
+  const map = new SwitchableMap();
+  const keyv = new Keyv({ store: map, serialize: JSON.stringify, deserialize: JSON.parse, throwOnErrors: true, namespace: 'verikit' });
+  const bus = new CountingChangeBus();
+  const verikit = createVerikit({ provider, secret: httpTestSecret, store: new KeyvFlowStore(keyv), changeBus: bus, ...engineOptions });
+  const served = await listen(createFlowHandler({ verikit, ...handlerOptions }));
+  return {
+    verikit,
+    provider,
+    bus,
+    map,
+    url: served.url,
+    close: served.close,
+    snapshot: async () => JSON.stringify([...map.entries()].sort(([a], [b]) => (a < b ? -1 : 1))),
+  };
+}
+
+/** POSTs JSON. */
+export function postJson(url: string, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
+  return fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+}
+
+/** The error body of a response. */
+export async function errorOf(response: Response): Promise<{ code: string; message: string; field?: string; issues?: Array<{ field: string; message: string }>; allowed?: string[] }> {
+  const body = (await response.json()) as { error: { code: string; message: string; field?: string } };
+  return body.error;
+}
+
+/** Server-sent events of a flow stream: `nextView` reads the next `view` event. */
+export class EventReader extends ServerSentEventReader {
+  /** The next `view` event, skipping comments and `retry`; undefined when the stream ended. */
+  async nextView(): Promise<{ id: string; view: FlowView } | undefined> {
+    const event = await this.nextEvent('view');
+    return event === undefined ? undefined : { id: event.id ?? '', view: JSON.parse(event.data) as FlowView };
+  }
+}

@@ -1,0 +1,15 @@
+/**
+ * The HTTP API browsers and providers talk to: one Web-standard `(Request) => Promise<Response>`
+ * flow handler (start, read, send events, a server-sent-events stream of views, the webhook
+ * endpoint), the webhook handler on its own, and an adapter for node:http. Other runtimes take the
+ * handlers as they are.
+ *
+ * @module
+ */
+export { createFlowHandler } from './create-flow-handler.js';
+export type { FlowAction, FlowAuthorizer, FlowHandler, FlowHandlerOptions, FlowStartRequest } from './flow-handler-options.js';
+export type { CorsOptions } from './cors.js';
+export type { ErrorResponseBody } from './error-response.js';
+export { toNodeHandler, type NodeHandler, type NodeHandlerOptions } from './node-adapter.js';
+export { ForbiddenError, MethodNotAllowedError, PayloadTooLargeError, RouteNotFoundError, UnsupportedMediaTypeError } from './errors/index.js';
+export * from './webhooks/index.js';

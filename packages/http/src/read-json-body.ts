@@ -1,0 +1,45 @@
+import { InvalidInputError } from '@verikit/provider';
+import { readRawBody } from './webhooks/read-raw-body.js';
+import { PayloadTooLargeError } from './errors/payload-too-large-error.js';
+import { UnsupportedMediaTypeError } from './errors/unsupported-media-type-error.js';
+
+/** True for `application/json`, with no charset or a UTF-8 one. */
+export function isJsonContentType(header: string | null): boolean {
+  if (header === null) return false;
+  const [mediaType = '', ...parameters] = header.split(';');
+  if (mediaType.trim().toLowerCase() !== 'application/json') return false;
+  for (const parameter of parameters) {
+    const [name = '', value = ''] = parameter.split('=');
+    if (name.trim().toLowerCase() !== 'charset') continue;
+    const charset = value.trim().replace(/^"|"$/g, '').toLowerCase();
+    if (charset !== 'utf-8' && charset !== 'utf8') return false;
+  }
+  return true;
+}
+
+/**
+ * Reads a request body as JSON, never more than `maxBytes` of it: checks the content type (415),
+ * then reads with a cap (413, on `Content-Length` first and then on the bytes actually read), then
+ * parses (400 naming the field `body`). The body itself is never echoed in an error.
+ */
+export async function readJsonBody(request: Request, maxBytes: number): Promise<unknown> {
+  if (!isJsonContentType(request.headers.get('content-type'))) {
+    await request.body?.cancel().catch(() => undefined);
+    throw new UnsupportedMediaTypeError();
+  }
+  const read = await readRawBody(request, maxBytes);
+  if (!read.ok) {
+    if (read.reason === 'too-large') {
+      await request.body?.cancel().catch(() => undefined);
+      throw new PayloadTooLargeError(maxBytes);
+    }
+    throw new InvalidInputError([{ field: 'body', message: read.reason === 'not-utf8' ? 'is not UTF-8' : 'could not be read' }]);
+  }
+  const text = read.body.startsWith('\uFEFF') ? read.body.slice(1) : read.body;
+  if (text.trim() === '') throw new InvalidInputError([{ field: 'body', message: 'is required: send a JSON object' }]);
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw new InvalidInputError([{ field: 'body', message: 'is not valid JSON' }]);
+  }
+}

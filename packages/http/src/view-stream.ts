@@ -1,0 +1,110 @@
+import type { FlowListener } from '@verikit/core';
+import type { FlowView } from '@verikit/core';
+
+/** What {@link openViewStream} needs. */
+export interface ViewStreamSource {
+  /** Subscribes to the flow's committed views; returns the unsubscribe function. */
+  subscribe(listener: FlowListener): () => void;
+  /**
+   * Resolves once the subscription is live everywhere (a Redis SUBSCRIBE confirmed), so a change
+   * committed after the read below cannot be missed. Absent: the subscription is live at once.
+   */
+  ready?: (() => Promise<void>) | undefined;
+  /** Reads the flow's current view. */
+  read(): Promise<FlowView>;
+  /** Called with the current view before the stream opens; throws to refuse it (403). */
+  check(view: FlowView): Promise<void>;
+  /** Aborts when the client goes away. */
+  signal: AbortSignal;
+  /** Interval of the `: heartbeat` comments that keep proxies from closing an idle stream. */
+  heartbeatMs: number;
+  /** The `Last-Event-ID` a reconnecting EventSource sent: the last version it saw. */
+  lastEventId?: number | undefined;
+}
+
+/** How long an EventSource waits before reconnecting after a dropped connection. */
+const reconnectMs = 3000;
+const encoder = new TextEncoder();
+
+/** One server-sent event carrying a view; its id is the view's version. */
+export function viewEvent(view: FlowView): string {
+  return `id: ${view.version}\nevent: view\ndata: ${JSON.stringify(view)}\n\n`;
+}
+
+/**
+ * Opens a server-sent-events stream of a flow's views: the current view first, then every
+ * committed change, each once and in version order (older or repeated versions are dropped, so
+ * a change bus that delivers twice or out of order does no harm). Subscribes, waits until the
+ * subscription is live, then reads: no change between the read and the subscription is lost.
+ *
+ * The stream closes, unsubscribing, when the flow is done (after sending the final view), when
+ * `signal` aborts, or when the consumer cancels it. Resolves to `undefined` when there is nothing
+ * to send: the flow is done and the client already saw its last version (answer 204, which
+ * tells an EventSource to stop reconnecting).
+ */
+export async function openViewStream(source: ViewStreamSource): Promise<ReadableStream<Uint8Array> | undefined> {
+  const early: FlowView[] = [];
+  let sink: FlowListener | undefined;
+  const unsubscribe = source.subscribe((view) => (sink === undefined ? early.push(view) : sink(view)));
+  let initial: FlowView;
+  try {
+    await source.ready?.();
+    initial = await source.read();
+    await source.check(initial);
+  } catch (error) {
+    unsubscribe();
+    throw error;
+  }
+  if (initial.done && source.lastEventId !== undefined && source.lastEventId >= initial.version) {
+    unsubscribe();
+    return undefined;
+  }
+
+  const { signal } = source;
+  let closed = false;
+  let lastVersion = 0;
+  let heartbeat: ReturnType<typeof setInterval> | undefined;
+  let onAbort: (() => void) | undefined;
+
+  function finish(): void {
+    if (closed) return;
+    closed = true;
+    sink = undefined;
+    unsubscribe();
+    if (heartbeat !== undefined) clearInterval(heartbeat);
+    if (onAbort !== undefined) signal.removeEventListener('abort', onAbort);
+  }
+
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      const close = (): void => {
+        finish();
+        try {
+          controller.close();
+        } catch {
+          // Already closed or errored by the consumer.
+        }
+      };
+      const emit = (view: FlowView): void => {
+        if (closed || view.version <= lastVersion) return;
+        lastVersion = view.version;
+        controller.enqueue(encoder.encode(viewEvent(view)));
+        if (view.done) close();
+      };
+      controller.enqueue(encoder.encode(`retry: ${reconnectMs}\n\n`));
+      emit(initial);
+      for (const view of early.splice(0)) emit(view);
+      if (closed) return;
+      sink = emit;
+      heartbeat = setInterval(() => {
+        if (!closed) controller.enqueue(encoder.encode(': heartbeat\n\n'));
+      }, source.heartbeatMs);
+      onAbort = close;
+      signal.addEventListener('abort', onAbort, { once: true });
+      if (signal.aborted) close();
+    },
+    cancel() {
+      finish();
+    },
+  });
+}

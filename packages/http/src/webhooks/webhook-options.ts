@@ -1,0 +1,104 @@
+import { z } from 'zod';
+import { InvalidInputError } from '@verikit/provider';
+import { parseInput } from '@verikit/provider';
+import type { HmacHeaderScheme } from './hmac-header-verifier.js';
+import type { WebhookVerifier } from './webhook-verifier.js';
+
+/**
+ * The words that turn off webhook authentication. Without a secret every webhook is refused;
+ * with this, anyone who can reach the endpoint can verify any USSD flow. For local experiments only.
+ */
+export const allowUnsignedConsent = 'yes-i-understand-webhooks-are-unauthenticated' as const;
+
+/** How webhooks are signed: Standard Webhooks (the default), an HMAC of the body in a header, or your own verifier. */
+export type WebhookScheme = 'standard-webhooks' | HmacHeaderScheme | WebhookVerifier;
+
+/** Options of the webhook endpoint (`createVerikit({ webhooks })`). */
+export interface WebhookOptions {
+  /**
+   * The signing secret from the provider's dashboard. `whsec_<base64>` is decoded (the Standard
+   * Webhooks form); any other string is used as its UTF-8 bytes. At least 16 bytes of key.
+   * Without a secret every webhook is refused, unless {@link WebhookOptions.allowUnsigned} is set.
+   * Not needed with a custom {@link WebhookVerifier}, which holds its own.
+   */
+  secret?: string;
+  /** Default `'standard-webhooks'`. */
+  scheme?: WebhookScheme;
+  /** How far a webhook's timestamp may be from the clock, either way, in seconds. Default 300; 1 to 3600. */
+  toleranceSeconds?: number;
+  /**
+   * How long a processed message id is remembered, so a replay is answered `duplicate`. Default 24 h.
+   * At least twice the tolerance: a message is acceptable during that whole span.
+   */
+  replayTtlMs?: number;
+  /** The largest body accepted, in bytes. Default 65,536; at most 1 MiB. */
+  maxBodyBytes?: number;
+  /** Accept webhooks without verifying them, when no secret is configured. Spelled out on purpose: {@link allowUnsignedConsent}. */
+  allowUnsigned?: typeof allowUnsignedConsent;
+}
+
+/** {@link WebhookOptions} with defaults applied. */
+export interface ResolvedWebhookOptions {
+  readonly secret: string | undefined;
+  readonly scheme: WebhookScheme;
+  readonly toleranceSeconds: number;
+  readonly replayTtlMs: number;
+  readonly maxBodyBytes: number;
+  readonly allowUnsigned: boolean;
+}
+
+/** The defaults of {@link WebhookOptions}. */
+export const webhookDefaults = Object.freeze({
+  toleranceSeconds: 300,
+  replayTtlMs: 24 * 60 * 60_000,
+  maxBodyBytes: 64 * 1024,
+});
+
+const hmacHeaderSchemeSchema = z.strictObject({
+  type: z.literal('hmac-header'),
+  header: z
+    .string({ error: 'must be a header name' })
+    .regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}$/, { error: 'must be a header name' }),
+  algorithm: z.enum(['sha256', 'sha512'], { error: 'must be sha256 or sha512' }).optional(),
+  encoding: z.enum(['hex', 'base64'], { error: 'must be hex or base64' }).optional(),
+  prefix: z.string({ error: 'must be a string' }).max(100, { error: 'must be at most 100 characters' }).optional(),
+});
+
+const verifierSchema = z.custom<WebhookVerifier>(
+  (value) => typeof value === 'object' && value !== null && typeof (value as WebhookVerifier).verify === 'function',
+  { error: "must be 'standard-webhooks', an hmac-header scheme, or an object with a verify function" },
+);
+
+const optionsSchema = z.object({
+  secret: z.string({ error: 'must be a string' }).min(1, { error: 'must not be empty' }).max(1024, { error: 'is too long' }).optional(),
+  scheme: z.union([z.literal('standard-webhooks'), hmacHeaderSchemeSchema, verifierSchema], {
+    error: "must be 'standard-webhooks', an hmac-header scheme, or an object with a verify function",
+  }).optional(),
+  toleranceSeconds: z.number({ error: 'must be a number' }).int({ error: 'must be whole seconds' }).min(1).max(3600).optional(),
+  replayTtlMs: z.number({ error: 'must be a number' }).int({ error: 'must be whole milliseconds' }).positive().optional(),
+  maxBodyBytes: z.number({ error: 'must be a number' }).int({ error: 'must be whole bytes' }).min(1).max(1024 * 1024).optional(),
+  allowUnsigned: z.literal(allowUnsignedConsent, { error: `must be exactly '${allowUnsignedConsent}' when set` }).optional(),
+});
+
+/**
+ * Checks the options and applies the defaults. Throws an `InvalidInputError` naming the field
+ * (never echoing the secret): a misconfigured endpoint fails when the engine is created.
+ */
+export function resolveWebhookOptions(options: WebhookOptions = {}): ResolvedWebhookOptions {
+  const parsed = parseInput(optionsSchema, options ?? {}, 'webhooks');
+  const toleranceSeconds = parsed.toleranceSeconds ?? webhookDefaults.toleranceSeconds;
+  const replayTtlMs = parsed.replayTtlMs ?? Math.max(webhookDefaults.replayTtlMs, 2 * toleranceSeconds * 1000);
+  if (replayTtlMs < 2 * toleranceSeconds * 1000) {
+    throw new InvalidInputError([
+      { field: 'webhooks.replayTtlMs', message: `must be at least twice toleranceSeconds (${2 * toleranceSeconds * 1000} ms)` },
+    ]);
+  }
+  return {
+    secret: parsed.secret,
+    scheme: (options.scheme ?? 'standard-webhooks') as WebhookScheme,
+    toleranceSeconds,
+    replayTtlMs,
+    maxBodyBytes: parsed.maxBodyBytes ?? webhookDefaults.maxBodyBytes,
+    allowUnsigned: parsed.allowUnsigned === allowUnsignedConsent,
+  };
+}

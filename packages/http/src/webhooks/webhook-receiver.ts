@@ -1,0 +1,233 @@
+import { createHash } from 'node:crypto';
+import type { ReceiveResult } from '@verikit/core';
+import { InvalidInputError } from '@verikit/provider';
+import { VerikitError } from '@verikit/provider';
+import { WebhookVerificationError } from './webhook-verification-error.js';
+import type { Logger } from '@verikit/provider';
+import type { ProviderEventV1, RawWebhookV1 } from '@verikit/provider';
+import type { FlowStore } from '@verikit/core';
+import { DeliveryGuard } from './delivery-guard.js';
+import { createHmacHeaderVerifier } from './hmac-header-verifier.js';
+import { readRawBody } from './read-raw-body.js';
+import { webhookKeyOf } from './secret-key.js';
+import { createStandardWebhooksVerifier } from './standard-webhooks-verifier.js';
+import { resolveWebhookOptions, type ResolvedWebhookOptions, type WebhookOptions } from './webhook-options.js';
+import { webhookResponse, type WebhookResponseBody } from './webhook-response.js';
+import type { VerifiedWebhook, WebhookVerifier } from './webhook-verifier.js';
+
+/** What the receiver needs from the engine. `createVerikit` passes its own. */
+export interface WebhookReceiverDeps {
+  /** Applies a verified event to the flow it concerns: the engine's `receive`. */
+  receive(event: ProviderEventV1): Promise<ReceiveResult>;
+  /** The provider's `webhooks.parse`; absent when the provider pushes no events. */
+  parse?: ((webhook: RawWebhookV1) => ProviderEventV1 | null) | undefined;
+  /** Where processed message ids are remembered. The engine's store, so every instance shares them. */
+  store: FlowStore;
+  /** The engine's clock: timestamps are checked against it. */
+  clock: { now(): number };
+  logger: Logger;
+}
+
+/** The webhook endpoint: `verikit.webhooks`. */
+export interface WebhookReceiver {
+  /**
+   * Verifies, de-duplicates, parses and applies one webhook delivery, and answers it. Never
+   * throws: every failure is a response (see {@link WebhookResponseBody} and docs/webhooks.md).
+   * Pass the request untouched: the signature covers the raw body.
+   */
+  handle(request: Request): Promise<Response>;
+}
+
+/** How long one delivery holds a message before a crashed process's claim lapses. */
+const leaseMs = 60_000;
+const webhookIdPattern = /^[\x21-\x7e]{1,256}$/;
+
+/**
+ * Creates the webhook endpoint. Checks the options at once (throwing an `InvalidInputError` for
+ * a malformed secret or scheme); a provider without a webhook parser is reported per request
+ * (501), since the endpoint exists whether or not the application uses it.
+ *
+ * Order of work, so that nothing unverified touches the store: method, body (size-capped),
+ * signature and timestamp, parse, claim the message id, apply, record the id as processed.
+ *
+ * @example
+ * const receiver = createWebhookReceiver(
+ *   { receive: verikit.receive, parse: provider.webhooks?.parse, store, clock, logger },
+ *   { secret: process.env.VERIKIT_WEBHOOK_SECRET },
+ * );
+ * const response = await receiver.handle(request);
+ */
+export function createWebhookReceiver(deps: WebhookReceiverDeps, options: WebhookOptions = {}): WebhookReceiver {
+  const resolved = resolveWebhookOptions(options);
+  const verifier = verifierFor(resolved);
+  const guard = new DeliveryGuard(deps.store, { replayTtlMs: resolved.replayTtlMs, leaseMs });
+  const { logger } = deps;
+  if (verifier === undefined && resolved.allowUnsigned) {
+    logger.warn('verikit.webhook.unsigned-accepted', {
+      hint: 'webhooks are accepted without verification (allowUnsigned): anyone who can reach the endpoint can verify any USSD flow',
+    });
+  }
+
+  async function verify(webhook: RawWebhookV1): Promise<Step<VerifiedWebhook>> {
+    if (verifier === undefined) {
+      if (resolved.allowUnsigned) return { ok: true, value: { id: unsignedIdOf(webhook) } };
+      logger.warn('verikit.webhook.refused', {
+        reason: 'no-secret',
+        hint: 'set webhooks.secret to the signing secret from the provider dashboard (or opt out with webhooks.allowUnsigned)',
+      });
+      return stop(unverified(new WebhookVerificationError('webhooks are refused: no webhook secret is configured')));
+    }
+    try {
+      const verified = await verifier.verify({ ...webhook, now: deps.clock.now() });
+      if (typeof verified?.id !== 'string' || !webhookIdPattern.test(verified.id)) {
+        return stop(malformed(new InvalidInputError([{ field: 'webhook-id', message: 'must be 1 to 256 visible ASCII characters' }])));
+      }
+      return { ok: true, value: { id: verified.id } };
+    } catch (error) {
+      const refusal = WebhookVerificationError.isInstance(error) ? error : new WebhookVerificationError('the webhook could not be verified');
+      logger.info('verikit.webhook.unverified', { reason: refusal.message });
+      return stop(unverified(refusal));
+    }
+  }
+
+  function parse(webhook: RawWebhookV1, webhookId: string | undefined): Step<ProviderEventV1 | null> {
+    const parser = deps.parse;
+    if (parser === undefined) {
+      logger.error('verikit.webhook.unsupported', { webhookId, hint: 'the configured provider has no webhooks.parse: it pushes no events' });
+      return stop({ status: 'unsupported', error: { code: 'capability_missing', message: 'the configured provider does not parse webhooks' } });
+    }
+    try {
+      return { ok: true, value: parser(webhook) };
+    } catch (error) {
+      if (InvalidInputError.isInstance(error) || error instanceof SyntaxError) {
+        const invalid = InvalidInputError.isInstance(error) ? error : new InvalidInputError([{ field: 'body', message: 'is not valid JSON' }]);
+        logger.info('verikit.webhook.malformed', { webhookId, field: invalid.field });
+        return stop(malformed(invalid));
+      }
+      logger.error('verikit.webhook.parse-failed', { webhookId, error: errorCode(error) });
+      return stop({ status: 'error', error: { code: 'webhook_parse_failed', message: 'the provider could not parse the webhook' } });
+    }
+  }
+
+  async function apply(event: ProviderEventV1, webhookId: string, loggedId: string | undefined): Promise<WebhookResponseBody> {
+    const admission = await guard.admit(webhookId);
+    if (admission.kind !== 'admitted') {
+      logger.info('verikit.webhook.' + admission.kind, { webhookId: loggedId });
+      return { status: admission.kind };
+    }
+    let result: ReceiveResult;
+    try {
+      result = await deps.receive(event);
+    } catch (error) {
+      await guard.release(webhookId, admission.attempt).catch((releaseError: unknown) => {
+        logger.error('verikit.webhook.release-failed', { webhookId: loggedId, error: errorCode(releaseError) });
+      });
+      // An event the engine refuses as invalid is refused again on every redelivery: tell the sender so.
+      if (InvalidInputError.isInstance(error)) {
+        logger.warn('verikit.webhook.malformed', { webhookId: loggedId, field: error.field });
+        return malformed(error);
+      }
+      const retryable = VerikitError.isInstance(error) && error.isRetryable;
+      logger.error('verikit.webhook.apply-failed', { webhookId: loggedId, error: errorCode(error), retryable });
+      return retryable
+        ? { status: 'retry', error: { code: errorCode(error), message: 'the event could not be applied now; deliver it again later' } }
+        : { status: 'error', error: { code: errorCode(error), message: 'the event could not be applied' } };
+    }
+    await guard.complete(webhookId).catch((error: unknown) => {
+      // Applied but not recorded: a redelivery after the lease finds the flow finished and changes nothing.
+      logger.warn('verikit.webhook.record-failed', { webhookId: loggedId, error: errorCode(error) });
+    });
+    const outcome = result.outcome === 'applied' ? 'applied' : result.outcome === 'no-active-flow' ? 'no-active-flow' : 'ignored';
+    logger.info('verikit.webhook.' + outcome, { webhookId: loggedId, outcome, ...(result.flowId ? { flowId: result.flowId } : {}) });
+    return outcome === 'applied' && result.flowId ? { status: 'applied', flowId: result.flowId } : { status: outcome };
+  }
+
+  async function handle(request: Request): Promise<Response> {
+    if (request.method !== 'POST') return webhookResponse({ status: 'method-not-allowed' });
+    const read = await readRawBody(request, resolved.maxBodyBytes);
+    if (!read.ok) {
+      logger.info('verikit.webhook.malformed', { reason: read.reason });
+      if (read.reason === 'too-large') {
+        return webhookResponse({ status: 'too-large', error: { code: 'invalid_input', field: 'body', message: `must be at most ${resolved.maxBodyBytes} bytes` } });
+      }
+      const message = read.reason === 'not-utf8' ? 'must be UTF-8 text' : 'could not be read';
+      return webhookResponse(malformed(new InvalidInputError([{ field: 'body', message }])));
+    }
+    const webhook: RawWebhookV1 = { body: read.body, headers: headersOf(request.headers) };
+
+    const verification = await verify(webhook);
+    if (!verification.ok) return webhookResponse(verification.response);
+    const webhookId = verification.value.id;
+    const loggedId = webhookId.startsWith(unsignedPrefix) ? undefined : webhookId;
+
+    const parsed = parse(webhook, loggedId);
+    if (!parsed.ok) return webhookResponse(parsed.response);
+    const event = parsed.value;
+    if (event === null) {
+      logger.info('verikit.webhook.ignored', { webhookId: loggedId, outcome: 'ignored' });
+      return webhookResponse({ status: 'ignored' });
+    }
+    return webhookResponse(await apply(event, webhookId, loggedId));
+  }
+
+  return {
+    async handle(request) {
+      try {
+        return await handle(request);
+      } catch (error) {
+        const retryable = VerikitError.isInstance(error) && error.isRetryable;
+        logger.error('verikit.webhook.failed', { error: errorCode(error), retryable });
+        return webhookResponse(
+          retryable
+            ? { status: 'retry', error: { code: errorCode(error), message: 'the webhook could not be processed now; deliver it again later' } }
+            : { status: 'error', error: { code: errorCode(error), message: 'the webhook could not be processed' } },
+        );
+      }
+    },
+  };
+}
+
+function verifierFor(options: ResolvedWebhookOptions): WebhookVerifier | undefined {
+  const { scheme, secret } = options;
+  if (typeof scheme === 'object' && 'verify' in scheme) return scheme;
+  if (secret === undefined) return undefined;
+  const key = webhookKeyOf(secret);
+  if (scheme === 'standard-webhooks') return createStandardWebhooksVerifier({ key, toleranceSeconds: options.toleranceSeconds });
+  return createHmacHeaderVerifier({ ...scheme, key });
+}
+
+/** The result of one step of handling: go on with a value, or stop with a response. */
+type Step<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly response: WebhookResponseBody };
+
+function stop(response: WebhookResponseBody): { ok: false; response: WebhookResponseBody } {
+  return { ok: false, response };
+}
+
+const unsignedPrefix = 'unsigned-';
+
+/** Without a signature the sender's `webhook-id` is all we have; failing that, the body's hash. Neither is logged. */
+function unsignedIdOf(webhook: RawWebhookV1): string {
+  const id = webhook.headers['webhook-id'];
+  const basis = id !== undefined && webhookIdPattern.test(id) ? `id:${id}` : `body:${webhook.body}`;
+  return `${unsignedPrefix}${createHash('sha256').update(basis).digest('base64url').slice(0, 32)}`;
+}
+
+function headersOf(headers: Headers): Record<string, string> {
+  const record: Record<string, string> = {};
+  headers.forEach((value, name) => {
+    record[name.toLowerCase()] = value;
+  });
+  return record;
+}
+
+function unverified(error: WebhookVerificationError): WebhookResponseBody {
+  return { status: 'unverified', error: { code: error.code, message: error.message, ...(error.field ? { field: error.field } : {}) } };
+}
+
+function malformed(error: InvalidInputError): WebhookResponseBody {
+  return { status: 'malformed', error: { code: error.code, message: error.message, ...(error.field ? { field: error.field } : {}) } };
+}
+
+function errorCode(error: unknown): string {
+  return VerikitError.isInstance(error) ? error.code : 'unknown';
+}

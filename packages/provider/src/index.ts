@@ -1,0 +1,12 @@
+/**
+ * The provider spec: the versioned interface every provider implements, the errors a provider
+ * throws, the input schemas and the logger type. A third-party provider imports only this package;
+ * it depends on zod and libphonenumber-js and nothing else.
+ *
+ * @module
+ */
+export * from './errors/index.js';
+export * from './provider/v1/index.js';
+export * from './schemas.js';
+export { silentLogger, type Logger } from './logger.js';
+export { maskDigits, safeProviderMessage } from './provider-message.js';

@@ -1,0 +1,19 @@
+import type { ProviderCallContextV1 } from './provider-call-context-v1.js';
+
+/** The identity numbers verikit can verify. */
+export type IdentityType = 'bvn' | 'nin';
+
+/** Deliver an OTP the engine generated to the phone registered for an identity number. */
+export interface IdentitySendOtpInputV1 {
+  readonly idType: IdentityType;
+  /** The full BVN/NIN: 11 digits. Held in memory only for the call. */
+  readonly number: string;
+  /** The OTP the engine generated: a string of digits. */
+  readonly otp: string;
+}
+
+/** BVN/NIN: the provider delivers our OTP to the phone registered for the number. */
+export interface IdentityCapabilityV1 {
+  readonly types: readonly IdentityType[];
+  sendOtp(input: IdentitySendOtpInputV1, context: ProviderCallContextV1): Promise<void>;
+}

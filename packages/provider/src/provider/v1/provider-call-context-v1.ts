@@ -1,0 +1,11 @@
+import type { Logger } from '../../logger.js';
+
+/** What every provider call receives besides its input. */
+export interface ProviderCallContextV1 {
+  /** Aborted when the engine's deadline for the call passes. */
+  readonly signal: AbortSignal;
+  /** A deterministic id for this effect (`flowId:effect:n`); providers with idempotency support pass it on. */
+  readonly idempotencyKey: string;
+  /** Where the provider may log. Never log secrets or personal data through it. */
+  readonly logger: Logger;
+}

@@ -1,0 +1,18 @@
+import type { MessageSendResultV1 } from './message-send-result-v1.js';
+import type { ProviderCallContextV1 } from './provider-call-context-v1.js';
+
+/** Send one SMS. */
+export interface SmsSendInputV1 {
+  /**
+   * The sender. Absent: the provider's own default sender; a provider that has none throws an
+   * `InvalidInputError` naming `from` (`from` is required unless a default exists: see docs/service.md).
+   */
+  readonly from?: string;
+  readonly to: string;
+  readonly message: string;
+}
+
+/** SMS sending. */
+export interface SmsCapabilityV1 {
+  send(input: SmsSendInputV1, context: ProviderCallContextV1): Promise<MessageSendResultV1>;
+}

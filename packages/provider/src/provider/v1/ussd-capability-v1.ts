@@ -1,0 +1,19 @@
+import type { ProviderCallContextV1 } from './provider-call-context-v1.js';
+
+/** Initiate a USSD OTP verification. */
+export interface UssdInitiateInputV1 {
+  /** E.164, e.g. `+2348012345678`. */
+  readonly phoneNumber: string;
+}
+
+/** What the service returns for a USSD initiation: both are shown to the user. */
+export interface UssdInitiateResultV1 {
+  readonly otp: string;
+  readonly ussdCode: string;
+  readonly reference?: string;
+}
+
+/** USSD OTP verification: the result comes later, as a webhook. */
+export interface UssdCapabilityV1 {
+  initiate(input: UssdInitiateInputV1, context: ProviderCallContextV1): Promise<UssdInitiateResultV1>;
+}

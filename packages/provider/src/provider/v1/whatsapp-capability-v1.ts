@@ -1,0 +1,13 @@
+import type { MessageSendResultV1 } from './message-send-result-v1.js';
+import type { ProviderCallContextV1 } from './provider-call-context-v1.js';
+
+/** Send one WhatsApp message. */
+export interface WhatsAppSendInputV1 {
+  readonly phoneNumber: string;
+  readonly message: string;
+}
+
+/** WhatsApp sending. */
+export interface WhatsAppCapabilityV1 {
+  send(input: WhatsAppSendInputV1, context: ProviderCallContextV1): Promise<MessageSendResultV1>;
+}

@@ -1,0 +1,274 @@
+import { z } from 'zod';
+import {
+  InvalidInputError,
+  parseInput,
+  ProviderRejectedError,
+  type RawWebhookV1,
+  type IdentitySendOtpInputV1,
+  type MessageSendResultV1,
+  type PhoneChannel,
+  type PhoneCheckInputV1,
+  type PhoneCheckResultV1,
+  type PhoneSendInputV1,
+  type PhoneSendResultV1,
+  type ProviderCallContextV1,
+  type ProviderEventV1,
+  type ProviderV1,
+  type SmsSendInputV1,
+  type UssdInitiateInputV1,
+  type UssdInitiateResultV1,
+  type WhatsAppSendInputV1,
+} from '@verikit/provider';
+
+/** The provider operations the double implements, by name. */
+export interface TestProviderV1Operations {
+  'ussd.initiate': [UssdInitiateInputV1, UssdInitiateResultV1];
+  'phone.send': [PhoneSendInputV1, PhoneSendResultV1];
+  'phone.check': [PhoneCheckInputV1, PhoneCheckResultV1];
+  'identity.sendOtp': [IdentitySendOtpInputV1, void];
+  'sms.send': [SmsSendInputV1, MessageSendResultV1];
+  'whatsapp.send': [WhatsAppSendInputV1, MessageSendResultV1];
+}
+
+export type TestOperation = keyof TestProviderV1Operations;
+
+/** A scripted answer: a value, an error to throw, or a function computing either. */
+export type ScriptedResult<K extends TestOperation> =
+  | TestProviderV1Operations[K][1]
+  | Error
+  | ((input: TestProviderV1Operations[K][0]) => TestProviderV1Operations[K][1] | Promise<TestProviderV1Operations[K][1]>);
+
+/** One recorded call. The double records inputs as given, OTPs included: it is for tests only. */
+export interface RecordedCall<K extends TestOperation = TestOperation> {
+  readonly operation: K;
+  readonly input: TestProviderV1Operations[K][0];
+  readonly idempotencyKey: string;
+  readonly at: number;
+}
+
+/** A message the double "delivered": what a user's phone would have received. */
+export interface DeliveredMessage {
+  readonly channel: 'sms' | 'voice' | 'whatsapp' | 'ussd';
+  readonly to: string;
+  readonly text: string;
+  /** The code in the message, when it carries one. */
+  readonly code?: string;
+}
+
+export interface TestProviderV1Options {
+  /** Default `test`. */
+  name?: string;
+  /** The code phone verification sends. Default `123456`; a function makes one per number. */
+  phoneCode?: string | ((phoneNumber: string) => string);
+  /** The OTP USSD initiation returns. Default `4321`. */
+  ussdOtp?: string;
+  /** The USSD code to dial. Default `*384*1234#`. */
+  ussdCode?: string;
+  /** Channels for phone verification. Default sms and voice. */
+  channels?: readonly PhoneChannel[];
+  /** Added to every call, in ms. Default 0. Honours the call's abort signal. */
+  latencyMs?: number;
+  /** The sender of SMS that name none. Default none: such an SMS is an `InvalidInputError` on `from`, as with a real provider. */
+  defaultSender?: string;
+  /** The phone numbers registered for identity numbers; any number not listed gets `+2348000000000`. */
+  identities?: Readonly<Record<string, string>>;
+}
+
+/**
+ * A scriptable provider for tests: implements every capability of spec v1 in memory, records
+ * every call, gives deterministic codes, and fails or slows down on demand.
+ *
+ * @example
+ * const provider = createTestProviderV1();
+ * provider.failNext('phone.send', new ProviderUnavailableError('down'));
+ * const verikit = createVerikit({ provider, secret });
+ */
+export interface TestProviderV1 extends ProviderV1 {
+  readonly calls: readonly RecordedCall[];
+  readonly outbox: readonly DeliveredMessage[];
+  /** Calls of one operation. */
+  callsOf<K extends TestOperation>(operation: K): ReadonlyArray<RecordedCall<K>>;
+  /** Queues answers for the next calls of `operation`, used once each in order, before the default behaviour. */
+  script<K extends TestOperation>(operation: K, ...results: Array<ScriptedResult<K>>): void;
+  /** Queues one failure for the next call of `operation`. */
+  failNext(operation: TestOperation, error: Error): void;
+  /** Sets the latency of every later call. */
+  setLatency(ms: number): void;
+  /** The last code delivered to `to` (a phone number), from the outbox. */
+  lastCode(to: string): string | undefined;
+  /**
+   * Acts as the service when the user dials the USSD code: builds the USSD_VERIFICATION event and
+   * hands it to every `onEvent` listener (wire one to `verikit.receive`).
+   */
+  completeUssd(phoneNumber: string, status?: 'success' | 'failed'): Promise<ProviderEventV1>;
+  /** Listens for events the double pushes; returns the unsubscribe function. */
+  onEvent(listener: (event: ProviderEventV1) => unknown): () => void;
+  /** Forgets calls, outbox, scripts and sessions. */
+  reset(): void;
+}
+
+function abortable(ms: number, signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  if (ms <= 0) return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+const servicePayloadSchema = z.object({
+  event: z.string({ error: 'must be a string' }),
+  phoneNumber: z.string({ error: 'must be a string' }),
+  status: z.enum(['success', 'failed'], { error: 'must be success or failed' }),
+});
+
+/**
+ * The double's `webhooks.parse`: the service's payload `{ event: 'USSD_VERIFICATION', phoneNumber,
+ * status }`, strictly (no alternatives, unlike the gateway's parser). Other events give `null`.
+ */
+function parseServiceWebhook(webhook: RawWebhookV1): ProviderEventV1 | null {
+  let payload: unknown;
+  try {
+    payload = JSON.parse(webhook.body);
+  } catch {
+    throw new InvalidInputError([{ field: 'body', message: 'is not valid JSON' }]);
+  }
+  const event = typeof payload === 'object' && payload !== null ? (payload as { event?: unknown }).event : undefined;
+  if (typeof event === 'string' && event !== 'USSD_VERIFICATION') return null;
+  const { phoneNumber, status } = parseInput(servicePayloadSchema, payload, 'body');
+  return { type: 'ussd-verification', phoneNumber, status };
+}
+
+/** Creates a {@link TestProviderV1}. */
+export function createTestProviderV1(options: TestProviderV1Options = {}): TestProviderV1 {
+  const calls: RecordedCall[] = [];
+  const outbox: DeliveredMessage[] = [];
+  const scripts = new Map<TestOperation, unknown[]>();
+  const listeners = new Set<(event: ProviderEventV1) => unknown>();
+  const phoneRequests = new Map<string, { phoneNumber: string; code: string }>();
+  let latencyMs = options.latencyMs ?? 0;
+  let sequence = 0;
+
+  async function run<K extends TestOperation>(
+    operation: K,
+    input: TestProviderV1Operations[K][0],
+    context: ProviderCallContextV1,
+    fallback: () => TestProviderV1Operations[K][1],
+  ): Promise<TestProviderV1Operations[K][1]> {
+    calls.push({ operation, input, idempotencyKey: context.idempotencyKey, at: Date.now() } as RecordedCall);
+    await abortable(latencyMs, context.signal);
+    const queue = scripts.get(operation);
+    const scripted = queue?.shift() as ScriptedResult<K> | undefined;
+    if (scripted === undefined) return fallback();
+    if (scripted instanceof Error) throw scripted;
+    if (typeof scripted === 'function') return (scripted as (value: typeof input) => TestProviderV1Operations[K][1])(input);
+    return scripted as TestProviderV1Operations[K][1];
+  }
+
+  const phoneCode = (phoneNumber: string) =>
+    typeof options.phoneCode === 'function' ? options.phoneCode(phoneNumber) : (options.phoneCode ?? '123456');
+
+  const provider: TestProviderV1 = {
+    specificationVersion: 'v1',
+    name: options.name ?? 'test',
+    calls,
+    outbox,
+    ussd: {
+      initiate: (input, context) =>
+        run('ussd.initiate', input, context, () => {
+          const result = { otp: options.ussdOtp ?? '4321', ussdCode: options.ussdCode ?? '*384*1234#', reference: `ussd-${++sequence}` };
+          outbox.push({ channel: 'ussd', to: input.phoneNumber, text: `Dial ${result.ussdCode} and enter ${result.otp}`, code: result.otp });
+          return result;
+        }),
+    },
+    phone: {
+      channels: options.channels ?? ['sms', 'voice'],
+      send: (input, context) =>
+        run('phone.send', input, context, () => {
+          const requestId = `req-${++sequence}`;
+          const code = phoneCode(input.phoneNumber);
+          phoneRequests.set(requestId, { phoneNumber: input.phoneNumber, code });
+          outbox.push({ channel: input.channel, to: input.phoneNumber, text: `Your verification code is ${code}`, code });
+          return { requestId };
+        }),
+      check: (input, context) =>
+        run('phone.check', input, context, () => {
+          const request = phoneRequests.get(input.requestId);
+          if (!request) throw new ProviderRejectedError('unknown requestId', { providerMessage: 'Error sending OTP' });
+          return { valid: request.code === input.code };
+        }),
+    },
+    identity: {
+      types: ['bvn', 'nin'],
+      sendOtp: (input, context) =>
+        run('identity.sendOtp', input, context, () => {
+          const to = options.identities?.[input.number] ?? '+2348000000000';
+          outbox.push({ channel: 'sms', to, text: `Your ${input.idType.toUpperCase()} verification code is ${input.otp}`, code: input.otp });
+        }),
+    },
+    sms: {
+      send: (input, context) => {
+        if (input.from === undefined && options.defaultSender === undefined) {
+          return Promise.reject(new InvalidInputError([{ field: 'from', message: 'is required: pass from, or configure defaultSender' }]));
+        }
+        return run('sms.send', { ...input, from: input.from ?? options.defaultSender }, context, () => {
+          outbox.push({ channel: 'sms', to: input.to, text: input.message });
+          return { messageId: `sms-${++sequence}` };
+        });
+      },
+    },
+    whatsapp: {
+      send: (input, context) =>
+        run('whatsapp.send', input, context, () => {
+          outbox.push({ channel: 'whatsapp', to: input.phoneNumber, text: input.message });
+          return { messageId: `wa-${++sequence}` };
+        }),
+    },
+    webhooks: { parse: parseServiceWebhook },
+    callsOf(operation) {
+      return calls.filter((call) => call.operation === operation) as never;
+    },
+    script(operation, ...results) {
+      const queue = scripts.get(operation) ?? [];
+      queue.push(...results);
+      scripts.set(operation, queue);
+    },
+    failNext(operation, error) {
+      provider.script(operation, error as never);
+    },
+    setLatency(ms) {
+      latencyMs = ms;
+    },
+    lastCode(to) {
+      for (let index = outbox.length - 1; index >= 0; index -= 1) {
+        const message = outbox[index]!;
+        if (message.to === to && message.code !== undefined) return message.code;
+      }
+      return undefined;
+    },
+    async completeUssd(phoneNumber, status = 'success') {
+      const event: ProviderEventV1 = { type: 'ussd-verification', phoneNumber, status };
+      await Promise.all([...listeners].map((listener) => listener(event)));
+      return event;
+    },
+    onEvent(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    reset() {
+      calls.length = 0;
+      outbox.length = 0;
+      scripts.clear();
+      phoneRequests.clear();
+      latencyMs = options.latencyMs ?? 0;
+    },
+  };
+  return provider;
+}
