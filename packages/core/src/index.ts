@@ -30,7 +30,7 @@ export { createPureTransitions, type PureTransitions, type PureStep } from './fl
 export { createPhoneMachine, type PhoneContext, type PhoneEvent, type PhoneInput } from './flows/phone-machine.js';
 export { createUssdMachine, type UssdContext, type UssdEvent, type UssdInput } from './flows/ussd-machine.js';
 export { createIdentityMachine, type IdentityContext, type IdentityEvent, type IdentityInput } from './flows/identity-machine.js';
-export type { FlowKind, FlowError, EffectKind, EffectRequest, PendingEffect } from './flows/shared.js';
+export type { FlowKind, FlowError, EffectKind, EffectRequest, PendingEffect, BaseEvent, TickEvent, EffectSucceededEvent, EffectFailedEvent, CancelEvent } from './flows/shared.js';
 export { recordSchemaVersion, type FlowRecord, type FlowStore, type LimitResult } from './store/flow-store.js';
 export { KeyvFlowStore, createMemoryKeyv } from './store/keyv-flow-store.js';
 export { KeyLock } from './store/key-lock.js';

@@ -3,7 +3,7 @@
  * provider contract suite, which imports vitest, is the subpath `@verikit/testing/contract`; the
  * sandbox server is `@verikit/sandbox`.
  *
- * @module
+ * @module \@verikit/testing
  */
 export * from './test-provider-v1.js';
 export * from './manual-clock.js';

@@ -3,6 +3,6 @@
  * A subpath of its own (`@verikit/testing/contract`) because it imports vitest, which the rest of
  * the package (the test double, the clock, the sandbox) must not load.
  *
- * @module
+ * @module \@verikit/testing/contract
  */
 export { runProviderContract, type ContractSubject, type ContractFailure, type ContractOperation, type ContractInputOverride } from './provider-contract.js';
