@@ -21,9 +21,13 @@ describe('README.md', () => {
       const { stdout } = await run(process.execPath, ['--conditions=@verikit/source', '--import', 'tsx', file], {
         cwd: root,
         timeout: 30_000,
-        env: { ...process.env, VERIKIT_SECRET: 'readme-example-secret-0123456789abcdef' },
+        env: {
+          ...process.env,
+          VERIKIT_SECRET: 'readme-example-secret-0123456789abcdef',
+          VERIKIT_WEBHOOK_SECRET: 'readme-example-webhook-secret-0123',
+        },
       });
-      expect(stdout.split('\n').filter(Boolean)).toEqual(['awaiting-code 5', "checking [ 'cancel' ]", 'verified []', '*******5678']);
+      expect(stdout.split('\n').filter(Boolean)).toEqual(['awaiting-code 5', "checking [ 'cancel' ]", 'verified []', '*******5678', '200 verified']);
     } finally {
       rmSync(directory, { recursive: true, force: true });
     }
