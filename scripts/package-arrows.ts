@@ -1,0 +1,152 @@
+/**
+ * Which workspace package may depend on which: the one table of dependency arrows, and the checks that
+ * hold every package.json to it (docs/decisions/0602-package-arrows.md). Run by
+ * scripts/package-arrows.test.ts.
+ *
+ * @module
+ */
+
+/** One row of the table: the package's tier and the workspace packages its runtime code may depend on. */
+export interface ArrowRow {
+  /** Lower tiers sit under higher ones; a devDependency may point to a package of the same or a lower tier. */
+  readonly tier: number;
+  /** What `dependencies` and `peerDependencies` may name among our packages. */
+  readonly dependsOn: readonly string[];
+}
+
+const provider = '@verikit/provider';
+const providerUtils = '@verikit/provider-utils';
+const core = '@verikit/core';
+const providers = ['@verikit/gateway', '@verikit/termii', '@verikit/twilio'];
+const bindings = ['@verikit/redis', '@verikit/http', '@verikit/testing', '@verikit/sandbox'];
+const client = '@verikit/client';
+const react = '@verikit/react';
+const belowCli = [provider, providerUtils, core, ...providers, ...bindings, client, react];
+
+/** Row used for every workspace package under examples/, whatever its name. */
+export const examplesRow = 'examples/*';
+
+/** Row used for the private root package (scripts, benches and the examples without a package.json). */
+export const rootRow = 'verikit-monorepo';
+
+/**
+ * The allowed arrows. Provider packages never see the engine; core and provider-utils are independent;
+ * the browser client talks to @verikit/http over the wire, so it depends on none of our packages.
+ */
+export const packageArrows: Readonly<Record<string, ArrowRow>> = {
+  [provider]: { tier: 0, dependsOn: [] },
+  [providerUtils]: { tier: 1, dependsOn: [provider] },
+  [core]: { tier: 2, dependsOn: [provider] },
+  ...Object.fromEntries(providers.map((name) => [name, { tier: 3, dependsOn: [provider, providerUtils] }])),
+  '@verikit/redis': { tier: 3, dependsOn: [provider, core] },
+  '@verikit/http': { tier: 3, dependsOn: [provider, core] },
+  '@verikit/testing': { tier: 3, dependsOn: [provider, core] },
+  // The sandbox may host the provider packages whose service it emulates.
+  '@verikit/sandbox': { tier: 3, dependsOn: [provider, core, ...providers] },
+  [client]: { tier: 3, dependsOn: [] },
+  [react]: { tier: 4, dependsOn: [client] },
+  '@verikit/cli': { tier: 5, dependsOn: belowCli },
+  [examplesRow]: { tier: 6, dependsOn: ['*'] },
+  [rootRow]: { tier: 6, dependsOn: ['*'] },
+};
+
+/** The parts of a package.json the checks read, and where it was found (for messages). */
+export interface Manifest {
+  readonly path: string;
+  readonly name: string;
+  readonly dependencies?: Readonly<Record<string, string>>;
+  readonly devDependencies?: Readonly<Record<string, string>>;
+  readonly peerDependencies?: Readonly<Record<string, string>>;
+}
+
+type Field = 'dependencies' | 'devDependencies' | 'peerDependencies';
+
+/** The table row a manifest is held to, or undefined when the package is missing from the table. */
+export function rowOf(manifest: Manifest, table = packageArrows): { key: string; row: ArrowRow } | undefined {
+  const key = manifest.path.startsWith('examples/') ? examplesRow : manifest.name;
+  const row = table[key];
+  return row === undefined ? undefined : { key, row };
+}
+
+/** Names in one dependency field that are ours: a workspace package or any `@verikit/` name. */
+function oursIn(manifest: Manifest, field: Field, workspace: ReadonlySet<string>): string[] {
+  return Object.keys(manifest[field] ?? {}).filter((name) => name.startsWith('@verikit/') || workspace.has(name));
+}
+
+/** The tier of a dependency target; undefined when the target is not a known row. */
+function tierOf(name: string, manifests: readonly Manifest[], table: Readonly<Record<string, ArrowRow>>) {
+  const manifest = manifests.find((each) => each.name === name);
+  return (manifest ? rowOf(manifest, table)?.row : table[name])?.tier;
+}
+
+/**
+ * Every arrow that breaks the table, one readable sentence each: packages missing from the table, runtime or
+ * peer dependencies the row does not allow, devDependencies pointing to a higher tier, and dependency cycles.
+ */
+export function arrowViolations(manifests: readonly Manifest[], table = packageArrows): string[] {
+  const workspace = new Set(manifests.map((manifest) => manifest.name));
+  const problems: string[] = [];
+  for (const manifest of manifests) {
+    const found = rowOf(manifest, table);
+    if (found === undefined) {
+      problems.push(
+        `${manifest.name} (${manifest.path}) is not in the arrow table: add it to packageArrows in ` +
+          'scripts/package-arrows.ts with its tier and the packages it may depend on',
+      );
+      continue;
+    }
+    const { key, row } = found;
+    const any = row.dependsOn.includes('*');
+    for (const field of ['dependencies', 'peerDependencies'] as const) {
+      for (const target of oursIn(manifest, field, workspace)) {
+        if (target === manifest.name) problems.push(`${manifest.name} lists itself in ${field}`);
+        else if (!any && !row.dependsOn.includes(target)) {
+          problems.push(
+            `${manifest.name} ${field} -> ${target} points the wrong way: ${key} may depend on ` +
+              `${row.dependsOn.length === 0 ? 'none of our packages' : row.dependsOn.join(', ')}`,
+          );
+        }
+      }
+    }
+    for (const target of oursIn(manifest, 'devDependencies', workspace)) {
+      const targetTier = tierOf(target, manifests, table);
+      if (target === manifest.name) problems.push(`${manifest.name} lists itself in devDependencies`);
+      else if (any || row.dependsOn.includes(target)) continue;
+      else if (targetTier === undefined)
+        problems.push(`${manifest.name} devDependencies -> ${target}: ${target} is not in the arrow table`);
+      else if (targetTier > row.tier) {
+        problems.push(
+          `${manifest.name} devDependencies -> ${target} points up: a devDependency may name what ${key} may depend on, ` +
+            `or a package of tier ${row.tier} or lower, and ${target} is tier ${targetTier}`,
+        );
+      }
+    }
+  }
+  return [...problems, ...cycles(manifests, workspace).map((cycle) => `dependency cycle: ${cycle.join(' -> ')}`)];
+}
+
+/** Cycles in the graph of all three dependency fields among our packages, each as the path that closes it. */
+function cycles(manifests: readonly Manifest[], workspace: ReadonlySet<string>): string[][] {
+  const edges = new Map(
+    manifests.map((manifest) => [
+      manifest.name,
+      (['dependencies', 'devDependencies', 'peerDependencies'] as const).flatMap((field) =>
+        oursIn(manifest, field, workspace),
+      ),
+    ]),
+  );
+  const found: string[][] = [];
+  const done = new Set<string>();
+  const visit = (name: string, path: string[]): void => {
+    const at = path.indexOf(name);
+    if (at !== -1) {
+      found.push([...path.slice(at), name]);
+      return;
+    }
+    if (done.has(name)) return;
+    for (const next of edges.get(name) ?? []) visit(next, [...path, name]);
+    done.add(name);
+  };
+  for (const name of [...edges.keys()].sort()) visit(name, []);
+  return found;
+}
