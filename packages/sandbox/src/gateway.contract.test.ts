@@ -1,6 +1,8 @@
-import { magicIdentityNumbers, magicPhoneNumbers, startSandbox, verifySandboxWebhook } from '@verikit/sandbox';
+import { createGatewayProvider } from '@verikit/gateway';
 import { runProviderContract, type ContractFailure, type ContractOperation } from '@verikit/testing/contract';
-import { createGatewayProvider } from './create-gateway-provider.js';
+import { magicIdentityNumbers, magicPhoneNumbers } from './magic-numbers.js';
+import { startSandbox } from './start-sandbox.js';
+import { verifySandboxWebhook } from './verify-sandbox-webhook.js';
 import { startWebhookReceiver } from './webhook-receiver.fixtures.js';
 
 const behaviour: Record<ContractFailure, string> = { rejected: 'rejected', unavailable: 'server-error', authentication: 'unauthorized', protocol: 'not-json' };

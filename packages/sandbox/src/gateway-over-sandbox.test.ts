@@ -9,14 +9,13 @@ import {
   type ProviderCallContextV1,
   type ProviderV1,
 } from '@verikit/provider';
-import { magicIdentityNumbers, magicPhoneNumbers, startSandbox, type Sandbox } from '@verikit/sandbox';
+import { createGatewayProvider, type GatewayProviderOptions } from '@verikit/gateway';
+import { expectNoSecrets, failureOf } from '@verikit/testing';
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createGatewayProvider } from './create-gateway-provider.js';
-import type { GatewayProviderOptions } from './gateway-options.js';
-import { expectNoSecrets } from './secrets.fixtures.js';
+import { magicIdentityNumbers, magicPhoneNumbers } from './magic-numbers.js';
 import { startScriptedServer } from './scripted-server.fixtures.js';
-import { failureOf } from './failure.fixtures.js';
+import { startSandbox, type Sandbox } from './start-sandbox.js';
 
 const apiKey = 'sk_live_5ecret-Gateway-Key-0123456789';
 const bvn = '22222222222';
