@@ -13,15 +13,13 @@ import { createGatewayProvider, type GatewayProviderOptions } from '@verikit/gat
 import { expectNoSecrets, failureOf } from '@verikit/testing';
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { magicIdentityNumbers, magicPhoneNumbers } from './magic-numbers.js';
+import { magicIdentityNumberFor as magicId, magicPhoneNumberFor as magic } from './gateway.fixtures.js';
 import { startScriptedServer } from './scripted-server.fixtures.js';
 import { startSandbox, type Sandbox } from './start-sandbox.js';
 
 const apiKey = 'sk_live_5ecret-Gateway-Key-0123456789';
 const bvn = '22222222222';
 const nin = '11111111111';
-const magic = (wanted: string) => Object.entries(magicPhoneNumbers).find(([, value]) => value === wanted)![0];
-const magicId = (wanted: string) => Object.entries(magicIdentityNumbers).find(([, value]) => value === wanted)![0];
 
 interface LogLine {
   level: string;

@@ -12,6 +12,7 @@ import { failureOf } from '@verikit/testing';
 import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
+import { gatewayOver } from './gateway.fixtures.js';
 import { startScriptedServer } from './scripted-server.fixtures.js';
 import { generateWebhookSecret, startSandbox, type Sandbox } from './start-sandbox.js';
 
@@ -91,13 +92,7 @@ async function startWebhookApp(options: { refuseFirst?: number; store?: KeyvFlow
 
   const webhookSecret = generateWebhookSecret();
   const sandbox: Sandbox = await startSandbox({ webhookUrl: `${appUrl}/webhooks`, webhookSecret, webhookRetryDelaysMs: [20] });
-  const provider = createGatewayProvider({
-    apiKey: sandbox.apiKey,
-    baseUrl: sandbox.baseUrl,
-    ussdBaseUrl: sandbox.ussdBaseUrl,
-    defaultSender: 'Verikit',
-    timeout: 5000,
-  });
+  const provider = gatewayOver(sandbox);
   const verikit: Verikit = createVerikit({
     provider,
     secret: engineSecret,
