@@ -7,18 +7,35 @@ export type GatewayBase = 'ussd' | 'main';
 /** One endpoint of the service: where it is and the messages it answers with (spec §4, §7). */
 export interface GatewayEndpoint {
   readonly base: GatewayBase;
+  /** The path after the base address: the base's prefix, then the route. */
   readonly path: string;
+  /** The path after the `…/api/v1` prefix: the same under either prefix (the sandbox serves both). */
+  readonly route: string;
+  /** The message of a success envelope, where the interface gives one (it gives none for USSD initiation). */
   readonly successMessage: string | undefined;
+  /** The message of a failure envelope, where the interface gives one. */
   readonly failureMessage: string | undefined;
 }
 
-/** The seven endpoints of the service interface, exactly as spec §4 lists them. */
+/** The path prefix of each base address (spec §4). */
+export const gatewayPathPrefixes: Readonly<Record<GatewayBase, string>> = Object.freeze({
+  ussd: '/messagingserv/gateway/api/v1',
+  main: '/gateway/api/v1',
+});
+
+const endpoint = (base: GatewayBase, route: string, successMessage?: string, failureMessage?: string): GatewayEndpoint =>
+  Object.freeze({ base, path: gatewayPathPrefixes[base] + route, route, successMessage, failureMessage });
+
+/**
+ * The seven endpoints of the service interface, exactly as spec §4 lists them. The one table of the
+ * service's addresses and messages: the provider calls them, and `@verikit/sandbox` serves them.
+ */
 export const gatewayEndpoints: Readonly<Record<GatewayOperation, GatewayEndpoint>> = Object.freeze({
-  'ussd.initiate': { base: 'ussd', path: '/messagingserv/gateway/api/v1/ussd/initiate-verification', successMessage: undefined, failureMessage: undefined },
-  'sms.send': { base: 'main', path: '/gateway/api/v1/send/sms', successMessage: 'Message sent', failureMessage: 'Error sending message' },
-  'identity.bvn': { base: 'main', path: '/gateway/api/v1/verify/bvn', successMessage: 'OTP sent', failureMessage: 'Error sending OTP' },
-  'identity.nin': { base: 'main', path: '/gateway/api/v1/verify/nin', successMessage: 'OTP sent', failureMessage: 'Error sending OTP' },
-  'phone.send': { base: 'main', path: '/gateway/api/v1/verify/phoneNumber', successMessage: 'Request Succesful', failureMessage: 'Error sending OTP' },
-  'phone.check': { base: 'main', path: '/gateway/api/v1/verify/phoneCheck', successMessage: 'Request Succesful', failureMessage: 'Error sending OTP' },
-  'whatsapp.send': { base: 'main', path: '/gateway/api/v1/send/whatsapp', successMessage: 'Message sent', failureMessage: 'Error sending message' },
+  'ussd.initiate': endpoint('ussd', '/ussd/initiate-verification'),
+  'sms.send': endpoint('main', '/send/sms', 'Message sent', 'Error sending message'),
+  'identity.bvn': endpoint('main', '/verify/bvn', 'OTP sent', 'Error sending OTP'),
+  'identity.nin': endpoint('main', '/verify/nin', 'OTP sent', 'Error sending OTP'),
+  'phone.send': endpoint('main', '/verify/phoneNumber', 'Request Succesful', 'Error sending OTP'),
+  'phone.check': endpoint('main', '/verify/phoneCheck', 'Request Succesful', 'Error sending OTP'),
+  'whatsapp.send': endpoint('main', '/send/whatsapp', 'Message sent', 'Error sending message'),
 });

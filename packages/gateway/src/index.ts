@@ -1,6 +1,8 @@
 /**
  * The verikit provider for the verification and messaging service, over HTTP with ky: USSD OTP,
- * phone verification, BVN/NIN OTP delivery, SMS, WhatsApp, and the USSD_VERIFICATION webhook.
+ * phone verification, BVN/NIN OTP delivery, SMS, WhatsApp, and the USSD_VERIFICATION webhook. The
+ * package also owns the service's wire format: its endpoint table and its webhook body, which the
+ * sandbox (`@verikit/sandbox`) serves and sends.
  *
  * @module
  */
@@ -13,4 +15,5 @@ export type {
   GatewayAfterResponseHook,
   GatewayRequestInfo,
 } from './gateway-options.js';
-export { gatewayEndpoints, type GatewayOperation, type GatewayEndpoint, type GatewayBase } from './endpoints.js';
+export { gatewayEndpoints, gatewayPathPrefixes, type GatewayOperation, type GatewayEndpoint, type GatewayBase } from './endpoints.js';
+export { createWebhookParser as createGatewayWebhookParser, type GatewayWebhookBody } from './webhook-parser.js';

@@ -8,10 +8,23 @@ const defaultStatusPaths = ['status', 'verificationStatus', 'result', 'verified'
 const defaultSuccess = ['success', 'successful', 'verified', 'completed', 'true'];
 const defaultFailure = ['failed', 'failure', 'false'];
 
+/**
+ * The USSD_VERIFICATION body the service sends, as verikit reads it by default (the interface names
+ * the contents, not the fields: spec §6). The sandbox sends exactly this, plus a `reference` and a
+ * `timestamp` the parser ignores.
+ */
+export interface GatewayWebhookBody {
+  readonly event: 'USSD_VERIFICATION';
+  readonly phoneNumber: string;
+  readonly status: 'success' | 'failed';
+}
+
 const normaliseName = (value: string) => value.trim().toUpperCase().replace(/[.\s-]+/g, '_');
 
 /**
- * Builds `webhooks.parse` for the USSD_VERIFICATION event. Defaults to
+ * Builds `webhooks.parse` for the USSD_VERIFICATION event: the one reader of the service's webhook
+ * body (the provider uses it, and tests give it to the test double). Exported as
+ * `createGatewayWebhookParser`. Defaults to
  * `{ event: 'USSD_VERIFICATION', phoneNumber, status }`, and tolerates common alternatives (`type`,
  * `eventType`; `phone`, `msisdn`; a `data` wrapper; boolean statuses) unless a mapping names the path.
  * Unknown events give `null`; malformed bodies an `InvalidInputError` that never quotes the body.

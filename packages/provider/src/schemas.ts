@@ -52,11 +52,16 @@ export const flowIdSchema = z
   .max(64, { error: 'is not a flow id', abort: true })
   .regex(/^[A-Za-z0-9_-]{22,64}$/, { error: 'is not a flow id' });
 
-/** Input of `sms.send`. */
-export const smsSendInputSchema = z.strictObject({ from: senderSchema, to: phoneNumberSchema, message: smsMessageSchema });
+/**
+ * Input of `sms.send` (`SmsSendInputV1`), as a provider checks it when called. Unknown fields are
+ * ignored, so a provider keeps working when a newer caller sends a field it does not know; an entry
+ * point that takes user input is strict on top (`z.strictObject(smsSendInputSchema.shape)`). `from`
+ * may be absent: the provider's default sender applies, or an `InvalidInputError` names `from`.
+ */
+export const smsSendInputSchema = z.object({ from: senderSchema.optional(), to: phoneNumberSchema, message: smsMessageSchema });
 
-/** Input of `whatsapp.send`. */
-export const whatsAppSendInputSchema = z.strictObject({ phoneNumber: phoneNumberSchema, message: whatsAppMessageSchema });
+/** Input of `whatsapp.send` (`WhatsAppSendInputV1`); unknown fields ignored, as for {@link smsSendInputSchema}. */
+export const whatsAppSendInputSchema = z.object({ phoneNumber: phoneNumberSchema, message: whatsAppMessageSchema });
 
 function issuesOf(error: z.ZodError, prefix?: string): InputIssue[] {
   return error.issues.map((issue) => {

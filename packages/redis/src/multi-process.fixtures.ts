@@ -8,6 +8,7 @@ import { createHmac } from 'node:crypto';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { EventNotAllowedError, FlowNotFoundError, StoreError, VerikitError, type FlowPolicies, type FlowStore, type ProviderV1 } from '@verikit/core';
+import { createGatewayWebhookParser } from '@verikit/gateway';
 import { createTestProviderV1, type TestProviderV1 } from '@verikit/testing';
 
 export const scenarioSecret = 'multi-process-secret-0123456789abcdefghij';
@@ -80,10 +81,11 @@ export interface WorkerPlan {
 /**
  * A test double that behaves like one service shared by every process: request ids are unique
  * across processes and a code check depends on the code only (a real service keeps that state; each
- * process's double would not know the others' requests).
+ * process's double would not know the others' requests). The service's signed webhooks are read
+ * with the gateway's parser, the one reader of that body.
  */
 export function sharedServiceProvider(processLabel: string): { provider: ProviderV1; double: TestProviderV1 } {
-  const double = createTestProviderV1({ phoneCode: rightCode });
+  const double = createTestProviderV1({ phoneCode: rightCode, webhooks: { parse: createGatewayWebhookParser() } });
   const phone = double.phone!;
   const provider: ProviderV1 = {
     ...double,

@@ -10,5 +10,5 @@ export type { OutboxMessage, OutboxKind } from './sandbox-outbox.js';
 export type { WebhookDelivery } from './webhook-sender.js';
 export { defaultTestIdentities, type TestIdentity } from './test-identities.js';
 export { magicPhoneNumbers, magicIdentityNumbers, magicBehaviourDescriptions, type MagicBehaviour } from './magic-numbers.js';
-export { sandboxEndpoints, sandboxPathPrefixes, type SandboxEndpoint, type SandboxOperation } from './sandbox-endpoints.js';
+export { sandboxEndpoints, sandboxPathPrefixes, type SandboxEndpoint } from './sandbox-endpoints.js';
 export { verifySandboxWebhook } from './verify-sandbox-webhook.js';

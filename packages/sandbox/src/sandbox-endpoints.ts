@@ -1,8 +1,8 @@
+import { gatewayEndpoints, gatewayPathPrefixes, type GatewayOperation } from '@verikit/gateway';
 import { z } from 'zod';
 
-/** The service operations the sandbox emulates. */
-export type SandboxOperation = 'ussd.initiate' | 'sms.send' | 'identity.bvn' | 'identity.nin' | 'phone.send' | 'phone.check' | 'whatsapp.send';
-
+// The service's own checks of a request body, as the sandbox emulates them: looser than verikit's
+// (any `+` and 8 to 15 digits is a phone number here), so verikit's stricter checks are what tests see.
 const phoneNumber = z
   .string({ error: 'is required' })
   .regex(/^\+\d{8,15}$/, { error: 'must start with + and the country code, digits only, no spaces' });
@@ -11,68 +11,47 @@ const digits = (error: string) => z.string({ error }).regex(/^\d{4,10}$/, { erro
 const otp = z.union([digits('must be a string of 4 to 10 digits'), z.number().int().min(1000).max(9_999_999_999).transform(String)], {
   error: 'must be a string of 4 to 10 digits',
 });
+const identityNumber = z.string({ error: 'is required' }).regex(/^\d{11}$/, { error: 'must be 11 digits' });
 
-/** One endpoint: its path after the `/gateway/api/v1` prefix, its messages and its body schema. */
+const bodySchemas: Readonly<Record<GatewayOperation, z.ZodType<Record<string, unknown>>>> = {
+  'ussd.initiate': z.object({ phoneNumber }),
+  'sms.send': z.object({ from: text(16), message: text(1600), to: phoneNumber }),
+  'identity.bvn': z.object({ number: identityNumber, otp }),
+  'identity.nin': z.object({ number: identityNumber, otp }),
+  'phone.send': z.object({ from: text(16), phoneNumber, channel: z.enum(['sms', 'voice'], { error: 'must be sms or voice' }).optional() }),
+  'phone.check': z.object({ code: digits('must be a string of 4 to 10 digits'), requestId: z.string({ error: 'is required' }).min(1).max(256) }),
+  'whatsapp.send': z.object({ message: text(4096), phoneNumber }),
+};
+
+/** The interface gives no messages for USSD initiation: these two are the sandbox's own. */
+const ussdMessages = { successMessage: 'Verification initiated', failureMessage: 'Error initiating verification' } as const;
+
+/** One endpoint as the sandbox serves it: its route after the prefix, its messages and its body schema. */
 export interface SandboxEndpoint {
-  readonly operation: SandboxOperation;
+  readonly operation: GatewayOperation;
   readonly path: string;
   readonly successMessage: string;
   readonly failureMessage: string;
   readonly schema: z.ZodType<Record<string, unknown>>;
 }
 
-/** The seven endpoints of the service interface (spec §4); each is served under both path prefixes. */
-export const sandboxEndpoints: readonly SandboxEndpoint[] = Object.freeze([
-  {
-    operation: 'ussd.initiate',
-    path: '/ussd/initiate-verification',
-    successMessage: 'Verification initiated',
-    failureMessage: 'Error initiating verification',
-    schema: z.object({ phoneNumber }),
-  },
-  {
-    operation: 'sms.send',
-    path: '/send/sms',
-    successMessage: 'Message sent',
-    failureMessage: 'Error sending message',
-    schema: z.object({ from: text(16), message: text(1600), to: phoneNumber }),
-  },
-  {
-    operation: 'identity.bvn',
-    path: '/verify/bvn',
-    successMessage: 'OTP sent',
-    failureMessage: 'Error sending OTP',
-    schema: z.object({ number: z.string({ error: 'is required' }).regex(/^\d{11}$/, { error: 'must be 11 digits' }), otp }),
-  },
-  {
-    operation: 'identity.nin',
-    path: '/verify/nin',
-    successMessage: 'OTP sent',
-    failureMessage: 'Error sending OTP',
-    schema: z.object({ number: z.string({ error: 'is required' }).regex(/^\d{11}$/, { error: 'must be 11 digits' }), otp }),
-  },
-  {
-    operation: 'phone.send',
-    path: '/verify/phoneNumber',
-    successMessage: 'Request Succesful',
-    failureMessage: 'Error sending OTP',
-    schema: z.object({ from: text(16), phoneNumber, channel: z.enum(['sms', 'voice'], { error: 'must be sms or voice' }).optional() }),
-  },
-  {
-    operation: 'phone.check',
-    path: '/verify/phoneCheck',
-    successMessage: 'Request Succesful',
-    failureMessage: 'Error sending OTP',
-    schema: z.object({ code: digits('must be a string of 4 to 10 digits'), requestId: z.string({ error: 'is required' }).min(1).max(256) }),
-  },
-  {
-    operation: 'whatsapp.send',
-    path: '/send/whatsapp',
-    successMessage: 'Message sent',
-    failureMessage: 'Error sending message',
-    schema: z.object({ message: text(4096), phoneNumber }),
-  },
-]);
+/**
+ * The seven endpoints of the service interface (spec §4), from the gateway provider's table
+ * (`gatewayEndpoints`, the one table of routes and messages) with the service's body checks added;
+ * each is served under both path prefixes.
+ */
+export const sandboxEndpoints: readonly SandboxEndpoint[] = Object.freeze(
+  (Object.keys(gatewayEndpoints) as GatewayOperation[]).map((operation) => {
+    const endpoint = gatewayEndpoints[operation];
+    return Object.freeze({
+      operation,
+      path: endpoint.route,
+      successMessage: endpoint.successMessage ?? ussdMessages.successMessage,
+      failureMessage: endpoint.failureMessage ?? ussdMessages.failureMessage,
+      schema: bodySchemas[operation],
+    });
+  }),
+);
 
 /** The two path prefixes every endpoint is served under. */
-export const sandboxPathPrefixes: readonly string[] = Object.freeze(['/messagingserv/gateway/api/v1', '/gateway/api/v1']);
+export const sandboxPathPrefixes: readonly string[] = Object.freeze(Object.values(gatewayPathPrefixes));

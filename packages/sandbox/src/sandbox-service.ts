@@ -1,5 +1,5 @@
 import { randomInt, randomUUID } from 'node:crypto';
-import type { SandboxOperation } from './sandbox-endpoints.js';
+import type { GatewayOperation, GatewayWebhookBody } from '@verikit/gateway';
 import type { SandboxOutbox } from './sandbox-outbox.js';
 import type { TestIdentity } from './test-identities.js';
 import type { WebhookDelivery, WebhookSender } from './webhook-sender.js';
@@ -55,7 +55,7 @@ export class SandboxService {
   }
 
   /** Runs one operation on a validated body. */
-  handle(operation: SandboxOperation, body: Record<string, unknown>): ServiceOutcome {
+  handle(operation: GatewayOperation, body: Record<string, unknown>): ServiceOutcome {
     const outbox = this.#options.outbox;
     switch (operation) {
       case 'sms.send':
@@ -140,10 +140,10 @@ export class SandboxService {
       status = input.otp === session.otp ? 'success' : 'failed';
     }
     if (session !== undefined && session.status === 'pending') session.status = status;
+    // The body the gateway provider reads (its type is the gateway's), plus what a service would add.
+    const body: GatewayWebhookBody = { event: 'USSD_VERIFICATION', phoneNumber: input.phoneNumber, status };
     return this.#options.webhooks.send({
-      event: 'USSD_VERIFICATION',
-      phoneNumber: input.phoneNumber,
-      status,
+      ...body,
       ...(session === undefined ? {} : { reference: session.reference }),
       timestamp: new Date().toISOString(),
     });

@@ -1,10 +1,14 @@
 /**
- * Test tools for verikit: a scriptable test double of provider spec v1 and a manual clock. The
- * provider contract suite, which imports vitest, is the subpath `@verikit/testing/contract`; the
- * sandbox server is `@verikit/sandbox`.
+ * Test tools for verikit: a scriptable test double of provider spec v1, a manual clock, a reader
+ * of server-sent events, and the helpers every package's tests share (fresh phone numbers, the typed
+ * failure of a call, the secrets check). The provider contract suite, which imports vitest, is the
+ * subpath `@verikit/testing/contract`; the sandbox server is `@verikit/sandbox`.
  *
  * @module \@verikit/testing
  */
 export * from './test-provider-v1.js';
 export * from './manual-clock.js';
 export * from './server-sent-event-reader.js';
+export { failureOf } from './failure-of.js';
+export { freshPhoneNumber } from './fresh-phone-number.js';
+export { reachableText, expectNoSecrets } from './reachable-text.js';

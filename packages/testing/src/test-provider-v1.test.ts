@@ -1,4 +1,4 @@
-import { InvalidInputError, silentLogger } from '@verikit/provider';
+import { silentLogger } from '@verikit/provider';
 import { describe, expect, it } from 'vitest';
 import { createTestProviderV1 } from './test-provider-v1.js';
 
@@ -29,35 +29,10 @@ describe('createTestProviderV1: latency and the abort signal', () => {
   });
 });
 
-describe('createTestProviderV1: webhooks.parse', () => {
-  const parse = createTestProviderV1().webhooks!.parse;
-  const raw = (body: string) => ({ body, headers: {} });
-
-  it("reads the service's USSD_VERIFICATION payload, and gives null for other events", () => {
-    expect(parse(raw(JSON.stringify({ event: 'USSD_VERIFICATION', phoneNumber: '+2348012345678', status: 'failed' })))).toEqual({
-      type: 'ussd-verification',
-      phoneNumber: '+2348012345678',
-      status: 'failed',
-    });
-    expect(parse(raw(JSON.stringify({ event: 'SMS_DELIVERED', id: 1 })))).toBeNull();
-  });
-
-  it('refuses a malformed body with an InvalidInputError naming the field, never quoting it', () => {
-    const cases: Array<[string, string]> = [
-      ['not json 8012345678', 'body'],
-      ['[1,2]', 'body'],
-      [JSON.stringify({ event: 'USSD_VERIFICATION', phoneNumber: '+2348012345678', status: 'maybe' }), 'body.status'],
-      [JSON.stringify({ event: 'USSD_VERIFICATION', status: 'success' }), 'body.phoneNumber'],
-    ];
-    for (const [body, field] of cases) {
-      let caught: unknown;
-      try {
-        parse(raw(body));
-      } catch (error) {
-        caught = error;
-      }
-      expect(InvalidInputError.isInstance(caught) && caught.field, body).toBe(field);
-      expect((caught as Error).message).not.toContain('8012345678');
-    }
+describe('createTestProviderV1: webhooks', () => {
+  it('has no wire format of its own: no webhooks capability unless it is given one, then exactly that one', () => {
+    expect(createTestProviderV1().webhooks).toBeUndefined();
+    const webhooks = { parse: () => null };
+    expect(createTestProviderV1({ webhooks }).webhooks).toBe(webhooks);
   });
 });

@@ -1,9 +1,6 @@
-import { z } from 'zod';
 import {
   InvalidInputError,
-  parseInput,
   ProviderRejectedError,
-  type RawWebhookV1,
   type IdentitySendOtpInputV1,
   type MessageSendResultV1,
   type PhoneChannel,
@@ -17,6 +14,7 @@ import {
   type SmsSendInputV1,
   type UssdInitiateInputV1,
   type UssdInitiateResultV1,
+  type WebhooksCapabilityV1,
   type WhatsAppSendInputV1,
 } from '@verikit/provider';
 
@@ -72,6 +70,13 @@ export interface TestProviderV1Options {
   defaultSender?: string;
   /** The phone numbers registered for identity numbers; any number not listed gets `+2348000000000`. */
   identities?: Readonly<Record<string, string>>;
+  /**
+   * The webhooks capability to offer. Default none: the double pushes its events through
+   * `completeUssd`, and has no wire format of its own. A test that delivers a real provider's signed
+   * webhooks gives it that provider's parser, e.g. `{ parse: createGatewayWebhookParser() }` from
+   * `@verikit/gateway`, so the service's body is parsed in one place only (docs/decisions/0621-test-double-takes-a-webhook-parser.md).
+   */
+  webhooks?: WebhooksCapabilityV1;
 }
 
 /**
@@ -121,29 +126,6 @@ function abortable(ms: number, signal: AbortSignal): Promise<void> {
     };
     signal.addEventListener('abort', onAbort, { once: true });
   });
-}
-
-const servicePayloadSchema = z.object({
-  event: z.string({ error: 'must be a string' }),
-  phoneNumber: z.string({ error: 'must be a string' }),
-  status: z.enum(['success', 'failed'], { error: 'must be success or failed' }),
-});
-
-/**
- * The double's `webhooks.parse`: the service's payload `{ event: 'USSD_VERIFICATION', phoneNumber,
- * status }`, strictly (no alternatives, unlike the gateway's parser). Other events give `null`.
- */
-function parseServiceWebhook(webhook: RawWebhookV1): ProviderEventV1 | null {
-  let payload: unknown;
-  try {
-    payload = JSON.parse(webhook.body);
-  } catch {
-    throw new InvalidInputError([{ field: 'body', message: 'is not valid JSON' }]);
-  }
-  const event = typeof payload === 'object' && payload !== null ? (payload as { event?: unknown }).event : undefined;
-  if (typeof event === 'string' && event !== 'USSD_VERIFICATION') return null;
-  const { phoneNumber, status } = parseInput(servicePayloadSchema, payload, 'body');
-  return { type: 'ussd-verification', phoneNumber, status };
 }
 
 /** Creates a {@link TestProviderV1}. */
@@ -231,7 +213,7 @@ export function createTestProviderV1(options: TestProviderV1Options = {}): TestP
           return { messageId: `wa-${++sequence}` };
         }),
     },
-    webhooks: { parse: parseServiceWebhook },
+    ...(options.webhooks === undefined ? {} : { webhooks: options.webhooks }),
     callsOf(operation) {
       return calls.filter((call) => call.operation === operation) as never;
     },

@@ -11,6 +11,8 @@ import {
   type ProviderV1,
 } from '@verikit/provider';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { failureOf } from '../failure-of.js';
+import { freshPhoneNumber } from '../fresh-phone-number.js';
 
 /** The operations the contract exercises. */
 export type ContractOperation = 'ussd.initiate' | 'phone.send' | 'identity.sendOtp' | 'sms.send' | 'whatsapp.send';
@@ -60,15 +62,6 @@ function context(): ProviderCallContextV1 {
   return { signal: new AbortController().signal, idempotencyKey: `contract:effect:${++sequence}`, logger: silentLogger };
 }
 
-async function failureOf(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected the call to fail, and it succeeded');
-}
-
 /**
  * The provider contract: every capability's success path and typed failures, the same for every
  * provider. Call it at the top level of a vitest file.
@@ -89,20 +82,16 @@ export function runProviderContract(name: string, makeSubject: () => Promise<Con
       await subject?.cleanup?.();
     });
 
-    const phone = (index: number) => `+23480312${String(index).padStart(5, '0')}`;
-    let next = 1;
-    const freshPhone = () => phone(next++);
-
     const inputs: Record<ContractOperation, (override: ContractInputOverride) => (provider: ProviderV1) => Promise<unknown>> = {
-      'ussd.initiate': (override) => (provider) => provider.ussd!.initiate({ phoneNumber: override.phoneNumber ?? freshPhone() }, context()),
+      'ussd.initiate': (override) => (provider) => provider.ussd!.initiate({ phoneNumber: override.phoneNumber ?? freshPhoneNumber() }, context()),
       'phone.send': (override) => (provider) =>
-        provider.phone!.send({ phoneNumber: override.phoneNumber ?? freshPhone(), channel: 'sms', from: 'Verikit' }, context()),
+        provider.phone!.send({ phoneNumber: override.phoneNumber ?? freshPhoneNumber(), channel: 'sms', from: 'Verikit' }, context()),
       'identity.sendOtp': (override) => (provider) =>
         provider.identity!.sendOtp({ idType: 'bvn', number: override.number ?? subject.identities.bvn.number, otp: '482913' }, context()),
       'sms.send': (override) => (provider) =>
-        provider.sms!.send({ from: 'Verikit', to: override.phoneNumber ?? freshPhone(), message: 'Welcome to verikit' }, context()),
+        provider.sms!.send({ from: 'Verikit', to: override.phoneNumber ?? freshPhoneNumber(), message: 'Welcome to verikit' }, context()),
       'whatsapp.send': (override) => (provider) =>
-        provider.whatsapp!.send({ phoneNumber: override.phoneNumber ?? freshPhone(), message: 'Welcome to verikit' }, context()),
+        provider.whatsapp!.send({ phoneNumber: override.phoneNumber ?? freshPhoneNumber(), message: 'Welcome to verikit' }, context()),
     };
 
     it('declares specification v1 and a name', () => {
@@ -112,20 +101,20 @@ export function runProviderContract(name: string, makeSubject: () => Promise<Con
 
     describe('ussd', () => {
       it('initiates: an OTP and a USSD code to show the user', async () => {
-        const phoneNumber = freshPhone();
+        const phoneNumber = freshPhoneNumber();
         const result = await subject.provider.ussd!.initiate({ phoneNumber }, context());
         expect(result.otp).toMatch(/^\d{4,10}$/);
         expect(result.ussdCode).toMatch(/^\*[\d*]+#$/);
       });
       it('reports the user dialling with the right OTP as a successful USSD_VERIFICATION', async () => {
         if (subject.completeUssd === undefined) return expect(subject.provider.webhooks).toBeUndefined();
-        const phoneNumber = freshPhone();
+        const phoneNumber = freshPhoneNumber();
         const { otp } = await subject.provider.ussd!.initiate({ phoneNumber }, context());
         await expect(subject.completeUssd(phoneNumber, otp, 'success')).resolves.toEqual({ type: 'ussd-verification', phoneNumber, status: 'success' });
       });
       it('reports a failed dial as a failed USSD_VERIFICATION', async () => {
         if (subject.completeUssd === undefined) return expect(subject.provider.webhooks).toBeUndefined();
-        const phoneNumber = freshPhone();
+        const phoneNumber = freshPhoneNumber();
         const { otp } = await subject.provider.ussd!.initiate({ phoneNumber }, context());
         const wrong = otp === '0000' ? '1111' : '0000';
         await expect(subject.completeUssd(phoneNumber, wrong, 'failed')).resolves.toEqual({ type: 'ussd-verification', phoneNumber, status: 'failed' });
@@ -137,7 +126,7 @@ export function runProviderContract(name: string, makeSubject: () => Promise<Con
         expect(subject.provider.phone!.channels).toContain('sms');
       });
       it('sends a code and accepts it once entered', async () => {
-        const phoneNumber = freshPhone();
+        const phoneNumber = freshPhoneNumber();
         const { requestId } = await subject.provider.phone!.send({ phoneNumber, channel: 'sms', from: 'Verikit' }, context());
         expect(typeof requestId).toBe('string');
         expect(requestId.length).toBeGreaterThan(0);
@@ -146,14 +135,14 @@ export function runProviderContract(name: string, makeSubject: () => Promise<Con
         await expect(subject.provider.phone!.check({ requestId, code: code! }, context())).resolves.toEqual({ valid: true });
       });
       it('says a wrong code is not valid', async () => {
-        const phoneNumber = freshPhone();
+        const phoneNumber = freshPhoneNumber();
         const { requestId } = await subject.provider.phone!.send({ phoneNumber, channel: 'sms', from: 'Verikit' }, context());
         const code = (await subject.lastCode(phoneNumber))!;
         const wrong = code === '000000' ? '111111' : '000000';
         await expect(subject.provider.phone!.check({ requestId, code: wrong }, context())).resolves.toEqual({ valid: false });
       });
       it('gives each send its own requestId', async () => {
-        const phoneNumber = freshPhone();
+        const phoneNumber = freshPhoneNumber();
         const first = await subject.provider.phone!.send({ phoneNumber, channel: 'sms', from: 'Verikit' }, context());
         const second = await subject.provider.phone!.send({ phoneNumber, channel: 'sms', from: 'Verikit' }, context());
         expect(first.requestId).not.toBe(second.requestId);
@@ -180,13 +169,13 @@ export function runProviderContract(name: string, makeSubject: () => Promise<Con
 
     describe('messages', () => {
       it('sends an SMS', async () => {
-        const to = freshPhone();
+        const to = freshPhoneNumber();
         const result = await subject.provider.sms!.send({ from: 'Verikit', to, message: 'Your order shipped' }, context());
         expect(typeof result).toBe('object');
         expect(await subject.lastMessage(to)).toBe('Your order shipped');
       });
       it('sends a WhatsApp message', async () => {
-        const phoneNumber = freshPhone();
+        const phoneNumber = freshPhoneNumber();
         const result = await subject.provider.whatsapp!.send({ phoneNumber, message: 'Your order shipped' }, context());
         expect(typeof result).toBe('object');
         expect(await subject.lastMessage(phoneNumber)).toBe('Your order shipped');

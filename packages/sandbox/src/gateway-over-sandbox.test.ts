@@ -9,20 +9,17 @@ import {
   type ProviderCallContextV1,
   type ProviderV1,
 } from '@verikit/provider';
-import { magicIdentityNumbers, magicPhoneNumbers, startSandbox, type Sandbox } from '@verikit/sandbox';
+import { createGatewayProvider, type GatewayProviderOptions } from '@verikit/gateway';
+import { expectNoSecrets, failureOf } from '@verikit/testing';
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createGatewayProvider } from './create-gateway-provider.js';
-import type { GatewayProviderOptions } from './gateway-options.js';
-import { expectNoSecrets } from './secrets.fixtures.js';
+import { magicIdentityNumberFor as magicId, magicPhoneNumberFor as magic } from './gateway.fixtures.js';
 import { startScriptedServer } from './scripted-server.fixtures.js';
-import { failureOf } from './failure.fixtures.js';
+import { startSandbox, type Sandbox } from './start-sandbox.js';
 
 const apiKey = 'sk_live_5ecret-Gateway-Key-0123456789';
 const bvn = '22222222222';
 const nin = '11111111111';
-const magic = (wanted: string) => Object.entries(magicPhoneNumbers).find(([, value]) => value === wanted)![0];
-const magicId = (wanted: string) => Object.entries(magicIdentityNumbers).find(([, value]) => value === wanted)![0];
 
 interface LogLine {
   level: string;

@@ -2,7 +2,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /** A request as the scripted server received it. */
-export interface RecordedRequest {
+interface RecordedRequest {
   readonly method: string;
   readonly path: string;
   readonly headers: Record<string, string | string[] | undefined>;

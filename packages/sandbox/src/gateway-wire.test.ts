@@ -7,13 +7,14 @@
 import { createVerikit, KeyvFlowStore, StoreError, type FlowRecord, type FlowView, type Verikit } from '@verikit/core';
 import { createFlowHandler, toNodeHandler } from '@verikit/http';
 import { ProviderUnavailableError, silentLogger, type ProviderCallContextV1 } from '@verikit/provider';
-import { generateWebhookSecret, startSandbox, type Sandbox } from '@verikit/sandbox';
+import { createGatewayProvider } from '@verikit/gateway';
+import { failureOf } from '@verikit/testing';
 import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { createGatewayProvider } from './create-gateway-provider.js';
+import { gatewayOver } from './gateway.fixtures.js';
 import { startScriptedServer } from './scripted-server.fixtures.js';
-import { failureOf } from './failure.fixtures.js';
+import { generateWebhookSecret, startSandbox, type Sandbox } from './start-sandbox.js';
 
 const engineSecret = 'gateway-wire-test-secret-0123456789abcdef';
 const apiKey = 'sk_live_wire-Test-Key-0123456789';
@@ -91,13 +92,7 @@ async function startWebhookApp(options: { refuseFirst?: number; store?: KeyvFlow
 
   const webhookSecret = generateWebhookSecret();
   const sandbox: Sandbox = await startSandbox({ webhookUrl: `${appUrl}/webhooks`, webhookSecret, webhookRetryDelaysMs: [20] });
-  const provider = createGatewayProvider({
-    apiKey: sandbox.apiKey,
-    baseUrl: sandbox.baseUrl,
-    ussdBaseUrl: sandbox.ussdBaseUrl,
-    defaultSender: 'Verikit',
-    timeout: 5000,
-  });
+  const provider = gatewayOver(sandbox);
   const verikit: Verikit = createVerikit({
     provider,
     secret: engineSecret,

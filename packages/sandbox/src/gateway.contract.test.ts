@@ -1,21 +1,16 @@
-import { magicIdentityNumbers, magicPhoneNumbers, startSandbox, verifySandboxWebhook } from '@verikit/sandbox';
 import { runProviderContract, type ContractFailure, type ContractOperation } from '@verikit/testing/contract';
-import { createGatewayProvider } from './create-gateway-provider.js';
+import { gatewayOver, magicIdentityNumberFor, magicPhoneNumberFor } from './gateway.fixtures.js';
+import type { MagicBehaviour } from './magic-numbers.js';
+import { startSandbox } from './start-sandbox.js';
+import { verifySandboxWebhook } from './verify-sandbox-webhook.js';
 import { startWebhookReceiver } from './webhook-receiver.fixtures.js';
 
-const behaviour: Record<ContractFailure, string> = { rejected: 'rejected', unavailable: 'server-error', authentication: 'unauthorized', protocol: 'not-json' };
-const magic = (table: Readonly<Record<string, string>>, wanted: string) => Object.entries(table).find(([, value]) => value === wanted)![0];
+const behaviour: Record<ContractFailure, MagicBehaviour> = { rejected: 'rejected', unavailable: 'server-error', authentication: 'unauthorized', protocol: 'not-json' };
 
 runProviderContract('gateway over the sandbox', async () => {
   const receiver = await startWebhookReceiver();
   const sandbox = await startSandbox({ webhookUrl: receiver.url, webhookRetryDelaysMs: [5, 5] });
-  const provider = createGatewayProvider({
-    apiKey: sandbox.apiKey,
-    baseUrl: sandbox.baseUrl,
-    ussdBaseUrl: sandbox.ussdBaseUrl,
-    defaultSender: 'Verikit',
-    timeout: 5000,
-  });
+  const provider = gatewayOver(sandbox);
   return {
     provider,
     identities: {
@@ -26,7 +21,7 @@ runProviderContract('gateway over the sandbox', async () => {
     lastMessage: (phoneNumber) => sandbox.outbox.filter((message) => message.to === phoneNumber).at(-1)?.text,
     fail(operation: ContractOperation, failure: ContractFailure) {
       const wanted = behaviour[failure];
-      return operation === 'identity.sendOtp' ? { number: magic(magicIdentityNumbers, wanted) } : { phoneNumber: magic(magicPhoneNumbers, wanted) };
+      return operation === 'identity.sendOtp' ? { number: magicIdentityNumberFor(wanted) } : { phoneNumber: magicPhoneNumberFor(wanted) };
     },
     async completeUssd(phoneNumber, otp) {
       const delivery = await sandbox.dialUssd(phoneNumber, { otp });

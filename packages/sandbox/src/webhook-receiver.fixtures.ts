@@ -2,7 +2,7 @@ import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /** A webhook as a local receiver got it. */
-export interface ReceivedWebhook {
+interface ReceivedWebhook {
   readonly body: string;
   readonly headers: Record<string, string>;
 }

@@ -1,0 +1,23 @@
+import { createGatewayProvider } from '@verikit/gateway';
+import type { ProviderV1 } from '@verikit/provider';
+import { magicIdentityNumbers, magicPhoneNumbers, type MagicBehaviour } from './magic-numbers.js';
+import type { Sandbox } from './start-sandbox.js';
+
+/** The gateway provider pointed at `sandbox`, as the tests of the pair use it (sender `Verikit`, 5 s timeout). */
+export function gatewayOver(sandbox: Sandbox): ProviderV1 {
+  return createGatewayProvider({
+    apiKey: sandbox.apiKey,
+    baseUrl: sandbox.baseUrl,
+    ussdBaseUrl: sandbox.ussdBaseUrl,
+    defaultSender: 'Verikit',
+    timeout: 5000,
+  });
+}
+
+const numberFor = (table: Readonly<Record<string, MagicBehaviour>>, wanted: MagicBehaviour) => Object.entries(table).find(([, value]) => value === wanted)![0];
+
+/** The magic phone number that makes the sandbox behave as `wanted`. */
+export const magicPhoneNumberFor = (wanted: MagicBehaviour): string => numberFor(magicPhoneNumbers, wanted);
+
+/** The magic BVN/NIN that makes the sandbox behave as `wanted`. */
+export const magicIdentityNumberFor = (wanted: MagicBehaviour): string => numberFor(magicIdentityNumbers, wanted);
