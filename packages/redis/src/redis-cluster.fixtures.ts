@@ -19,8 +19,10 @@ const script = join(repositoryRoot, 'scripts/ci/redis-cluster.sh');
 /** Seed URLs of the shared test cluster, from `REDIS_CLUSTER_URLS` (comma-separated). */
 export const clusterUrls: readonly string[] = (process.env.REDIS_CLUSTER_URLS ?? '').split(',').filter(Boolean);
 
+type NodeClient = ReturnType<typeof createClient<{}, {}, {}, 2, {}>>;
+
 /** Runs `command` on one node (a plain connection), then closes it. */
-export async function onNode<T>(url: string, command: (client: ReturnType<typeof createClient>) => Promise<T>): Promise<T> {
+export async function onNode<T>(url: string, command: (client: NodeClient) => Promise<T>): Promise<T> {
   const client = createClient({ url, socket: { connectTimeout: 1000, reconnectStrategy: false } });
   client.on('error', () => {});
   await client.connect();
