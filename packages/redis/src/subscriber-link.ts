@@ -65,6 +65,8 @@ export function createSubscriberLink(publisher: PubSubClient, given: PubSubClien
   const subscriber =
     given ??
     publisher.duplicate({
+      // A SUBSCRIBE sent while reconnecting waits for the connection rather than failing (0304).
+      disableOfflineQueue: false,
       commandOptions: undefined,
       socket: { ...publisher.options?.socket, reconnectStrategy: backoff },
     });
