@@ -11,6 +11,10 @@
  * 2. Pub/sub delay: from the commit on instance A (A's local listener, called right after the
  *    compare-and-set) to the listener on instance B, over loopback; median and p99.
  *
+ * 3. Redis Cluster (3 masters, 3 replicas, all on this machine): the same engine load on the cluster
+ *    with sharded and with classic pub/sub, beside the single node, measured alternately in this run.
+ *    The cluster is `REDIS_CLUSTER_URLS`, or a private one started (and stopped) by the bench.
+ *
  * Skips with a printed reason when Redis is unreachable. Also printed: the same engine on the
  * in-process store, to show how much of the gap is the engine's own CPU rather than Redis.
  *
@@ -24,9 +28,10 @@
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { createVerikit, type FlowRecord, type FlowView, type Verikit } from '@verikit/core';
-import { createRedisChangeBus, createRedisStore, type RedisFlowStore } from '@verikit/redis';
+import { createRedisChangeBus, createRedisClusterStore, createRedisStore, type PubSubMode, type RedisFlowStore } from '@verikit/redis';
 import { createTestProviderV1 } from '@verikit/testing';
 import { createClient } from 'redis';
+import { clusterUrls, deleteClusterNamespace, PrivateCluster } from '../packages/redis/src/redis-cluster.fixtures.js';
 
 const url = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const inFlight = 64;
@@ -182,5 +187,54 @@ export async function run(): Promise<void> {
     for (const store of stores) await store.close().catch(() => undefined);
     await deleteNamespace(raw, namespace);
     raw.destroy();
+  }
+  await clusterBench();
+}
+
+/** Committed events/s of the engine (submit-code at 64 in flight) on `store`, with a change bus in `pubSub` mode. */
+async function engineLoad(store: RedisFlowStore, pubSub: PubSubMode | undefined) {
+  const changeBus = createRedisChangeBus({ store, ...(pubSub ? { pubSub } : {}) });
+  const policies = { maxAttempts: 100, maxSendsPerFlow: 100, resendCooldownMs: 0, maxSendsPerHour: 1_000_000 };
+  const verikit = createVerikit({ provider: createTestProviderV1(), store, changeBus, secret, policies });
+  const flows = await Promise.all(Array.from({ length: inFlight }, (_, index) => verikit.start({ kind: 'phone', phoneNumber: phoneNumber(index) })));
+  const step = (lane: number) =>
+    verikit.send(flows[lane]!.id, { type: 'submit-code', code: '000000' }).then((view) => ((view.attemptsLeft ?? 0) <= 1 ? verikit.send(view.id, { type: 'resend' }) : view));
+  await throughput(step, warmupMs);
+  return { measure: async () => 2 * (await throughput(step, measureMs)), close: () => changeBus.close() };
+}
+
+async function clusterBench(): Promise<void> {
+  let cluster: PrivateCluster | undefined;
+  let urls = clusterUrls;
+  if (urls.length === 0) {
+    try {
+      cluster = await PrivateCluster.start();
+      urls = cluster.urls;
+    } catch (error) {
+      console.log(`cluster: skipped (no REDIS_CLUSTER_URLS and no private cluster: ${error instanceof Error ? error.message.split('\n')[0] : String(error)})`);
+      return;
+    }
+  }
+  const namespace = `vk-bench-cluster-${process.pid}-${randomUUID().slice(0, 8)}`;
+  const single = createRedisStore({ url, namespace });
+  const sharded = createRedisClusterStore({ urls, namespace: `${namespace}-s` });
+  const classic = createRedisClusterStore({ urls, namespace: `${namespace}-c` });
+  const loads = [await engineLoad(single, undefined), await engineLoad(sharded, 'sharded'), await engineLoad(classic, 'classic')];
+  try {
+    const runs: number[][] = [[], [], []];
+    for (let round = 0; round < 2; round += 1) for (const [index, load] of loads.entries()) runs[index]!.push(await load.measure());
+    const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
+    const [one, shard, broadcast] = runs.map(mean) as [number, number, number];
+    console.log(`cluster: ${cluster ? 'private' : 'REDIS_CLUSTER_URLS'}, 3 masters + 3 replicas on this machine; engine submit-code, ${inFlight} in flight`);
+    console.log(`single node:                 ${one.toFixed(0)} committed events/s`);
+    console.log(`cluster, sharded pub/sub:    ${shard.toFixed(0)} committed events/s → ratio cluster / single node ${(shard / one).toFixed(2)}`);
+    console.log(`cluster, classic pub/sub:    ${broadcast.toFixed(0)} committed events/s → ratio cluster / single node ${(broadcast / one).toFixed(2)}`);
+    console.log(`ratio sharded / classic pub/sub on the cluster: ${(shard / broadcast).toFixed(2)}`);
+  } finally {
+    for (const load of loads) await load.close();
+    for (const store of [single, sharded, classic]) await store.close().catch(() => undefined);
+    await deleteClusterNamespace(urls, `${namespace}-s`).catch(() => undefined);
+    await deleteClusterNamespace(urls, `${namespace}-c`).catch(() => undefined);
+    await cluster?.stop();
   }
 }

@@ -13,3 +13,5 @@
  */
 export { createRedisStore, RedisFlowStore, type RedisFlowStoreClient, type RedisFlowStoreOptions, type RedisStoreOptions } from './redis-flow-store.js';
 export { createRedisChangeBus, RedisChangeBus, type RedisChangeBusOptions } from './redis-change-bus.js';
+export { createRedisClusterStore, type RedisClusterStoreOptions } from './redis-cluster-store.js';
+export type { PubSubMode } from './subscriber-link.js';

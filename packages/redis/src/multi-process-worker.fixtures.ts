@@ -8,6 +8,7 @@
 import { createWebhookHandler } from '@verikit/http';
 import { createVerikit, type FlowView } from '@verikit/core';
 import { createRedisChangeBus } from './redis-change-bus.js';
+import { createRedisClusterStore } from './redis-cluster-store.js';
 import { createRedisStore } from './redis-flow-store.js';
 import {
   deliverWebhook,
@@ -50,7 +51,9 @@ const actions: ActionRecord[] = [];
 const deliveries: DeliveryRecord[] = [];
 const unexpected: string[] = [];
 const { provider, double } = sharedServiceProvider(`w${worker}`);
-const redisStore = createRedisStore({ url: plan.url, namespace: plan.namespace });
+const redisStore = plan.clusterUrls
+  ? createRedisClusterStore({ urls: plan.clusterUrls, namespace: plan.namespace })
+  : createRedisStore({ url: plan.url, namespace: plan.namespace });
 await redisStore.connect();
 const changeBus = createRedisChangeBus({ store: redisStore });
 const verikit = createVerikit({

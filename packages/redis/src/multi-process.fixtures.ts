@@ -69,6 +69,8 @@ export interface WorkerReport {
 
 export interface WorkerPlan {
   readonly url: string;
+  /** Seed URLs of a Redis Cluster: the workers then use it instead of `url`. */
+  readonly clusterUrls?: readonly string[];
   readonly namespace: string;
   readonly ussd: ReadonlyArray<{ flowId: string; phoneNumber: string }>;
   readonly lockout: readonly string[];

@@ -19,9 +19,27 @@ import {
   type WorkerPlan,
   type WorkerReport,
 } from './multi-process.fixtures.js';
+import { createRedisClusterStore } from './redis-cluster-store.js';
+import { clusterSkipReason, clusterUrls, deleteClusterNamespace } from './redis-cluster.fixtures.js';
 import { deleteNamespace, redisSkipReason, redisUrl, uniqueNamespace } from './redis-test-env.fixtures.js';
 
-const skipReason = await redisSkipReason('@verikit/redis multi-process');
+/** Where the processes meet: one Redis, and (when there is one) the test cluster. */
+const targets = [
+  {
+    name: 'one Redis',
+    skipReason: await redisSkipReason('@verikit/redis multi-process'),
+    plan: { url: redisUrl } as Pick<WorkerPlan, 'url' | 'clusterUrls'>,
+    createStore: (namespace: string) => createRedisStore({ url: redisUrl, namespace }),
+    cleanup: (namespace: string) => deleteNamespace(namespace),
+  },
+  {
+    name: 'Redis Cluster',
+    skipReason: await clusterSkipReason('@verikit/redis multi-process on Redis Cluster'),
+    plan: { url: clusterUrls[0] ?? '', clusterUrls } as Pick<WorkerPlan, 'url' | 'clusterUrls'>,
+    createStore: (namespace: string) => createRedisClusterStore({ urls: clusterUrls, namespace }),
+    cleanup: (namespace: string) => deleteClusterNamespace(clusterUrls, namespace),
+  },
+];
 const workers = 3;
 const maxAttempts = scenarioPolicies.maxAttempts!;
 
@@ -51,20 +69,24 @@ function byFlow<T extends { flowId?: string; idempotencyKey?: string }>(items: T
   return items.filter((item) => item.flowId === flowId || item.idempotencyKey?.startsWith(`${flowId}:effect:`));
 }
 
-describe.skipIf(skipReason !== undefined)('three processes sharing one Redis', () => {
+describe.each(targets)('three processes sharing $name', ({ skipReason, plan: target, createStore, cleanup }) => {
+  if (skipReason !== undefined) {
+    it.skip(`skipped: ${skipReason}`, () => {});
+    return;
+  }
   const namespace = uniqueNamespace('multi');
   let store: RedisFlowStore;
   const children: WorkerProcess[] = [];
 
   beforeAll(async () => {
-    store = createRedisStore({ url: redisUrl, namespace });
+    store = createStore(namespace);
     await store.connect();
   });
 
   afterAll(async () => {
     for (const child of children) child.kill();
     await store?.close();
-    await deleteNamespace(namespace);
+    await cleanup(namespace);
   });
 
   it('run concurrent webhooks, code submits and resends on the same flows with no lost update', async () => {
@@ -93,7 +115,7 @@ describe.skipIf(skipReason !== undefined)('three processes sharing one Redis', (
     }
     await Promise.all(allFlows.map((flowId) => changeBus.subscribed(flowId)));
 
-    const reports = await runWorkers({ url: redisUrl, namespace, ussd, lockout, verify }, children);
+    const reports = await runWorkers({ ...target, namespace, ussd, lockout, verify }, children);
 
     const allCommits: CommitRecord[] = [...commits, ...reports.flatMap((report) => report.commits)];
     const allCalls: CallRecord[] = [
@@ -195,7 +217,7 @@ describe.skipIf(skipReason !== undefined)('three processes sharing one Redis', (
         return signWebhook(flow.id, `msg_${randomUUID().replaceAll('-', '')}`, { event: 'USSD_VERIFICATION', phoneNumber, status: 'success' }, Date.now());
       }),
     );
-    const reports = await runWorkers({ url: redisUrl, namespace, ussd: [], lockout: [], verify: [], webhooks: signed, copies }, children);
+    const reports = await runWorkers({ ...target, namespace, ussd: [], lockout: [], verify: [], webhooks: signed, copies }, children);
     expect(reports.flatMap((report) => report.unexpected)).toEqual([]);
     const deliveries = reports.flatMap((report) => report.deliveries);
     const allCommits = [...commits, ...reports.flatMap((report) => report.commits)];

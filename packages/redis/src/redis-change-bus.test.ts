@@ -4,7 +4,7 @@ import { createTestProviderV1 } from '@verikit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRedisChangeBus, type RedisChangeBus } from './redis-change-bus.js';
 import { createRedisStore, type RedisFlowStore, type RedisFlowStoreClient } from './redis-flow-store.js';
-import { deleteNamespace, freePort, redisSkipReason, redisUrl, uniqueNamespace } from './redis-test-env.fixtures.js';
+import { deleteNamespace, freePort, PrivateRedis, redisSkipReason, redisUrl, uniqueNamespace } from './redis-test-env.fixtures.js';
 
 const skipReason = await redisSkipReason('@verikit/redis change bus');
 const secret = 'redis-bus-test-secret-0123456789abcdefgh';
@@ -187,6 +187,35 @@ describe('RedisChangeBus when Redis is unreachable', () => {
     } finally {
       await Promise.race([bus.close(), new Promise((_, reject) => setTimeout(() => reject(new Error('close() hung')), 2000))]);
       await store.disconnect();
+    }
+  });
+});
+
+describe.skipIf(skipReason !== undefined)('RedisChangeBus when Redis comes up after the subscription', () => {
+  it('subscribes what was asked while Redis was down once it is up, and delivers', async () => {
+    const redis = await PrivateRedis.start();
+    await redis.stop();
+    const store = createRedisStore({ url: redis.url, namespace: 'late-redis' });
+    const bus = createRedisChangeBus({ store, subscribeTimeoutMs: 150 });
+    const seen: FlowView[] = [];
+    try {
+      bus.subscribe('flow-1', (view) => seen.push(view));
+      await expect(bus.subscribed('flow-1')).rejects.toSatisfy((error: unknown) => StoreError.isInstance(error));
+      await redis.start();
+      // Retried by the bus: no new subscribe call.
+      let live = false;
+      for (let attempt = 0; attempt < 100 && !live; attempt += 1) live = await bus.subscribed('flow-1').then(() => true, () => false);
+      expect(live).toBe(true);
+      const raw = createClient({ url: redis.url });
+      await raw.connect();
+      await raw.publish(bus.channelOf('flow-1'), JSON.stringify({ id: 'flow-1', version: 3 }));
+      raw.destroy();
+      for (let attempt = 0; attempt < 200 && seen.length === 0; attempt += 1) await new Promise((resolve) => setTimeout(resolve, 5));
+      expect(seen.map((view) => view.version)).toEqual([3]);
+    } finally {
+      await bus.close();
+      await store.disconnect();
+      await redis.dispose();
     }
   });
 });

@@ -1,6 +1,9 @@
 import { silentLogger } from '@verikit/provider';
 import { safeStoreCause, StoreError, type FlowChangeBus, type FlowListener, type FlowView, type Logger } from '@verikit/core';
+import { healerFor, isClusterClient } from './cluster-healer.js';
 import type { RedisFlowStore, RedisFlowStoreClient } from './redis-flow-store.js';
+import { createSubscriberLink, type PubSubClient, type PubSubMode, type SubscriberLink } from './subscriber-link.js';
+import { SubscriptionKeeper } from './subscription-keeper.js';
 
 /** Options of {@link createRedisChangeBus} and the {@link RedisChangeBus} constructor. */
 export interface RedisChangeBusOptions {
@@ -9,24 +12,33 @@ export interface RedisChangeBusOptions {
   /** The client to publish with, when no `store` is given (a connected node-redis client). */
   publisher?: RedisFlowStoreClient;
   /**
-   * The dedicated connection for SUBSCRIBE. Default: a duplicate of the publisher's connection, with
-   * the offline queue on (a subscription made during an outage takes effect when Redis returns) and
-   * reconnection with backoff.
+   * The dedicated connection for SUBSCRIBE. Default: a duplicate of the publisher's connection that
+   * reconnects with backoff (on a cluster: a duplicate cluster client that opens only pub/sub
+   * connections). The bus connects it before subscribing, retries what failed, and resubscribes
+   * everything after a lost connection.
    */
   subscriber?: RedisFlowStoreClient;
+  /**
+   * `sharded` publishes with `SPUBLISH` and subscribes with `SSUBSCRIBE` (Redis 7+): on a cluster a
+   * flow's changes go to the one shard that owns its channel instead of to every node. `classic`
+   * uses `PUBLISH`/`SUBSCRIBE`, which every Redis has. Default: `sharded` on a cluster client,
+   * `classic` on a single node. Every instance must use the same mode.
+   */
+  pubSub?: PubSubMode;
   /** Channel prefix when no `store` is given: channels are `<namespace>::changes:<flowId>`. Default `verikit`. */
   namespace?: string;
   /** Where failed publishes, failed subscriptions and throwing listeners are reported. Default: silent. */
   logger?: Logger;
   /**
-   * Called when the subscriber connection is back after a loss, with the flows that have listeners
+   * Called when the subscriber connection is back after a loss (on a cluster: once the subscriptions
+   * are live again, on the promoted replica after a failover), with the flows that have listeners
    * here. Messages published meanwhile are lost (pub/sub is at-most-once): re-read those flows
    * (`verikit.get`) and hand the views to your listeners.
    */
   onResync?: (flowIds: readonly string[]) => void;
   /**
    * How long {@link RedisChangeBus.subscribed} waits for Redis to confirm a subscription before it
-   * rejects with a `StoreError` (Redis unreachable: the SUBSCRIBE stays queued and takes effect when
+   * rejects with a `StoreError` (Redis unreachable: the subscription is retried and takes effect when
    * Redis returns). Also bounds how long `close()` waits for subscriptions in flight. Default 5000 ms;
    * 0 turns it off.
    */
@@ -34,28 +46,13 @@ export interface RedisChangeBusOptions {
 }
 
 const defaultSubscribeTimeoutMs = 5000;
+/** One connection or SUBSCRIBE attempt; a slower one is retried. */
+const attemptTimeoutMs = 2000;
 
 interface Subscription {
   readonly listeners: Set<FlowListener>;
   /** The highest version delivered: older or repeated views (the echo of a local publish) are dropped. */
   lastVersion: number;
-  /** Settles when Redis confirmed the SUBSCRIBE (or it failed). */
-  confirmed: Promise<void>;
-}
-
-/** The node-redis surface the bus uses. */
-interface PubSubClient {
-  readonly isOpen: boolean;
-  readonly isReady: boolean;
-  connect(): Promise<unknown>;
-  publish(channel: string, message: string): Promise<unknown>;
-  subscribe(channel: string, listener: (message: string, channel: string) => void): Promise<void>;
-  unsubscribe(channel: string, listener: (message: string, channel: string) => void): Promise<void>;
-  on(event: string, listener: (...args: unknown[]) => void): unknown;
-  close(): Promise<void>;
-  destroy(): void;
-  duplicate(overrides?: Record<string, unknown>): PubSubClient;
-  readonly options?: { socket?: Record<string, unknown> };
 }
 
 /** Creates a {@link RedisChangeBus}; see its options. */
@@ -70,7 +67,9 @@ export function createRedisChangeBus(options: RedisChangeBusOptions): RedisChang
  * - One channel per flow (`<namespace>::changes:<flowId>`), subscribed lazily when the first local
  *   listener of a flow arrives and unsubscribed when the last one leaves: an instance receives only
  *   the flows its UIs watch (docs/decisions/0304-one-channel-per-flow.md).
- * - A dedicated subscriber connection; publishing uses the store's connection.
+ * - A dedicated subscriber connection, kept subscribed by a {@link SubscriptionKeeper} (connects
+ *   first, retries, resubscribes after a loss); publishing uses the store's connection.
+ * - On Redis Cluster, sharded pub/sub by default (docs/decisions/0311-sharded-pub-sub-on-a-cluster.md).
  * - Local listeners get a local change at once, without the round trip; the echo from Redis, and any
  *   view older than one already delivered, is dropped, so each listener sees versions in increasing order.
  * - At-most-once, like Redis pub/sub: a listener whose connection was lost misses what was published
@@ -83,12 +82,11 @@ export class RedisChangeBus implements FlowChangeBus {
   readonly #logger: Logger;
   readonly #onResync: ((flowIds: readonly string[]) => void) | undefined;
   readonly #subscribeTimeoutMs: number;
+  readonly #mode: PubSubMode;
   readonly #subscriptions = new Map<string, Subscription>();
-  /** Per channel, the last SUBSCRIBE/UNSUBSCRIBE sent, so they reach Redis in the order they were made. */
-  readonly #pending = new Map<string, Promise<void>>();
   readonly #onMessage = (message: string, channel: string): void => this.#receive(message, channel);
-  #subscriber: PubSubClient | undefined;
-  #lostConnection = false;
+  #link: SubscriberLink | undefined;
+  #keeper: SubscriptionKeeper | undefined;
   #closed = false;
 
   constructor(options: RedisChangeBusOptions) {
@@ -102,6 +100,9 @@ export class RedisChangeBus implements FlowChangeBus {
     const subscribeTimeoutMs = options.subscribeTimeoutMs ?? defaultSubscribeTimeoutMs;
     if (!Number.isFinite(subscribeTimeoutMs) || subscribeTimeoutMs < 0) throw new TypeError('RedisChangeBus subscribeTimeoutMs must be a number of ms, 0 or more');
     this.#subscribeTimeoutMs = subscribeTimeoutMs;
+    const mode = options.pubSub ?? (isClusterClient(publisher) ? 'sharded' : 'classic');
+    if (mode !== 'classic' && mode !== 'sharded') throw new TypeError("RedisChangeBus pubSub must be 'classic' or 'sharded'");
+    this.#mode = mode;
   }
 
   /** The channel a flow's changes are published on. */
@@ -112,7 +113,11 @@ export class RedisChangeBus implements FlowChangeBus {
   publish(view: FlowView): void {
     this.#deliver(view);
     if (this.#closed) return;
-    this.#publisher.publish(this.channelOf(view.id), JSON.stringify(view)).catch((error: unknown) => {
+    const channel = this.channelOf(view.id);
+    const message = JSON.stringify(view);
+    const published = this.#mode === 'sharded' ? this.#publisher.sPublish!(channel, message) : this.#publisher.publish(channel, message);
+    published.catch((error: unknown) => {
+      if (isClusterClient(this.#publisher)) healerFor(this.#publisher).poke();
       this.#logger.warn('verikit.redis.publish.failed', { flowId: view.id, version: view.version, error: errorName(error) });
     });
   }
@@ -121,9 +126,9 @@ export class RedisChangeBus implements FlowChangeBus {
     if (this.#closed) throw new Error('the change bus is closed');
     let subscription = this.#subscriptions.get(flowId);
     if (!subscription) {
-      subscription = { listeners: new Set(), lastVersion: 0, confirmed: Promise.resolve() };
+      subscription = { listeners: new Set(), lastVersion: 0 };
       this.#subscriptions.set(flowId, subscription);
-      subscription.confirmed = this.#redisSubscribe(flowId);
+      this.#subscriber().want(this.channelOf(flowId));
     }
     subscription.listeners.add(listener);
     let active = true;
@@ -135,28 +140,28 @@ export class RedisChangeBus implements FlowChangeBus {
       current.listeners.delete(listener);
       if (current.listeners.size > 0) return;
       this.#subscriptions.delete(flowId);
-      this.#redisUnsubscribe(flowId);
+      this.#keeper?.drop(this.channelOf(flowId));
     };
   }
 
   /**
    * Resolves once Redis confirmed the subscription of `flowId` (a listener must be subscribed).
    * Read the view after this to miss nothing: every change committed later reaches the listener.
-   * Rejects with a `StoreError` when the subscription failed, or when Redis did not confirm it within
-   * `subscribeTimeoutMs` (Redis unreachable); the subscription stays queued, and is retried when
-   * Redis returns (`onResync` then says to re-read).
+   * Rejects with a `StoreError` when Redis did not confirm it within `subscribeTimeoutMs` (Redis
+   * unreachable, or a cluster node lost); the subscription is retried, and `onResync` says to re-read
+   * once it is live.
    */
   subscribed(flowId: string): Promise<void> {
-    const subscription = this.#subscriptions.get(flowId);
-    if (!subscription) return Promise.reject(new Error(`no listener is subscribed to flow ${flowId}`));
-    const confirmed = subscription.confirmed.catch((error: unknown) => {
-      throw new StoreError('live updates are unavailable: the change bus could not subscribe', { cause: safeStoreCause(error) });
+    const channel = this.channelOf(flowId);
+    const live = this.#subscriptions.has(flowId) ? this.#keeper?.live(channel) : undefined;
+    if (!live) return Promise.reject(new Error(`no listener is subscribed to flow ${flowId}`));
+    return withDeadline(live, this.#subscribeTimeoutMs, () => {
+      const reason = this.#keeper?.lastError(channel);
+      return new StoreError(
+        `live updates are unavailable: Redis did not confirm the subscription within ${this.#subscribeTimeoutMs} ms`,
+        reason === undefined ? {} : { cause: safeStoreCause(reason) },
+      );
     });
-    return withDeadline(
-      confirmed,
-      this.#subscribeTimeoutMs,
-      () => new StoreError(`live updates are unavailable: Redis did not confirm the subscription within ${this.#subscribeTimeoutMs} ms`),
-    );
   }
 
   /** Unsubscribes everything and closes the subscriber connection. The publisher (the store's) stays open. */
@@ -164,86 +169,42 @@ export class RedisChangeBus implements FlowChangeBus {
     if (this.#closed) return;
     this.#closed = true;
     this.#subscriptions.clear();
-    const subscriber = this.#subscriber;
-    if (subscriber?.isOpen) {
-      // Subscriptions in flight are waited for while Redis answers; queued ones (Redis unreachable)
-      // would never settle, so the wait is bounded and the connection destroyed.
-      if (subscriber.isReady) await withDeadline(Promise.allSettled([...this.#pending.values()]), this.#subscribeTimeoutMs, () => new Error('timeout')).catch(() => undefined);
-      if (subscriber.isReady) await subscriber.close();
-      else subscriber.destroy();
-    }
+    // Subscriptions in flight are waited for while Redis answers; queued ones (Redis unreachable)
+    // would never settle, so the wait is bounded and the connection destroyed.
+    await this.#keeper?.close(this.#subscribeTimeoutMs || attemptTimeoutMs);
+    await this.#link?.close();
   }
 
-  #subscriberConnection(): PubSubClient {
-    if (this.#subscriber) return this.#subscriber;
-    const subscriber =
-      this.#givenSubscriber ??
-      this.#publisher.duplicate({
-        disableOfflineQueue: false,
-        commandOptions: undefined,
-        socket: { ...this.#publisher.options?.socket, reconnectStrategy: (retries: number) => Math.min(50 * 2 ** retries, 1000) + Math.floor(Math.random() * 50) },
-      });
-    subscriber.on('error', (error) => this.#logger.warn('verikit.redis.subscriber.error', { error: errorName(error) }));
-    subscriber.on('end', () => {
-      this.#lostConnection = true;
+  /** The keeper, and the subscriber connection under it, made with the first subscription. */
+  #subscriber(): SubscriptionKeeper {
+    if (this.#keeper) return this.#keeper;
+    const link = createSubscriberLink(this.#publisher, this.#givenSubscriber, this.#mode, {
+      lost: () => this.#keeper?.lost(),
+      error: (error) => this.#logger.warn('verikit.redis.subscriber.error', { error: errorName(error) }),
     });
-    subscriber.on('reconnecting', () => {
-      this.#lostConnection = true;
+    this.#link = link;
+    this.#keeper = new SubscriptionKeeper({
+      link,
+      listener: this.#onMessage,
+      attemptTimeoutMs: this.#subscribeTimeoutMs > 0 ? Math.min(this.#subscribeTimeoutMs, attemptTimeoutMs) : attemptTimeoutMs,
+      resynced: (channels) => this.#resynced(channels),
+      failed: (channel, error) =>
+        this.#logger.warn('verikit.redis.subscribe.failed', {
+          ...(channel === undefined ? {} : { flowId: channel.slice(this.#channelPrefix.length) }),
+          error: errorName(error),
+        }),
     });
-    subscriber.on('ready', () => this.#resync());
-    this.#subscriber = subscriber;
-    if (!subscriber.isOpen) {
-      subscriber.connect().catch((error: unknown) => this.#logger.warn('verikit.redis.subscriber.connect.failed', { error: errorName(error) }));
-    }
-    return subscriber;
+    return this.#keeper;
   }
 
-  #redisSubscribe(flowId: string): Promise<void> {
-    const channel = this.channelOf(flowId);
-    const subscriber = this.#subscriberConnection();
-    const previous = this.#pending.get(channel) ?? Promise.resolve();
-    const confirmed = previous.then(() => subscriber.subscribe(channel, this.#onMessage));
-    this.#track(channel, confirmed);
-    confirmed.catch((error: unknown) => this.#logger.warn('verikit.redis.subscribe.failed', { flowId, error: errorName(error) }));
-    return confirmed;
-  }
-
-  #redisUnsubscribe(flowId: string): void {
-    const channel = this.channelOf(flowId);
-    const subscriber = this.#subscriber;
-    if (!subscriber) return;
-    const previous = this.#pending.get(channel) ?? Promise.resolve();
-    const done = previous.catch(() => undefined).then(() => subscriber.unsubscribe(channel, this.#onMessage));
-    this.#track(channel, done);
-    done.catch((error: unknown) => this.#logger.warn('verikit.redis.unsubscribe.failed', { flowId, error: errorName(error) }));
-  }
-
-  #track(channel: string, operation: Promise<void>): void {
-    const settled = operation.then(
-      () => undefined,
-      () => undefined,
-    );
-    this.#pending.set(channel, settled);
-    void settled.then(() => {
-      if (this.#pending.get(channel) === settled) this.#pending.delete(channel);
-    });
-  }
-
-  /** After a reconnection: node-redis resubscribes what it had; anything whose SUBSCRIBE failed is sent again. */
-  #resync(): void {
-    if (!this.#lostConnection || this.#closed) return;
-    this.#lostConnection = false;
-    const flowIds = [...this.#subscriptions.keys()];
-    for (const flowId of flowIds) {
-      const subscription = this.#subscriptions.get(flowId);
-      if (subscription) subscription.confirmed = this.#redisSubscribe(flowId);
-    }
-    if (flowIds.length > 0 && this.#onResync) {
-      try {
-        this.#onResync(flowIds);
-      } catch (error) {
-        this.#logger.error('verikit.redis.resync.failed', { error: errorName(error) });
-      }
+  /** After a lost connection, every subscription is live again: tell the application to re-read. */
+  #resynced(channels: readonly string[]): void {
+    const flowIds = channels.map((channel) => channel.slice(this.#channelPrefix.length)).filter((flowId) => this.#subscriptions.has(flowId));
+    if (flowIds.length === 0 || !this.#onResync || this.#closed) return;
+    try {
+      this.#onResync(flowIds);
+    } catch (error) {
+      this.#logger.error('verikit.redis.resync.failed', { error: errorName(error) });
     }
   }
 

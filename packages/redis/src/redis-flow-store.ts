@@ -1,6 +1,7 @@
 import KeyvRedis, { type RedisClientOptions } from '@keyv/redis';
 import { RecordSchemaError, safeStoreCause, StoreError, VerikitError, type FlowRecord, type FlowStore, type LimitResult } from '@verikit/core';
 import Keyv from 'keyv';
+import { healerFor, isClusterClient, type ClusterHealer } from './cluster-healer.js';
 import { CommandDeadline, CommandTimeoutError } from './command-deadline.js';
 import { decodeEnvelope, encodeEnvelope, redisTtl } from './keyv-envelope.js';
 import { compareAndSetScript, consumeScript, type RedisCommandClient } from './lua-script.js';
@@ -103,6 +104,8 @@ export class RedisFlowStore implements FlowStore {
   readonly #connectTimeoutMs: number;
   readonly #deadline: CommandDeadline;
   readonly #prefix: string;
+  /** On a cluster client: refreshes its slot map after a node is lost, so a promoted replica is found. */
+  readonly #healer: ClusterHealer | undefined;
   #connecting: Promise<void> | undefined;
   #closed = false;
 
@@ -129,6 +132,7 @@ export class RedisFlowStore implements FlowStore {
     this.#deadline = new CommandDeadline(options.commandTimeoutMs ?? defaultCommandTimeoutMs);
     const keyvPrefix = keyv.useKeyPrefix && keyv.namespace ? `${keyv.namespace}:` : '';
     this.#prefix = adapter.createKeyPrefix(keyvPrefix, adapter.namespace);
+    this.#healer = isClusterClient(adapter.client) ? healerFor(adapter.client) : undefined;
   }
 
   /** The node-redis client the scripts run on (the adapter's own). */
@@ -201,12 +205,14 @@ export class RedisFlowStore implements FlowStore {
   /** Closes the connection once the commands in flight are answered. The store cannot be used afterwards. */
   async close(): Promise<void> {
     this.#closed = true;
+    this.#healer?.close();
     if (this.client.isOpen) await this.client.close();
   }
 
   /** Drops the connection at once, failing the commands in flight. The store cannot be used afterwards. */
   async disconnect(): Promise<void> {
     this.#closed = true;
+    this.#healer?.close();
     if (this.client.isOpen) this.client.destroy();
   }
 
@@ -221,6 +227,8 @@ export class RedisFlowStore implements FlowStore {
       return await this.#deadline.guard(work(client as unknown as RedisCommandClient));
     } catch (error) {
       if (VerikitError.isInstance(error)) throw error;
+      // On a cluster, a failed call may be a lost master: look for its promoted replica.
+      this.#healer?.poke();
       if (error instanceof Error && error.message.startsWith('VERIKIT_CORRUPT')) {
         throw new RecordSchemaError('a stored flow record is not a Keyv envelope with a version', { cause: error });
       }

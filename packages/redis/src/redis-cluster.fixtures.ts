@@ -1,0 +1,149 @@
+/**
+ * Redis Cluster for the tests: the shared CI cluster (`REDIS_CLUSTER_URLS`, started by
+ * scripts/ci/redis-cluster.sh), and private clusters for tests that kill a node, started with the
+ * same script in their own directory. Only servers started here are ever stopped, by PID.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { createClient } from '@keyv/redis';
+import { redisRequired } from './redis-test-env.fixtures.js';
+
+const run = promisify(execFile);
+const repositoryRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
+const script = join(repositoryRoot, 'scripts/ci/redis-cluster.sh');
+
+/** Seed URLs of the shared test cluster, from `REDIS_CLUSTER_URLS` (comma-separated). */
+export const clusterUrls: readonly string[] = (process.env.REDIS_CLUSTER_URLS ?? '').split(',').filter(Boolean);
+
+type NodeClient = ReturnType<typeof createClient<{}, {}, {}, 2, {}>>;
+
+/** Runs `command` on one node (a plain connection), then closes it. */
+export async function onNode<T>(url: string, command: (client: NodeClient) => Promise<T>): Promise<T> {
+  const client = createClient({ url, socket: { connectTimeout: 1000, reconnectStrategy: false } });
+  client.on('error', () => {});
+  await client.connect();
+  try {
+    return await command(client);
+  } finally {
+    if (client.isOpen) client.destroy();
+  }
+}
+
+/**
+ * Decides whether a cluster suite runs: the reason to skip (printed), or undefined to run. With
+ * CI=true a missing or broken cluster throws, failing the suite.
+ */
+export async function clusterSkipReason(suite: string): Promise<string | undefined> {
+  let reason: string | undefined;
+  if (clusterUrls.length === 0) reason = 'REDIS_CLUSTER_URLS is not set';
+  else {
+    const state = await onNode(clusterUrls[0]!, (client) => client.sendCommand(['CLUSTER', 'INFO'])).then(String, (error: unknown) => `unreachable (${String(error)})`);
+    if (!state.includes('cluster_state:ok')) reason = `the cluster at ${clusterUrls[0]} is not ready: ${state.split('\n')[0]}`;
+  }
+  if (reason === undefined) return undefined;
+  if (redisRequired) throw new Error(`${suite}: ${reason}, and CI=true makes the cluster tests mandatory (run: REDIS_CLUSTER_URLS="$(scripts/ci/redis-cluster.sh start)")`);
+  console.warn(`[skip] ${suite}: ${reason}. Start one with: export REDIS_CLUSTER_URLS="$(scripts/ci/redis-cluster.sh start)"; with CI=true it is mandatory.`);
+  return reason;
+}
+
+/** Why a private cluster cannot be started here (no redis-server or redis-cli), or undefined. */
+export async function privateClusterMissing(suite: string): Promise<string | undefined> {
+  const missing = await Promise.all(['redis-server', 'redis-cli'].map((tool) => run(tool, ['--version']).then(() => undefined, () => tool)));
+  const absent = missing.filter(Boolean);
+  if (absent.length === 0) return undefined;
+  const reason = `${absent.join(' and ')} not on PATH`;
+  if (redisRequired) throw new Error(`${suite}: ${reason}, and CI=true makes the cluster tests mandatory`);
+  console.warn(`[skip] ${suite}: ${reason}. Install redis-server to run it; with CI=true it is mandatory.`);
+  return reason;
+}
+
+/** Deletes every key under `namespace::` on every master of the cluster. */
+export async function deleteClusterNamespace(urls: readonly string[], namespace: string): Promise<void> {
+  const masters = await mastersOf(urls[0]!);
+  for (const master of masters) {
+    await onNode(master.url, async (client) => {
+      for await (const keys of client.scanIterator({ MATCH: `${namespace}::*`, COUNT: 1000 })) {
+        for (const key of keys) await client.unlink(key);
+      }
+    });
+  }
+}
+
+/** One master and the slot ranges it serves, as a node sees them. */
+export interface ClusterMaster {
+  readonly url: string;
+  readonly port: number;
+  readonly slots: ReadonlyArray<readonly [number, number]>;
+}
+
+/** The masters serving slots, as the node at `url` sees them (CLUSTER SLOTS). */
+export async function mastersOf(url: string): Promise<ClusterMaster[]> {
+  const reply = (await onNode(url, (client) => client.sendCommand(['CLUSTER', 'SLOTS']))) as Array<[number, number, [string, number, ...unknown[]], ...unknown[]]>;
+  const byPort = new Map<number, Array<readonly [number, number]>>();
+  for (const [from, to, [, port]] of reply) byPort.set(Number(port), [...(byPort.get(Number(port)) ?? []), [Number(from), Number(to)]]);
+  return [...byPort].map(([port, slots]) => ({ url: `redis://127.0.0.1:${port}`, port, slots }));
+}
+
+/** The slot of a key (CLUSTER KEYSLOT on `url`). */
+export async function slotOf(url: string, key: string): Promise<number> {
+  return Number(await onNode(url, (client) => client.sendCommand(['CLUSTER', 'KEYSLOT', key])));
+}
+
+/**
+ * A cluster of its own (3 masters, 3 replicas) for a test that kills a node, with a short
+ * `cluster-node-timeout` so a failover takes about two seconds.
+ */
+export class PrivateCluster {
+  readonly urls: readonly string[];
+  readonly #dir: string;
+
+  private constructor(dir: string, urls: readonly string[]) {
+    this.#dir = dir;
+    this.urls = urls;
+  }
+
+  static async start(nodeTimeoutMs = 1000): Promise<PrivateCluster> {
+    const dir = mkdtempSync(join(tmpdir(), 'verikit-private-cluster-'));
+    const { stdout } = await run(script, ['start'], { env: { ...process.env, VERIKIT_CLUSTER_DIR: dir, VERIKIT_CLUSTER_NODE_TIMEOUT: String(nodeTimeoutMs) }, timeout: 60_000 });
+    return new PrivateCluster(dir, stdout.trim().split(','));
+  }
+
+  /** SIGKILL to the server on `port` (one started by this cluster: its PID file is in the cluster's directory). */
+  kill(port: number): void {
+    const pid = Number(readFileSync(join(this.#dir, String(port), 'redis.pid'), 'utf8'));
+    process.kill(pid, 'SIGKILL');
+  }
+
+  /** Waits until the master on `port` has caught every replica up (their offsets equal its own). */
+  async replicated(port: number): Promise<void> {
+    for (let attempt = 0; attempt < 200; attempt += 1) {
+      const info = String(await onNode(`redis://127.0.0.1:${port}`, (client) => client.sendCommand(['INFO', 'replication'])));
+      const own = Number(/master_repl_offset:(\d+)/.exec(info)?.[1]);
+      const replicas = [...info.matchAll(/^slave\d+:.*offset=(\d+)/gm)].map((match) => Number(match[1]));
+      if (replicas.length > 0 && replicas.every((offset) => offset === own)) return;
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    throw new Error(`the replicas of ${port} did not catch up`);
+  }
+
+  /** Resolves once a node other than `deadPort` serves every slot `deadPort` served (the replica was promoted). */
+  async promoted(deadPort: number, slots: ReadonlyArray<readonly [number, number]>): Promise<void> {
+    const witness = this.urls.find((url) => !url.endsWith(`:${deadPort}`))!;
+    for (let attempt = 0; attempt < 600; attempt += 1) {
+      const masters = await mastersOf(witness).catch(() => []);
+      const served = slots.every(([from]) => masters.some((master) => master.port !== deadPort && master.slots.some(([a, b]) => a <= from && from <= b)));
+      if (served) return;
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    throw new Error(`no replica of ${deadPort} was promoted`);
+  }
+
+  /** Stops every server of this cluster (by PID) and removes its directory. */
+  async stop(): Promise<void> {
+    await run(script, ['stop'], { env: { ...process.env, VERIKIT_CLUSTER_DIR: this.#dir } });
+  }
+}
