@@ -1,5 +1,6 @@
 import { silentLogger } from '@verikit/provider';
-import { safeStoreCause, StoreError, type FlowChangeBus, type FlowListener, type FlowView, type Logger } from '@verikit/core';
+import { StoreError, type FlowChangeBus, type FlowListener, type FlowView, type Logger } from '@verikit/core';
+import { safeStoreCause } from '@verikit/core/store';
 import type { RedisFlowStore, RedisFlowStoreClient } from './redis-flow-store.js';
 
 /** Options of {@link createRedisChangeBus} and the {@link RedisChangeBus} constructor. */
