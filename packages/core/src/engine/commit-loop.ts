@@ -16,8 +16,8 @@ export interface Decision {
   readonly event: InternalEvent;
   /** Called when the event changes nothing: throw to refuse, return to accept silently. */
   onRefused(loaded: Loaded, snapshot: AnyMachineSnapshot, now: number): void;
-  /** Runs before a change with these effects is written (the send limit); throwing writes nothing. */
-  beforeWrite?(loaded: Loaded, effects: readonly EffectRequest[], now: number): Promise<void>;
+  /** Runs before a change with these effects is written (the send limit); throwing writes nothing. Undefined: nothing to wait for. */
+  beforeWrite?(loaded: Loaded, effects: readonly EffectRequest[], now: number): Promise<void> | undefined;
 }
 
 /** A committed (or refused-silently) event: the view, the effects to run now, and the record as committed. */
@@ -77,7 +77,8 @@ export class CommitLoop {
           return { view: toView(current, loaded.record, now), effects: [], loaded, changed: false };
         }
         const effects = effectsOf(actions);
-        await decision.beforeWrite?.(loaded, effects, now);
+        const pending = decision.beforeWrite?.(loaded, effects, now);
+        if (pending !== undefined) await pending;
         const record: FlowRecord = {
           ...loaded.record,
           version: loaded.record.version + 1,
@@ -106,7 +107,8 @@ export class CommitLoop {
     const { records, store } = this.#deps;
     const ttl = records.ttlFor(next, now);
     if (!(await store.compareAndSetFlow(record, record.version - 1, ttl))) return undefined;
-    for (const key of records.flow(record.kind).definition.routes?.(previous, next) ?? []) await store.setRoute(key, record.id, ttl);
+    const routes = records.flow(record.kind).definition.routes?.(previous, next);
+    if (routes !== undefined) for (const key of routes) await store.setRoute(key, record.id, ttl);
     return toView(next, record, now);
   }
 

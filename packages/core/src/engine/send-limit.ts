@@ -32,12 +32,12 @@ export class SendLimit {
    * For the commits of one user event: takes one unit the first time a computed change would start a
    * send, and none on the retries after a conflict.
    */
-  forEvent(definition: FlowDefinition): (context: Readonly<Record<string, unknown>>, effects: readonly EffectRequest[], now: number) => Promise<void> {
+  forEvent(definition: FlowDefinition): (context: Readonly<Record<string, unknown>>, effects: readonly EffectRequest[], now: number) => Promise<void> | undefined {
     let taken = false;
-    return async (context, effects, now) => {
-      if (taken || !effects.some((effect) => definition.effects[effect.kind]?.send === true)) return;
-      await this.take(definition.sendLimitKey(context), now);
+    return (context, effects, now) => {
+      if (taken || !effects.some((effect) => definition.effects[effect.kind]?.send === true)) return undefined;
       taken = true;
+      return this.take(definition.sendLimitKey(context), now);
     };
   }
 }

@@ -5,6 +5,6 @@
  *
  * @module
  */
-export { createFlowMachines, type FlowMachines } from './machines.js';
+export { createFlowMachines } from './machines.js';
 export { createIdentityMachine } from './identity-machine.js';
-export { createPureTransitions, type PureTransitions, type PureStep } from './pure-transition.js';
+export { createPureTransitions } from './pure-transition.js';
