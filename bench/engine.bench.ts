@@ -14,7 +14,8 @@
  */
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { createIdentityMachine, createPureTransitions, createVerikit, defaultPolicies, type FlowPolicies, type KeyvFlowStore, type Verikit } from '@verikit/core';
+import { createVerikit, defaultPolicies, type FlowPolicies, type KeyvFlowStore, type Verikit } from '@verikit/core';
+import { createIdentityMachine, createPureTransitions } from '@verikit/core/flows';
 import { createTestProviderV1, ManualClock } from '@verikit/testing';
 
 type IdentityMachine = ReturnType<typeof createIdentityMachine>;

@@ -3,7 +3,8 @@
  * hand-written text around them alone. Pure: takes the markdown and the machines, returns markdown.
  */
 import { fileURLToPath } from 'node:url';
-import { createFlowMachines, defaultPolicies } from '@verikit/core';
+import { defaultPolicies } from '@verikit/core';
+import { createFlowMachines } from '@verikit/core/flows';
 import { renderStateDiagram, type MachineLike } from './state-diagram.js';
 
 /** The document the diagrams live in. */

@@ -3,8 +3,9 @@ import type { Verikit } from '@verikit/core';
 import { startInputSchema, userEventSchema } from '@verikit/core';
 import type { FlowView } from '@verikit/core';
 import { StoreError } from '@verikit/core';
+import { parseFlowId } from '@verikit/core/inputs';
 import { VerikitError } from '@verikit/provider';
-import { flowIdSchema, parseInput } from '@verikit/provider';
+import { parseInput } from '@verikit/provider';
 import { Cors } from './cors.js';
 import { errorResponse } from './error-response.js';
 import { ForbiddenError } from './errors/forbidden-error.js';
@@ -151,10 +152,6 @@ export function createFlowHandler(options: FlowHandlerOptions): FlowHandler {
     }
     return route?.name === 'webhooks' ? response : withHeaders(response, cors.headersFor(request));
   };
-}
-
-function parseFlowId(flowId: string): string {
-  return parseInput(flowIdSchema, flowId, 'flowId');
 }
 
 function pathnameOf(request: Request): string {

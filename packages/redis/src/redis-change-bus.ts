@@ -1,5 +1,6 @@
 import { silentLogger } from '@verikit/provider';
-import { safeStoreCause, StoreError, type FlowChangeBus, type FlowListener, type FlowView, type Logger } from '@verikit/core';
+import { StoreError, type FlowChangeBus, type FlowListener, type FlowView, type Logger } from '@verikit/core';
+import { safeStoreCause } from '@verikit/core/store';
 import { healerFor, isClusterClient } from './cluster-healer.js';
 import type { RedisFlowStore, RedisFlowStoreClient } from './redis-flow-store.js';
 import { createSubscriberLink, type PubSubClient, type PubSubMode, type SubscriberLink } from './subscriber-link.js';

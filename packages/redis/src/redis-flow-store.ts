@@ -1,5 +1,6 @@
 import KeyvRedis, { type RedisClientOptions } from '@keyv/redis';
-import { RecordSchemaError, safeStoreCause, StoreError, VerikitError, type FlowRecord, type FlowStore, type LimitResult } from '@verikit/core';
+import { RecordSchemaError, StoreError, VerikitError, type FlowRecord, type FlowStore, type LimitResult } from '@verikit/core';
+import { safeStoreCause } from '@verikit/core/store';
 import Keyv from 'keyv';
 import { healerFor, isClusterClient, type ClusterHealer } from './cluster-healer.js';
 import { CommandDeadline, CommandTimeoutError } from './command-deadline.js';

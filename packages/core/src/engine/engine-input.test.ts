@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { isValidPhoneNumber } from 'libphonenumber-js';
-import { createTestProviderV1 } from '@verikit/testing';
+import { createProviderDouble } from './provider-double.fixtures.js';
 import { describe, expect, it } from 'vitest';
 import { InvalidInputError, VerikitError } from '@verikit/provider';
 import { EventNotAllowedError, FlowNotFoundError } from '../errors/index.js';
@@ -170,7 +170,7 @@ describe('bad input to every public function: a typed error naming the field, an
   });
 
   it('identity number patterns with the global flag check every number afresh', async () => {
-    const verikit = createVerikit({ provider: createTestProviderV1(), secret: testSecret, identityNumberPatterns: { bvn: /^22\d{9}$/g } });
+    const verikit = createVerikit({ provider: createProviderDouble(), secret: testSecret, identityNumberPatterns: { bvn: /^22\d{9}$/g } });
     for (let index = 0; index < 4; index += 1) {
       expect((await verikit.start({ kind: 'identity', idType: 'bvn', number: `2212345678${index}` })).status).toBe('awaiting-code');
     }
@@ -178,7 +178,7 @@ describe('bad input to every public function: a typed error naming the field, an
   });
 
   it('createVerikit with bad options', () => {
-    const provider = createTestProviderV1();
+    const provider = createProviderDouble();
     const cases: Array<[Record<string, unknown>, string]> = [
       [{ provider, secret: 'short' }, 'secret'],
       [{ provider }, 'secret'],

@@ -1,4 +1,5 @@
-import { createTestProviderV1, ManualClock } from '@verikit/testing';
+import { createProviderDouble } from './provider-double.fixtures.js';
+import { ManualClock } from './manual-clock.fixtures.js';
 import { describe, expect, it, vi } from 'vitest';
 import { RecordSchemaError } from '../errors/index.js';
 import { KeyvFlowStore, createMemoryKeyv } from '../store/keyv-flow-store.js';
@@ -8,7 +9,7 @@ import { setup, testSecret } from './engine.fixtures.js';
 describe('persistence', () => {
   it('a new engine over the same Keyv continues a flow started by another', async () => {
     const keyv = createMemoryKeyv();
-    const provider = createTestProviderV1();
+    const provider = createProviderDouble();
     const clock = new ManualClock();
     const first = createVerikit({ provider, secret: testSecret, clock, store: new KeyvFlowStore(keyv) });
     const bvnFlow = await first.start({ kind: 'identity', idType: 'bvn', number: '12345678901' });
@@ -53,7 +54,7 @@ describe('persistence', () => {
       }
     }
     const store = new CountingStore(createMemoryKeyv());
-    const verikit = createVerikit({ provider: createTestProviderV1(), secret: testSecret, clock: new ManualClock(), store });
+    const verikit = createVerikit({ provider: createProviderDouble(), secret: testSecret, clock: new ManualClock(), store });
     const flow = await verikit.start({ kind: 'phone', phoneNumber: '+2348012345678' });
     expect(store.reads).toBe(0);
     // submit-code: one read for the submit; the check's answer is committed on top of the record written before it.
@@ -68,7 +69,7 @@ describe('persistence', () => {
 
   it('a result whose starting record another instance changed meanwhile is applied to the fresh record, not lost or doubled', async () => {
     const keyv = createMemoryKeyv();
-    const provider = createTestProviderV1();
+    const provider = createProviderDouble();
     const clock = new ManualClock();
     const a = createVerikit({ provider, secret: testSecret, clock, store: new KeyvFlowStore(keyv) });
     const b = createVerikit({ provider, secret: testSecret, clock, store: new KeyvFlowStore(keyv) });

@@ -1,5 +1,5 @@
 import { inspect } from 'node:util';
-import { createTestProviderV1 } from '@verikit/testing';
+import { createProviderDouble } from './provider-double.fixtures.js';
 import Keyv from 'keyv';
 import { describe, expect, it } from 'vitest';
 import { FlowNotFoundError, StoreError } from '../errors/index.js';
@@ -67,7 +67,7 @@ describe('a failing store', () => {
   it('is a retryable StoreError, never "flow not found", and the flow continues when the store is back', async () => {
     const map = new FlakyMap();
     const keyv = new Keyv({ store: map, serialize: JSON.stringify, deserialize: JSON.parse });
-    const verikit = createVerikit({ provider: createTestProviderV1(), secret: testSecret, store: new KeyvFlowStore(keyv) });
+    const verikit = createVerikit({ provider: createProviderDouble(), secret: testSecret, store: new KeyvFlowStore(keyv) });
     const { id } = await verikit.start({ kind: 'phone', phoneNumber: '+2348012345678' });
     map.down = true;
     for (const call of [() => verikit.get(id), () => verikit.send(id, { type: 'submit-code', code: '123456' }), () => verikit.start({ kind: 'ussd', phoneNumber: '+2348012345679' })]) {
@@ -86,7 +86,7 @@ describe('a failing store', () => {
     const map = new FlakyMap();
     const keyv = new Keyv({ store: map, serialize: JSON.stringify, deserialize: JSON.parse });
     const store = new KeyvFlowStore(keyv);
-    const verikit = createVerikit({ provider: createTestProviderV1(), secret: testSecret, store });
+    const verikit = createVerikit({ provider: createProviderDouble(), secret: testSecret, store });
     const { id } = await verikit.start({ kind: 'phone', phoneNumber: '+2348012345678' });
     map.down = true;
     // Reads fail with the coded driver error; writes with a plain one.
@@ -109,7 +109,7 @@ describe('a failing store', () => {
       }
     }
     const store = new HangingStore();
-    const verikit = createVerikit({ provider: createTestProviderV1(), secret: testSecret, store });
+    const verikit = createVerikit({ provider: createProviderDouble(), secret: testSecret, store });
     const { id } = await verikit.start({ kind: 'phone', phoneNumber: '+2348012345678' });
     store.hanging = true;
     const results = await Promise.all(Array.from({ length: 5 }, () => verikit.send(id, { type: 'submit-code', code: '000000' }).catch((error: unknown) => error)));

@@ -1,8 +1,9 @@
 import type { AnyMachineSnapshot } from 'xstate';
-import { userEventTypes, type FlowStatus } from '../flows/machines.js';
+import { flowDefinitions } from '../flows/flow-definitions.js';
+import type { FlowStatus } from '../flows/machines.js';
 import type { FlowError, FlowKind } from '../flows/shared.js';
 import type { IdentityType, PhoneChannel } from '@verikit/provider';
-import { maskPhoneNumber } from './secrets.js';
+import { maskPhoneNumber } from '../secrets/secrets.js';
 
 /**
  * What a UI renders: a plain, serializable, immutable object. It never holds an apiKey, a full
@@ -40,6 +41,7 @@ function probe(type: string, now: number): Record<string, unknown> {
   return { type, now, code: '', codeHash: '', otpHash: '' };
 }
 
+/** The view of a snapshot as of `now`: what every engine call returns and every subscriber receives. */
 export function toView(
   snapshot: AnyMachineSnapshot,
   meta: { id: string; kind: FlowKind; version: number; createdAt: number; updatedAt: number },
@@ -47,7 +49,7 @@ export function toView(
 ): FlowView {
   const context = snapshot.context as Record<string, unknown>;
   const done = snapshot.status === 'done';
-  const allowed = done ? [] : userEventTypes[meta.kind].filter((type) => snapshot.can(probe(type, now) as never));
+  const allowed = done ? [] : flowDefinitions[meta.kind].userEvents.filter((type) => snapshot.can(probe(type, now) as never));
   const view: Record<string, unknown> = {
     id: meta.id,
     kind: meta.kind,

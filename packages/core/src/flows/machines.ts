@@ -1,8 +1,6 @@
-import type { AnyStateMachine } from 'xstate';
 import { createIdentityMachine } from './identity-machine.js';
 import { createPhoneMachine } from './phone-machine.js';
 import type { FlowPolicies } from './policies.js';
-import type { FlowKind } from './shared.js';
 import { createUssdMachine } from './ussd-machine.js';
 
 /** The three machines, built for one set of policies. */
@@ -12,16 +10,10 @@ export interface FlowMachines {
   readonly identity: ReturnType<typeof createIdentityMachine>;
 }
 
+/** Builds every flow machine, for tools that walk or draw them (the machine tests, the diagrams in docs/flows.md). */
 export function createFlowMachines(policies: FlowPolicies): FlowMachines {
   return { ussd: createUssdMachine(policies), phone: createPhoneMachine(policies), identity: createIdentityMachine(policies) };
 }
-
-/** The events a user (or the UI) can send to each kind of flow. */
-export const userEventTypes: Readonly<Record<FlowKind, readonly string[]>> = Object.freeze({
-  ussd: ['restart', 'cancel'],
-  phone: ['submit-code', 'resend', 'cancel'],
-  identity: ['submit-code', 'resend', 'cancel'],
-});
 
 /** Every status a flow can show. */
 export type FlowStatus =
@@ -36,7 +28,3 @@ export type FlowStatus =
   | 'expired'
   | 'locked'
   | 'cancelled';
-
-export function machineFor(machines: FlowMachines, kind: FlowKind): AnyStateMachine {
-  return machines[kind] as AnyStateMachine;
-}

@@ -484,7 +484,7 @@ describe('without a secret', () => {
 
   it('rejects a near-miss of the opt-in words when the engine is configured', async () => {
     const store = new KeyvFlowStore();
-    const deps = { receive: async () => ({ outcome: 'not-applicable' as const }), store, clock: new ManualClock(), logger: capturingLogger([]) };
+    const deps = { receive: async () => ({ outcome: 'no-active-flow' as const }), store, clock: new ManualClock(), logger: capturingLogger([]) };
     expect(() => createWebhookReceiver(deps, { allowUnsigned: 'yes' as never })).toThrow(InvalidInputError);
     expect(() => createWebhookReceiver(deps, { allowUnsigned: true as never })).toThrow(/allowUnsigned/);
   });
@@ -665,7 +665,7 @@ describe('secrets', () => {
 });
 
 describe('configuration', () => {
-  const deps = () => ({ receive: async () => ({ outcome: 'not-applicable' as const }), store: new KeyvFlowStore(), clock: new ManualClock(), logger: capturingLogger([]) });
+  const deps = () => ({ receive: async () => ({ outcome: 'no-active-flow' as const }), store: new KeyvFlowStore(), clock: new ManualClock(), logger: capturingLogger([]) });
 
   it('fails at creation on a malformed or short secret, without echoing it', () => {
     expect(() => createWebhookReceiver(deps(), { secret: 'whsec_not base64!' })).toThrow(/valid base64/);

@@ -6,6 +6,7 @@ import { WebhookVerificationError } from './webhook-verification-error.js';
 import type { Logger } from '@verikit/provider';
 import type { ProviderEventV1, RawWebhookV1 } from '@verikit/provider';
 import type { FlowStore } from '@verikit/core';
+import { errorCode } from '@verikit/core/logging';
 import { DeliveryGuard } from './delivery-guard.js';
 import { createHmacHeaderVerifier } from './hmac-header-verifier.js';
 import { readRawBody } from './read-raw-body.js';
@@ -137,7 +138,7 @@ export function createWebhookReceiver(deps: WebhookReceiverDeps, options: Webhoo
       // Applied but not recorded: a redelivery after the lease finds the flow finished and changes nothing.
       logger.warn('verikit.webhook.record-failed', { webhookId: loggedId, error: errorCode(error) });
     });
-    const outcome = result.outcome === 'applied' ? 'applied' : result.outcome === 'no-active-flow' ? 'no-active-flow' : 'ignored';
+    const { outcome } = result;
     logger.info('verikit.webhook.' + outcome, { webhookId: loggedId, outcome, ...(result.flowId ? { flowId: result.flowId } : {}) });
     return outcome === 'applied' && result.flowId ? { status: 'applied', flowId: result.flowId } : { status: outcome };
   }
@@ -226,8 +227,4 @@ function unverified(error: WebhookVerificationError): WebhookResponseBody {
 
 function malformed(error: InvalidInputError): WebhookResponseBody {
   return { status: 'malformed', error: { code: error.code, message: error.message, ...(error.field ? { field: error.field } : {}) } };
-}
-
-function errorCode(error: unknown): string {
-  return VerikitError.isInstance(error) ? error.code : 'unknown';
 }

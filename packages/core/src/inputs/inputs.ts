@@ -24,6 +24,9 @@ export const startInputSchema = z.discriminatedUnion(
 /** What `verikit.start` takes. */
 export type StartInput = z.input<typeof startInputSchema>;
 
+/** A start input after parsing (defaults applied): what a flow definition receives. */
+export type ParsedStartInput = z.output<typeof startInputSchema>;
+
 /** Input of `verikit.send`: the events a user can send. */
 export const userEventSchema = z.discriminatedUnion(
   'type',
@@ -39,6 +42,9 @@ export const userEventSchema = z.discriminatedUnion(
 /** What `verikit.send` takes. */
 export type UserEvent = z.input<typeof userEventSchema>;
 
+/** A user event after parsing: what a flow definition turns into its machine's event. */
+export type ParsedUserEvent = z.output<typeof userEventSchema>;
+
 /** Input of `verikit.sendSms`. `from` falls back to the engine's `defaultSender`, then to the provider's. */
 export const sendSmsInputSchema = z.strictObject({
   from: senderSchema.optional(),
@@ -46,11 +52,13 @@ export const sendSmsInputSchema = z.strictObject({
   message: smsMessageSchema,
 });
 
+/** What `verikit.sendSms` takes. */
 export type SendSmsInput = z.input<typeof sendSmsInputSchema>;
 
 /** Input of `verikit.sendWhatsApp`. */
 export const sendWhatsAppInputSchema = z.strictObject({ phoneNumber: phoneNumberSchema, message: whatsAppMessageSchema });
 
+/** What `verikit.sendWhatsApp` takes. */
 export type SendWhatsAppInput = z.input<typeof sendWhatsAppInputSchema>;
 
 /** Input of `verikit.receive`: an event a provider pushed, after its signature was checked. */

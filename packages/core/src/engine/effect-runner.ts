@@ -1,0 +1,121 @@
+import { ProviderUnavailableError, safeProviderMessage, VerikitError, type Logger } from '@verikit/provider';
+import { FlowNotFoundError } from '../errors/flow-not-found-error.js';
+import type { EffectDefinition, EffectMemory, FlowEnvironment, InternalEvent } from '../flows/flow-definition.js';
+import type { EffectRequest, FlowContextBase, FlowError } from '../flows/shared.js';
+import { errorCode } from '../logging/error-code.js';
+import { acceptSilently, type CommitLoop } from './commit-loop.js';
+import type { FlowRecords, Loaded } from './flow-records.js';
+import type { FlowView } from './view.js';
+
+type Outcome = { ok: true; result: Record<string, unknown> } | { ok: false; error: FlowError } | { ok: 'unknown' };
+
+/**
+ * A provider error as a flow shows (and stores) it: our typed errors keep their code, and their message made
+ * safe (digit runs masked, cut to 200 characters), since a provider's message may echo a BVN/NIN or a code;
+ * anything else is generic.
+ */
+function toFlowError(error: unknown): FlowError {
+  if (VerikitError.isInstance(error)) return { code: error.code, message: safeProviderMessage(error.message) ?? 'the provider call failed' };
+  return { code: 'provider_error', message: 'the provider call failed' };
+}
+
+/**
+ * Runs committed effects: the provider call each one names (through its flow's definition), under a
+ * deadline, with the result fed back to the flow as an event through the commit loop.
+ */
+export class EffectRunner {
+  readonly #deps: { commits: CommitLoop; records: FlowRecords; env: FlowEnvironment; logger: Logger; read: (flowId: string) => Promise<FlowView> };
+
+  constructor(deps: { commits: CommitLoop; records: FlowRecords; env: FlowEnvironment; logger: Logger; read: (flowId: string) => Promise<FlowView> }) {
+    this.#deps = deps;
+  }
+
+  /** Runs the committed effects one after another, feeding each result back; returns the last view. */
+  async run(flowId: string, effects: readonly EffectRequest[], view: FlowView, memory: EffectMemory, committedHere: Loaded): Promise<FlowView> {
+    const { commits, logger } = this.#deps;
+    let latest = view;
+    const { definition } = committedHere.flow;
+    let hint: Loaded | undefined = committedHere;
+    for (const effect of effects) {
+      const outcome = await this.#call(flowId, definition.effects[effect.kind]!, effect, memory, hint);
+      try {
+        if (outcome.ok === 'unknown') {
+          latest = await this.#deps.read(flowId);
+          hint = undefined;
+        } else {
+          const event: Omit<InternalEvent, 'now'> = outcome.ok
+            ? { type: 'effect-succeeded', effectId: effect.id, result: outcome.result }
+            : { type: 'effect-failed', effectId: effect.id, error: outcome.error };
+          const committed = await commits.commit(flowId, (_loaded, now) => ({ event: { ...event, now } as InternalEvent, onRefused: acceptSilently }), hint);
+          latest = committed.view;
+          hint = committed.changed ? committed.loaded : undefined;
+        }
+      } catch (error) {
+        if (!FlowNotFoundError.isInstance(error)) throw error;
+      }
+      logger.debug('verikit.effect.settled', {
+        flowId,
+        kind: committedHere.record.kind,
+        effect: effect.kind,
+        outcome: outcome.ok === 'unknown' ? 'unknown' : outcome.ok ? 'ok' : outcome.error.code,
+      });
+    }
+    return latest;
+  }
+
+  /**
+   * Makes the provider call with a deadline. Past the deadline the call is aborted, the flow is moved
+   * on as if its deadline had passed (whatever the injected clock says), and a late success is still
+   * applied if it comes.
+   */
+  async #call(flowId: string, runner: EffectDefinition, effect: EffectRequest, memory: EffectMemory, committed: Loaded | undefined): Promise<Outcome> {
+    const { records, env, logger } = this.#deps;
+    const controller = new AbortController();
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = Symbol('timed out');
+    const deadline = new Promise<typeof timedOut>((resolve) => {
+      timer = setTimeout(() => {
+        controller.abort(new ProviderUnavailableError('the provider did not answer before the deadline'));
+        resolve(timedOut);
+      }, env.policies.effectTimeoutMs);
+    });
+    const context = { signal: controller.signal, idempotencyKey: effect.id, logger };
+    const call = runner.run({
+      flowId,
+      input: effect.input,
+      context,
+      memory,
+      env,
+      // The record committed with this effect holds what the call needs; read the store only without it.
+      committedContext: async () => (committed ?? (await records.load(flowId))).record.context,
+    });
+    try {
+      const result = await Promise.race([call, deadline]);
+      if (result !== timedOut) return { ok: true, result };
+    } catch (error) {
+      if (!controller.signal.aborted) return { ok: false, error: toFlowError(error) };
+    } finally {
+      clearTimeout(timer);
+    }
+    call.then(
+      (result) => this.#applyQuietly(flowId, (now) => ({ type: 'effect-succeeded', now, effectId: effect.id, result })),
+      () => undefined,
+    );
+    await this.#applyQuietly(flowId, (now, context) => ({ type: 'tick', now: context.effect?.id === effect.id ? Math.max(now, context.effect.deadline) : now }));
+    return { ok: 'unknown' };
+  }
+
+  /** Applies an internal event; a refusal (the flow moved on) or a vanished flow is not an error here. */
+  async #applyQuietly(flowId: string, makeEvent: (now: number, context: FlowContextBase) => InternalEvent): Promise<FlowView | undefined> {
+    try {
+      const committed = await this.#deps.commits.commit(flowId, (loaded, now) => ({
+        event: makeEvent(now, loaded.snapshot.context as FlowContextBase),
+        onRefused: acceptSilently,
+      }));
+      return committed.view;
+    } catch (error) {
+      this.#deps.logger.warn('verikit.effect.apply-failed', { flowId, error: errorCode(error) });
+      return undefined;
+    }
+  }
+}

@@ -1,0 +1,33 @@
+import { CapabilityError, parseInput, type MessageSendResultV1 } from '@verikit/provider';
+import { sendSmsInputSchema, sendWhatsAppInputSchema, type SendSmsInput, type SendWhatsAppInput } from '../inputs/inputs.js';
+import { generateFlowId } from '../secrets/secrets.js';
+import type { EngineSettings } from './options.js';
+
+/** A message handed to the provider, and which provider took it. */
+export type MessageResult = MessageSendResultV1 & { provider: string };
+
+/** Messages are no flow: each call gets its own deadline and a fresh idempotency key. */
+function messageContext(settings: EngineSettings) {
+  return { signal: AbortSignal.timeout(settings.policies.effectTimeoutMs), idempotencyKey: `message:${generateFlowId()}`, logger: settings.logger };
+}
+
+function resultOf(provider: string, result: MessageSendResultV1 | undefined): MessageResult {
+  return { provider, ...(result?.messageId ? { messageId: result.messageId } : {}) };
+}
+
+/** `verikit.sendSms`: the sender is the call's, else the engine's `defaultSender`, else the provider's. */
+export async function sendSms(settings: EngineSettings, rawInput: SendSmsInput): Promise<MessageResult> {
+  const input = parseInput(sendSmsInputSchema, rawInput);
+  const { provider } = settings;
+  if (!provider.sms) throw new CapabilityError('sms', provider.name);
+  const from = input.from ?? settings.defaultSender;
+  return resultOf(provider.name, await provider.sms.send({ ...(from === undefined ? {} : { from }), to: input.to, message: input.message }, messageContext(settings)));
+}
+
+/** `verikit.sendWhatsApp`. */
+export async function sendWhatsApp(settings: EngineSettings, rawInput: SendWhatsAppInput): Promise<MessageResult> {
+  const input = parseInput(sendWhatsAppInputSchema, rawInput);
+  const { provider } = settings;
+  if (!provider.whatsapp) throw new CapabilityError('whatsapp', provider.name);
+  return resultOf(provider.name, await provider.whatsapp.send(input, messageContext(settings)));
+}

@@ -1,0 +1,110 @@
+import { z } from 'zod';
+import { parseInput, senderSchema, silentLogger, type IdentityType, type Logger, type ProviderV1 } from '@verikit/provider';
+import { errorCode } from '../logging/error-code.js';
+import { defaultPolicies, type FlowPolicies } from '../flows/policies.js';
+import type { FlowStore } from '../store/flow-store.js';
+import { KeyvFlowStore } from '../store/keyv-flow-store.js';
+import { MemoryChangeBus, type FlowChangeBus } from './change-bus.js';
+
+/** Where the engine reads the time. Inject one in tests to move time by hand. */
+export interface Clock {
+  now(): number;
+}
+
+/** Options of {@link createVerikit}. */
+export interface VerikitOptions {
+  /** The provider that sends codes and messages. */
+  provider: ProviderV1;
+  /** Where flows are kept. Default: an in-memory Keyv (one process). */
+  store?: FlowStore;
+  /**
+   * The key for OTP hashes and sealed identity numbers: at least 32 characters, kept out of source
+   * control. Every engine sharing a store must use the same secret.
+   */
+  secret: string;
+  /** Default: the system clock. */
+  clock?: Clock;
+  /** Limits and timings; each field defaults to {@link defaultPolicies}. */
+  policies?: Partial<FlowPolicies>;
+  /** Carries committed changes to subscribers. Default: in-process. */
+  changeBus?: FlowChangeBus;
+  /** Default: silent. verikit never logs secrets, codes or full identity numbers. */
+  logger?: Logger;
+  /** The sender for `sendSms` when a call names none. Absent: the provider's default sender applies. */
+  defaultSender?: string;
+  /** Patterns for identity numbers, checked after the 11-digit default. Default: none beyond 11 digits. */
+  identityNumberPatterns?: Partial<Record<'bvn' | 'nin', RegExp>>;
+}
+
+/** The options with every default applied: what the engine's parts are built from. */
+export interface EngineSettings {
+  readonly provider: ProviderV1;
+  readonly secret: string;
+  readonly policies: Readonly<FlowPolicies>;
+  readonly store: FlowStore;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  readonly bus: FlowChangeBus;
+  readonly defaultSender: string | undefined;
+  readonly identityNumberPatterns: Readonly<Partial<Record<IdentityType, RegExp>>>;
+}
+
+const optionsSchema = z.object({
+  provider: z.custom<ProviderV1>((value) => typeof value === 'object' && value !== null && (value as ProviderV1).specificationVersion === 'v1', {
+    error: 'must be a provider implementing specificationVersion v1',
+  }),
+  secret: z.string({ error: 'is required' }).min(32, { error: 'must be at least 32 characters' }),
+  defaultSender: senderSchema.optional(),
+  identityNumberPatterns: z
+    .strictObject({
+      bvn: z.instanceof(RegExp, { error: 'must be a RegExp' }).optional(),
+      nin: z.instanceof(RegExp, { error: 'must be a RegExp' }).optional(),
+    })
+    .optional(),
+  webhooks: z
+    .undefined({
+      error: 'is configured on the HTTP layer: createWebhookHandler({ verikit, secret }) or createFlowHandler({ verikit, webhooks: { secret } }) from @verikit/http',
+    })
+    .optional(),
+  clock: z
+    .custom<Clock>((value) => typeof value === 'object' && value !== null && typeof (value as Clock).now === 'function', {
+      error: 'must be an object with a now() function',
+    })
+    .optional(),
+  policies: z
+    .strictObject({
+      codeTtlMs: z.number().int().min(1000).optional(),
+      maxAttempts: z.number().int().min(1).max(100).optional(),
+      resendCooldownMs: z.number().int().min(0).optional(),
+      resendCooldownGrowth: z.number().min(1).max(10).optional(),
+      maxSendsPerFlow: z.number().int().min(1).max(100).optional(),
+      maxSendsPerHour: z.number().int().min(1).optional(),
+      effectTimeoutMs: z.number().int().min(100).optional(),
+      otpLength: z.number().int().min(4).max(10).optional(),
+      retentionMs: z.number().int().min(0).optional(),
+    })
+    .optional(),
+});
+
+/** Checks the options (an `InvalidInputError` naming the field) and applies the defaults. */
+export function resolveOptions(options: VerikitOptions): EngineSettings {
+  parseInput(optionsSchema, options);
+  // Copies without the global and sticky flags, whose test() would remember where it stopped.
+  const identityNumberPatterns: Partial<Record<IdentityType, RegExp>> = {};
+  for (const idType of ['bvn', 'nin'] as const) {
+    const pattern = options.identityNumberPatterns?.[idType];
+    if (pattern) identityNumberPatterns[idType] = new RegExp(pattern.source, pattern.flags.replace(/[gy]/g, ''));
+  }
+  const logger = options.logger ?? silentLogger;
+  return {
+    provider: options.provider,
+    secret: options.secret,
+    policies: Object.freeze({ ...defaultPolicies, ...options.policies }),
+    store: options.store ?? new KeyvFlowStore(),
+    clock: options.clock ?? { now: () => Date.now() },
+    logger,
+    bus: options.changeBus ?? new MemoryChangeBus((error) => logger.error('verikit.listener.failed', { error: errorCode(error) })),
+    defaultSender: options.defaultSender,
+    identityNumberPatterns,
+  };
+}

@@ -1,0 +1,82 @@
+import type { AnyMachineSnapshot, AnyStateMachine } from 'xstate';
+import type { IdentityType, ProviderCallContextV1, ProviderEventV1, ProviderV1 } from '@verikit/provider';
+import type { ParsedStartInput, ParsedUserEvent } from '../inputs/inputs.js';
+import type { SecretBox } from '../secrets/secrets.js';
+import type { FlowPolicies } from './policies.js';
+import type { EffectKind, EffectRequest, FlowKind } from './shared.js';
+
+/** An event the engine applies to a machine: every one carries `now` from the engine's clock. */
+export type InternalEvent = Record<string, unknown> & { type: string; now: number };
+
+/** Secrets that live only in memory, for the provider calls of one user action (the BVN/NIN OTP). */
+export interface EffectMemory {
+  otp?: string;
+}
+
+/** What a flow definition may use besides its input: the engine's configuration and its keys. */
+export interface FlowEnvironment {
+  readonly provider: ProviderV1;
+  readonly policies: Readonly<FlowPolicies>;
+  readonly secrets: SecretBox;
+  /** Patterns an identity number must also match (copied without the global and sticky flags). */
+  readonly identityNumberPatterns: Readonly<Partial<Record<IdentityType, RegExp>>>;
+}
+
+/** One provider call an effect makes, with what it may read. */
+export interface EffectCall {
+  readonly flowId: string;
+  readonly input: EffectRequest['input'];
+  readonly context: ProviderCallContextV1;
+  readonly memory: EffectMemory;
+  readonly env: FlowEnvironment;
+  /** The context committed with this effect; the store is read only when this process holds none. */
+  committedContext(): Promise<Readonly<Record<string, unknown>>>;
+}
+
+/** How the engine runs one kind of effect. */
+export interface EffectDefinition {
+  /** A send reaches the user's phone: committing it takes a unit of the recipient's hourly send limit. */
+  readonly send: boolean;
+  /** Makes the provider call and checks its result; throws a typed error when the provider broke its contract. */
+  run(call: EffectCall): Promise<Record<string, unknown>>;
+}
+
+/** How a provider event finds its flow and what it becomes there. */
+export interface ProviderEventRoute {
+  readonly type: ProviderEventV1['type'];
+  /** The route key written by {@link FlowDefinition.routes}, read to find the flow the event concerns. */
+  routeKey(event: ProviderEventV1): string;
+  toEvent(event: ProviderEventV1, now: number): InternalEvent;
+}
+
+/**
+ * Everything the engine needs to know about one kind of flow, so that the engine itself never asks
+ * which kind it runs: the machine, the capability it needs, how its inputs and user events become
+ * machine input and events (secrets hashed or sealed on the way), which provider call each of its
+ * effects makes, and which secondary keys it keeps. A definition performs no I/O of its own except
+ * through `effects`, which the engine calls only after the effect was committed.
+ */
+export interface FlowDefinition<Input extends ParsedStartInput = ParsedStartInput> {
+  readonly kind: FlowKind;
+  createMachine(policies: FlowPolicies): AnyStateMachine;
+  /** The user events the flow knows, probed for the view's `allowed`. */
+  readonly userEvents: readonly ParsedUserEvent['type'][];
+  /** Refuses a start the configuration or the provider cannot serve (`InvalidInputError`, `CapabilityError`), before anything is written. */
+  check(input: Input, env: FlowEnvironment): void;
+  /** The machine's input. Secrets the first effect needs go to `memory`; only their hashes or sealed forms to the input. */
+  machineInput(input: Input, start: { flowId: string; now: number; memory: EffectMemory }, env: FlowEnvironment): Record<string, unknown>;
+  /** The recipient's key for the hourly send limit, read from the machine input or the context (both hold it). */
+  sendLimitKey(context: Readonly<Record<string, unknown>>): string;
+  /** The machine event for a user event. Secrets are hashed here; a new OTP goes to `memory` only. */
+  toEvent(event: ParsedUserEvent, step: { flowId: string; now: number; memory: EffectMemory }, env: FlowEnvironment): InternalEvent;
+  readonly effects: Readonly<Partial<Record<EffectKind, EffectDefinition>>>;
+  /** Route keys that point at this flow from now on, written with the commit from `previous` to `next`. */
+  routes?(previous: AnyMachineSnapshot | undefined, next: AnyMachineSnapshot): readonly string[];
+  /** The provider event this kind of flow takes, if any. */
+  readonly providerEvent?: ProviderEventRoute;
+}
+
+/** The machine event of a user event for flows that keep no secret of their own (USSD, phone). */
+export function plainUserEvent(event: ParsedUserEvent, now: number): InternalEvent {
+  return event.type === 'submit-code' ? { type: event.type, now, code: event.code } : { type: event.type, now };
+}

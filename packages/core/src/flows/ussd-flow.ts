@@ -1,0 +1,46 @@
+import { CapabilityError, ProviderProtocolError } from '@verikit/provider';
+import { plainUserEvent, type FlowDefinition } from './flow-definition.js';
+import { createUssdMachine } from './ussd-machine.js';
+
+type UssdStart = { kind: 'ussd'; phoneNumber: string };
+
+function routeKey(phoneNumber: unknown): string {
+  return `ussd:${String(phoneNumber)}`;
+}
+
+/**
+ * USSD OTP: the provider gives an OTP and a code to dial, and reports the dial by webhook. The flow
+ * indexes its phone number (`ussd:<phone>`) so that the webhook, which names only the number, finds it.
+ */
+export const ussdFlow: FlowDefinition<UssdStart> = {
+  kind: 'ussd',
+  createMachine: createUssdMachine,
+  userEvents: ['restart', 'cancel'],
+  check(_input, { provider }) {
+    if (!provider.ussd) throw new CapabilityError('ussd', provider.name);
+  },
+  machineInput: ({ phoneNumber }, { flowId, now }) => ({ flowId, now, phoneNumber }),
+  sendLimitKey: (context) => String(context.phoneNumber),
+  toEvent: (event, { now }) => plainUserEvent(event, now),
+  effects: {
+    'ussd.initiate': {
+      send: true,
+      async run({ input, context, env }) {
+        const result = await env.provider.ussd!.initiate({ phoneNumber: input.phoneNumber! }, context);
+        if (typeof result?.otp !== 'string' || typeof result.ussdCode !== 'string' || !result.otp || !result.ussdCode) {
+          throw new ProviderProtocolError('the provider returned no otp or ussdCode', { field: 'otp' });
+        }
+        return { otp: result.otp, ussdCode: result.ussdCode, ...(result.reference ? { reference: result.reference } : {}) };
+      },
+    },
+  },
+  // A flow that starts waiting for the dial (again) becomes the number's active flow, the one the
+  // service's result is routed to, for as long as its record lives. Only then: until the user has a
+  // code to dial, a result can only be for an earlier flow.
+  routes: (previous, next) => (next.value === 'awaiting-dial' && previous?.value !== 'awaiting-dial' ? [routeKey(next.context.phoneNumber)] : []),
+  providerEvent: {
+    type: 'ussd-verification',
+    routeKey: (event) => routeKey(event.phoneNumber),
+    toEvent: (event, now) => ({ type: 'ussd-result', now, status: event.status }),
+  },
+};
