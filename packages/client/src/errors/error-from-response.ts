@@ -38,6 +38,7 @@ export function retryAfterMsOf(response: Response, now: number): number | undefi
   const header = response.headers.get('retry-after')?.trim();
   if (header === undefined || header === '') return undefined;
   if (/^\d{1,9}$/.test(header)) return Number(header) * 1000;
+  if (!/^[A-Za-z]{3}, \d{2} [A-Za-z]{3} \d{4} \d{2}:\d{2}:\d{2} GMT$/.test(header)) return undefined;
   const at = Date.parse(header);
   return Number.isFinite(at) ? Math.max(0, at - now) : undefined;
 }
