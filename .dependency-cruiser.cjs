@@ -4,7 +4,7 @@
 const { readdirSync, readFileSync, existsSync } = require('node:fs');
 const { join } = require('node:path');
 
-const testFile = '\\.(test|fixtures)\\.ts$';
+const testFile = '\\.(test|fixtures)\\.tsx?$';
 const escapeRegExp = (text) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 
 /** Every packages/<folder> with its package name and declared workspace dependencies. */
@@ -82,12 +82,13 @@ module.exports = {
   options: {
     doNotFollow: { path: 'node_modules' },
     tsPreCompilationDeps: true,
-    tsConfig: { fileName: 'tsconfig.json' },
+    // Resolution only (no type checking): every package's sources, the React binding's .tsx included.
+    tsConfig: { fileName: 'tsconfig.imports.json' },
     enhancedResolveOptions: {
       exportsFields: ['exports'],
       conditionNames: ['@verikit/source', 'import', 'node', 'default'],
       mainFields: ['module', 'main'],
-      extensions: ['.ts', '.js', '.json'],
+      extensions: ['.ts', '.tsx', '.js', '.json'],
     },
   },
 };

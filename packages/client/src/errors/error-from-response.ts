@@ -1,0 +1,92 @@
+import { readBoundedJson } from '../read-body.js';
+import { FlowClientError, type FlowClientIssue } from './flow-client-error.js';
+
+const namePattern = /^[A-Za-z][A-Za-z0-9]{0,63}$/;
+const codePattern = /^[a-z][a-z0-9_]{0,63}$/;
+const eventTypePattern = /^[a-z][a-z0-9-]{0,31}$/;
+const fieldPattern = /^[A-Za-z0-9_.[\]-]{1,128}$/;
+const maxMessageLength = 500;
+const maxIssues = 50;
+const maxAllowed = 16;
+
+function text(value: unknown, max: number): string | undefined {
+  return typeof value === 'string' ? value.slice(0, max) : undefined;
+}
+
+function fieldOf(value: unknown): string | undefined {
+  return typeof value === 'string' && fieldPattern.test(value) ? value : undefined;
+}
+
+function issuesOf(value: unknown): FlowClientIssue[] | undefined {
+  if (!Array.isArray(value)) return undefined;
+  const issues: FlowClientIssue[] = [];
+  for (const item of value.slice(0, maxIssues)) {
+    const field = fieldOf((item as Record<string, unknown> | null)?.field);
+    const message = text((item as Record<string, unknown> | null)?.message, maxMessageLength);
+    if (field !== undefined && message !== undefined) issues.push(Object.freeze({ field, message }));
+  }
+  return Object.freeze(issues) as FlowClientIssue[];
+}
+
+function allowedOf(value: unknown): string[] | undefined {
+  if (!Array.isArray(value)) return undefined;
+  return Object.freeze(value.slice(0, maxAllowed).filter((type): type is string => typeof type === 'string' && eventTypePattern.test(type))) as string[];
+}
+
+/** `Retry-After` in ms (seconds or an HTTP date), or undefined. */
+export function retryAfterMsOf(response: Response, now: number): number | undefined {
+  const header = response.headers.get('retry-after')?.trim();
+  if (header === undefined || header === '') return undefined;
+  if (/^\d{1,9}$/.test(header)) return Number(header) * 1000;
+  if (!/^[A-Za-z]{3}, \d{2} [A-Za-z]{3} \d{4} \d{2}:\d{2}:\d{2} GMT$/.test(header)) return undefined;
+  const at = Date.parse(header);
+  return Number.isFinite(at) ? Math.max(0, at - now) : undefined;
+}
+
+/** Whether an answer with this status may succeed if asked again. */
+function retryableStatus(status: number): boolean {
+  return status === 408 || status === 429 || status >= 500;
+}
+
+/**
+ * Rebuilds the server's typed error from an error answer (`{ error: { name, code, message, field?,
+ * isRetryable, issues?, allowed?, retryAt? } }`) with the same `code`, `field` and `isRetryable`.
+ * Every field is checked, never trusted: an answer that is not the API's (a proxy's HTML 502, a
+ * truncated body) becomes `bad_response`, retryable when its status is.
+ */
+export async function errorFromResponse(response: Response, now: number = Date.now()): Promise<FlowClientError> {
+  const status = response.status;
+  const retryAfterMs = retryAfterMsOf(response, now);
+  const body = await readBoundedJson(response);
+  const error = (body as { error?: unknown } | undefined)?.error as Record<string, unknown> | undefined;
+  const code = typeof error === 'object' && error !== null ? error.code : undefined;
+  if (typeof code !== 'string' || !codePattern.test(code)) {
+    return new FlowClientError('bad_response', `the server answered ${status} without an API error`, {
+      statusCode: status,
+      isRetryable: retryableStatus(status),
+      retryAfterMs,
+    });
+  }
+  const name = typeof error!.name === 'string' && namePattern.test(error!.name) ? error!.name : 'FlowClientError';
+  const retryAt = typeof error!.retryAt === 'number' && Number.isFinite(error!.retryAt) ? error!.retryAt : undefined;
+  return new FlowClientError(code, text(error!.message, maxMessageLength) ?? code, {
+    name,
+    field: fieldOf(error!.field),
+    isRetryable: typeof error!.isRetryable === 'boolean' ? error!.isRetryable : retryableStatus(status),
+    statusCode: status,
+    issues: issuesOf(error!.issues),
+    allowed: allowedOf(error!.allowed),
+    retryAt,
+    retryAfterMs,
+  });
+}
+
+/** No answer arrived: the network failed, the server is unreachable, or CORS refused the request. */
+export function networkError(cause: unknown): FlowClientError {
+  return new FlowClientError('network_error', 'the server could not be reached', { name: 'NetworkError', isRetryable: true, cause });
+}
+
+/** A 2xx answer whose body is not what the API sends. */
+export function badResponse(status: number, what: string): FlowClientError {
+  return new FlowClientError('bad_response', `the server answered ${status} without ${what}`, { statusCode: status, isRetryable: retryableStatus(status) });
+}

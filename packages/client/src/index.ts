@@ -1,0 +1,19 @@
+/**
+ * The verikit flow client, framework-free, for browsers and Node: start, send and read flows over
+ * the routes of `@verikit/http`, and a {@link FlowObserver} (TanStack Query's observer shape) that
+ * follows a flow live over server-sent events, reconnects without losing or reordering changes,
+ * re-reads when the resend cooldown or the expiry passes, derives countdowns on the server's clock
+ * and closes when the flow is done. No runtime dependencies. Guide: docs/ui.md.
+ *
+ * @module
+ */
+export { createFlowClient, type FlowClient, type FlowClientOptions, type FlowRequestOptions } from './create-flow-client.js';
+export { FlowObserver, type FlowObserverListener, type FlowObserverOptions, type FlowObserverResult } from './flow-observer.js';
+export type { FlowConnection } from './follow-flow.js';
+export { FlowClientError, type FlowClientErrorOptions, type FlowClientIssue } from './errors/flow-client-error.js';
+export type { FlowEvent, FlowEventType, FlowKind, FlowStatus, FlowView, FlowViewError, StartFlowInput } from './flow-view.js';
+export type { FlowClientCredentials, FlowClientHeaders, FlowClientHeaderValues } from './transport.js';
+export type { FlowClientTimers } from './timers.js';
+export { remainingMs } from './countdown.js';
+export { ServerClock } from './server-clock.js';
+export { EventStreamParser, type EventStreamHandlers, type ServerSentEvent } from './sse-parser.js';

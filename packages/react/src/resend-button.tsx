@@ -1,0 +1,57 @@
+import type { ButtonHTMLAttributes, MouseEvent, ReactNode } from 'react';
+import { useCountdown } from './use-countdown.js';
+
+/** What {@link ResendButton} hands a custom label. */
+export interface ResendButtonState {
+  /** Whole seconds until a resend is possible; 0 once it is. */
+  readonly secondsLeft: number;
+  /** True when a click resends now. */
+  readonly canResend: boolean;
+}
+
+/** The part of `useFlow`'s result the button reads. */
+export interface ResendButtonFlow {
+  readonly view: { readonly allowed: readonly string[] } | undefined;
+  readonly localResendAvailableAt: number | undefined;
+  readonly isSending?: boolean;
+  resend(): unknown;
+  restart?(): unknown;
+}
+
+/** Props of {@link ResendButton}: the flow, and any attribute of the `button`. */
+export interface ResendButtonProps extends Omit<ButtonHTMLAttributes<HTMLButtonElement>, 'children'> {
+  /** `useFlow`'s result (or anything with its `view`, `localResendAvailableAt` and `resend`). */
+  flow: ResendButtonFlow;
+  /** The label; default "Resend code" and, during the cooldown, "Resend code in 0:27". */
+  children?: (state: ResendButtonState) => ReactNode;
+  /** The event the button sends: `resend` (phone, BVN/NIN; default) or `restart` (USSD). */
+  event?: 'resend' | 'restart';
+}
+
+function defaultLabel({ secondsLeft }: ResendButtonState): string {
+  if (secondsLeft <= 0) return 'Resend code';
+  return `Resend code in ${Math.floor(secondsLeft / 60)}:${String(secondsLeft % 60).padStart(2, '0')}`;
+}
+
+/**
+ * A resend button that counts down the cooldown on the server's clock. While a resend is not
+ * possible it stays focusable but `aria-disabled` (a disabled button would vanish from the tab
+ * order, hiding the countdown from keyboard and screen-reader users) and ignores clicks. Unstyled.
+ */
+export function ResendButton({ flow, children = defaultLabel, event = 'resend', onClick, type = 'button', ...rest }: ResendButtonProps): ReactNode {
+  const left = useCountdown(flow.localResendAvailableAt);
+  const secondsLeft = left === undefined ? 0 : Math.ceil(left / 1000);
+  const allowed = flow.view?.allowed.includes(event) === true;
+  const canResend = allowed && secondsLeft === 0 && flow.isSending !== true && (left !== undefined || flow.localResendAvailableAt === undefined);
+  const handleClick = (clicked: MouseEvent<HTMLButtonElement>): void => {
+    onClick?.(clicked);
+    if (clicked.defaultPrevented || !canResend) return;
+    if (event === 'restart') flow.restart?.();
+    else flow.resend();
+  };
+  return (
+    <button {...rest} type={type} aria-disabled={!canResend} onClick={handleClick}>
+      {children({ secondsLeft, canResend })}
+    </button>
+  );
+}

@@ -1,0 +1,41 @@
+import type { HTMLAttributes, ReactNode } from 'react';
+import { ussdTelHref } from './tel-href.js';
+
+/** What {@link UssdInstructions} hands a custom renderer. */
+export interface UssdInstructionsState {
+  readonly ussdCode: string;
+  /** The `tel:` link, `#` encoded; undefined when the code is not dialable as given. */
+  readonly href: string | undefined;
+  readonly otp: string | undefined;
+}
+
+/** Props of {@link UssdInstructions}: the view's `ussdCode` and `otp`, and any attribute of the wrapping `div`. */
+export interface UssdInstructionsProps extends Omit<HTMLAttributes<HTMLDivElement>, 'children'> {
+  ussdCode: string | undefined;
+  otp?: string | undefined;
+  /** Renders the instructions yourself (another language, another layout). */
+  children?: (state: UssdInstructionsState) => ReactNode;
+}
+
+/**
+ * Tells the user to dial the USSD code, as a `tel:` link a phone opens in its dialler (the `#`
+ * encoded), and which OTP to enter when the USSD menu asks. Unstyled: pass `className`, or render
+ * your own with `children`. Renders nothing without a code.
+ */
+export function UssdInstructions({ ussdCode, otp, children, ...rest }: UssdInstructionsProps): ReactNode {
+  if (ussdCode === undefined || ussdCode === '') return null;
+  const state: UssdInstructionsState = { ussdCode, href: ussdTelHref(ussdCode), otp };
+  if (children !== undefined) return <div {...rest}>{children(state)}</div>;
+  return (
+    <div {...rest}>
+      <p>
+        Dial {state.href === undefined ? <strong>{ussdCode}</strong> : <a href={state.href}>{ussdCode}</a>} on the phone you are verifying.
+      </p>
+      {otp === undefined ? null : (
+        <p>
+          When asked, enter the code <strong>{otp}</strong>.
+        </p>
+      )}
+    </div>
+  );
+}
