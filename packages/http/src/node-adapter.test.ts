@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { request as httpRequest } from 'node:http';
+import { connect } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { listen } from './http.fixtures.js';
 import { toNodeHandler } from './node-adapter.js';
@@ -128,21 +128,41 @@ describe('toNodeHandler: node:http to a Web handler and back', () => {
     }
   });
 
-  it('falls back to localhost for a hostile Host header and keeps the path', async () => {
-    let url = '';
-    server = await listen(async (request) => {
-      url = request.url;
+  // Was "falls back to localhost for a hostile Host header": @hono/node-server refuses such a request
+  // before any handler runs, and the adapter answers it as a typed JSON 400 (issue 7: a malformed or
+  // missing Host is a JSON 4xx). The path and query still reach the handler whole (first test above).
+  it('answers a hostile, missing or malformed Host, or a backslash path, with a JSON 400 naming the part, without calling the handler', async () => {
+    let calls = 0;
+    server = await listen(async () => {
+      calls += 1;
       return new Response(null, { status: 204 });
     });
     const { port } = new URL(server.url);
-    await new Promise<void>((resolve, reject) => {
-      const req = httpRequest({ host: '127.0.0.1', port, path: '/flows?a=b', headers: { host: 'evil.com/../x@y' } }, (res) => {
-        res.resume();
-        res.on('end', resolve);
-      });
-      req.on('error', reject);
-      req.end();
-    });
-    expect(url).toBe('http://localhost/flows?a=b');
+    const cases: ReadonlyArray<[string, string]> = [
+      ['GET /flows?a=b HTTP/1.1\r\nHost: evil.com/../x@y\r\n\r\n', 'host'],
+      ['GET /flows HTTP/1.0\r\n\r\n', 'host'],
+      ['GET /flows HTTP/1.1\r\nHost: a b\r\n\r\n', 'host'],
+      ['GET /flows\\..\\x HTTP/1.1\r\nHost: localhost\r\n\r\n', 'url'],
+    ];
+    for (const [raw, field] of cases) {
+      const answer = await rawExchange(Number(port), raw);
+      expect(answer.status, raw).toBe(400);
+      expect(answer.headers['content-type'], raw).toBe('application/json; charset=utf-8');
+      expect(JSON.parse(answer.body), raw).toMatchObject({ error: { code: 'invalid_input', field } });
+      expect(answer.body).not.toContain('evil');
+    }
+    expect(calls).toBe(0);
   });
 });
+
+/** Sends raw bytes on a fresh connection and parses the one answer (closed after it). */
+async function rawExchange(port: number, raw: string): Promise<{ status: number; headers: Record<string, string>; body: string }> {
+  const socket = connect({ host: '127.0.0.1', port });
+  socket.end(raw);
+  let text = '';
+  for await (const chunk of socket) text += String(chunk);
+  const [head = '', body = ''] = text.split('\r\n\r\n');
+  const [statusLine = '', ...lines] = head.split('\r\n');
+  const headers = Object.fromEntries(lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]));
+  return { status: Number(statusLine.split(' ')[1]), headers, body };
+}
