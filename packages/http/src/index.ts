@@ -11,5 +11,7 @@ export type { FlowAction, FlowAuthorizer, FlowHandler, FlowHandlerOptions, FlowS
 export type { CorsOptions } from './cors.js';
 export type { ErrorResponseBody } from './error-response.js';
 export { toNodeHandler, type NodeHandler, type NodeHandlerOptions } from './node-adapter.js';
+export { answerClientErrors } from './node-client-errors.js';
+export { httpStatusOf } from './errors/http-status.js';
 export { ForbiddenError, MethodNotAllowedError, PayloadTooLargeError, RouteNotFoundError, UnsupportedMediaTypeError } from './errors/index.js';
 export * from './webhooks/index.js';

@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
-import { connect } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { listen } from './http.fixtures.js';
+import { listen, rawExchange } from './http.fixtures.js';
 import { toNodeHandler } from './node-adapter.js';
 
 let server: { url: string; close: () => Promise<void> } | undefined;
@@ -153,16 +152,27 @@ describe('toNodeHandler: node:http to a Web handler and back', () => {
     }
     expect(calls).toBe(0);
   });
-});
 
-/** Sends raw bytes on a fresh connection and parses the one answer (closed after it). */
-async function rawExchange(port: number, raw: string): Promise<{ status: number; headers: Record<string, string>; body: string }> {
-  const socket = connect({ host: '127.0.0.1', port });
-  socket.end(raw);
-  let text = '';
-  for await (const chunk of socket) text += String(chunk);
-  const [head = '', body = ''] = text.split('\r\n\r\n');
-  const [statusLine = '', ...lines] = head.split('\r\n');
-  const headers = Object.fromEntries(lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]));
-  return { status: Number(statusLine.split(' ')[1]), headers, body };
-}
+  it('with answerClientErrors, what node refuses before any listener is a JSON 4xx too: unknown or lower-case methods, CONNECT, huge headers, a bad request line', async () => {
+    let calls = 0;
+    server = await listen(async () => {
+      calls += 1;
+      return new Response(null, { status: 204 });
+    });
+    const port = Number(new URL(server.url).port);
+    const cases: ReadonlyArray<[string, number, string, string | undefined]> = [
+      ['get /flows HTTP/1.1\r\nHost: localhost\r\n\r\n', 400, 'invalid_input', 'method'],
+      ['FROB /flows HTTP/1.1\r\nHost: localhost\r\n\r\n', 400, 'invalid_input', 'method'],
+      ['CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n', 400, 'invalid_input', 'method'],
+      [`GET /${'a'.repeat(20_000)} HTTP/1.1\r\nHost: localhost\r\n\r\n`, 431, 'headers_too_large', 'headers'],
+      ['GET /a b c HTTP/1.1\r\nHost: localhost\r\n\r\n', 400, 'invalid_input', 'request'],
+    ];
+    for (const [raw, status, code, field] of cases) {
+      const answer = await rawExchange(port, raw);
+      expect(answer.status, raw.slice(0, 40)).toBe(status);
+      expect(answer.headers['content-type']).toBe('application/json; charset=utf-8');
+      expect(JSON.parse(answer.body)).toMatchObject({ error: { code, field } });
+    }
+    expect(calls).toBe(0);
+  });
+});
