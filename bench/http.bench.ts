@@ -49,8 +49,9 @@ const require = createRequire(import.meta.url);
 const autocannon = require('autocannon') as Autocannon;
 
 const secret = 'bench-secret-bench-secret-bench-secret';
-const policies: Partial<FlowPolicies> = { maxAttempts: 1_000_000, maxSendsPerHour: 1_000_000 };
-const durationSeconds = 3;
+const policies: Partial<FlowPolicies> = { maxAttempts: 100, maxSendsPerHour: 1_000_000 };
+const durationSeconds = 2;
+const rounds = 3;
 const flowCount = 3000;
 const serverFlag = 'VERIKIT_HTTP_BENCH_SERVER';
 const servers = ['node:http', 'hono', 'verikit'] as const;
@@ -151,30 +152,43 @@ function format(rate: number): string {
   return `${Math.round(rate).toLocaleString('en-US')}/s`.padStart(9);
 }
 
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? 0;
+}
+
 async function measureServers(): Promise<void> {
-  const rates = new Map<string, number>();
-  for (const kind of servers) {
-    const server = await startServerProcess(kind);
-    try {
-      for (const [operation, build] of Object.entries(operations) as Array<[Operation, (id: string) => AutocannonRequest]>) {
-        await autocannon({ url: server.url, connections: 16, duration: 1, requests: roundRobin(server.ids, build) });
-        for (const connections of concurrencies) {
-          const result = await autocannon({ url: server.url, connections, duration: durationSeconds, requests: roundRobin(server.ids, build) });
-          if (result.non2xx > 0 || result.errors > 0 || result.timeouts > 0) {
-            console.log(`  ! ${kind} ${operation} c=${connections}: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts of ${result.requests.total}`);
+  // All three servers run at once (an idle one costs nothing) and every cell is measured in rounds,
+  // the servers in turn, so that a burst of load from elsewhere on this shared machine hits all
+  // three alike; each cell prints the median of its rounds.
+  const started = await Promise.all(servers.map((kind) => startServerProcess(kind)));
+  const byKind = new Map(servers.map((kind, index) => [kind, started[index]!]));
+  const rates = new Map<string, number[]>();
+  try {
+    for (const [operation, build] of Object.entries(operations) as Array<[Operation, (id: string) => AutocannonRequest]>) {
+      for (const server of started) await autocannon({ url: server.url, connections: 16, duration: 1, requests: roundRobin(server.ids, build) });
+      for (const connections of concurrencies) {
+        for (let round = 0; round < rounds; round += 1) {
+          for (const kind of servers) {
+            const server = byKind.get(kind)!;
+            const result = await autocannon({ url: server.url, connections, duration: durationSeconds, requests: roundRobin(server.ids, build) });
+            if (result.non2xx > 0 || result.errors > 0 || result.timeouts > 0) {
+              console.log(`  ! ${kind} ${operation} c=${connections}: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts of ${result.requests.total}`);
+            }
+            const key = `${kind} ${operation} ${connections}`;
+            rates.set(key, [...(rates.get(key) ?? []), result.requests.average]);
           }
-          rates.set(`${kind} ${operation} ${connections}`, result.requests.average);
         }
       }
-    } finally {
-      server.stop();
     }
+  } finally {
+    for (const server of started) server.stop();
   }
-  console.log(`node ${process.version}, ${durationSeconds} s a cell, ${flowCount} flows; requests per second`);
+  console.log(`node ${process.version}, ${flowCount} flows; requests per second, median of ${rounds} rounds of ${durationSeconds} s, servers in turn`);
   console.log(`${'operation'.padEnd(24)} ${'conns'.padStart(5)} ${servers.map((kind) => kind.padStart(9)).join(' ')}  verikit/hono`);
   for (const operation of Object.keys(operations) as Operation[]) {
     for (const connections of concurrencies) {
-      const cell = (kind: ServerKind) => rates.get(`${kind} ${operation} ${connections}`) ?? 0;
+      const cell = (kind: ServerKind) => median(rates.get(`${kind} ${operation} ${connections}`) ?? []);
       const ratio = cell('hono') > 0 ? (cell('verikit') / cell('hono')).toFixed(2) : 'n/a';
       console.log(`${operation.padEnd(24)} ${String(connections).padStart(5)} ${servers.map((kind) => format(cell(kind))).join(' ')}  ${ratio}`);
     }

@@ -73,12 +73,11 @@ export function createFlowHandler(options: FlowHandlerOptions): FlowHandler {
     basePath,
     maxBodyBytes: options.maxBodyBytes ?? defaultMaxBodyBytes,
     heartbeatMs: options.heartbeatMs ?? defaultHeartbeatMs,
-    authorize,
+    authorize: options.authorize === undefined ? undefined : authorize,
   });
 
   async function authorize(request: Request, flow: FlowView | FlowStartRequest, action: FlowAction): Promise<void> {
-    if (options.authorize === undefined) return;
-    if ((await options.authorize(request, flow, action)) !== true) throw new ForbiddenError();
+    if ((await options.authorize?.(request, flow, action)) !== true) throw new ForbiddenError();
   }
 
   /** The answer to an error; a 5xx goes to `onError` too (a failing logger does not change the answer). */

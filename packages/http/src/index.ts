@@ -1,8 +1,8 @@
 /**
  * The HTTP API browsers and providers talk to: one Web-standard `(Request) => Promise<Response>`
- * flow handler (start, read, send events, a server-sent-events stream of views, the webhook
- * endpoint), the webhook handler on its own, and an adapter for node:http. Other runtimes take the
- * handlers as they are.
+ * flow handler built on Hono (start, read, send events, a server-sent-events stream of views, the
+ * webhook endpoint), the webhook handler on its own, the one table from error code to HTTP status,
+ * and an adapter for node:http on @hono/node-server. Other runtimes take the handlers as they are.
  *
  * @module
  */
