@@ -1,33 +1,33 @@
 /**
- * `pnpm bench http`: the flow handler over real HTTP beside the in-process engine doing the same work.
+ * `pnpm bench http`: the verikit flow handler on node:http beside the same work on Hono and on bare
+ * node:http, measured in the same run.
  *
- * (a) Over HTTP: a child process runs the engine (test double, in-memory store) behind
- *     `createFlowHandler` + `toNodeHandler` on 127.0.0.1; autocannon, in this process, drives it with
- *     64 connections. Two operations, on flows created beforehand: `GET /flows/:id` and
- *     `POST /flows/:id/events` with a wrong code on a BVN flow (the whole commit path, no provider call),
- *     round-robin over the flows.
- * (b) In process: the same operations on an engine in this process, 64 in flight (`verikit.get`,
- *     `verikit.send`), for the same duration.
- * (c) Baselines for the HTTP cost alone, from the same child: a constant JSON body from a bare node:http
- *     listener, and the same body through `toNodeHandler` (the cost of the Web Request/Response conversion).
+ * Three servers, each in its own child process on 127.0.0.1 with its own engine (test double,
+ * in-memory store, 3000 BVN flows created beforehand), so that each has a core and its own heap:
+ * - `node:http`: a bare request listener that does the same engine call and answers the same JSON;
+ * - `hono`: a minimal Hono app on @hono/node-server, one hand route per operation calling
+ *   `verikit.get` / `verikit.send`;
+ * - `verikit`: `createFlowHandler({ verikit })` through `toNodeHandler`.
+ * autocannon, in this process, drives `GET /flows/:id` and `POST /flows/:id/events` (a wrong code: the
+ * whole commit path, no provider call), round-robin over the flows, with 1 and then 64 connections.
+ * Printed: requests per second per cell and the ratio verikit / hono (the goal is at least 0.9).
  *
- * The server and the load generator are in different processes so that each has a core; the in-process
- * engine runs on one core too. Printed: rates, the ratio HTTP / in-process, and latency.
- *
- * (d) When Redis is reachable: two instances sharing Redis (store + change bus), an SSE client on B, POST
- *     events on A; the delay from sending the POST to B's SSE event, median and p99 on loopback.
+ * When Redis is reachable: two instances sharing Redis (store + change bus), an SSE client on B, POST
+ * events on A; the delay from sending the POST to B's SSE event, median and p99 on loopback.
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { createServer } from 'node:http';
+import { createServer, type IncomingMessage } from 'node:http';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { connect } from 'node:net';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { createVerikit, type FlowPolicies, type FlowView, type Verikit } from '@verikit/core';
+import { getRequestListener } from '@hono/node-server';
+import { createVerikit, type FlowPolicies, type FlowView, type UserEvent, type Verikit } from '@verikit/core';
 import { createFlowHandler, toNodeHandler } from '@verikit/http';
 import { createTestProviderV1, ManualClock } from '@verikit/testing';
+import { Hono } from 'hono';
 
 interface AutocannonRequest {
   method?: string;
@@ -50,10 +50,12 @@ const autocannon = require('autocannon') as Autocannon;
 
 const secret = 'bench-secret-bench-secret-bench-secret';
 const policies: Partial<FlowPolicies> = { maxAttempts: 100, maxSendsPerHour: 1_000_000 };
-const connections = 64;
-const durationSeconds = 4;
+const durationSeconds = 2;
+const rounds = 3;
 const flowCount = 3000;
 const serverFlag = 'VERIKIT_HTTP_BENCH_SERVER';
+const servers = ['node:http', 'hono', 'verikit'] as const;
+type ServerKind = (typeof servers)[number];
 
 function createEngine(): Verikit {
   return createVerikit({ provider: createTestProviderV1(), secret, clock: new ManualClock(), policies });
@@ -68,41 +70,61 @@ async function startIdentityFlows(verikit: Verikit, count: number): Promise<stri
   return ids;
 }
 
-/** The child process: an engine behind the handler, plus a constant-JSON baseline route; prints port and flow ids. */
-async function serve(): Promise<void> {
-  const verikit = createEngine();
-  const ids = await startIdentityFlows(verikit, flowCount);
-  const handler = createFlowHandler({ verikit });
-  const constant = JSON.stringify(await verikit.get(ids[0]!));
-  const server = createServer(
-    toNodeHandler(async (request) => {
-      if (new URL(request.url).pathname === '/constant') {
-        return new Response(constant, { headers: { 'content-type': 'application/json; charset=utf-8' } });
-      }
-      return handler(request);
-    }),
-  );
-  const raw = createServer((_request, response) => {
-    response.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
-    response.end(constant);
-  });
-  server.listen(0, '127.0.0.1');
-  raw.listen(0, '127.0.0.1');
-  await Promise.all([once(server, 'listening'), once(raw, 'listening')]);
-  const port = (server.address() as AddressInfo).port;
-  const rawPort = (raw.address() as AddressInfo).port;
-  process.stdout.write(`${JSON.stringify({ port, rawPort, ids })}\n`);
+async function bodyOf(request: IncomingMessage): Promise<string> {
+  let text = '';
+  request.setEncoding('utf8');
+  for await (const chunk of request) text += chunk as string;
+  return text;
 }
 
-async function startServerProcess(): Promise<{ url: string; rawUrl: string; ids: string[]; stop: () => void }> {
+/** The bare node:http listener: the same engine calls, the same JSON, nothing else. */
+function bareListener(verikit: Verikit): Parameters<typeof createServer>[1] {
+  const json = (response: import('node:http').ServerResponse, status: number, value: unknown) => {
+    response.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' });
+    response.end(JSON.stringify(value));
+  };
+  return (request, response) => {
+    const [, , id, tail] = (request.url ?? '').split('/');
+    const work = async () => {
+      if (request.method === 'GET' && id !== undefined && tail === undefined) return json(response, 200, await verikit.get(id));
+      if (request.method === 'POST' && id !== undefined && tail === 'events') {
+        return json(response, 200, await verikit.send(id, JSON.parse(await bodyOf(request)) as UserEvent));
+      }
+      json(response, 404, { error: 'not found' });
+    };
+    work().catch(() => json(response, 500, { error: 'failed' }));
+  };
+}
+
+/** The minimal Hono app: one hand route per operation. */
+function honoListener(verikit: Verikit): ReturnType<typeof getRequestListener> {
+  const app = new Hono();
+  app.get('/flows/:id', async (c) => c.json(await verikit.get(c.req.param('id'))));
+  app.post('/flows/:id/events', async (c) => c.json(await verikit.send(c.req.param('id'), await c.req.json<UserEvent>())));
+  return getRequestListener(app.fetch);
+}
+
+/** A child process: one server of `kind` on 127.0.0.1; prints its port and flow ids. */
+async function serve(kind: ServerKind): Promise<void> {
+  const verikit = createEngine();
+  const ids = await startIdentityFlows(verikit, flowCount);
+  const listener =
+    kind === 'node:http' ? bareListener(verikit) : kind === 'hono' ? honoListener(verikit) : toNodeHandler(createFlowHandler({ verikit }));
+  const server = createServer(listener as Parameters<typeof createServer>[1]);
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  process.stdout.write(`${JSON.stringify({ port: (server.address() as AddressInfo).port, ids })}\n`);
+}
+
+async function startServerProcess(kind: ServerKind): Promise<{ url: string; ids: string[]; stop: () => void }> {
   const child = spawn(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url)], {
-    env: { ...process.env, [serverFlag]: '1' },
+    env: { ...process.env, [serverFlag]: kind },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const lines = createInterface({ input: child.stdout });
   const [line] = (await once(lines, 'line')) as [string];
-  const { port, rawPort, ids } = JSON.parse(line) as { port: number; rawPort: number; ids: string[] };
-  return { url: `http://127.0.0.1:${port}`, rawUrl: `http://127.0.0.1:${rawPort}`, ids, stop: () => child.kill() };
+  const { port, ids } = JSON.parse(line) as { port: number; ids: string[] };
+  return { url: `http://127.0.0.1:${port}`, ids, stop: () => child.kill() };
 }
 
 function roundRobin(ids: string[], build: (id: string) => AutocannonRequest): AutocannonRequest[] {
@@ -118,75 +140,58 @@ function roundRobin(ids: string[], build: (id: string) => AutocannonRequest): Au
   ];
 }
 
-/** `operation` with 64 in flight for the duration, round-robin over the ids; returns operations per second. */
-async function inProcess(ids: string[], operation: (id: string) => Promise<unknown>): Promise<number> {
-  const deadline = performance.now() + durationSeconds * 1000;
-  let next = 0;
-  let done = 0;
-  const started = performance.now();
-  await Promise.all(
-    Array.from({ length: connections }, async () => {
-      while (performance.now() < deadline) {
-        const id = ids[next % ids.length]!;
-        next += 1;
-        await operation(id);
-        done += 1;
-      }
-    }),
-  );
-  return done / ((performance.now() - started) / 1000);
-}
+const event = JSON.stringify({ type: 'submit-code', code: '000000' });
+const operations = {
+  'GET /flows/:id': (id: string): AutocannonRequest => ({ method: 'GET', path: `/flows/${id}` }),
+  'POST /flows/:id/events': (id: string): AutocannonRequest => ({ method: 'POST', path: `/flows/${id}/events`, headers: { 'content-type': 'application/json' }, body: event }),
+};
+type Operation = keyof typeof operations;
+const concurrencies = [1, 64] as const;
 
 function format(rate: number): string {
-  return `${Math.round(rate).toLocaleString('en-US')}/s`;
+  return `${Math.round(rate).toLocaleString('en-US')}/s`.padStart(9);
 }
 
-function check(label: string, result: AutocannonResult): void {
-  if (result.non2xx > 0 || result.errors > 0 || result.timeouts > 0) {
-    console.log(`  ! ${label}: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts of ${result.requests.total}`);
-  }
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? 0;
 }
 
-async function measureHttpAgainstEngine(): Promise<void> {
-  const server = await startServerProcess();
-  const engine = createEngine();
-  const localIds = await startIdentityFlows(engine, flowCount);
+async function measureServers(): Promise<void> {
+  // All three servers run at once (an idle one costs nothing) and every cell is measured in rounds,
+  // the servers in turn, so that a burst of load from elsewhere on this shared machine hits all
+  // three alike; each cell prints the median of its rounds.
+  const started = await Promise.all(servers.map((kind) => startServerProcess(kind)));
+  const byKind = new Map(servers.map((kind, index) => [kind, started[index]!]));
+  const rates = new Map<string, number[]>();
   try {
-    // Warm-up of both sides.
-    await autocannon({ url: server.url, connections, duration: 1, requests: roundRobin(server.ids, (id) => ({ method: 'GET', path: `/flows/${id}` })) });
-    await inProcess(localIds.slice(0, 100), (id) => engine.get(id));
-
-    const raw = await autocannon({ url: server.rawUrl, connections, duration: durationSeconds });
-    check('raw', raw);
-    const constant = await autocannon({ url: `${server.url}/constant`, connections, duration: durationSeconds });
-    check('constant', constant);
-    const httpGet = await autocannon({ url: server.url, connections, duration: durationSeconds, requests: roundRobin(server.ids, (id) => ({ method: 'GET', path: `/flows/${id}` })) });
-    check('GET', httpGet);
-    const engineGet = await inProcess(localIds, (id) => engine.get(id));
-    const event = JSON.stringify({ type: 'submit-code', code: '000000' });
-    const httpPost = await autocannon({
-      url: server.url,
-      connections,
-      duration: durationSeconds,
-      requests: roundRobin(server.ids, (id) => ({ method: 'POST', path: `/flows/${id}/events`, headers: { 'content-type': 'application/json' }, body: event })),
-    });
-    check('POST events', httpPost);
-    const enginePost = await inProcess(localIds, (id) => engine.send(id, { type: 'submit-code', code: '000000' }));
-
-    console.log(`node ${process.version}, ${connections} connections / in flight, ${durationSeconds} s each, ${flowCount} flows`);
-    console.log(`baseline: the same JSON from a bare node:http listener  ${format(raw.requests.average)} (p50 ${raw.latency.p50} ms, p99 ${raw.latency.p99} ms)`);
-    console.log(`baseline: the same JSON through toNodeHandler         ${format(constant.requests.average)} (p50 ${constant.latency.p50} ms, p99 ${constant.latency.p99} ms)`);
-    for (const [label, http, local] of [
-      ['GET /flows/:id        vs verikit.get ', httpGet, engineGet],
-      ['POST /flows/:id/events vs verikit.send', httpPost, enginePost],
-    ] as const) {
-      const rate = http.requests.average;
-      console.log(
-        `${label}  HTTP ${format(rate)} (p50 ${http.latency.p50} ms, p99 ${http.latency.p99} ms)  in-process ${format(local)}  ratio ${(rate / local).toFixed(2)}x`,
-      );
+    for (const [operation, build] of Object.entries(operations) as Array<[Operation, (id: string) => AutocannonRequest]>) {
+      for (const server of started) await autocannon({ url: server.url, connections: 16, duration: 1, requests: roundRobin(server.ids, build) });
+      for (const connections of concurrencies) {
+        for (let round = 0; round < rounds; round += 1) {
+          for (const kind of servers) {
+            const server = byKind.get(kind)!;
+            const result = await autocannon({ url: server.url, connections, duration: durationSeconds, requests: roundRobin(server.ids, build) });
+            if (result.non2xx > 0 || result.errors > 0 || result.timeouts > 0) {
+              console.log(`  ! ${kind} ${operation} c=${connections}: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts of ${result.requests.total}`);
+            }
+            const key = `${kind} ${operation} ${connections}`;
+            rates.set(key, [...(rates.get(key) ?? []), result.requests.average]);
+          }
+        }
+      }
     }
   } finally {
-    server.stop();
+    for (const server of started) server.stop();
+  }
+  console.log(`node ${process.version}, ${flowCount} flows; requests per second, median of ${rounds} rounds of ${durationSeconds} s, servers in turn`);
+  console.log(`${'operation'.padEnd(24)} ${'conns'.padStart(5)} ${servers.map((kind) => kind.padStart(9)).join(' ')}  verikit/hono`);
+  for (const operation of Object.keys(operations) as Operation[]) {
+    for (const connections of concurrencies) {
+      const cell = (kind: ServerKind) => median(rates.get(`${kind} ${operation} ${connections}`) ?? []);
+      const ratio = cell('hono') > 0 ? (cell('verikit') / cell('hono')).toFixed(2) : 'n/a';
+      console.log(`${operation.padEnd(24)} ${String(connections).padStart(5)} ${servers.map((kind) => format(cell(kind))).join(' ')}  ${ratio}`);
+    }
   }
 }
 
@@ -300,8 +305,9 @@ async function measureCrossInstanceDelay(): Promise<void> {
 
 /** Runs the HTTP bench: see the file comment. */
 export async function run(): Promise<void> {
-  await measureHttpAgainstEngine();
+  await measureServers();
   await measureCrossInstanceDelay();
 }
 
-if (process.env[serverFlag] === '1') await serve();
+const serverKind = process.env[serverFlag];
+if (servers.includes(serverKind as ServerKind)) await serve(serverKind as ServerKind);

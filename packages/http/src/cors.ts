@@ -1,3 +1,5 @@
+import type { MiddlewareHandler } from 'hono';
+
 /** Cross-origin access for browsers on other origins. Without it, no CORS header is sent. */
 export interface CorsOptions {
   /**
@@ -68,4 +70,40 @@ export class Cors {
     }
     return new Response(null, { status: 204, headers });
   }
+}
+
+/**
+ * Sets headers on a response, copying it first when its headers are immutable (a response from
+ * `fetch`, which a hook could return). Returns the response that carries them.
+ */
+export function withHeaders(response: Response, headers: Record<string, string>): Response {
+  const entries = Object.entries(headers);
+  if (entries.length === 0) return response;
+  try {
+    for (const [name, value] of entries) response.headers.set(name, value);
+    return response;
+  } catch {
+    const copy = new Response(response.body, response);
+    for (const [name, value] of entries) copy.headers.set(name, value);
+    return copy;
+  }
+}
+
+/** The Hono context variables of the flow handler: `corsDone` when the answer must not get CORS headers (a preflight, the webhook route). */
+export interface CorsEnv {
+  Variables: { corsDone: boolean };
+}
+
+/**
+ * The CORS of the flow handler as Hono middleware: after the route has answered (a success, an
+ * error, a 404 or a stream), adds the headers {@link Cors.headersFor} gives, unless the route said
+ * they are done. Preflights are answered by each route, since only the route knows its methods.
+ */
+export function corsMiddleware(cors: Cors): MiddlewareHandler<CorsEnv> {
+  return async (c, next) => {
+    await next();
+    if (c.get('corsDone') === true) return;
+    const response = withHeaders(c.res, cors.headersFor(c.req.raw));
+    if (response !== c.res) c.res = response;
+  };
 }

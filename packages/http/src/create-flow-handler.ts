@@ -1,21 +1,16 @@
+import { Hono, type Handler } from 'hono';
 import { z } from 'zod';
 import type { Verikit } from '@verikit/core';
-import { startInputSchema, userEventSchema } from '@verikit/core';
 import type { FlowView } from '@verikit/core';
-import { StoreError } from '@verikit/core';
-import { parseFlowId } from '@verikit/core/inputs';
-import { VerikitError } from '@verikit/provider';
 import { parseInput } from '@verikit/provider';
-import { Cors } from './cors.js';
+import { Cors, corsMiddleware, type CorsEnv } from './cors.js';
 import { errorResponse } from './error-response.js';
 import { ForbiddenError } from './errors/forbidden-error.js';
 import { MethodNotAllowedError } from './errors/method-not-allowed-error.js';
 import { RouteNotFoundError } from './errors/route-not-found-error.js';
 import type { FlowAction, FlowHandler, FlowHandlerOptions, FlowStartRequest } from './flow-handler-options.js';
-import { jsonResponse } from './json-response.js';
-import { readJsonBody } from './read-json-body.js';
-import { matchRoute, normalizeBasePath, routeMethods, type Route } from './route.js';
-import { openViewStream } from './view-stream.js';
+import { flowRoutes, type FlowRoute } from './flow-routes.js';
+import { normalizeBasePath, routeMethods } from './route.js';
 import { createWebhookHandler } from './webhooks/create-webhook-handler.js';
 
 const defaultHeartbeatMs = 15_000;
@@ -50,8 +45,9 @@ const optionsSchema = z.object({
 
 /**
  * Creates the HTTP API browsers talk to, as one Web-standard `(Request) => Promise<Response>`
- * function: mount it in any runtime that speaks Fetch (Bun, Deno, Cloudflare Workers, Hono,
- * Next.js route handlers) or in node:http through {@link toNodeHandler}.
+ * function: mount it in any runtime that speaks Fetch (Bun, Deno, Cloudflare Workers, a Hono app,
+ * Next.js route handlers) or in node:http through {@link toNodeHandler}. Inside, it is a Hono app:
+ * Hono routes, our CORS middleware, and one error answer for everything.
  *
  * Routes, below `basePath`:
  * - `POST /flows`: start a flow (201 with the view)
@@ -60,11 +56,11 @@ const optionsSchema = z.object({
  * - `GET /flows/:id/stream`: server-sent events of the view, live
  * - `POST /webhooks`: the provider's webhooks, answered by the webhook handler (`webhooks` options)
  *
- * Errors answer with the typed error's `statusCode` and `{ error: toJSON() }`; anything
+ * Errors answer with the status their `code` maps to and `{ error: toJSON() }`; anything
  * unexpected is a 500 with a generic message. See docs/http.md.
  *
  * @example
- * const handler = createFlowHandler({ verikit, basePath: '/api/verify', cors: { origin: 'https://app.example.com' } });
+ * const handler = createFlowHandler({ verikit, basePath: '/api/verify', cors: { origin: 'https://app.example.com' }, webhooks: { secret } });
  * createServer(toNodeHandler(handler)).listen(3000);
  */
 export function createFlowHandler(options: FlowHandlerOptions): FlowHandler {
@@ -72,111 +68,74 @@ export function createFlowHandler(options: FlowHandlerOptions): FlowHandler {
   const { verikit } = options;
   const basePath = normalizeBasePath(options.basePath ?? '');
   const webhookPath = options.webhookPath === false ? undefined : (options.webhookPath ?? '/webhooks');
-  const heartbeatMs = options.heartbeatMs ?? defaultHeartbeatMs;
-  const maxBodyBytes = options.maxBodyBytes ?? defaultMaxBodyBytes;
-  const cors = new Cors(options.cors);
-  const handleWebhook = webhookPath === undefined ? undefined : createWebhookHandler({ ...options.webhooks, verikit });
+  const routes = flowRoutes({
+    verikit,
+    basePath,
+    maxBodyBytes: options.maxBodyBytes ?? defaultMaxBodyBytes,
+    heartbeatMs: options.heartbeatMs ?? defaultHeartbeatMs,
+    authorize: options.authorize === undefined ? undefined : authorize,
+  });
 
   async function authorize(request: Request, flow: FlowView | FlowStartRequest, action: FlowAction): Promise<void> {
-    if (options.authorize === undefined) return;
-    if ((await options.authorize(request, flow, action)) !== true) throw new ForbiddenError();
+    if ((await options.authorize?.(request, flow, action)) !== true) throw new ForbiddenError();
   }
 
-  async function dispatch(request: Request, route: Route): Promise<Response> {
-    switch (route.name) {
-      case 'flows': {
-        const input = parseInput(startInputSchema, await readJsonBody(request, maxBodyBytes));
-        await authorize(request, input, 'start');
-        const view = await verikit.start(input);
-        return jsonResponse(view, 201, { location: `${basePath}/flows/${encodeURIComponent(view.id)}` });
+  /** The answer to an error; a 5xx goes to `onError` too (a failing logger does not change the answer). */
+  function fail(error: unknown, request: Request): Response {
+    const response = errorResponse(error);
+    if (response.status >= 500) {
+      try {
+        options.onError?.(error, request);
+      } catch {
+        // A failing logger must not change the answer.
       }
-      case 'flow': {
-        const flowId = parseFlowId(route.flowId);
-        const view = await verikit.get(flowId);
-        await authorize(request, view, 'read');
-        return jsonResponse(view);
-      }
-      case 'events': {
-        const flowId = parseFlowId(route.flowId);
-        const event = parseInput(userEventSchema, await readJsonBody(request, maxBodyBytes), 'event');
-        await authorize(request, await verikit.get(flowId), 'send');
-        return jsonResponse(await verikit.send(flowId, event));
-      }
-      case 'stream': {
-        const flowId = parseFlowId(route.flowId);
-        const stream = await openViewStream({
-          subscribe: (listener) => verikit.subscribe(flowId, listener),
-          ready: () => verikit.subscribed(flowId),
-          read: () => verikit.get(flowId),
-          check: (view) => authorize(request, view, 'stream'),
-          signal: request.signal,
-          heartbeatMs,
-          lastEventId: lastEventIdOf(request),
-        });
-        if (stream === undefined) return new Response(null, { status: 204, headers: { 'cache-control': 'no-store' } });
-        return new Response(stream, {
-          headers: {
-            'content-type': 'text/event-stream; charset=utf-8',
-            'cache-control': 'no-store',
-            'x-accel-buffering': 'no',
-            'x-content-type-options': 'nosniff',
-          },
-        });
-      }
-      case 'webhooks':
-        return handleWebhook!(request);
     }
+    return response;
   }
 
-  function report(error: unknown, request: Request): void {
-    try {
-      options.onError?.(error, request);
-    } catch {
-      // A failing logger must not change the answer.
-    }
+  /** One route: its methods (405 with `Allow` for the others), its preflight, its work, every error answered. */
+  function route(methods: readonly string[], run: FlowRoute, cors: Cors): Handler<CorsEnv> {
+    return async (c) => {
+      const request = c.req.raw;
+      try {
+        if (request.method === 'OPTIONS') {
+          c.set('corsDone', true);
+          return cors.preflight(request, methods);
+        }
+        if (!methods.includes(request.method)) throw new MethodNotAllowedError(methods);
+        return await run(request, c.req.param('id'));
+      } catch (error) {
+        return fail(error, request);
+      }
+    };
   }
+
+  const app = new Hono<CorsEnv>({ strict: false });
+  if (options.cors !== undefined) app.use(corsMiddleware(new Cors(options.cors)));
+  app.notFound((c) => fail(new RouteNotFoundError(), c.req.raw));
+  app.onError((error, c) => fail(error, c.req.raw));
+  const api = basePath === '' ? app : app.basePath(basePath);
+  if (webhookPath !== undefined) {
+    const handleWebhook = createWebhookHandler({ ...options.webhooks, verikit });
+    const answer = route(routeMethods.webhooks, (request) => handleWebhook(request), new Cors(undefined));
+    // The webhook route answers servers, not browsers: no CORS header, whatever the options.
+    api.all(webhookPath, (c, next) => {
+      c.set('corsDone', true);
+      return answer(c, next);
+    });
+  }
+  const flowCors = new Cors(options.cors);
+  api.all('/flows', route(routeMethods.flows, routes.start, flowCors));
+  api.all('/flows/:id', route(routeMethods.flow, routes.read, flowCors));
+  api.all('/flows/:id/events', route(routeMethods.events, routes.send, flowCors));
+  api.all('/flows/:id/stream', route(routeMethods.stream, routes.stream, flowCors));
 
   return async function handleFlowRequest(request: Request): Promise<Response> {
-    const route = matchRoute(pathnameOf(request), basePath, webhookPath);
-    const isFlowRoute = route !== undefined && route.name !== 'webhooks';
-    let response: Response;
     try {
-      if (route === undefined) throw new RouteNotFoundError();
-      const methods = routeMethods[route.name];
-      if (request.method === 'OPTIONS') return isFlowRoute ? cors.preflight(request, methods) : new Cors(undefined).preflight(request, methods);
-      if (!methods.includes(request.method)) throw new MethodNotAllowedError(methods);
-      response = await dispatch(request, route);
+      return await app.fetch(request);
     } catch (error) {
-      response = errorResponse(error);
-      if (response.status >= 500) report(error, request);
+      // Hono rethrows what is not an `Error` (a hook that throws a string): answered all the same.
+      return fail(error, request);
     }
-    return route?.name === 'webhooks' ? response : withHeaders(response, cors.headersFor(request));
   };
-}
-
-function pathnameOf(request: Request): string {
-  try {
-    return new URL(request.url).pathname;
-  } catch {
-    return '';
-  }
-}
-
-function lastEventIdOf(request: Request): number | undefined {
-  const header = request.headers.get('last-event-id')?.trim();
-  return header !== undefined && /^\d{1,15}$/.test(header) ? Number(header) : undefined;
-}
-
-/** Adds headers, copying the response when its headers are immutable (a fetched response). */
-function withHeaders(response: Response, headers: Record<string, string>): Response {
-  const entries = Object.entries(headers);
-  if (entries.length === 0) return response;
-  try {
-    for (const [name, value] of entries) response.headers.set(name, value);
-    return response;
-  } catch {
-    const copy = new Response(response.body, response);
-    for (const [name, value] of entries) copy.headers.set(name, value);
-    return copy;
-  }
 }

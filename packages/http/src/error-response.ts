@@ -2,6 +2,7 @@ import { EventNotAllowedError } from '@verikit/core';
 import { InvalidInputError } from '@verikit/provider';
 import { RateLimitedError } from '@verikit/provider';
 import { VerikitError } from '@verikit/provider';
+import { httpStatusOf } from './errors/http-status.js';
 import { MethodNotAllowedError } from './errors/method-not-allowed-error.js';
 import { jsonResponse } from './json-response.js';
 
@@ -25,16 +26,18 @@ export interface ErrorResponseBody {
 /** How long a client should wait after a 503 before trying again, in seconds. */
 const unavailableRetryAfterSeconds = 1;
 
+/** The body of every 500: nothing of the error itself reaches the client. */
+const internalErrorBody: ErrorResponseBody = { error: { name: 'InternalError', code: 'internal_error', message: 'internal error', isRetryable: true } };
+
 /**
- * The response for an error thrown while handling a request. A verikit error answers with its
- * `statusCode` and `toJSON()` (plus its structured `issues`, `allowed` or `retryAt`); anything else
- * is a 500 with a generic message: its message and stack stay on the server.
+ * The response for an error thrown while handling a request. A verikit error answers with the
+ * status its `code` maps to ({@link httpStatusOf}) and `toJSON()` (plus its structured `issues`,
+ * `allowed` or `retryAt`); anything else is a 500 with a generic message: its message and stack
+ * stay on the server.
  */
 export function errorResponse(error: unknown, now: number = Date.now()): Response {
-  if (!VerikitError.isInstance(error)) {
-    const body: ErrorResponseBody = { error: { name: 'InternalError', code: 'internal_error', message: 'internal error', isRetryable: true } };
-    return jsonResponse(body, 500);
-  }
+  if (!VerikitError.isInstance(error)) return jsonResponse(internalErrorBody, 500);
+  const status = httpStatusOf(error);
   const headers: Record<string, string> = {};
   const details: Record<string, unknown> = {};
   if (InvalidInputError.isInstance(error) && Array.isArray(error.issues)) details.issues = error.issues.map(({ field, message }) => ({ field, message }));
@@ -44,12 +47,12 @@ export function errorResponse(error: unknown, now: number = Date.now()): Respons
     headers['retry-after'] = String(Math.max(1, Math.ceil((error.retryAt - now) / 1000)));
   }
   if (MethodNotAllowedError.isInstance(error)) headers.allow = error.allow.join(', ');
-  if (error.statusCode === 503 && headers['retry-after'] === undefined) headers['retry-after'] = String(unavailableRetryAfterSeconds);
+  if (status === 503 && headers['retry-after'] === undefined) headers['retry-after'] = String(unavailableRetryAfterSeconds);
   const body: ErrorResponseBody = { error: { ...error.toJSON(), ...details } };
-  return jsonResponse(body, statusOf(error), headers);
+  return jsonResponse(body, status, headers);
 }
 
-function statusOf(error: VerikitError): number {
-  const status = error.statusCode;
-  return Number.isInteger(status) && status >= 400 && status <= 599 ? status : 500;
+/** The generic 500 answer, for the node adapter when a handler throws instead of answering. */
+export function internalErrorResponse(): Response {
+  return jsonResponse(internalErrorBody, 500);
 }

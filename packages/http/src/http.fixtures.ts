@@ -1,6 +1,6 @@
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { connect, type AddressInfo } from 'node:net';
 import { createTestProviderV1, ServerSentEventReader, type TestProviderV1 } from '@verikit/testing';
 import { MemoryChangeBus, type FlowChangeBus, type FlowListener } from '@verikit/core';
 import { createVerikit, type Verikit, type VerikitOptions } from '@verikit/core';
@@ -11,6 +11,7 @@ import { KeyvFlowStore } from '@verikit/core';
 import { createFlowHandler } from './create-flow-handler.js';
 import type { FlowHandlerOptions } from './flow-handler-options.js';
 import { toNodeHandler } from './node-adapter.js';
+import { answerClientErrors } from './node-client-errors.js';
 
 /** Test-only fixtures for the HTTP handler's tests. */
 export const httpTestSecret = 'http-test-secret-0123456789-abcdefghijkl';
@@ -56,9 +57,9 @@ export class SwitchableMap extends Map<string, unknown> {
   }
 }
 
-/** A listening node:http server on 127.0.0.1, port 0. */
+/** A listening node:http server on 127.0.0.1, port 0, set up as docs/http.md shows. */
 export async function listen(handler: (request: Request) => Promise<Response>): Promise<{ server: Server; url: string; close: () => Promise<void> }> {
-  const server = createServer(toNodeHandler(handler));
+  const server = answerClientErrors(createServer(toNodeHandler(handler)));
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   const { port } = server.address() as AddressInfo;
@@ -126,4 +127,43 @@ export class EventReader extends ServerSentEventReader {
     const event = await this.nextEvent('view');
     return event === undefined ? undefined : { id: event.id ?? '', view: JSON.parse(event.data) as FlowView };
   }
+}
+
+/** One raw answer: status, lower-cased headers, body (empty for a server-sent-events stream, which is closed at once). */
+export interface RawAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/**
+ * Sends raw bytes on a fresh connection and reads the one answer: for requests no HTTP client
+ * would send (any method token, any target, a missing or malformed Host).
+ */
+export function rawExchange(port: number, raw: string | Uint8Array): Promise<RawAnswer> {
+  return new Promise((resolve, reject) => {
+    const socket = connect({ host: '127.0.0.1', port });
+    let received = Buffer.alloc(0);
+    let head: { status: number; headers: Record<string, string>; start: number } | undefined;
+    const finish = () => {
+      socket.destroy();
+      if (head === undefined) return reject(new Error(`no answer to ${String(raw).slice(0, 120)}`));
+      resolve({ status: head.status, headers: head.headers, body: received.subarray(head.start).toString('utf8') });
+    };
+    socket.setTimeout(5000, finish);
+    socket.on('error', finish);
+    socket.on('close', finish);
+    socket.on('data', (chunk: Buffer) => {
+      received = Buffer.concat([received, chunk]);
+      const end = received.indexOf('\r\n\r\n');
+      if (head === undefined && end >= 0) {
+        const [statusLine = '', ...lines] = received.subarray(0, end).toString('latin1').split('\r\n');
+        const headers = Object.fromEntries(lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]));
+        head = { status: Number(statusLine.split(' ')[1]), headers, start: end + 4 };
+        if (headers['content-type']?.startsWith('text/event-stream')) return finish();
+      }
+      if (head !== undefined && head.headers['content-length'] !== undefined && received.length - head.start >= Number(head.headers['content-length'])) finish();
+    });
+    socket.write(raw);
+  });
 }

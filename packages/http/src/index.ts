@@ -1,8 +1,8 @@
 /**
  * The HTTP API browsers and providers talk to: one Web-standard `(Request) => Promise<Response>`
- * flow handler (start, read, send events, a server-sent-events stream of views, the webhook
- * endpoint), the webhook handler on its own, and an adapter for node:http. Other runtimes take the
- * handlers as they are.
+ * flow handler built on Hono (start, read, send events, a server-sent-events stream of views, the
+ * webhook endpoint), the webhook handler on its own, the one table from error code to HTTP status,
+ * and an adapter for node:http on @hono/node-server. Other runtimes take the handlers as they are.
  *
  * @module
  */
@@ -11,5 +11,7 @@ export type { FlowAction, FlowAuthorizer, FlowHandler, FlowHandlerOptions, FlowS
 export type { CorsOptions } from './cors.js';
 export type { ErrorResponseBody } from './error-response.js';
 export { toNodeHandler, type NodeHandler, type NodeHandlerOptions } from './node-adapter.js';
+export { answerClientErrors } from './node-client-errors.js';
+export { httpStatusOf } from './errors/http-status.js';
 export { ForbiddenError, MethodNotAllowedError, PayloadTooLargeError, RouteNotFoundError, UnsupportedMediaTypeError } from './errors/index.js';
 export * from './webhooks/index.js';

@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
-import { request as httpRequest } from 'node:http';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { listen } from './http.fixtures.js';
+import { listen, rawExchange } from './http.fixtures.js';
 import { toNodeHandler } from './node-adapter.js';
 
 let server: { url: string; close: () => Promise<void> } | undefined;
@@ -128,21 +127,52 @@ describe('toNodeHandler: node:http to a Web handler and back', () => {
     }
   });
 
-  it('falls back to localhost for a hostile Host header and keeps the path', async () => {
-    let url = '';
-    server = await listen(async (request) => {
-      url = request.url;
+  // Was "falls back to localhost for a hostile Host header": @hono/node-server refuses such a request
+  // before any handler runs, and the adapter answers it as a typed JSON 400 (issue 7: a malformed or
+  // missing Host is a JSON 4xx). The path and query still reach the handler whole (first test above).
+  it('answers a hostile, missing or malformed Host, or a backslash path, with a JSON 400 naming the part, without calling the handler', async () => {
+    let calls = 0;
+    server = await listen(async () => {
+      calls += 1;
       return new Response(null, { status: 204 });
     });
     const { port } = new URL(server.url);
-    await new Promise<void>((resolve, reject) => {
-      const req = httpRequest({ host: '127.0.0.1', port, path: '/flows?a=b', headers: { host: 'evil.com/../x@y' } }, (res) => {
-        res.resume();
-        res.on('end', resolve);
-      });
-      req.on('error', reject);
-      req.end();
+    const cases: ReadonlyArray<[string, string]> = [
+      ['GET /flows?a=b HTTP/1.1\r\nHost: evil.com/../x@y\r\n\r\n', 'host'],
+      ['GET /flows HTTP/1.0\r\n\r\n', 'host'],
+      ['GET /flows HTTP/1.1\r\nHost: a b\r\n\r\n', 'host'],
+      ['GET /flows\\..\\x HTTP/1.1\r\nHost: localhost\r\n\r\n', 'url'],
+    ];
+    for (const [raw, field] of cases) {
+      const answer = await rawExchange(Number(port), raw);
+      expect(answer.status, raw).toBe(400);
+      expect(answer.headers['content-type'], raw).toBe('application/json; charset=utf-8');
+      expect(JSON.parse(answer.body), raw).toMatchObject({ error: { code: 'invalid_input', field } });
+      expect(answer.body).not.toContain('evil');
+    }
+    expect(calls).toBe(0);
+  });
+
+  it('with answerClientErrors, what node refuses before any listener is a JSON 4xx too: unknown or lower-case methods, CONNECT, huge headers, a bad request line', async () => {
+    let calls = 0;
+    server = await listen(async () => {
+      calls += 1;
+      return new Response(null, { status: 204 });
     });
-    expect(url).toBe('http://localhost/flows?a=b');
+    const port = Number(new URL(server.url).port);
+    const cases: ReadonlyArray<[string, number, string, string | undefined]> = [
+      ['get /flows HTTP/1.1\r\nHost: localhost\r\n\r\n', 400, 'invalid_input', 'method'],
+      ['FROB /flows HTTP/1.1\r\nHost: localhost\r\n\r\n', 400, 'invalid_input', 'method'],
+      ['CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n', 400, 'invalid_input', 'method'],
+      [`GET /${'a'.repeat(20_000)} HTTP/1.1\r\nHost: localhost\r\n\r\n`, 431, 'headers_too_large', 'headers'],
+      ['GET /a b c HTTP/1.1\r\nHost: localhost\r\n\r\n', 400, 'invalid_input', 'request'],
+    ];
+    for (const [raw, status, code, field] of cases) {
+      const answer = await rawExchange(port, raw);
+      expect(answer.status, raw.slice(0, 40)).toBe(status);
+      expect(answer.headers['content-type']).toBe('application/json; charset=utf-8');
+      expect(JSON.parse(answer.body)).toMatchObject({ error: { code, field } });
+    }
+    expect(calls).toBe(0);
   });
 });

@@ -312,7 +312,7 @@ export async function timed<T>(
     return { ok: true, value };
   } catch (error) {
     const ms = performance.now() - started;
-    const typedStoreError = StoreError.isInstance(error) && error.isRetryable && error.statusCode === 503;
+    const typedStoreError = StoreError.isInstance(error) && error.isRetryable;
     calls.push({ ...call, ...outcomeOf(error, unexpected), ms, notFound: FlowNotFoundError.isInstance(error), typedStoreError });
     return { ok: false, error };
   }

@@ -52,7 +52,6 @@ async function expectStoreError(call: Promise<unknown>): Promise<StoreError> {
   expect(FlowNotFoundError.isInstance(error)).toBe(false);
   expect(StoreError.isInstance(error), String(error)).toBe(true);
   expect((error as StoreError).isRetryable).toBe(true);
-  expect((error as StoreError).statusCode).toBe(503);
   return error as StoreError;
 }
 

@@ -380,7 +380,7 @@ describe('messages', () => {
       [whatsAppError, 'whatsapp'],
     ] as const) {
       expect(CapabilityError.isInstance(error)).toBe(true);
-      expect(error).toMatchObject({ code: 'capability_missing', capability, statusCode: 422, isRetryable: false });
+      expect(error).toMatchObject({ code: 'capability_missing', capability, isRetryable: false });
       expect((error as Error).message).toBe(`provider test does not support ${capability}`);
       expect(JSON.stringify([error, (error as Error).message, (error as Error).stack])).not.toMatch(/918273|2348012345678/);
     }
@@ -403,7 +403,7 @@ describe('messages', () => {
     ] as const) {
       expect(ProviderRejectedError.isInstance(error)).toBe(true);
       expect(error).toBe(rejection);
-      expect(error).toMatchObject({ code: 'provider_rejected', statusCode: 502, isRetryable: false, providerMessage: rejection.providerMessage });
+      expect(error).toMatchObject({ code: 'provider_rejected', isRetryable: false, providerMessage: rejection.providerMessage });
       expect(JSON.stringify([error, (error as Error).message, (error as Error).stack, (error as ProviderRejectedError).providerMessage])).not.toMatch(
         /918273|2348012345678/,
       );

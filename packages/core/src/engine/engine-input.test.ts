@@ -41,7 +41,6 @@ describe('bad input to every public function: a typed error naming the field, an
     const before = raw();
     const error = await invalid(() => verikit.start({ kind: 'phone', phoneNumber } as never));
     expect(error.field).toBe('phoneNumber');
-    expect(error.statusCode).toBe(400);
     expect(raw()).toBe(before);
     expect(provider.calls).toHaveLength(0);
   });
@@ -100,7 +99,7 @@ describe('bad input to every public function: a typed error naming the field, an
       expect((await invalid(() => verikit.subscribe(flowId as never, () => {}))).field).toBe('flowId');
     }
     const unknownId = 'A'.repeat(22);
-    await expect(verikit.get(unknownId)).rejects.toSatisfy((error) => FlowNotFoundError.isInstance(error) && error.statusCode === 404);
+    await expect(verikit.get(unknownId)).rejects.toSatisfy((error) => FlowNotFoundError.isInstance(error));
     await expect(verikit.send(unknownId, { type: 'cancel' })).rejects.toSatisfy(FlowNotFoundError.isInstance);
     for (const [event, field] of [
       [{ type: 'submit-code', code: '12a456' }, 'event.code'],
@@ -135,7 +134,6 @@ describe('bad input to every public function: a typed error naming the field, an
       const error = await verikit.send(id, event as never).catch((caught: unknown) => caught);
       expect(EventNotAllowedError.isInstance(error)).toBe(true);
       expect((error as EventNotAllowedError).field).toBe('event.type');
-      expect((error as EventNotAllowedError).statusCode).toBe(409);
     }
     expect(raw()).toBe(before);
   });

@@ -75,7 +75,6 @@ describe('a failing store', () => {
       expect(StoreError.isInstance(error)).toBe(true);
       expect(FlowNotFoundError.isInstance(error)).toBe(false);
       expect((error as StoreError).isRetryable).toBe(true);
-      expect((error as StoreError).statusCode).toBe(503);
       expect((error as Error).message).not.toContain('hunter2');
     }
     map.down = false;

@@ -5,7 +5,7 @@ export class FlowNotFoundError extends VerikitError {
   readonly flowId: string;
 
   constructor(flowId: string, options: VerikitErrorOptions = {}) {
-    super('flow_not_found', 'flow not found', { field: 'flowId', statusCode: 404, ...options });
+    super('flow_not_found', 'flow not found', { field: 'flowId', ...options });
     this.name = 'FlowNotFoundError';
     this.flowId = flowId;
   }

@@ -5,7 +5,7 @@ export class MethodNotAllowedError extends VerikitError {
   readonly allow: readonly string[];
 
   constructor(allow: readonly string[], options: VerikitErrorOptions = {}) {
-    super('method_not_allowed', `this route takes ${allow.join(', ')}`, { statusCode: 405, ...options });
+    super('method_not_allowed', `this route takes ${allow.join(', ')}`, options);
     this.name = 'MethodNotAllowedError';
     this.allow = allow;
   }

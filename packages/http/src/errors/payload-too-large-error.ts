@@ -5,7 +5,7 @@ export class PayloadTooLargeError extends VerikitError {
   readonly maxBytes: number;
 
   constructor(maxBytes: number, options: VerikitErrorOptions = {}) {
-    super('payload_too_large', `the body must be at most ${maxBytes} bytes`, { field: 'body', statusCode: 413, ...options });
+    super('payload_too_large', `the body must be at most ${maxBytes} bytes`, { field: 'body', ...options });
     this.name = 'PayloadTooLargeError';
     this.maxBytes = maxBytes;
   }

@@ -3,7 +3,7 @@ import { VerikitError, type VerikitErrorOptions } from '@verikit/provider';
 /** No route of the flow handler matches the request's path. The path is not echoed back. */
 export class RouteNotFoundError extends VerikitError {
   constructor(message = 'no route matches this path', options: VerikitErrorOptions = {}) {
-    super('route_not_found', message, { statusCode: 404, ...options });
+    super('route_not_found', message, options);
     this.name = 'RouteNotFoundError';
   }
 

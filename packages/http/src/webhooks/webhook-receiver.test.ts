@@ -15,6 +15,7 @@ import type { FlowStore } from '@verikit/core';
 import { KeyvFlowStore } from '@verikit/core';
 import { allowUnsignedConsent, type WebhookOptions } from './webhook-options.js';
 import { createWebhookReceiver } from './webhook-receiver.js';
+import { httpStatusOf } from '../errors/http-status.js';
 import type { WebhookResponseBody } from './webhook-response.js';
 
 const engineSecret = 'engine-secret-engine-secret-engine-secret';
@@ -680,7 +681,8 @@ describe('configuration', () => {
       error = caught;
     }
     expect(InvalidInputError.isInstance(error)).toBe(true);
-    expect(error).toMatchObject({ field: 'webhooks.secret', statusCode: 400 });
+    expect(error).toMatchObject({ field: 'webhooks.secret' });
+    expect(httpStatusOf(error)).toBe(400);
     expect((error as Error).message).toMatch(/valid base64/);
     const thrown = error as Error & { issues?: unknown };
     expect(JSON.stringify([{ ...thrown }, thrown.message, thrown.stack, thrown.issues, String(thrown.cause)])).not.toContain('s3cr3t');

@@ -9,7 +9,7 @@ import type { FlowStore } from '@verikit/core';
 import { errorCode } from '@verikit/core/logging';
 import { DeliveryGuard } from './delivery-guard.js';
 import { createHmacHeaderVerifier } from './hmac-header-verifier.js';
-import { readRawBody } from './read-raw-body.js';
+import { readBody } from '../body/read-body.js';
 import { webhookKeyOf } from './secret-key.js';
 import { createStandardWebhooksVerifier } from './standard-webhooks-verifier.js';
 import { resolveWebhookOptions, type ResolvedWebhookOptions, type WebhookOptions } from './webhook-options.js';
@@ -145,7 +145,7 @@ export function createWebhookReceiver(deps: WebhookReceiverDeps, options: Webhoo
 
   async function handle(request: Request): Promise<Response> {
     if (request.method !== 'POST') return webhookResponse({ status: 'method-not-allowed' });
-    const read = await readRawBody(request, resolved.maxBodyBytes);
+    const read = await readBody(request, resolved.maxBodyBytes);
     if (!read.ok) {
       logger.info('verikit.webhook.malformed', { reason: read.reason });
       if (read.reason === 'too-large') {

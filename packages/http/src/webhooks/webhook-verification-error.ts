@@ -3,7 +3,7 @@ import { VerikitError, type VerikitErrorOptions } from '@verikit/provider';
 /** A webhook failed verification: forged, stale, or signed with another secret. */
 export class WebhookVerificationError extends VerikitError {
   constructor(message: string, options: VerikitErrorOptions = {}) {
-    super('webhook_unverified', message, { statusCode: 401, ...options });
+    super('webhook_unverified', message, options);
     this.name = 'WebhookVerificationError';
   }
 

@@ -5,7 +5,7 @@ export class CapabilityError extends VerikitError {
   readonly capability: string;
 
   constructor(capability: string, providerName: string, options: VerikitErrorOptions = {}) {
-    super('capability_missing', `provider ${providerName} does not support ${capability}`, { statusCode: 422, ...options });
+    super('capability_missing', `provider ${providerName} does not support ${capability}`, options);
     this.name = 'CapabilityError';
     this.capability = capability;
   }

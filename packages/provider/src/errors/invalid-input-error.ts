@@ -16,7 +16,7 @@ export class InvalidInputError extends VerikitError {
 
   constructor(issues: readonly InputIssue[], options: { cause?: unknown } = {}) {
     const first = issues[0] ?? { field: 'input', message: 'is invalid' };
-    super('invalid_input', `${first.field} ${first.message}`, { field: first.field, statusCode: 400, ...options });
+    super('invalid_input', `${first.field} ${first.message}`, { field: first.field, ...options });
     this.name = 'InvalidInputError';
     this.issues = issues;
   }

@@ -3,7 +3,7 @@ import { VerikitError, type VerikitErrorOptions } from './verikit-error.js';
 /** The provider refused our credentials (401/403). The key itself is never included. */
 export class ProviderAuthenticationError extends VerikitError {
   constructor(message = 'the provider refused the API key', options: VerikitErrorOptions = {}) {
-    super('provider_authentication', message, { statusCode: 502, ...options });
+    super('provider_authentication', message, options);
     this.name = 'ProviderAuthenticationError';
   }
 

@@ -5,7 +5,7 @@ export class ProviderRejectedError extends VerikitError {
   readonly providerMessage: string | undefined;
 
   constructor(message: string, options: VerikitErrorOptions & { providerMessage?: string } = {}) {
-    super('provider_rejected', message, { statusCode: 502, ...options });
+    super('provider_rejected', message, options);
     this.name = 'ProviderRejectedError';
     this.providerMessage = options.providerMessage;
   }

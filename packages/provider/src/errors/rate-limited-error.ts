@@ -5,7 +5,7 @@ export class RateLimitedError extends VerikitError {
   readonly retryAt: number;
 
   constructor(message: string, retryAt: number, options: VerikitErrorOptions = {}) {
-    super('rate_limited', message, { isRetryable: true, statusCode: 429, ...options });
+    super('rate_limited', message, { isRetryable: true, ...options });
     this.name = 'RateLimitedError';
     this.retryAt = retryAt;
   }

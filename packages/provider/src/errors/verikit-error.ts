@@ -6,8 +6,6 @@ export interface VerikitErrorOptions {
   field?: string;
   /** True when the same call may succeed if made again later. */
   isRetryable?: boolean;
-  /** The HTTP status a web handler should answer with. */
-  statusCode?: number;
   /** The underlying error. Never carries a secret: providers convert their errors before wrapping. */
   cause?: unknown;
 }
@@ -26,8 +24,6 @@ export class VerikitError extends Error {
   readonly field: string | undefined;
   /** True when the same call may succeed if made again later. */
   readonly isRetryable: boolean;
-  /** The HTTP status a web handler should answer with. */
-  readonly statusCode: number;
 
   constructor(code: string, message: string, options: VerikitErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
@@ -35,7 +31,6 @@ export class VerikitError extends Error {
     this.code = code;
     this.field = options.field;
     this.isRetryable = options.isRetryable ?? false;
-    this.statusCode = options.statusCode ?? 500;
   }
 
   /** True for any verikit error, including those of another copy of this package. */

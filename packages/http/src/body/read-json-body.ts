@@ -1,7 +1,7 @@
 import { InvalidInputError } from '@verikit/provider';
-import { readRawBody } from './webhooks/read-raw-body.js';
-import { PayloadTooLargeError } from './errors/payload-too-large-error.js';
-import { UnsupportedMediaTypeError } from './errors/unsupported-media-type-error.js';
+import { PayloadTooLargeError } from '../errors/payload-too-large-error.js';
+import { UnsupportedMediaTypeError } from '../errors/unsupported-media-type-error.js';
+import { readBody } from './read-body.js';
 
 /** True for `application/json`, with no charset or a UTF-8 one. */
 export function isJsonContentType(header: string | null): boolean {
@@ -27,7 +27,7 @@ export async function readJsonBody(request: Request, maxBytes: number): Promise<
     await request.body?.cancel().catch(() => undefined);
     throw new UnsupportedMediaTypeError();
   }
-  const read = await readRawBody(request, maxBytes);
+  const read = await readBody(request, maxBytes);
   if (!read.ok) {
     if (read.reason === 'too-large') {
       await request.body?.cancel().catch(() => undefined);

@@ -1,16 +1,17 @@
 /** The body as sent, or why it could not be read. */
-export type RawBodyResult =
+export type BodyResult =
   | { readonly ok: true; readonly body: string }
   | { readonly ok: false; readonly reason: 'too-large' | 'not-utf8' | 'unreadable' };
 
 /**
- * Reads a request's body exactly as sent, stopping as soon as it passes `maxBytes` (checked on
+ * The one body reader of the HTTP layer: the flow routes read JSON through it, the webhook route the
+ * signed bytes. Reads a request's body exactly as sent, stopping as soon as it passes `maxBytes` (checked on
  * `Content-Length` first, then on the bytes actually read, since the header may lie or be absent).
  *
  * The bytes must be UTF-8. They are decoded strictly and a leading byte-order mark is kept, so
  * encoding the string again gives back the very bytes that were signed.
  */
-export async function readRawBody(request: Request, maxBytes: number): Promise<RawBodyResult> {
+export async function readBody(request: Request, maxBytes: number): Promise<BodyResult> {
   const declared = request.headers.get('content-length');
   if (declared !== null && /^\d+$/.test(declared.trim()) && Number(declared.trim()) > maxBytes) return { ok: false, reason: 'too-large' };
   if (request.bodyUsed) return { ok: false, reason: 'unreadable' };

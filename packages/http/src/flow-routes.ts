@@ -1,0 +1,81 @@
+import type { Verikit } from '@verikit/core';
+import { startInputSchema, userEventSchema } from '@verikit/core';
+import type { FlowView } from '@verikit/core';
+import { parseFlowId } from '@verikit/core/inputs';
+import { parseInput } from '@verikit/provider';
+import { readJsonBody } from './body/read-json-body.js';
+import type { FlowAction, FlowStartRequest } from './flow-handler-options.js';
+import { jsonResponse } from './json-response.js';
+import { openViewStream } from './view-stream.js';
+
+/** What the flow routes need: the engine and the handler's checked options. */
+export interface FlowRouteDeps {
+  readonly verikit: Verikit;
+  /** The normalized base path, for the `Location` of a started flow. */
+  readonly basePath: string;
+  readonly maxBodyBytes: number;
+  readonly heartbeatMs: number;
+  /** Throws a `ForbiddenError` unless the `authorize` hook allows the action; undefined without a hook. */
+  readonly authorize: ((request: Request, flow: FlowView | FlowStartRequest, action: FlowAction) => Promise<void>) | undefined;
+}
+
+/** One flow route: the request and the `:id` path parameter (percent-decoded, not yet validated). */
+export type FlowRoute = (request: Request, flowId: string | undefined) => Promise<Response>;
+
+/** Headers of the server-sent-events answer: never cached, never buffered by a proxy. */
+const streamHeaders: Readonly<Record<string, string>> = {
+  'content-type': 'text/event-stream; charset=utf-8',
+  'cache-control': 'no-store',
+  'x-accel-buffering': 'no',
+  'x-content-type-options': 'nosniff',
+};
+
+/**
+ * The work of each flow route, in the order of checks of decision 0401: id format, body (type,
+ * size, JSON, schema), the flow read, `authorize`, and only then the engine. Routing, methods and
+ * error answers are the handler's.
+ */
+export function flowRoutes(deps: FlowRouteDeps): Readonly<Record<'start' | 'read' | 'send' | 'stream', FlowRoute>> {
+  const { verikit, basePath, maxBodyBytes, heartbeatMs } = deps;
+  const authorize = deps.authorize ?? (async () => undefined);
+  return {
+    async start(request) {
+      const input = parseInput(startInputSchema, await readJsonBody(request, maxBodyBytes));
+      await authorize(request, input, 'start');
+      const view = await verikit.start(input);
+      return jsonResponse(view, 201, { location: `${basePath}/flows/${encodeURIComponent(view.id)}` });
+    },
+    async read(request, id) {
+      const flowId = parseFlowId(id ?? '');
+      const view = await verikit.get(flowId);
+      await authorize(request, view, 'read');
+      return jsonResponse(view);
+    },
+    async send(request, id) {
+      const flowId = parseFlowId(id ?? '');
+      const event = parseInput(userEventSchema, await readJsonBody(request, maxBodyBytes), 'event');
+      // The hook needs the flow; without one, `send` reads it anyway and answers the same 404.
+      if (deps.authorize !== undefined) await deps.authorize(request, await verikit.get(flowId), 'send');
+      return jsonResponse(await verikit.send(flowId, event));
+    },
+    async stream(request, id) {
+      const flowId = parseFlowId(id ?? '');
+      const stream = await openViewStream({
+        subscribe: (listener) => verikit.subscribe(flowId, listener),
+        ready: () => verikit.subscribed(flowId),
+        read: () => verikit.get(flowId),
+        check: (view) => authorize(request, view, 'stream'),
+        signal: request.signal,
+        heartbeatMs,
+        lastEventId: lastEventIdOf(request),
+      });
+      if (stream === undefined) return new Response(null, { status: 204, headers: { 'cache-control': 'no-store' } });
+      return new Response(stream, { headers: streamHeaders });
+    },
+  };
+}
+
+function lastEventIdOf(request: Request): number | undefined {
+  const header = request.headers.get('last-event-id')?.trim();
+  return header !== undefined && /^\d{1,15}$/.test(header) ? Number(header) : undefined;
+}
