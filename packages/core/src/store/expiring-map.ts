@@ -1,4 +1,4 @@
-import { expiresOf } from './memory-record-format.js';
+import { expiresOf } from './record-expiry.js';
 
 /** Knobs of an {@link ExpiringMap}; the defaults suit production, tests inject `now`. */
 export interface ExpiringMapOptions {

@@ -4,7 +4,6 @@ import { VerikitError } from '@verikit/provider';
 import type { FlowRecord, FlowStore, LimitResult } from './flow-store.js';
 import { ExpiringMap } from './expiring-map.js';
 import { KeyLock } from './key-lock.js';
-import { deserializeMemoryRecord, serializeMemoryRecord } from './memory-record-format.js';
 import { safeStoreCause } from './safe-store-cause.js';
 
 /**
@@ -16,8 +15,8 @@ import { safeStoreCause } from './safe-store-cause.js';
 export function createMemoryKeyv(): Keyv {
   return new Keyv({
     store: new ExpiringMap(),
-    serialize: serializeMemoryRecord,
-    deserialize: deserializeMemoryRecord,
+    serialize: JSON.stringify,
+    deserialize: JSON.parse,
     throwOnErrors: true,
     namespace: 'verikit',
   });

@@ -31,13 +31,13 @@ function flowRecord(id: string, version: number): FlowRecord {
 }
 
 describe('the embedded memory store', () => {
-  it('stores each record as plain JSON [expires, value] under the verikit namespace', async () => {
+  it("stores each record as Keyv's JSON { value, expires } under the verikit namespace", async () => {
     const { store, map } = memoryStore();
     const record = flowRecord('f1', 1);
     const before = Date.now();
     await store.compareAndSetFlow(record, 0, minute);
-    const [expires, stored] = JSON.parse(map.get('verikit:flow:f1')!) as [number, FlowRecord];
-    expect(stored).toEqual(record);
+    const { value, expires } = JSON.parse(map.get('verikit:flow:f1')!) as { value: FlowRecord; expires: number };
+    expect(value).toEqual(record);
     expect(expires).toBeGreaterThanOrEqual(before + minute);
     expect(expires).toBeLessThanOrEqual(Date.now() + minute);
     expect(await store.getFlow('f1')).toEqual(record);
