@@ -2,15 +2,24 @@ import Keyv from 'keyv';
 import { StoreError } from '../errors/store-error.js';
 import { VerikitError } from '@verikit/provider';
 import type { FlowRecord, FlowStore, LimitResult } from './flow-store.js';
+import { ExpiringMap } from './expiring-map.js';
 import { KeyLock } from './key-lock.js';
 import { safeStoreCause } from './safe-store-cause.js';
 
 /**
  * A Keyv whose values are stored as JSON strings in a `Map`: the embedded default. Keyv's default
- * serializer costs about 4x the memory per record (docs/decisions/0002-json-serializer.md).
+ * serializer costs about 4x the memory per record (docs/decisions/0002-json-serializer.md). The map
+ * drops expired records on an unref'd timer, read or not (docs/decisions/0020-expiring-memory-store.md):
+ * `keyv.store` is that {@link ExpiringMap}.
  */
 export function createMemoryKeyv(): Keyv {
-  return new Keyv({ store: new Map(), serialize: JSON.stringify, deserialize: JSON.parse, throwOnErrors: true, namespace: 'verikit' });
+  return new Keyv({
+    store: new ExpiringMap(),
+    serialize: JSON.stringify,
+    deserialize: JSON.parse,
+    throwOnErrors: true,
+    namespace: 'verikit',
+  });
 }
 
 async function guarded<T>(operation: string, work: () => Promise<T>): Promise<T> {
