@@ -11,8 +11,10 @@ export interface SettingSource<T> {
   readonly schema: z.ZodType<T, string>;
   /** The value passed to the factory (already validated there). When set, the environment is not read. */
   readonly value?: T | undefined;
-  /** Used when neither the option nor the variable is set. Without it the setting is required. */
+  /** Used when neither the option nor the variable is set. Without it (and without `optional`) the setting is required. */
   readonly fallback?: T;
+  /** True when the setting may be absent altogether: the reader then returns `undefined`. */
+  readonly optional?: boolean;
 }
 
 /** Reads a setting when a call is made. */
@@ -39,6 +41,7 @@ export function settingReader<T>(source: SettingSource<T>): SettingReader<T> {
     const text = environment()[source.environmentVariable];
     if (text === undefined || text === '') {
       if (source.fallback !== undefined) return source.fallback;
+      if (source.optional === true) return undefined as T;
       throw new InvalidInputError([{ field: source.name, message: `is required: pass ${source.name}, or set ${source.environmentVariable}` }]);
     }
     if (text !== lastText) {

@@ -286,8 +286,10 @@ export function runProviderContract(name: string, makeSubject: () => Promise<Con
     });
 
     describe('webhooks', () => {
-      it('parses a USSD_VERIFICATION body, ignores other events and refuses malformed ones', () => {
+      it('parses a USSD_VERIFICATION body, ignores other events and refuses malformed ones', (test) => {
         const webhooks = subject.provider.webhooks;
+        // A provider with neither USSD nor webhooks has nothing to parse; one with USSD reports results somehow.
+        if (webhooks === undefined && !has('ussd')) return test.skip();
         if (webhooks === undefined) return expect(subject.completeUssd).toBeDefined();
         const body = JSON.stringify({ event: 'USSD_VERIFICATION', phoneNumber: '+2348031200999', status: 'success' });
         expect(webhooks.parse({ body, headers: {} })).toEqual({ type: 'ussd-verification', phoneNumber: '+2348031200999', status: 'success' });
