@@ -16,6 +16,7 @@ import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { silentLogger, type ProviderV1 } from '@verikit/provider';
+import { measure, median, type Measurement, type RoundTrip } from './round-trips.js';
 import { createTermiiProvider } from '@verikit/termii';
 import { startTermiiFake } from '@verikit/termii/fake';
 import { createTwilioProvider } from '@verikit/twilio';
@@ -45,8 +46,6 @@ async function startServers(): Promise<Servers & { stop: () => void }> {
 
 /** Valid, distinct phone numbers, none of the fakes' magic ones. */
 const phoneNumber = (index: number) => `+23480500${String(index % 100_000).padStart(5, '0')}`;
-
-type RoundTrip = (index: number) => Promise<void>;
 
 function providerRoundTrip(provider: ProviderV1): RoundTrip {
   const phone = provider.phone!;
@@ -89,34 +88,6 @@ function bareTwilio(settings: TwilioFakeSettings): RoundTrip {
   };
 }
 
-interface Measurement {
-  rate: number;
-  cpuMicrosPerTrip: number;
-}
-
-async function measure(roundTrip: RoundTrip, concurrency: number, offset: { next: number }): Promise<Measurement> {
-  const cpuBefore = process.cpuUsage();
-  const started = performance.now();
-  const deadline = started + roundMs;
-  let trips = 0;
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (performance.now() < deadline) {
-        await roundTrip(offset.next++);
-        trips += 1;
-      }
-    }),
-  );
-  const cpu = process.cpuUsage(cpuBefore);
-  return { rate: trips / ((performance.now() - started) / 1000), cpuMicrosPerTrip: (cpu.user + cpu.system) / trips };
-}
-
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-};
-
 /** Runs the providers bench: see the file comment. */
 export async function run(): Promise<void> {
   const servers = await startServers();
@@ -129,14 +100,14 @@ export async function run(): Promise<void> {
     const offset = { next: 0 };
     for (const [name, provider, bare] of arms) {
       for (const concurrency of [1, 64]) {
-        await measure(provider, concurrency, offset);
-        await measure(bare, concurrency, offset);
+        await measure(provider, concurrency, offset, roundMs);
+        await measure(bare, concurrency, offset, roundMs);
         const providerRuns: Measurement[] = [];
         const bareRuns: Measurement[] = [];
         const ratios: number[] = [];
         for (let round = 0; round < rounds; round += 1) {
-          const p = await measure(provider, concurrency, offset);
-          const b = await measure(bare, concurrency, offset);
+          const p = await measure(provider, concurrency, offset, roundMs);
+          const b = await measure(bare, concurrency, offset, roundMs);
           providerRuns.push(p);
           bareRuns.push(b);
           ratios.push(b.rate / p.rate);

@@ -1,18 +1,10 @@
-import { ProviderAuthenticationError, ProviderProtocolError, ProviderRejectedError, ProviderUnavailableError, type VerikitError } from '@verikit/provider';
+import { contractErrors as errors, contractIdentities as identities, randomCode as code } from './contract-errors.fixtures.js';
 import { createTestProviderV1, type TestProviderV1 } from '@verikit/testing';
-import { runProviderContract, type ContractFailure, type ContractOperation } from '@verikit/testing/contract';
+import { runProviderContract, type ContractOperation } from '@verikit/testing/contract';
 import { composeProviders } from './compose-providers.js';
 
-const identities = { bvn: { number: '22222222222', phoneNumber: '+2348030000101' }, nin: { number: '11111111111', phoneNumber: '+2348030000103' } };
-const errors: Record<ContractFailure, () => VerikitError> = {
-  rejected: () => new ProviderRejectedError('refused'),
-  unavailable: () => new ProviderUnavailableError('down'),
-  authentication: () => new ProviderAuthenticationError(),
-  protocol: () => new ProviderProtocolError('no otp', { field: 'data.otp' }),
-};
 
 runProviderContract('composed provider (three test doubles, one per group of capabilities)', async () => {
-  const code = () => String(100000 + Math.floor(Math.random() * 900000));
   const phones = createTestProviderV1({ name: 'phones', phoneCode: code, channels: ['sms', 'voice', 'whatsapp'], customCode: true });
   const messages = createTestProviderV1({ name: 'messages' });
   const service = createTestProviderV1({ name: 'service', identities: { [identities.bvn.number]: identities.bvn.phoneNumber, [identities.nin.number]: identities.nin.phoneNumber } });

@@ -1,23 +1,15 @@
-import { ProviderAuthenticationError, ProviderProtocolError, ProviderRejectedError, ProviderUnavailableError, type VerikitError } from '@verikit/provider';
+import { contractErrors as errors, contractIdentities as identities, randomCode as code } from './contract-errors.fixtures.js';
 import { createTestProviderV1 } from '@verikit/testing';
-import { runProviderContract, type ContractFailure } from '@verikit/testing/contract';
+import { runProviderContract } from '@verikit/testing/contract';
 import { createPostingProvider } from './http-provider.fixtures.js';
 import { closedPort } from './network.fixtures.js';
 import { withFailover } from './with-failover.js';
 
-const identities = { bvn: { number: '22222222222', phoneNumber: '+2348030000101' }, nin: { number: '11111111111', phoneNumber: '+2348030000103' } };
-const errors: Record<ContractFailure, () => VerikitError> = {
-  rejected: () => new ProviderRejectedError('refused'),
-  unavailable: () => new ProviderUnavailableError('down'),
-  authentication: () => new ProviderAuthenticationError(),
-  protocol: () => new ProviderProtocolError('no otp', { field: 'data.otp' }),
-};
 
 // Every call first meets a provider whose port refuses connections, then fails over to the double: the
 // whole contract runs through the failover path. The double's scripted failures are not failed over
 // (there is no third member), so each reaches the caller with its own type.
 runProviderContract('failover provider (refused connection → test double)', async () => {
-  const code = () => String(100000 + Math.floor(Math.random() * 900000));
   const second = createTestProviderV1({
     name: 'second',
     phoneCode: code,

@@ -21,7 +21,17 @@ export { networkError, networkCodeOf, isConnectionRefused, safeCause, type Netwo
 export { statusError, parseJsonBody } from './status-error.js';
 export { redactMessage } from './redact.js';
 export { settingReader, checkSettings, type SettingReader, type SettingSource } from './load-setting.js';
-export { baseUrlSchema, secretSchema, timeoutSchema, providerNameSchema, functionSchema, hooksSchema, transportSettingsShape } from './settings-schemas.js';
+export {
+  baseUrlSchema,
+  secretSchema,
+  timeoutSchema,
+  providerNameSchema,
+  functionSchema,
+  hooksSchema,
+  transportSettingsShape,
+  transportDefaults,
+  type TransportSettings,
+} from './settings-schemas.js';
 export { isProvablyUnsent } from './is-provably-unsent.js';
 export { composeProviders, type ProviderComposition } from './compose-providers.js';
 export { withFailover, type FailoverOptions } from './with-failover.js';

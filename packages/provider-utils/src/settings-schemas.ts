@@ -53,3 +53,28 @@ export const transportSettingsShape = {
   connectionRetryDelayMs: z.number().int().min(0).max(10_000).optional(),
   name: providerNameSchema.optional(),
 };
+
+/** The transport settings with their defaults: 10 s timeout, one retry of a refused connection after 50 ms. */
+export interface TransportSettings<Hooks> {
+  readonly timeout: number;
+  readonly connectionRetries: number;
+  readonly connectionRetryDelayMs: number;
+  readonly name: string;
+  readonly fetch?: typeof globalThis.fetch;
+  readonly hooks?: Hooks;
+}
+
+/** Applies the transport defaults every HTTP provider shares to its parsed settings. */
+export function transportDefaults<Hooks>(
+  parsed: { timeout?: number | undefined; connectionRetries?: number | undefined; connectionRetryDelayMs?: number | undefined; name?: string | undefined; fetch?: typeof globalThis.fetch | undefined; hooks?: unknown },
+  name: string,
+): TransportSettings<Hooks> {
+  return {
+    timeout: parsed.timeout ?? 10_000,
+    connectionRetries: parsed.connectionRetries ?? 1,
+    connectionRetryDelayMs: parsed.connectionRetryDelayMs ?? 50,
+    name: parsed.name ?? name,
+    ...(parsed.fetch === undefined ? {} : { fetch: parsed.fetch }),
+    ...(parsed.hooks === undefined ? {} : { hooks: parsed.hooks as Hooks }),
+  };
+}

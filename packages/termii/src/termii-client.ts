@@ -45,14 +45,7 @@ export function termiiMessage(answer: unknown): string | undefined {
 
 /** Creates the Termii client on the shared HTTP client of `@verikit/provider-utils`. */
 export function createTermiiClient(settings: ResolvedTermiiSettings): TermiiClient {
-  const http = createHttpClient<TermiiOperation>({
-    name: settings.name,
-    timeout: settings.timeout,
-    connectionRetries: settings.connectionRetries,
-    connectionRetryDelayMs: settings.connectionRetryDelayMs,
-    ...(settings.fetch === undefined ? {} : { fetch: settings.fetch }),
-    ...(settings.hooks === undefined ? {} : { hooks: settings.hooks }),
-  });
+  const http = createHttpClient<TermiiOperation>({ ...settings });
   return {
     async post(operation, path, body, context, keep) {
       const apiKey = settings.apiKey();

@@ -1,5 +1,5 @@
 import { parseInput } from '@verikit/provider';
-import { baseUrlSchema, checkSettings, secretSchema, settingReader, transportSettingsShape, type SettingReader } from '@verikit/provider-utils';
+import { baseUrlSchema, checkSettings, secretSchema, settingReader, transportDefaults, transportSettingsShape, type SettingReader, type TransportSettings } from '@verikit/provider-utils';
 import { z } from 'zod';
 import { pinPlaceholder, termiiSenderSchema, whatsappFromSchema } from './termii-format.js';
 import type { TermiiProviderSettings, TermiiRoute } from './termii-settings.js';
@@ -29,7 +29,7 @@ export const termiiSettingsSchema = z.strictObject(
 );
 
 /** Settings with defaults applied; the key, address and senders read at each call. */
-export interface ResolvedTermiiSettings {
+export interface ResolvedTermiiSettings extends TransportSettings<NonNullable<TermiiProviderSettings['hooks']>> {
   readonly apiKey: SettingReader<string>;
   readonly baseUrl: SettingReader<string>;
   readonly senderId: SettingReader<string | undefined>;
@@ -40,12 +40,6 @@ export interface ResolvedTermiiSettings {
   readonly pinAttempts: number;
   readonly pinTimeToLiveMinutes: number;
   readonly messageText: string;
-  readonly timeout: number;
-  readonly connectionRetries: number;
-  readonly connectionRetryDelayMs: number;
-  readonly name: string;
-  readonly fetch?: typeof globalThis.fetch;
-  readonly hooks?: TermiiProviderSettings['hooks'];
 }
 
 /** A reader of an optional setting: `undefined` when neither passed nor set. */
@@ -72,11 +66,6 @@ export function resolveTermiiSettings(settings: unknown): ResolvedTermiiSettings
     pinAttempts: parsed.pinAttempts ?? 5,
     pinTimeToLiveMinutes: parsed.pinTimeToLiveMinutes ?? 10,
     messageText: parsed.messageText ?? `Your verification code is ${pinPlaceholder}`,
-    timeout: parsed.timeout ?? 10_000,
-    connectionRetries: parsed.connectionRetries ?? 1,
-    connectionRetryDelayMs: parsed.connectionRetryDelayMs ?? 50,
-    name: parsed.name ?? 'termii',
-    ...(parsed.fetch === undefined ? {} : { fetch: parsed.fetch }),
-    ...(parsed.hooks === undefined ? {} : { hooks: parsed.hooks as TermiiProviderSettings['hooks'] }),
+    ...transportDefaults<NonNullable<TermiiProviderSettings['hooks']>>(parsed, 'termii'),
   };
 }

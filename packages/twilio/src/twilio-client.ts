@@ -47,15 +47,7 @@ export function twilioError(label: string, failure: TwilioFailure): VerikitError
 
 /** Creates the Twilio client on the shared HTTP client of `@verikit/provider-utils`, with form bodies. */
 export function createTwilioClient(settings: ResolvedTwilioSettings): TwilioClient {
-  const http = createHttpClient<TwilioOperation>({
-    name: settings.name,
-    timeout: settings.timeout,
-    connectionRetries: settings.connectionRetries,
-    connectionRetryDelayMs: settings.connectionRetryDelayMs,
-    contentType: 'application/x-www-form-urlencoded',
-    ...(settings.fetch === undefined ? {} : { fetch: settings.fetch }),
-    ...(settings.hooks === undefined ? {} : { hooks: settings.hooks }),
-  });
+  const http = createHttpClient<TwilioOperation>({ ...settings, contentType: 'application/x-www-form-urlencoded' });
   // The Basic header per pair of credentials, computed again only when a credential changes.
   let cached = { username: '', password: '', header: '' };
   const authorization = () => {

@@ -1,5 +1,5 @@
 import { InvalidInputError, parseInput } from '@verikit/provider';
-import { baseUrlSchema, checkSettings, secretSchema, settingReader, transportSettingsShape, type SettingReader } from '@verikit/provider-utils';
+import { baseUrlSchema, checkSettings, secretSchema, settingReader, transportDefaults, transportSettingsShape, type SettingReader, type TransportSettings } from '@verikit/provider-utils';
 import { z } from 'zod';
 import {
   accountSidSchema,
@@ -39,7 +39,7 @@ export interface TwilioCredentials {
 }
 
 /** Settings with defaults applied; credentials, SIDs, senders and addresses read at each call. */
-export interface ResolvedTwilioSettings {
+export interface ResolvedTwilioSettings extends TransportSettings<NonNullable<TwilioProviderSettings['hooks']>> {
   readonly accountSid: SettingReader<string>;
   readonly credentials: () => TwilioCredentials;
   readonly verifyServiceSid: SettingReader<string | undefined>;
@@ -50,12 +50,6 @@ export interface ResolvedTwilioSettings {
   readonly apiBaseUrl: SettingReader<string>;
   readonly locale: string | undefined;
   readonly customCode: boolean;
-  readonly timeout: number;
-  readonly connectionRetries: number;
-  readonly connectionRetryDelayMs: number;
-  readonly name: string;
-  readonly fetch?: typeof globalThis.fetch;
-  readonly hooks?: TwilioProviderSettings['hooks'];
 }
 
 /** Validates settings, or throws an `InvalidInputError` naming the setting (values are never echoed). */
@@ -95,11 +89,6 @@ export function resolveTwilioSettings(settings: unknown): ResolvedTwilioSettings
     ...readers,
     locale: parsed.locale,
     customCode: parsed.customCode ?? false,
-    timeout: parsed.timeout ?? 10_000,
-    connectionRetries: parsed.connectionRetries ?? 1,
-    connectionRetryDelayMs: parsed.connectionRetryDelayMs ?? 50,
-    name: parsed.name ?? 'twilio',
-    ...(parsed.fetch === undefined ? {} : { fetch: parsed.fetch }),
-    ...(parsed.hooks === undefined ? {} : { hooks: parsed.hooks as TwilioProviderSettings['hooks'] }),
+    ...transportDefaults<NonNullable<TwilioProviderSettings['hooks']>>(parsed, 'twilio'),
   };
 }
