@@ -6,15 +6,14 @@ import {
   ProviderRejectedError,
   ProviderUnavailableError,
   requireCapabilityV1,
-  silentLogger,
   VerikitError,
-  type ProviderCallContextV1,
   type CapabilityNeedV1,
   type PhoneChannel,
   type ProviderEventV1,
   type ProviderV1,
 } from '@verikit/provider';
 import { afterAll, beforeAll, describe, expect, it, it as vitestIt } from 'vitest';
+import { context, failureOf, failureOrNull } from './contract-helpers.js';
 
 /** The operations the contract exercises. */
 export type ContractOperation = 'ussd.initiate' | 'phone.send' | 'identity.sendOtp' | 'sms.send' | 'whatsapp.send';
@@ -58,20 +57,6 @@ const errorClasses: Record<ContractFailure, { isInstance(error: unknown): boolea
 };
 
 const retryable: Record<ContractFailure, boolean> = { rejected: false, unavailable: true, authentication: false, protocol: false };
-
-let sequence = 0;
-function context(): ProviderCallContextV1 {
-  return { signal: new AbortController().signal, idempotencyKey: `contract:effect:${++sequence}`, logger: silentLogger };
-}
-
-async function failureOf(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected the call to fail, and it succeeded');
-}
 
 /**
  * The provider contract: every capability's success path and typed failures, the same for every
@@ -299,13 +284,4 @@ export function runProviderContract(name: string, makeSubject: () => Promise<Con
       });
     });
   });
-}
-
-function failureOrNull(run: () => unknown): unknown {
-  try {
-    run();
-    return null;
-  } catch (error) {
-    return error;
-  }
 }
