@@ -19,6 +19,7 @@ import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { silentLogger, type ProviderV1 } from '@verikit/provider';
+import { measure, median, type Measurement, type RoundTrip } from './round-trips.js';
 import { createGatewayProvider } from '@verikit/gateway';
 import { startSandbox } from '@verikit/sandbox';
 
@@ -49,8 +50,6 @@ function phoneNumber(index: number): string {
   return `+23480500${String(index % 100_000).padStart(5, '0')}`;
 }
 
-type RoundTrip = (index: number) => Promise<void>;
-
 function gatewayRoundTrip(provider: ProviderV1): RoundTrip {
   const phone = provider.phone!;
   return async (index) => {
@@ -77,36 +76,6 @@ function bareRoundTrip(url: string, apiKey: string): RoundTrip {
   };
 }
 
-interface Measurement {
-  rate: number;
-  cpuMicrosPerTrip: number;
-}
-
-/** Runs `roundTrip` with `concurrency` in flight for `roundMs`. */
-async function measure(roundTrip: RoundTrip, concurrency: number, offset: { next: number }): Promise<Measurement> {
-  const cpuBefore = process.cpuUsage();
-  const started = performance.now();
-  const deadline = started + roundMs;
-  let trips = 0;
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (performance.now() < deadline) {
-        await roundTrip(offset.next++);
-        trips += 1;
-      }
-    }),
-  );
-  const seconds = (performance.now() - started) / 1000;
-  const cpu = process.cpuUsage(cpuBefore);
-  return { rate: trips / seconds, cpuMicrosPerTrip: (cpu.user + cpu.system) / trips };
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-}
-
 /** Runs the gateway bench: see the file comment. */
 export async function run(): Promise<void> {
   const server = await startSandboxProcess();
@@ -118,14 +87,14 @@ export async function run(): Promise<void> {
     console.log(`phone send + check round trips against the sandbox in a child process, ${rounds} alternating rounds of ${roundMs} ms`);
     for (const concurrency of [1, 64]) {
       // Warm-up, not counted.
-      await measure(gateway, concurrency, offset);
-      await measure(bare, concurrency, offset);
+      await measure(gateway, concurrency, offset, roundMs);
+      await measure(bare, concurrency, offset, roundMs);
       const gatewayRuns: Measurement[] = [];
       const bareRuns: Measurement[] = [];
       const ratios: number[] = [];
       for (let round = 0; round < rounds; round += 1) {
-        const g = await measure(gateway, concurrency, offset);
-        const b = await measure(bare, concurrency, offset);
+        const g = await measure(gateway, concurrency, offset, roundMs);
+        const b = await measure(bare, concurrency, offset, roundMs);
         gatewayRuns.push(g);
         bareRuns.push(b);
         ratios.push(b.rate / g.rate);

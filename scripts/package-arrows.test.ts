@@ -81,8 +81,8 @@ describe('arrowViolations', () => {
   });
 
   it('refuses a devDependency on a higher tier', () => {
-    expect(arrowViolations([manifest('@verikit/core', { devDependencies: { '@verikit/testing': ws } })])).toEqual([
-      '@verikit/core devDependencies -> @verikit/testing points up: a devDependency may name what @verikit/core may depend on, or a package of tier 2 or lower, and @verikit/testing is tier 3',
+    expect(arrowViolations([manifest('@verikit/core', { devDependencies: { '@verikit/http': ws } })])).toEqual([
+      '@verikit/core devDependencies -> @verikit/http points up: a devDependency may name what @verikit/core may depend on, or a package of tier 2 or lower, and @verikit/http is tier 3',
     ]);
   });
 

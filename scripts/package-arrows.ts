@@ -40,7 +40,8 @@ export const packageArrows: Readonly<Record<string, ArrowRow>> = {
   ...Object.fromEntries(providers.map((name) => [name, { tier: 3, dependsOn: [provider, providerUtils] }])),
   '@verikit/redis': { tier: 3, dependsOn: [provider, core] },
   '@verikit/http': { tier: 3, dependsOn: [provider, core] },
-  '@verikit/testing': { tier: 3, dependsOn: [provider, core] },
+  // The test double, clock and contract suite need only the spec, so any package above it may test with them.
+  '@verikit/testing': { tier: 1, dependsOn: [provider] },
   // The sandbox may host the provider packages whose service it emulates.
   '@verikit/sandbox': { tier: 3, dependsOn: [provider, core, ...providers] },
   [client]: { tier: 3, dependsOn: [] },

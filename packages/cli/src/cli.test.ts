@@ -20,7 +20,7 @@ describe('verikit sandbox', () => {
   it('starts, prints each request with codes masked, and never prints the apiKey or a given secret', async () => {
     const io = capture();
     const sandbox = await runCli(['sandbox', '--port', '0', '--api-key', apiKey, '--webhook-secret', secret, '--latency', '0'], io);
-    if (typeof sandbox === 'number') throw new Error(`exit ${sandbox}: ${io.errors.join('\n')}`);
+    if (typeof sandbox === 'number' || !('dialUssd' in sandbox)) throw new Error(`exit ${sandbox}: ${io.errors.join('\n')}`);
     try {
       const response = await fetch(`${sandbox.baseUrl}/gateway/api/v1/verify/bvn`, {
         method: 'POST',
@@ -39,7 +39,7 @@ describe('verikit sandbox', () => {
   it('takes the apiKey from the environment', async () => {
     const io = capture({ VERIKIT_SANDBOX_API_KEY: apiKey });
     const sandbox = await runCli(['sandbox'], io);
-    if (typeof sandbox === 'number') throw new Error('did not start');
+    if (typeof sandbox === 'number' || !('dialUssd' in sandbox)) throw new Error('did not start');
     try {
       expect(sandbox.apiKey).toBe(apiKey);
       expect(io.lines.join('\n')).not.toContain(apiKey);
@@ -59,7 +59,7 @@ describe('verikit sandbox', () => {
     const io = capture();
     const sandbox = await runCli(['sandbox', '--webhook-url', `${hook}?token=query-secret-token-77`], io);
     try {
-      if (typeof sandbox === 'number') throw new Error(`exit ${sandbox}: ${io.errors.join('\n')}`);
+      if (typeof sandbox === 'number' || !('dialUssd' in sandbox)) throw new Error(`exit ${sandbox}: ${io.errors.join('\n')}`);
       const initiated = await fetch(`${sandbox.ussdBaseUrl}/messagingserv/gateway/api/v1/ussd/initiate-verification`, {
         method: 'POST',
         headers: { apikey: sandbox.apiKey, 'content-type': 'application/json' },

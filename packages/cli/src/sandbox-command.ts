@@ -3,15 +3,19 @@ import { InvalidInputError } from '@verikit/provider';
 import { generateWebhookSecret, startSandbox, type Sandbox } from '@verikit/sandbox';
 import type { CliIo } from './cli-io.js';
 import { displayUrl, formatEvent } from './format-event.js';
+import { runProviderFake, type ProviderFakeRun } from './provider-fake-command.js';
 
 /** The help text of `verikit sandbox`. */
 export const sandboxUsage = `Usage: verikit sandbox [options]
 
-Runs the sandbox: an HTTP server on 127.0.0.1 that behaves like the service (docs/sandbox.md).
+Runs the sandbox: an HTTP server on 127.0.0.1 that behaves like the service (docs/sandbox.md), or, with
+--provider termii|twilio, a fake of that provider's public API (docs/providers/).
 
 Options:
+  --provider <name>      gateway (default: the sandbox), termii or twilio (their fakes)
   --port <n>             port to listen on (default 0: a free port)
-  --api-key <key>        the apiKey to accept (or VERIKIT_SANDBOX_API_KEY; default: sandbox-api-key)
+  --api-key <key>        the apiKey to accept (or VERIKIT_SANDBOX_API_KEY; default: sandbox-api-key);
+                         for termii the API key, for twilio the auth token
   --webhook-url <url>    where to send USSD_VERIFICATION webhooks
   --webhook-secret <s>   signing secret, whsec_<base64> (or VERIKIT_WEBHOOK_SECRET; default: generated)
   --latency <ms>         latency added to every answer (default 0)
@@ -29,7 +33,7 @@ const integer = (name: string, value: string | undefined): number | undefined =>
  * it makes. Never prints the apiKey or a given webhook secret; a generated secret is printed once, as
  * the receiver needs it. Resolves with the running sandbox, or with an exit code on bad flags.
  */
-export async function runSandboxCommand(args: readonly string[], io: CliIo): Promise<Sandbox | number> {
+export async function runSandboxCommand(args: readonly string[], io: CliIo): Promise<Sandbox | ProviderFakeRun | number> {
   let parsed;
   try {
     parsed = parseArgs({
@@ -43,6 +47,7 @@ export async function runSandboxCommand(args: readonly string[], io: CliIo): Pro
         'webhook-secret': { type: 'string' },
         latency: { type: 'string' },
         slow: { type: 'string' },
+        provider: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     }).values;
@@ -54,6 +59,31 @@ export async function runSandboxCommand(args: readonly string[], io: CliIo): Pro
   if (parsed.help) {
     io.out(sandboxUsage);
     return 0;
+  }
+  const provider = parsed.provider ?? 'gateway';
+  if (provider !== 'gateway' && provider !== 'termii' && provider !== 'twilio') {
+    io.err('verikit sandbox: --provider must be gateway, termii or twilio');
+    return 2;
+  }
+  if (provider !== 'gateway') {
+    if (parsed['webhook-url'] !== undefined || parsed['webhook-secret'] !== undefined) {
+      io.err(`verikit sandbox: --webhook-url and --webhook-secret are for the gateway sandbox, not --provider ${provider}`);
+      return 2;
+    }
+    try {
+      const port = integer('--port', parsed.port);
+      const latencyMs = integer('--latency', parsed.latency);
+      const slowMs = integer('--slow', parsed.slow);
+      const secret = parsed['api-key'];
+      return await runProviderFake(
+        provider,
+        { ...(port === undefined ? {} : { port }), ...(latencyMs === undefined ? {} : { latencyMs }), ...(slowMs === undefined ? {} : { slowMs }), ...(secret === undefined ? {} : { secret }) },
+        io,
+      );
+    } catch (error) {
+      io.err(`verikit sandbox: ${InvalidInputError.isInstance(error) ? error.message : 'bad arguments'}`);
+      return 2;
+    }
   }
   const apiKey = parsed['api-key'] ?? io.env['VERIKIT_SANDBOX_API_KEY'];
   const givenSecret = parsed['webhook-secret'] ?? io.env['VERIKIT_WEBHOOK_SECRET'];

@@ -40,7 +40,7 @@ export interface FlowView {
   readonly allowed: readonly string[];
   /** The phone number, masked: `+234******5678`. */
   readonly phoneNumber?: string;
-  readonly channel?: 'sms' | 'voice';
+  readonly channel?: 'sms' | 'voice' | 'whatsapp';
   readonly idType?: 'bvn' | 'nin';
   /** The BVN/NIN, masked: `*******5678`. */
   readonly number?: string;
@@ -68,7 +68,7 @@ export interface FlowView {
 /** What `start` takes: one of the three flow kinds and its fields. */
 export type StartFlowInput =
   | { readonly kind: 'ussd'; readonly phoneNumber: string }
-  | { readonly kind: 'phone'; readonly phoneNumber: string; readonly channel?: 'sms' | 'voice'; readonly from?: string }
+  | { readonly kind: 'phone'; readonly phoneNumber: string; readonly channel?: 'sms' | 'voice' | 'whatsapp'; readonly from?: string }
   | { readonly kind: 'identity'; readonly idType: 'bvn' | 'nin'; readonly number: string };
 
 /** What `send` takes: a user event. */

@@ -10,7 +10,7 @@ import {
 import type { GatewayOperation } from './endpoints.js';
 import type { Envelope } from './envelope.js';
 import { readFirstText, readPath } from './field-path.js';
-import { createGatewayClient, rejectedError } from './gateway-client.js';
+import { createGatewayClient } from './gateway-client.js';
 import type { GatewayProviderOptions } from './gateway-options.js';
 import {
   identitySendOtpSchema,
@@ -74,7 +74,7 @@ export function createGatewayProvider(options: GatewayProviderOptions): Provider
   }
 
   function succeeded(operation: GatewayOperation, envelope: Envelope): Envelope {
-    if (!envelope.success) throw rejectedError(operation, envelope, resolved.apiKey);
+    if (!envelope.success) throw client.rejected(operation, envelope);
     return envelope;
   }
 
@@ -105,6 +105,10 @@ export function createGatewayProvider(options: GatewayProviderOptions): Provider
     phone: {
       channels,
       async send(input, context) {
+        // Checked before the input schema, which knows only sms and voice: a channel or a code we cannot
+        // serve is a missing capability, not malformed input.
+        if (input?.channel === 'whatsapp') throw new CapabilityError('phone verification by whatsapp', name, { field: 'channel' });
+        if (input?.code !== undefined) throw new CapabilityError('phone verification with a code we generate', name, { field: 'code' });
         const parsed = parseInput(phoneSendSchema, input);
         if (!channels.includes(parsed.channel)) throw new CapabilityError(`the ${parsed.channel} channel`, name, { field: 'channel' });
         const body: Record<string, unknown> = { from: senderOf(parsed.from), phoneNumber: parsed.phoneNumber };
@@ -146,6 +150,7 @@ export function createGatewayProvider(options: GatewayProviderOptions): Provider
       },
     },
     sms: {
+      ...(resolved.defaultSender === undefined ? { requires: Object.freeze(['sender'] as const) } : {}),
       async send(input, context) {
         const parsed = parseInput(smsSendSchema, input);
         const body = { from: senderOf(parsed.from), message: parsed.message, to: parsed.to };

@@ -1,33 +1,24 @@
+import type { HttpAfterResponseHook, HttpBeforeRequestHook, HttpHooks, HttpRequestInfo } from '@verikit/provider-utils';
 import type { GatewayOperation } from './endpoints.js';
 
 /** What a hook is told about the request it sees. */
-export interface GatewayRequestInfo {
-  /** The provider operation, e.g. `phone.send`. */
-  readonly operation: GatewayOperation;
-  /** 0 for the first attempt, 1 for the retry after a refused connection. */
-  readonly attempt: number;
-  /** The engine's id for this effect: handy as a trace or correlation id. */
-  readonly idempotencyKey: string;
-}
+export type GatewayRequestInfo = HttpRequestInfo<GatewayOperation>;
 
 /**
  * Runs before each attempt. The request carries the URL, the method and the headers, but not the
  * `apiKey` header (added afterwards, so no hook ever sees it) and not the body. A hook may add
  * headers, e.g. `traceparent`.
  */
-export type GatewayBeforeRequestHook = (request: Request, info: GatewayRequestInfo) => void | Promise<void>;
+export type GatewayBeforeRequestHook = HttpBeforeRequestHook<GatewayOperation>;
 
 /**
  * Runs after each response, with a copy of it that the hook may read. Each such hook costs a copy
  * of the response, so the provider registers none of its own.
  */
-export type GatewayAfterResponseHook = (request: Request, response: Response, info: GatewayRequestInfo) => void | Promise<void>;
+export type GatewayAfterResponseHook = HttpAfterResponseHook<GatewayOperation>;
 
 /** Hooks for tracing and logging, run by ky. */
-export interface GatewayHooks {
-  readonly beforeRequest?: readonly GatewayBeforeRequestHook[];
-  readonly afterResponse?: readonly GatewayAfterResponseHook[];
-}
+export type GatewayHooks = HttpHooks<GatewayOperation>;
 
 /** Where fields are in the service's responses and webhooks, as dotted paths such as `data.otp`. */
 export interface GatewayMapping {
@@ -65,12 +56,15 @@ export interface GatewayMapping {
 
 /** Configuration of {@link createGatewayProvider}. */
 export interface GatewayProviderOptions {
-  /** The API key from the service dashboard, sent in the `apiKey` header. Never logged or put in an error. */
-  readonly apiKey: string;
-  /** Base address of every endpoint but USSD initiation, e.g. `https://api.example.com`. */
-  readonly baseUrl: string;
-  /** Base address of USSD initiation (a different host). */
-  readonly ussdBaseUrl: string;
+  /**
+   * The API key from the service dashboard, sent in the `apiKey` header. Never logged or put in an error.
+   * Default: the `GATEWAY_API_KEY` environment variable, read at each call.
+   */
+  readonly apiKey?: string;
+  /** Base address of every endpoint but USSD initiation, e.g. `https://api.example.com`. Default: `GATEWAY_BASE_URL`. */
+  readonly baseUrl?: string;
+  /** Base address of USSD initiation (a different host). Default: `GATEWAY_USSD_BASE_URL`. */
+  readonly ussdBaseUrl?: string;
   /** Sender used when a call gives no `from` (SMS, phone verification). */
   readonly defaultSender?: string;
   /** Per-request timeout in ms. Default 10 000. The engine's abort signal applies as well. */

@@ -1,4 +1,5 @@
 import { createVerikit, FlowNotFoundError, StoreError, VerikitError, type FlowView, type Verikit } from '@verikit/core';
+import { httpStatusOf } from '@verikit/http';
 import { createTestProviderV1 } from '@verikit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordingStore, type CommitRecord } from './multi-process.fixtures.js';
@@ -101,7 +102,7 @@ describe.skipIf(missing !== undefined)('Redis Cluster failover (a private cluste
     for (const failure of failures) {
       expect(FlowNotFoundError.isInstance(failure)).toBe(false);
       expect(StoreError.isInstance(failure), String(failure)).toBe(true);
-      expect((failure as StoreError).isRetryable && (failure as StoreError).statusCode === 503).toBe(true);
+      expect((failure as StoreError).isRetryable && httpStatusOf(failure as StoreError) === 503).toBe(true);
     }
 
     // No record lost or regressed; no version committed twice.

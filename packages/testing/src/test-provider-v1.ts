@@ -1,4 +1,5 @@
 import {
+  CapabilityError,
   InvalidInputError,
   ProviderRejectedError,
   type IdentitySendOtpInputV1,
@@ -64,6 +65,8 @@ export interface TestProviderV1Options {
   ussdCode?: string;
   /** Channels for phone verification. Default sms and voice. */
   channels?: readonly PhoneChannel[];
+  /** Whether phone.send accepts a code we generate (`code`). Default false. */
+  customCode?: boolean;
   /** Added to every call, in ms. Default 0. Honours the call's abort signal. */
   latencyMs?: number;
   /** The sender of SMS that name none. Default none: such an SMS is an `InvalidInputError` on `from`, as with a real provider. */
@@ -172,10 +175,18 @@ export function createTestProviderV1(options: TestProviderV1Options = {}): TestP
     },
     phone: {
       channels: options.channels ?? ['sms', 'voice'],
+      customCode: options.customCode === true,
       send: (input, context) =>
         run('phone.send', input, context, () => {
+          // As a real provider: a channel or a code it cannot serve is a CapabilityError, and nothing is sent.
+          if (!(options.channels ?? ['sms', 'voice']).includes(input.channel)) {
+            throw new CapabilityError(`phone verification by ${input.channel}`, options.name ?? 'test', { field: 'channel' });
+          }
+          if (input.code !== undefined && options.customCode !== true) {
+            throw new CapabilityError('phone verification with a code we generate', options.name ?? 'test', { field: 'code' });
+          }
           const requestId = `req-${++sequence}`;
-          const code = phoneCode(input.phoneNumber);
+          const code = input.code ?? phoneCode(input.phoneNumber);
           phoneRequests.set(requestId, { phoneNumber: input.phoneNumber, code });
           outbox.push({ channel: input.channel, to: input.phoneNumber, text: `Your verification code is ${code}`, code });
           return { requestId };

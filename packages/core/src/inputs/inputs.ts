@@ -9,7 +9,7 @@ export const startInputSchema = z.discriminatedUnion(
     z.strictObject({
       kind: z.literal('phone'),
       phoneNumber: phoneNumberSchema,
-      channel: z.enum(['sms', 'voice'], { error: 'must be sms or voice' }).default('sms'),
+      channel: z.enum(['sms', 'voice', 'whatsapp'], { error: 'must be sms, voice or whatsapp' }).default('sms'),
       from: senderSchema.optional(),
     }),
     z.strictObject({

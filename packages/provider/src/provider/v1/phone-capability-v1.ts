@@ -1,19 +1,39 @@
 import type { ProviderCallContextV1 } from './provider-call-context-v1.js';
 
-/** The channels by which a phone verification code can travel. */
-export type PhoneChannel = 'sms' | 'voice';
+/**
+ * The channels by which a phone verification code can travel. Each provider declares the ones it has
+ * in {@link PhoneCapabilityV1.channels}; a flow on another channel fails at start with a `CapabilityError`.
+ */
+export type PhoneChannel = 'sms' | 'voice' | 'whatsapp';
 
 /** Send a verification code to a phone number. */
 export interface PhoneSendInputV1 {
   readonly phoneNumber: string;
   readonly from?: string;
   readonly channel: PhoneChannel;
+  /**
+   * A code we generated, for providers that declare {@link PhoneCapabilityV1.customCode}. Absent: the
+   * provider makes the code. A provider without `customCode` refuses it with a `CapabilityError`.
+   */
+  readonly code?: string;
+  /** The language of the message, as a BCP 47 tag (`en`, `fr`, `pt-BR`), where the provider can choose it. */
+  readonly locale?: string;
+  /**
+   * The requestId of the send this one repeats (a resend). Providers that choose among several (failover,
+   * composition) send a resend by the provider that sent the first code, so the user hears from one sender.
+   */
+  readonly resendOf?: string;
 }
 
 /** What a phone send returns. */
 export interface PhoneSendResultV1 {
-  /** Ties a later check to this send. */
+  /**
+   * Ties a later check to this send. A provider that chose among several encodes its choice in it, so a
+   * check on any instance goes to the provider that sent the code.
+   */
   readonly requestId: string;
+  /** The name of the provider that sent the code, when the provider chose among several (for logs and views). */
+  readonly sentBy?: string;
 }
 
 /** Check the code a user entered against an earlier send. */
@@ -22,15 +42,26 @@ export interface PhoneCheckInputV1 {
   readonly code: string;
 }
 
+/**
+ * Why a code is not valid, when the provider knows more than "wrong code": the verification `expired`,
+ * its check attempts are `attempts-exhausted`, or it is `not-pending` any more (already approved, expired
+ * or cancelled; the provider cannot tell which). The engine maps these onto the flow's own state.
+ */
+export type PhoneCheckReasonV1 = 'expired' | 'attempts-exhausted' | 'not-pending';
+
 /** Whether the code matched. */
 export interface PhoneCheckResultV1 {
   readonly valid: boolean;
+  /** Set only when `valid` is false and the provider said why; absent for a plain wrong code. */
+  readonly reason?: PhoneCheckReasonV1;
 }
 
 /** Phone verification where the provider generates and checks the code. */
 export interface PhoneCapabilityV1 {
   /** The channels this provider can send a code by. */
   readonly channels: readonly PhoneChannel[];
+  /** True when `send` accepts a code we generated (`PhoneSendInputV1.code`). Absent means false. */
+  readonly customCode?: boolean;
   send(input: PhoneSendInputV1, context: ProviderCallContextV1): Promise<PhoneSendResultV1>;
   check(input: PhoneCheckInputV1, context: ProviderCallContextV1): Promise<PhoneCheckResultV1>;
 }

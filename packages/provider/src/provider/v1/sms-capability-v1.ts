@@ -1,4 +1,5 @@
 import type { MessageSendResultV1 } from './message-send-result-v1.js';
+import type { MessagingRequirementV1 } from './messaging-requirement-v1.js';
 import type { ProviderCallContextV1 } from './provider-call-context-v1.js';
 
 /** Send one SMS. */
@@ -14,5 +15,7 @@ export interface SmsSendInputV1 {
 
 /** SMS sending. */
 export interface SmsCapabilityV1 {
+  /** What every call needs, e.g. `sender` when no default sender is configured. Absent: nothing. */
+  readonly requires?: readonly MessagingRequirementV1[];
   send(input: SmsSendInputV1, context: ProviderCallContextV1): Promise<MessageSendResultV1>;
 }

@@ -1,4 +1,5 @@
 import type { MessageSendResultV1 } from './message-send-result-v1.js';
+import type { MessagingRequirementV1 } from './messaging-requirement-v1.js';
 import type { ProviderCallContextV1 } from './provider-call-context-v1.js';
 
 /** Send one WhatsApp message. */
@@ -9,5 +10,7 @@ export interface WhatsAppSendInputV1 {
 
 /** WhatsApp sending. */
 export interface WhatsAppCapabilityV1 {
+  /** What every call needs. Absent: nothing (the WhatsApp sender is part of the provider's settings). */
+  readonly requires?: readonly MessagingRequirementV1[];
   send(input: WhatsAppSendInputV1, context: ProviderCallContextV1): Promise<MessageSendResultV1>;
 }

@@ -1,0 +1,46 @@
+import { InvalidInputError, type ProviderV1 } from '@verikit/provider';
+
+/** Which provider serves each capability. Each value is a whole provider; only its named capability is used. */
+export interface ProviderComposition {
+  /** The composed provider's name. Default `composed`. */
+  readonly name?: string;
+  readonly phone?: ProviderV1;
+  readonly sms?: ProviderV1;
+  readonly whatsapp?: ProviderV1;
+  readonly ussd?: ProviderV1;
+  readonly identity?: ProviderV1;
+  readonly webhooks?: ProviderV1;
+}
+
+const capabilities = ['phone', 'sms', 'whatsapp', 'ussd', 'identity', 'webhooks'] as const;
+
+/**
+ * Builds one provider from several, each capability from the provider best at it: Twilio for phone
+ * verification, Termii for SMS and WhatsApp, the gateway for USSD and BVN/NIN. Capabilities are taken
+ * as they are (no wrapper, no cost per call); a capability not given is absent, so a flow that needs it
+ * fails at start with a `CapabilityError`. Throws an `InvalidInputError` naming the key when a given
+ * provider lacks the capability it was given for.
+ *
+ * @example
+ * const provider = composeProviders({ phone: twilio, sms: termii, whatsapp: termii, ussd: gateway, identity: gateway, webhooks: gateway });
+ */
+export function composeProviders(composition: ProviderComposition): ProviderV1 {
+  if (typeof composition !== 'object' || composition === null) throw new InvalidInputError([{ field: 'input', message: 'must be an object' }]);
+  const unknown = Object.keys(composition).filter((key) => key !== 'name' && !(capabilities as readonly string[]).includes(key));
+  if (unknown.length > 0) throw new InvalidInputError([{ field: 'input', message: `has unknown field(s): ${unknown.map((key) => key.slice(0, 40)).join(', ')}` }]);
+  const name = composition.name ?? 'composed';
+  if (typeof name !== 'string' || !/^[a-z][a-z0-9-]{0,31}$/.test(name)) {
+    throw new InvalidInputError([{ field: 'name', message: 'must be 1 to 32 lowercase letters, digits or dashes' }]);
+  }
+  const provider: { -readonly [K in keyof ProviderV1]: ProviderV1[K] } = { specificationVersion: 'v1', name };
+  for (const capability of capabilities) {
+    const source = composition[capability];
+    if (source === undefined) continue;
+    if (typeof source !== 'object' || source === null || source.specificationVersion !== 'v1') {
+      throw new InvalidInputError([{ field: capability, message: 'must be a provider of specification v1' }]);
+    }
+    if (source[capability] === undefined) throw new InvalidInputError([{ field: capability, message: `is provider ${source.name}, which has no ${capability} capability` }]);
+    Object.assign(provider, { [capability]: source[capability] });
+  }
+  return Object.freeze(provider);
+}

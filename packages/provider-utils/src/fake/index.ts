@@ -1,0 +1,10 @@
+/**
+ * Pieces shared by the fakes of provider APIs (`@verikit/termii/fake`, `@verikit/twilio/fake`): a server
+ * on 127.0.0.1, an outbox, latency. A subpath of its own, so providers that never start a fake do not
+ * load hono.
+ *
+ * @module
+ */
+export { serveFake, type FakeServer } from './serve-fake.js';
+export { FakeOutbox, type FakeMessage } from './fake-outbox.js';
+export { delay, clampLatency, type FakeLatency } from './fake-latency.js';

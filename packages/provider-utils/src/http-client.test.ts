@@ -1,0 +1,104 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { ProviderUnavailableError, silentLogger, VerikitError, type ProviderCallContextV1 } from '@verikit/provider';
+import { describe, expect, it } from 'vitest';
+import { createHttpClient } from './http-client.js';
+import { closedPort, startSilentServer } from './network.fixtures.js';
+import { statusError } from './status-error.js';
+import { redactMessage } from './redact.js';
+
+const key = 'sk_live_Http-Client-Key-42';
+const context = (): ProviderCallContextV1 => ({ signal: new AbortController().signal, idempotencyKey: 'flow:effect:1', logger: silentLogger });
+
+async function failure(promise: Promise<unknown>): Promise<VerikitError> {
+  try {
+    await promise;
+  } catch (error) {
+    expect(VerikitError.isInstance(error)).toBe(true);
+    return error as VerikitError;
+  }
+  throw new Error('expected a failure');
+}
+
+async function startEcho() {
+  const seen: Array<{ headers: Record<string, unknown>; body: string }> = [];
+  const server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      seen.push({ headers: request.headers, body: Buffer.concat(chunks).toString('utf8') });
+      response.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
+
+describe('createHttpClient: what provably did not leave, and what may have', () => {
+  it('a refused connection is retried, then is a ProviderUnavailableError with requestSent false', async () => {
+    const port = await closedPort();
+    let fetches = 0;
+    const http = createHttpClient({ name: 'demo', timeout: 1000, connectionRetries: 2, connectionRetryDelayMs: 1, fetch: (input, init) => ((fetches += 1), fetch(input, init)) });
+    const error = await failure(http.send({ operation: 'sms.send', url: `http://127.0.0.1:${port}/x`, path: '/x', body: '{}' }, context()));
+    expect(ProviderUnavailableError.isInstance(error) && error.requestSent).toBe(false);
+    expect(fetches).toBe(3);
+  });
+  it('a host name that does not resolve is requestSent false, and is not retried', async () => {
+    let fetches = 0;
+    const http = createHttpClient({ name: 'demo', timeout: 5000, connectionRetries: 2, connectionRetryDelayMs: 1, fetch: (input, init) => ((fetches += 1), fetch(input, init)) });
+    const error = await failure(http.send({ operation: 'sms.send', url: 'http://verikit-no-such-host.invalid/x', path: '/x', body: '{}' }, context()));
+    expect(ProviderUnavailableError.isInstance(error) && error.requestSent).toBe(false);
+    expect((error.cause as Error).message).toMatch(/^dns \(E[A-Z_]+\)$/);
+    expect(fetches).toBe(1);
+  });
+  it('a timeout after the request left is requestSent unknown, never retried', async () => {
+    const server = await startSilentServer();
+    try {
+      const http = createHttpClient({ name: 'demo', timeout: 100, connectionRetries: 2, connectionRetryDelayMs: 1 });
+      const error = await failure(http.send({ operation: 'sms.send', url: `${server.url}/x`, path: '/x', body: '{}' }, context()));
+      expect(ProviderUnavailableError.isInstance(error)).toBe(true);
+      expect((error as ProviderUnavailableError).requestSent).toBeUndefined();
+      expect(error.message).toBe('demo sms.send: the service did not answer within 100 ms');
+      expect(server.received()).toBe(1);
+    } finally {
+      await server.close();
+    }
+  });
+  it('5xx, 429 and 408 answers are requestSent true (the provider answered)', () => {
+    for (const status of [500, 503, 429, 408]) expect((statusError('demo op', status, undefined) as ProviderUnavailableError).requestSent).toBe(true);
+  });
+});
+
+describe('createHttpClient: credentials', () => {
+  it('authorize adds the key to a copy of the headers (or the body); hooks never see it', async () => {
+    const echo = await startEcho();
+    const hooked: Request[] = [];
+    try {
+      const http = createHttpClient({ name: 'demo', timeout: 1000, connectionRetries: 0, connectionRetryDelayMs: 0, hooks: { beforeRequest: [(request) => void hooked.push(request)] } });
+      await http.send(
+        {
+          operation: 'sms.send',
+          url: `${echo.url}/send`,
+          path: '/send',
+          body: '{"to":"2348030000000"}',
+          authorize(headers, body) {
+            headers['authorization'] = `Bearer ${key}`;
+            return `{"api_key":${JSON.stringify(key)},${body!.slice(1)}`;
+          },
+        },
+        context(),
+      );
+      expect(echo.seen[0]!.headers['authorization']).toBe(`Bearer ${key}`);
+      expect(JSON.parse(echo.seen[0]!.body)).toEqual({ api_key: key, to: '2348030000000' });
+      expect(hooked).toHaveLength(1);
+      expect(JSON.stringify(Object.fromEntries(hooked[0]!.headers))).not.toContain(key);
+    } finally {
+      await echo.close();
+    }
+  });
+  it('redactMessage removes every secret before masking digits', () => {
+    expect(redactMessage(`key ${key} and code 123456`, [key])).toBe('key [redacted] and code ••••••');
+    expect(redactMessage(undefined, [key])).toBeUndefined();
+    expect(redactMessage('x'.repeat(5000), [])!.length).toBe(200);
+  });
+});

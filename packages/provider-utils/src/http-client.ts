@@ -1,0 +1,177 @@
+import type { Logger, ProviderCallContextV1 } from '@verikit/provider';
+import ky, { type AfterResponseHook, type BeforeRequestHook, type KyInstance, type Options } from 'ky';
+import { isConnectionRefused, networkError } from './network-error.js';
+
+/** What a hook is told about the request it sees. */
+export interface HttpRequestInfo<Operation extends string = string> {
+  /** The provider operation, e.g. `phone.send`. */
+  readonly operation: Operation;
+  /** 0 for the first attempt, 1 for the retry after a refused connection. */
+  readonly attempt: number;
+  /** The engine's id for this effect: handy as a trace or correlation id. */
+  readonly idempotencyKey: string;
+}
+
+/**
+ * Runs before each attempt. The request carries the URL, the method and the headers, but never the
+ * credentials (added afterwards, on a copy) and not the body. A hook may add headers, e.g. `traceparent`.
+ */
+export type HttpBeforeRequestHook<Operation extends string = string> = (request: Request, info: HttpRequestInfo<Operation>) => void | Promise<void>;
+
+/** Runs after each response, with a copy the hook may read. Each such hook costs a copy of the response. */
+export type HttpAfterResponseHook<Operation extends string = string> = (
+  request: Request,
+  response: Response,
+  info: HttpRequestInfo<Operation>,
+) => void | Promise<void>;
+
+/** Hooks for tracing and logging, run by ky. */
+export interface HttpHooks<Operation extends string = string> {
+  readonly beforeRequest?: readonly HttpBeforeRequestHook<Operation>[];
+  readonly afterResponse?: readonly HttpAfterResponseHook<Operation>[];
+}
+
+/** How one provider's client behaves. */
+export interface HttpClientSettings<Operation extends string = string> {
+  /** The provider's name: the start of every message and log line (`verikit.<name>.request`). */
+  readonly name: string;
+  /** Milliseconds each attempt may take. */
+  readonly timeout: number;
+  /** Retries of a refused connection, the only failure that provably did not leave. 0 to 5. */
+  readonly connectionRetries: number;
+  readonly connectionRetryDelayMs: number;
+  readonly fetch?: typeof globalThis.fetch;
+  readonly hooks?: HttpHooks<Operation>;
+  /** The content type of every body. Default `application/json`. */
+  readonly contentType?: string;
+}
+
+/** One request: everything but the credentials, which `authorize` adds at the last moment. */
+export interface HttpRequest<Operation extends string = string> {
+  readonly operation: Operation;
+  readonly url: string;
+  /** The path to log (no query, no host). */
+  readonly path: string;
+  /** The encoded body, without credentials. */
+  readonly body?: string;
+  /**
+   * Adds the credentials to `headers` (a plain copy made for this attempt, which no hook or logger sees)
+   * and returns the body to send: `body` itself, or a copy with the key inside for APIs that want it there.
+   */
+  readonly authorize?: (headers: Record<string, string>, body: string | undefined) => string | undefined;
+}
+
+/** An answer that was read: status and text. Mapping it is the provider's job. */
+export interface HttpAnswer {
+  readonly status: number;
+  readonly text: string;
+  readonly durationMs: number;
+}
+
+/** Posts requests through one ky instance; throws only `ProviderUnavailableError`s and the user's own hook errors. */
+export interface HttpClient<Operation extends string = string> {
+  send(request: HttpRequest<Operation>, context: ProviderCallContextV1): Promise<HttpAnswer>;
+}
+
+interface CallState extends Record<string, unknown> {
+  readonly request: HttpRequest;
+  readonly idempotencyKey: string;
+  readonly logger: Logger;
+  attempts: number;
+}
+
+/**
+ * The call travels beside the Request ky builds, in an option ky does not know (so it hands it to the
+ * fetch wrapper), not inside it: a Request with a body holds it as a stream that ky tees for retries; a
+ * body-less Request clones for free. The wrapper also logs each attempt, so no hook of ours runs. See
+ * docs/decisions/0101-lean-ky.md.
+ */
+const callOption = 'verikitCall';
+type CallOptions = Options & { [callOption]: CallState; context: CallState };
+
+/**
+ * Creates the one ky instance of a provider: a per-attempt timeout, no HTTP error thrown by ky (status
+ * mapping is the provider's), redirects not followed, and a retry only of a refused connection. Anything
+ * else that fails after the request may have left is never repeated: sends are not idempotent.
+ */
+export function createHttpClient<Operation extends string>(settings: HttpClientSettings<Operation>): HttpClient<Operation> {
+  const fetchImplementation = settings.fetch ?? globalThis.fetch;
+  const requestLine = `verikit.${settings.name}.request`;
+  const failedLine = `verikit.${settings.name}.failed`;
+
+  const send = (request: Request, init?: RequestInit): Promise<Response> => {
+    const call = (init as Record<string, unknown>)[callOption] as CallState;
+    call.logger.debug(requestLine, { operation: call.request.operation, path: call.request.path, attempt: call.attempts, idempotencyKey: call.idempotencyKey });
+    call.attempts += 1;
+    const headers: Record<string, string> = {};
+    for (const [name, value] of request.headers) headers[name] = value;
+    const body = call.request.authorize === undefined ? call.request.body : call.request.authorize(headers, call.request.body);
+    return fetchImplementation(request.url, { method: 'POST', headers, body: body ?? null, signal: request.signal, redirect: 'manual' });
+  };
+
+  const infoOf = (context: Record<string, unknown>, retryCount: number): HttpRequestInfo<Operation> => {
+    const state = context as CallState;
+    return { operation: state.request.operation as Operation, attempt: retryCount, idempotencyKey: state.idempotencyKey };
+  };
+
+  // Errors thrown by the user's hooks are the user's own: they are passed on, not converted.
+  const hookErrors = new WeakSet<object>();
+  const guarded = async (run: () => void | Promise<void>): Promise<void> => {
+    try {
+      await run();
+    } catch (error) {
+      const thrown = typeof error === 'object' && error !== null ? error : new Error(String(error));
+      hookErrors.add(thrown);
+      throw thrown;
+    }
+  };
+  const beforeRequest = (settings.hooks?.beforeRequest ?? []).map(
+    (hook): BeforeRequestHook =>
+      (request, normalized, state) =>
+        guarded(() => hook(request, infoOf(normalized.context, state.retryCount))),
+  );
+  const afterResponse = (settings.hooks?.afterResponse ?? []).map(
+    (hook): AfterResponseHook =>
+      (request, normalized, response, state) =>
+        guarded(() => hook(request, response, infoOf(normalized.context, state.retryCount))),
+  );
+
+  const api: KyInstance = ky.create({
+    method: 'post',
+    headers: { 'content-type': settings.contentType ?? 'application/json', accept: 'application/json' },
+    timeout: settings.timeout,
+    throwHttpErrors: false,
+    retry: {
+      limit: settings.connectionRetries,
+      methods: ['post'],
+      statusCodes: [],
+      afterStatusCodes: [],
+      shouldRetry: ({ error }) => isConnectionRefused(error),
+      delay: () => settings.connectionRetryDelayMs,
+    },
+    fetch: send as typeof globalThis.fetch,
+    hooks: { beforeRequest, afterResponse },
+  });
+
+  return {
+    async send(request, context) {
+      const startedAt = performance.now();
+      const call: CallState = { request, idempotencyKey: context.idempotencyKey, logger: context.logger, attempts: 0 };
+      const callOptions: CallOptions = { signal: context.signal, context: call, [callOption]: call };
+      try {
+        const response = await api(request.url, callOptions);
+        const text = await response.text();
+        return { status: response.status, text, durationMs: Math.round((performance.now() - startedAt) * 10) / 10 };
+      } catch (error) {
+        if (typeof error === 'object' && error !== null && hookErrors.has(error)) throw error;
+        const converted = networkError(`${settings.name} ${request.operation}`, error, context.signal, settings.timeout);
+        context.logger.warn(failedLine, {
+          operation: request.operation,
+          error: converted.code,
+          reason: converted.cause instanceof Error ? converted.cause.message : undefined,
+        });
+        throw converted;
+      }
+    },
+  };
+}

@@ -1,0 +1,37 @@
+/**
+ * What every verikit HTTP provider shares (the lean ky client, timeouts, no retry once a request may
+ * have left, credentials added on a copy of the headers, redaction, typed network and status errors,
+ * settings read from the environment at call time), and what acts on whole providers: composition per
+ * capability and failover that never risks a second send.
+ *
+ * @module
+ */
+export {
+  createHttpClient,
+  type HttpAfterResponseHook,
+  type HttpAnswer,
+  type HttpBeforeRequestHook,
+  type HttpClient,
+  type HttpClientSettings,
+  type HttpHooks,
+  type HttpRequest,
+  type HttpRequestInfo,
+} from './http-client.js';
+export { networkError, networkCodeOf, isConnectionRefused, safeCause, type NetworkFailure } from './network-error.js';
+export { statusError, parseJsonBody } from './status-error.js';
+export { redactMessage } from './redact.js';
+export { settingReader, checkSettings, type SettingReader, type SettingSource } from './load-setting.js';
+export {
+  baseUrlSchema,
+  secretSchema,
+  timeoutSchema,
+  providerNameSchema,
+  functionSchema,
+  hooksSchema,
+  transportSettingsShape,
+  transportDefaults,
+  type TransportSettings,
+} from './settings-schemas.js';
+export { isProvablyUnsent } from './is-provably-unsent.js';
+export { composeProviders, type ProviderComposition } from './compose-providers.js';
+export { withFailover, type FailoverOptions } from './with-failover.js';

@@ -1,0 +1,183 @@
+import {
+  CapabilityError,
+  InvalidInputError,
+  ProviderRejectedError,
+  type MessagingRequirementV1,
+  type PhoneChannel,
+  type ProviderCallContextV1,
+  type ProviderEventV1,
+  type ProviderV1,
+  type RawWebhookV1,
+} from '@verikit/provider';
+import { isProvablyUnsent } from './is-provably-unsent.js';
+
+/** Options of {@link withFailover}. */
+export interface FailoverOptions {
+  /** The failover provider's name. Default `failover`. */
+  readonly name?: string;
+}
+
+type Capability = 'phone' | 'sms' | 'whatsapp' | 'ussd' | 'identity';
+
+/** Between a provider's name and its own requestId in the requestIds a failover provider returns. */
+const separator = '~';
+
+/**
+ * Tries `members` in order for every call, moving to the next only when the error proves the previous
+ * one sent nothing (see `isProvablyUnsent`: connection refused, DNS failure, credentials refused, a
+ * capability or channel it lacks). A timeout, a 5xx or a rejection is thrown as it is: it may have
+ * followed a send, and a second send is worse than an error.
+ *
+ * A phone send's requestId names the member that sent it (`twilio~VE…`), so the check goes to that
+ * member, on any instance, with nothing stored beside the flow; a resend (`resendOf`) tries that member
+ * first. Webhooks are parsed by each member in turn: the first that recognises the body wins.
+ *
+ * Member names must differ. Throws an `InvalidInputError` naming the member otherwise.
+ *
+ * @example
+ * const provider = withFailover([createTermiiProvider(), createTwilioProvider()]);
+ */
+export function withFailover(members: readonly ProviderV1[], options: FailoverOptions = {}): ProviderV1 {
+  if (!Array.isArray(members) || members.length === 0) throw new InvalidInputError([{ field: 'providers', message: 'must be a non-empty list of providers' }]);
+  const names = new Set<string>();
+  members.forEach((member, index) => {
+    if (typeof member !== 'object' || member === null || member.specificationVersion !== 'v1') {
+      throw new InvalidInputError([{ field: `providers.${index}`, message: 'must be a provider of specification v1' }]);
+    }
+    if (names.has(member.name)) throw new InvalidInputError([{ field: `providers.${index}.name`, message: 'must differ from the other providers’ names' }]);
+    names.add(member.name);
+  });
+  const name = options.name ?? 'failover';
+  if (typeof name !== 'string' || !/^[a-z][a-z0-9-]{0,31}$/.test(name)) {
+    throw new InvalidInputError([{ field: 'name', message: 'must be 1 to 32 lowercase letters, digits or dashes' }]);
+  }
+  const having = (capability: Capability) => members.filter((member) => member[capability] !== undefined);
+
+  /** Runs `call` on each candidate in turn while the failure proves nothing was sent. */
+  async function attempt<T>(
+    capability: Capability,
+    candidates: readonly ProviderV1[],
+    context: ProviderCallContextV1,
+    call: (member: ProviderV1) => Promise<T>,
+  ): Promise<{ result: T; member: ProviderV1 }> {
+    if (candidates.length === 0) throw new CapabilityError(capability, name);
+    let index = 0;
+    for (;;) {
+      const member = candidates[index]!;
+      try {
+        return { result: await call(member), member };
+      } catch (error) {
+        const next = candidates[index + 1];
+        if (next === undefined || !isProvablyUnsent(error)) throw error;
+        context.logger.warn('verikit.failover.next', {
+          capability,
+          from: member.name,
+          to: next.name,
+          error: typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined,
+        });
+        index += 1;
+      }
+    }
+  }
+
+  const provider: { -readonly [K in keyof ProviderV1]: ProviderV1[K] } = { specificationVersion: 'v1', name };
+
+  const phones = having('phone');
+  if (phones.length > 0) {
+    const channels = Object.freeze([...new Set(phones.flatMap((member) => member.phone!.channels))] as PhoneChannel[]);
+    const byName = new Map(phones.map((member) => [member.name, member]));
+    const split = (requestId: string): { member: ProviderV1 | undefined; inner: string } => {
+      const at = typeof requestId === 'string' ? requestId.indexOf(separator) : -1;
+      const member = at > 0 ? byName.get(requestId.slice(0, at)) : undefined;
+      return member === undefined ? { member, inner: requestId } : { member, inner: requestId.slice(at + 1) };
+    };
+    provider.phone = {
+      channels,
+      customCode: phones.some((member) => member.phone!.customCode === true),
+      async send(input, context) {
+        // Malformed input is the first member's to refuse, with its own InvalidInputError.
+        if (typeof input !== 'object' || input === null) return phones[0]!.phone!.send(input, context);
+        const { resendOf, ...rest } = input;
+        const previous = resendOf === undefined ? undefined : split(resendOf);
+        const ordered = previous?.member === undefined ? phones : [previous.member, ...phones.filter((member) => member !== previous.member)];
+        const able = ordered.filter(
+          (member) => member.phone!.channels.includes(input.channel) && (input.code === undefined || member.phone!.customCode === true),
+        );
+        if (able.length === 0 && (['sms', 'voice', 'whatsapp'] as unknown[]).includes(input.channel)) {
+          const needsCode = input.code !== undefined && ordered.some((member) => member.phone!.channels.includes(input.channel));
+          throw needsCode
+            ? new CapabilityError('phone verification with a code we generate', name, { field: 'code' })
+            : new CapabilityError(`phone verification by ${input.channel}`, name, { field: 'channel' });
+        }
+        const candidates = able.length > 0 ? able : ordered.slice(0, 1);
+        const { result, member } = await attempt('phone', candidates, context, (each) =>
+          each.phone!.send(each === previous?.member ? { ...rest, resendOf: previous.inner } : rest, context),
+        );
+        return { requestId: `${member.name}${separator}${result.requestId}`, sentBy: result.sentBy ?? member.name };
+      },
+      async check(input, context) {
+        const { member, inner } = split(input?.requestId);
+        if (member === undefined) {
+          // A requestId from before failover was configured: one of the members made it, most likely the first.
+          if (typeof input?.requestId === 'string' && !input.requestId.includes(separator)) {
+            return (await attempt('phone', phones, context, (member) => member.phone!.check(input, context))).result;
+          }
+          throw new ProviderRejectedError(`${name} phone.check: the requestId names no provider of this failover`);
+        }
+        return member.phone!.check({ ...input, requestId: inner }, context);
+      },
+    };
+  }
+
+  const smsMembers = having('sms');
+  if (smsMembers.length > 0) {
+    const requires = [...new Set(smsMembers.flatMap((member) => member.sms!.requires ?? []))] as MessagingRequirementV1[];
+    provider.sms = {
+      ...(requires.length > 0 ? { requires: Object.freeze(requires) } : {}),
+      send: async (input, context) => (await attempt('sms', smsMembers, context, (member) => member.sms!.send(input, context))).result,
+    };
+  }
+  const whatsAppMembers = having('whatsapp');
+  if (whatsAppMembers.length > 0) {
+    provider.whatsapp = {
+      send: async (input, context) => (await attempt('whatsapp', whatsAppMembers, context, (member) => member.whatsapp!.send(input, context))).result,
+    };
+  }
+  const ussdMembers = having('ussd');
+  if (ussdMembers.length > 0) {
+    provider.ussd = {
+      initiate: async (input, context) => (await attempt('ussd', ussdMembers, context, (member) => member.ussd!.initiate(input, context))).result,
+    };
+  }
+  const identityMembers = having('identity');
+  if (identityMembers.length > 0) {
+    provider.identity = {
+      types: Object.freeze([...new Set(identityMembers.flatMap((member) => member.identity!.types))]),
+      async sendOtp(input, context) {
+        const candidates = identityMembers.filter((member) => member.identity!.types.includes(input?.idType));
+        if (candidates.length === 0) throw new CapabilityError(`${String(input?.idType).slice(0, 8)} verification`, name, { field: 'idType' });
+        await attempt('identity', candidates, context, (member) => member.identity!.sendOtp(input, context));
+      },
+    };
+  }
+  const parsers = members.filter((member) => member.webhooks !== undefined);
+  if (parsers.length > 0) provider.webhooks = { parse: (webhook) => parseWithFirst(parsers, webhook) };
+  return Object.freeze(provider);
+}
+
+/** The first member's event for a body; `null` when every member ignores it; the first error when all refuse it. */
+function parseWithFirst(members: readonly ProviderV1[], webhook: RawWebhookV1): ProviderEventV1 | null {
+  let firstError: unknown;
+  let ignored = false;
+  for (const member of members) {
+    try {
+      const event = member.webhooks!.parse(webhook);
+      if (event !== null) return event;
+      ignored = true;
+    } catch (error) {
+      firstError ??= error;
+    }
+  }
+  if (ignored) return null;
+  throw firstError;
+}

@@ -1,0 +1,44 @@
+import { CapabilityError } from '../../errors/capability-error.js';
+import type { IdentityType } from './identity-capability-v1.js';
+import type { PhoneChannel } from './phone-capability-v1.js';
+import type { ProviderV1 } from './provider-v1.js';
+
+/** What a flow needs from a provider, checked before anything is sent or stored. */
+export type CapabilityNeedV1 =
+  | { readonly capability: 'phone'; readonly channel: PhoneChannel; readonly customCode?: boolean }
+  | { readonly capability: 'sms'; readonly from?: string | undefined }
+  | { readonly capability: 'whatsapp' }
+  | { readonly capability: 'ussd' }
+  | { readonly capability: 'identity'; readonly idType: IdentityType }
+  | { readonly capability: 'webhooks' };
+
+/**
+ * Throws a `CapabilityError` naming the capability (and the channel, identity type or requirement)
+ * when `provider` cannot serve `need`; returns quietly when it can. Reads only what the provider
+ * declares, so it makes no request: the engine calls it when a flow starts, before it stores or sends.
+ */
+export function requireCapabilityV1(provider: ProviderV1, need: CapabilityNeedV1): void {
+  const missing = (what: string, field?: string) => new CapabilityError(what, provider.name, field === undefined ? {} : { field });
+  switch (need.capability) {
+    case 'phone': {
+      const phone = provider.phone;
+      if (phone === undefined) throw missing('phone verification');
+      if (!phone.channels.includes(need.channel)) throw missing(`phone verification by ${need.channel}`, 'channel');
+      if (need.customCode === true && phone.customCode !== true) throw missing('phone verification with a code we generate', 'code');
+      return;
+    }
+    case 'sms': {
+      const sms = provider.sms;
+      if (sms === undefined) throw missing('sms');
+      if (need.from === undefined && sms.requires?.includes('sender') === true) throw missing('sms without a sender (configure a default sender)', 'from');
+      return;
+    }
+    case 'identity': {
+      const identity = provider.identity;
+      if (identity === undefined || !identity.types.includes(need.idType)) throw missing(`${need.idType} verification`, 'idType');
+      return;
+    }
+    default:
+      if (provider[need.capability] === undefined) throw missing(need.capability === 'ussd' ? 'ussd verification' : need.capability);
+  }
+}

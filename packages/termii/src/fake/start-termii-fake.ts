@@ -1,0 +1,99 @@
+import { clampLatency, FakeOutbox, serveFake, type FakeMessage } from '@verikit/provider-utils/fake';
+import { Hono } from 'hono';
+import { mountTermiiRoutes } from './termii-fake-routes.js';
+import { TermiiFakeTokens } from './termii-fake-tokens.js';
+
+/** Options of {@link startTermiiFake}. */
+export interface TermiiFakeOptions {
+  /** The API key the fake accepts. Default `termii-fake-api-key`. */
+  readonly apiKey?: string;
+  /** Port on 127.0.0.1. Default 0: a free one. */
+  readonly port?: number;
+  /** Latency added to every answer, in ms. Default 0. */
+  readonly latencyMs?: number;
+  /** Latency of the magic "slow" numbers, in ms. Default 3000. */
+  readonly slowMs?: number;
+}
+
+/** A request the fake answered, for logs (never a body). */
+export interface TermiiFakeRequest {
+  readonly method: string;
+  readonly path: string;
+  readonly status: number;
+}
+
+/** A running Termii fake. */
+export interface TermiiFake {
+  readonly url: string;
+  /** What to pass as `baseUrl` (the same server). */
+  readonly baseUrl: string;
+  readonly port: number;
+  readonly apiKey: string;
+  /** Every message delivered, oldest first (messages to a DND number on the generic route are not). */
+  readonly outbox: readonly FakeMessage[];
+  /** The last code sent to an E.164 number. */
+  lastCode(phoneNumber: string): string | undefined;
+  /** The text of the last message to an E.164 number. */
+  lastMessage(phoneNumber: string): string | undefined;
+  setLatency(ms: number): void;
+  /** Listens to answered requests; returns the unsubscribe function. */
+  onRequest(listener: (request: TermiiFakeRequest) => void): () => void;
+  reset(): void;
+  close(): Promise<void>;
+}
+
+/** The API key the fake accepts unless told otherwise. */
+export const defaultTermiiFakeApiKey = 'termii-fake-api-key';
+
+/**
+ * Starts a fake of Termii's public API (token and messaging routes) on 127.0.0.1, with an outbox, magic
+ * numbers that fail on purpose (`termiiMagicNumbers`) and latency. For tests and for development.
+ *
+ * @example
+ * const fake = await startTermiiFake();
+ * const provider = createTermiiProvider({ apiKey: fake.apiKey, baseUrl: fake.baseUrl, senderId: 'Acme' });
+ */
+export async function startTermiiFake(options: TermiiFakeOptions = {}): Promise<TermiiFake> {
+  const outbox = new FakeOutbox();
+  const tokens = new TermiiFakeTokens();
+  const latency = { ms: clampLatency(options.latencyMs ?? 0) };
+  const listeners = new Set<(request: TermiiFakeRequest) => void>();
+  const apiKey = options.apiKey ?? defaultTermiiFakeApiKey;
+  const app = new Hono();
+  mountTermiiRoutes(app, {
+    apiKey,
+    tokens,
+    outbox,
+    latency,
+    slowMs: clampLatency(options.slowMs ?? 3000),
+    emit: (line) => {
+      for (const listener of listeners) listener(line);
+    },
+  });
+  app.get('/__fake/outbox', (c) => c.json(outbox.messages));
+  app.notFound((c) => c.json({ code: 'fail', message: 'Not found' }, 404));
+  const server = await serveFake(app.fetch, options.port ?? 0);
+  return {
+    url: server.url,
+    baseUrl: server.url,
+    port: server.port,
+    apiKey,
+    get outbox() {
+      return outbox.messages;
+    },
+    lastCode: (phoneNumber) => outbox.lastCode(phoneNumber),
+    lastMessage: (phoneNumber) => outbox.lastText(phoneNumber),
+    setLatency(ms) {
+      latency.ms = clampLatency(ms);
+    },
+    onRequest(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    reset() {
+      outbox.clear();
+      tokens.clear();
+    },
+    close: () => server.close(),
+  };
+}

@@ -1,0 +1,30 @@
+/** A failure the Termii fake produces on purpose. */
+export type TermiiMagicBehaviour = 'rejected' | 'server-error' | 'unauthorized' | 'slow' | 'not-json' | 'rate-limited' | 'dnd';
+
+/** What each behaviour does, for docs and the CLI. */
+export const termiiMagicDescriptions: Readonly<Record<TermiiMagicBehaviour, string>> = Object.freeze({
+  rejected: 'HTTP 400 with a message, as Termii refuses a request',
+  'server-error': 'HTTP 500',
+  unauthorized: 'HTTP 401, as if the API key were revoked',
+  slow: 'answers normally after slowMs (default 3000 ms)',
+  'not-json': 'HTTP 200 with an HTML body',
+  'rate-limited': 'HTTP 429',
+  dnd: 'a number on Do-Not-Disturb: accepted on the generic route but never delivered; delivered on the dnd route',
+});
+
+const order: readonly TermiiMagicBehaviour[] = ['rejected', 'server-error', 'unauthorized', 'slow', 'not-json', 'rate-limited', 'dnd'];
+
+/**
+ * E.164 numbers that fail on purpose: `+23480399000` followed by `01`…`07`. They are valid Nigerian
+ * numbers, so they pass verikit's validation and reach the fake (which sees them without `+`).
+ */
+export const termiiMagicNumbers: Readonly<Record<string, TermiiMagicBehaviour>> = Object.freeze(
+  Object.fromEntries(order.map((behaviour, index) => [`+23480399000${String(index + 1).padStart(2, '0')}`, behaviour])),
+);
+
+/** The behaviour a Termii-format number (digits, no `+`) asks for, if any. */
+export function termiiMagicOf(number: unknown): TermiiMagicBehaviour | undefined {
+  if (typeof number !== 'string') return undefined;
+  const e164 = `+${number}`;
+  return Object.hasOwn(termiiMagicNumbers, e164) ? termiiMagicNumbers[e164] : undefined;
+}

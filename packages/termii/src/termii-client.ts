@@ -1,0 +1,104 @@
+import { ProviderProtocolError, ProviderRejectedError, type ProviderCallContextV1 } from '@verikit/provider';
+import { createHttpClient, parseJsonBody, redactMessage, statusError } from '@verikit/provider-utils';
+import type { TermiiOperation } from './termii-settings.js';
+import type { ResolvedTermiiSettings } from './termii-settings-schema.js';
+
+/** Termii's paths, each as its API reference names it. */
+export const termiiPaths = {
+  /** Token API, "Send Token" (developers.termii.com/send-token): SMS and WhatsApp codes. */
+  sendToken: '/api/sms/otp/send',
+  /** Token API, "Voice Token" (developers.termii.com/voice-token): a code read out in a call. */
+  voiceToken: '/api/sms/otp/send/voice',
+  /** Token API, "Verify Token" (developers.termii.com/verify-token). */
+  verifyToken: '/api/sms/otp/verify',
+  /** Messaging API, "Send message" (developers.termii.com/messaging-api): SMS and WhatsApp. */
+  send: '/api/sms/send',
+} as const;
+
+/** A JSON object Termii answered with. */
+export type TermiiAnswer = Readonly<Record<string, unknown>>;
+
+/** Posts one JSON body to Termii, the API key added inside it at the last moment. */
+export interface TermiiClient {
+  /**
+   * Returns the JSON object of a 2xx answer (and of a 400 whose body `keep` accepts); throws a typed error
+   * for any other answer, with Termii's message made safe.
+   */
+  post(
+    operation: TermiiOperation,
+    path: string,
+    body: Record<string, unknown>,
+    context: ProviderCallContextV1,
+    keep?: (answer: Record<string, unknown>) => boolean,
+  ): Promise<TermiiAnswer>;
+}
+
+/** Termii's message in an answer: `message`, else a string `status` or `error`. */
+export function termiiMessage(answer: unknown): string | undefined {
+  if (typeof answer !== 'object' || answer === null) return undefined;
+  for (const key of ['message', 'status', 'error']) {
+    const value = (answer as Record<string, unknown>)[key];
+    if (typeof value === 'string') return value;
+  }
+  return undefined;
+}
+
+/** Creates the Termii client on the shared HTTP client of `@verikit/provider-utils`. */
+export function createTermiiClient(settings: ResolvedTermiiSettings): TermiiClient {
+  const http = createHttpClient<TermiiOperation>({ ...settings });
+  return {
+    async post(operation, path, body, context, keep) {
+      const apiKey = settings.apiKey();
+      const label = `${settings.name} ${operation}`;
+      const text = JSON.stringify(body);
+      const answer = await http.send(
+        {
+          operation,
+          url: settings.baseUrl() + path,
+          path,
+          body: text,
+          // Termii takes the key in the body: it is spliced into the string sent, never into `body`.
+          authorize: (_headers, json) => `{"api_key":${JSON.stringify(apiKey)}${json === '{}' ? '}' : `,${json!.slice(1)}`}`,
+        },
+        context,
+      );
+      if (answer.status < 200 || answer.status > 299) {
+        let parsed: unknown;
+        try {
+          parsed = JSON.parse(answer.text);
+        } catch {
+          parsed = undefined;
+        }
+        if (answer.status === 400 && keep !== undefined && typeof parsed === 'object' && parsed !== null && keep(parsed as Record<string, unknown>)) {
+          return parsed as TermiiAnswer;
+        }
+        const error = statusError(label, answer.status, redactMessage(termiiMessage(parsed), [apiKey]));
+        context.logger.warn(`verikit.${settings.name}.failed`, { operation, status: answer.status, error: error.code, durationMs: answer.durationMs });
+        throw error;
+      }
+      const parsed = parseJsonBody(label, answer.status, answer.text);
+      if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+        throw new ProviderProtocolError(`${label}: the response (HTTP ${answer.status}) is not a JSON object`, { field: 'body' });
+      }
+      context.logger.debug(`verikit.${settings.name}.response`, { operation, status: answer.status, durationMs: answer.durationMs });
+      const code = (parsed as Record<string, unknown>)['code'];
+      // The messaging API answers `code: "ok"`; any other code in a 2xx is a refusal.
+      if (typeof code === 'string' && code !== 'ok') {
+        const providerMessage = redactMessage(termiiMessage(parsed), [apiKey]);
+        throw new ProviderRejectedError(`${label}: Termii refused the request${providerMessage === undefined ? '' : `: ${providerMessage}`}`, {
+          ...(providerMessage === undefined ? {} : { providerMessage }),
+        });
+      }
+      return parsed as TermiiAnswer;
+    },
+  };
+}
+
+/** A non-empty string (or number, as text) at `key` of an answer, or a `ProviderProtocolError` naming it. */
+export function requiredText(label: string, answer: TermiiAnswer, keys: readonly string[]): string {
+  for (const key of keys) {
+    const value = answer[key];
+    if ((typeof value === 'string' && value.length > 0 && value.length <= 256) || (typeof value === 'number' && Number.isFinite(value))) return String(value);
+  }
+  throw new ProviderProtocolError(`${label}: the response has no ${keys[0]}`, { field: keys[0]! });
+}

@@ -1,0 +1,49 @@
+import type { HttpHooks } from '@verikit/provider-utils';
+
+/** The Termii operations, named as the provider spec names them. */
+export type TermiiOperation = 'phone.send' | 'phone.check' | 'sms.send' | 'whatsapp.send';
+
+/** Termii's routes: `dnd` reaches numbers on Do-Not-Disturb lists (and is the one for codes); `generic` does not. */
+export type TermiiRoute = 'dnd' | 'generic';
+
+/**
+ * Settings of {@link createTermiiProvider}. Every one may be left out; the key and addresses then come from
+ * the environment variable named beside it, read at each call and never logged.
+ */
+export interface TermiiProviderSettings {
+  /** Your Termii API key, sent as `api_key` in each body. Default: `TERMII_API_KEY`. */
+  readonly apiKey?: string;
+  /** Your account's base URL from the Termii dashboard. Default: `TERMII_BASE_URL`, else `https://api.ng.termii.com`. */
+  readonly baseUrl?: string;
+  /**
+   * The approved sender id used when a call gives no `from` (3 to 11 letters or digits, or a numeric sender).
+   * Default: `TERMII_SENDER_ID`; without one, SMS and phone sends need `from`.
+   */
+  readonly senderId?: string;
+  /** The WhatsApp device name used as `from` on WhatsApp. Default: `TERMII_WHATSAPP_FROM`, else the sender id. */
+  readonly whatsappFrom?: string;
+  /** The route of one-time codes. Default `dnd`: the generic route does not reach numbers on Do-Not-Disturb. */
+  readonly otpRoute?: TermiiRoute;
+  /** The route of other SMS. Default `generic`. */
+  readonly messageRoute?: TermiiRoute;
+  /** Digits of the codes Termii makes: 4 to 8. Default 6. */
+  readonly pinLength?: number;
+  /** Checks Termii allows per code (`pin_attempts`), at least 1. Default 5. */
+  readonly pinAttempts?: number;
+  /** Minutes a code lives (`pin_time_to_live`), 0 to 60. Default 10. */
+  readonly pinTimeToLiveMinutes?: number;
+  /** The text of an SMS or WhatsApp code, with `< 1234 >` where the code goes. Default `Your verification code is < 1234 >`. */
+  readonly messageText?: string;
+  /** Per-request timeout in ms. Default 10 000. */
+  readonly timeout?: number;
+  /** A fetch implementation. Default `globalThis.fetch`. */
+  readonly fetch?: typeof globalThis.fetch;
+  /** ky hooks for tracing and logging: they never see the API key. */
+  readonly hooks?: HttpHooks<TermiiOperation>;
+  /** Retries of a refused connection (the only failure that provably did not leave). Default 1; 0 to 5. */
+  readonly connectionRetries?: number;
+  /** Wait before such a retry, in ms. Default 50. */
+  readonly connectionRetryDelayMs?: number;
+  /** `provider.name`. Default `termii`. */
+  readonly name?: string;
+}

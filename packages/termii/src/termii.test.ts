@@ -1,0 +1,219 @@
+import { CapabilityError, InvalidInputError, ProviderAuthenticationError, ProviderRejectedError, ProviderUnavailableError, type Logger, type ProviderCallContextV1, type ProviderV1 } from '@verikit/provider';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createTermiiProvider } from './create-termii-provider.js';
+import { startTermiiFake, termiiMagicNumbers, type TermiiFake } from './fake/index.js';
+import type { TermiiProviderSettings } from './termii-settings.js';
+
+const apiKey = 'TLsecretTermiiKey0123456789';
+const lines: string[] = [];
+const logger: Logger = { debug: (m, f) => void lines.push(m + JSON.stringify(f)), info: (m, f) => void lines.push(m + JSON.stringify(f)), warn: (m, f) => void lines.push(m + JSON.stringify(f)), error: (m, f) => void lines.push(m + JSON.stringify(f)) };
+const context = (): ProviderCallContextV1 => ({ signal: new AbortController().signal, idempotencyKey: 'flow:effect:1', logger });
+const magic = (wanted: string) => Object.entries(termiiMagicNumbers).find(([, value]) => value === wanted)![0];
+const errors: unknown[] = [];
+
+let fake: TermiiFake;
+let fetches = 0;
+const wire: Array<{ url: string; body: Record<string, unknown> }> = [];
+const recordingFetch: typeof fetch = async (input, init) => {
+  fetches += 1;
+  wire.push({ url: String(input), body: JSON.parse(String(init?.body)) as Record<string, unknown> });
+  return fetch(input, init);
+};
+const hooked: Request[] = [];
+
+function termii(overrides: Partial<TermiiProviderSettings> = {}): ProviderV1 {
+  return createTermiiProvider({ apiKey, baseUrl: fake.baseUrl, senderId: 'Acme', fetch: recordingFetch, hooks: { beforeRequest: [(request) => void hooked.push(request)] }, ...overrides });
+}
+
+async function failure(promise: Promise<unknown>): Promise<Error & { field?: string }> {
+  try {
+    await promise;
+  } catch (error) {
+    errors.push(error);
+    return error as Error;
+  }
+  throw new Error('expected a failure');
+}
+
+beforeAll(async () => {
+  fake = await startTermiiFake({ apiKey, slowMs: 300 });
+});
+afterAll(() => fake.close());
+afterEach(() => vi.unstubAllEnvs());
+
+describe('termii: the wire', () => {
+  it('Send Token by the DND route, Termii number format, api_key in the body, pinId as requestId', async () => {
+    const { requestId } = await termii().phone!.send({ phoneNumber: '+2348031110001', channel: 'sms' }, context());
+    expect(wire.at(-1)!.url).toBe(`${fake.baseUrl}/api/sms/otp/send`);
+    expect(wire.at(-1)!.body).toEqual({
+      api_key: apiKey,
+      message_type: 'NUMERIC',
+      pin_type: 'NUMERIC',
+      to: '2348031110001',
+      from: 'Acme',
+      channel: 'dnd',
+      pin_attempts: 5,
+      pin_time_to_live: 10,
+      pin_length: 6,
+      pin_placeholder: '< 1234 >',
+      message_text: 'Your verification code is < 1234 >',
+    });
+    expect(requestId).toMatch(/^[0-9a-f-]{36}$/);
+    const code = fake.lastCode('+2348031110001')!;
+    await expect(termii().phone!.check({ requestId, code }, context())).resolves.toEqual({ valid: true });
+    expect(wire.at(-1)!.body).toEqual({ api_key: apiKey, pin_id: requestId, pin: code });
+  });
+  it('voice by Voice Token; WhatsApp codes by Send Token on the WhatsApp channel; attempts and time to live passed through', async () => {
+    const provider = termii({ pinAttempts: 3, pinTimeToLiveMinutes: 2, pinLength: 4 });
+    await provider.phone!.send({ phoneNumber: '+2348031110002', channel: 'voice' }, context());
+    expect(wire.at(-1)!.body).toEqual({ api_key: apiKey, phone_number: '2348031110002', pin_attempts: 3, pin_time_to_live: 2, pin_length: 4 });
+    expect(fake.outbox.at(-1)).toMatchObject({ channel: 'voice', to: '+2348031110002' });
+    await provider.phone!.send({ phoneNumber: '+2348031110002', channel: 'whatsapp' }, context());
+    expect(wire.at(-1)!.body).toMatchObject({ channel: 'WhatsApp', pin_attempts: 3, pin_time_to_live: 2, pin_length: 4 });
+    expect(fake.lastCode('+2348031110002')).toMatch(/^\d{4}$/);
+  });
+  it('SMS on the messaging API (generic route unless told), WhatsApp with the device name', async () => {
+    const sent = await termii().sms!.send({ to: '+2348031110003', message: 'Shipped' }, context());
+    expect(sent.messageId).toMatch(/^\d+$/);
+    expect(wire.at(-1)!.body).toEqual({ api_key: apiKey, to: '2348031110003', from: 'Acme', sms: 'Shipped', type: 'plain', channel: 'generic' });
+    await termii({ whatsappFrom: 'Acme Device' }).whatsapp!.send({ phoneNumber: '+2348031110003', message: 'Hi' }, context());
+    expect(wire.at(-1)!.body).toEqual({ api_key: apiKey, to: '2348031110003', from: 'Acme Device', sms: 'Hi', type: 'plain', channel: 'whatsapp' });
+  });
+  it('the generic route does not reach a DND number (accepted, never delivered); the dnd route does', async () => {
+    const dnd = magic('dnd');
+    await termii().sms!.send({ to: dnd, message: 'generic route' }, context());
+    expect(fake.lastMessage(dnd)).toBeUndefined();
+    await termii({ messageRoute: 'dnd' }).sms!.send({ to: dnd, message: 'dnd route' }, context());
+    expect(fake.lastMessage(dnd)).toBe('dnd route');
+    await termii().phone!.send({ phoneNumber: dnd, channel: 'sms' }, context());
+    expect(fake.lastCode(dnd)).toMatch(/^\d{6}$/);
+  });
+});
+
+describe('termii: answers mapped to typed results and errors', () => {
+  it('a wrong code is not valid; the last allowed attempt is attempts-exhausted; an unknown pin id is rejected', async () => {
+    const provider = termii({ pinAttempts: 2 });
+    const { requestId } = await provider.phone!.send({ phoneNumber: '+2348031110004', channel: 'sms' }, context());
+    const wrong = fake.lastCode('+2348031110004') === '000000' ? '111111' : '000000';
+    await expect(provider.phone!.check({ requestId, code: wrong }, context())).resolves.toEqual({ valid: false });
+    await expect(provider.phone!.check({ requestId, code: wrong }, context())).resolves.toEqual({ valid: false, reason: 'attempts-exhausted' });
+    expect(ProviderRejectedError.isInstance(await failure(provider.phone!.check({ requestId, code: wrong }, context())))).toBe(true);
+  });
+  it('an expired code is reported as expired, not as an error', async () => {
+    const provider = termii({ pinTimeToLiveMinutes: 0 });
+    const { requestId } = await provider.phone!.send({ phoneNumber: '+2348031110005', channel: 'sms' }, context());
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    await expect(provider.phone!.check({ requestId, code: fake.lastCode('+2348031110005')! }, context())).resolves.toEqual({ valid: false, reason: 'expired' });
+  });
+  it('a wrong key is an authentication error that never shows it; 429 is unavailable; a slow answer times out and is not retried', async () => {
+    const wrong = await failure(termii({ apiKey: 'TLwrongKey999999' }).sms!.send({ to: '+2348031110006', message: 'x' }, context()));
+    expect(ProviderAuthenticationError.isInstance(wrong)).toBe(true);
+    expect(JSON.stringify({ message: wrong.message, cause: String(wrong.cause) })).not.toContain('TLwrongKey999999');
+    expect(ProviderUnavailableError.isInstance(await failure(termii().sms!.send({ to: magic('rate-limited'), message: 'x' }, context())))).toBe(true);
+    const before = fetches;
+    const slow = await failure(termii({ timeout: 50 }).sms!.send({ to: magic('slow'), message: 'x' }, context()));
+    expect(slow.message).toContain('did not answer within 50 ms');
+    expect(fetches - before).toBe(1);
+  });
+});
+
+describe('termii: capabilities, input and settings', () => {
+  it('declares no USSD, no BVN/NIN, no custom code; a code of ours is a CapabilityError and nothing is sent', async () => {
+    const provider = termii();
+    expect([provider.ussd, provider.identity, provider.webhooks]).toEqual([undefined, undefined, undefined]);
+    expect(provider.phone!.channels).toEqual(['sms', 'voice', 'whatsapp']);
+    const before = fetches;
+    const error = await failure(provider.phone!.send({ phoneNumber: '+2348031110007', channel: 'sms', code: '123456' }, context()));
+    expect(CapabilityError.isInstance(error) && error.field).toBe('code');
+    expect(fetches).toBe(before);
+  });
+  const bad: Array<[string, string, (provider: ProviderV1) => Promise<unknown>]> = [
+    ['phone.send', 'phoneNumber', (p) => p.phone!.send({ phoneNumber: '2348031110008', channel: 'sms' }, context())],
+    ['phone.send', 'phoneNumber', (p) => p.phone!.send({ phoneNumber: '+234803111000a', channel: 'sms' }, context())],
+    ['phone.send', 'phoneNumber', (p) => p.phone!.send({ phoneNumber: `+${'1'.repeat(1_000_000)}`, channel: 'sms' }, context())],
+    ['phone.send', 'from', (p) => p.phone!.send({ phoneNumber: '+2348031110008', channel: 'sms', from: 'AB' }, context())],
+    ['phone.send', 'from', (p) => p.phone!.send({ phoneNumber: '+2348031110008', channel: 'sms', from: 'Acme & Co' }, context())],
+    ['phone.send', 'channel', (p) => p.phone!.send({ phoneNumber: '+2348031110008', channel: 'fax' as never }, context())],
+    ['phone.send', 'input', (p) => p.phone!.send(null as never, context())],
+    ['phone.check', 'code', (p) => p.phone!.check({ requestId: 'x', code: '12ab' }, context())],
+    ['phone.check', 'requestId', (p) => p.phone!.check({ requestId: 'x'.repeat(1_000_000), code: '1234' }, context())],
+    ['sms.send', 'message', (p) => p.sms!.send({ to: '+2348031110008', message: 'x'.repeat(1_000_000) }, context())],
+    ['sms.send', 'to', (p) => p.sms!.send({ to: 42 as never, message: 'x' }, context())],
+    ['whatsapp.send', 'phoneNumber', (p) => p.whatsapp!.send({ phoneNumber: '+234 803', message: 'x' }, context())],
+  ];
+  for (const [operation, field, call] of bad) {
+    it(`${operation}: bad ${field} is an InvalidInputError naming it, and no request leaves`, async () => {
+      const before = fetches;
+      const error = await failure(call(termii()));
+      expect(InvalidInputError.isInstance(error)).toBe(true);
+      expect(error.field).toBe(field);
+      expect(fetches).toBe(before);
+    });
+  }
+  it('without a sender id, SMS declares it needs one and a send without from names from', async () => {
+    vi.stubEnv('TERMII_SENDER_ID', undefined);
+    const provider = createTermiiProvider({ apiKey, baseUrl: fake.baseUrl });
+    expect(provider.sms!.requires).toEqual(['sender']);
+    expect((await failure(provider.sms!.send({ to: '+2348031110009', message: 'x' }, context()))).field).toBe('from');
+    expect((await failure(provider.whatsapp!.send({ phoneNumber: '+2348031110009', message: 'x' }, context()))).field).toBe('whatsappFrom');
+  });
+  it('settings come from TERMII_* when not passed, read at each call', async () => {
+    vi.stubEnv('TERMII_API_KEY', apiKey);
+    vi.stubEnv('TERMII_BASE_URL', fake.baseUrl);
+    vi.stubEnv('TERMII_SENDER_ID', 'EnvSender');
+    const provider = createTermiiProvider();
+    await provider.sms!.send({ to: '+2348031110010', message: 'from env' }, context());
+    expect(fake.outbox.at(-1)).toMatchObject({ from: 'EnvSender', text: 'from env' });
+    vi.stubEnv('TERMII_SENDER_ID', 'Other1');
+    await provider.sms!.send({ to: '+2348031110010', message: 'again' }, context());
+    expect(fake.outbox.at(-1)).toMatchObject({ from: 'Other1' });
+  });
+  const settings: Array<[string, unknown]> = [
+    ['input', 'TLsecret'],
+    ['apiKey', { apiKey: 12345 }],
+    ['apiKey', { apiKey: `${apiKey} ` }],
+    ['baseUrl', { apiKey, baseUrl: 'not a url' }],
+    ['baseUrl', { apiKey, baseUrl: `https://u:${apiKey}@api.ng.termii.com` }],
+    ['senderId', { apiKey, senderId: 'Far too long sender' }],
+    ['pinLength', { apiKey, pinLength: 12 }],
+    ['pinTimeToLiveMinutes', { apiKey, pinTimeToLiveMinutes: 61 }],
+    ['messageText', { apiKey, messageText: 'no placeholder' }],
+    ['otpRoute', { apiKey, otpRoute: 'fast' }],
+    ['timeout', { apiKey, timeout: '10s' }],
+    ['input', { apiKey, apikey: apiKey }],
+  ];
+  for (const [field, value] of settings) {
+    it(`createTermiiProvider refuses ${field} naming it, never echoing the key`, () => {
+      let error: unknown;
+      try {
+        createTermiiProvider(value as TermiiProviderSettings);
+      } catch (caught) {
+        error = caught;
+      }
+      expect(InvalidInputError.isInstance(error) && error.field).toBe(field);
+      expect(JSON.stringify({ message: (error as Error).message, issues: (error as InvalidInputError).issues })).not.toContain(apiKey);
+    });
+  }
+  it('a missing key names apiKey and TERMII_API_KEY; a malformed variable names the variable', () => {
+    vi.stubEnv('TERMII_API_KEY', undefined);
+    expect(() => createTermiiProvider({ baseUrl: fake.baseUrl })).toThrow('apiKey is required: pass apiKey, or set TERMII_API_KEY');
+    vi.stubEnv('TERMII_API_KEY', 'has spaces in it');
+    let error: unknown;
+    try {
+      createTermiiProvider({ baseUrl: fake.baseUrl });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(InvalidInputError.isInstance(error) && error.field).toBe('TERMII_API_KEY');
+  });
+});
+
+describe('termii: the key stays secret', () => {
+  it('no error, log line or hook ever carries the key', () => {
+    expect(errors.length).toBeGreaterThan(10);
+    const seen = hooked.map((request) => [request.url, ...request.headers].join(' '));
+    const text = JSON.stringify([errors.map((error) => [String(error), (error as Error).cause === undefined ? '' : String((error as Error).cause)]), lines, seen]);
+    expect(text).not.toContain(apiKey);
+    expect(hooked.length).toBeGreaterThan(5);
+  });
+});

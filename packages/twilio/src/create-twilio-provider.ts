@@ -1,0 +1,128 @@
+import {
+  CapabilityError,
+  InvalidInputError,
+  parseInput,
+  ProviderRejectedError,
+  type PhoneChannel,
+  type PhoneCheckResultV1,
+  type ProviderV1,
+} from '@verikit/provider';
+import { createTwilioClient, requiredSid, type TwilioAnswer } from './twilio-client.js';
+import { formBody, verificationSidPattern, whatsappAddress } from './twilio-format.js';
+import { phoneCheckSchema, phoneSendSchema, smsSendSchema, whatsAppSendSchema } from './twilio-input-schemas.js';
+import type { TwilioProviderSettings } from './twilio-settings.js';
+import { resolveTwilioSettings } from './twilio-settings-schema.js';
+
+const channels: readonly PhoneChannel[] = Object.freeze(['sms', 'voice', 'whatsapp']);
+/** Verify's channel names for ours. */
+const verifyChannel: Record<PhoneChannel, string> = { sms: 'sms', voice: 'call', whatsapp: 'whatsapp' };
+
+/**
+ * How a VerificationCheck reads: approved and valid is valid; `expired`, `max_attempts_reached` and the
+ * other ended statuses are the flow's own state (a reason), not errors.
+ */
+export function readVerificationCheck(answer: TwilioAnswer): PhoneCheckResultV1 {
+  if (answer['valid'] === true && answer['status'] === 'approved') return { valid: true };
+  const status = answer['status'];
+  if (status === 'expired') return { valid: false, reason: 'expired' };
+  if (status === 'max_attempts_reached') return { valid: false, reason: 'attempts-exhausted' };
+  if (status === 'canceled' || status === 'deleted' || status === 'failed' || status === 'approved') return { valid: false, reason: 'not-pending' };
+  return { valid: false };
+}
+
+/**
+ * Creates the Twilio provider: phone verification on Twilio Verify v2 (Verifications and VerificationCheck;
+ * channels sms, call and whatsapp; locale; a code of ours where custom codes are enabled), SMS and WhatsApp on
+ * Programmable Messaging (`whatsapp:` addresses). Form-encoded bodies, Basic auth with the account SID and auth
+ * token or an API key pair. No USSD and no BVN/NIN: those capabilities are absent. Callbacks are checked
+ * with `createTwilioSignatureVerifier`.
+ *
+ * Every setting may come from the environment (`TWILIO_ACCOUNT_SID`, `TWILIO_AUTH_TOKEN`,
+ * `TWILIO_VERIFY_SERVICE_SID`, …), read at each call. Bad settings throw an `InvalidInputError` naming the setting.
+ *
+ * @example
+ * const provider = createTwilioProvider(); // TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN, TWILIO_VERIFY_SERVICE_SID
+ */
+export function createTwilioProvider(settings: TwilioProviderSettings = {}): ProviderV1 {
+  const resolved = resolveTwilioSettings(settings);
+  const client = createTwilioClient(resolved);
+  const name = resolved.name;
+
+  function verifyPaths(operation: 'Verifications' | 'VerificationCheck'): { url: string; path: string } {
+    const service = resolved.verifyServiceSid();
+    if (service === undefined) {
+      throw new InvalidInputError([{ field: 'verifyServiceSid', message: 'is required for phone verification: pass it, or set TWILIO_VERIFY_SERVICE_SID' }]);
+    }
+    const path = `/v2/Services/${service}/${operation}`;
+    return { url: resolved.verifyBaseUrl() + path, path };
+  }
+  function messagesPath(): { url: string; path: string } {
+    const path = `/2010-04-01/Accounts/${resolved.accountSid()}/Messages.json`;
+    return { url: resolved.apiBaseUrl() + path, path };
+  }
+  const requiresSender = () =>
+    resolved.from() === undefined && resolved.messagingServiceSid() === undefined ? { requires: Object.freeze(['sender'] as const) } : {};
+
+  const provider: ProviderV1 = {
+    specificationVersion: 'v1',
+    name,
+    phone: {
+      channels,
+      customCode: resolved.customCode,
+      async send(input, context) {
+        const parsed = parseInput(phoneSendSchema, input);
+        if (parsed.code !== undefined && !resolved.customCode) throw new CapabilityError('phone verification with a code we generate', name, { field: 'code' });
+        const { url, path } = verifyPaths('Verifications');
+        const body = formBody({ To: parsed.phoneNumber, Channel: verifyChannel[parsed.channel], Locale: parsed.locale ?? resolved.locale, CustomCode: parsed.code });
+        const answer = await client.post('phone.send', url, path, body, context);
+        // Twilio keeps one verification per number while it is pending: a resend answers the same SID (and
+        // the same code). The n-th send gets `.n` after the SID, so each send has its own requestId.
+        const sid = requiredSid(`${name} phone.send`, answer, 'sid');
+        const sends = Array.isArray(answer['send_code_attempts']) ? answer['send_code_attempts'].length : 1;
+        return { requestId: sends > 1 ? `${sid}.${sends}` : sid };
+      },
+      async check(input, context) {
+        const parsed = parseInput(phoneCheckSchema, input);
+        // Twilio could not know a requestId that is not a Verification SID: refused without a request.
+        const sid = verificationSidPattern.exec(parsed.requestId)?.[1];
+        if (sid === undefined) throw new ProviderRejectedError(`${name} phone.check: the requestId is not a Twilio Verification SID`);
+        const { url, path } = verifyPaths('VerificationCheck');
+        let ended: PhoneCheckResultV1 | undefined;
+        const answer = await client.post('phone.check', url, path, formBody({ VerificationSid: sid, Code: parsed.code }), context, (failure) => {
+          // 404 (20404): the verification is no longer pending (approved, expired or cancelled). 60202: its
+          // check attempts are used up. Both are the flow's own state, not failures of the call.
+          if (failure.status === 404) ended = { valid: false, reason: 'not-pending' };
+          if (failure.code === 60202) ended = { valid: false, reason: 'attempts-exhausted' };
+          return ended;
+        });
+        return ended ?? readVerificationCheck(answer as TwilioAnswer);
+      },
+    },
+    sms: {
+      ...requiresSender(),
+      async send(input, context) {
+        const parsed = parseInput(smsSendSchema, input);
+        const from = parsed.from ?? (resolved.messagingServiceSid() === undefined ? resolved.from() : undefined);
+        const service = parsed.from === undefined ? resolved.messagingServiceSid() : undefined;
+        if (from === undefined && service === undefined) {
+          throw new InvalidInputError([{ field: 'from', message: 'is required: pass from, or configure from (TWILIO_FROM) or messagingServiceSid' }]);
+        }
+        const { url, path } = messagesPath();
+        const answer = await client.post('sms.send', url, path, formBody({ To: parsed.to, From: from, MessagingServiceSid: service, Body: parsed.message }), context);
+        return { messageId: requiredSid(`${name} sms.send`, answer, 'sid') };
+      },
+    },
+    whatsapp: {
+      async send(input, context) {
+        const parsed = parseInput(whatsAppSendSchema, input);
+        const from = resolved.whatsappFrom();
+        if (from === undefined) throw new InvalidInputError([{ field: 'whatsappFrom', message: 'is required: configure whatsappFrom, or set TWILIO_WHATSAPP_FROM' }]);
+        const { url, path } = messagesPath();
+        const body = formBody({ To: whatsappAddress(parsed.phoneNumber), From: whatsappAddress(from), Body: parsed.message });
+        const answer = await client.post('whatsapp.send', url, path, body, context);
+        return { messageId: requiredSid(`${name} whatsapp.send`, answer, 'sid') };
+      },
+    },
+  };
+  return Object.freeze(provider);
+}

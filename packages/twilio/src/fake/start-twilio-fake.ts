@@ -1,0 +1,118 @@
+import { clampLatency, FakeOutbox, serveFake, type FakeMessage } from '@verikit/provider-utils/fake';
+import { Hono } from 'hono';
+import { TwilioFakeVerifications } from './twilio-fake-verifications.js';
+import { mountTwilioRoutes } from './twilio-fake-routes.js';
+
+/** Options of {@link startTwilioFake}. */
+export interface TwilioFakeOptions {
+  /** Default `AC` and 32 `f`s… (see `defaultTwilioFakeSettings`). */
+  readonly accountSid?: string;
+  readonly authToken?: string;
+  /** An API key pair the fake accepts too. */
+  readonly apiKey?: { readonly sid: string; readonly secret: string };
+  readonly verifyServiceSid?: string;
+  /** Whether Verify accepts `CustomCode`. Default true. */
+  readonly customCode?: boolean;
+  readonly port?: number;
+  readonly latencyMs?: number;
+  /** Latency of the magic "slow" numbers, in ms. Default 3000. */
+  readonly slowMs?: number;
+}
+
+/** A request the fake answered, for logs (never a body). */
+export interface TwilioFakeRequest {
+  readonly method: string;
+  readonly path: string;
+  readonly status: number;
+}
+
+/** The provider settings that point at a fake. */
+export interface TwilioFakeSettings {
+  readonly accountSid: string;
+  readonly authToken: string;
+  readonly verifyServiceSid: string;
+  readonly verifyBaseUrl: string;
+  readonly apiBaseUrl: string;
+}
+
+/** A running Twilio fake. */
+export interface TwilioFake {
+  readonly url: string;
+  readonly port: number;
+  /** Spread into `createTwilioProvider` to point it at the fake. */
+  readonly settings: TwilioFakeSettings;
+  /** Every message delivered (codes and messages), oldest first. */
+  readonly outbox: readonly FakeMessage[];
+  lastCode(phoneNumber: string): string | undefined;
+  lastMessage(phoneNumber: string): string | undefined;
+  setLatency(ms: number): void;
+  onRequest(listener: (request: TwilioFakeRequest) => void): () => void;
+  reset(): void;
+  close(): Promise<void>;
+}
+
+/** The credentials and SIDs the fake uses unless told otherwise. */
+export const defaultTwilioFakeSettings = Object.freeze({
+  accountSid: `AC${'f'.repeat(32)}`,
+  authToken: 'twilio-fake-auth-token',
+  verifyServiceSid: `VA${'f'.repeat(32)}`,
+});
+
+/**
+ * Starts a fake of Twilio's Verify v2 and Programmable Messaging APIs on 127.0.0.1, with an outbox, magic
+ * numbers that fail on purpose (`twilioMagicNumbers`) and latency. For tests and for development.
+ *
+ * @example
+ * const fake = await startTwilioFake();
+ * const provider = createTwilioProvider({ ...fake.settings, from: '+15005550006' });
+ */
+export async function startTwilioFake(options: TwilioFakeOptions = {}): Promise<TwilioFake> {
+  const outbox = new FakeOutbox();
+  const verifications = new TwilioFakeVerifications();
+  const latency = { ms: clampLatency(options.latencyMs ?? 0) };
+  const listeners = new Set<(request: TwilioFakeRequest) => void>();
+  const accountSid = options.accountSid ?? defaultTwilioFakeSettings.accountSid;
+  const authToken = options.authToken ?? defaultTwilioFakeSettings.authToken;
+  const verifyServiceSid = options.verifyServiceSid ?? defaultTwilioFakeSettings.verifyServiceSid;
+  const credentials = new Map([[accountSid, authToken]]);
+  if (options.apiKey !== undefined) credentials.set(options.apiKey.sid, options.apiKey.secret);
+  const app = new Hono();
+  mountTwilioRoutes(app, {
+    accountSid,
+    credentials,
+    verifyServiceSid,
+    customCode: options.customCode ?? true,
+    verifications,
+    outbox,
+    latency,
+    slowMs: clampLatency(options.slowMs ?? 3000),
+    emit: (line) => {
+      for (const listener of listeners) listener(line);
+    },
+  });
+  app.get('/__fake/outbox', (c) => c.json(outbox.messages));
+  app.notFound((c) => c.json({ code: 20404, message: 'The requested resource was not found', more_info: 'https://www.twilio.com/docs/errors/20404', status: 404 }, 404));
+  const server = await serveFake(app.fetch, options.port ?? 0);
+  return {
+    url: server.url,
+    port: server.port,
+    settings: { accountSid, authToken, verifyServiceSid, verifyBaseUrl: server.url, apiBaseUrl: server.url },
+    get outbox() {
+      return outbox.messages;
+    },
+    lastCode: (phoneNumber) => outbox.lastCode(phoneNumber),
+    lastMessage: (phoneNumber) => outbox.lastText(phoneNumber),
+    setLatency(ms) {
+      latency.ms = clampLatency(ms);
+    },
+    onRequest(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    reset() {
+      outbox.clear();
+      verifications.clear();
+    },
+    close: () => server.close(),
+  };
+}

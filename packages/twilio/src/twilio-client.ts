@@ -1,0 +1,111 @@
+import { ProviderProtocolError, RateLimitedError, type ProviderCallContextV1, type VerikitError } from '@verikit/provider';
+import { createHttpClient, parseJsonBody, redactMessage, statusError } from '@verikit/provider-utils';
+import type { TwilioOperation } from './twilio-settings.js';
+import type { ResolvedTwilioSettings } from './twilio-settings-schema.js';
+
+/** A JSON object Twilio answered with. */
+export type TwilioAnswer = Readonly<Record<string, unknown>>;
+
+/** A Twilio error answer, read: HTTP status, Twilio's numeric code and its message made safe. */
+export interface TwilioFailure {
+  readonly status: number;
+  readonly code: number | undefined;
+  readonly message: string | undefined;
+}
+
+/** Posts one form body to Twilio with Basic auth added at the last moment. */
+export interface TwilioClient {
+  /**
+   * Returns the JSON object of a 2xx answer. Any other answer goes to `onFailure` first (which may turn it
+   * into a result, e.g. a check's 404), and otherwise becomes the typed error {@link twilioError} gives.
+   */
+  post<T = TwilioAnswer>(
+    operation: TwilioOperation,
+    url: string,
+    path: string,
+    body: string,
+    context: ProviderCallContextV1,
+    onFailure?: (failure: TwilioFailure) => T | undefined,
+  ): Promise<TwilioAnswer | T>;
+}
+
+/** Send attempts per verification are limited by Twilio over 10 minutes (error 60203). */
+const sendWindowMs = 10 * 60_000;
+
+/**
+ * Twilio's error answers as typed errors (error codes from twilio.com/docs/api/errors): 60203 max send
+ * attempts is a `RateLimitedError`; the rest by HTTP status (401 authentication, 429/5xx unavailable, other 4xx
+ * rejected with Twilio's message and code).
+ */
+export function twilioError(label: string, failure: TwilioFailure): VerikitError {
+  const quoted = failure.message === undefined ? undefined : `${failure.message}${failure.code === undefined ? '' : ` (Twilio error ${failure.code})`}`;
+  if (failure.code === 60203) {
+    return new RateLimitedError(`${label}: Twilio's limit of code sends to this number was reached (Twilio error 60203)`, Date.now() + sendWindowMs);
+  }
+  return statusError(label, failure.status, quoted);
+}
+
+/** Creates the Twilio client on the shared HTTP client of `@verikit/provider-utils`, with form bodies. */
+export function createTwilioClient(settings: ResolvedTwilioSettings): TwilioClient {
+  const http = createHttpClient<TwilioOperation>({ ...settings, contentType: 'application/x-www-form-urlencoded' });
+  // The Basic header per pair of credentials, computed again only when a credential changes.
+  let cached = { username: '', password: '', header: '' };
+  const authorization = () => {
+    const { username, password } = settings.credentials();
+    if (username !== cached.username || password !== cached.password) {
+      cached = { username, password, header: `Basic ${btoa(`${username}:${password}`)}` };
+    }
+    return cached;
+  };
+  return {
+    async post(operation, url, path, body, context, onFailure) {
+      const auth = authorization();
+      const label = `${settings.name} ${operation}`;
+      const answer = await http.send(
+        {
+          operation,
+          url,
+          path,
+          body,
+          authorize(headers, text) {
+            headers['authorization'] = auth.header;
+            return text;
+          },
+        },
+        context,
+      );
+      if (answer.status < 200 || answer.status > 299) {
+        let parsed: Record<string, unknown> = {};
+        try {
+          const json: unknown = JSON.parse(answer.text);
+          if (typeof json === 'object' && json !== null) parsed = json as Record<string, unknown>;
+        } catch {
+          // Not JSON: the status alone decides.
+        }
+        const failure: TwilioFailure = {
+          status: answer.status,
+          code: typeof parsed['code'] === 'number' ? parsed['code'] : undefined,
+          message: redactMessage(typeof parsed['message'] === 'string' ? parsed['message'] : undefined, [auth.password, auth.header]),
+        };
+        const handled = onFailure?.(failure);
+        if (handled !== undefined) return handled;
+        const error = twilioError(label, failure);
+        context.logger.warn(`verikit.${settings.name}.failed`, { operation, status: answer.status, twilioCode: failure.code, error: error.code, durationMs: answer.durationMs });
+        throw error;
+      }
+      const parsed = parseJsonBody(label, answer.status, answer.text);
+      if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+        throw new ProviderProtocolError(`${label}: the response (HTTP ${answer.status}) is not a JSON object`, { field: 'body' });
+      }
+      context.logger.debug(`verikit.${settings.name}.response`, { operation, status: answer.status, durationMs: answer.durationMs });
+      return parsed as TwilioAnswer;
+    },
+  };
+}
+
+/** A SID-like string at `key`, or a `ProviderProtocolError` naming it. */
+export function requiredSid(label: string, answer: TwilioAnswer, key: string): string {
+  const value = answer[key];
+  if (typeof value === 'string' && /^[A-Z]{2}[0-9a-fA-F]{32}$/.test(value)) return value;
+  throw new ProviderProtocolError(`${label}: the response has no ${key}`, { field: key });
+}

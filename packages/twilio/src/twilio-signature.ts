@@ -1,0 +1,81 @@
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { InvalidInputError } from '@verikit/provider';
+import { baseUrlSchema, secretSchema, settingReader } from '@verikit/provider-utils';
+
+/** A callback as received: the path and query Twilio called, the headers and the raw body. */
+export interface TwilioCallback {
+  /** The request's path and query, e.g. `/twilio/status?flow=1`, as your server saw it. */
+  readonly path: string;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: string;
+}
+
+/** What {@link verifyTwilioSignature} checks. */
+export interface TwilioSignatureInput {
+  readonly authToken: string;
+  /** The full public URL Twilio called (scheme, host, path and query), exactly as configured at Twilio. */
+  readonly url: string;
+  /** The raw body: form fields for a form POST, or the JSON text when the URL carries `bodySHA256`. */
+  readonly body: string;
+  /** The `X-Twilio-Signature` header. */
+  readonly signature: string | undefined;
+}
+
+function safeEqual(a: string, b: string): boolean {
+  const left = Buffer.from(a);
+  const right = Buffer.from(b);
+  return left.length === right.length && timingSafeEqual(left, right);
+}
+
+/**
+ * Checks `X-Twilio-Signature` as Twilio's security page describes it: base64 of HMAC-SHA1, keyed with the auth
+ * token, over the full URL followed, for a form POST, by each parameter name and value sorted by name. When the
+ * URL carries `bodySHA256` (JSON callbacks), the signature covers the URL alone and the body must hash to it.
+ * Compared in constant time.
+ */
+export function verifyTwilioSignature(input: TwilioSignatureInput): boolean {
+  if (typeof input.signature !== 'string' || input.signature.length === 0 || input.signature.length > 200) return false;
+  const url = new URL(input.url);
+  const bodyHash = url.searchParams.get('bodySHA256');
+  let signed = input.url;
+  if (bodyHash !== null) {
+    if (!safeEqual(createHash('sha256').update(input.body).digest('hex'), bodyHash)) return false;
+  } else {
+    const params = [...new URLSearchParams(input.body)].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    for (const [key, value] of params) signed += key + value;
+  }
+  return safeEqual(createHmac('sha1', input.authToken).update(signed, 'utf8').digest('base64'), input.signature);
+}
+
+/** Options of {@link createTwilioSignatureVerifier}. */
+export interface TwilioSignatureVerifierOptions {
+  /** The public base URL Twilio calls (your app behind its proxy), e.g. `https://app.example.com`. */
+  readonly publicUrl: string;
+  /** The account's auth token. Default: `TWILIO_AUTH_TOKEN`, read at each call. */
+  readonly authToken?: string;
+}
+
+/**
+ * A verifier of Twilio callbacks that knows the public URL: behind a proxy your server sees
+ * `http://10.0.0.5/twilio/status`, while Twilio signed `https://app.example.com/twilio/status`. Returns true
+ * when the signature is Twilio's. Throws an `InvalidInputError` naming the option for bad options.
+ *
+ * @example
+ * const verify = createTwilioSignatureVerifier({ publicUrl: 'https://app.example.com' });
+ * if (!verify({ path: req.url, headers, body })) return new Response(null, { status: 403 });
+ */
+export function createTwilioSignatureVerifier(options: TwilioSignatureVerifierOptions): (callback: TwilioCallback) => boolean {
+  if (typeof options !== 'object' || options === null) throw new InvalidInputError([{ field: 'input', message: 'must be an options object' }]);
+  const publicUrl = baseUrlSchema.safeParse(options.publicUrl);
+  if (!publicUrl.success) throw new InvalidInputError([{ field: 'publicUrl', message: 'must be an http(s) URL without credentials, query or fragment' }]);
+  if (options.authToken !== undefined && !secretSchema.safeParse(options.authToken).success) {
+    throw new InvalidInputError([{ field: 'authToken', message: 'must be 1 to 4096 visible ASCII characters' }]);
+  }
+  const authToken = settingReader({ name: 'authToken', environmentVariable: 'TWILIO_AUTH_TOKEN', schema: secretSchema, value: options.authToken });
+  authToken();
+  return (callback) => {
+    if (typeof callback?.path !== 'string' || !callback.path.startsWith('/') || typeof callback.body !== 'string') return false;
+    const signature = Object.entries(callback.headers ?? {}).find(([key]) => key.toLowerCase() === 'x-twilio-signature')?.[1];
+    return verifyTwilioSignature({ authToken: authToken(), url: publicUrl.data + callback.path, body: callback.body, signature });
+  };
+}

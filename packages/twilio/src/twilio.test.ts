@@ -1,0 +1,230 @@
+import { createHmac } from 'node:crypto';
+import { CapabilityError, InvalidInputError, ProviderAuthenticationError, ProviderRejectedError, RateLimitedError, silentLogger, type ProviderCallContextV1, type ProviderV1 } from '@verikit/provider';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createTwilioProvider } from './create-twilio-provider.js';
+import { startTwilioFake, twilioMagicNumbers, type TwilioFake } from './fake/index.js';
+import { createTwilioSignatureVerifier, verifyTwilioSignature } from './twilio-signature.js';
+import type { TwilioProviderSettings } from './twilio-settings.js';
+
+const authToken = 'twilioSecretAuthToken0123456789';
+const apiKey = { sid: `SK${'a'.repeat(32)}`, secret: 'twilioSecretApiKeySecret987' };
+const context = (): ProviderCallContextV1 => ({ signal: new AbortController().signal, idempotencyKey: 'flow:effect:1', logger: silentLogger });
+const magic = (wanted: string) => Object.entries(twilioMagicNumbers).find(([, value]) => value === wanted)![0];
+const errors: unknown[] = [];
+
+let fake: TwilioFake;
+let fetches = 0;
+const wire: Array<{ url: string; headers: Record<string, string>; form: Record<string, string> }> = [];
+const recordingFetch: typeof fetch = async (input, init) => {
+  fetches += 1;
+  wire.push({ url: String(input), headers: init?.headers as Record<string, string>, form: Object.fromEntries(new URLSearchParams(String(init?.body))) });
+  return fetch(input, init);
+};
+const hooked: Request[] = [];
+
+function twilio(overrides: Partial<TwilioProviderSettings> = {}): ProviderV1 {
+  return createTwilioProvider({ ...fake.settings, authToken, from: '+15005550006', whatsappFrom: '+14155238886', fetch: recordingFetch, hooks: { beforeRequest: [(request) => void hooked.push(request)] }, ...overrides });
+}
+
+async function failure(promise: Promise<unknown>): Promise<Error & { field?: string }> {
+  try {
+    await promise;
+  } catch (error) {
+    errors.push(error);
+    return error as Error;
+  }
+  throw new Error('expected a failure');
+}
+
+beforeAll(async () => {
+  fake = await startTwilioFake({ authToken, apiKey, slowMs: 300 });
+});
+afterAll(() => fake.close());
+afterEach(() => vi.unstubAllEnvs());
+
+describe('twilio: the wire', () => {
+  it('Verifications and VerificationCheck: form bodies, Basic auth, Channel call for voice, Locale', async () => {
+    const provider = twilio({ locale: 'fr' });
+    const { requestId } = await provider.phone!.send({ phoneNumber: '+2348031120001', channel: 'voice' }, context());
+    expect(requestId).toMatch(/^VE[0-9a-f]{32}$/);
+    const sent = wire.at(-1)!;
+    expect(sent.url).toBe(`${fake.url}/v2/Services/${fake.settings.verifyServiceSid}/Verifications`);
+    expect(sent.form).toEqual({ To: '+2348031120001', Channel: 'call', Locale: 'fr' });
+    expect(sent.headers['content-type']).toBe('application/x-www-form-urlencoded');
+    expect(sent.headers['authorization']).toBe(`Basic ${btoa(`${fake.settings.accountSid}:${authToken}`)}`);
+    await expect(provider.phone!.check({ requestId, code: fake.lastCode('+2348031120001')! }, context())).resolves.toEqual({ valid: true });
+    expect(wire.at(-1)!.form).toEqual({ VerificationSid: requestId, Code: fake.lastCode('+2348031120001') });
+  });
+  it('a resend keeps Twilio’s verification (same SID, same code) and gets its own requestId', async () => {
+    const provider = twilio();
+    const first = await provider.phone!.send({ phoneNumber: '+2348031120002', channel: 'sms', locale: 'pt-BR' }, context());
+    expect(wire.at(-1)!.form['Locale']).toBe('pt-BR');
+    const second = await provider.phone!.send({ phoneNumber: '+2348031120002', channel: 'whatsapp' }, context());
+    expect(second.requestId).toBe(`${first.requestId}.2`);
+    await expect(provider.phone!.check({ requestId: second.requestId, code: fake.lastCode('+2348031120002')! }, context())).resolves.toEqual({ valid: true });
+  });
+  it('SMS and WhatsApp on Messages.json: From or MessagingServiceSid, whatsapp: addresses, an API key pair', async () => {
+    const keyed = twilio({ authToken: undefined, apiKeySid: apiKey.sid, apiKeySecret: apiKey.secret });
+    const { messageId } = await keyed.sms!.send({ to: '+2348031120003', message: 'Shipped' }, context());
+    expect(messageId).toMatch(/^SM[0-9a-f]{32}$/);
+    expect(wire.at(-1)!.url).toBe(`${fake.url}/2010-04-01/Accounts/${fake.settings.accountSid}/Messages.json`);
+    expect(wire.at(-1)!.form).toEqual({ To: '+2348031120003', From: '+15005550006', Body: 'Shipped' });
+    expect(wire.at(-1)!.headers['authorization']).toBe(`Basic ${btoa(`${apiKey.sid}:${apiKey.secret}`)}`);
+    await twilio({ messagingServiceSid: `MG${'1'.repeat(32)}` }).sms!.send({ to: '+2348031120003', message: 'Via service' }, context());
+    expect(wire.at(-1)!.form).toEqual({ To: '+2348031120003', MessagingServiceSid: `MG${'1'.repeat(32)}`, Body: 'Via service' });
+    await twilio().whatsapp!.send({ phoneNumber: '+2348031120003', message: 'Hi' }, context());
+    expect(wire.at(-1)!.form).toEqual({ To: 'whatsapp:+2348031120003', From: 'whatsapp:+14155238886', Body: 'Hi' });
+    expect(fake.outbox.at(-1)).toMatchObject({ channel: 'whatsapp', to: '+2348031120003', text: 'Hi' });
+  });
+});
+
+describe('twilio: error codes mapped', () => {
+  it('not found after approval is the flow’s own state (not-pending), not an error', async () => {
+    const provider = twilio();
+    const { requestId } = await provider.phone!.send({ phoneNumber: '+2348031120004', channel: 'sms' }, context());
+    const code = fake.lastCode('+2348031120004')!;
+    await expect(provider.phone!.check({ requestId, code }, context())).resolves.toEqual({ valid: true });
+    await expect(provider.phone!.check({ requestId, code }, context())).resolves.toEqual({ valid: false, reason: 'not-pending' });
+  });
+  it('max check attempts (60202) is attempts-exhausted; max send attempts (60203) is a RateLimitedError', async () => {
+    const provider = twilio();
+    const { requestId } = await provider.phone!.send({ phoneNumber: '+2348031120005', channel: 'sms' }, context());
+    const wrong = fake.lastCode('+2348031120005') === '000000' ? '111111' : '000000';
+    for (let attempt = 0; attempt < 5; attempt += 1) await expect(provider.phone!.check({ requestId, code: wrong }, context())).resolves.toEqual({ valid: false });
+    await expect(provider.phone!.check({ requestId, code: wrong }, context())).resolves.toEqual({ valid: false, reason: 'attempts-exhausted' });
+    const limited = await failure(provider.phone!.send({ phoneNumber: magic('max-send-attempts'), channel: 'sms' }, context()));
+    expect(RateLimitedError.isInstance(limited) && limited.retryAt > Date.now()).toBe(true);
+    for (let send = 0; send < 5; send += 1) await provider.phone!.send({ phoneNumber: '+2348031120006', channel: 'sms' }, context());
+    expect(RateLimitedError.isInstance(await failure(provider.phone!.send({ phoneNumber: '+2348031120006', channel: 'sms' }, context())))).toBe(true);
+  });
+  it('an unsubscribed recipient (21610) is rejected with Twilio’s message and code; wrong credentials never show', async () => {
+    const stop = await failure(twilio().sms!.send({ to: magic('unsubscribed'), message: 'x' }, context()));
+    expect(ProviderRejectedError.isInstance(stop) && stop.providerMessage).toContain('unsubscribed recipient (Twilio error 21610)');
+    const wrong = await failure(twilio({ authToken: 'wrongTwilioToken123456' }).sms!.send({ to: '+2348031120007', message: 'x' }, context()));
+    expect(ProviderAuthenticationError.isInstance(wrong)).toBe(true);
+    expect(String(wrong)).not.toContain('wrongTwilioToken123456');
+  });
+});
+
+describe('twilio: X-Twilio-Signature', () => {
+  const sign = (url: string, params: Record<string, string>) =>
+    createHmac('sha1', authToken).update(url + Object.keys(params).sort().map((key) => key + params[key]).join('')).digest('base64');
+  it('verifies a form callback against the public URL, behind a proxy', () => {
+    const params = { MessageSid: `SM${'2'.repeat(32)}`, MessageStatus: 'delivered', To: '+2348031120008' };
+    const signature = sign('https://app.example.com/twilio/status?flow=abc', params);
+    const verify = createTwilioSignatureVerifier({ publicUrl: 'https://app.example.com/', authToken });
+    const body = new URLSearchParams(params).toString();
+    expect(verify({ path: '/twilio/status?flow=abc', headers: { 'X-Twilio-Signature': signature }, body })).toBe(true);
+    expect(verify({ path: '/twilio/status?flow=abd', headers: { 'x-twilio-signature': signature }, body })).toBe(false);
+    expect(verify({ path: '/twilio/status?flow=abc', headers: { 'x-twilio-signature': signature }, body: `${body}&Extra=1` })).toBe(false);
+    expect(verify({ path: '/twilio/status?flow=abc', headers: {}, body })).toBe(false);
+    expect(verify({ path: 'https://evil.example.com/x', headers: { 'x-twilio-signature': signature }, body })).toBe(false);
+  });
+  it('JSON callbacks: the body must hash to bodySHA256, the signature covers the URL', async () => {
+    const body = JSON.stringify({ status: 'approved' });
+    const hash = (await import('node:crypto')).createHash('sha256').update(body).digest('hex');
+    const url = `https://app.example.com/hook?bodySHA256=${hash}`;
+    const signature = createHmac('sha1', authToken).update(url).digest('base64');
+    expect(verifyTwilioSignature({ authToken, url, body, signature })).toBe(true);
+    expect(verifyTwilioSignature({ authToken, url, body: `${body} `, signature })).toBe(false);
+  });
+  it('bad verifier options name the option', () => {
+    for (const [field, options] of [['publicUrl', { publicUrl: 'not a url', authToken }], ['authToken', { publicUrl: 'https://a.example.com', authToken: 'has space' }]] as const) {
+      let error: unknown;
+      try {
+        createTwilioSignatureVerifier(options);
+      } catch (caught) {
+        error = caught;
+      }
+      expect(InvalidInputError.isInstance(error) && error.field).toBe(field);
+    }
+  });
+});
+
+describe('twilio: capabilities, input and settings', () => {
+  it('declares no USSD and no BVN/NIN; a code of ours needs customCode', async () => {
+    const provider = twilio();
+    expect([provider.ussd, provider.identity, provider.webhooks, provider.phone!.customCode]).toEqual([undefined, undefined, undefined, false]);
+    const before = fetches;
+    const error = await failure(provider.phone!.send({ phoneNumber: '+2348031120009', channel: 'sms', code: '123456' }, context()));
+    expect(CapabilityError.isInstance(error) && error.field).toBe('code');
+    expect(fetches).toBe(before);
+  });
+  const bad: Array<[string, string, (provider: ProviderV1) => Promise<unknown>]> = [
+    ['phone.send', 'phoneNumber', (p) => p.phone!.send({ phoneNumber: '2348031120010', channel: 'sms' }, context())],
+    ['phone.send', 'phoneNumber', (p) => p.phone!.send({ phoneNumber: '+23480311200ab', channel: 'sms' }, context())],
+    ['phone.send', 'locale', (p) => p.phone!.send({ phoneNumber: '+2348031120010', channel: 'sms', locale: 'x'.repeat(1_000_000) }, context())],
+    ['phone.send', 'channel', (p) => p.phone!.send({ phoneNumber: '+2348031120010', channel: 'fax' as never }, context())],
+    ['phone.check', 'code', (p) => p.phone!.check({ requestId: `VE${'0'.repeat(32)}`, code: 'abcd' }, context())],
+    ['sms.send', 'from', (p) => p.sms!.send({ from: '12345', to: '+2348031120010', message: 'x' }, context())],
+    ['sms.send', 'message', (p) => p.sms!.send({ to: '+2348031120010', message: 'x'.repeat(1_000_000) }, context())],
+    ['whatsapp.send', 'phoneNumber', (p) => p.whatsapp!.send({ phoneNumber: 'whatsapp:+2348031120010', message: 'x' }, context())],
+  ];
+  for (const [operation, field, call] of bad) {
+    it(`${operation}: bad ${field} is an InvalidInputError naming it, and no request leaves`, async () => {
+      const before = fetches;
+      const error = await failure(call(twilio()));
+      expect(InvalidInputError.isInstance(error)).toBe(true);
+      expect(error.field).toBe(field);
+      expect(fetches).toBe(before);
+    });
+  }
+  it('a requestId that is not a Verification SID is rejected without a request', async () => {
+    const before = fetches;
+    expect(ProviderRejectedError.isInstance(await failure(twilio().phone!.check({ requestId: 'no-such-request', code: '1234' }, context())))).toBe(true);
+    expect(fetches).toBe(before);
+  });
+  it('settings come from TWILIO_* when not passed', async () => {
+    vi.stubEnv('TWILIO_ACCOUNT_SID', fake.settings.accountSid);
+    vi.stubEnv('TWILIO_AUTH_TOKEN', authToken);
+    vi.stubEnv('TWILIO_VERIFY_SERVICE_SID', fake.settings.verifyServiceSid);
+    vi.stubEnv('TWILIO_VERIFY_BASE_URL', fake.url);
+    vi.stubEnv('TWILIO_API_BASE_URL', fake.url);
+    vi.stubEnv('TWILIO_FROM', 'Acme');
+    const provider = createTwilioProvider();
+    await provider.phone!.send({ phoneNumber: '+2348031120011', channel: 'sms' }, context());
+    await provider.sms!.send({ to: '+2348031120011', message: 'env' }, context());
+    expect(fake.outbox.at(-1)).toMatchObject({ from: 'Acme', text: 'env' });
+  });
+  const settings: Array<[string, unknown]> = [
+    ['input', 42],
+    ['accountSid', { accountSid: 'AC123', authToken }],
+    ['authToken', { accountSid: `AC${'0'.repeat(32)}`, authToken: '' }],
+    ['apiKeySecret', { accountSid: `AC${'0'.repeat(32)}`, apiKeySid: apiKey.sid }],
+    ['verifyServiceSid', { accountSid: `AC${'0'.repeat(32)}`, authToken, verifyServiceSid: 'VA-nope' }],
+    ['from', { accountSid: `AC${'0'.repeat(32)}`, authToken, from: '12345' }],
+    ['verifyBaseUrl', { accountSid: `AC${'0'.repeat(32)}`, authToken, verifyBaseUrl: `https://u:${authToken}@verify.twilio.com` }],
+    ['customCode', { accountSid: `AC${'0'.repeat(32)}`, authToken, customCode: 'yes' }],
+    ['input', { accountSid: `AC${'0'.repeat(32)}`, authtoken: authToken }],
+  ];
+  for (const [field, value] of settings) {
+    it(`createTwilioProvider refuses ${field} naming it, never echoing the token`, () => {
+      vi.stubEnv('TWILIO_AUTH_TOKEN', undefined);
+      vi.stubEnv('TWILIO_ACCOUNT_SID', undefined);
+      let error: unknown;
+      try {
+        createTwilioProvider(value as TwilioProviderSettings);
+      } catch (caught) {
+        error = caught;
+      }
+      expect(InvalidInputError.isInstance(error) && error.field).toBe(field);
+      expect(String(error)).not.toContain(authToken);
+    });
+  }
+  it('missing credentials name the setting and its variable', () => {
+    vi.stubEnv('TWILIO_AUTH_TOKEN', undefined);
+    vi.stubEnv('TWILIO_ACCOUNT_SID', undefined);
+    expect(() => createTwilioProvider()).toThrow('accountSid is required: pass accountSid, or set TWILIO_ACCOUNT_SID');
+    expect(() => createTwilioProvider({ accountSid: `AC${'0'.repeat(32)}` })).toThrow('TWILIO_AUTH_TOKEN');
+  });
+});
+
+describe('twilio: credentials stay secret', () => {
+  it('no error or hook ever carries the auth token or the key secret', () => {
+    expect(errors.length).toBeGreaterThan(8);
+    const seen = hooked.map((request) => [request.url, ...request.headers].join(' '));
+    const text = JSON.stringify([errors.map((error) => [String(error), String((error as Error).cause ?? '')]), seen]);
+    for (const secret of [authToken, apiKey.secret, btoa(`${fake.settings.accountSid}:${authToken}`)]) expect(text).not.toContain(secret);
+    expect(hooked.length).toBeGreaterThan(5);
+  });
+});
