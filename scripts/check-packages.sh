@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Checks every publishable package as a registry would see it: builds them (turbo), then runs publint and
+# are-the-types-wrong (esm-only profile: verikit ships ESM only, Node >= 20.19) on each packed package.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+pnpm build >/dev/null
+status=0
+for dir in packages/*/; do
+  name=$(node -p "require('./${dir}package.json').name")
+  private=$(node -p "Boolean(require('./${dir}package.json').private)")
+  [ "$private" = true ] && continue
+  echo "== $name"
+  (cd "$dir" && pnpm exec publint --strict --level warning) || status=1
+  (cd "$dir" && pnpm exec attw --pack . --profile esm-only --format ascii --quiet) || status=1
+done
+exit $status
