@@ -3,6 +3,8 @@
 # are-the-types-wrong (esm-only profile: verikit ships ESM only, Node >= 20.19) on each packed package.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# The built dist/ folders would change what the CLI bin and other tools run afterwards: leave none behind.
+trap 'rm -rf packages/*/dist' EXIT
 pnpm build >/dev/null
 status=0
 for dir in packages/*/; do

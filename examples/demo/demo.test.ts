@@ -21,6 +21,21 @@ describe('pnpm demo', () => {
     expect(stdout).toMatch(/phone +\S+ v2 expired/);
     expect(stdout).toContain('outbox: ussd, phone-code, identity-otp, identity-otp, phone-code, sms, whatsapp');
     expect(stdout.trimEnd().endsWith('Done.')).toBe(true);
+    // Where the attempt counter moves, a line says why.
+    const notes = stdout.split('\n').filter((line) => line.startsWith('    ↳ '));
+    expect(notes).toEqual([
+      '    ↳ code submitted: one attempt is held while the provider checks it (4 attempts left)',
+      '    ↳ wrong code: 4 attempts left',
+      '    ↳ code submitted: one attempt is held while the provider checks it (3 attempts left)',
+      '    ↳ right code: the attempt held for the check is given back (4 attempts left)',
+      '    ↳ wrong code: 2 attempts left',
+      '    ↳ wrong code: 1 attempt left',
+      '    ↳ wrong code on the last attempt: no attempts left, the flow is locked',
+    ]);
+    expect(stdout).toMatch(/phone +\S+ v4 awaiting-code · attempts left 4 · \(code_invalid: [^)]+\) · \[can: submit-code, cancel\]\n {4}↳ wrong code: 4 attempts left\n/);
+    // No debug dumps: objects are never printed as they are.
+    expect(stdout).toMatch(/ {2}sms: sent through gateway\n {2}whatsapp: sent through gateway\n/);
+    for (const dump of ['[Object', '[object', '{', '}', 'undefined', 'null', '[Function', 'Symbol(']) expect(stdout).not.toContain(dump);
     // The masked BVN is shown; the full one never is.
     expect(stdout).toContain('*******2222');
     expect(stdout).not.toContain('22222222222');

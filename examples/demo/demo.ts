@@ -1,6 +1,6 @@
 /**
  * `pnpm demo`: every verikit flow end to end, on the real wire, printing each state change as a UI
- * would see it.
+ * would see it, with a line saying why where the attempt counter moves.
  *
  * The embedded default: the sandbox (a local HTTP server that behaves like the service) started
  * in-process, the gateway provider talking to it over HTTP, and the engine on its in-memory Keyv.
@@ -13,6 +13,7 @@ import { createVerikit, type FlowView, type Verikit } from '@verikit/core';
 import { createFlowHandler, toNodeHandler } from '@verikit/http';
 import { createGatewayProvider } from '@verikit/gateway';
 import { defaultTestIdentities, generateWebhookSecret, startSandbox } from '@verikit/sandbox';
+import { attemptNote } from './attempt-note.js';
 
 const secret = 'demo-secret-not-for-production-0123456789';
 const webhookSecret = generateWebhookSecret();
@@ -34,6 +35,9 @@ const verikit = createVerikit({ provider, secret });
 handle = toNodeHandler(createFlowHandler({ verikit, webhooks: { secret: webhookSecret } }));
 console.log(`sandbox at ${sandbox.url}, app (webhooks) at ${appUrl}`);
 
+/** The last view shown of each flow, so a line can say why the attempt counter moved. */
+const shown = new Map<string, FlowView>();
+
 function show(view: FlowView): void {
   const parts = [`${view.kind.padEnd(8)} ${view.id.slice(0, 8)} v${view.version} ${view.status}`];
   if (view.attemptsLeft !== undefined) parts.push(`attempts left ${view.attemptsLeft}`);
@@ -41,6 +45,14 @@ function show(view: FlowView): void {
   if (view.error) parts.push(`(${view.error.code}: ${view.error.message})`);
   if (view.allowed.length) parts.push(`[can: ${view.allowed.join(', ')}]`);
   console.log('  ' + parts.join(' · '));
+  const note = attemptNote(shown.get(view.id), view);
+  if (note !== undefined) console.log(`    ↳ ${note}`);
+  shown.set(view.id, view);
+}
+
+/** A send result as a sentence: which provider took the message, and its id when the provider gave one. */
+function sent(result: { provider: string; messageId?: string }): string {
+  return `sent through ${result.provider}${result.messageId === undefined ? '' : `, message id ${result.messageId}`}`;
 }
 
 /** Starts a flow, prints its first view, and prints every committed change after it. */
@@ -72,7 +84,7 @@ try {
     const flow = await watched(verikit, () => verikit.start({ kind: 'ussd', phoneNumber }));
     const done = settled(verikit, flow.id);
     const delivery = await sandbox.dialUssd(phoneNumber, { otp: flow.otp! });
-    console.log(`  webhook ${delivery.id}: HTTP ${delivery.lastStatus} after ${delivery.attempts} attempt(s)`);
+    console.log(`  webhook ${delivery.id}: HTTP ${delivery.lastStatus} after ${delivery.attempts} attempt${delivery.attempts === 1 ? '' : 's'}`);
     await done;
   }
 
@@ -108,8 +120,8 @@ try {
   }
 
   console.log('\n6. Messages, delivered to the sandbox outbox');
-  console.log('  sms:', await verikit.sendSms({ to: '+2348012345678', message: 'Welcome to Acme!' }));
-  console.log('  whatsapp:', await verikit.sendWhatsApp({ phoneNumber: '+2348012345678', message: 'Welcome to Acme!' }));
+  console.log(`  sms: ${sent(await verikit.sendSms({ to: '+2348012345678', message: 'Welcome to Acme!' }))}`);
+  console.log(`  whatsapp: ${sent(await verikit.sendWhatsApp({ phoneNumber: '+2348012345678', message: 'Welcome to Acme!' }))}`);
   console.log(`  outbox: ${sandbox.outbox.map((message) => message.kind).join(', ')}`);
   console.log('\nDone.');
 } finally {

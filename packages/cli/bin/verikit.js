@@ -13,6 +13,15 @@ if (existsSync(built)) {
   const source = fileURLToPath(new URL('../src/main.ts', import.meta.url));
   const tsx = import.meta.resolve('tsx');
   const child = spawn(process.execPath, ['--import', tsx, '--conditions=@verikit/source', source, ...process.argv.slice(2)], { stdio: 'inherit' });
-  for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
-  child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+  // SIGINT/SIGTERM are passed on, and the child's exit is ours. A child that ends by the signal we passed
+  // on (it had not set its handlers yet) was stopped as asked: exit 0, as the child itself does once its
+  // handlers are set. Any other end by a signal is a failure.
+  const forwarded = new Set();
+  for (const signal of ['SIGINT', 'SIGTERM']) {
+    process.on(signal, () => {
+      forwarded.add(signal);
+      child.kill(signal);
+    });
+  }
+  child.on('exit', (code, signal) => process.exit(code ?? (forwarded.has(signal) ? 0 : 1)));
 }

@@ -3,15 +3,9 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import type { CliIo } from './cli-io.js';
+import { capture } from './cli.fixtures.js';
 import { formatEvent } from './format-event.js';
 import { runCli } from './run-cli.js';
-
-function capture(env: Record<string, string> = {}): CliIo & { lines: string[]; errors: string[] } {
-  const lines: string[] = [];
-  const errors: string[] = [];
-  return { lines, errors, out: (line) => lines.push(line), err: (line) => errors.push(line), env };
-}
 
 const apiKey = 'cli-secret-api-key-42';
 const secret = `whsec_${Buffer.from('a-cli-test-webhook-secret-32-bytes').toString('base64')}`;

@@ -1,18 +1,27 @@
 import type { Sandbox } from '@verikit/sandbox';
 import type { CliIo } from './cli-io.js';
 import type { ProviderFakeRun } from './provider-fake-command.js';
+import { cliVersion } from './cli-version.js';
 import { runSandboxCommand } from './sandbox-command.js';
 
 /** The help text of `verikit`. */
 export const usage = `Usage: verikit <command> [options]
 
 Commands:
-  sandbox    run the sandbox that emulates the service, or a provider's fake (verikit sandbox --help)`;
+  sandbox    run the sandbox that emulates the service, or a provider's fake (verikit sandbox --help)
+
+Options:
+  -v, --version   the version of verikit
+  -h, --help      this help`;
 
 /** Runs the command in `args`: a running sandbox or provider fake, or an exit code. */
 export async function runCli(args: readonly string[], io: CliIo): Promise<Sandbox | ProviderFakeRun | number> {
   const [command, ...rest] = args;
   if (command === 'sandbox') return runSandboxCommand(rest, io);
+  if (command === '--version' || command === '-v') {
+    io.out(cliVersion());
+    return 0;
+  }
   if (command === undefined || command === 'help' || command === '--help' || command === '-h') {
     io.out(usage);
     return command === undefined ? 2 : 0;

@@ -4,6 +4,8 @@ import { generateWebhookSecret, startSandbox, type Sandbox } from '@verikit/sand
 import type { CliIo } from './cli-io.js';
 import { displayUrl, formatEvent } from './format-event.js';
 import { runProviderFake, type ProviderFakeRun } from './provider-fake-command.js';
+import { parsePort } from './port-flag.js';
+import { startFailureMessage } from './start-failure.js';
 
 /** The help text of `verikit sandbox`. */
 export const sandboxUsage = `Usage: verikit sandbox [options]
@@ -89,8 +91,9 @@ export async function runSandboxCommand(args: readonly string[], io: CliIo): Pro
   const givenSecret = parsed['webhook-secret'] ?? io.env['VERIKIT_WEBHOOK_SECRET'];
   const webhookSecret = givenSecret ?? generateWebhookSecret();
   let sandbox: Sandbox;
+  let port: number | undefined;
   try {
-    const port = integer('--port', parsed.port);
+    port = parsePort(parsed.port);
     const latencyMs = integer('--latency', parsed.latency);
     const slowMs = integer('--slow', parsed.slow);
     sandbox = await startSandbox({
@@ -109,7 +112,7 @@ export async function runSandboxCommand(args: readonly string[], io: CliIo): Pro
       io.err(`verikit sandbox: ${flag} ${error.issues[0]?.message ?? 'is invalid'}`);
       return 2;
     }
-    io.err(`verikit sandbox: could not start: ${error instanceof Error && 'code' in error ? String(error.code) : 'unknown error'}`);
+    io.err(`verikit sandbox: ${startFailureMessage(error, port)}`);
     return 1;
   }
   sandbox.onEvent((event) => io.out(formatEvent(event)));
