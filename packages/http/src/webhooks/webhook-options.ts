@@ -18,8 +18,9 @@ export interface WebhookOptions {
   /**
    * The signing secret from the provider's dashboard. `whsec_<base64>` is decoded (the Standard
    * Webhooks form); any other string is used as its UTF-8 bytes. At least 16 bytes of key.
-   * Without a secret every webhook is refused, unless {@link WebhookOptions.allowUnsigned} is set.
-   * Not needed with a custom {@link WebhookVerifier}, which holds its own.
+   * Required: a handler created without one (`secret: process.env.X` with X unset) throws an
+   * `InvalidInputError` naming it, unless {@link WebhookOptions.allowUnsigned} is set. Not needed
+   * with a custom {@link WebhookVerifier}, which holds its own.
    */
   secret?: string;
   /** Default `'standard-webhooks'`. */
@@ -39,6 +40,8 @@ export interface WebhookOptions {
 
 /** {@link WebhookOptions} with defaults applied. */
 export interface ResolvedWebhookOptions {
+  /** How errors name an option: `webhooks.secret` under `createFlowHandler`, `secret` for `createWebhookHandler`. */
+  readonly fieldPrefix: string | undefined;
   readonly secret: string | undefined;
   readonly scheme: WebhookScheme;
   readonly toleranceSeconds: number;
@@ -80,20 +83,26 @@ const optionsSchema = z.object({
   allowUnsigned: z.literal(allowUnsignedConsent, { error: `must be exactly '${allowUnsignedConsent}' when set` }).optional(),
 });
 
+/** The name of option `name` in errors, under `prefix` (`webhooks.secret`), or bare (`secret`). */
+export function webhookOptionField(prefix: string | undefined, name: string): string {
+  return prefix === undefined ? name : `${prefix}.${name}`;
+}
+
 /**
  * Checks the options and applies the defaults. Throws an `InvalidInputError` naming the field
- * (never echoing the secret): a misconfigured endpoint fails when the engine is created.
+ * (never echoing the secret): a misconfigured endpoint fails when it is created.
  */
-export function resolveWebhookOptions(options: WebhookOptions = {}): ResolvedWebhookOptions {
-  const parsed = parseInput(optionsSchema, options ?? {}, 'webhooks');
+export function resolveWebhookOptions(options: WebhookOptions, fieldPrefix: string | undefined): ResolvedWebhookOptions {
+  const parsed = parseInput(optionsSchema, options ?? {}, fieldPrefix);
   const toleranceSeconds = parsed.toleranceSeconds ?? webhookDefaults.toleranceSeconds;
   const replayTtlMs = parsed.replayTtlMs ?? Math.max(webhookDefaults.replayTtlMs, 2 * toleranceSeconds * 1000);
   if (replayTtlMs < 2 * toleranceSeconds * 1000) {
     throw new InvalidInputError([
-      { field: 'webhooks.replayTtlMs', message: `must be at least twice toleranceSeconds (${2 * toleranceSeconds * 1000} ms)` },
+      { field: webhookOptionField(fieldPrefix, 'replayTtlMs'), message: `must be at least twice toleranceSeconds (${2 * toleranceSeconds * 1000} ms)` },
     ]);
   }
   return {
+    fieldPrefix,
     secret: parsed.secret,
     scheme: (options.scheme ?? 'standard-webhooks') as WebhookScheme,
     toleranceSeconds,
@@ -101,4 +110,21 @@ export function resolveWebhookOptions(options: WebhookOptions = {}): ResolvedWeb
     maxBodyBytes: parsed.maxBodyBytes ?? webhookDefaults.maxBodyBytes,
     allowUnsigned: parsed.allowUnsigned === allowUnsignedConsent,
   };
+}
+
+/**
+ * Refuses, when the handler is created, options that would refuse every webhook at run time: no
+ * secret (an unset environment variable reads as `undefined`), no verifier of one's own, and no
+ * explicit opt-out. Without this, every webhook gets 401 and USSD flows wait in `awaiting-dial`
+ * until they expire, with nothing failing where the developer looks.
+ */
+export function requireWebhookSecret(resolved: ResolvedWebhookOptions): void {
+  const { scheme, secret, allowUnsigned } = resolved;
+  if (secret !== undefined || allowUnsigned || (typeof scheme === 'object' && 'verify' in scheme)) return;
+  throw new InvalidInputError([
+    {
+      field: webhookOptionField(resolved.fieldPrefix, 'secret'),
+      message: `is required: the signing secret from the provider dashboard (is its environment variable set?); to accept unsigned webhooks on purpose, set ${webhookOptionField(resolved.fieldPrefix, 'allowUnsigned')}`,
+    },
+  ]);
 }

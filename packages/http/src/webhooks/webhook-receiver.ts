@@ -12,7 +12,7 @@ import { createHmacHeaderVerifier } from './hmac-header-verifier.js';
 import { readBody } from '../body/read-body.js';
 import { webhookKeyOf } from './secret-key.js';
 import { createStandardWebhooksVerifier } from './standard-webhooks-verifier.js';
-import { resolveWebhookOptions, type ResolvedWebhookOptions, type WebhookOptions } from './webhook-options.js';
+import { requireWebhookSecret, resolveWebhookOptions, webhookOptionField, type ResolvedWebhookOptions, type WebhookOptions } from './webhook-options.js';
 import { webhookResponse, type WebhookResponseBody } from './webhook-response.js';
 import type { VerifiedWebhook, WebhookVerifier } from './webhook-verifier.js';
 
@@ -39,6 +39,14 @@ export interface WebhookReceiver {
   handle(request: Request): Promise<Response>;
 }
 
+/** How the receiver is created: how its errors name the options, and whether a missing secret is refused at once. */
+export interface ReceiverCreation {
+  /** `webhooks` (the default) names `webhooks.secret`; `undefined` names `secret`. */
+  readonly fieldPrefix?: string | undefined;
+  /** Throw at creation when nothing authenticates webhooks (see `requireWebhookSecret`). Default false: refused per request. */
+  readonly requireSecret?: boolean;
+}
+
 /** How long one delivery holds a message before a crashed process's claim lapses. */
 const leaseMs = 60_000;
 const webhookIdPattern = /^[\x21-\x7e]{1,256}$/;
@@ -58,8 +66,9 @@ const webhookIdPattern = /^[\x21-\x7e]{1,256}$/;
  * );
  * const response = await receiver.handle(request);
  */
-export function createWebhookReceiver(deps: WebhookReceiverDeps, options: WebhookOptions = {}): WebhookReceiver {
-  const resolved = resolveWebhookOptions(options);
+export function createWebhookReceiver(deps: WebhookReceiverDeps, options: WebhookOptions = {}, creation: ReceiverCreation = {}): WebhookReceiver {
+  const resolved = resolveWebhookOptions(options, 'fieldPrefix' in creation ? creation.fieldPrefix : 'webhooks');
+  if (creation.requireSecret === true) requireWebhookSecret(resolved);
   const verifier = verifierFor(resolved);
   const guard = new DeliveryGuard(deps.store, { replayTtlMs: resolved.replayTtlMs, leaseMs });
   const { logger } = deps;
@@ -192,7 +201,7 @@ function verifierFor(options: ResolvedWebhookOptions): WebhookVerifier | undefin
   const { scheme, secret } = options;
   if (typeof scheme === 'object' && 'verify' in scheme) return scheme;
   if (secret === undefined) return undefined;
-  const key = webhookKeyOf(secret);
+  const key = webhookKeyOf(secret, webhookOptionField(options.fieldPrefix, 'secret'));
   if (scheme === 'standard-webhooks') return createStandardWebhooksVerifier({ key, toleranceSeconds: options.toleranceSeconds });
   return createHmacHeaderVerifier({ ...scheme, key });
 }
