@@ -34,6 +34,12 @@ export interface WebhookOptions {
   replayTtlMs?: number;
   /** The largest body accepted, in bytes. Default 65,536; at most 1 MiB. */
   maxBodyBytes?: number;
+  /**
+   * How long one delivery waits for its event to be applied before it answers `503 retry`, in ms.
+   * Default 10,000; 10 to 120,000. The delivery holds the message a little longer (its lease, see
+   * {@link webhookLeaseMs}), so a process that dies mid-delivery blocks redeliveries only that long.
+   */
+  processingTimeoutMs?: number;
   /** Accept webhooks without verifying them, when no secret is configured. Spelled out on purpose: {@link allowUnsignedConsent}. */
   allowUnsigned?: typeof allowUnsignedConsent;
 }
@@ -48,6 +54,9 @@ export interface ResolvedWebhookOptions {
   readonly replayTtlMs: number;
   readonly maxBodyBytes: number;
   readonly allowUnsigned: boolean;
+  readonly processingTimeoutMs: number;
+  /** How long a delivery's claim on a message lives: {@link webhookLeaseMs} of the processing timeout. */
+  readonly leaseMs: number;
 }
 
 /** The defaults of {@link WebhookOptions}. */
@@ -55,7 +64,17 @@ export const webhookDefaults = Object.freeze({
   toleranceSeconds: 300,
   replayTtlMs: 24 * 60 * 60_000,
   maxBodyBytes: 64 * 1024,
+  processingTimeoutMs: 10_000,
 });
+
+/**
+ * The lease of a delivery's claim: the processing timeout plus a margin (5 s, or half the timeout
+ * when that is shorter) for the answer to be written after the deadline. A claim outliving its
+ * processing deadline by more would only keep a dead process's message from being redelivered.
+ */
+export function webhookLeaseMs(processingTimeoutMs: number): number {
+  return processingTimeoutMs + Math.min(5_000, Math.ceil(processingTimeoutMs / 2));
+}
 
 const hmacHeaderSchemeSchema = z.strictObject({
   type: z.literal('hmac-header'),
@@ -80,6 +99,7 @@ const optionsSchema = z.object({
   toleranceSeconds: z.number({ error: 'must be a number' }).int({ error: 'must be whole seconds' }).min(1).max(3600).optional(),
   replayTtlMs: z.number({ error: 'must be a number' }).int({ error: 'must be whole milliseconds' }).positive().optional(),
   maxBodyBytes: z.number({ error: 'must be a number' }).int({ error: 'must be whole bytes' }).min(1).max(1024 * 1024).optional(),
+  processingTimeoutMs: z.number({ error: 'must be a number' }).int({ error: 'must be whole milliseconds' }).min(10).max(120_000).optional(),
   allowUnsigned: z.literal(allowUnsignedConsent, { error: `must be exactly '${allowUnsignedConsent}' when set` }).optional(),
 });
 
@@ -95,6 +115,7 @@ export function webhookOptionField(prefix: string | undefined, name: string): st
 export function resolveWebhookOptions(options: WebhookOptions, fieldPrefix: string | undefined): ResolvedWebhookOptions {
   const parsed = parseInput(optionsSchema, options ?? {}, fieldPrefix);
   const toleranceSeconds = parsed.toleranceSeconds ?? webhookDefaults.toleranceSeconds;
+  const processingTimeoutMs = parsed.processingTimeoutMs ?? webhookDefaults.processingTimeoutMs;
   const replayTtlMs = parsed.replayTtlMs ?? Math.max(webhookDefaults.replayTtlMs, 2 * toleranceSeconds * 1000);
   if (replayTtlMs < 2 * toleranceSeconds * 1000) {
     throw new InvalidInputError([
@@ -109,6 +130,8 @@ export function resolveWebhookOptions(options: WebhookOptions, fieldPrefix: stri
     replayTtlMs,
     maxBodyBytes: parsed.maxBodyBytes ?? webhookDefaults.maxBodyBytes,
     allowUnsigned: parsed.allowUnsigned === allowUnsignedConsent,
+    processingTimeoutMs,
+    leaseMs: webhookLeaseMs(processingTimeoutMs),
   };
 }
 
