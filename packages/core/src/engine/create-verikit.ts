@@ -75,7 +75,7 @@ export function createVerikit(options: VerikitOptions): Verikit {
   const { provider, policies, store, clock, logger, bus } = settings;
   const env: FlowEnvironment = { provider, policies, secrets: new SecretBox(settings.secret), identityNumberPatterns: settings.identityNumberPatterns };
   const records = new FlowRecords(store, policies);
-  const commits = new CommitLoop({ records, queue: new FlowQueue(), store, clock, logger, bus });
+  const commits = new CommitLoop({ records, queue: new FlowQueue(), store, clock, logger, bus, env });
   const limits = new SendLimit(store, policies);
 
   async function get(rawFlowId: string): Promise<FlowView> {
@@ -128,7 +128,7 @@ export function createVerikit(options: VerikitOptions): Verikit {
         throw new StoreError('live updates are unavailable: the change bus could not subscribe', { cause: safeStoreCause(error) });
       }
     },
-    receive: (event) => receiveProviderEvent({ store, commits }, event),
+    receive: (event) => receiveProviderEvent({ store, commits, env }, event),
     sendSms: (input) => sendSms(settings, input),
     sendWhatsApp: (input) => sendWhatsApp(settings, input),
   };
