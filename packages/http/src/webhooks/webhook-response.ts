@@ -54,12 +54,12 @@ const httpStatusOf: Readonly<Record<WebhookStatus, number>> = {
 /** A response body, and for `retry` and `in-progress` when to deliver again. */
 export interface WebhookAnswer {
   readonly body: WebhookResponseBody;
-  /** The `Retry-After` header, in whole seconds. Default for `retry` and `in-progress`: {@link defaultRetryAfterSeconds}. */
+  /** The `Retry-After` header, in whole seconds. Default for `retry` and `in-progress`: 30. */
   readonly retryAfterSeconds?: number;
 }
 
 /** The `Retry-After` of a `retry` or `in-progress` answer that knows no better (a store outage). */
-export const defaultRetryAfterSeconds = 30;
+const defaultRetryAfterSeconds = 30;
 
 /** The JSON response for `body`, with the HTTP status its `status` maps to. */
 export function webhookResponse(body: WebhookResponseBody, retryAfterSeconds?: number): Response {
