@@ -11,7 +11,7 @@ import { RouteNotFoundError } from './errors/route-not-found-error.js';
 import type { FlowAction, FlowHandler, FlowHandlerOptions, FlowStartRequest } from './flow-handler-options.js';
 import { flowRoutes, type FlowRoute } from './flow-routes.js';
 import { normalizeBasePath, routeMethods } from './route.js';
-import { createWebhookHandler } from './webhooks/create-webhook-handler.js';
+import { webhookHandlerFor } from './webhooks/create-webhook-handler.js';
 
 const defaultHeartbeatMs = 15_000;
 const defaultMaxBodyBytes = 16 * 1024;
@@ -54,7 +54,10 @@ const optionsSchema = z.object({
  * - `GET /flows/:id`: read the view
  * - `POST /flows/:id/events`: send a user event (`submit-code`, `resend`, `restart`, `cancel`)
  * - `GET /flows/:id/stream`: server-sent events of the view, live
- * - `POST /webhooks`: the provider's webhooks, answered by the webhook handler (`webhooks` options)
+ * - `POST /webhooks`: the provider's webhooks, answered by the webhook handler (`webhooks` options:
+ *   given, they must hold a `secret`, a verifier or the explicit `allowUnsigned` opt-out, or this
+ *   throws; absent, every webhook is refused with 401 and a warning is logged at creation when the
+ *   provider sends webhooks)
  *
  * Errors answer with the status their `code` maps to and `{ error: toJSON() }`; anything
  * unexpected is a 500 with a generic message. See docs/http.md.
@@ -116,7 +119,15 @@ export function createFlowHandler(options: FlowHandlerOptions): FlowHandler {
   app.onError((error, c) => fail(error, c.req.raw));
   const api = basePath === '' ? app : app.basePath(basePath);
   if (webhookPath !== undefined) {
-    const handleWebhook = createWebhookHandler({ ...options.webhooks, verikit });
+    const configured = options.webhooks !== undefined;
+    if (!configured && verikit.provider.webhooks !== undefined) {
+      verikit.logger.warn('verikit.webhook.not-configured', {
+        hint: 'the provider sends webhooks but createFlowHandler has no webhooks option: every webhook is refused (401) until webhooks: { secret } is set; webhookPath: false leaves the route out',
+      });
+    }
+    // Given webhook options must authenticate (a secret, a verifier, or the explicit opt-out):
+    // `webhooks: { secret: process.env.X }` with X unset throws here, naming webhooks.secret.
+    const handleWebhook = webhookHandlerFor({ ...options.webhooks, verikit }, { fieldPrefix: 'webhooks', requireSecret: configured });
     const answer = route(routeMethods.webhooks, (request) => handleWebhook(request), new Cors(undefined));
     // The webhook route answers servers, not browsers: no CORS header, whatever the options.
     api.all(webhookPath, (c, next) => {

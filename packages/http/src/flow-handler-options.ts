@@ -34,7 +34,10 @@ export interface FlowHandlerOptions {
   authorize?: FlowAuthorizer;
   /**
    * How the webhook route verifies what it receives: the secret, scheme and window (docs/webhooks.md).
-   * Default: none, so every webhook is refused until a secret is set.
+   * When given, `secret` is required (or a verifier of your own, or the explicit `allowUnsigned`):
+   * `{ secret: process.env.X }` with X unset throws at creation, naming `webhooks.secret`.
+   * Default: none, so every webhook is refused (401), and a warning is logged at creation when the
+   * provider sends webhooks.
    */
   webhooks?: Omit<WebhookHandlerOptions, 'verikit'>;
   /**

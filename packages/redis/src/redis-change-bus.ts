@@ -1,5 +1,5 @@
 import { silentLogger } from '@verikit/provider';
-import { StoreError, type FlowChangeBus, type FlowListener, type FlowView, type Logger } from '@verikit/core';
+import { StoreError, UsageError, type FlowChangeBus, type FlowListener, type FlowView, type Logger } from '@verikit/core';
 import { safeStoreCause } from '@verikit/core/store';
 import { healerFor, isClusterClient } from './cluster-healer.js';
 import type { RedisFlowStore, RedisFlowStoreClient } from './redis-flow-store.js';
@@ -146,7 +146,8 @@ export class RedisChangeBus implements FlowChangeBus {
   }
 
   /**
-   * Resolves once Redis confirmed the subscription of `flowId` (a listener must be subscribed).
+   * Resolves once Redis confirmed the subscription of `flowId`. A listener must be subscribed:
+   * without one it rejects with a `UsageError` (a bug in the caller, not an outage).
    * Read the view after this to miss nothing: every change committed later reaches the listener.
    * Rejects with a `StoreError` when Redis did not confirm it within `subscribeTimeoutMs` (Redis
    * unreachable, or a cluster node lost); the subscription is retried, and `onResync` says to re-read
@@ -155,7 +156,9 @@ export class RedisChangeBus implements FlowChangeBus {
   subscribed(flowId: string): Promise<void> {
     const channel = this.channelOf(flowId);
     const live = this.#subscriptions.has(flowId) ? this.#keeper?.live(channel) : undefined;
-    if (!live) return Promise.reject(new Error(`no listener is subscribed to flow ${flowId}`));
+    if (!live) {
+      return Promise.reject(new UsageError('subscribed(flowId) waits for a subscription: call subscribe(flowId, listener) first', { field: 'flowId' }));
+    }
     return withDeadline(live, this.#subscribeTimeoutMs, () => {
       const reason = this.#keeper?.lastError(channel);
       return new StoreError(

@@ -91,7 +91,8 @@ async function startWebhookApp(options: { refuseFirst?: number; store?: KeyvFlow
   const appUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
   const webhookSecret = generateWebhookSecret();
-  const sandbox: Sandbox = await startSandbox({ webhookUrl: `${appUrl}/webhooks`, webhookSecret, webhookRetryDelaysMs: [20] });
+  // Retries on the schedule alone: the app's Retry-After (30 s after a store outage) is honoured in retry-after-end-to-end.test.ts.
+  const sandbox: Sandbox = await startSandbox({ webhookUrl: `${appUrl}/webhooks`, webhookSecret, webhookRetryDelaysMs: [20], webhookMaxRetryAfterMs: 0 });
   const provider = gatewayOver(sandbox);
   const verikit: Verikit = createVerikit({
     provider,

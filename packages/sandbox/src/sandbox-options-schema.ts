@@ -2,6 +2,7 @@ import { parseInput } from '@verikit/provider';
 import { z } from 'zod';
 import type { SandboxOptions } from './sandbox-options.js';
 import { defaultTestIdentities, type TestIdentity } from './test-identities.js';
+import { defaultMaxRetryAfterMs } from './retry-after.js';
 
 const schema = z.strictObject(
   {
@@ -22,6 +23,7 @@ const schema = z.strictObject(
     latencyMs: z.number().int().min(0).max(60_000).optional(),
     slowMs: z.number().int().min(0).max(120_000).optional(),
     webhookRetryDelaysMs: z.array(z.number().int().min(0).max(3_600_000)).max(20).optional(),
+    webhookMaxRetryAfterMs: z.number().int().min(0).max(3_600_000).optional(),
     webhookTimeoutMs: z.number().int().min(1).max(120_000).optional(),
     codeTtlMs: z.number().int().min(1).optional(),
     maxAttempts: z.number().int().min(1).max(100).optional(),
@@ -49,6 +51,7 @@ export interface ResolvedSandboxOptions {
   readonly latencyMs: number;
   readonly slowMs: number;
   readonly webhookRetryDelaysMs: readonly number[];
+  readonly webhookMaxRetryAfterMs: number;
   readonly webhookTimeoutMs: number;
   readonly codeTtlMs: number;
   readonly maxAttempts: number;
@@ -70,6 +73,7 @@ export function resolveSandboxOptions(options: SandboxOptions): ResolvedSandboxO
     latencyMs: parsed.latencyMs ?? 0,
     slowMs: parsed.slowMs ?? 3000,
     webhookRetryDelaysMs: parsed.webhookRetryDelaysMs ?? [1000, 5000, 25_000],
+    webhookMaxRetryAfterMs: parsed.webhookMaxRetryAfterMs ?? defaultMaxRetryAfterMs,
     webhookTimeoutMs: parsed.webhookTimeoutMs ?? 5000,
     codeTtlMs: parsed.codeTtlMs ?? 10 * 60_000,
     maxAttempts: parsed.maxAttempts ?? 5,

@@ -14,8 +14,13 @@ export interface SandboxOptions {
   latencyMs?: number;
   /** How long the magic "slow" numbers take, in ms. Default 3000. */
   slowMs?: number;
-  /** Waits before each webhook retry, in ms; attempts = length + 1. Default [1000, 5000, 25000]. */
+  /**
+   * Waits before each webhook retry, in ms; attempts = length + 1. Default [1000, 5000, 25000]. A
+   * receiver's `Retry-After` (seconds or an HTTP date) lengthens a wait, up to `webhookMaxRetryAfterMs`.
+   */
   webhookRetryDelaysMs?: readonly number[];
+  /** The longest wait a receiver's `Retry-After` may ask for, in ms; 0 ignores `Retry-After`. Default 60,000. */
+  webhookMaxRetryAfterMs?: number;
   /** Timeout of one webhook attempt, in ms. Default 5000. */
   webhookTimeoutMs?: number;
   /** How long a phone verification code is valid, in ms. Default 10 minutes. */
@@ -49,4 +54,6 @@ export type SandboxEvent =
       readonly error?: string;
       readonly delivered: boolean;
       readonly willRetry: boolean;
+      /** When `willRetry`: the wait before the next attempt, in ms (the schedule's, or the receiver's `Retry-After`). */
+      readonly retryInMs?: number;
     };

@@ -78,6 +78,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     url: resolved.webhookUrl,
     secret: webhookSecret,
     retryDelaysMs: resolved.webhookRetryDelaysMs,
+    maxRetryAfterMs: resolved.webhookMaxRetryAfterMs,
     timeoutMs: resolved.webhookTimeoutMs,
     emit,
   });

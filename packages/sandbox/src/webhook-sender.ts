@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
+import { defaultMaxRetryAfterMs, nextRetryDelayMs, retryAfterMs } from './retry-after.js';
 import type { SandboxEvent } from './sandbox-options.js';
 
 /** The outcome of delivering one webhook, all attempts included. */
@@ -12,10 +13,14 @@ export interface WebhookDelivery {
   readonly lastStatus?: number;
 }
 
+/** Options of {@link WebhookSender}. */
 export interface WebhookSenderOptions {
   readonly url: string | undefined;
   readonly secret: string;
+  /** The wait before each retry; attempts = length + 1. */
   readonly retryDelaysMs: readonly number[];
+  /** The longest wait a receiver's `Retry-After` may impose (0: ignore `Retry-After`). Default 60,000. */
+  readonly maxRetryAfterMs?: number;
   readonly timeoutMs: number;
   readonly emit: (event: SandboxEvent) => void;
 }
@@ -38,7 +43,9 @@ const sleep = (ms: number, signal: AbortSignal) =>
 /**
  * Sends webhooks signed with Standard Webhooks (`webhook-id`, `webhook-timestamp`,
  * `webhook-signature`). A non-2xx answer or a network error is retried after each of
- * `retryDelaysMs`; every attempt keeps the id and is signed afresh with its own timestamp.
+ * `retryDelaysMs`, or later when the answer's `Retry-After` asks for more (up to
+ * `maxRetryAfterMs`): a receiver answering `409 in-progress` knows when its claim on the message
+ * lapses. Every attempt keeps the id and is signed afresh with its own timestamp.
  */
 export class WebhookSender {
   readonly #options: WebhookSenderOptions;
@@ -82,6 +89,7 @@ export class WebhookSender {
         'user-agent': 'verikit-sandbox',
       };
       let error: string | undefined;
+      let retryAfter: number | undefined;
       lastStatus = undefined;
       try {
         const response = await fetch(url, {
@@ -92,12 +100,14 @@ export class WebhookSender {
           signal: AbortSignal.any([AbortSignal.timeout(this.#options.timeoutMs), this.#stopped.signal]),
         });
         lastStatus = response.status;
+        retryAfter = retryAfterMs(response.headers.get('retry-after'), Date.now());
         await response.arrayBuffer().catch(() => undefined);
       } catch (cause) {
         error = cause instanceof Error && cause.name === 'TimeoutError' ? 'timeout' : 'network error';
       }
       const delivered = lastStatus !== undefined && lastStatus >= 200 && lastStatus < 300;
       const willRetry = !delivered && attempt < maxAttempts && !this.#stopped.signal.aborted;
+      const retryInMs = willRetry ? nextRetryDelayMs(this.#options.retryDelaysMs[attempt - 1]!, retryAfter, this.#options.maxRetryAfterMs ?? defaultMaxRetryAfterMs) : undefined;
       this.#options.emit({
         type: 'webhook',
         id,
@@ -107,13 +117,14 @@ export class WebhookSender {
         ...(error === undefined ? {} : { error }),
         delivered,
         willRetry,
+        ...(retryInMs === undefined ? {} : { retryInMs }),
       });
       if (delivered) {
         const delivery = { id, payload, attempts: attempt, delivered: true, lastStatus: lastStatus! };
         this.deliveries.push(delivery);
         return delivery;
       }
-      if (willRetry) await sleep(this.#options.retryDelaysMs[attempt - 1]!, this.#stopped.signal);
+      if (retryInMs !== undefined) await sleep(retryInMs, this.#stopped.signal);
     }
     const delivery = { id, payload, attempts: attempt, delivered: false, ...(lastStatus === undefined ? {} : { lastStatus }) };
     this.deliveries.push(delivery);

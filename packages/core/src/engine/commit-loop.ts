@@ -1,7 +1,7 @@
 import type { AnyMachineSnapshot } from 'xstate';
 import type { Logger } from '@verikit/provider';
 import { ConflictError } from '../errors/conflict-error.js';
-import type { InternalEvent } from '../flows/flow-definition.js';
+import type { FlowEnvironment, InternalEvent } from '../flows/flow-definition.js';
 import type { EffectRequest } from '../flows/shared.js';
 import { errorCode } from '../logging/error-code.js';
 import type { FlowRecord, FlowStore } from '../store/flow-store.js';
@@ -45,9 +45,9 @@ export function effectsOf(actions: readonly unknown[]): EffectRequest[] {
  * (docs/decisions/0004-commits-and-concurrency.md).
  */
 export class CommitLoop {
-  readonly #deps: { records: FlowRecords; queue: FlowQueue; store: FlowStore; clock: Clock; logger: Logger; bus: FlowChangeBus };
+  readonly #deps: { records: FlowRecords; queue: FlowQueue; store: FlowStore; clock: Clock; logger: Logger; bus: FlowChangeBus; env: FlowEnvironment };
 
-  constructor(deps: { records: FlowRecords; queue: FlowQueue; store: FlowStore; clock: Clock; logger: Logger; bus: FlowChangeBus }) {
+  constructor(deps: { records: FlowRecords; queue: FlowQueue; store: FlowStore; clock: Clock; logger: Logger; bus: FlowChangeBus; env: FlowEnvironment }) {
     this.#deps = deps;
   }
 
@@ -104,10 +104,10 @@ export class CommitLoop {
    * the change adds. Returns the view to publish; undefined when the stored version had moved on.
    */
   async write(record: FlowRecord, previous: AnyMachineSnapshot | undefined, next: AnyMachineSnapshot, now: number): Promise<FlowView | undefined> {
-    const { records, store } = this.#deps;
+    const { records, store, env } = this.#deps;
     const ttl = records.ttlFor(next, now);
     if (!(await store.compareAndSetFlow(record, record.version - 1, ttl))) return undefined;
-    const routes = records.flow(record.kind).definition.routes?.(previous, next);
+    const routes = records.flow(record.kind).definition.routes?.(previous, next, env);
     if (routes !== undefined) for (const key of routes) await store.setRoute(key, record.id, ttl);
     return toView(next, record, now);
   }

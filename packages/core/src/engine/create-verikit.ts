@@ -1,5 +1,6 @@
 import { InvalidInputError, VerikitError, type Logger, type MessageSendResultV1, type ProviderEventV1, type ProviderV1 } from '@verikit/provider';
 import { StoreError } from '../errors/store-error.js';
+import { UsageError } from '../errors/usage-error.js';
 import type { FlowEnvironment } from '../flows/flow-definition.js';
 import type { FlowPolicies } from '../flows/policies.js';
 import type { SendSmsInput, SendWhatsAppInput, StartInput, UserEvent } from '../inputs/inputs.js';
@@ -37,7 +38,8 @@ export interface Verikit {
   subscribe(flowId: string, listener: FlowListener): () => void;
   /**
    * Resolves once this instance's subscriptions to the flow receive changes from every instance
-   * (immediately in one process; after the Redis SUBSCRIBE is confirmed with the Redis bus).
+   * (immediately in one process; after the Redis SUBSCRIBE is confirmed with the Redis bus). Call
+   * it after `subscribe(flowId, …)`: without a live subscription it rejects with a `UsageError`.
    */
   subscribed(flowId: string): Promise<void>;
   /** Applies a verified provider event (the USSD result) to the flow it concerns. */
@@ -73,7 +75,7 @@ export function createVerikit(options: VerikitOptions): Verikit {
   const { provider, policies, store, clock, logger, bus } = settings;
   const env: FlowEnvironment = { provider, policies, secrets: new SecretBox(settings.secret), identityNumberPatterns: settings.identityNumberPatterns };
   const records = new FlowRecords(store, policies);
-  const commits = new CommitLoop({ records, queue: new FlowQueue(), store, clock, logger, bus });
+  const commits = new CommitLoop({ records, queue: new FlowQueue(), store, clock, logger, bus, env });
   const limits = new SendLimit(store, policies);
 
   async function get(rawFlowId: string): Promise<FlowView> {
@@ -83,6 +85,8 @@ export function createVerikit(options: VerikitOptions): Verikit {
   }
 
   const effects = new EffectRunner({ commits, records, env, logger, read: get });
+  /** Live subscriptions made through this engine, per flow: `subscribed` is only meaningful after one. */
+  const listening = new Map<string, number>();
 
   const verikit: Verikit = {
     policies,
@@ -97,10 +101,26 @@ export function createVerikit(options: VerikitOptions): Verikit {
     subscribe(rawFlowId, listener) {
       const flowId = parseFlowId(rawFlowId);
       if (typeof listener !== 'function') throw new InvalidInputError([{ field: 'listener', message: 'must be a function' }]);
-      return bus.subscribe(flowId, listener);
+      const unsubscribe = bus.subscribe(flowId, listener);
+      listening.set(flowId, (listening.get(flowId) ?? 0) + 1);
+      let live = true;
+      return () => {
+        if (!live) return;
+        live = false;
+        const left = (listening.get(flowId) ?? 1) - 1;
+        if (left > 0) listening.set(flowId, left);
+        else listening.delete(flowId);
+        unsubscribe();
+      };
     },
     async subscribed(rawFlowId) {
       const flowId = parseFlowId(rawFlowId);
+      // A programming error, not an outage: answered as such, never as a retryable store failure.
+      if (!listening.has(flowId)) {
+        throw new UsageError('subscribed(flowId) waits for a subscription: call subscribe(flowId, listener) first, and keep it until subscribed resolves', {
+          field: 'flowId',
+        });
+      }
       try {
         await bus.subscribed?.(flowId);
       } catch (error) {
@@ -108,7 +128,7 @@ export function createVerikit(options: VerikitOptions): Verikit {
         throw new StoreError('live updates are unavailable: the change bus could not subscribe', { cause: safeStoreCause(error) });
       }
     },
-    receive: (event) => receiveProviderEvent({ store, commits }, event),
+    receive: (event) => receiveProviderEvent({ store, commits, env }, event),
     sendSms: (input) => sendSms(settings, input),
     sendWhatsApp: (input) => sendWhatsApp(settings, input),
   };

@@ -1,5 +1,6 @@
 import { parseInput } from '@verikit/provider';
 import { FlowNotFoundError } from '../errors/flow-not-found-error.js';
+import type { FlowEnvironment } from '../flows/flow-definition.js';
 import { flowDefinitions } from '../flows/flow-definitions.js';
 import { providerEventSchema } from '../inputs/inputs.js';
 import type { FlowStore } from '../store/flow-store.js';
@@ -20,10 +21,14 @@ const routes = Object.values(flowDefinitions).flatMap((definition) => (definitio
  * flow wrote, and applies it there. An event no live flow waits for is no error: the flow ended,
  * expired, or was never started here.
  */
-export async function receiveProviderEvent(deps: { store: FlowStore; commits: CommitLoop }, rawEvent: unknown): Promise<ReceiveResult> {
+export async function receiveProviderEvent(deps: { store: FlowStore; commits: CommitLoop; env: FlowEnvironment }, rawEvent: unknown): Promise<ReceiveResult> {
   const event = parseInput(providerEventSchema, rawEvent, 'event');
   const route = routes.find((candidate) => candidate.type === event.type);
-  const flowId = route === undefined ? undefined : await deps.store.getRoute(route.routeKey(event));
+  let flowId: string | undefined;
+  for (const key of route?.routeKeys(event, deps.env) ?? []) {
+    flowId = await deps.store.getRoute(key);
+    if (flowId !== undefined) break;
+  }
   if (route === undefined || flowId === undefined) return { outcome: 'no-active-flow' };
   try {
     const committed = await deps.commits.commit(flowId, (_loaded, now) => ({ event: route.toEvent(event, now), onRefused: acceptSilently }));

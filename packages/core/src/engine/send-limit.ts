@@ -1,5 +1,5 @@
 import { RateLimitedError } from '@verikit/provider';
-import type { FlowDefinition } from '../flows/flow-definition.js';
+import type { FlowDefinition, FlowEnvironment } from '../flows/flow-definition.js';
 import type { FlowPolicies } from '../flows/policies.js';
 import type { EffectRequest } from '../flows/shared.js';
 import type { FlowStore } from '../store/flow-store.js';
@@ -32,12 +32,12 @@ export class SendLimit {
    * For the commits of one user event: takes one unit the first time a computed change would start a
    * send, and none on the retries after a conflict.
    */
-  forEvent(definition: FlowDefinition): (context: Readonly<Record<string, unknown>>, effects: readonly EffectRequest[], now: number) => Promise<void> | undefined {
+  forEvent(definition: FlowDefinition, env: FlowEnvironment): (context: Readonly<Record<string, unknown>>, effects: readonly EffectRequest[], now: number) => Promise<void> | undefined {
     let taken = false;
     return (context, effects, now) => {
       if (taken || !effects.some((effect) => definition.effects[effect.kind]?.send === true)) return undefined;
       taken = true;
-      return this.take(definition.sendLimitKey(context), now);
+      return this.take(definition.sendLimitKey(context, env), now);
     };
   }
 }

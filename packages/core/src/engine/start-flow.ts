@@ -36,7 +36,7 @@ export async function startFlow(deps: StartDeps, rawInput: StartInput): Promise<
   const now = settings.clock.now();
   const memory: EffectMemory = {};
   const machineInput = definition.machineInput(input, { flowId: id, now, memory }, env);
-  await limits.take(definition.sendLimitKey(machineInput), now);
+  await limits.take(definition.sendLimitKey(machineInput, env), now);
   const [snapshot, actions] = flow.transitions.initial(machineInput);
   const record: FlowRecord = {
     schemaVersion: recordSchemaVersion,

@@ -44,7 +44,7 @@ export async function applyUserEvent(deps: UserEventDeps, rawFlowId: string, raw
   let takeLimit: ReturnType<SendLimit['forEvent']> | undefined;
   const committed = await commits.commit(flowId, (loaded, now) => {
     const { definition } = loaded.flow;
-    takeLimit ??= limits.forEvent(definition);
+    takeLimit ??= limits.forEvent(definition, env);
     return {
       event: definition.toEvent(event, { flowId, now, memory }, env),
       onRefused: refuse(event.type, env),

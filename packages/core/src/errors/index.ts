@@ -3,3 +3,4 @@ export { EventNotAllowedError } from './event-not-allowed-error.js';
 export { ConflictError } from './conflict-error.js';
 export { StoreError } from './store-error.js';
 export { RecordSchemaError } from './record-schema-error.js';
+export { UsageError } from './usage-error.js';

@@ -44,8 +44,11 @@ export interface EffectDefinition {
 /** How a provider event finds its flow and what it becomes there. */
 export interface ProviderEventRoute {
   readonly type: ProviderEventV1['type'];
-  /** The route key written by {@link FlowDefinition.routes}, read to find the flow the event concerns. */
-  routeKey(event: ProviderEventV1): string;
+  /**
+   * The route keys to read, in order, to find the flow the event concerns: the key
+   * {@link FlowDefinition.routes} writes first, then any older form still read during an upgrade.
+   */
+  routeKeys(event: ProviderEventV1, env: FlowEnvironment): readonly string[];
   toEvent(event: ProviderEventV1, now: number): InternalEvent;
 }
 
@@ -65,13 +68,19 @@ export interface FlowDefinition<Input extends ParsedStartInput = ParsedStartInpu
   check(input: Input, env: FlowEnvironment): void;
   /** The machine's input. Secrets the first effect needs go to `memory`; only their hashes or sealed forms to the input. */
   machineInput(input: Input, start: { flowId: string; now: number; memory: EffectMemory }, env: FlowEnvironment): Record<string, unknown>;
-  /** The recipient's key for the hourly send limit, read from the machine input or the context (both hold it). */
-  sendLimitKey(context: Readonly<Record<string, unknown>>): string;
+  /**
+   * The recipient's key for the hourly send limit, read from the machine input or the context (both
+   * hold it). A number appears in it only as a keyed hash (`env.secrets`), never in clear.
+   */
+  sendLimitKey(context: Readonly<Record<string, unknown>>, env: FlowEnvironment): string;
   /** The machine event for a user event. Secrets are hashed here; a new OTP goes to `memory` only. */
   toEvent(event: ParsedUserEvent, step: { flowId: string; now: number; memory: EffectMemory }, env: FlowEnvironment): InternalEvent;
   readonly effects: Readonly<Partial<Record<EffectKind, EffectDefinition>>>;
-  /** Route keys that point at this flow from now on, written with the commit from `previous` to `next`. */
-  routes?(previous: AnyMachineSnapshot | undefined, next: AnyMachineSnapshot): readonly string[];
+  /**
+   * Route keys that point at this flow from now on, written with the commit from `previous` to `next`.
+   * A number appears in them only as a keyed hash (`env.secrets`), never in clear.
+   */
+  routes?(previous: AnyMachineSnapshot | undefined, next: AnyMachineSnapshot, env: FlowEnvironment): readonly string[];
   /** The provider event this kind of flow takes, if any. */
   readonly providerEvent?: ProviderEventRoute;
 }

@@ -1,5 +1,6 @@
 import { CapabilityError, ProviderProtocolError, type PhoneChannel } from '@verikit/provider';
 import { plainUserEvent, type FlowDefinition } from './flow-definition.js';
+import { phoneNumberKey } from './number-keys.js';
 import { createPhoneMachine } from './phone-machine.js';
 
 type PhoneStart = { kind: 'phone'; phoneNumber: string; channel: PhoneChannel; from?: string | undefined };
@@ -14,7 +15,8 @@ export const phoneFlow: FlowDefinition<PhoneStart> = {
     if (!provider.phone.channels.includes(input.channel)) throw new CapabilityError(`the ${input.channel} channel`, provider.name, { field: 'channel' });
   },
   machineInput: ({ kind: _kind, ...input }, { flowId, now }) => ({ flowId, now, ...input }),
-  sendLimitKey: (context) => String(context.phoneNumber),
+  // The same key as the USSD flow's: one hourly limit per phone number, whichever flow sends.
+  sendLimitKey: (context, { secrets }) => phoneNumberKey(secrets, context.phoneNumber),
   toEvent: (event, { now }) => plainUserEvent(event, now),
   effects: {
     'phone.send': {

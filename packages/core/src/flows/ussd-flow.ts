@@ -1,16 +1,28 @@
 import { CapabilityError, ProviderProtocolError } from '@verikit/provider';
+import type { SecretBox } from '../secrets/secrets.js';
 import { plainUserEvent, type FlowDefinition } from './flow-definition.js';
+import { phoneNumberKey } from './number-keys.js';
 import { createUssdMachine } from './ussd-machine.js';
 
 type UssdStart = { kind: 'ussd'; phoneNumber: string };
 
-function routeKey(phoneNumber: unknown): string {
+function routeKey(secrets: SecretBox, phoneNumber: unknown): string {
+  return `ussd:${phoneNumberKey(secrets, phoneNumber)}`;
+}
+
+/**
+ * The route key before numbers were hashed in key names, still read (never written) so that a flow
+ * started before an upgrade gets its result. Remove once no record of that age can be alive
+ * (docs/decisions/0040-number-hashed-in-key-names.md).
+ */
+function legacyRouteKey(phoneNumber: unknown): string {
   return `ussd:${String(phoneNumber)}`;
 }
 
 /**
  * USSD OTP: the provider gives an OTP and a code to dial, and reports the dial by webhook. The flow
- * indexes its phone number (`ussd:<phone>`) so that the webhook, which names only the number, finds it.
+ * indexes its phone number, hashed (`ussd:phone:<hash>`), so that the webhook, which names only the
+ * number, finds it.
  */
 export const ussdFlow: FlowDefinition<UssdStart> = {
   kind: 'ussd',
@@ -20,7 +32,7 @@ export const ussdFlow: FlowDefinition<UssdStart> = {
     if (!provider.ussd) throw new CapabilityError('ussd', provider.name);
   },
   machineInput: ({ phoneNumber }, { flowId, now }) => ({ flowId, now, phoneNumber }),
-  sendLimitKey: (context) => String(context.phoneNumber),
+  sendLimitKey: (context, { secrets }) => phoneNumberKey(secrets, context.phoneNumber),
   toEvent: (event, { now }) => plainUserEvent(event, now),
   effects: {
     'ussd.initiate': {
@@ -37,10 +49,11 @@ export const ussdFlow: FlowDefinition<UssdStart> = {
   // A flow that starts waiting for the dial (again) becomes the number's active flow, the one the
   // service's result is routed to, for as long as its record lives. Only then: until the user has a
   // code to dial, a result can only be for an earlier flow.
-  routes: (previous, next) => (next.value === 'awaiting-dial' && previous?.value !== 'awaiting-dial' ? [routeKey(next.context.phoneNumber)] : []),
+  routes: (previous, next, { secrets }) =>
+    next.value === 'awaiting-dial' && previous?.value !== 'awaiting-dial' ? [routeKey(secrets, next.context.phoneNumber)] : [],
   providerEvent: {
     type: 'ussd-verification',
-    routeKey: (event) => routeKey(event.phoneNumber),
+    routeKeys: (event, { secrets }) => [routeKey(secrets, event.phoneNumber), legacyRouteKey(event.phoneNumber)],
     toEvent: (event, now) => ({ type: 'ussd-result', now, status: event.status }),
   },
 };

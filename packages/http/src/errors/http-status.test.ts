@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { ConflictError, EventNotAllowedError, FlowNotFoundError, RecordSchemaError, StoreError } from '@verikit/core';
+import { ConflictError, EventNotAllowedError, FlowNotFoundError, RecordSchemaError, StoreError, UsageError } from '@verikit/core';
 import {
   CapabilityError,
   InvalidInputError,
@@ -44,6 +44,7 @@ const cases: ReadonlyArray<[VerikitError, number]> = [
   [new CapabilityError('sms', 'test'), 422],
   [new RateLimitedError('slow down', Date.now() + 60_000), 429],
   [new RecordSchemaError('bad record'), 500],
+  [new UsageError('call subscribe first'), 500],
   [new ProviderAuthenticationError(), 502],
   [new ProviderProtocolError('unreadable answer'), 502],
   [new ProviderRejectedError('refused'), 502],

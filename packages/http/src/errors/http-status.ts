@@ -21,6 +21,8 @@ const statusByCode: Readonly<Record<string, number>> = {
   capability_missing: 422,
   rate_limited: 429,
   record_schema: 500,
+  // A bug in the calling code (subscribed before subscribe): the server's fault, never the client's.
+  usage_error: 500,
   provider_authentication: 502,
   provider_protocol: 502,
   provider_rejected: 502,

@@ -1,7 +1,7 @@
 import type { Verikit } from '@verikit/core';
 import { InvalidInputError, type Logger, type ProviderEventV1, type RawWebhookV1 } from '@verikit/provider';
 import type { WebhookOptions } from './webhook-options.js';
-import { createWebhookReceiver } from './webhook-receiver.js';
+import { createWebhookReceiver, type ReceiverCreation } from './webhook-receiver.js';
 
 /** Options of {@link createWebhookHandler}: the engine, and how webhooks are signed (see docs/webhooks.md). */
 export interface WebhookHandlerOptions extends WebhookOptions {
@@ -19,13 +19,22 @@ export type WebhookHandler = (request: Request) => Promise<Response>;
 /**
  * Creates the webhook endpoint: it verifies the signature, de-duplicates deliveries across
  * instances, parses the provider's event and applies it to the flow it concerns. Checks the options
- * at once, throwing an `InvalidInputError` that names the option (never its value).
+ * at once, throwing an `InvalidInputError` that names the option (never its value); a missing
+ * `secret` (say, an unset environment variable) is refused too, unless `allowUnsigned` says so.
  *
  * @example
  * const webhooks = createWebhookHandler({ verikit, secret: process.env.VERIKIT_WEBHOOK_SECRET });
  * const response = await webhooks(request); // pass the request untouched: the signature covers the raw body
  */
 export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHandler {
+  return webhookHandlerFor(options, { fieldPrefix: undefined, requireSecret: true });
+}
+
+/**
+ * {@link createWebhookHandler} with its creation settings: `createFlowHandler` names the options
+ * `webhooks.*`, and without any `webhooks` option keeps a route that refuses every webhook.
+ */
+export function webhookHandlerFor(options: WebhookHandlerOptions, creation: ReceiverCreation): WebhookHandler {
   const { verikit, parse, logger, ...webhookOptions } = options ?? ({} as WebhookHandlerOptions);
   if (typeof verikit !== 'object' || verikit === null || typeof verikit.receive !== 'function') {
     throw new InvalidInputError([{ field: 'verikit', message: 'must be a verikit engine (createVerikit)' }]);
@@ -40,6 +49,7 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
       logger: logger ?? verikit.logger,
     },
     webhookOptions,
+    creation,
   );
   return (request) => receiver.handle(request);
 }

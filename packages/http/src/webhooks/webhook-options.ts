@@ -18,8 +18,9 @@ export interface WebhookOptions {
   /**
    * The signing secret from the provider's dashboard. `whsec_<base64>` is decoded (the Standard
    * Webhooks form); any other string is used as its UTF-8 bytes. At least 16 bytes of key.
-   * Without a secret every webhook is refused, unless {@link WebhookOptions.allowUnsigned} is set.
-   * Not needed with a custom {@link WebhookVerifier}, which holds its own.
+   * Required: a handler created without one (`secret: process.env.X` with X unset) throws an
+   * `InvalidInputError` naming it, unless {@link WebhookOptions.allowUnsigned} is set. Not needed
+   * with a custom {@link WebhookVerifier}, which holds its own.
    */
   secret?: string;
   /** Default `'standard-webhooks'`. */
@@ -33,18 +34,29 @@ export interface WebhookOptions {
   replayTtlMs?: number;
   /** The largest body accepted, in bytes. Default 65,536; at most 1 MiB. */
   maxBodyBytes?: number;
+  /**
+   * How long one delivery waits for its event to be applied before it answers `503 retry`, in ms.
+   * Default 10,000; 10 to 120,000. The delivery holds the message a little longer (its lease, see
+   * {@link webhookLeaseMs}), so a process that dies mid-delivery blocks redeliveries only that long.
+   */
+  processingTimeoutMs?: number;
   /** Accept webhooks without verifying them, when no secret is configured. Spelled out on purpose: {@link allowUnsignedConsent}. */
   allowUnsigned?: typeof allowUnsignedConsent;
 }
 
 /** {@link WebhookOptions} with defaults applied. */
 export interface ResolvedWebhookOptions {
+  /** How errors name an option: `webhooks.secret` under `createFlowHandler`, `secret` for `createWebhookHandler`. */
+  readonly fieldPrefix: string | undefined;
   readonly secret: string | undefined;
   readonly scheme: WebhookScheme;
   readonly toleranceSeconds: number;
   readonly replayTtlMs: number;
   readonly maxBodyBytes: number;
   readonly allowUnsigned: boolean;
+  readonly processingTimeoutMs: number;
+  /** How long a delivery's claim on a message lives: {@link webhookLeaseMs} of the processing timeout. */
+  readonly leaseMs: number;
 }
 
 /** The defaults of {@link WebhookOptions}. */
@@ -52,7 +64,17 @@ export const webhookDefaults = Object.freeze({
   toleranceSeconds: 300,
   replayTtlMs: 24 * 60 * 60_000,
   maxBodyBytes: 64 * 1024,
+  processingTimeoutMs: 10_000,
 });
+
+/**
+ * The lease of a delivery's claim: the processing timeout plus a margin (5 s, or half the timeout
+ * when that is shorter) for the answer to be written after the deadline. A claim outliving its
+ * processing deadline by more would only keep a dead process's message from being redelivered.
+ */
+export function webhookLeaseMs(processingTimeoutMs: number): number {
+  return processingTimeoutMs + Math.min(5_000, Math.ceil(processingTimeoutMs / 2));
+}
 
 const hmacHeaderSchemeSchema = z.strictObject({
   type: z.literal('hmac-header'),
@@ -77,28 +99,55 @@ const optionsSchema = z.object({
   toleranceSeconds: z.number({ error: 'must be a number' }).int({ error: 'must be whole seconds' }).min(1).max(3600).optional(),
   replayTtlMs: z.number({ error: 'must be a number' }).int({ error: 'must be whole milliseconds' }).positive().optional(),
   maxBodyBytes: z.number({ error: 'must be a number' }).int({ error: 'must be whole bytes' }).min(1).max(1024 * 1024).optional(),
+  processingTimeoutMs: z.number({ error: 'must be a number' }).int({ error: 'must be whole milliseconds' }).min(10).max(120_000).optional(),
   allowUnsigned: z.literal(allowUnsignedConsent, { error: `must be exactly '${allowUnsignedConsent}' when set` }).optional(),
 });
 
+/** The name of option `name` in errors, under `prefix` (`webhooks.secret`), or bare (`secret`). */
+export function webhookOptionField(prefix: string | undefined, name: string): string {
+  return prefix === undefined ? name : `${prefix}.${name}`;
+}
+
 /**
  * Checks the options and applies the defaults. Throws an `InvalidInputError` naming the field
- * (never echoing the secret): a misconfigured endpoint fails when the engine is created.
+ * (never echoing the secret): a misconfigured endpoint fails when it is created.
  */
-export function resolveWebhookOptions(options: WebhookOptions = {}): ResolvedWebhookOptions {
-  const parsed = parseInput(optionsSchema, options ?? {}, 'webhooks');
+export function resolveWebhookOptions(options: WebhookOptions, fieldPrefix: string | undefined): ResolvedWebhookOptions {
+  const parsed = parseInput(optionsSchema, options ?? {}, fieldPrefix);
   const toleranceSeconds = parsed.toleranceSeconds ?? webhookDefaults.toleranceSeconds;
+  const processingTimeoutMs = parsed.processingTimeoutMs ?? webhookDefaults.processingTimeoutMs;
   const replayTtlMs = parsed.replayTtlMs ?? Math.max(webhookDefaults.replayTtlMs, 2 * toleranceSeconds * 1000);
   if (replayTtlMs < 2 * toleranceSeconds * 1000) {
     throw new InvalidInputError([
-      { field: 'webhooks.replayTtlMs', message: `must be at least twice toleranceSeconds (${2 * toleranceSeconds * 1000} ms)` },
+      { field: webhookOptionField(fieldPrefix, 'replayTtlMs'), message: `must be at least twice toleranceSeconds (${2 * toleranceSeconds * 1000} ms)` },
     ]);
   }
   return {
+    fieldPrefix,
     secret: parsed.secret,
     scheme: (options.scheme ?? 'standard-webhooks') as WebhookScheme,
     toleranceSeconds,
     replayTtlMs,
     maxBodyBytes: parsed.maxBodyBytes ?? webhookDefaults.maxBodyBytes,
     allowUnsigned: parsed.allowUnsigned === allowUnsignedConsent,
+    processingTimeoutMs,
+    leaseMs: webhookLeaseMs(processingTimeoutMs),
   };
+}
+
+/**
+ * Refuses, when the handler is created, options that would refuse every webhook at run time: no
+ * secret (an unset environment variable reads as `undefined`), no verifier of one's own, and no
+ * explicit opt-out. Without this, every webhook gets 401 and USSD flows wait in `awaiting-dial`
+ * until they expire, with nothing failing where the developer looks.
+ */
+export function requireWebhookSecret(resolved: ResolvedWebhookOptions): void {
+  const { scheme, secret, allowUnsigned } = resolved;
+  if (secret !== undefined || allowUnsigned || (typeof scheme === 'object' && 'verify' in scheme)) return;
+  throw new InvalidInputError([
+    {
+      field: webhookOptionField(resolved.fieldPrefix, 'secret'),
+      message: `is required: the signing secret from the provider dashboard (is its environment variable set?); to accept unsigned webhooks on purpose, set ${webhookOptionField(resolved.fieldPrefix, 'allowUnsigned')}`,
+    },
+  ]);
 }

@@ -12,8 +12,9 @@ import { createHmacHeaderVerifier } from './hmac-header-verifier.js';
 import { readBody } from '../body/read-body.js';
 import { webhookKeyOf } from './secret-key.js';
 import { createStandardWebhooksVerifier } from './standard-webhooks-verifier.js';
-import { resolveWebhookOptions, type ResolvedWebhookOptions, type WebhookOptions } from './webhook-options.js';
-import { webhookResponse, type WebhookResponseBody } from './webhook-response.js';
+import { requireWebhookSecret, resolveWebhookOptions, webhookOptionField, type ResolvedWebhookOptions, type WebhookOptions } from './webhook-options.js';
+import { malformed, webhookResponse, type WebhookResponseBody } from './webhook-response.js';
+import { applyOnce } from './apply-once.js';
 import type { VerifiedWebhook, WebhookVerifier } from './webhook-verifier.js';
 
 /** What the receiver needs from the engine. `createVerikit` passes its own. */
@@ -39,8 +40,14 @@ export interface WebhookReceiver {
   handle(request: Request): Promise<Response>;
 }
 
-/** How long one delivery holds a message before a crashed process's claim lapses. */
-const leaseMs = 60_000;
+/** How the receiver is created: how its errors name the options, and whether a missing secret is refused at once. */
+export interface ReceiverCreation {
+  /** `webhooks` (the default) names `webhooks.secret`; `undefined` names `secret`. */
+  readonly fieldPrefix?: string | undefined;
+  /** Throw at creation when nothing authenticates webhooks (see `requireWebhookSecret`). Default false: refused per request. */
+  readonly requireSecret?: boolean;
+}
+
 const webhookIdPattern = /^[\x21-\x7e]{1,256}$/;
 
 /**
@@ -49,7 +56,8 @@ const webhookIdPattern = /^[\x21-\x7e]{1,256}$/;
  * (501), since the endpoint exists whether or not the application uses it.
  *
  * Order of work, so that nothing unverified touches the store: method, body (size-capped),
- * signature and timestamp, parse, claim the message id, apply, record the id as processed.
+ * signature and timestamp, parse, claim the message id, apply (waiting at most
+ * `processingTimeoutMs`), record the id as processed ({@link applyOnce}).
  *
  * @example
  * const receiver = createWebhookReceiver(
@@ -58,11 +66,13 @@ const webhookIdPattern = /^[\x21-\x7e]{1,256}$/;
  * );
  * const response = await receiver.handle(request);
  */
-export function createWebhookReceiver(deps: WebhookReceiverDeps, options: WebhookOptions = {}): WebhookReceiver {
-  const resolved = resolveWebhookOptions(options);
+export function createWebhookReceiver(deps: WebhookReceiverDeps, options: WebhookOptions = {}, creation: ReceiverCreation = {}): WebhookReceiver {
+  const resolved = resolveWebhookOptions(options, 'fieldPrefix' in creation ? creation.fieldPrefix : 'webhooks');
+  if (creation.requireSecret === true) requireWebhookSecret(resolved);
   const verifier = verifierFor(resolved);
-  const guard = new DeliveryGuard(deps.store, { replayTtlMs: resolved.replayTtlMs, leaseMs });
   const { logger } = deps;
+  const guard = new DeliveryGuard(deps.store, { replayTtlMs: resolved.replayTtlMs, leaseMs: resolved.leaseMs });
+  const applyDeps = { receive: deps.receive, guard, logger, processingTimeoutMs: resolved.processingTimeoutMs, leaseMs: resolved.leaseMs };
   if (verifier === undefined && resolved.allowUnsigned) {
     logger.warn('verikit.webhook.unsigned-accepted', {
       hint: 'webhooks are accepted without verification (allowUnsigned): anyone who can reach the endpoint can verify any USSD flow',
@@ -110,39 +120,6 @@ export function createWebhookReceiver(deps: WebhookReceiverDeps, options: Webhoo
     }
   }
 
-  async function apply(event: ProviderEventV1, webhookId: string, loggedId: string | undefined): Promise<WebhookResponseBody> {
-    const admission = await guard.admit(webhookId);
-    if (admission.kind !== 'admitted') {
-      logger.info('verikit.webhook.' + admission.kind, { webhookId: loggedId });
-      return { status: admission.kind };
-    }
-    let result: ReceiveResult;
-    try {
-      result = await deps.receive(event);
-    } catch (error) {
-      await guard.release(webhookId, admission.attempt).catch((releaseError: unknown) => {
-        logger.error('verikit.webhook.release-failed', { webhookId: loggedId, error: errorCode(releaseError) });
-      });
-      // An event the engine refuses as invalid is refused again on every redelivery: tell the sender so.
-      if (InvalidInputError.isInstance(error)) {
-        logger.warn('verikit.webhook.malformed', { webhookId: loggedId, field: error.field });
-        return malformed(error);
-      }
-      const retryable = VerikitError.isInstance(error) && error.isRetryable;
-      logger.error('verikit.webhook.apply-failed', { webhookId: loggedId, error: errorCode(error), retryable });
-      return retryable
-        ? { status: 'retry', error: { code: errorCode(error), message: 'the event could not be applied now; deliver it again later' } }
-        : { status: 'error', error: { code: errorCode(error), message: 'the event could not be applied' } };
-    }
-    await guard.complete(webhookId).catch((error: unknown) => {
-      // Applied but not recorded: a redelivery after the lease finds the flow finished and changes nothing.
-      logger.warn('verikit.webhook.record-failed', { webhookId: loggedId, error: errorCode(error) });
-    });
-    const { outcome } = result;
-    logger.info('verikit.webhook.' + outcome, { webhookId: loggedId, outcome, ...(result.flowId ? { flowId: result.flowId } : {}) });
-    return outcome === 'applied' && result.flowId ? { status: 'applied', flowId: result.flowId } : { status: outcome };
-  }
-
   async function handle(request: Request): Promise<Response> {
     if (request.method !== 'POST') return webhookResponse({ status: 'method-not-allowed' });
     const read = await readBody(request, resolved.maxBodyBytes);
@@ -168,7 +145,8 @@ export function createWebhookReceiver(deps: WebhookReceiverDeps, options: Webhoo
       logger.info('verikit.webhook.ignored', { webhookId: loggedId, outcome: 'ignored' });
       return webhookResponse({ status: 'ignored' });
     }
-    return webhookResponse(await apply(event, webhookId, loggedId));
+    const answer = await applyOnce(applyDeps, event, webhookId, loggedId);
+    return webhookResponse(answer.body, answer.retryAfterSeconds);
   }
 
   return {
@@ -192,7 +170,7 @@ function verifierFor(options: ResolvedWebhookOptions): WebhookVerifier | undefin
   const { scheme, secret } = options;
   if (typeof scheme === 'object' && 'verify' in scheme) return scheme;
   if (secret === undefined) return undefined;
-  const key = webhookKeyOf(secret);
+  const key = webhookKeyOf(secret, webhookOptionField(options.fieldPrefix, 'secret'));
   if (scheme === 'standard-webhooks') return createStandardWebhooksVerifier({ key, toleranceSeconds: options.toleranceSeconds });
   return createHmacHeaderVerifier({ ...scheme, key });
 }
@@ -223,8 +201,4 @@ function headersOf(headers: Headers): Record<string, string> {
 
 function unverified(error: WebhookVerificationError): WebhookResponseBody {
   return { status: 'unverified', error: { code: error.code, message: error.message, ...(error.field ? { field: error.field } : {}) } };
-}
-
-function malformed(error: InvalidInputError): WebhookResponseBody {
-  return { status: 'malformed', error: { code: error.code, message: error.message, ...(error.field ? { field: error.field } : {}) } };
 }

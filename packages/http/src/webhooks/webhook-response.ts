@@ -1,3 +1,5 @@
+import type { InvalidInputError } from '@verikit/provider';
+
 /** What the endpoint says happened, in every response body. */
 export type WebhookStatus =
   /** 200: the event advanced a flow. */
@@ -8,7 +10,7 @@ export type WebhookStatus =
   | 'ignored'
   /** 202: no flow is waiting for this event (none for the number, or it has finished). */
   | 'no-active-flow'
-  /** 409: another delivery of the same message is being processed; retry later. */
+  /** 409: another delivery of the same message is being processed; retry after `Retry-After` (when its claim has lapsed at the latest). */
   | 'in-progress'
   /** 401: forged, stale, unsigned, or no secret is configured. */
   | 'unverified'
@@ -20,7 +22,7 @@ export type WebhookStatus =
   | 'method-not-allowed'
   /** 501: the provider has no webhook parser. */
   | 'unsupported'
-  /** 503: applying the event failed for a passing reason (store outage); the sender should retry. */
+  /** 503: applying the event failed for a passing reason (store outage), or took longer than `processingTimeoutMs`; the sender should retry. */
   | 'retry'
   /** 500: an unexpected failure; the sender may retry. */
   | 'error';
@@ -49,10 +51,25 @@ const httpStatusOf: Readonly<Record<WebhookStatus, number>> = {
   error: 500,
 };
 
+/** A response body, and for `retry` and `in-progress` when to deliver again. */
+export interface WebhookAnswer {
+  readonly body: WebhookResponseBody;
+  /** The `Retry-After` header, in whole seconds. Default for `retry` and `in-progress`: 30. */
+  readonly retryAfterSeconds?: number;
+}
+
+/** The `Retry-After` of a `retry` or `in-progress` answer that knows no better (a store outage). */
+const defaultRetryAfterSeconds = 30;
+
 /** The JSON response for `body`, with the HTTP status its `status` maps to. */
-export function webhookResponse(body: WebhookResponseBody): Response {
+export function webhookResponse(body: WebhookResponseBody, retryAfterSeconds?: number): Response {
   const headers: Record<string, string> = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' };
   if (body.status === 'method-not-allowed') headers.allow = 'POST';
-  if (body.status === 'retry' || body.status === 'in-progress') headers['retry-after'] = '30';
+  if (body.status === 'retry' || body.status === 'in-progress') headers['retry-after'] = String(retryAfterSeconds ?? defaultRetryAfterSeconds);
   return new Response(JSON.stringify(body), { status: httpStatusOf[body.status], headers });
+}
+
+/** The `malformed` answer for an input error, naming its field. */
+export function malformed(error: InvalidInputError): WebhookResponseBody {
+  return { status: 'malformed', error: { code: error.code, message: error.message, ...(error.field ? { field: error.field } : {}) } };
 }
