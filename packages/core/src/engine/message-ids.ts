@@ -28,6 +28,14 @@ export const errorMessageIds: Readonly<Record<string, string>> = Object.freeze(
       'conflict',
       'store_unavailable',
       'internal_error',
+      // Answers of the HTTP layer to requests it cannot take.
+      'route_not_found',
+      'method_not_allowed',
+      'payload_too_large',
+      'unsupported_media_type',
+      'request_timeout',
+      'headers_too_large',
+      'webhook_unverified',
     ].map((code) => [code, `verikit.error.${code}`]),
   ),
 );
