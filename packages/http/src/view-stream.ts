@@ -38,12 +38,12 @@ export function viewEvent(view: FlowView): string {
 }
 
 /** The event before a normal close: the flow is done, and this was its last version. */
-export function endEvent(version: number): string {
+function endEvent(version: number): string {
   return `event: end\ndata: ${JSON.stringify({ version })}\n\n`;
 }
 
 /** The event before a close on a failure: the typed error, as an error answer's body. */
-export function errorEvent(body: unknown): string {
+function errorEvent(body: unknown): string {
   return `event: error\ndata: ${JSON.stringify(body)}\n\n`;
 }
 
