@@ -7,7 +7,7 @@ const maxTokenLength = 2200;
 
 /** Longest and shortest lives of a proof: long enough to finish a signup form, short enough to be worth little if leaked. */
 export const defaultProofTtlMs = 5 * 60_000;
-export const maxProofTtlMs = 60 * 60_000;
+const maxProofTtlMs = 60 * 60_000;
 const minProofTtlMs = 1000;
 
 const tokenSchema = z
