@@ -12,6 +12,7 @@ const phone = (version: number, status: FlowView['status'], attemptsLeft: number
   version,
   createdAt: 0,
   updatedAt: 0,
+  serverTime: 0,
   ...(error === undefined ? {} : { error }),
 });
 

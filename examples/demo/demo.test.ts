@@ -24,10 +24,7 @@ describe('pnpm demo', () => {
     // Where the attempt counter moves, a line says why.
     const notes = stdout.split('\n').filter((line) => line.startsWith('    ↳ '));
     expect(notes).toEqual([
-      '    ↳ code submitted: one attempt is held while the provider checks it (4 attempts left)',
       '    ↳ wrong code: 4 attempts left',
-      '    ↳ code submitted: one attempt is held while the provider checks it (3 attempts left)',
-      '    ↳ right code: the attempt held for the check is given back (4 attempts left)',
       '    ↳ wrong code: 2 attempts left',
       '    ↳ wrong code: 1 attempt left',
       '    ↳ wrong code on the last attempt: no attempts left, the flow is locked',

@@ -46,8 +46,9 @@ export interface ObserverRegistry {
 /** Re-reads after a deadline whose effect the server did not show yet (clock estimate off): waits after the deadline, in ms. */
 const deadlineRetries = [1, 500, 2000];
 
+/** Same content: `serverTime` says when the server read the view, not what it holds, so it is left out. */
 function sameView(a: FlowView, b: FlowView): boolean {
-  return JSON.stringify(a) === JSON.stringify(b);
+  return JSON.stringify({ ...a, serverTime: undefined }) === JSON.stringify({ ...b, serverTime: undefined });
 }
 
 /**

@@ -21,7 +21,10 @@ export type FlowEventType = 'submit-code' | 'resend' | 'restart' | 'cancel';
 /** An error a flow shows: safe to render, never carries a secret. */
 export interface FlowViewError {
   readonly code: string;
+  /** Developer English; translate `messageId` instead. */
   readonly message: string;
+  /** The stable key a product translates (`verikit.error.<code>`; docs/ui.md, "Message ids"). Absent from older servers. */
+  readonly messageId?: string;
 }
 
 /**
@@ -45,6 +48,10 @@ export interface FlowView {
   /** The BVN/NIN, masked: `*******5678`. */
   readonly number?: string;
   readonly attemptsLeft?: number;
+  /** Wrong codes allowed in all (phone, identity). */
+  readonly maxAttempts?: number;
+  /** Sends (resends, restarts) the flow may still make; absent once done. */
+  readonly sendsLeft?: number;
   /** When `resend` becomes allowed (server clock). */
   readonly resendAvailableAt?: number;
   /** When the code or USSD session stops being valid (server clock). */
@@ -59,8 +66,8 @@ export interface FlowView {
   readonly createdAt: number;
   readonly updatedAt: number;
   /**
-   * The server's clock when it computed this view, if the server sends it. Today's server does not;
-   * the client then estimates the clock offset from the `Date` header (docs/ui.md, "Server time").
+   * The server's clock when it computed this view. The server sends it in every view; an older server
+   * does not, and the client then estimates the clock offset from the `Date` header (docs/ui.md, "Server time").
    */
   readonly serverTime?: number;
 }

@@ -20,9 +20,13 @@ export {
   type Logger,
 } from '@verikit/provider';
 export { createVerikit, type Verikit, type VerikitOptions, type Clock, type ReceiveResult } from './engine/create-verikit.js';
+export type { Verification } from './proof/verification.js';
+export type { IssuedProof } from './proof/proofs.js';
+export type { IssueProofOptions, ProofClaim } from './proof/proof-inputs.js';
 export type { StartInput, UserEvent, SendSmsInput, SendWhatsAppInput } from './inputs/inputs.js';
 export { startInputSchema, userEventSchema, sendSmsInputSchema, sendWhatsAppInputSchema } from './inputs/inputs.js';
-export type { FlowView } from './engine/view.js';
+export type { FlowView, FlowViewError } from './engine/view.js';
+export { errorMessageIds, messageIdOf, unknownErrorMessageId } from './engine/message-ids.js';
 export { MemoryChangeBus, type FlowChangeBus, type FlowListener } from './engine/change-bus.js';
 export { defaultPolicies, type FlowPolicies } from './flows/policies.js';
 export type { FlowStatus } from './flows/machines.js';

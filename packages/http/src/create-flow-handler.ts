@@ -54,6 +54,7 @@ const optionsSchema = z.object({
  * - `GET /flows/:id`: read the view
  * - `POST /flows/:id/events`: send a user event (`submit-code`, `resend`, `restart`, `cancel`)
  * - `GET /flows/:id/stream`: server-sent events of the view, live
+ * - `POST /flows/:id/proof`: a proof that the flow is verified (201 `{ token, expiresAt }`), for the app's signup endpoint
  * - `POST /webhooks`: the provider's webhooks, answered by the webhook handler (`webhooks` options:
  *   given, they must hold a `secret`, a verifier or the explicit `allowUnsigned` opt-out, or this
  *   throws; absent, every webhook is refused with 401 and a warning is logged at creation when the
@@ -140,6 +141,7 @@ export function createFlowHandler(options: FlowHandlerOptions): FlowHandler {
   api.all('/flows/:id', route(routeMethods.flow, routes.read, flowCors));
   api.all('/flows/:id/events', route(routeMethods.events, routes.send, flowCors));
   api.all('/flows/:id/stream', route(routeMethods.stream, routes.stream, flowCors));
+  api.all('/flows/:id/proof', route(routeMethods.proof, routes.proof, flowCors));
 
   return async function handleFlowRequest(request: Request): Promise<Response> {
     try {

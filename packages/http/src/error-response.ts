@@ -1,4 +1,4 @@
-import { EventNotAllowedError } from '@verikit/core';
+import { EventNotAllowedError, messageIdOf } from '@verikit/core';
 import { InvalidInputError } from '@verikit/provider';
 import { RateLimitedError } from '@verikit/provider';
 import { VerikitError } from '@verikit/provider';
@@ -12,6 +12,8 @@ export interface ErrorResponseBody {
     readonly name: string;
     readonly code: string;
     readonly message: string;
+    /** The stable key a product translates (`verikit.error.<code>`, docs/ui.md); `message` is developer English. */
+    readonly messageId: string;
     readonly field?: string;
     readonly isRetryable: boolean;
     /** `invalid_input`: every problem found, each naming its field. */
@@ -20,6 +22,8 @@ export interface ErrorResponseBody {
     readonly allowed?: readonly string[];
     /** `rate_limited`: when the call may succeed (ms since the epoch). Also sent as `Retry-After`. */
     readonly retryAt?: number;
+    /** `proof_rejected`: why (`invalid`, `expired`, `mismatch`, `used`). */
+    readonly reason?: string;
   };
 }
 
@@ -27,7 +31,16 @@ export interface ErrorResponseBody {
 const unavailableRetryAfterSeconds = 1;
 
 /** The body of every 500: nothing of the error itself reaches the client. */
-const internalErrorBody: ErrorResponseBody = { error: { name: 'InternalError', code: 'internal_error', message: 'internal error', isRetryable: true } };
+const internalErrorBody: ErrorResponseBody = {
+  error: { name: 'InternalError', code: 'internal_error', message: 'internal error', messageId: messageIdOf('internal_error'), isRetryable: true },
+};
+
+/** An error answer before it becomes a `Response`: the SSE stream sends the same body as its `error` event. */
+export interface ErrorAnswer {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: ErrorResponseBody;
+}
 
 /**
  * The response for an error thrown while handling a request. A verikit error answers with the
@@ -36,7 +49,13 @@ const internalErrorBody: ErrorResponseBody = { error: { name: 'InternalError', c
  * stay on the server.
  */
 export function errorResponse(error: unknown, now: number = Date.now()): Response {
-  if (!VerikitError.isInstance(error)) return jsonResponse(internalErrorBody, 500);
+  const { status, headers, body } = errorAnswer(error, now);
+  return jsonResponse(body, status, { ...headers });
+}
+
+/** The status, headers and body {@link errorResponse} answers an error with. */
+export function errorAnswer(error: unknown, now: number = Date.now()): ErrorAnswer {
+  if (!VerikitError.isInstance(error)) return { status: 500, headers: {}, body: internalErrorBody };
   const status = httpStatusOf(error);
   const headers: Record<string, string> = {};
   const details: Record<string, unknown> = {};
@@ -48,8 +67,8 @@ export function errorResponse(error: unknown, now: number = Date.now()): Respons
   }
   if (MethodNotAllowedError.isInstance(error)) headers.allow = error.allow.join(', ');
   if (status === 503 && headers['retry-after'] === undefined) headers['retry-after'] = String(unavailableRetryAfterSeconds);
-  const body: ErrorResponseBody = { error: { ...error.toJSON(), ...details } };
-  return jsonResponse(body, status, headers);
+  const body: ErrorResponseBody = { error: { ...error.toJSON(), messageId: messageIdOf(error.code), ...details } };
+  return { status, headers, body };
 }
 
 /** The generic 500 answer, for the node adapter when a handler throws instead of answering. */

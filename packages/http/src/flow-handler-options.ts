@@ -5,8 +5,11 @@ import type { FlowView } from '@verikit/core';
 import type { CorsOptions } from './cors.js';
 import type { createWebhookHandler, WebhookHandlerOptions } from './webhooks/create-webhook-handler.js';
 
-/** What a request wants to do with a flow, as `authorize` sees it. `send` covers every user event, `cancel` included. */
-export type FlowAction = 'start' | 'read' | 'send' | 'stream';
+/**
+ * What a request wants to do with a flow, as `authorize` sees it. `send` covers every user event,
+ * `cancel` included; `proof` asks for a proof that the flow is verified.
+ */
+export type FlowAction = 'start' | 'read' | 'send' | 'stream' | 'proof';
 
 /** A validated start request, as `authorize` sees it for `start`: the flow kind and the fields sent. */
 export type FlowStartRequest = z.output<typeof startInputSchema>;

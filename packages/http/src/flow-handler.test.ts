@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { FlowView } from '@verikit/core';
-import { errorOf, phoneNumber, postJson, setupHttp, type HttpSetup } from './http.fixtures.js';
+import { errorOf, frozenClock, phoneNumber, postJson, setupHttp, type HttpSetup } from './http.fixtures.js';
 
 let setup: HttpSetup | undefined;
 afterEach(async () => {
@@ -38,7 +38,7 @@ describe('the flow handler over real HTTP: every route', () => {
   });
 
   it('GET /flows/:id reads the view', async () => {
-    setup = await setupHttp();
+    setup = await setupHttp({}, { clock: frozenClock() });
     const { view } = await start({ kind: 'phone', phoneNumber });
     const response = await fetch(`${setup.url}/flows/${view.id}`);
     expect(response.status).toBe(200);
@@ -132,7 +132,9 @@ describe('the flow handler over real HTTP: every route', () => {
       const response = await postJson(`${failing.url}/flows`, { kind: 'phone', phoneNumber });
       expect(response.status).toBe(500);
       const text = await response.text();
-      expect(JSON.parse(text)).toEqual({ error: { name: 'InternalError', code: 'internal_error', message: 'internal error', isRetryable: true } });
+      expect(JSON.parse(text)).toEqual({
+        error: { name: 'InternalError', code: 'internal_error', message: 'internal error', messageId: 'verikit.error.internal_error', isRetryable: true },
+      });
       expect(text).not.toContain('hunter2');
       expect(reported).toHaveLength(1);
       expect(await failing.snapshot()).toBe('[]');

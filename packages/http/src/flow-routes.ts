@@ -4,6 +4,7 @@ import type { FlowView } from '@verikit/core';
 import { parseFlowId } from '@verikit/core/inputs';
 import { parseInput } from '@verikit/provider';
 import { readJsonBody } from './body/read-json-body.js';
+import { errorAnswer } from './error-response.js';
 import type { FlowAction, FlowStartRequest } from './flow-handler-options.js';
 import { jsonResponse } from './json-response.js';
 import { openViewStream } from './view-stream.js';
@@ -35,7 +36,7 @@ const streamHeaders: Readonly<Record<string, string>> = {
  * size, JSON, schema), the flow read, `authorize`, and only then the engine. Routing, methods and
  * error answers are the handler's.
  */
-export function flowRoutes(deps: FlowRouteDeps): Readonly<Record<'start' | 'read' | 'send' | 'stream', FlowRoute>> {
+export function flowRoutes(deps: FlowRouteDeps): Readonly<Record<'start' | 'read' | 'send' | 'stream' | 'proof', FlowRoute>> {
   const { verikit, basePath, maxBodyBytes, heartbeatMs } = deps;
   const authorize = deps.authorize ?? (async () => undefined);
   return {
@@ -67,10 +68,20 @@ export function flowRoutes(deps: FlowRouteDeps): Readonly<Record<'start' | 'read
         check: (view) => authorize(request, view, 'stream'),
         signal: request.signal,
         heartbeatMs,
+        describeError: (error) => errorAnswer(error).body,
         lastEventId: lastEventIdOf(request),
       });
       if (stream === undefined) return new Response(null, { status: 204, headers: { 'cache-control': 'no-store' } });
       return new Response(stream, { headers: streamHeaders });
+    },
+    // A proof that the flow is verified, for the browser to hand to the app's signup endpoint, which
+    // redeems it with `verikit.redeemProof`. No body is read: the proof's life is the server's choice.
+    async proof(request, id) {
+      const flowId = parseFlowId(id ?? '');
+      // As for `send`: the hook needs the flow; without one, `issueProof` reads it and answers the same 404.
+      if (deps.authorize !== undefined) await deps.authorize(request, await verikit.get(flowId), 'proof');
+      const { token, expiresAt } = await verikit.issueProof(flowId);
+      return jsonResponse({ token, expiresAt }, 201);
     },
   };
 }

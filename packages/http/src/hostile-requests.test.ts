@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FlowView } from '@verikit/core';
 import { createFlowHandler } from './create-flow-handler.js';
-import { otherPhoneNumber, phoneNumber, postJson, rawExchange, setupHttp, type HttpSetup } from './http.fixtures.js';
+import { frozenClock, otherPhoneNumber, phoneNumber, postJson, rawExchange, setupHttp, type HttpSetup } from './http.fixtures.js';
 
 // Any request a client can send is answered 2xx or 4xx, as JSON (or with no body where HTTP has
 // none: 204, HEAD; or an SSE stream on the stream route), never 5xx; and no pre-existing flow changes.
@@ -12,7 +12,11 @@ let handler: (request: Request) => Promise<Response>;
 let flowIds: string[];
 
 beforeAll(async () => {
-  setup = await setupHttp({ cors: { origin: ['https://app.example.com'] }, webhooks: { secret: `whsec_${Buffer.from('hostile-requests-key-32-bytes-long').toString('base64')}` } });
+  // A clock that stands still: the views compared before and after carry serverTime.
+  setup = await setupHttp(
+    { cors: { origin: ['https://app.example.com'] }, webhooks: { secret: `whsec_${Buffer.from('hostile-requests-key-32-bytes-long').toString('base64')}` } },
+    { clock: frozenClock() },
+  );
   handler = createFlowHandler({ verikit: setup.verikit, cors: { origin: '*' } });
   flowIds = [];
   for (const [kind, number] of [['phone', phoneNumber], ['ussd', otherPhoneNumber]] as const) {
@@ -32,13 +36,13 @@ const eventWords = /cancel|submit-code|resend|restart/;
 const token = fc.stringMatching(/^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,12}$/);
 const knownMethods = fc.constantFrom('GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'HEAD', 'TRACE', 'PROPFIND', 'MKCOL', 'SEARCH', 'QUERY', 'get', 'post', 'patch', 'options');
 const segment = fc.oneof(
-  fc.constantFrom('flows', 'events', 'stream', 'webhooks', '', '.', '..', '%2e%2e', '%zz', '%', '%E0%A4%A', '%2F', '%00', '%25', 'é', '日本', '😀', '\\', 'AAAAAAAAAAAAAAAAAAAAAA'),
+  fc.constantFrom('flows', 'events', 'stream', 'proof', 'webhooks', '', '.', '..', '%2e%2e', '%zz', '%', '%E0%A4%A', '%2F', '%00', '%25', 'é', '日本', '😀', '\\', 'AAAAAAAAAAAAAAAAAAAAAA'),
   fc.string({ maxLength: 30 }),
   fc.string({ minLength: 2000, maxLength: 9000, unit: fc.constantFrom('a', 'b', '%41', '/') }),
 );
 const path = fc.oneof(
   fc.array(segment, { maxLength: 6 }).map((segments) => `/${segments.join('/')}`),
-  fc.tuple(fc.constantFrom(0, 1), fc.constantFrom('', '/events', '/stream', '/', '//events', '/events/x')).map(([index, tail]) => ({ index, tail })),
+  fc.tuple(fc.constantFrom(0, 1), fc.constantFrom('', '/events', '/stream', '/proof', '/', '//events', '/events/x')).map(([index, tail]) => ({ index, tail })),
   fc.constantFrom('/flows', '//flows', '/flows/', '/flows?x=1#y', '/webhooks', '/./flows/../flows', '/FLOWS'),
 );
 const contentType = fc.constantFrom(undefined, 'application/json', 'application/json; charset=latin1', 'text/plain', 'APPLICATION/JSON; CHARSET="UTF-8"', 'multipart/form-data; boundary=x', ';;;', 'application/json;charset');

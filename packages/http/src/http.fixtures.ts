@@ -109,6 +109,15 @@ export async function setupHttp(
   };
 }
 
+/**
+ * An engine clock that stands still at the time of the call: views carry `serverTime`, so two reads
+ * of an unchanged flow are equal only when the clock has not moved between them.
+ */
+export function frozenClock(): { now: () => number } {
+  const now = Date.now();
+  return { now: () => now };
+}
+
 /** POSTs JSON. */
 export function postJson(url: string, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
   return fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });

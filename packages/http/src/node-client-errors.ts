@@ -1,7 +1,7 @@
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { InvalidInputError, VerikitError } from '@verikit/provider';
-import type { ErrorResponseBody } from './error-response.js';
+import { errorAnswer, type ErrorResponseBody } from './error-response.js';
 import { httpStatusOf } from './errors/http-status.js';
 
 /** The reason phrase of each status this answers with. */
@@ -53,7 +53,7 @@ function clientErrorOf(code: string | undefined): VerikitError {
 
 function answer(socket: Duplex, error: VerikitError): void {
   const status = httpStatusOf(error);
-  const body: ErrorResponseBody = { error: error.toJSON() };
+  const body: ErrorResponseBody = errorAnswer(error).body;
   const text = JSON.stringify(body);
   socket.end(
     `HTTP/1.1 ${status} ${reasons[status] ?? 'Bad Request'}\r\n` +

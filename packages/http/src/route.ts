@@ -4,6 +4,7 @@ export const routeMethods = {
   flow: ['GET'],
   events: ['POST'],
   stream: ['GET'],
+  proof: ['POST'],
   webhooks: ['POST'],
 } as const satisfies Readonly<Record<string, readonly string[]>>;
 

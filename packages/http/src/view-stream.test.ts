@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { FlowView } from '@verikit/core';
-import { EventReader, phoneNumber, postJson, setupHttp, type HttpSetup } from './http.fixtures.js';
+import { EventReader, frozenClock, phoneNumber, postJson, setupHttp, type HttpSetup } from './http.fixtures.js';
 
 let setup: HttpSetup | undefined;
 afterEach(async () => {
@@ -14,7 +14,7 @@ async function startPhone(): Promise<FlowView> {
 
 describe('GET /flows/:id/stream: server-sent events of the view', () => {
   it('sends the current view first, then the change a POST event made, with the version as id', async () => {
-    setup = await setupHttp();
+    setup = await setupHttp({}, { clock: frozenClock() });
     const view = await startPhone();
     const controller = new AbortController();
     const response = await fetch(`${setup.url}/flows/${view.id}/stream`, { signal: controller.signal });
@@ -49,7 +49,7 @@ describe('GET /flows/:id/stream: server-sent events of the view', () => {
   });
 
   it('a done flow sends its view and closes; a reconnect that saw it (Last-Event-ID) gets 204', async () => {
-    setup = await setupHttp();
+    setup = await setupHttp({}, { clock: frozenClock() });
     const view = await startPhone();
     const done = (await (await postJson(`${setup.url}/flows/${view.id}/events`, { type: 'cancel' })).json()) as FlowView;
     const events = new EventReader(await fetch(`${setup.url}/flows/${view.id}/stream`));

@@ -16,8 +16,14 @@ export interface ViewStreamSource {
   check(view: FlowView): Promise<void>;
   /** Aborts when the client goes away. */
   signal: AbortSignal;
-  /** Interval of the `: heartbeat` comments that keep proxies from closing an idle stream. */
+  /**
+   * Interval of the `: heartbeat` comments that keep proxies from closing an idle stream. Each
+   * heartbeat also reads the flow again, so a stream learns that its flow is gone or the store is
+   * down (and catches a change the bus lost).
+   */
   heartbeatMs: number;
+  /** The JSON body of the `error` event for an error that ends the stream (the same body as an error answer). */
+  describeError(error: unknown): unknown;
   /** The `Last-Event-ID` a reconnecting EventSource sent: the last version it saw. */
   lastEventId?: number | undefined;
 }
@@ -31,14 +37,26 @@ export function viewEvent(view: FlowView): string {
   return `id: ${view.version}\nevent: view\ndata: ${JSON.stringify(view)}\n\n`;
 }
 
+/** The event before a normal close: the flow is done, and this was its last version. */
+function endEvent(version: number): string {
+  return `event: end\ndata: ${JSON.stringify({ version })}\n\n`;
+}
+
+/** The event before a close on a failure: the typed error, as an error answer's body. */
+function errorEvent(body: unknown): string {
+  return `event: error\ndata: ${JSON.stringify(body)}\n\n`;
+}
+
 /**
  * Opens a server-sent-events stream of a flow's views: the current view first, then every
  * committed change, each once and in version order (older or repeated versions are dropped, so
  * a change bus that delivers twice or out of order does no harm). Subscribes, waits until the
  * subscription is live, then reads: no change between the read and the subscription is lost.
  *
- * The stream closes, unsubscribing, when the flow is done (after sending the final view), when
- * `signal` aborts, or when the consumer cancels it. Resolves to `undefined` when there is nothing
+ * The stream says why it ends (docs/decisions/0053-stream-says-why-it-ends.md): when the flow is
+ * done, the final view then `event: end` with its version; when a heartbeat's read fails (the flow
+ * is gone, the store is down), `event: error` with the typed error. Either way it then closes,
+ * unsubscribing. It also closes, silently, when `signal` aborts or the consumer cancels it. Resolves to `undefined` when there is nothing
  * to send: the flow is done and the client already saw its last version (answer 204, which
  * tells an EventSource to stop reconnecting).
  */
@@ -85,11 +103,31 @@ export async function openViewStream(source: ViewStreamSource): Promise<Readable
           // Already closed or errored by the consumer.
         }
       };
+      const send = (text: string): void => {
+        if (!closed) controller.enqueue(encoder.encode(text));
+      };
       const emit = (view: FlowView): void => {
         if (closed || view.version <= lastVersion) return;
         lastVersion = view.version;
-        controller.enqueue(encoder.encode(viewEvent(view)));
-        if (view.done) close();
+        send(viewEvent(view));
+        if (!view.done) return;
+        send(endEvent(view.version));
+        close();
+      };
+      let reading = false;
+      const check = (): void => {
+        if (closed || reading) return;
+        reading = true;
+        source
+          .read()
+          .then(emit, (error: unknown) => {
+            send(errorEvent(source.describeError(error)));
+            close();
+          })
+          .catch(() => undefined)
+          .finally(() => {
+            reading = false;
+          });
       };
       controller.enqueue(encoder.encode(`retry: ${reconnectMs}\n\n`));
       emit(initial);
@@ -97,7 +135,8 @@ export async function openViewStream(source: ViewStreamSource): Promise<Readable
       if (closed) return;
       sink = emit;
       heartbeat = setInterval(() => {
-        if (!closed) controller.enqueue(encoder.encode(': heartbeat\n\n'));
+        send(': heartbeat\n\n');
+        check();
       }, source.heartbeatMs);
       onAbort = close;
       signal.addEventListener('abort', onAbort, { once: true });

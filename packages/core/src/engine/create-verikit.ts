@@ -5,6 +5,9 @@ import type { FlowEnvironment } from '../flows/flow-definition.js';
 import type { FlowPolicies } from '../flows/policies.js';
 import type { SendSmsInput, SendWhatsAppInput, StartInput, UserEvent } from '../inputs/inputs.js';
 import { parseFlowId } from '../inputs/parse-flow-id.js';
+import type { IssueProofOptions, ProofClaim } from '../proof/proof-inputs.js';
+import { Proofs, type IssuedProof } from '../proof/proofs.js';
+import type { Verification } from '../proof/verification.js';
 import { SecretBox } from '../secrets/secrets.js';
 import type { FlowStore } from '../store/flow-store.js';
 import { safeStoreCause } from '../store/safe-store-cause.js';
@@ -44,6 +47,18 @@ export interface Verikit {
   subscribed(flowId: string): Promise<void>;
   /** Applies a verified provider event (the USSD result) to the flow it concerns. */
   receive(event: ProviderEventV1): Promise<ReceiveResult>;
+  /**
+   * What a verified flow verified (the full phone number, or the identity type and the number's keyed
+   * hash; when; by which provider), for the backend only. A flow not verified: `FlowNotVerifiedError`.
+   */
+  verification(flowId: string): Promise<Verification>;
+  /** A short-lived signed proof that a flow is verified, for the browser to hand to the app's signup endpoint (default 5 minutes). */
+  issueProof(flowId: string, options?: IssueProofOptions): Promise<IssuedProof>;
+  /**
+   * On the signup endpoint: accepts a proof once, for the number it proves; resolves to what was
+   * verified. Otherwise a `ProofRejectedError` whose `reason` is `invalid`, `expired`, `mismatch` or `used`.
+   */
+  redeemProof(token: string, claim: ProofClaim): Promise<Verification>;
   /** Sends one SMS through the provider; no flow is involved. */
   sendSms(input: SendSmsInput): Promise<MessageSendResultV1 & { provider: string }>;
   /** Sends one WhatsApp message through the provider; no flow is involved. */
@@ -87,6 +102,7 @@ export function createVerikit(options: VerikitOptions): Verikit {
   const effects = new EffectRunner({ commits, records, env, logger, read: get });
   /** Live subscriptions made through this engine, per flow: `subscribed` is only meaningful after one. */
   const listening = new Map<string, number>();
+  const proofs = new Proofs({ records, store, clock, logger, secret: settings.secret, secrets: env.secrets, provider: provider.name });
 
   const verikit: Verikit = {
     policies,
@@ -129,6 +145,9 @@ export function createVerikit(options: VerikitOptions): Verikit {
       }
     },
     receive: (event) => receiveProviderEvent({ store, commits, env }, event),
+    verification: (flowId) => proofs.verification(flowId),
+    issueProof: (flowId, proofOptions) => proofs.issue(flowId, proofOptions),
+    redeemProof: (token, claim) => proofs.redeem(token, claim),
     sendSms: (input) => sendSms(settings, input),
     sendWhatsApp: (input) => sendWhatsApp(settings, input),
   };

@@ -7,7 +7,13 @@ import { acceptSilently, type CommitLoop } from './commit-loop.js';
 import type { FlowRecords, Loaded } from './flow-records.js';
 import type { FlowView } from './view.js';
 
-type Outcome = { ok: true; result: Record<string, unknown> } | { ok: false; error: FlowError } | { ok: 'unknown' };
+type Outcome = { ok: true; result: Record<string, unknown> } | { ok: false; error: FlowError; requestSent?: boolean } | { ok: 'unknown' };
+
+/** What a provider error says about its request having left, when it says so (`requestSent`); undefined otherwise. */
+function requestSentOf(error: unknown): { requestSent?: boolean } {
+  const requestSent = VerikitError.isInstance(error) ? (error as { requestSent?: unknown }).requestSent : undefined;
+  return typeof requestSent === 'boolean' ? { requestSent } : {};
+}
 
 /**
  * A provider error as a flow shows (and stores) it: our typed errors keep their code, and their message made
@@ -45,7 +51,7 @@ export class EffectRunner {
         } else {
           const event: Omit<InternalEvent, 'now'> = outcome.ok
             ? { type: 'effect-succeeded', effectId: effect.id, result: outcome.result }
-            : { type: 'effect-failed', effectId: effect.id, error: outcome.error };
+            : { type: 'effect-failed', effectId: effect.id, error: outcome.error, ...(outcome.requestSent === undefined ? {} : { requestSent: outcome.requestSent }) };
           const committed = await commits.commit(flowId, (_loaded, now) => ({ event: { ...event, now } as InternalEvent, onRefused: acceptSilently }), hint);
           latest = committed.view;
           hint = committed.changed ? committed.loaded : undefined;
@@ -80,6 +86,7 @@ export class EffectRunner {
       }, env.policies.effectTimeoutMs);
     });
     const context = { signal: controller.signal, idempotencyKey: effect.id, logger };
+    // Every success names the provider that made it, unless the definition reports another (`sentBy` of a composition).
     const call = runner.run({
       flowId,
       input: effect.input,
@@ -88,12 +95,12 @@ export class EffectRunner {
       env,
       // The record committed with this effect holds what the call needs; read the store only without it.
       committedContext: async () => (committed ?? (await records.load(flowId))).record.context,
-    });
+    }).then((result) => ({ sentBy: env.provider.name, ...result }));
     try {
       const result = await Promise.race([call, deadline]);
       if (result !== timedOut) return { ok: true, result };
     } catch (error) {
-      if (!controller.signal.aborted) return { ok: false, error: toFlowError(error) };
+      if (!controller.signal.aborted) return { ok: false, error: toFlowError(error), ...requestSentOf(error) };
     } finally {
       clearTimeout(timer);
     }

@@ -1,14 +1,22 @@
 import type { AnyMachineSnapshot } from 'xstate';
 import { flowDefinitions } from '../flows/flow-definitions.js';
 import type { FlowStatus } from '../flows/machines.js';
-import type { FlowError, FlowKind } from '../flows/shared.js';
+import type { FlowContextBase, FlowError, FlowKind, FlowLimits } from '../flows/shared.js';
 import type { IdentityType, PhoneChannel } from '@verikit/provider';
 import { maskPhoneNumber } from '../secrets/secrets.js';
+import { messageIdOf } from './message-ids.js';
+
+/** An error as a view shows it: safe to render, with the stable id a product translates. */
+export interface FlowViewError extends FlowError {
+  /** `verikit.error.<code>`, or `verikit.error.unknown`: the key to translate (docs/ui.md); `message` is developer English. */
+  readonly messageId: string;
+}
 
 /**
  * What a UI renders: a plain, serializable, immutable object. It never holds an apiKey, a full
- * BVN/NIN, a hash or a submitted code. For USSD it holds the OTP and USSD code the user must see,
- * while the user may dial. Times are milliseconds since the epoch.
+ * BVN/NIN, a hash, a submitted code, or what a proof carries. For USSD it holds the OTP and USSD
+ * code the user must see, while the user may dial. Times are milliseconds since the epoch on the
+ * engine's clock.
  */
 export interface FlowView {
   readonly id: string;
@@ -24,21 +32,37 @@ export interface FlowView {
   readonly idType?: IdentityType;
   /** The BVN/NIN, masked: `*******5678`. */
   readonly number?: string;
+  /** Wrong codes still allowed. While a code is being checked, the attempts as before the check: it never goes up. */
   readonly attemptsLeft?: number;
+  /** Wrong codes allowed in all (phone, identity). */
+  readonly maxAttempts?: number;
+  /** Sends (resends, restarts) this flow may still make: `maxSendsPerFlow` minus the sends so far. */
+  readonly sendsLeft?: number;
+  /** When a `resend` or `restart` becomes allowed; absent while the status allows neither (awaiting a dial, checking). */
   readonly resendAvailableAt?: number;
   readonly expiresAt?: number;
   /** USSD only: the code to dial and the OTP to enter. */
   readonly ussdCode?: string;
   readonly otp?: string;
-  readonly error?: FlowError;
+  readonly error?: FlowViewError;
   readonly version: number;
   readonly createdAt: number;
   readonly updatedAt: number;
+  /** The engine's clock when it computed this view: what countdowns measure `resendAvailableAt` and `expiresAt` against. */
+  readonly serverTime: number;
 }
 
 /** Probe events for `allowed`: guards read only `now` and the event type from them. */
 function probe(type: string, now: number): Record<string, unknown> {
   return { type, now, code: '', codeHash: '', otpHash: '' };
+}
+
+/** The user events that send again: the ones a cooldown holds back. */
+const sendEvents = new Set(['resend', 'restart']);
+
+/** True when the state would take a resend or restart once the cooldown has passed. */
+function resendPossible(snapshot: AnyMachineSnapshot, kind: FlowKind, at: number): boolean {
+  return flowDefinitions[kind].userEvents.some((type) => sendEvents.has(type) && snapshot.can(probe(type, at) as never));
 }
 
 /** The view of a snapshot as of `now`: what every engine call returns and every subscriber receives. */
@@ -47,7 +71,8 @@ export function toView(
   meta: { id: string; kind: FlowKind; version: number; createdAt: number; updatedAt: number },
   now: number,
 ): FlowView {
-  const context = snapshot.context as Record<string, unknown>;
+  const context = snapshot.context as FlowContextBase & Record<string, unknown>;
+  const limits = snapshot.machine.root.meta as FlowLimits | undefined;
   const done = snapshot.status === 'done';
   const allowed = done ? [] : flowDefinitions[meta.kind].userEvents.filter((type) => snapshot.can(probe(type, now) as never));
   const view: Record<string, unknown> = {
@@ -62,13 +87,17 @@ export function toView(
   if (context.idType !== undefined) view.idType = context.idType;
   if (context.numberMasked !== undefined) view.number = context.numberMasked;
   if (context.attemptsLeft !== undefined) view.attemptsLeft = context.attemptsLeft;
-  if (context.resendAvailableAt !== undefined && !done) view.resendAvailableAt = context.resendAvailableAt;
+  if (context.attemptsLeft !== undefined && limits?.maxAttempts !== undefined) view.maxAttempts = limits.maxAttempts;
+  if (limits !== undefined && !done) view.sendsLeft = Math.max(0, limits.maxSendsPerFlow - context.sendCount);
+  const resendAt = context.resendAvailableAt;
+  if (resendAt !== undefined && !done && resendPossible(snapshot, meta.kind, Math.max(now, resendAt))) view.resendAvailableAt = resendAt;
   if (context.expiresAt !== undefined && !done) view.expiresAt = context.expiresAt;
   if (context.ussdCode !== undefined) view.ussdCode = context.ussdCode;
   if (context.otp !== undefined) view.otp = context.otp;
-  if (context.error !== undefined) view.error = context.error;
+  if (context.error !== undefined) view.error = { code: context.error.code, message: context.error.message, messageId: messageIdOf(context.error.code) };
   view.version = meta.version;
   view.createdAt = meta.createdAt;
   view.updatedAt = meta.updatedAt;
+  view.serverTime = now;
   return Object.freeze(view) as unknown as FlowView;
 }

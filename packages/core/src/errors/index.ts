@@ -4,3 +4,5 @@ export { ConflictError } from './conflict-error.js';
 export { StoreError } from './store-error.js';
 export { RecordSchemaError } from './record-schema-error.js';
 export { UsageError } from './usage-error.js';
+export { FlowNotVerifiedError } from './flow-not-verified-error.js';
+export { ProofRejectedError, type ProofRejection } from './proof-rejected-error.js';

@@ -8,11 +8,15 @@ import {
   effectSettled,
   markEffectUnanswered,
   resendBlockedReason,
+  sendFailed,
+  sentByOf,
   sharedGuards,
+  verifiedAt,
   type BaseEvent,
   type EffectRequest,
   type FlowContextBase,
   type FlowError,
+  type FlowLimits,
 } from './shared.js';
 
 /**
@@ -65,8 +69,8 @@ export function createIdentityMachine(policies: FlowPolicies) {
     actions: {
       runEffect: (_: unknown, _params: EffectRequest) => {},
       clearOnCancel: assign({ ...effectSettled, ...forgetSecrets, error: undefined }),
-      otpSent: assign({ ...effectSettled, error: undefined }),
-      codeAccepted: assign({ ...effectSettled, ...forgetSecrets, error: undefined }),
+      otpSent: assign(({ context, event }) => ({ ...effectSettled, error: undefined, sentBy: sentByOf(context, event) })),
+      codeAccepted: assign(({ event }) => ({ ...effectSettled, ...forgetSecrets, error: undefined, ...verifiedAt(event) })),
       lockedOut: assign({ ...forgetSecrets, attemptsLeft: 0, error: codeInvalidError }),
       attemptUsed: assign(({ context }) => ({ attemptsLeft: context.attemptsLeft - 1, error: codeInvalidError })),
       beginResend: assign(({ context, event }) => ({
@@ -86,6 +90,7 @@ export function createIdentityMachine(policies: FlowPolicies) {
   });
   return machineSetup.createMachine({
     id: 'identity',
+    meta: { maxAttempts: policies.maxAttempts, maxSendsPerFlow: policies.maxSendsPerFlow } satisfies FlowLimits,
     context: ({ input }) => {
       if (input === undefined) return placeholderContext as IdentityContext;
       const base = { flowId: input.flowId, effectSeq: 0, sendCount: 0 };
@@ -112,7 +117,7 @@ export function createIdentityMachine(policies: FlowPolicies) {
         on: {
           'effect-succeeded': { guard: 'isAwaitedEffect', target: 'awaiting-code', actions: 'otpSent' },
           cancel: { target: 'cancelled', actions: 'clearOnCancel' },
-          'effect-failed': { guard: 'isAwaitedEffect', target: 'send-failed', actions: assign(({ event }) => ({ ...effectSettled, error: event.error })) },
+          'effect-failed': { guard: 'isAwaitedEffect', target: 'send-failed', actions: assign(({ context, event }) => sendFailed(context, event)) },
           tick: { guard: 'effectOverdue', target: 'send-failed', actions: assign(({ context }) => markEffectUnanswered(context)) },
         },
       },

@@ -8,11 +8,15 @@ import {
   effectSettled,
   markEffectUnanswered,
   resendBlockedReason,
+  sendFailed,
+  sentByOf,
   sharedGuards,
+  verifiedAt,
   type BaseEvent,
   type EffectRequest,
   type FlowContextBase,
   type FlowError,
+  type FlowLimits,
 } from './shared.js';
 
 /** The phone flow's context. The submitted code is never stored. */
@@ -59,26 +63,29 @@ export function createPhoneMachine(policies: FlowPolicies) {
       codeSent: assign(({ event, context }) => ({
         ...effectSettled,
         requestId: event.type === 'effect-succeeded' ? String(event.result.requestId) : context.requestId,
+        sentBy: sentByOf(context, event),
         expiresAt: event.now + policies.codeTtlMs,
         attemptsLeft: policies.maxAttempts,
         error: undefined,
       })),
       beginResend: assign(({ context, event }) => ({ ...beginSend(context, 'phone.send', event.now, policies), requestId: undefined, expiresAt: undefined })),
-      // Only wrong codes use up attempts: the one taken when the code was submitted is given back.
-      codeAccepted: assign(({ context }) => ({ ...effectSettled, error: undefined, attemptsLeft: context.attemptsLeft + 1 })),
-      codeRefused: assign({ ...effectSettled, error: codeInvalidError }),
-      attemptReturned: assign(({ context, event }) => ({ ...effectSettled, error: errorOf(event), attemptsLeft: context.attemptsLeft + 1 })),
+      // Only a refused check uses an attempt, when its answer arrives: while checking, the view shows the
+      // attempts as before the check, so `attemptsLeft` never goes up again (docs/decisions/0051-attempts-never-given-back.md).
+      codeAccepted: assign(({ event }) => ({ ...effectSettled, error: undefined, ...verifiedAt(event) })),
+      attemptUsed: assign(({ context, event }) => ({ ...effectSettled, attemptsLeft: context.attemptsLeft - 1, error: errorOf(event) ?? codeInvalidError })),
+      lockedOut: assign(({ event }) => ({ ...effectSettled, attemptsLeft: 0, error: errorOf(event) ?? codeInvalidError })),
+      checkNotMade: assign(({ event }) => ({ ...effectSettled, error: errorOf(event) })),
     },
     guards: {
       ...sharedGuards,
       canResend: ({ context, event }) => resendBlockedReason(context, event.now, policies) === undefined,
       codeValid: ({ event }) => event.type === 'effect-succeeded' && event.result.valid === true,
-      noAttemptsLeft: ({ context }) => context.attemptsLeft <= 0,
       lastAttempt: ({ context }) => context.attemptsLeft <= 1,
       providerUnavailable: ({ event }) => event.type === 'effect-failed' && retryableErrorCodes.has(event.error.code),
     },
   }).createMachine({
     id: 'phone',
+    meta: { maxAttempts: policies.maxAttempts, maxSendsPerFlow: policies.maxSendsPerFlow } satisfies FlowLimits,
     // The inert actor behind the pure transitions is built without input: answer it instead of throwing.
     context: ({ input }) => {
       if (input === undefined) return placeholderContext as PhoneContext;
@@ -106,7 +113,7 @@ export function createPhoneMachine(policies: FlowPolicies) {
         on: {
           'effect-succeeded': { guard: 'isAwaitedEffect', target: 'awaiting-code', actions: 'codeSent' },
           cancel: { target: 'cancelled', actions: 'clearOnCancel' },
-          'effect-failed': { guard: 'isAwaitedEffect', target: 'send-failed', actions: assign(({ event }) => ({ ...effectSettled, error: event.error })) },
+          'effect-failed': { guard: 'isAwaitedEffect', target: 'send-failed', actions: assign(({ context, event }) => sendFailed(context, event)) },
           tick: { guard: 'effectOverdue', target: 'send-failed', actions: assign(({ context }) => markEffectUnanswered(context)) },
         },
       },
@@ -122,18 +129,14 @@ export function createPhoneMachine(policies: FlowPolicies) {
           tick: { guard: 'codeExpired', target: 'expired' },
           // A late answer to a check whose deadline passed (its attempt was given back then).
           'effect-succeeded': [
-            { guard: and(['isUnansweredEffect', 'codeValid']), target: 'verified', actions: assign({ ...effectSettled, error: undefined }) },
-            { guard: and(['isUnansweredEffect', 'lastAttempt']), target: 'locked', actions: assign({ ...effectSettled, attemptsLeft: 0, error: codeInvalidError }) },
-            { guard: 'isUnansweredEffect', actions: assign(({ context }) => ({ ...effectSettled, attemptsLeft: context.attemptsLeft - 1, error: codeInvalidError })) },
+            { guard: and(['isUnansweredEffect', 'codeValid']), target: 'verified', actions: 'codeAccepted' },
+            { guard: and(['isUnansweredEffect', 'lastAttempt']), target: 'locked', actions: 'lockedOut' },
+            { guard: 'isUnansweredEffect', actions: 'attemptUsed' },
           ],
           cancel: { target: 'cancelled', actions: 'clearOnCancel' },
           'submit-code': {
             target: 'checking',
-            actions: assign(({ context, event }) => ({
-              ...beginEffect(context, 'phone.check', event.now, policies),
-              attemptsLeft: context.attemptsLeft - 1,
-              error: undefined,
-            })),
+            actions: assign(({ context, event }) => ({ ...beginEffect(context, 'phone.check', event.now, policies), error: undefined })),
           },
           resend: { guard: 'canResend', target: 'sending', actions: 'beginResend' },
         },
@@ -151,19 +154,19 @@ export function createPhoneMachine(policies: FlowPolicies) {
           cancel: { target: 'cancelled', actions: 'clearOnCancel' },
           'effect-succeeded': [
             { guard: and(['isAwaitedEffect', 'codeValid']), target: 'verified', actions: 'codeAccepted' },
-            { guard: and(['isAwaitedEffect', 'noAttemptsLeft']), target: 'locked', actions: 'codeRefused' },
-            { guard: 'isAwaitedEffect', target: 'awaiting-code', actions: 'codeRefused' },
+            { guard: and(['isAwaitedEffect', 'lastAttempt']), target: 'locked', actions: 'lockedOut' },
+            { guard: 'isAwaitedEffect', target: 'awaiting-code', actions: 'attemptUsed' },
           ],
           'effect-failed': [
-            // The provider could not check the code (unreachable, timed out): the attempt is given back.
-            { guard: and(['isAwaitedEffect', 'providerUnavailable']), target: 'awaiting-code', actions: 'attemptReturned' },
+            // The provider could not check the code (unreachable, timed out): no attempt is used.
+            { guard: and(['isAwaitedEffect', 'providerUnavailable']), target: 'awaiting-code', actions: 'checkNotMade' },
             // The provider refused the check: the attempt counts.
-            { guard: and(['isAwaitedEffect', 'noAttemptsLeft']), target: 'locked', actions: assign(({ event }) => ({ ...effectSettled, error: errorOf(event) })) },
-            { guard: 'isAwaitedEffect', target: 'awaiting-code', actions: assign(({ event }) => ({ ...effectSettled, error: errorOf(event) })) },
+            { guard: and(['isAwaitedEffect', 'lastAttempt']), target: 'locked', actions: 'lockedOut' },
+            { guard: 'isAwaitedEffect', target: 'awaiting-code', actions: 'attemptUsed' },
           ],
-          // No answer by the deadline: the user learnt nothing from the guess, so the attempt is given back; a
+          // No answer by the deadline: the user learnt nothing from the guess, so no attempt is used; a
           // late answer is still applied in awaiting-code.
-          tick: { guard: 'effectOverdue', target: 'awaiting-code', actions: assign(({ context }) => ({ ...markEffectUnanswered(context), attemptsLeft: context.attemptsLeft + 1 })) },
+          tick: { guard: 'effectOverdue', target: 'awaiting-code', actions: assign(({ context }) => markEffectUnanswered(context)) },
         },
       },
       expired: {

@@ -43,12 +43,17 @@ export interface FlowContextBase {
   readonly resendAvailableAt?: number;
   readonly expiresAt?: number;
   readonly error?: FlowError;
+  /** The provider that delivered the code (its `name`, or the `sentBy` a composition reports): what the proof names. */
+  readonly sentBy?: string;
+  /** When the flow became verified (engine clock). */
+  readonly verifiedAt?: number;
 }
 
 /** Events every machine understands. Every event carries `now` (ms since epoch) from the engine's clock. */
 export type TickEvent = { type: 'tick'; now: number };
 export type EffectSucceededEvent = { type: 'effect-succeeded'; now: number; effectId: string; result: Readonly<Record<string, unknown>> };
-export type EffectFailedEvent = { type: 'effect-failed'; now: number; effectId: string; error: FlowError };
+/** `requestSent: false` when the provider's error says the request never left (nothing can have been delivered). */
+export type EffectFailedEvent = { type: 'effect-failed'; now: number; effectId: string; error: FlowError; requestSent?: boolean };
 export type CancelEvent = { type: 'cancel'; now: number };
 export type BaseEvent = TickEvent | EffectSucceededEvent | EffectFailedEvent | CancelEvent;
 
@@ -115,6 +120,45 @@ export function isTickDue(context: FlowContextBase, now: number): boolean {
 /** The context changes when the awaited effect's deadline passes: it becomes unanswered. */
 export function markEffectUnanswered(context: FlowContextBase): Pick<FlowContextBase, 'effect' | 'unansweredEffectId' | 'error'> {
   return { effect: undefined, unansweredEffectId: context.effect?.id, error: outcomeUnknownError };
+}
+
+/**
+ * True when a failed send provably delivered nothing: the provider said its request never left, or
+ * (providers do not say so yet) the very first send of the flow failed as `provider_unavailable`,
+ * before any code went out. Such a send starts no cooldown: the user may retry at once, and the
+ * send still counts against `maxSendsPerFlow` and the hourly limit.
+ */
+export function sendNeverLeft(context: FlowContextBase, event: { type: string }): boolean {
+  if (event.type !== 'effect-failed') return false;
+  const failed = event as EffectFailedEvent;
+  if (failed.requestSent !== undefined) return !failed.requestSent;
+  return failed.error.code === 'provider_unavailable' && context.sendCount === 1;
+}
+
+/** The context changes when a send fails: its error shown, and its cooldown dropped when it provably never left. */
+export function sendFailed(context: FlowContextBase, event: { type: string }): Pick<FlowContextBase, 'effect' | 'unansweredEffectId' | 'error' | 'resendAvailableAt'> {
+  const error = event.type === 'effect-failed' ? (event as EffectFailedEvent).error : context.error;
+  return { ...effectSettled, error, ...(sendNeverLeft(context, event) ? { resendAvailableAt: undefined } : {}) };
+}
+
+/** The provider that delivered a code, from a send's success (the engine adds `sentBy`); else what the context held. */
+export function sentByOf(context: FlowContextBase, event: { type: string }): string | undefined {
+  const result = event.type === 'effect-succeeded' ? (event as EffectSucceededEvent).result : undefined;
+  return typeof result?.sentBy === 'string' ? result.sentBy : context.sentBy;
+}
+
+/** The context changes that accompany every move to `verified`. */
+export function verifiedAt(event: { now: number }): Pick<FlowContextBase, 'verifiedAt'> {
+  return { verifiedAt: event.now };
+}
+
+/**
+ * The limits a machine's view reports (`maxAttempts`, `sendsLeft`), kept in the machine's root
+ * `meta` so that a view can be built from a snapshot alone.
+ */
+export interface FlowLimits {
+  readonly maxAttempts?: number;
+  readonly maxSendsPerFlow: number;
 }
 
 /** The context changes when an effect's result arrives. */

@@ -6,11 +6,15 @@ import {
   effectSettled,
   markEffectUnanswered,
   resendBlockedReason,
+  sendFailed,
+  sentByOf,
   sharedGuards,
+  verifiedAt,
   type BaseEvent,
   type EffectRequest,
   type FlowContextBase,
   type FlowError,
+  type FlowLimits,
 } from './shared.js';
 
 /**
@@ -49,10 +53,11 @@ export function createUssdMachine(policies: FlowPolicies) {
     types: {} as { context: UssdContext; events: UssdEvent; input: UssdInput },
     actions: {
       runEffect: (_: unknown, _params: EffectRequest) => {},
-      dialShown: assign(({ event }) => {
+      dialShown: assign(({ context, event }) => {
         const result = event.type === 'effect-succeeded' ? event.result : {};
         return {
           ...effectSettled,
+          sentBy: sentByOf(context, event),
           otp: String(result.otp),
           ussdCode: String(result.ussdCode),
           reference: typeof result.reference === 'string' ? result.reference : undefined,
@@ -69,6 +74,7 @@ export function createUssdMachine(policies: FlowPolicies) {
     },
   }).createMachine({
     id: 'ussd',
+    meta: { maxSendsPerFlow: policies.maxSendsPerFlow } satisfies FlowLimits,
     context: ({ input }) => {
       if (input === undefined) return placeholderContext as UssdContext;
       const base = { flowId: input.flowId, effectSeq: 0, sendCount: 0 };
@@ -83,7 +89,7 @@ export function createUssdMachine(policies: FlowPolicies) {
         },
         on: {
           'effect-succeeded': { guard: 'isAwaitedEffect', target: 'awaiting-dial', actions: 'dialShown' },
-          'effect-failed': { guard: 'isAwaitedEffect', target: 'failed', actions: assign(({ event }) => ({ ...effectSettled, error: event.error })) },
+          'effect-failed': { guard: 'isAwaitedEffect', target: 'failed', actions: assign(({ context, event }) => sendFailed(context, event)) },
           tick: { guard: 'effectOverdue', target: 'failed', actions: assign(({ context }) => markEffectUnanswered(context)) },
           cancel: { target: 'cancelled', actions: assign({ ...effectSettled }) },
         },
@@ -91,7 +97,7 @@ export function createUssdMachine(policies: FlowPolicies) {
       'awaiting-dial': {
         on: {
           'ussd-result': [
-            { guard: 'dialSucceeded', target: 'verified', actions: assign({ ...forgetCodes, error: undefined }) },
+            { guard: 'dialSucceeded', target: 'verified', actions: assign(({ event }) => ({ ...forgetCodes, error: undefined, ...verifiedAt(event) })) },
             { target: 'failed', actions: assign({ ...forgetCodes, error: dialFailedError }) },
           ],
           tick: { guard: 'codeExpired', target: 'expired', actions: assign(forgetCodes) },

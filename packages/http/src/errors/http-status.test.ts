@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { ConflictError, EventNotAllowedError, FlowNotFoundError, RecordSchemaError, StoreError, UsageError } from '@verikit/core';
+import { ConflictError, EventNotAllowedError, FlowNotFoundError, FlowNotVerifiedError, ProofRejectedError, RecordSchemaError, StoreError, UsageError } from '@verikit/core';
 import {
   CapabilityError,
   InvalidInputError,
@@ -34,11 +34,13 @@ const cases: ReadonlyArray<[VerikitError, number]> = [
   [new InvalidInputError([{ field: 'phoneNumber', message: 'must be E.164' }]), 400],
   [new WebhookVerificationError('forged'), 401],
   [new ForbiddenError(), 403],
+  [new ProofRejectedError('used'), 403],
   [new FlowNotFoundError('AAAAAAAAAAAAAAAAAAAAAA'), 404],
   [new RouteNotFoundError(), 404],
   [new MethodNotAllowedError(['GET']), 405],
   [new ConflictError(), 409],
   [new EventNotAllowedError('resend', 'verified', []), 409],
+  [new FlowNotVerifiedError('AAAAAAAAAAAAAAAAAAAAAA', 'awaiting-code'), 409],
   [new PayloadTooLargeError(64), 413],
   [new UnsupportedMediaTypeError(), 415],
   [new CapabilityError('sms', 'test'), 422],
@@ -67,6 +69,21 @@ describe('httpStatusOf: one mapping from error code to HTTP status', () => {
     }
   });
 
+  it('an error answer carries a stable messageId; a code this release does not list gets verikit.error.unknown', async () => {
+    const body = (await errorResponse(new VerikitError('carrier_blocked', 'blocked')).json()) as { error: { messageId: string } };
+    expect(body.error.messageId).toBe('verikit.error.unknown');
+    const rejected = (await errorResponse(new ProofRejectedError('expired')).json()) as { error: Record<string, unknown> };
+    expect(rejected.error).toEqual({
+      name: 'ProofRejectedError',
+      code: 'proof_rejected',
+      message: 'the proof has expired',
+      messageId: 'verikit.error.proof_rejected',
+      field: 'token',
+      isRetryable: false,
+      reason: 'expired',
+    });
+  });
+
   it('the errors carry no HTTP status of their own', () => {
     for (const [error] of cases) expect(Object.keys(error)).not.toContain('statusCode');
   });
@@ -85,7 +102,7 @@ describe('the flow handler answers the mapped status for a typed error from anyw
       next = error;
       const response = await postJson(`${setup.url}/flows`, { kind: 'phone', phoneNumber });
       expect(response.status, error.code).toBe(status);
-      expect(await errorOf(response)).toMatchObject({ code: error.code });
+      expect(await errorOf(response)).toMatchObject({ code: error.code, messageId: `verikit.error.${error.code}` });
     }
     expect(await setup.snapshot()).toBe('[]');
     expect(setup.provider.calls).toHaveLength(0);

@@ -1,0 +1,34 @@
+import { VerikitError, type VerikitErrorOptions } from '@verikit/provider';
+
+/**
+ * Why a proof of verification was refused; safe to show. `invalid`: not a proof signed with this engine's
+ * secret, or altered; `expired`; `mismatch`: it proves another number than the one claimed; `used`: it was
+ * redeemed before.
+ */
+export type ProofRejection = 'invalid' | 'expired' | 'mismatch' | 'used';
+
+const messages: Readonly<Record<ProofRejection, string>> = {
+  invalid: 'the proof is not valid',
+  expired: 'the proof has expired',
+  mismatch: 'the proof is for another number',
+  used: 'the proof was used already',
+};
+
+/** `redeemProof` refused the token: the signup must not trust the claimed number. */
+export class ProofRejectedError extends VerikitError {
+  readonly reason: ProofRejection;
+
+  constructor(reason: ProofRejection, options: VerikitErrorOptions = {}) {
+    super('proof_rejected', messages[reason], { field: reason === 'mismatch' ? 'claim' : 'token', ...options });
+    this.name = 'ProofRejectedError';
+    this.reason = reason;
+  }
+
+  override toJSON() {
+    return { ...super.toJSON(), reason: this.reason };
+  }
+
+  static override isInstance(error: unknown): error is ProofRejectedError {
+    return VerikitError.isInstance(error) && error.code === 'proof_rejected';
+  }
+}

@@ -1,0 +1,55 @@
+import { z } from 'zod';
+import { identityNumberSchema, parseInput, phoneNumberSchema } from '@verikit/provider';
+import { proofTokenPattern } from './proof-token.js';
+
+/** The longest proof token taken: far above any this engine issues. */
+const maxTokenLength = 2200;
+
+/** Longest and shortest lives of a proof: long enough to finish a signup form, short enough to be worth little if leaked. */
+export const defaultProofTtlMs = 5 * 60_000;
+const maxProofTtlMs = 60 * 60_000;
+const minProofTtlMs = 1000;
+
+const tokenSchema = z
+  .string({ error: 'must be a string' })
+  .max(maxTokenLength, { error: 'is too long to be a proof', abort: true })
+  .regex(proofTokenPattern, { error: 'is not a proof token' });
+
+const phoneClaimSchema = z.strictObject({ phoneNumber: phoneNumberSchema });
+const identityClaimSchema = z.strictObject({
+  idType: z.enum(['bvn', 'nin'], { error: 'must be bvn or nin' }),
+  number: identityNumberSchema,
+});
+
+const issueOptionsSchema = z.strictObject({
+  ttlMs: z
+    .number({ error: 'must be a number of milliseconds' })
+    .int({ error: 'must be a whole number of milliseconds' })
+    .min(minProofTtlMs, { error: `must be at least ${minProofTtlMs} ms` })
+    .max(maxProofTtlMs, { error: `must be at most ${maxProofTtlMs} ms (1 hour)` })
+    .optional(),
+});
+
+/** What the signup endpoint says the user verified: the phone number, or the identity number and its type. */
+export type ProofClaim = { readonly phoneNumber: string } | { readonly idType: 'bvn' | 'nin'; readonly number: string };
+
+/** Options of `issueProof`. */
+export interface IssueProofOptions {
+  /** How long the proof lives, in ms. Default 5 minutes, at most 1 hour. */
+  ttlMs?: number;
+}
+
+/** A well-formed token (`InvalidInputError` on `token` otherwise); whether it is genuine is checked later. */
+export function parseProofToken(token: unknown): string {
+  return parseInput(tokenSchema, token, 'token');
+}
+
+/** A claim with a phone number, or with an identity type and number (`InvalidInputError` on `claim.*` otherwise). */
+export function parseProofClaim(claim: unknown): ProofClaim {
+  const isPhone = typeof claim === 'object' && claim !== null && Object.hasOwn(claim, 'phoneNumber');
+  return isPhone ? parseInput(phoneClaimSchema, claim, 'claim') : parseInput(identityClaimSchema, claim, 'claim');
+}
+
+export function parseIssueOptions(options: unknown): IssueProofOptions {
+  return parseInput(issueOptionsSchema, options ?? {}, 'options');
+}

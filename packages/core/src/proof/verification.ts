@@ -1,0 +1,38 @@
+import type { IdentityType } from '@verikit/provider';
+import { FlowNotVerifiedError } from '../errors/flow-not-verified-error.js';
+import type { FlowContextBase, FlowKind } from '../flows/shared.js';
+import type { FlowRecord } from '../store/flow-store.js';
+
+/**
+ * What a verified flow verified, for the backend only: never in a view, never logged. Phone and
+ * USSD flows name the full number; an identity flow, which never keeps the BVN/NIN in the clear
+ * once verified, names it by its keyed hash.
+ */
+export interface Verification {
+  readonly flowId: string;
+  readonly kind: FlowKind;
+  /** The verified phone number, full E.164 (phone, ussd). */
+  readonly phoneNumber?: string;
+  /** identity only. */
+  readonly idType?: IdentityType;
+  /** identity only: the keyed hash of the BVN/NIN (HMAC-SHA256 under the engine's secret, 32 hex characters). */
+  readonly numberHash?: string;
+  /** When the flow became verified (engine clock, ms since the epoch). */
+  readonly verifiedAt: number;
+  /** The name of the provider that delivered the code. */
+  readonly provider: string;
+}
+
+/**
+ * The verification a stored flow holds; a `FlowNotVerifiedError` unless it is verified. A record
+ * verified before flows kept `verifiedAt` and `sentBy` falls back to its last change and `provider`.
+ */
+export function verificationOf(record: FlowRecord, status: string, provider: string): Verification {
+  if (status !== 'verified') throw new FlowNotVerifiedError(record.id, status);
+  const context = record.context as FlowContextBase & Record<string, unknown>;
+  const base = { flowId: record.id, kind: record.kind, verifiedAt: context.verifiedAt ?? record.updatedAt, provider: context.sentBy ?? provider };
+  if (record.kind === 'identity') {
+    return Object.freeze({ ...base, idType: context.idType as IdentityType, numberHash: String(context.numberHash) });
+  }
+  return Object.freeze({ ...base, phoneNumber: String(context.phoneNumber) });
+}
