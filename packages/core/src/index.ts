@@ -19,7 +19,9 @@ export {
   type ProviderV1,
   type Logger,
 } from '@verikit/provider';
-export { createVerikit, type Verikit, type VerikitOptions, type Clock, type ReceiveResult } from './engine/create-verikit.js';
+export { createVerikit, type Verikit, type VerikitOptions, type Clock, type ReceiveResult, type CallOptions } from './engine/create-verikit.js';
+export { defaultGuardLimits, type GuardLimit, type PrefixLimit, type SendGuardOptions } from './guard/guard-options.js';
+export { memorySendGuardStore, type SendGuardStore, type GuardLimiterSpec, type GuardLimitName, type GuardRateLimiter } from './guard/send-guard-store.js';
 export type { StartInput, UserEvent, SendSmsInput, SendWhatsAppInput } from './inputs/inputs.js';
 export { startInputSchema, userEventSchema, sendSmsInputSchema, sendWhatsAppInputSchema } from './inputs/inputs.js';
 export type { FlowView } from './engine/view.js';
