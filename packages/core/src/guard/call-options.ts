@@ -10,7 +10,7 @@ export interface CallOptions {
   client?: string | undefined;
 }
 
-const callOptionsSchema = z.strictObject({
+const callOptionsSchema = z.object({
   client: z.string({ error: 'must be a string of 1 to 512 characters' }).min(1, { error: 'must not be empty' }).max(512, { error: 'must be at most 512 characters' }).optional(),
 });
 
@@ -19,6 +19,10 @@ export function clientOf(options: unknown): string | undefined {
   if (options === undefined) return undefined;
   if (typeof options !== 'object' || options === null || Array.isArray(options)) {
     throw new InvalidInputError([{ field: 'options', message: 'must be an object such as { client }' }]);
+  }
+  const unknown = Object.keys(options).filter((key) => key !== 'client');
+  if (unknown.length > 0) {
+    throw new InvalidInputError([{ field: 'options', message: `has unknown field(s): ${unknown.map((key) => key.slice(0, 40)).join(', ')}` }]);
   }
   return parseInput(callOptionsSchema, options).client;
 }

@@ -30,9 +30,21 @@ export interface SendGuardStore {
   limiter(spec: GuardLimiterSpec): GuardRateLimiter;
 }
 
-/** Counts in this process's memory: the default when the flow store offers no shared counts. */
+/**
+ * Counts in this process's memory: the default when the flow store offers no shared counts. Engines
+ * given the same one share their counts (for the same limit, points and window).
+ */
 export function memorySendGuardStore(): SendGuardStore {
+  const limiters = new Map<string, GuardRateLimiter>();
   return {
-    limiter: ({ keyPrefix, points, durationSeconds }) => new RateLimiterMemory({ keyPrefix, points, duration: durationSeconds }),
+    limiter({ keyPrefix, points, durationSeconds }) {
+      const id = `${keyPrefix}/${points}/${durationSeconds}`;
+      let limiter = limiters.get(id);
+      if (limiter === undefined) {
+        limiter = new RateLimiterMemory({ keyPrefix, points, duration: durationSeconds });
+        limiters.set(id, limiter);
+      }
+      return limiter;
+    },
   };
 }
