@@ -9,10 +9,10 @@ import type { Logger } from '@verikit/provider';
 export type ClientKeyFunction = (request: Request, address: string | undefined) => string | undefined | Promise<string | undefined>;
 
 /** The one key of every request whose client is unknown: they share one per-client count. */
-export const unidentifiedClient = 'unidentified';
+const unidentifiedClient = 'unidentified';
 
 /** The peer address in @hono/node-server's bindings (`{ incoming }`, a node `IncomingMessage`), read without trusting their shape. */
-export function peerAddressOf(env: unknown): string | undefined {
+function peerAddressOf(env: unknown): string | undefined {
   const incoming = typeof env === 'object' && env !== null ? (env as { incoming?: { socket?: { remoteAddress?: unknown } } }).incoming : undefined;
   const address = incoming?.socket?.remoteAddress;
   return typeof address === 'string' && address !== '' ? address : undefined;
