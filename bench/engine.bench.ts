@@ -56,7 +56,7 @@ function gc(): void {
 }
 
 function createEngine(): Verikit {
-  return createVerikit({ provider: createTestProviderV1(), secret, clock: new ManualClock(), policies });
+  return createVerikit({ provider: createTestProviderV1(), secret, clock: new ManualClock(), policies, guard: false });
 }
 
 async function startIdentityFlows(verikit: Verikit, count: number, offset: number): Promise<string[]> {
@@ -138,7 +138,7 @@ async function benchEvents(): Promise<void> {
 
 async function benchHeap(): Promise<void> {
   const provider = createTestProviderV1();
-  const verikit = createVerikit({ provider, secret, clock: new ManualClock(), policies });
+  const verikit = createVerikit({ provider, secret, clock: new ManualClock(), policies, guard: false });
   // Warm the code paths (and their caches) before the first heap reading.
   for (let index = 0; index < 100; index += 1) await verikit.start({ kind: 'phone', phoneNumber: phoneNumber(heapFlows + index) });
   provider.reset();

@@ -58,7 +58,7 @@ const servers = ['node:http', 'hono', 'verikit'] as const;
 type ServerKind = (typeof servers)[number];
 
 function createEngine(): Verikit {
-  return createVerikit({ provider: createTestProviderV1(), secret, clock: new ManualClock(), policies });
+  return createVerikit({ provider: createTestProviderV1(), secret, clock: new ManualClock(), policies, guard: false });
 }
 
 async function startIdentityFlows(verikit: Verikit, count: number): Promise<string[]> {
@@ -245,7 +245,7 @@ async function measureCrossInstanceDelay(): Promise<void> {
       const store = createRedisStore({ url: redisUrl, namespace });
       const changeBus = createRedisChangeBus({ store });
       const provider = createTestProviderV1();
-      const verikit = createVerikit({ provider, store, changeBus, secret, policies });
+      const verikit = createVerikit({ provider, store, changeBus, secret, policies, guard: false });
       const server = createServer(toNodeHandler(createFlowHandler({ verikit })));
       server.listen(0, '127.0.0.1');
       await once(server, 'listening');

@@ -86,7 +86,7 @@ export async function run(): Promise<void> {
       const store = createRedisStore({ url, namespace });
       const changeBus = createRedisChangeBus({ store });
       stores.push(store);
-      const verikit = createVerikit({ provider, store, changeBus, secret, policies: { maxAttempts: 100, maxSendsPerFlow: 100, resendCooldownMs: 0, maxSendsPerHour: 1_000_000, ...policies } });
+      const verikit = createVerikit({ provider, store, changeBus, secret, policies: { maxAttempts: 100, maxSendsPerFlow: 100, resendCooldownMs: 0, maxSendsPerHour: 1_000_000, ...policies }, guard: false });
       return { provider, store, changeBus, verikit };
     };
 
@@ -120,7 +120,7 @@ export async function run(): Promise<void> {
       });
     const engineStep = submitting(a.verikit, flows.map((flow) => flow.id));
     // The same engine on the in-process store: what the engine costs without Redis.
-    const memory = createVerikit({ provider: createTestProviderV1(), secret, policies: { maxAttempts: 100, maxSendsPerFlow: 100, resendCooldownMs: 0, maxSendsPerHour: 1_000_000 } });
+    const memory = createVerikit({ provider: createTestProviderV1(), secret, policies: { maxAttempts: 100, maxSendsPerFlow: 100, resendCooldownMs: 0, maxSendsPerHour: 1_000_000 }, guard: false });
     const memoryFlows = await Promise.all(Array.from({ length: inFlight }, (_, index) => memory.start({ kind: 'phone', phoneNumber: phoneNumber(index) })));
     const memoryStep = submitting(memory, memoryFlows.map((flow) => flow.id));
 
@@ -195,7 +195,7 @@ export async function run(): Promise<void> {
 async function engineLoad(store: RedisFlowStore, pubSub: PubSubMode | undefined) {
   const changeBus = createRedisChangeBus({ store, ...(pubSub ? { pubSub } : {}) });
   const policies = { maxAttempts: 100, maxSendsPerFlow: 100, resendCooldownMs: 0, maxSendsPerHour: 1_000_000 };
-  const verikit = createVerikit({ provider: createTestProviderV1(), store, changeBus, secret, policies });
+  const verikit = createVerikit({ provider: createTestProviderV1(), store, changeBus, secret, policies, guard: false });
   const flows = await Promise.all(Array.from({ length: inFlight }, (_, index) => verikit.start({ kind: 'phone', phoneNumber: phoneNumber(index) })));
   const step = (lane: number) =>
     verikit.send(flows[lane]!.id, { type: 'submit-code', code: '000000' }).then((view) => ((view.attemptsLeft ?? 0) <= 1 ? verikit.send(view.id, { type: 'resend' }) : view));

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { Verikit } from '@verikit/core';
 import type { FlowView } from '@verikit/core';
 import { parseInput } from '@verikit/provider';
+import { clientKeyResolver } from './client-key.js';
 import { Cors, corsMiddleware, type CorsEnv } from './cors.js';
 import { errorResponse } from './error-response.js';
 import { ForbiddenError } from './errors/forbidden-error.js';
@@ -27,6 +28,8 @@ const optionsSchema = z.object({
   heartbeatMs: z.number().int().min(10).max(2_147_483_647).optional(),
   maxBodyBytes: z.number().int().min(64).max(16 * 1024 * 1024).optional(),
   authorize: z.function().optional(),
+  clientKey: z.custom((value) => typeof value === 'function', { error: 'must be a function (request, address) => string or undefined' }).optional(),
+  trustProxy: z.boolean({ error: 'must be true or false' }).optional(),
   onError: z.function().optional(),
   cors: z
     .object({
@@ -78,6 +81,7 @@ export function createFlowHandler(options: FlowHandlerOptions): FlowHandler {
     maxBodyBytes: options.maxBodyBytes ?? defaultMaxBodyBytes,
     heartbeatMs: options.heartbeatMs ?? defaultHeartbeatMs,
     authorize: options.authorize === undefined ? undefined : authorize,
+    clientKey: clientKeyResolver({ clientKey: options.clientKey, trustProxy: options.trustProxy ?? false, logger: verikit.logger }),
   });
 
   async function authorize(request: Request, flow: FlowView | FlowStartRequest, action: FlowAction): Promise<void> {
@@ -107,7 +111,7 @@ export function createFlowHandler(options: FlowHandlerOptions): FlowHandler {
           return cors.preflight(request, methods);
         }
         if (!methods.includes(request.method)) throw new MethodNotAllowedError(methods);
-        return await run(request, c.req.param('id'));
+        return await run(request, c.req.param('id'), c.env);
       } catch (error) {
         return fail(error, request);
       }
@@ -143,9 +147,9 @@ export function createFlowHandler(options: FlowHandlerOptions): FlowHandler {
   api.all('/flows/:id/stream', route(routeMethods.stream, routes.stream, flowCors));
   api.all('/flows/:id/proof', route(routeMethods.proof, routes.proof, flowCors));
 
-  return async function handleFlowRequest(request: Request): Promise<Response> {
+  return async function handleFlowRequest(request: Request, env?: unknown): Promise<Response> {
     try {
-      return await app.fetch(request);
+      return await app.fetch(request, env);
     } catch (error) {
       // Hono rethrows what is not an `Error` (a hook that throws a string): answered all the same.
       return fail(error, request);

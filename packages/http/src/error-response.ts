@@ -20,10 +20,12 @@ export interface ErrorResponseBody {
     readonly issues?: ReadonlyArray<{ readonly field: string; readonly message: string }>;
     /** `event_not_allowed`: the events the flow accepts now. */
     readonly allowed?: readonly string[];
-    /** `rate_limited`: when the call may succeed (ms since the epoch). Also sent as `Retry-After`. */
+    /** `rate_limited`: when the call may succeed (ms since the epoch, on the server's clock). */
     readonly retryAt?: number;
     /** `proof_rejected`: why (`invalid`, `expired`, `mismatch`, `used`). */
     readonly reason?: string;
+    /** `rate_limited`: how long to wait, in ms. Also sent as `Retry-After`, in seconds rounded up. */
+    readonly retryAfterMs?: number;
   };
 }
 
@@ -63,7 +65,10 @@ export function errorAnswer(error: unknown, now: number = Date.now()): ErrorAnsw
   if (EventNotAllowedError.isInstance(error) && Array.isArray(error.allowed)) details.allowed = [...error.allowed];
   if (RateLimitedError.isInstance(error) && Number.isFinite(error.retryAt)) {
     details.retryAt = error.retryAt;
-    headers['retry-after'] = String(Math.max(1, Math.ceil((error.retryAt - now) / 1000)));
+    // The wait itself when the error carries it: `retryAt` may be on an engine clock that is not this one.
+    const waitMs = Number.isFinite(error.retryAfterMs) ? error.retryAfterMs : error.retryAt - now;
+    if (Number.isFinite(error.retryAfterMs)) details.retryAfterMs = error.retryAfterMs;
+    headers['retry-after'] = String(Math.max(1, Math.ceil(waitMs / 1000)));
   }
   if (MethodNotAllowedError.isInstance(error)) headers.allow = error.allow.join(', ');
   if (status === 503 && headers['retry-after'] === undefined) headers['retry-after'] = String(unavailableRetryAfterSeconds);

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { Verikit } from '@verikit/core';
 import type { startInputSchema } from '@verikit/core';
 import type { FlowView } from '@verikit/core';
+import type { ClientKeyFunction } from './client-key.js';
 import type { CorsOptions } from './cors.js';
 import type { createWebhookHandler, WebhookHandlerOptions } from './webhooks/create-webhook-handler.js';
 
@@ -53,11 +54,25 @@ export interface FlowHandlerOptions {
   /** The largest JSON body taken, in bytes. Default 16 KiB. */
   maxBodyBytes?: number;
   /**
+   * Who the engine's send guard counts a start or a resend against (docs/abuse.md). Default: the
+   * peer address (known through {@link toNodeHandler} or @hono/node-server), or with `trustProxy`
+   * the last `X-Forwarded-For` entry; a request with neither counts under one shared key.
+   */
+  clientKey?: ClientKeyFunction;
+  /**
+   * This server sits behind one reverse proxy that appends the client address to `X-Forwarded-For`:
+   * the default client key is then its last entry. Default `false` (a client could set the header).
+   */
+  trustProxy?: boolean;
+  /**
    * Called with every error answered with a 5xx (store or provider down, or an unexpected
    * failure, whose details the client never sees), for the application's logs.
    */
   onError?: (error: unknown, request: Request) => void;
 }
 
-/** A Web-standard request handler. */
-export type FlowHandler = (request: Request) => Promise<Response>;
+/**
+ * A Web-standard request handler. The second argument is the server's bindings, passed on by
+ * {@link toNodeHandler} and @hono/node-server (`{ incoming }`), for the client address.
+ */
+export type FlowHandler = (request: Request, env?: unknown) => Promise<Response>;

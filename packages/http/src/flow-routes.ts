@@ -16,12 +16,14 @@ export interface FlowRouteDeps {
   readonly basePath: string;
   readonly maxBodyBytes: number;
   readonly heartbeatMs: number;
+  /** The send guard's client key of a request (docs/abuse.md). */
+  readonly clientKey: (request: Request, env: unknown) => Promise<string | undefined>;
   /** Throws a `ForbiddenError` unless the `authorize` hook allows the action; undefined without a hook. */
   readonly authorize: ((request: Request, flow: FlowView | FlowStartRequest, action: FlowAction) => Promise<void>) | undefined;
 }
 
-/** One flow route: the request and the `:id` path parameter (percent-decoded, not yet validated). */
-export type FlowRoute = (request: Request, flowId: string | undefined) => Promise<Response>;
+/** One flow route: the request, the `:id` path parameter (percent-decoded, not yet validated) and the server's bindings. */
+export type FlowRoute = (request: Request, flowId: string | undefined, env?: unknown) => Promise<Response>;
 
 /** Headers of the server-sent-events answer: never cached, never buffered by a proxy. */
 const streamHeaders: Readonly<Record<string, string>> = {
@@ -40,10 +42,11 @@ export function flowRoutes(deps: FlowRouteDeps): Readonly<Record<'start' | 'read
   const { verikit, basePath, maxBodyBytes, heartbeatMs } = deps;
   const authorize = deps.authorize ?? (async () => undefined);
   return {
-    async start(request) {
+    async start(request, _id, env) {
       const input = parseInput(startInputSchema, await readJsonBody(request, maxBodyBytes));
       await authorize(request, input, 'start');
-      const view = await verikit.start(input);
+      const client = await deps.clientKey(request, env);
+      const view = await verikit.start(input, client === undefined ? undefined : { client });
       return jsonResponse(view, 201, { location: `${basePath}/flows/${encodeURIComponent(view.id)}` });
     },
     async read(request, id) {
@@ -52,12 +55,13 @@ export function flowRoutes(deps: FlowRouteDeps): Readonly<Record<'start' | 'read
       await authorize(request, view, 'read');
       return jsonResponse(view);
     },
-    async send(request, id) {
+    async send(request, id, env) {
       const flowId = parseFlowId(id ?? '');
       const event = parseInput(userEventSchema, await readJsonBody(request, maxBodyBytes), 'event');
       // The hook needs the flow; without one, `send` reads it anyway and answers the same 404.
       if (deps.authorize !== undefined) await deps.authorize(request, await verikit.get(flowId), 'send');
-      return jsonResponse(await verikit.send(flowId, event));
+      const client = event.type === 'resend' || event.type === 'restart' ? await deps.clientKey(request, env) : undefined;
+      return jsonResponse(await verikit.send(flowId, event, client === undefined ? undefined : { client }));
     },
     async stream(request, id) {
       const flowId = parseFlowId(id ?? '');

@@ -24,6 +24,11 @@ export class CommandDeadline {
     this.#timeoutMs = timeoutMs;
   }
 
+  /** The timeout in ms (0: off). */
+  get timeoutMs(): number {
+    return this.#timeoutMs;
+  }
+
   /** Resolves or rejects as `promise` does, or rejects with a timeout error first. */
   guard<T>(promise: Promise<T>): Promise<T> {
     if (this.#timeoutMs <= 0) return promise;

@@ -15,3 +15,4 @@ export { createRedisStore, RedisFlowStore, type RedisFlowStoreClient, type Redis
 export { createRedisChangeBus, RedisChangeBus, type RedisChangeBusOptions } from './redis-change-bus.js';
 export { createRedisClusterStore, type RedisClusterStoreOptions } from './redis-cluster-store.js';
 export type { PubSubMode } from './subscriber-link.js';
+export { createRedisSendGuard, type RedisSendGuardHost, type RedisSendGuardOptions } from './redis-send-guard.js';

@@ -62,6 +62,7 @@ const verikit = createVerikit({
   changeBus,
   secret: scenarioSecret,
   policies: scenarioPolicies,
+  guard: false,
 });
 const handleWebhook = createWebhookHandler({ verikit, secret: scenarioWebhookSecret });
 

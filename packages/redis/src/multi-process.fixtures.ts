@@ -17,7 +17,7 @@ export const scenarioWebhookSecret = `whsec_${Buffer.from('multi-process-webhook
 export const rightCode = '123456';
 export const wrongCode = '000000';
 
-/** Resends are open at once so they race; limits per number are out of the way. */
+/** Resends are open at once so they race; limits per number are out of the way (and the send guard: `guard: false` where these are used). */
 export const scenarioPolicies: Partial<FlowPolicies> = { resendCooldownMs: 0, maxSendsPerFlow: 10, maxSendsPerHour: 1000, maxAttempts: 5 };
 
 /** One committed compare-and-set, as seen by the process that made it. */

@@ -93,7 +93,7 @@ describe.each(targets)('three processes sharing $name', ({ skipReason, plan: tar
     const commits: CommitRecord[] = [];
     const { provider, double } = sharedServiceProvider('parent');
     const changeBus = createRedisChangeBus({ store });
-    const verikit = createVerikit({ provider, store: recordingStore(store, commits), changeBus, secret: scenarioSecret, policies: scenarioPolicies });
+    const verikit = createVerikit({ provider, store: recordingStore(store, commits), changeBus, secret: scenarioSecret, policies: scenarioPolicies, guard: false });
 
     // The flows, started here; every worker acts on every flow.
     const ussd = await Promise.all(
@@ -202,6 +202,7 @@ describe.each(targets)('three processes sharing $name', ({ skipReason, plan: tar
       store: recordingStore(store, commits),
       secret: scenarioSecret,
       policies: scenarioPolicies,
+      guard: false,
     });
     const handleWebhook = createWebhookHandler({ verikit, secret: scenarioWebhookSecret });
     const copies = 3;

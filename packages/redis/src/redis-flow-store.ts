@@ -1,11 +1,12 @@
 import KeyvRedis, { type RedisClientOptions } from '@keyv/redis';
-import { RecordSchemaError, StoreError, VerikitError, type FlowRecord, type FlowStore, type LimitResult } from '@verikit/core';
+import { RecordSchemaError, StoreError, VerikitError, type FlowRecord, type FlowStore, type LimitResult, type SendGuardStore } from '@verikit/core';
 import { safeStoreCause } from '@verikit/core/store';
 import Keyv from 'keyv';
 import { healerFor, isClusterClient, type ClusterHealer } from './cluster-healer.js';
 import { CommandDeadline, CommandTimeoutError } from './command-deadline.js';
 import { decodeEnvelope, encodeEnvelope, redisTtl } from './keyv-envelope.js';
 import { compareAndSetScript, consumeScript, type RedisCommandClient } from './lua-script.js';
+import { createRedisSendGuard } from './redis-send-guard.js';
 
 /** The Redis client under a {@link RedisFlowStore}: `keyvRedis.client`, a node-redis client. */
 export type RedisFlowStoreClient = KeyvRedis<unknown>['client'];
@@ -109,6 +110,7 @@ export class RedisFlowStore implements FlowStore {
   readonly #healer: ClusterHealer | undefined;
   #connecting: Promise<void> | undefined;
   #closed = false;
+  #guardStore: SendGuardStore | undefined;
 
   /**
    * @param keyv A Keyv whose store is a `@keyv/redis` adapter. Its serializer is set to JSON and
@@ -193,6 +195,12 @@ export class RedisFlowStore implements FlowStore {
     if (!Array.isArray(reply) || reply.length !== 3) throw new StoreError('the flow store gave an unexpected answer to a limit update');
     const [allowed, used, resetAt] = reply.map(Number) as [number, number, number];
     return { allowed: allowed === 1, used, resetAt };
+  }
+
+  /** The send guard's counts on this store's connection and namespace, shared by every instance (docs/abuse.md). */
+  sendGuardStore(): SendGuardStore {
+    this.#guardStore ??= createRedisSendGuard({ store: this, commandTimeoutMs: this.#deadline.timeoutMs });
+    return this.#guardStore;
   }
 
   /**

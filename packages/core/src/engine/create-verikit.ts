@@ -2,6 +2,9 @@ import { InvalidInputError, VerikitError, type Logger, type MessageSendResultV1,
 import { StoreError } from '../errors/store-error.js';
 import { UsageError } from '../errors/usage-error.js';
 import type { FlowEnvironment } from '../flows/flow-definition.js';
+import type { CallOptions } from '../guard/call-options.js';
+import { SendGuard } from '../guard/send-guard.js';
+import { memorySendGuardStore } from '../guard/send-guard-store.js';
 import type { FlowPolicies } from '../flows/policies.js';
 import type { SendSmsInput, SendWhatsAppInput, StartInput, UserEvent } from '../inputs/inputs.js';
 import { parseFlowId } from '../inputs/parse-flow-id.js';
@@ -25,14 +28,21 @@ import { applyUserEvent } from './user-event.js';
 import { toView, type FlowView } from './view.js';
 
 export type { Clock, VerikitOptions } from './options.js';
+export type { CallOptions } from '../guard/call-options.js';
 export type { ReceiveResult } from './receive.js';
 
 /** The verikit engine: starts flows, takes user events, runs provider calls, and sends messages. */
 export interface Verikit {
-  /** Starts a flow and makes its first provider call; resolves with the view once that call settled. */
-  start(input: StartInput): Promise<FlowView>;
-  /** Applies a user event (`submit-code`, `resend`, `restart`, `cancel`) and any provider call it starts. */
-  send(flowId: string, event: UserEvent): Promise<FlowView>;
+  /**
+   * Starts a flow and makes its first provider call; resolves with the view once that call settled.
+   * `options.client` names who asks, for the send guard's per-client limit (docs/abuse.md).
+   */
+  start(input: StartInput, options?: CallOptions): Promise<FlowView>;
+  /**
+   * Applies a user event (`submit-code`, `resend`, `restart`, `cancel`) and any provider call it
+   * starts; a resend or restart passes the send guard, for `options.client` where given.
+   */
+  send(flowId: string, event: UserEvent, options?: CallOptions): Promise<FlowView>;
   /** Reads a flow as of now: a flow read after its expiry is expired whether or not a timer ran. */
   get(flowId: string): Promise<FlowView>;
   /** Same as `send(flowId, { type: 'cancel' })`. */
@@ -91,7 +101,10 @@ export function createVerikit(options: VerikitOptions): Verikit {
   const env: FlowEnvironment = { provider, policies, secrets: new SecretBox(settings.secret), identityNumberPatterns: settings.identityNumberPatterns };
   const records = new FlowRecords(store, policies);
   const commits = new CommitLoop({ records, queue: new FlowQueue(), store, clock, logger, bus, env });
-  const limits = new SendLimit(store, policies);
+  const guard =
+    settings.guard &&
+    new SendGuard(settings.guard, { store: settings.guard.store ?? store.sendGuardStore?.() ?? memorySendGuardStore(), secrets: env.secrets, logger });
+  const limits = new SendLimit(store, policies, guard);
 
   async function get(rawFlowId: string): Promise<FlowView> {
     const loaded = await records.load(parseFlowId(rawFlowId));
@@ -110,8 +123,8 @@ export function createVerikit(options: VerikitOptions): Verikit {
     provider,
     clock,
     logger,
-    start: (input) => startFlow({ settings, env, records, commits, limits, effects }, input),
-    send: (flowId, event) => applyUserEvent({ env, commits, limits, effects }, flowId, event),
+    start: (input, options) => startFlow({ settings, env, records, commits, limits, effects }, input, options),
+    send: (flowId, event, options) => applyUserEvent({ env, commits, limits, effects }, flowId, event, options),
     get,
     cancel: (flowId) => verikit.send(flowId, { type: 'cancel' }),
     subscribe(rawFlowId, listener) {

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { parseInput, senderSchema, silentLogger, type IdentityType, type Logger, type ProviderV1 } from '@verikit/provider';
 import { errorCode } from '../logging/error-code.js';
 import { defaultPolicies, type FlowPolicies } from '../flows/policies.js';
+import { checkGuardOptions, resolveGuardOptions, type GuardSettings, type SendGuardOptions } from '../guard/guard-options.js';
 import type { FlowStore } from '../store/flow-store.js';
 import { KeyvFlowStore } from '../store/keyv-flow-store.js';
 import { MemoryChangeBus, type FlowChangeBus } from './change-bus.js';
@@ -34,6 +35,12 @@ export interface VerikitOptions {
   defaultSender?: string;
   /** Patterns for identity numbers, checked after the 11-digit default. Default: none beyond 11 digits. */
   identityNumberPatterns?: Partial<Record<'bvn' | 'nin', RegExp>>;
+  /**
+   * The send guard's limits and allowed countries (docs/abuse.md). Default: on, with
+   * `defaultGuardLimits` and every country, counted where the flow store counts (Redis: shared).
+   * `false` turns it off: only the per-number `maxSendsPerHour` is left.
+   */
+  guard?: SendGuardOptions | false;
 }
 
 /** The options with every default applied: what the engine's parts are built from. */
@@ -47,6 +54,8 @@ export interface EngineSettings {
   readonly bus: FlowChangeBus;
   readonly defaultSender: string | undefined;
   readonly identityNumberPatterns: Readonly<Partial<Record<IdentityType, RegExp>>>;
+  /** The send guard's settings; undefined when it is off. */
+  readonly guard: GuardSettings | undefined;
 }
 
 const optionsSchema = z.object({
@@ -89,6 +98,7 @@ const optionsSchema = z.object({
 /** Checks the options (an `InvalidInputError` naming the field) and applies the defaults. */
 export function resolveOptions(options: VerikitOptions): EngineSettings {
   parseInput(optionsSchema, options);
+  checkGuardOptions(options.guard);
   // Copies without the global and sticky flags, whose test() would remember where it stopped.
   const identityNumberPatterns: Partial<Record<IdentityType, RegExp>> = {};
   for (const idType of ['bvn', 'nin'] as const) {
@@ -106,5 +116,6 @@ export function resolveOptions(options: VerikitOptions): EngineSettings {
     bus: options.changeBus ?? new MemoryChangeBus((error) => logger.error('verikit.listener.failed', { error: errorCode(error) })),
     defaultSender: options.defaultSender,
     identityNumberPatterns,
+    guard: resolveGuardOptions(options.guard),
   };
 }

@@ -2,42 +2,67 @@ import { RateLimitedError } from '@verikit/provider';
 import type { FlowDefinition, FlowEnvironment } from '../flows/flow-definition.js';
 import type { FlowPolicies } from '../flows/policies.js';
 import type { EffectRequest } from '../flows/shared.js';
+import type { SendGuard } from '../guard/send-guard.js';
 import type { FlowStore } from '../store/flow-store.js';
 
 const windowMs = 60 * 60_000;
 
+/** The phone number a flow's context holds, for the send guard; undefined for flows without one. */
+function phoneNumberOf(context: Readonly<Record<string, unknown>>): string | undefined {
+  const { phoneNumber } = context;
+  return typeof phoneNumber === 'string' ? phoneNumber : undefined;
+}
+
 /**
  * The per-recipient send limit (`maxSendsPerHour`), shared by every flow to one phone number or
- * identity number. A unit is taken before the commit that starts a send, so a refused send is never
- * committed; a unit taken by a commit that then loses a race is not given back.
+ * identity number, behind the send guard (per client, per number prefix, global, countries). Both are
+ * taken before the commit that starts a send, so a refused send is never committed; a unit taken by a
+ * commit that then loses a race is not given back.
  */
 export class SendLimit {
   readonly #store: FlowStore;
   readonly #policies: Readonly<FlowPolicies>;
+  readonly #guard: SendGuard | undefined;
 
-  constructor(store: FlowStore, policies: Readonly<FlowPolicies>) {
+  constructor(store: FlowStore, policies: Readonly<FlowPolicies>, guard?: SendGuard) {
     this.#store = store;
     this.#policies = policies;
+    this.#guard = guard;
+  }
+
+  /**
+   * Admits one send: the guard first (nothing of the recipient's limit is used by a send it refuses),
+   * then one unit of the recipient's limit.
+   */
+  async admit(key: string, context: Readonly<Record<string, unknown>>, client: string | undefined, now: number): Promise<void> {
+    await this.#guard?.check({ phoneNumber: phoneNumberOf(context), client }, now);
+    await this.take(key, now);
   }
 
   /** Takes one unit for `key`; a `RateLimitedError` (with when the window ends) when none is left. */
   async take(key: string, now: number): Promise<void> {
     const result = await this.#store.consume(`sends:${key}`, this.#policies.maxSendsPerHour, windowMs, now);
     if (!result.allowed) {
-      throw new RateLimitedError(`the limit of ${this.#policies.maxSendsPerHour} sends per hour for this recipient is reached`, result.resetAt);
+      throw new RateLimitedError(`the limit of ${this.#policies.maxSendsPerHour} sends per hour for this recipient is reached`, result.resetAt, {
+        retryAfterMs: Math.max(0, result.resetAt - now),
+      });
     }
   }
 
   /**
-   * For the commits of one user event: takes one unit the first time a computed change would start a
-   * send, and none on the retries after a conflict.
+   * For the commits of one user event: admits one send the first time a computed change would start
+   * one, and none on the retries after a conflict.
    */
-  forEvent(definition: FlowDefinition, env: FlowEnvironment): (context: Readonly<Record<string, unknown>>, effects: readonly EffectRequest[], now: number) => Promise<void> | undefined {
+  forEvent(
+    definition: FlowDefinition,
+    env: FlowEnvironment,
+    client?: string,
+  ): (context: Readonly<Record<string, unknown>>, effects: readonly EffectRequest[], now: number) => Promise<void> | undefined {
     let taken = false;
     return (context, effects, now) => {
       if (taken || !effects.some((effect) => definition.effects[effect.kind]?.send === true)) return undefined;
       taken = true;
-      return this.take(definition.sendLimitKey(context, env), now);
+      return this.admit(definition.sendLimitKey(context, env), context, client, now);
     };
   }
 }

@@ -1,5 +1,6 @@
 import { parseInput } from '@verikit/provider';
 import { ConflictError } from '../errors/conflict-error.js';
+import { clientOf, type CallOptions } from '../guard/call-options.js';
 import type { EffectMemory, FlowEnvironment } from '../flows/flow-definition.js';
 import { startInputSchema, type StartInput } from '../inputs/inputs.js';
 import { generateFlowId } from '../secrets/secrets.js';
@@ -22,13 +23,14 @@ export interface StartDeps {
 }
 
 /**
- * `verikit.start`: checks the input and what the provider can do, takes a unit of the recipient's
- * send limit, writes the new flow (version 1), then runs its first provider call. Resolves once that
- * call settled.
+ * `verikit.start`: checks the input and what the provider can do, passes the send guard (for the
+ * `client` of `options`) and takes a unit of the recipient's send limit, writes the new flow
+ * (version 1), then runs its first provider call. Resolves once that call settled.
  */
-export async function startFlow(deps: StartDeps, rawInput: StartInput): Promise<FlowView> {
+export async function startFlow(deps: StartDeps, rawInput: StartInput, options?: CallOptions): Promise<FlowView> {
   const { settings, env, records, commits, limits } = deps;
   const input = parseInput(startInputSchema, rawInput);
+  const client = clientOf(options);
   const flow = records.flow(input.kind);
   const { definition } = flow;
   definition.check(input, env);
@@ -36,7 +38,7 @@ export async function startFlow(deps: StartDeps, rawInput: StartInput): Promise<
   const now = settings.clock.now();
   const memory: EffectMemory = {};
   const machineInput = definition.machineInput(input, { flowId: id, now, memory }, env);
-  await limits.take(definition.sendLimitKey(machineInput, env), now);
+  await limits.admit(definition.sendLimitKey(machineInput, env), machineInput, client, now);
   const [snapshot, actions] = flow.transitions.initial(machineInput);
   const record: FlowRecord = {
     schemaVersion: recordSchemaVersion,

@@ -2,6 +2,7 @@ import type { AnyMachineSnapshot } from 'xstate';
 import { parseInput } from '@verikit/provider';
 import { EventNotAllowedError } from '../errors/event-not-allowed-error.js';
 import type { EffectMemory, FlowEnvironment } from '../flows/flow-definition.js';
+import { clientOf, type CallOptions } from '../guard/call-options.js';
 import { resendBlockedReason, type FlowContextBase } from '../flows/shared.js';
 import { userEventSchema, type UserEvent } from '../inputs/inputs.js';
 import { parseFlowId } from '../inputs/parse-flow-id.js';
@@ -33,18 +34,20 @@ function refuse(eventType: string, env: FlowEnvironment) {
 
 /**
  * `verikit.send`: the flow's definition turns the user event into its machine's event (hashing a
- * submitted code, generating a new OTP kept in memory only); the change is committed, taking a unit
- * of the send limit when it starts a send, and the provider calls it asks for are run.
+ * submitted code, generating a new OTP kept in memory only); the change is committed, passing the
+ * send guard (for the `client` of `options`) and taking a unit of the send limit when it starts a
+ * send, and the provider calls it asks for are run.
  */
-export async function applyUserEvent(deps: UserEventDeps, rawFlowId: string, rawEvent: UserEvent): Promise<FlowView> {
+export async function applyUserEvent(deps: UserEventDeps, rawFlowId: string, rawEvent: UserEvent, options?: CallOptions): Promise<FlowView> {
   const { env, commits, limits } = deps;
   const flowId = parseFlowId(rawFlowId);
   const event = parseInput(userEventSchema, rawEvent, 'event');
+  const client = clientOf(options);
   const memory: EffectMemory = {};
   let takeLimit: ReturnType<SendLimit['forEvent']> | undefined;
   const committed = await commits.commit(flowId, (loaded, now) => {
     const { definition } = loaded.flow;
-    takeLimit ??= limits.forEvent(definition, env);
+    takeLimit ??= limits.forEvent(definition, env, client);
     return {
       event: definition.toEvent(event, { flowId, now, memory }, env),
       onRefused: refuse(event.type, env),

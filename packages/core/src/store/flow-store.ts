@@ -1,4 +1,5 @@
 import type { FlowKind } from '../flows/shared.js';
+import type { SendGuardStore } from '../guard/send-guard-store.js';
 
 /** The record format version written by this release. Older or newer records are refused with a `RecordSchemaError`. */
 export const recordSchemaVersion = 1;
@@ -44,4 +45,9 @@ export interface FlowStore {
   claim(key: string, ttlMs: number): Promise<boolean>;
   /** Takes one unit of a fixed-window limit of `limit` units per `windowMs`. Takes nothing when refused. */
   consume(key: string, limit: number, windowMs: number, now: number): Promise<LimitResult>;
+  /**
+   * Where the send guard counts when its options name no store: a store shared by many instances
+   * offers counts shared the same way (Redis). Absent: the guard counts in this process's memory.
+   */
+  sendGuardStore?(): SendGuardStore;
 }

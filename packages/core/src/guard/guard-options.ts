@@ -1,0 +1,122 @@
+import { isSupportedCountry } from 'libphonenumber-js';
+import { z } from 'zod';
+import { InvalidInputError, parseInput } from '@verikit/provider';
+import type { SendGuardStore } from './send-guard-store.js';
+
+/** A fixed-window limit: `points` sends per `windowMs`. */
+export interface GuardLimit {
+  /** Sends allowed in one window. */
+  readonly points: number;
+  /** The window, in ms; counted in whole seconds (rounded up). */
+  readonly windowMs: number;
+}
+
+/** The per-prefix limit: sends to numbers that share their first `digits` national digits. */
+export interface PrefixLimit extends GuardLimit {
+  /**
+   * National significant digits that make the prefix (`+234 801234 5678` with 6: `801234`). At
+   * least 3 digits of every number are left out whatever this says, so a prefix is never a whole
+   * number (docs/abuse.md).
+   */
+  readonly digits: number;
+}
+
+/**
+ * The send guard (docs/abuse.md): limits on sends that hold whatever the entry point and the
+ * provider, checked before anything is sent or stored. Each limit defaults to
+ * {@link defaultGuardLimits}; give part of one to change only that part, or `false` to turn it off.
+ */
+export interface SendGuardOptions {
+  /** Sends per client (the `client` key given to `start`/`send`; the HTTP handler gives the client address). */
+  perClient?: Partial<GuardLimit> | false;
+  /** Sends per number prefix: catches runs of consecutive numbers (SMS pumping). */
+  perPrefix?: Partial<PrefixLimit> | false;
+  /** Sends in total: the budget of the whole deployment. */
+  global?: Partial<GuardLimit> | false;
+  /**
+   * The countries (ISO 3166-1 alpha-2: `NG`, `GH`) whose numbers may be sent to. Default: every
+   * country the number library knows; numbers of no country (`+800`, `+882` satellite) are refused.
+   */
+  countries?: readonly string[];
+  /**
+   * Where the counts live. Default: the flow store's own (`FlowStore.sendGuardStore`, shared by every
+   * instance on Redis), else this process's memory.
+   */
+  store?: SendGuardStore;
+}
+
+const minute = 60_000;
+const hour = 60 * minute;
+
+/**
+ * The limits in force unless configured: 10 sends per client per 10 minutes, 10 per number prefix
+ * (7 national digits) per hour, 1,000 in total per hour. Tuning: docs/abuse.md.
+ */
+export const defaultGuardLimits: Readonly<{ perClient: GuardLimit; perPrefix: PrefixLimit; global: GuardLimit }> = Object.freeze({
+  perClient: Object.freeze({ points: 10, windowMs: 10 * minute }),
+  perPrefix: Object.freeze({ points: 10, windowMs: hour, digits: 7 }),
+  global: Object.freeze({ points: 1000, windowMs: hour }),
+});
+
+/** The guard's options with the defaults applied; `undefined` limits are off. */
+export interface GuardSettings {
+  readonly perClient: GuardLimit | undefined;
+  readonly perPrefix: PrefixLimit | undefined;
+  readonly global: GuardLimit | undefined;
+  /** The allowed countries; undefined: every country the number library knows. */
+  readonly countries: ReadonlySet<string> | undefined;
+  readonly store: SendGuardStore | undefined;
+}
+
+const points = z.number({ error: 'must be a whole number from 1 to 1,000,000,000' }).int().min(1).max(1_000_000_000);
+const windowMs = z.number({ error: 'must be a whole number of ms from 1,000 (a second) to 2,678,400,000 (31 days)' }).int().min(1000).max(31 * 24 * hour);
+const limit = z.strictObject({ points: points.optional(), windowMs: windowMs.optional() }, { error: 'must be { points, windowMs } or false' });
+const prefixLimit = limit.extend({ digits: z.number({ error: 'must be a whole number from 1 to 12' }).int().min(1).max(12).optional() });
+
+/** The guard's options object, `false` limits taken out first (no union, so an error keeps its path). */
+const guardOptionsSchema = z.strictObject({
+  perClient: limit.optional(),
+  perPrefix: prefixLimit.optional(),
+  global: limit.optional(),
+  countries: z
+    .array(z.string().refine((code) => /^[A-Z]{2}$/.test(code) && isSupportedCountry(code), { error: 'must be a country code the number library knows, such as NG' }), {
+      error: 'must be a list of country codes such as ["NG", "GH"]',
+    })
+    .min(1, { error: 'must list at least one country' })
+    .max(300, { error: 'must list at most 300 countries' })
+    .optional(),
+  store: z
+    .custom<SendGuardStore>((value) => typeof value === 'object' && value !== null && typeof (value as SendGuardStore).limiter === 'function', {
+      error: 'must be a send guard store (memorySendGuardStore(), createRedisSendGuard({ store }))',
+    })
+    .optional(),
+});
+
+/** Checks `guard` of the engine's options; an `InvalidInputError` names the field (`guard.perPrefix.digits`). */
+export function checkGuardOptions(options: unknown): void {
+  if (options === undefined || options === false) return;
+  if (typeof options !== 'object' || options === null || Array.isArray(options)) {
+    throw new InvalidInputError([{ field: 'guard', message: 'must be the send guard options or false' }]);
+  }
+  const limitsOn = Object.fromEntries(Object.entries(options).filter(([name, value]) => !(value === false && ['perClient', 'perPrefix', 'global'].includes(name))));
+  parseInput(guardOptionsSchema, limitsOn, 'guard');
+}
+
+/** Applies the defaults to checked options; `false` turns the guard off. */
+export function resolveGuardOptions(options: SendGuardOptions | false | undefined): GuardSettings | undefined {
+  if (options === false) return undefined;
+  const given = options ?? {};
+  const pick = <T extends GuardLimit>(value: Partial<T> | false | undefined, fallback: T): T | undefined =>
+    value === false ? undefined : Object.freeze({ ...fallback, ...stripUndefined(value ?? {}) });
+  return {
+    perClient: pick(given.perClient, defaultGuardLimits.perClient),
+    perPrefix: pick(given.perPrefix, defaultGuardLimits.perPrefix),
+    global: pick(given.global, defaultGuardLimits.global),
+    countries: given.countries === undefined ? undefined : new Set(given.countries),
+    store: given.store,
+  };
+}
+
+function stripUndefined<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, entry]) => entry !== undefined)) as Partial<T>;
+}

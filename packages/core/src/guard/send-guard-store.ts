@@ -1,0 +1,50 @@
+import { RateLimiterMemory, type RateLimiterAbstract } from 'rate-limiter-flexible';
+
+/** The names of the guard's counted limits, as logs and the refusal message give them. */
+export type GuardLimitName = 'per-client' | 'per-prefix' | 'global';
+
+/** What the guard asks a {@link SendGuardStore} for: one fixed-window counter. */
+export interface GuardLimiterSpec {
+  readonly name: GuardLimitName;
+  /** Prefix of every key of this limit (`guard:per-client`); a store may put its namespace in front. */
+  readonly keyPrefix: string;
+  /** Units per window. */
+  readonly points: number;
+  /** The window, in whole seconds (rate-limiter-flexible's unit). */
+  readonly durationSeconds: number;
+}
+
+/**
+ * The two calls of a rate-limiter-flexible limiter the guard makes. `consume` resolves when a unit
+ * was taken and rejects with a `RateLimiterRes` (`msBeforeNext`) when none is left, or with an
+ * `Error` when the backend failed; `reward` gives a unit back.
+ */
+export type GuardRateLimiter = Pick<RateLimiterAbstract, 'consume' | 'reward'>;
+
+/**
+ * Where the guard counts. One in memory counts for one process; one on Redis
+ * (`createRedisSendGuard` of `@verikit/redis`) for every instance sharing it. A flow store that can
+ * host the counts offers one through `FlowStore.sendGuardStore`, and the engine uses it by default.
+ */
+export interface SendGuardStore {
+  limiter(spec: GuardLimiterSpec): GuardRateLimiter;
+}
+
+/**
+ * Counts in this process's memory: the default when the flow store offers no shared counts. Engines
+ * given the same one share their counts (for the same limit, points and window).
+ */
+export function memorySendGuardStore(): SendGuardStore {
+  const limiters = new Map<string, GuardRateLimiter>();
+  return {
+    limiter({ keyPrefix, points, durationSeconds }) {
+      const id = `${keyPrefix}/${points}/${durationSeconds}`;
+      let limiter = limiters.get(id);
+      if (limiter === undefined) {
+        limiter = new RateLimiterMemory({ keyPrefix, points, duration: durationSeconds });
+        limiters.set(id, limiter);
+      }
+      return limiter;
+    },
+  };
+}

@@ -1,0 +1,101 @@
+import { InvalidInputError, RateLimitedError, VerikitError, type Logger } from '@verikit/provider';
+import { StoreError } from '../errors/store-error.js';
+import type { SecretBox } from '../secrets/secrets.js';
+import { safeStoreCause } from '../store/safe-store-cause.js';
+import type { GuardLimit, GuardSettings } from './guard-options.js';
+import { numberFactsOf, type NumberFacts } from './number-prefix.js';
+import type { GuardLimitName, GuardRateLimiter, SendGuardStore } from './send-guard-store.js';
+
+/** One send about to be committed, as the guard sees it. */
+export interface SendAttempt {
+  /** The recipient, for the country and the per-prefix limit; absent when the flow holds none (BVN/NIN). */
+  readonly phoneNumber?: string | undefined;
+  /** Who asks for it, for the per-client limit; absent when the caller gave none. */
+  readonly client?: string | undefined;
+}
+
+interface CountedLimit {
+  readonly name: GuardLimitName;
+  readonly limit: GuardLimit;
+  readonly limiter: GuardRateLimiter;
+  /** The counted key, already hashed; undefined when the limit does not apply to this attempt. */
+  keyOf(attempt: SendAttempt, facts: NumberFacts | undefined): string | undefined;
+}
+
+/** A limiter's refusal (rate-limiter-flexible's `RateLimiterRes`), told apart from a backend failure. */
+function refusalOf(reason: unknown): { msBeforeNext: number } | undefined {
+  if (reason instanceof Error || typeof reason !== 'object' || reason === null) return undefined;
+  const { msBeforeNext } = reason as { msBeforeNext?: unknown };
+  return typeof msBeforeNext === 'number' && Number.isFinite(msBeforeNext) ? { msBeforeNext } : undefined;
+}
+
+/**
+ * The send guard (docs/abuse.md, docs/decisions/0030-send-guard.md): before a send is committed, it
+ * refuses a number of a country not allowed, then takes one unit of each limit that applies (per
+ * client, per number prefix, global, in that order). A refused attempt gives back the units it took,
+ * so one limit's refusals do not use up another's. Keys are keyed hashes (the engine's secret): no
+ * number, prefix or client address is ever a key name or a log field.
+ */
+export class SendGuard {
+  readonly #settings: GuardSettings;
+  readonly #secrets: SecretBox;
+  readonly #logger: Logger;
+  readonly #limits: readonly CountedLimit[];
+  readonly #digits: number;
+
+  constructor(settings: GuardSettings, deps: { store: SendGuardStore; secrets: SecretBox; logger: Logger }) {
+    this.#settings = settings;
+    this.#secrets = deps.secrets;
+    this.#logger = deps.logger;
+    this.#digits = settings.perPrefix?.digits ?? 0;
+    const counted = (name: GuardLimitName, limit: GuardLimit | undefined, keyOf: CountedLimit['keyOf']): CountedLimit[] =>
+      limit === undefined
+        ? []
+        : [{ name, limit, keyOf, limiter: deps.store.limiter({ name, keyPrefix: `guard:${name}`, points: limit.points, durationSeconds: Math.ceil(limit.windowMs / 1000) }) }];
+    this.#limits = [
+      ...counted('per-client', settings.perClient, (attempt) => (attempt.client === undefined ? undefined : this.#secrets.hash('guard:client', attempt.client))),
+      ...counted('per-prefix', settings.perPrefix, (_attempt, facts) => (facts === undefined ? undefined : this.#secrets.hash('guard:prefix', facts.prefix))),
+      ...counted('global', settings.global, () => 'all'),
+    ];
+  }
+
+  /**
+   * Admits one send or throws: an `InvalidInputError` naming `phoneNumber` for a country not
+   * allowed, a `RateLimitedError` (`retryAfterMs`, `retryAt` on the engine's clock) for a limit
+   * reached, a `StoreError` when the counts cannot be read.
+   */
+  async check(attempt: SendAttempt, now: number): Promise<void> {
+    const facts = attempt.phoneNumber === undefined ? undefined : numberFactsOf(attempt.phoneNumber, this.#digits);
+    if (facts !== undefined && !this.#allows(facts.country)) {
+      this.#logger.warn('verikit.guard.refused', { limit: 'country' });
+      throw new InvalidInputError([{ field: 'phoneNumber', message: 'is in a country this service does not send to' }]);
+    }
+    const taken: Array<{ limiter: GuardRateLimiter; key: string }> = [];
+    for (const counted of this.#limits) {
+      const key = counted.keyOf(attempt, facts);
+      if (key === undefined) continue;
+      try {
+        await counted.limiter.consume(key, 1);
+      } catch (reason) {
+        await this.#giveBack(taken);
+        const refusal = refusalOf(reason);
+        if (refusal === undefined) throw VerikitError.isInstance(reason) ? reason : new StoreError('the send guard could not count this send', { cause: safeStoreCause(reason) });
+        const retryAfterMs = Math.max(0, Math.ceil(refusal.msBeforeNext));
+        this.#logger.warn('verikit.guard.refused', { limit: counted.name, retryAfterMs });
+        const { points, windowMs } = counted.limit;
+        throw new RateLimitedError(`the ${counted.name} limit of ${points} sends per ${Math.ceil(windowMs / 1000)} s is reached`, now + retryAfterMs, { retryAfterMs });
+      }
+      taken.push({ limiter: counted.limiter, key });
+    }
+  }
+
+  #allows(country: string | undefined): boolean {
+    if (country === undefined) return false;
+    return this.#settings.countries === undefined || this.#settings.countries.has(country);
+  }
+
+  /** Gives back the units of a refused attempt; a failure here only leaves the count a little high. */
+  async #giveBack(taken: ReadonlyArray<{ limiter: GuardRateLimiter; key: string }>): Promise<void> {
+    await Promise.all(taken.map(({ limiter, key }) => limiter.reward(key, 1).catch(() => undefined)));
+  }
+}
