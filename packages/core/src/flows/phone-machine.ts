@@ -20,7 +20,10 @@ export interface PhoneContext extends FlowContextBase {
   readonly phoneNumber: string;
   readonly channel: PhoneChannel;
   readonly from?: string;
+  /** The newest send's; kept through a resend, which names it as `resendOf`, until the new one replaces it. */
   readonly requestId?: string;
+  /** The provider that sent the newest code, when the provider reported it (failover): for logs and proofs, not the view. */
+  readonly sentBy?: string;
   readonly attemptsLeft: number;
 }
 
@@ -45,6 +48,12 @@ function errorOf(event: PhoneEvent): FlowError | undefined {
 }
 
 const codeInvalidError: FlowError = Object.freeze({ code: 'code_invalid', message: 'the code is not correct' });
+const attemptsExhaustedError: FlowError = Object.freeze({ code: 'attempts_exhausted', message: 'the provider allows no more attempts for this code' });
+
+/** The provider's reason for a code that is not valid (`expired`, `attempts-exhausted`, `not-pending`), if it gave one. */
+function checkReason(event: PhoneEvent): unknown {
+  return event.type === 'effect-succeeded' && event.result.valid === false ? event.result.reason : undefined;
+}
 
 /**
  * Phone verification where the provider generates and checks the code:
@@ -59,15 +68,24 @@ export function createPhoneMachine(policies: FlowPolicies) {
       codeSent: assign(({ event, context }) => ({
         ...effectSettled,
         requestId: event.type === 'effect-succeeded' ? String(event.result.requestId) : context.requestId,
+        sentBy: event.type === 'effect-succeeded' && typeof event.result.sentBy === 'string' ? event.result.sentBy : undefined,
         expiresAt: event.now + policies.codeTtlMs,
         attemptsLeft: policies.maxAttempts,
         error: undefined,
       })),
-      beginResend: assign(({ context, event }) => ({ ...beginSend(context, 'phone.send', event.now, policies), requestId: undefined, expiresAt: undefined })),
+      beginResend: assign(({ context, event }) => ({ ...beginSend(context, 'phone.send', event.now, policies), expiresAt: undefined })),
       // Only wrong codes use up attempts: the one taken when the code was submitted is given back.
       codeAccepted: assign(({ context }) => ({ ...effectSettled, error: undefined, attemptsLeft: context.attemptsLeft + 1 })),
       codeRefused: assign({ ...effectSettled, error: codeInvalidError }),
       attemptReturned: assign(({ context, event }) => ({ ...effectSettled, error: errorOf(event), attemptsLeft: context.attemptsLeft + 1 })),
+      // The provider says the code can no longer be checked: the flow is expired now (an awaited check's attempt is given back).
+      providerEnded: assign(({ context, event }) => ({
+        ...effectSettled,
+        error: undefined,
+        expiresAt: Math.min(context.expiresAt ?? event.now, event.now),
+        attemptsLeft: context.effect?.kind === 'phone.check' ? context.attemptsLeft + 1 : context.attemptsLeft,
+      })),
+      attemptsExhausted: assign({ ...effectSettled, attemptsLeft: 0, error: attemptsExhaustedError }),
     },
     guards: {
       ...sharedGuards,
@@ -75,6 +93,9 @@ export function createPhoneMachine(policies: FlowPolicies) {
       codeValid: ({ event }) => event.type === 'effect-succeeded' && event.result.valid === true,
       noAttemptsLeft: ({ context }) => context.attemptsLeft <= 0,
       lastAttempt: ({ context }) => context.attemptsLeft <= 1,
+      // `not-pending` reaches a flow only before it recorded an approval (a verified flow takes no event): the code is spent.
+      codeEndedAtProvider: ({ event }) => checkReason(event) === 'expired' || checkReason(event) === 'not-pending',
+      providerAttemptsExhausted: ({ event }) => checkReason(event) === 'attempts-exhausted',
       providerUnavailable: ({ event }) => event.type === 'effect-failed' && retryableErrorCodes.has(event.error.code),
     },
   }).createMachine({
@@ -100,7 +121,12 @@ export function createPhoneMachine(policies: FlowPolicies) {
           params: ({ context }) => ({
             id: context.effect!.id,
             kind: 'phone.send',
-            input: { phoneNumber: context.phoneNumber, channel: context.channel, ...(context.from ? { from: context.from } : {}) },
+            input: {
+              phoneNumber: context.phoneNumber,
+              channel: context.channel,
+              ...(context.from ? { from: context.from } : {}),
+              ...(context.requestId ? { resendOf: context.requestId } : {}),
+            },
           }),
         },
         on: {
@@ -122,6 +148,8 @@ export function createPhoneMachine(policies: FlowPolicies) {
           tick: { guard: 'codeExpired', target: 'expired' },
           // A late answer to a check whose deadline passed (its attempt was given back then).
           'effect-succeeded': [
+            { guard: and(['isUnansweredEffect', 'codeEndedAtProvider']), target: 'expired', actions: 'providerEnded' },
+            { guard: and(['isUnansweredEffect', 'providerAttemptsExhausted']), target: 'locked', actions: 'attemptsExhausted' },
             { guard: and(['isUnansweredEffect', 'codeValid']), target: 'verified', actions: assign({ ...effectSettled, error: undefined }) },
             { guard: and(['isUnansweredEffect', 'lastAttempt']), target: 'locked', actions: assign({ ...effectSettled, attemptsLeft: 0, error: codeInvalidError }) },
             { guard: 'isUnansweredEffect', actions: assign(({ context }) => ({ ...effectSettled, attemptsLeft: context.attemptsLeft - 1, error: codeInvalidError })) },
@@ -150,6 +178,8 @@ export function createPhoneMachine(policies: FlowPolicies) {
         on: {
           cancel: { target: 'cancelled', actions: 'clearOnCancel' },
           'effect-succeeded': [
+            { guard: and(['isAwaitedEffect', 'codeEndedAtProvider']), target: 'expired', actions: 'providerEnded' },
+            { guard: and(['isAwaitedEffect', 'providerAttemptsExhausted']), target: 'locked', actions: 'attemptsExhausted' },
             { guard: and(['isAwaitedEffect', 'codeValid']), target: 'verified', actions: 'codeAccepted' },
             { guard: and(['isAwaitedEffect', 'noAttemptsLeft']), target: 'locked', actions: 'codeRefused' },
             { guard: 'isAwaitedEffect', target: 'awaiting-code', actions: 'codeRefused' },
