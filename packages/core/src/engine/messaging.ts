@@ -1,4 +1,4 @@
-import { CapabilityError, parseInput, type MessageSendResultV1 } from '@verikit/provider';
+import { CapabilityError, parseInput, requireCapabilityV1, type MessageSendResultV1 } from '@verikit/provider';
 import { sendSmsInputSchema, sendWhatsAppInputSchema, type SendSmsInput, type SendWhatsAppInput } from '../inputs/inputs.js';
 import { generateFlowId } from '../secrets/secrets.js';
 import type { EngineSettings } from './options.js';
@@ -15,19 +15,29 @@ function resultOf(provider: string, result: MessageSendResultV1 | undefined): Me
   return { provider, ...(result?.messageId ? { messageId: result.messageId } : {}) };
 }
 
-/** `verikit.sendSms`: the sender is the call's, else the engine's `defaultSender`, else the provider's. */
+/**
+ * `verikit.sendSms`: the sender is the call's, else the engine's `defaultSender`, else the provider's.
+ * A provider that declares `requires: ['sender']` (it has no default sender) is refused before any
+ * request when neither names one: a `CapabilityError` on `from`.
+ */
 export async function sendSms(settings: EngineSettings, rawInput: SendSmsInput): Promise<MessageResult> {
   const input = parseInput(sendSmsInputSchema, rawInput);
   const { provider } = settings;
-  if (!provider.sms) throw new CapabilityError('sms', provider.name);
   const from = input.from ?? settings.defaultSender;
-  return resultOf(provider.name, await provider.sms.send({ ...(from === undefined ? {} : { from }), to: input.to, message: input.message }, messageContext(settings)));
+  requireCapabilityV1(provider, { capability: 'sms', from });
+  return resultOf(provider.name, await provider.sms!.send({ ...(from === undefined ? {} : { from }), to: input.to, message: input.message }, messageContext(settings)));
 }
 
-/** `verikit.sendWhatsApp`. */
+/**
+ * `verikit.sendWhatsApp`. The WhatsApp sender is part of the provider's settings (the call names none), so
+ * a provider that declares `requires: ['sender']` cannot send at all: refused before any request.
+ */
 export async function sendWhatsApp(settings: EngineSettings, rawInput: SendWhatsAppInput): Promise<MessageResult> {
   const input = parseInput(sendWhatsAppInputSchema, rawInput);
   const { provider } = settings;
-  if (!provider.whatsapp) throw new CapabilityError('whatsapp', provider.name);
-  return resultOf(provider.name, await provider.whatsapp.send(input, messageContext(settings)));
+  requireCapabilityV1(provider, { capability: 'whatsapp' });
+  if (provider.whatsapp!.requires?.includes('sender') === true) {
+    throw new CapabilityError("whatsapp without a sender (configure the provider's WhatsApp sender)", provider.name, { field: 'from' });
+  }
+  return resultOf(provider.name, await provider.whatsapp!.send(input, messageContext(settings)));
 }

@@ -1,4 +1,4 @@
-import { CapabilityError, InvalidInputError, ProviderProtocolError, type IdentityType } from '@verikit/provider';
+import { InvalidInputError, ProviderProtocolError, requireCapabilityV1, type IdentityType } from '@verikit/provider';
 import { RecordSchemaError } from '../errors/record-schema-error.js';
 import { generateOtp, mask } from '../secrets/secrets.js';
 import type { FlowDefinition } from './flow-definition.js';
@@ -18,8 +18,7 @@ export const identityFlow: FlowDefinition<IdentityStart> = {
   check(input, { provider, identityNumberPatterns }) {
     const pattern = identityNumberPatterns[input.idType];
     if (pattern && !pattern.test(input.number)) throw new InvalidInputError([{ field: 'number', message: `is not a valid ${input.idType.toUpperCase()}` }]);
-    if (!provider.identity) throw new CapabilityError('identity', provider.name);
-    if (!provider.identity.types.includes(input.idType)) throw new CapabilityError(input.idType, provider.name, { field: 'idType' });
+    requireCapabilityV1(provider, { capability: 'identity', idType: input.idType });
   },
   machineInput(input, { flowId, now, memory }, { secrets, policies }) {
     memory.otp = generateOtp(policies.otpLength);

@@ -23,7 +23,11 @@ function eventsFor(kind: 'ussd' | 'phone' | 'identity') {
     if (c.effect) events.push({ type: 'tick', now: c.effect.deadline });
     if (c.expiresAt !== undefined) events.push({ type: 'tick', now: c.expiresAt });
     const results: Record<string, unknown>[] =
-      kind === 'ussd' ? [{ otp: '1234', ussdCode: '*384*1#' }] : kind === 'identity' ? [{}] : [{ requestId: 'req-1', valid: true }, { requestId: 'req-1', valid: false }];
+      kind === 'ussd' ? [{ otp: '1234', ussdCode: '*384*1#' }] : kind === 'identity' ? [{}] : [
+            { requestId: 'req-1', valid: true },
+            { requestId: 'req-1', valid: false },
+            ...['expired', 'attempts-exhausted', 'not-pending'].map((reason) => ({ requestId: 'req-1', valid: false, reason })),
+          ];
     for (const result of results) events.push({ type: 'effect-succeeded', now: beforeDeadline, effectId, result });
     events.push({ type: 'effect-failed', now: beforeDeadline, effectId, error: { code: 'provider_unavailable', message: 'down' } });
     events.push({ type: 'effect-failed', now: beforeDeadline, effectId, error: { code: 'provider_rejected', message: 'refused' } });

@@ -1,7 +1,13 @@
-import { CapabilityError, ProviderProtocolError, type PhoneChannel } from '@verikit/provider';
+import { ProviderProtocolError, requireCapabilityV1, type PhoneChannel, type PhoneCheckReasonV1 } from '@verikit/provider';
 import { plainUserEvent, type FlowDefinition } from './flow-definition.js';
 import { phoneNumberKey } from './number-keys.js';
 import { createPhoneMachine } from './phone-machine.js';
+
+/** The reasons a check may give for a code that is not valid, each mapped onto the flow's state by the machine. */
+const checkReasons: ReadonlySet<string> = new Set<PhoneCheckReasonV1>(['expired', 'attempts-exhausted', 'not-pending']);
+
+/** What `sentBy` must look like to be kept: a provider name (failover members' names are such). */
+const providerNamePattern = /^[a-z][a-z0-9-]{0,31}$/;
 
 type PhoneStart = { kind: 'phone'; phoneNumber: string; channel: PhoneChannel; from?: string | undefined };
 
@@ -10,10 +16,8 @@ export const phoneFlow: FlowDefinition<PhoneStart> = {
   kind: 'phone',
   createMachine: createPhoneMachine,
   userEvents: ['submit-code', 'resend', 'cancel'],
-  check(input, { provider }) {
-    if (!provider.phone) throw new CapabilityError('phone', provider.name);
-    if (!provider.phone.channels.includes(input.channel)) throw new CapabilityError(`the ${input.channel} channel`, provider.name, { field: 'channel' });
-  },
+  // The provider makes the code, so the flow never needs `customCode`.
+  check: (input, { provider }) => requireCapabilityV1(provider, { capability: 'phone', channel: input.channel }),
   machineInput: ({ kind: _kind, ...input }, { flowId, now }) => ({ flowId, now, ...input }),
   // The same key as the USSD flow's: one hourly limit per phone number, whichever flow sends.
   sendLimitKey: (context, { secrets }) => phoneNumberKey(secrets, context.phoneNumber),
@@ -23,13 +27,20 @@ export const phoneFlow: FlowDefinition<PhoneStart> = {
       send: true,
       async run({ input, context, env }) {
         const result = await env.provider.phone!.send(
-          { phoneNumber: input.phoneNumber!, channel: input.channel as PhoneChannel, ...(input.from ? { from: input.from } : {}) },
+          {
+            phoneNumber: input.phoneNumber!,
+            channel: input.channel as PhoneChannel,
+            ...(input.from ? { from: input.from } : {}),
+            // A resend names the send it repeats, so a provider that chose among several sends it by the same one.
+            ...(input.resendOf ? { resendOf: input.resendOf } : {}),
+          },
           context,
         );
         if (typeof result?.requestId !== 'string' || result.requestId === '') {
           throw new ProviderProtocolError('the provider returned no requestId', { field: 'requestId' });
         }
-        return { requestId: result.requestId };
+        // The code is out: a malformed sentBy is dropped rather than failing a send that happened.
+        return { requestId: result.requestId, ...(typeof result.sentBy === 'string' && providerNamePattern.test(result.sentBy) ? { sentBy: result.sentBy } : {}) };
       },
     },
     'phone.check': {
@@ -37,7 +48,8 @@ export const phoneFlow: FlowDefinition<PhoneStart> = {
       async run({ input, context, env }) {
         const result = await env.provider.phone!.check({ requestId: input.requestId!, code: input.code! }, context);
         if (typeof result?.valid !== 'boolean') throw new ProviderProtocolError('the provider returned no validity', { field: 'valid' });
-        return { valid: result.valid };
+        // A reason this engine does not know is a plain wrong code.
+        return result.valid || !checkReasons.has(result.reason as string) ? { valid: result.valid } : { valid: false, reason: result.reason };
       },
     },
   },

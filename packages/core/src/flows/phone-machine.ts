@@ -24,6 +24,7 @@ export interface PhoneContext extends FlowContextBase {
   readonly phoneNumber: string;
   readonly channel: PhoneChannel;
   readonly from?: string;
+  /** The newest send's; kept through a resend, which names it as `resendOf`, until the new one replaces it. */
   readonly requestId?: string;
   readonly attemptsLeft: number;
 }
@@ -49,6 +50,12 @@ function errorOf(event: PhoneEvent): FlowError | undefined {
 }
 
 const codeInvalidError: FlowError = Object.freeze({ code: 'code_invalid', message: 'the code is not correct' });
+const attemptsExhaustedError: FlowError = Object.freeze({ code: 'attempts_exhausted', message: 'the provider allows no more attempts for this code' });
+
+/** The provider's reason for a code that is not valid (`expired`, `attempts-exhausted`, `not-pending`), if it gave one. */
+function checkReason(event: PhoneEvent): unknown {
+  return event.type === 'effect-succeeded' && event.result.valid === false ? event.result.reason : undefined;
+}
 
 /**
  * Phone verification where the provider generates and checks the code:
@@ -68,19 +75,25 @@ export function createPhoneMachine(policies: FlowPolicies) {
         attemptsLeft: policies.maxAttempts,
         error: undefined,
       })),
-      beginResend: assign(({ context, event }) => ({ ...beginSend(context, 'phone.send', event.now, policies), requestId: undefined, expiresAt: undefined })),
+      beginResend: assign(({ context, event }) => ({ ...beginSend(context, 'phone.send', event.now, policies), expiresAt: undefined })),
       // Only a refused check uses an attempt, when its answer arrives: while checking, the view shows the
       // attempts as before the check, so `attemptsLeft` never goes up again (docs/decisions/0051-attempts-never-given-back.md).
       codeAccepted: assign(({ event }) => ({ ...effectSettled, error: undefined, ...verifiedAt(event) })),
       attemptUsed: assign(({ context, event }) => ({ ...effectSettled, attemptsLeft: context.attemptsLeft - 1, error: errorOf(event) ?? codeInvalidError })),
       lockedOut: assign(({ event }) => ({ ...effectSettled, attemptsLeft: 0, error: errorOf(event) ?? codeInvalidError })),
       checkNotMade: assign(({ event }) => ({ ...effectSettled, error: errorOf(event) })),
+      // The provider says the code can no longer be checked: the flow is expired now (no attempt is used).
+      providerEnded: assign(({ context, event }) => ({ ...effectSettled, error: undefined, expiresAt: Math.min(context.expiresAt ?? event.now, event.now) })),
+      attemptsExhausted: assign({ ...effectSettled, attemptsLeft: 0, error: attemptsExhaustedError }),
     },
     guards: {
       ...sharedGuards,
       canResend: ({ context, event }) => resendBlockedReason(context, event.now, policies) === undefined,
       codeValid: ({ event }) => event.type === 'effect-succeeded' && event.result.valid === true,
       lastAttempt: ({ context }) => context.attemptsLeft <= 1,
+      // `not-pending` reaches a flow only before it recorded an approval (a verified flow takes no event): the code is spent.
+      codeEndedAtProvider: ({ event }) => checkReason(event) === 'expired' || checkReason(event) === 'not-pending',
+      providerAttemptsExhausted: ({ event }) => checkReason(event) === 'attempts-exhausted',
       providerUnavailable: ({ event }) => event.type === 'effect-failed' && retryableErrorCodes.has(event.error.code),
     },
   }).createMachine({
@@ -107,7 +120,12 @@ export function createPhoneMachine(policies: FlowPolicies) {
           params: ({ context }) => ({
             id: context.effect!.id,
             kind: 'phone.send',
-            input: { phoneNumber: context.phoneNumber, channel: context.channel, ...(context.from ? { from: context.from } : {}) },
+            input: {
+              phoneNumber: context.phoneNumber,
+              channel: context.channel,
+              ...(context.from ? { from: context.from } : {}),
+              ...(context.requestId ? { resendOf: context.requestId } : {}),
+            },
           }),
         },
         on: {
@@ -129,6 +147,8 @@ export function createPhoneMachine(policies: FlowPolicies) {
           tick: { guard: 'codeExpired', target: 'expired' },
           // A late answer to a check whose deadline passed (its attempt was given back then).
           'effect-succeeded': [
+            { guard: and(['isUnansweredEffect', 'codeEndedAtProvider']), target: 'expired', actions: 'providerEnded' },
+            { guard: and(['isUnansweredEffect', 'providerAttemptsExhausted']), target: 'locked', actions: 'attemptsExhausted' },
             { guard: and(['isUnansweredEffect', 'codeValid']), target: 'verified', actions: 'codeAccepted' },
             { guard: and(['isUnansweredEffect', 'lastAttempt']), target: 'locked', actions: 'lockedOut' },
             { guard: 'isUnansweredEffect', actions: 'attemptUsed' },
@@ -153,6 +173,8 @@ export function createPhoneMachine(policies: FlowPolicies) {
         on: {
           cancel: { target: 'cancelled', actions: 'clearOnCancel' },
           'effect-succeeded': [
+            { guard: and(['isAwaitedEffect', 'codeEndedAtProvider']), target: 'expired', actions: 'providerEnded' },
+            { guard: and(['isAwaitedEffect', 'providerAttemptsExhausted']), target: 'locked', actions: 'attemptsExhausted' },
             { guard: and(['isAwaitedEffect', 'codeValid']), target: 'verified', actions: 'codeAccepted' },
             { guard: and(['isAwaitedEffect', 'lastAttempt']), target: 'locked', actions: 'lockedOut' },
             { guard: 'isAwaitedEffect', target: 'awaiting-code', actions: 'attemptUsed' },

@@ -1,4 +1,4 @@
-import { CapabilityError, ProviderProtocolError } from '@verikit/provider';
+import { ProviderProtocolError, requireCapabilityV1 } from '@verikit/provider';
 import type { SecretBox } from '../secrets/secrets.js';
 import { plainUserEvent, type FlowDefinition } from './flow-definition.js';
 import { phoneNumberKey } from './number-keys.js';
@@ -28,9 +28,7 @@ export const ussdFlow: FlowDefinition<UssdStart> = {
   kind: 'ussd',
   createMachine: createUssdMachine,
   userEvents: ['restart', 'cancel'],
-  check(_input, { provider }) {
-    if (!provider.ussd) throw new CapabilityError('ussd', provider.name);
-  },
+  check: (_input, { provider }) => requireCapabilityV1(provider, { capability: 'ussd' }),
   machineInput: ({ phoneNumber }, { flowId, now }) => ({ flowId, now, phoneNumber }),
   sendLimitKey: (context, { secrets }) => phoneNumberKey(secrets, context.phoneNumber),
   toEvent: (event, { now }) => plainUserEvent(event, now),
