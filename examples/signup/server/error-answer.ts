@@ -1,4 +1,4 @@
-import { httpStatusOf, type ErrorResponseBody } from '@verikit/http';
+import { httpStatusOf, MethodNotAllowedError, type ErrorResponseBody } from '@verikit/http';
 import { InvalidInputError, VerikitError } from '@verikit/provider';
 
 /** The statuses of the app's own error codes; every other code answers as the flow handler would. */
@@ -26,5 +26,7 @@ export function errorAnswer(error: unknown): Response {
   }
   const issues = InvalidInputError.isInstance(error) ? { issues: error.issues.map(({ field, message }) => ({ field, message })) } : {};
   const body: ErrorResponseBody = { error: { ...error.toJSON(), ...issues } };
-  return Response.json(body, { status: statusOf(error), headers: { 'cache-control': 'no-store' } });
+  const headers: Record<string, string> = { 'cache-control': 'no-store' };
+  if (MethodNotAllowedError.isInstance(error)) headers.allow = error.allow.join(', ');
+  return Response.json(body, { status: statusOf(error), headers });
 }
