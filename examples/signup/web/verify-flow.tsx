@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import type { FlowView } from '@verikit/client';
-import { ResendButton, UssdInstructions, useCountdown, useFlow, type UseFlowResult } from '@verikit/react';
+import { ResendButton, UssdInstructions, useCountdown, useFlow, type ResendButtonState, type UseFlowResult } from '@verikit/react';
 import { CodeEntry } from './code-entry.js';
 
 /** Props of {@link VerifyFlow}. */
@@ -87,7 +87,7 @@ export function VerifyFlow({ started, verified, onStartOver }: VerifyFlowProps):
             <h2>{view.error?.code === 'outcome_unknown' ? 'We could not confirm your dial' : 'The verification failed'}</h2>
             <p role="alert">{view.error?.message ?? 'Please try again.'}</p>
             <ResendButton flow={flow} event="restart" className="secondary">
-              {({ secondsLeft }) => (secondsLeft > 0 ? `Get a new code in ${minutesAndSeconds(secondsLeft * 1000)}` : 'Get a new code')}
+              {newCodeLabel}
             </ResendButton>
           </>
         );
@@ -95,9 +95,10 @@ export function VerifyFlow({ started, verified, onStartOver }: VerifyFlowProps):
         return (
           <>
             <h2>The code expired</h2>
-            {view.allowed.includes('restart') || view.allowed.includes('resend') ? (
+            {/* Not done: a new code is possible once the cooldown ends, and the button counts it down. */}
+            {!view.done ? (
               <ResendButton flow={flow} event={view.kind === 'ussd' ? 'restart' : 'resend'} className="secondary">
-                {({ secondsLeft }) => (secondsLeft > 0 ? `Get a new code in ${minutesAndSeconds(secondsLeft * 1000)}` : 'Get a new code')}
+                {newCodeLabel}
               </ResendButton>
             ) : (
               <StartOver onStartOver={onStartOver} />
@@ -120,6 +121,11 @@ export function VerifyFlow({ started, verified, onStartOver }: VerifyFlowProps):
         return <p>Please wait…</p>;
     }
   }
+}
+
+/** The label of the button that asks for a new code (USSD restart, or resend after expiry), with its countdown. */
+function newCodeLabel({ secondsLeft }: ResendButtonState): string {
+  return secondsLeft > 0 ? `Get a new code in ${minutesAndSeconds(secondsLeft * 1000)}` : 'Get a new code';
 }
 
 function StartOver({ onStartOver }: { onStartOver: () => void }): ReactNode {
