@@ -8,7 +8,7 @@ import { buildPage } from './server/build-page.js';
 import { startSignupServer, type SignupServer } from './server/start-server.js';
 
 /** Debian's Chromium: .ci/run installs the `chromium` package when it is missing (test tools' browser downloads do not work here). */
-export const chromiumPath = '/usr/bin/chromium';
+const chromiumPath = '/usr/bin/chromium';
 
 /**
  * Whether the browser tests run: they need Chromium. Without it they are skipped with the reason
@@ -25,7 +25,16 @@ export function browserTestsSkipReason(): string | undefined {
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({
     executablePath: chromiumPath,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
 }
 
@@ -93,7 +102,11 @@ export async function flowStatus(page: Page, status: string): Promise<void> {
 }
 
 /** Phone by SMS code, then BVN, on the page, up to the BVN's "verified" (the account is not created yet). */
-export async function verifyPhoneAndBvn(page: Page, harness: SignupHarness, input: { phoneNumber: string; bvn: string; bvnPhone: string }): Promise<void> {
+export async function verifyPhoneAndBvn(
+  page: Page,
+  harness: SignupHarness,
+  input: { phoneNumber: string; bvn: string; bvnPhone: string },
+): Promise<void> {
   await startPhoneVerification(page, input.phoneNumber, 'phone');
   await flowStatus(page, 'awaiting-code');
   await typeCode(page, harness.sandbox.lastCode(input.phoneNumber)!);
@@ -114,5 +127,7 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   const dir = process.env.SIGNUP_SCREENSHOTS;
   if (dir === undefined || dir === '') return;
   await mkdir(resolve(dir), { recursive: true });
-  await page.locator('main').screenshot({ path: join(resolve(dir), `signup-${name}.png`), animations: 'disabled', caret: 'hide' });
+  await page
+    .locator('main')
+    .screenshot({ path: join(resolve(dir), `signup-${name}.png`), animations: 'disabled', caret: 'hide' });
 }

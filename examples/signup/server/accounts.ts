@@ -11,7 +11,7 @@ export interface Account {
 }
 
 /** The phone number already has an account. */
-export class AccountExistsError extends VerikitError {
+class AccountExistsError extends VerikitError {
   constructor() {
     super('account_exists', 'an account with this phone number already exists', { field: 'phoneNumber' });
     this.name = 'AccountExistsError';

@@ -3,10 +3,10 @@ import react from '@vitejs/plugin-react';
 import { build } from 'vite';
 
 /** The page's sources: web/index.html and what it imports. */
-export const webDir = fileURLToPath(new URL('../web/', import.meta.url));
+const webDir = fileURLToPath(new URL('../web/', import.meta.url));
 
 /** Where `pnpm start` puts the built page. */
-export const defaultPageDir = fileURLToPath(new URL('../dist/', import.meta.url));
+const defaultPageDir = fileURLToPath(new URL('../dist/', import.meta.url));
 
 /**
  * Builds the React page with Vite's JS API into `outDir`. The verikit packages are read from their

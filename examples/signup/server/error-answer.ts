@@ -10,7 +10,7 @@ const appStatusByCode: Readonly<Record<string, number>> = {
 };
 
 /** The HTTP status of an error the app's endpoints throw. */
-export function statusOf(error: unknown): number {
+function statusOf(error: unknown): number {
   if (VerikitError.isInstance(error) && Object.hasOwn(appStatusByCode, error.code)) return appStatusByCode[error.code]!;
   return httpStatusOf(error);
 }
@@ -21,10 +21,14 @@ export function statusOf(error: unknown): number {
  */
 export function errorAnswer(error: unknown): Response {
   if (!VerikitError.isInstance(error)) {
-    const body: ErrorResponseBody = { error: { name: 'InternalError', code: 'internal_error', message: 'internal error', isRetryable: true } };
+    const body: ErrorResponseBody = {
+      error: { name: 'InternalError', code: 'internal_error', message: 'internal error', isRetryable: true },
+    };
     return Response.json(body, { status: 500 });
   }
-  const issues = InvalidInputError.isInstance(error) ? { issues: error.issues.map(({ field, message }) => ({ field, message })) } : {};
+  const issues = InvalidInputError.isInstance(error)
+    ? { issues: error.issues.map(({ field, message }) => ({ field, message })) }
+    : {};
   const body: ErrorResponseBody = { error: { ...error.toJSON(), ...issues } };
   const headers: Record<string, string> = { 'cache-control': 'no-store' };
   if (MethodNotAllowedError.isInstance(error)) headers.allow = error.allow.join(', ');

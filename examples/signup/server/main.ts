@@ -14,7 +14,9 @@ if (sandbox !== undefined) {
   const bvn = defaultTestIdentities.find((identity) => identity.idType === 'bvn')!;
   console.log(`sandbox on ${sandbox.url}:`);
   console.log(`  the code sent to a number:  curl '${sandbox.url}/__sandbox/outbox/last?to=%2B2348012345678'`);
-  console.log(`  dial the USSD code:         curl -X POST ${sandbox.url}/__sandbox/ussd/dial -H 'content-type: application/json' -d '{"phoneNumber":"+2348012345678","otp":"<the OTP shown>"}'`);
+  console.log(
+    `  dial the USSD code:         curl -X POST ${sandbox.url}/__sandbox/ussd/dial -H 'content-type: application/json' -d '{"phoneNumber":"+2348012345678","otp":"<the OTP shown>"}'`,
+  );
   console.log(`  a test BVN:                 ${bvn.number} (its code goes to ${bvn.phoneNumber})`);
 }
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {

@@ -48,7 +48,9 @@ export async function providerFromEnv(env: Env, context: ProviderContext): Promi
   const name = env.VERIKIT_PROVIDER === undefined || env.VERIKIT_PROVIDER === '' ? 'sandbox' : env.VERIKIT_PROVIDER;
   const setup = Object.hasOwn(providers, name) ? providers[name] : undefined;
   if (setup === undefined) {
-    throw new InvalidInputError([{ field: 'VERIKIT_PROVIDER', message: `must be one of ${Object.keys(providers).join(', ')}` }]);
+    throw new InvalidInputError([
+      { field: 'VERIKIT_PROVIDER', message: `must be one of ${Object.keys(providers).join(', ')}` },
+    ]);
   }
   return setup(env, context);
 }
@@ -57,7 +59,12 @@ async function sandboxSetup(_env: Env, context: ProviderContext): Promise<Provid
   const webhookSecret = generateWebhookSecret();
   // One quick retry: the webhook route is in this process, so a failed delivery is worth one more try only.
   const sandbox = await startSandbox({ webhookUrl: context.webhookUrl, webhookSecret, webhookRetryDelaysMs: [200] });
-  const provider = createGatewayProvider({ apiKey: sandbox.apiKey, baseUrl: sandbox.baseUrl, ussdBaseUrl: sandbox.ussdBaseUrl, defaultSender: 'Acme' });
+  const provider = createGatewayProvider({
+    apiKey: sandbox.apiKey,
+    baseUrl: sandbox.baseUrl,
+    ussdBaseUrl: sandbox.ussdBaseUrl,
+    defaultSender: 'Acme',
+  });
   return { name: 'sandbox', provider, webhookSecret, sandbox, connect: () => undefined, close: () => sandbox.close() };
 }
 
@@ -81,7 +88,8 @@ function testSetup(): ProviderSetup {
 function gatewaySetup(env: Env): ProviderSetup {
   const required = (name: string): string => {
     const value = env[name];
-    if (value === undefined || value === '') throw new InvalidInputError([{ field: name, message: 'is required with VERIKIT_PROVIDER=gateway' }]);
+    if (value === undefined || value === '')
+      throw new InvalidInputError([{ field: name, message: 'is required with VERIKIT_PROVIDER=gateway' }]);
     return value;
   };
   const provider = createGatewayProvider({
@@ -90,5 +98,11 @@ function gatewaySetup(env: Env): ProviderSetup {
     ussdBaseUrl: required('GATEWAY_USSD_BASE_URL'),
     defaultSender: env.GATEWAY_SENDER === '' ? undefined : env.GATEWAY_SENDER,
   });
-  return { name: 'gateway', provider, webhookSecret: required('VERIKIT_WEBHOOK_SECRET'), connect: () => undefined, close: async () => undefined };
+  return {
+    name: 'gateway',
+    provider,
+    webhookSecret: required('VERIKIT_WEBHOOK_SECRET'),
+    connect: () => undefined,
+    close: async () => undefined,
+  };
 }

@@ -14,7 +14,14 @@ describe('settingsFromEnv', () => {
   });
 
   it('reads the port and the policies, and ignores empty variables', () => {
-    const settings = settingsFromEnv({ PORT: '0', VERIKIT_MAX_ATTEMPTS: '3', VERIKIT_RESEND_COOLDOWN_MS: '0', VERIKIT_CODE_TTL_MS: '60000', VERIKIT_EFFECT_TIMEOUT_MS: '', HOME: '/root' });
+    const settings = settingsFromEnv({
+      PORT: '0',
+      VERIKIT_MAX_ATTEMPTS: '3',
+      VERIKIT_RESEND_COOLDOWN_MS: '0',
+      VERIKIT_CODE_TTL_MS: '60000',
+      VERIKIT_EFFECT_TIMEOUT_MS: '',
+      HOME: '/root',
+    });
     expect(settings.port).toBe(0);
     expect(settings.policies).toEqual({ maxAttempts: 3, resendCooldownMs: 0, codeTtlMs: 60_000 });
   });

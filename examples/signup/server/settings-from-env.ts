@@ -22,7 +22,13 @@ const whole = (min: number, max = Number.MAX_SAFE_INTEGER) =>
     .string()
     .regex(/^\d+$/, { error: 'must be a whole number' })
     .transform(Number)
-    .pipe(z.number().int().min(min, { error: `must be at least ${min}` }).max(max, { error: `must be at most ${max}` }))
+    .pipe(
+      z
+        .number()
+        .int()
+        .min(min, { error: `must be at least ${min}` })
+        .max(max, { error: `must be at most ${max}` }),
+    )
     .optional();
 
 const envSchema = z.object({
@@ -45,7 +51,12 @@ export function settingsFromEnv(env: Env): ServerSettings {
   const parsed = parseInput(envSchema, pick(env, Object.keys(envSchema.shape)));
   const provider = parsed.VERIKIT_PROVIDER ?? 'sandbox';
   if (parsed.VERIKIT_SECRET === undefined && provider !== 'sandbox' && provider !== 'test') {
-    throw new InvalidInputError([{ field: 'VERIKIT_SECRET', message: 'is required with a real provider: 32 characters or more, kept out of source control' }]);
+    throw new InvalidInputError([
+      {
+        field: 'VERIKIT_SECRET',
+        message: 'is required with a real provider: 32 characters or more, kept out of source control',
+      },
+    ]);
   }
   const policies: Partial<FlowPolicies> = {};
   if (parsed.VERIKIT_MAX_ATTEMPTS !== undefined) policies.maxAttempts = parsed.VERIKIT_MAX_ATTEMPTS;

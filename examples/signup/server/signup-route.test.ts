@@ -24,11 +24,25 @@ afterAll(async () => {
 const bvn = '22222222222';
 const proofLike = 'pf_0123456789abcdefghijklmnopqrstuvwxyz';
 
-function post(body: string, headers: Record<string, string> = { 'content-type': 'application/json' }, method = 'POST'): Promise<Response> {
-  return fetch(`${server.url}/api/signup`, { method, headers, body: method === 'GET' || method === 'HEAD' ? undefined : body });
+function post(
+  body: string,
+  headers: Record<string, string> = { 'content-type': 'application/json' },
+  method = 'POST',
+): Promise<Response> {
+  return fetch(`${server.url}/api/signup`, {
+    method,
+    headers,
+    body: method === 'GET' || method === 'HEAD' ? undefined : body,
+  });
 }
 
-async function errorOf(response: Response): Promise<{ status: number; error: { code: string; field?: string; issues?: Array<{ field: string }> }; text: string }> {
+async function errorOf(
+  response: Response,
+): Promise<{
+  status: number;
+  error: { code: string; field?: string; issues?: Array<{ field: string }> };
+  text: string;
+}> {
   const text = await response.text();
   return { status: response.status, error: (JSON.parse(text) as { error: never }).error, text };
 }
@@ -107,8 +121,16 @@ async function proofOf(start: () => Promise<{ id: string }>, code: () => string)
   return ((await response.json()) as { token: string }).token;
 }
 
-const phoneProof = (phoneNumber: string) => proofOf(() => server.verikit.start({ kind: 'phone', phoneNumber }), () => provider.lastCode(phoneNumber)!);
-const bvnProof = () => proofOf(() => server.verikit.start({ kind: 'identity', idType: 'bvn', number: bvn }), () => provider.lastCode('+2348000000000')!);
+const phoneProof = (phoneNumber: string) =>
+  proofOf(
+    () => server.verikit.start({ kind: 'phone', phoneNumber }),
+    () => provider.lastCode(phoneNumber)!,
+  );
+const bvnProof = () =>
+  proofOf(
+    () => server.verikit.start({ kind: 'identity', idType: 'bvn', number: bvn }),
+    () => provider.lastCode('+2348000000000')!,
+  );
 
 // Needs the proof API (verikit.redeemProof, POST /api/verify/flows/:id/proof): fails until it is merged.
 describe('POST /api/signup: the proofs', () => {
@@ -118,7 +140,9 @@ describe('POST /api/signup: the proofs', () => {
     const signUp = (body: Record<string, string>) => post(JSON.stringify(body));
 
     const forPhone = await phoneProof(phoneNumber);
-    const mismatch = await errorOf(await signUp({ phoneNumber: otherNumber, bvn, phoneProof: forPhone, bvnProof: await bvnProof() }));
+    const mismatch = await errorOf(
+      await signUp({ phoneNumber: otherNumber, bvn, phoneProof: forPhone, bvnProof: await bvnProof() }),
+    );
     expect([mismatch.status, mismatch.error.code, mismatch.error.field]).toEqual([403, 'proof_rejected', 'phoneProof']);
 
     const forged = await errorOf(await signUp({ phoneNumber, bvn, phoneProof: proofLike, bvnProof: await bvnProof() }));

@@ -3,7 +3,13 @@ import { bodyLimit } from 'hono/body-limit';
 import { z } from 'zod';
 import type { Verikit } from '@verikit/core';
 import { MethodNotAllowedError, PayloadTooLargeError, UnsupportedMediaTypeError } from '@verikit/http';
-import { identityNumberSchema, InvalidInputError, parseInput, phoneNumberSchema, VerikitError } from '@verikit/provider';
+import {
+  identityNumberSchema,
+  InvalidInputError,
+  parseInput,
+  phoneNumberSchema,
+  VerikitError,
+} from '@verikit/provider';
 import type { Account, AccountStore } from './accounts.js';
 import { errorAnswer } from './error-answer.js';
 
@@ -12,8 +18,12 @@ const signupSchema = z.strictObject(
   {
     phoneNumber: phoneNumberSchema,
     bvn: identityNumberSchema,
-    phoneProof: z.string({ error: 'must be the token from POST /api/verify/flows/:id/proof' }).regex(/^[\x21-\x7e]{1,2048}$/, { error: 'must be a proof token' }),
-    bvnProof: z.string({ error: 'must be the token from POST /api/verify/flows/:id/proof' }).regex(/^[\x21-\x7e]{1,2048}$/, { error: 'must be a proof token' }),
+    phoneProof: z
+      .string({ error: 'must be the token from POST /api/verify/flows/:id/proof' })
+      .regex(/^[\x21-\x7e]{1,2048}$/, { error: 'must be a proof token' }),
+    bvnProof: z
+      .string({ error: 'must be the token from POST /api/verify/flows/:id/proof' })
+      .regex(/^[\x21-\x7e]{1,2048}$/, { error: 'must be a proof token' }),
   },
   { error: 'must be a JSON object' },
 );
@@ -31,7 +41,7 @@ interface ProofRedeemer {
 }
 
 /** What the signup answers with: the account (BVN masked) and whether the welcome SMS went out. */
-export interface SignupResult {
+interface SignupResult {
   readonly account: Account;
   readonly welcomeSms: 'sent' | 'failed';
 }
@@ -84,7 +94,10 @@ async function signUp(deps: SignupDependencies, body: unknown): Promise<SignupRe
   await redeem(proofs, input.bvnProof, { idType: 'bvn', number: input.bvn }, 'bvnProof');
   const account = deps.accounts.create({ phoneNumber: input.phoneNumber, bvn: input.bvn });
   try {
-    await deps.verikit.sendSms({ to: input.phoneNumber, message: `Welcome to ${deps.appName ?? 'Acme'}! Your account is ready.` });
+    await deps.verikit.sendSms({
+      to: input.phoneNumber,
+      message: `Welcome to ${deps.appName ?? 'Acme'}! Your account is ready.`,
+    });
     return { account, welcomeSms: 'sent' };
   } catch (error) {
     deps.onError?.(error);
@@ -93,7 +106,12 @@ async function signUp(deps: SignupDependencies, body: unknown): Promise<SignupRe
 }
 
 /** Redeems one proof; a rejection names the body field of the proof at fault, so the page knows which step to redo. */
-async function redeem(proofs: ProofRedeemer, token: string, claim: ProofClaim, field: 'phoneProof' | 'bvnProof'): Promise<void> {
+async function redeem(
+  proofs: ProofRedeemer,
+  token: string,
+  claim: ProofClaim,
+  field: 'phoneProof' | 'bvnProof',
+): Promise<void> {
   try {
     await proofs.redeemProof(token, claim);
   } catch (error) {
@@ -107,7 +125,10 @@ async function redeem(proofs: ProofRedeemer, token: string, claim: ProofClaim, f
 function proofRedeemer(verikit: Verikit): ProofRedeemer {
   const candidate = verikit as Verikit & Partial<ProofRedeemer>;
   if (typeof candidate.redeemProof !== 'function') {
-    throw new VerikitError('proof_api_missing', 'this verikit has no redeemProof: the signup needs the proof API of @verikit/core');
+    throw new VerikitError(
+      'proof_api_missing',
+      'this verikit has no redeemProof: the signup needs the proof API of @verikit/core',
+    );
   }
   return { redeemProof: (token, claim) => candidate.redeemProof!(token, claim) };
 }

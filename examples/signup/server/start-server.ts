@@ -36,7 +36,8 @@ export async function startSignupServer(options: StartSignupServerOptions): Prom
   const env = options.env ?? process.env;
   const settings = settingsFromEnv(env);
   const page = await PageFiles.load(options.pageDir);
-  let handle = (_request: Request): Promise<Response> => Promise.resolve(Response.json({ error: { code: 'starting' } }, { status: 503 }));
+  let handle = (_request: Request): Promise<Response> =>
+    Promise.resolve(Response.json({ error: { code: 'starting' } }, { status: 503 }));
   const server = answerClientErrors(createServer(toNodeHandler((request) => handle(request))));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -61,7 +62,13 @@ export async function startSignupServer(options: StartSignupServerOptions): Prom
   const verikit = createVerikit({ provider: setup.provider, secret: settings.secret, policies: settings.policies });
   setup.connect(verikit);
   const accounts = new AccountStore();
-  const app = createSignupApp({ verikit, accounts, webhookSecret: setup.webhookSecret, page, onError: options.onError });
+  const app = createSignupApp({
+    verikit,
+    accounts,
+    webhookSecret: setup.webhookSecret,
+    page,
+    onError: options.onError,
+  });
   handle = (request) => Promise.resolve(app.fetch(request));
 
   let closing: Promise<void> | undefined;

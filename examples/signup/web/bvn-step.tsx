@@ -24,7 +24,16 @@ export function BvnStep({ phone, onDone }: { phone: ProvenPhone; onDone: (answer
             flowId={flow.flowId ?? view.id}
             title="BVN verified"
             action="Create my account"
-            onProof={async (proof) => onDone(await signUp({ phoneNumber: phone.phoneNumber, bvn, phoneProof: phone.proof.token, bvnProof: proof.token }))}
+            onProof={async (proof) =>
+              onDone(
+                await signUp({
+                  phoneNumber: phone.phoneNumber,
+                  bvn,
+                  phoneProof: phone.proof.token,
+                  bvnProof: proof.token,
+                }),
+              )
+            }
           />
         )}
       />
@@ -40,7 +49,16 @@ export function BvnStep({ phone, onDone }: { phone: ProvenPhone; onDone: (answer
       <h2>Your BVN</h2>
       <p className="muted">We send a code to the phone number your bank has for it.</p>
       <label htmlFor="bvn">Bank Verification Number</label>
-      <input id="bvn" name="bvn" inputMode="numeric" autoComplete="off" placeholder="11 digits" value={bvn} onChange={(event) => setBvn(event.target.value)} required />
+      <input
+        id="bvn"
+        name="bvn"
+        inputMode="numeric"
+        autoComplete="off"
+        placeholder="11 digits"
+        value={bvn}
+        onChange={(event) => setBvn(event.target.value)}
+        required
+      />
       <StartError error={error} field="number" />
       <button type="submit" className="primary" disabled={isPending}>
         {isPending ? 'Sending your code…' : 'Verify my BVN'}

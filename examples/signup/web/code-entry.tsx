@@ -1,4 +1,4 @@
-import { useEffect, useState, type ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import type { FlowView } from '@verikit/client';
 import { OtpInput, ResendButton, type UseFlowResult } from '@verikit/react';
 
@@ -16,12 +16,13 @@ export function CodeEntry({ flow, view }: CodeEntryProps): ReactNode {
   const [code, setCode] = useState('');
   const checking = view.status === 'checking';
   const wrong = view.error?.code === 'code_invalid';
-  // A refused code is cleared for the next try; the version changes with every answer of the server.
-  useEffect(() => {
-    if (wrong) setCode('');
-  }, [wrong, view.version]);
+  // Once the server answered, the digits are cleared for the next try (a right code leaves this screen anyway).
+  const submit = (complete: string): void => void flow.submitCode(complete).then(() => setCode(''));
 
-  const destination = view.kind === 'identity' ? `the phone registered for your BVN (${view.number ?? ''})` : (view.phoneNumber ?? 'your phone');
+  const destination =
+    view.kind === 'identity'
+      ? `the phone registered for your BVN (${view.number ?? ''})`
+      : (view.phoneNumber ?? 'your phone');
   return (
     <>
       <h2>Enter the code</h2>
@@ -31,7 +32,7 @@ export function CodeEntry({ flow, view }: CodeEntryProps): ReactNode {
         inputClassName="digit"
         value={code}
         onChange={setCode}
-        onComplete={(complete) => void flow.submitCode(complete)}
+        onComplete={submit}
         disabled={checking}
         invalid={wrong}
         describedBy="code-help"

@@ -23,7 +23,12 @@ export function PhoneStep({ onDone }: { onDone: (phone: ProvenPhone) => void }):
         started={view}
         onStartOver={reset}
         verified={(flow) => (
-          <VerifiedPanel flowId={flow.flowId ?? view.id} title="Phone number verified" action="Continue" onProof={(proof) => onDone({ phoneNumber, proof })} />
+          <VerifiedPanel
+            flowId={flow.flowId ?? view.id}
+            title="Phone number verified"
+            action="Continue"
+            onProof={(proof) => onDone({ phoneNumber, proof })}
+          />
         )}
       />
     );
@@ -37,14 +42,37 @@ export function PhoneStep({ onDone }: { onDone: (phone: ProvenPhone) => void }):
     >
       <h2>Your phone number</h2>
       <label htmlFor="phone-number">Phone number</label>
-      <input id="phone-number" name="phoneNumber" type="tel" autoComplete="tel" placeholder="+2348012345678" value={phoneNumber} onChange={(event) => setPhoneNumber(event.target.value)} required />
+      <input
+        id="phone-number"
+        name="phoneNumber"
+        type="tel"
+        autoComplete="tel"
+        placeholder="+2348012345678"
+        value={phoneNumber}
+        onChange={(event) => setPhoneNumber(event.target.value)}
+        required
+      />
       <fieldset>
         <legend>How should we verify it?</legend>
         <label>
-          <input type="radio" name="method" value="phone" checked={method === 'phone'} onChange={() => setMethod('phone')} /> Send me a code by SMS
+          <input
+            type="radio"
+            name="method"
+            value="phone"
+            checked={method === 'phone'}
+            onChange={() => setMethod('phone')}
+          />{' '}
+          Send me a code by SMS
         </label>
         <label>
-          <input type="radio" name="method" value="ussd" checked={method === 'ussd'} onChange={() => setMethod('ussd')} /> I will dial a USSD code
+          <input
+            type="radio"
+            name="method"
+            value="ussd"
+            checked={method === 'ussd'}
+            onChange={() => setMethod('ussd')}
+          />{' '}
+          I will dial a USSD code
         </label>
       </fieldset>
       <StartError error={error} field="phoneNumber" />

@@ -1,6 +1,13 @@
 import type { ReactNode } from 'react';
 import type { FlowView } from '@verikit/client';
-import { ResendButton, UssdInstructions, useCountdown, useFlow, type ResendButtonState, type UseFlowResult } from '@verikit/react';
+import {
+  ResendButton,
+  UssdInstructions,
+  useCountdown,
+  useFlow,
+  type ResendButtonState,
+  type UseFlowResult,
+} from '@verikit/react';
 import { CodeEntry } from './code-entry.js';
 
 /** Props of {@link VerifyFlow}. */
@@ -14,7 +21,7 @@ export interface VerifyFlowProps {
 }
 
 /** "9:58" for a countdown in ms. */
-export function minutesAndSeconds(ms: number): string {
+function minutesAndSeconds(ms: number): string {
   const seconds = Math.ceil(ms / 1000);
   return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
 }
@@ -28,7 +35,10 @@ export function VerifyFlow({ started, verified, onStartOver }: VerifyFlowProps):
   const flow = useFlow(started.id, { initialView: started });
   const view = flow.view ?? started;
   const expiresIn = useCountdown(flow.localExpiresAt);
-  const timeLeft = expiresIn === undefined || expiresIn <= 0 ? null : <p className="muted">Expires in {minutesAndSeconds(expiresIn)}</p>;
+  const timeLeft =
+    expiresIn === undefined || expiresIn <= 0 ? null : (
+      <p className="muted">Expires in {minutesAndSeconds(expiresIn)}</p>
+    );
   const canCancel = view.allowed.includes('cancel');
 
   return (
@@ -74,9 +84,15 @@ export function VerifyFlow({ started, verified, onStartOver }: VerifyFlowProps):
       case 'send-failed':
         return (
           <>
-            <h2>{view.error?.code === 'outcome_unknown' ? 'We could not confirm the code was sent' : 'The code could not be sent'}</h2>
+            <h2>
+              {view.error?.code === 'outcome_unknown'
+                ? 'We could not confirm the code was sent'
+                : 'The code could not be sent'}
+            </h2>
             <p role="alert">
-              {view.error?.code === 'outcome_unknown' ? 'The code may still arrive. If it does not, ask for a new one.' : (view.error?.message ?? 'Please try again.')}
+              {view.error?.code === 'outcome_unknown'
+                ? 'The code may still arrive. If it does not, ask for a new one.'
+                : (view.error?.message ?? 'Please try again.')}
             </p>
             <ResendButton flow={flow} className="secondary" />
           </>
@@ -84,7 +100,9 @@ export function VerifyFlow({ started, verified, onStartOver }: VerifyFlowProps):
       case 'failed':
         return (
           <>
-            <h2>{view.error?.code === 'outcome_unknown' ? 'We could not confirm your dial' : 'The verification failed'}</h2>
+            <h2>
+              {view.error?.code === 'outcome_unknown' ? 'We could not confirm your dial' : 'The verification failed'}
+            </h2>
             <p role="alert">{view.error?.message ?? 'Please try again.'}</p>
             <ResendButton flow={flow} event="restart" className="secondary">
               {newCodeLabel}
