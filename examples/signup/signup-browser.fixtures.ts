@@ -112,7 +112,11 @@ export async function verifyPhoneAndBvn(
   await typeCode(page, harness.sandbox.lastCode(input.phoneNumber)!);
   await flowStatus(page, 'verified');
   await page.getByRole('button', { name: 'Continue' }).click();
-  await page.getByLabel('Bank Verification Number').fill(input.bvn);
+  // Continue asks the flow API for the phone's proof: its failure shows as an alert, reported here as it is.
+  const bvnField = page.getByLabel('Bank Verification Number');
+  await bvnField.or(page.getByRole('alert')).waitFor();
+  if (!(await bvnField.isVisible())) throw new Error(`Continue failed: ${await page.getByRole('alert').textContent()}`);
+  await bvnField.fill(input.bvn);
   await page.getByRole('button', { name: 'Verify my BVN' }).click();
   await flowStatus(page, 'awaiting-code');
   await typeCode(page, harness.sandbox.lastCode(input.bvnPhone)!);

@@ -36,9 +36,7 @@ function post(
   });
 }
 
-async function errorOf(
-  response: Response,
-): Promise<{
+async function errorOf(response: Response): Promise<{
   status: number;
   error: { code: string; field?: string; issues?: Array<{ field: string }> };
   text: string;

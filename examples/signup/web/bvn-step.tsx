@@ -3,7 +3,6 @@ import { useStartFlow } from '@verikit/react';
 import type { ProvenPhone } from './phone-step.js';
 import { signUp, type SignupAnswer } from './signup-api.js';
 import { StartError } from './start-error.js';
-import { VerifiedPanel } from './verified-panel.js';
 import { VerifyFlow } from './verify-flow.js';
 
 /**
@@ -19,23 +18,19 @@ export function BvnStep({ phone, onDone }: { phone: ProvenPhone; onDone: (answer
       <VerifyFlow
         started={view}
         onStartOver={reset}
-        verified={(flow) => (
-          <VerifiedPanel
-            flowId={flow.flowId ?? view.id}
-            title="BVN verified"
-            action="Create my account"
-            onProof={async (proof) =>
-              onDone(
-                await signUp({
-                  phoneNumber: phone.phoneNumber,
-                  bvn,
-                  phoneProof: phone.proof.token,
-                  bvnProof: proof.token,
-                }),
-              )
-            }
-          />
-        )}
+        verified={{
+          title: 'BVN verified',
+          action: 'Create my account',
+          onProof: async (proof) =>
+            onDone(
+              await signUp({
+                phoneNumber: phone.phoneNumber,
+                bvn: bvn.trim(),
+                phoneProof: phone.proof.token,
+                bvnProof: proof.token,
+              }),
+            ),
+        }}
       />
     );
   }

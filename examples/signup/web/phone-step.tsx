@@ -2,7 +2,6 @@ import { useState, type ReactNode } from 'react';
 import { useStartFlow } from '@verikit/react';
 import type { Proof } from './signup-api.js';
 import { StartError } from './start-error.js';
-import { VerifiedPanel } from './verified-panel.js';
 import { VerifyFlow } from './verify-flow.js';
 
 /** A phone number the user proved is theirs. */
@@ -10,6 +9,11 @@ export interface ProvenPhone {
   readonly phoneNumber: string;
   readonly proof: Proof;
 }
+
+const methods = [
+  { value: 'phone', label: 'Send me a code by SMS' },
+  { value: 'ussd', label: 'I will dial a USSD code' },
+] as const;
 
 /** Step 1: the phone number, verified by a code sent by SMS or by dialling a USSD code. */
 export function PhoneStep({ onDone }: { onDone: (phone: ProvenPhone) => void }): ReactNode {
@@ -22,14 +26,11 @@ export function PhoneStep({ onDone }: { onDone: (phone: ProvenPhone) => void }):
       <VerifyFlow
         started={view}
         onStartOver={reset}
-        verified={(flow) => (
-          <VerifiedPanel
-            flowId={flow.flowId ?? view.id}
-            title="Phone number verified"
-            action="Continue"
-            onProof={(proof) => onDone({ phoneNumber, proof })}
-          />
-        )}
+        verified={{
+          title: 'Phone number verified',
+          action: 'Continue',
+          onProof: (proof) => onDone({ phoneNumber: phoneNumber.trim(), proof }),
+        }}
       />
     );
   }
@@ -54,26 +55,18 @@ export function PhoneStep({ onDone }: { onDone: (phone: ProvenPhone) => void }):
       />
       <fieldset>
         <legend>How should we verify it?</legend>
-        <label>
-          <input
-            type="radio"
-            name="method"
-            value="phone"
-            checked={method === 'phone'}
-            onChange={() => setMethod('phone')}
-          />{' '}
-          Send me a code by SMS
-        </label>
-        <label>
-          <input
-            type="radio"
-            name="method"
-            value="ussd"
-            checked={method === 'ussd'}
-            onChange={() => setMethod('ussd')}
-          />{' '}
-          I will dial a USSD code
-        </label>
+        {methods.map(({ value, label }) => (
+          <label key={value}>
+            <input
+              type="radio"
+              name="method"
+              value={value}
+              checked={method === value}
+              onChange={() => setMethod(value)}
+            />{' '}
+            {label}
+          </label>
+        ))}
       </fieldset>
       <StartError error={error} field="phoneNumber" />
       <button type="submit" className="primary" disabled={isPending}>

@@ -1,21 +1,15 @@
 import type { ReactNode } from 'react';
 import type { FlowView } from '@verikit/client';
-import {
-  ResendButton,
-  UssdInstructions,
-  useCountdown,
-  useFlow,
-  type ResendButtonState,
-  type UseFlowResult,
-} from '@verikit/react';
+import { ResendButton, UssdInstructions, useCountdown, useFlow, type ResendButtonState } from '@verikit/react';
 import { CodeEntry } from './code-entry.js';
+import { VerifiedPanel, type VerifiedPanelProps } from './verified-panel.js';
 
 /** Props of {@link VerifyFlow}. */
 export interface VerifyFlowProps {
   /** The flow started, as `useStartFlow` returned it. */
   started: FlowView;
-  /** What to show once the flow is verified (the step's "Continue"). */
-  verified: (flow: UseFlowResult) => ReactNode;
+  /** Once the flow is verified: the title, the button that moves on, and what to do with the flow's proof. */
+  verified: Omit<VerifiedPanelProps, 'flowId'>;
   /** Back to the form, for a flow that can no longer verify (locked, cancelled) or to use another number. */
   onStartOver: () => void;
 }
@@ -134,7 +128,7 @@ export function VerifyFlow({ started, verified, onStartOver }: VerifyFlowProps):
       case 'cancelled':
         return <StartOver onStartOver={onStartOver} />;
       case 'verified':
-        return verified(flow);
+        return <VerifiedPanel flowId={started.id} {...verified} />;
       default:
         return <p>Please wait…</p>;
     }
