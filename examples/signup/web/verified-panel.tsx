@@ -1,0 +1,47 @@
+import { useState, type ReactNode } from 'react';
+import { FlowClientError } from '@verikit/client';
+import { requestProof, type Proof } from './signup-api.js';
+
+/** Props of {@link VerifiedPanel}. */
+export interface VerifiedPanelProps {
+  flowId: string;
+  /** "Phone number verified". */
+  title: string;
+  /** The label of the button that moves on. */
+  action: string;
+  /** Called with the proof of the flow: the server redeems it at signup. */
+  onProof: (proof: Proof) => void | Promise<void>;
+}
+
+/**
+ * A verified flow, and the way on: the button asks the server for the flow's proof (the page
+ * never tells the server "it is verified": the server issues the proof and redeems it itself).
+ */
+export function VerifiedPanel({ flowId, title, action, onProof }: VerifiedPanelProps): ReactNode {
+  const [pending, setPending] = useState(false);
+  const [error, setError] = useState<string | undefined>(undefined);
+  const next = async (): Promise<void> => {
+    setPending(true);
+    setError(undefined);
+    try {
+      await onProof(await requestProof(flowId));
+    } catch (failure) {
+      setError(FlowClientError.isInstance(failure) ? failure.message : 'Something went wrong. Please try again.');
+    } finally {
+      setPending(false);
+    }
+  };
+  return (
+    <>
+      <h2 className="verified">✓ {title}</h2>
+      <button type="button" className="primary" disabled={pending} onClick={() => void next()}>
+        {pending ? 'Please wait…' : action}
+      </button>
+      {error === undefined ? null : (
+        <p role="alert" className="error">
+          {error}
+        </p>
+      )}
+    </>
+  );
+}
