@@ -1,4 +1,5 @@
 import { httpStatusOf, MethodNotAllowedError, type ErrorResponseBody } from '@verikit/http';
+import { messageIdOf } from '@verikit/core';
 import { InvalidInputError, VerikitError } from '@verikit/provider';
 
 /** The statuses of the app's own error codes; every other code answers as the flow handler would. */
@@ -6,7 +7,6 @@ const appStatusByCode: Readonly<Record<string, number>> = {
   // The proof is not one for this claim (another number, expired, used, forged): the caller is not entitled.
   proof_rejected: 403,
   account_exists: 409,
-  proof_api_missing: 501,
 };
 
 /** The HTTP status of an error the app's endpoints throw. */
@@ -22,14 +22,14 @@ function statusOf(error: unknown): number {
 export function errorAnswer(error: unknown): Response {
   if (!VerikitError.isInstance(error)) {
     const body: ErrorResponseBody = {
-      error: { name: 'InternalError', code: 'internal_error', message: 'internal error', isRetryable: true },
+      error: { name: 'InternalError', code: 'internal_error', message: 'internal error', messageId: messageIdOf('internal_error'), isRetryable: true },
     };
     return Response.json(body, { status: 500 });
   }
   const issues = InvalidInputError.isInstance(error)
     ? { issues: error.issues.map(({ field, message }) => ({ field, message })) }
     : {};
-  const body: ErrorResponseBody = { error: { ...error.toJSON(), ...issues } };
+  const body: ErrorResponseBody = { error: { ...error.toJSON(), messageId: messageIdOf(error.code), ...issues } };
   const headers: Record<string, string> = { 'cache-control': 'no-store' };
   if (MethodNotAllowedError.isInstance(error)) headers.allow = error.allow.join(', ');
   return Response.json(body, { status: statusOf(error), headers });

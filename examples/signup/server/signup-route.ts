@@ -1,7 +1,7 @@
 import type { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { z } from 'zod';
-import type { Verikit } from '@verikit/core';
+import type { ProofClaim, Verikit } from '@verikit/core';
 import { MethodNotAllowedError, PayloadTooLargeError, UnsupportedMediaTypeError } from '@verikit/http';
 import {
   identityNumberSchema,
@@ -29,16 +29,6 @@ const signupSchema = z.strictObject(
 );
 
 const maxBodyBytes = 8 * 1024;
-
-/**
- * What a claim a proof is redeemed for looks like. The proof API of `@verikit/core`
- * (`verikit.redeemProof`) is being added alongside this example: this module is the only place
- * that calls it, and is written against its announced shape.
- */
-type ProofClaim = { phoneNumber: string } | { idType: 'bvn'; number: string };
-interface ProofRedeemer {
-  redeemProof(token: string, claim: ProofClaim): Promise<unknown>;
-}
 
 /** What the signup answers with: the account (BVN masked) and whether the welcome SMS went out. */
 interface SignupResult {
@@ -89,9 +79,8 @@ async function readJson(request: Request): Promise<unknown> {
 /** Redeems both proofs, then creates the account, then sends the welcome SMS (its failure does not undo the signup). */
 async function signUp(deps: SignupDependencies, body: unknown): Promise<SignupResult> {
   const input = parseInput(signupSchema, body);
-  const proofs = proofRedeemer(deps.verikit);
-  await redeem(proofs, input.phoneProof, { phoneNumber: input.phoneNumber }, 'phoneProof');
-  await redeem(proofs, input.bvnProof, { idType: 'bvn', number: input.bvn }, 'bvnProof');
+  await redeem(deps.verikit, input.phoneProof, { phoneNumber: input.phoneNumber }, 'phoneProof');
+  await redeem(deps.verikit, input.bvnProof, { idType: 'bvn', number: input.bvn }, 'bvnProof');
   const account = deps.accounts.create({ phoneNumber: input.phoneNumber, bvn: input.bvn });
   try {
     await deps.verikit.sendSms({
@@ -106,29 +95,13 @@ async function signUp(deps: SignupDependencies, body: unknown): Promise<SignupRe
 }
 
 /** Redeems one proof; a rejection names the body field of the proof at fault, so the page knows which step to redo. */
-async function redeem(
-  proofs: ProofRedeemer,
-  token: string,
-  claim: ProofClaim,
-  field: 'phoneProof' | 'bvnProof',
-): Promise<void> {
+async function redeem(verikit: Verikit, token: string, claim: ProofClaim, field: 'phoneProof' | 'bvnProof'): Promise<void> {
   try {
-    await proofs.redeemProof(token, claim);
+    await verikit.redeemProof(token, claim);
   } catch (error) {
-    if (VerikitError.isInstance(error) && error.code === 'proof_rejected') {
-      throw new VerikitError('proof_rejected', error.message, { field, cause: error });
-    }
+    // A token that is not even shaped like a proof is as much a forgery as one with a bad signature.
+    const rejected = VerikitError.isInstance(error) && (error.code === 'proof_rejected' || (error.code === 'invalid_input' && error.field === 'token'));
+    if (rejected) throw new VerikitError('proof_rejected', 'the proof does not hold for this claim', { field, cause: error });
     throw error;
   }
-}
-
-function proofRedeemer(verikit: Verikit): ProofRedeemer {
-  const candidate = verikit as Verikit & Partial<ProofRedeemer>;
-  if (typeof candidate.redeemProof !== 'function') {
-    throw new VerikitError(
-      'proof_api_missing',
-      'this verikit has no redeemProof: the signup needs the proof API of @verikit/core',
-    );
-  }
-  return { redeemProof: (token, claim) => candidate.redeemProof!(token, claim) };
 }
