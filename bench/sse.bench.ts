@@ -6,6 +6,9 @@
  * - `bare`: node:http; `GET /stream` answers the same headers and a first event, keeps the response in
  *   a set, and on a change serializes the new view once and writes it to every response (one shared
  *   heartbeat timer, as a hand-written SSE server would have);
+ * - `web-stream`: the same bare server written the Web way, as the flow handler is served: a Web
+ *   `ReadableStream` per response through @hono/node-server's `getRequestListener` (not a goal row; it
+ *   shows how much of the gap is the Request/ReadableStream adapter rather than verikit);
  * - `verikit`: `createFlowHandler({ verikit })` through `toNodeHandler`, one phone flow in
  *   `awaiting-code`; `GET /flows/:id/stream`; a change is a wrong `submit-code` committed in that process.
  * This process opens 1,000 raw TCP connections to one server, each a streaming GET, and waits for every
@@ -21,6 +24,7 @@ import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { connect, type Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { getRequestListener } from '@hono/node-server';
 import { createVerikit, type FlowView } from '@verikit/core';
 import { createFlowHandler, toNodeHandler } from '@verikit/http';
 import { createTestProviderV1 } from '@verikit/testing';
@@ -32,7 +36,7 @@ const changes = 40;
 const secret = 'bench-secret-bench-secret-bench-secret';
 const headers = { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', 'x-accel-buffering': 'no', 'x-content-type-options': 'nosniff' };
 
-type Kind = 'bare' | 'verikit';
+type Kind = 'bare' | 'web-stream' | 'verikit';
 type Command = { command: 'heap' } | { command: 'change' };
 type Reply = { port: number; path: string } | { heap: number } | { at: number; version: number };
 
@@ -65,13 +69,48 @@ async function serveBare(view: FlowView): Promise<{ port: number; change: () => 
   };
 }
 
+/** The bare server written with Web streams behind @hono/node-server: see the file comment. */
+async function serveWebStream(view: FlowView): Promise<{ port: number; change: () => number }> {
+  const open = new Set<ReadableStreamDefaultController<Uint8Array>>();
+  const encoder = new TextEncoder();
+  let current = view;
+  const event = (next: FlowView) => encoder.encode(`id: ${next.version}\nevent: view\ndata: ${JSON.stringify(next)}\n\n`);
+  const listener = getRequestListener(() => {
+    let self: ReadableStreamDefaultController<Uint8Array>;
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        self = controller;
+        controller.enqueue(encoder.encode('retry: 3000\n\n'));
+        controller.enqueue(event(current));
+        open.add(controller);
+      },
+      cancel() {
+        open.delete(self);
+      },
+    });
+    return new Response(body, { headers });
+  });
+  const server = createServer(listener);
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return {
+    port: (server.address() as AddressInfo).port,
+    change: () => {
+      current = { ...current, version: current.version + 1, attemptsLeft: (current.attemptsLeft ?? 100) - 1, updatedAt: Date.now() };
+      const bytes = event(current);
+      for (const controller of open) controller.enqueue(bytes);
+      return current.version;
+    },
+  };
+}
+
 async function serve(kind: Kind): Promise<void> {
   const verikit = createVerikit({ provider: createTestProviderV1(), secret, policies: { maxAttempts: 100, maxSendsPerHour: 1_000_000 } });
   const flow = await verikit.start({ kind: 'phone', phoneNumber: '+2348031234567' });
   let port: number;
   let change: () => Promise<number>;
-  if (kind === 'bare') {
-    const bare = await serveBare(flow);
+  if (kind !== 'verikit') {
+    const bare = await (kind === 'bare' ? serveBare : serveWebStream)(flow);
     port = bare.port;
     change = async () => bare.change();
   } else {
@@ -90,7 +129,7 @@ async function serve(kind: Kind): Promise<void> {
       process.send!({ at, version: await change() } satisfies Reply);
     }
   });
-  process.send!({ port, path: kind === 'bare' ? '/stream' : `/flows/${flow.id}/stream` } satisfies Reply);
+  process.send!({ port, path: kind !== 'verikit' ? '/stream' : `/flows/${flow.id}/stream` } satisfies Reply);
 }
 
 /** One streaming GET on a raw socket; `waitFor(version)` resolves with the time its event arrived. */
@@ -176,10 +215,10 @@ class ServerProcess {
 
 /** Rows 6 and 7: see the file comment. */
 export async function run(): Promise<SummaryRow[]> {
-  const servers = [new ServerProcess('bare'), new ServerProcess('verikit')];
+  const servers = [new ServerProcess('bare'), new ServerProcess('web-stream'), new ServerProcess('verikit')];
   try {
     for (const server of servers) await server.started();
-    const heapPerStream: Record<Kind, number> = { bare: 0, verikit: 0 };
+    const heapPerStream: Record<Kind, number> = { bare: 0, 'web-stream': 0, verikit: 0 };
     for (const server of servers) {
       // Warm the code paths, then drop those streams before the first reading.
       await server.open(20);
@@ -190,7 +229,7 @@ export async function run(): Promise<SummaryRow[]> {
       const after = (await server.ask<{ heap: number }>({ command: 'heap' })).heap;
       heapPerStream[server.kind] = (after - before) / streamCount;
     }
-    const delays: Record<Kind, number[]> = { bare: [], verikit: [] };
+    const delays: Record<Kind, number[]> = { bare: [], 'web-stream': [], verikit: [] };
     for (let round = 0; round < 5; round += 1) for (const server of servers) await server.fanOut(); // warm-up
     for (let round = 0; round < changes; round += 1) for (const server of servers) delays[server.kind].push(await server.fanOut());
     const heapRatio = heapPerStream.verikit / heapPerStream.bare;
@@ -199,12 +238,14 @@ export async function run(): Promise<SummaryRow[]> {
     const ms = (value: number) => `${value.toFixed(2)} ms`;
     console.log(`${streamCount.toLocaleString('en-US')} open streams on one flow; server heap after gc(), per stream`);
     console.log(`bare node:http SSE    ${Math.round(heapPerStream.bare)} bytes/stream`);
+    console.log(`web-stream (hono)     ${Math.round(heapPerStream['web-stream'])} bytes/stream   ratio ${(heapPerStream['web-stream'] / heapPerStream.bare).toFixed(2)} (the adapter's floor)`);
     console.log(`verikit flow handler  ${Math.round(heapPerStream.verikit)} bytes/stream   ratio ${heapRatio.toFixed(2)} (goal <= 1.5)`);
     console.log(`one change reaching all ${streamCount.toLocaleString('en-US')} streams, ${changes} changes alternating between the servers`);
-    for (const kind of ['bare', 'verikit'] as const) {
-      console.log(`${kind.padEnd(8)} median ${ms(median(delays[kind]))}, p99 ${ms(percentile(delays[kind], 0.99))}`);
+    for (const kind of ['bare', 'web-stream', 'verikit'] as const) {
+      console.log(`${kind.padEnd(10)} median ${ms(median(delays[kind]))}, p99 ${ms(percentile(delays[kind], 0.99))}`);
     }
     console.log(`ratio verikit / bare: median ${medianRatio.toFixed(2)}, p99 ${p99Ratio.toFixed(2)} (goal <= 1.5)`);
+    console.log(`ratio web-stream / bare: median ${(median(delays['web-stream']) / median(delays.bare)).toFixed(2)} (the adapter's floor)`);
     return [
       {
         measure: 'SSE: heap per open stream, 1,000 streams',

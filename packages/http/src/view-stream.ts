@@ -32,6 +32,51 @@ export function viewEvent(view: FlowView): string {
 }
 
 /**
+ * The bytes of a view's event, made once per view: a change bus hands the same frozen view to every
+ * stream of the flow, so a change watched by 1,000 streams is serialized once, not 1,000 times.
+ */
+const encodedEvents = new WeakMap<FlowView, Uint8Array>();
+
+function encodedEvent(view: FlowView): Uint8Array {
+  let bytes = encodedEvents.get(view);
+  if (bytes === undefined) {
+    bytes = encoder.encode(viewEvent(view));
+    encodedEvents.set(view, bytes);
+  }
+  return bytes;
+}
+
+const heartbeatBytes = encoder.encode(': heartbeat\n\n');
+const retryBytes = encoder.encode(`retry: ${reconnectMs}\n\n`);
+
+/**
+ * One timer per heartbeat interval for every open stream, instead of one per stream: an idle stream
+ * then costs an entry in a set. A stream's first heartbeat comes within one interval of its opening.
+ */
+const heartbeats = new Map<number, { readonly beats: Set<() => void>; readonly timer: ReturnType<typeof setInterval> }>();
+
+function onHeartbeat(intervalMs: number, beat: () => void): () => void {
+  let group = heartbeats.get(intervalMs);
+  if (group === undefined) {
+    const beats = new Set<() => void>();
+    const timer = setInterval(() => {
+      for (const each of beats) each();
+    }, intervalMs);
+    group = { beats, timer };
+    heartbeats.set(intervalMs, group);
+  }
+  const { beats, timer } = group;
+  beats.add(beat);
+  return () => {
+    beats.delete(beat);
+    if (beats.size === 0 && heartbeats.get(intervalMs)?.beats === beats) {
+      clearInterval(timer);
+      heartbeats.delete(intervalMs);
+    }
+  };
+}
+
+/**
  * Opens a server-sent-events stream of a flow's views: the current view first, then every
  * committed change, each once and in version order (older or repeated versions are dropped, so
  * a change bus that delivers twice or out of order does no harm). Subscribes, waits until the
@@ -60,18 +105,33 @@ export async function openViewStream(source: ViewStreamSource): Promise<Readable
     return undefined;
   }
 
-  const { signal } = source;
+  // The stream's closures live as long as the stream: they get only what they use, never `source`,
+  // which holds the request and everything it references (a third of a stream's heap).
+  const setSink = (next: FlowListener | undefined): void => {
+    sink = next;
+  };
+  return eventStream([initial, ...early.splice(0)], setSink, unsubscribe, source.signal, source.heartbeatMs);
+}
+
+/** The stream of {@link openViewStream}: `first` (the current view and any change before it), then what `setSink` receives. */
+function eventStream(
+  first: FlowView[],
+  setSink: (sink: FlowListener | undefined) => void,
+  unsubscribe: () => void,
+  signal: AbortSignal,
+  heartbeatMs: number,
+): ReadableStream<Uint8Array> {
   let closed = false;
   let lastVersion = 0;
-  let heartbeat: ReturnType<typeof setInterval> | undefined;
+  let stopHeartbeat: (() => void) | undefined;
   let onAbort: (() => void) | undefined;
 
   function finish(): void {
     if (closed) return;
     closed = true;
-    sink = undefined;
+    setSink(undefined);
     unsubscribe();
-    if (heartbeat !== undefined) clearInterval(heartbeat);
+    stopHeartbeat?.();
     if (onAbort !== undefined) signal.removeEventListener('abort', onAbort);
   }
 
@@ -88,17 +148,16 @@ export async function openViewStream(source: ViewStreamSource): Promise<Readable
       const emit = (view: FlowView): void => {
         if (closed || view.version <= lastVersion) return;
         lastVersion = view.version;
-        controller.enqueue(encoder.encode(viewEvent(view)));
+        controller.enqueue(encodedEvent(view));
         if (view.done) close();
       };
-      controller.enqueue(encoder.encode(`retry: ${reconnectMs}\n\n`));
-      emit(initial);
-      for (const view of early.splice(0)) emit(view);
+      controller.enqueue(retryBytes);
+      for (const view of first.splice(0)) emit(view);
       if (closed) return;
-      sink = emit;
-      heartbeat = setInterval(() => {
-        if (!closed) controller.enqueue(encoder.encode(': heartbeat\n\n'));
-      }, source.heartbeatMs);
+      setSink(emit);
+      stopHeartbeat = onHeartbeat(heartbeatMs, () => {
+        if (!closed) controller.enqueue(heartbeatBytes);
+      });
       onAbort = close;
       signal.addEventListener('abort', onAbort, { once: true });
       if (signal.aborted) close();
