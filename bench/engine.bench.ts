@@ -18,7 +18,8 @@
  */
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { createVerikit, defaultPolicies, type FlowPolicies, type KeyvFlowStore, type Verikit } from '@verikit/core';
+import { createMemoryKeyv, createVerikit, defaultPolicies, KeyvFlowStore, type FlowPolicies, type Verikit } from '@verikit/core';
+import { ExpiringMap } from '../packages/core/src/store/expiring-map.js';
 import { createIdentityMachine, createPureTransitions } from '@verikit/core/flows';
 import { createTestProviderV1, ManualClock } from '@verikit/testing';
 import { createBaselineMachine, measureBaselineMachine, storedBaselineSnapshot } from './baseline-machine.js';
@@ -50,6 +51,16 @@ function phoneNumber(index: number): string {
 
 function createEngine(): Verikit {
   return createVerikit({ provider: createTestProviderV1(), secret, clock: new ManualClock(), policies });
+}
+
+/**
+ * The same engine over the same map, with flows read and written through Keyv's own get/set as before
+ * decision 0500 (a Keyv that createMemoryKeyv did not make takes that path): the old code path, in this run.
+ */
+function createEngineThroughKeyv(): Verikit {
+  const KeyvClass = createMemoryKeyv().constructor as new (options: Record<string, unknown>) => ReturnType<typeof createMemoryKeyv>;
+  const keyv = new KeyvClass({ store: new ExpiringMap(), serialize: JSON.stringify, deserialize: JSON.parse, throwOnErrors: true, namespace: 'verikit' });
+  return createVerikit({ provider: createTestProviderV1(), secret, clock: new ManualClock(), policies, store: new KeyvFlowStore(keyv) });
 }
 
 async function startIdentityFlows(verikit: Verikit, count: number, offset: number): Promise<string[]> {
@@ -110,11 +121,14 @@ async function benchEvents(): Promise<SummaryRow> {
   const smallMachine = createBaselineMachine(attemptsPerFlow + 1);
   const smallRates: number[] = [];
   const smallRatios: number[] = [];
+  const throughKeyv = createEngineThroughKeyv();
+  const throughKeyvRates: number[] = [];
   const pure = createPureTransitions(machine);
   const sharedScope: Transition = (_machine, snapshot, event) => pure.next(snapshot, event) as [Snapshot, unknown[]];
   // Warm-up: one round of each, not counted.
   const warm = await startIdentityFlows(verikit, flowsPerRound, 0);
   await measureEngine(verikit, warm);
+  await measureEngine(throughKeyv, await startIdentityFlows(throughKeyv, flowsPerRound, 0));
   for (let round = 0; round < rounds; round += 1) {
     const ids = await startIdentityFlows(verikit, flowsPerRound, (round + 1) * flowsPerRound);
     const records = await Promise.all(ids.map((id) => verikit.store.getFlow(id)));
@@ -125,6 +139,8 @@ async function benchEvents(): Promise<SummaryRow> {
       measureBaselineMachine(smallMachine, [...smallStored], attemptsPerFlow);
     }
     const engineRate = await perCpuSecond(() => measureEngine(verikit, ids));
+    const keyvIds = await startIdentityFlows(throughKeyv, flowsPerRound, (round + 1) * flowsPerRound);
+    throughKeyvRates.push(await perCpuSecond(() => measureEngine(throughKeyv, keyvIds)));
     const smallRate = await perCpuSecond(() => measureBaselineMachine(smallMachine, smallStored, attemptsPerFlow));
     const baselineRate = await perCpuSecond(() => measureBaseline(machine, stored));
     const sharedScopeRate = await perCpuSecond(() => measureBaseline(machine, stored, sharedScope));
@@ -139,6 +155,7 @@ async function benchEvents(): Promise<SummaryRow> {
   const format = (value: number) => Math.round(value).toLocaleString('en-US');
   console.log(`event: wrong submit-code on BVN flows in awaiting-code, ${flowsPerRound} flows x ${attemptsPerFlow} events per round, ${rounds} rounds`);
   console.log(`engine (in-memory store)           ${format(median(engineRates))} events/CPU-s   rounds: ${engineRates.map(format).join(' ')}`);
+  console.log(`  same, records through Keyv get/set (before 0500) ${format(median(throughKeyvRates))} events/CPU-s   rounds: ${throughKeyvRates.map(format).join(' ')}`);
   console.log(`5-state machine, bare transition + JSON ${format(median(smallRates))} events/CPU-s   rounds: ${smallRates.map(format).join(' ')}`);
   console.log(`bare transition + JSON round trip  ${format(median(baselineRates))} events/CPU-s   rounds: ${baselineRates.map(format).join(' ')}`);
   console.log(`  same, one shared scope (as engine) ${format(median(sharedScopeRates))} events/s   rounds: ${sharedScopeRates.map(format).join(' ')}`);
