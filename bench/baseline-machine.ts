@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 
 // xstate is a dependency of @verikit/core, not of the root: load the copy the engine uses.
 const requireFromCore = createRequire(fileURLToPath(new URL('../packages/core/package.json', import.meta.url)));
-const xstate = requireFromCore('xstate') as typeof import('xstate');
+const xstate = requireFromCore('xstate') as typeof import('../packages/core/node_modules/xstate/dist/xstate.cjs.js');
 
 interface Context {
   attemptsLeft: number;
