@@ -20,7 +20,7 @@
  */
 import { type ChildProcess, fork } from 'node:child_process';
 import { once } from 'node:events';
-import { createServer, type ServerResponse } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { connect, type Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
@@ -42,12 +42,24 @@ type Reply = { port: number; path: string } | { heap: number } | { at: number; v
 
 const wallNow = (): number => performance.timeOrigin + performance.now();
 
+/** Listens on a free loopback port; returns it. */
+async function listen(server: Server): Promise<number> {
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return (server.address() as AddressInfo).port;
+}
+
+/** The bare servers' change: the view one wrong code later. */
+function nextView(view: FlowView): FlowView {
+  return { ...view, version: view.version + 1, attemptsLeft: (view.attemptsLeft ?? 100) - 1, updatedAt: Date.now() };
+}
+
 /** The bare server: see the file comment. */
 async function serveBare(view: FlowView): Promise<{ port: number; change: () => number }> {
   const open = new Set<ServerResponse>();
   let current = view;
   const event = (next: FlowView) => `id: ${next.version}\nevent: view\ndata: ${JSON.stringify(next)}\n\n`;
-  const server = createServer((req, res) => {
+  const server = createServer((_req, res) => {
     res.writeHead(200, headers);
     res.write(`retry: 3000\n\n${event(current)}`);
     open.add(res);
@@ -56,12 +68,10 @@ async function serveBare(view: FlowView): Promise<{ port: number; change: () => 
   setInterval(() => {
     for (const res of open) res.write(': heartbeat\n\n');
   }, 15_000).unref();
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
   return {
-    port: (server.address() as AddressInfo).port,
+    port: await listen(server),
     change: () => {
-      current = { ...current, version: current.version + 1, attemptsLeft: (current.attemptsLeft ?? 100) - 1, updatedAt: Date.now() };
+      current = nextView(current);
       const text = event(current);
       for (const res of open) res.write(text);
       return current.version;
@@ -90,13 +100,10 @@ async function serveWebStream(view: FlowView): Promise<{ port: number; change: (
     });
     return new Response(body, { headers });
   });
-  const server = createServer(listener);
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
   return {
-    port: (server.address() as AddressInfo).port,
+    port: await listen(createServer(listener)),
     change: () => {
-      current = { ...current, version: current.version + 1, attemptsLeft: (current.attemptsLeft ?? 100) - 1, updatedAt: Date.now() };
+      current = nextView(current);
       const bytes = event(current);
       for (const controller of open) controller.enqueue(bytes);
       return current.version;
@@ -114,10 +121,7 @@ async function serve(kind: Kind): Promise<void> {
     port = bare.port;
     change = async () => bare.change();
   } else {
-    const server = createServer(toNodeHandler(createFlowHandler({ verikit })));
-    server.listen(0, '127.0.0.1');
-    await once(server, 'listening');
-    port = (server.address() as AddressInfo).port;
+    port = await listen(createServer(toNodeHandler(createFlowHandler({ verikit }))));
     change = async () => (await verikit.send(flow.id, { type: 'submit-code', code: '000000' })).version;
   }
   process.on('message', async (message: Command) => {

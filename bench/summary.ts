@@ -18,11 +18,6 @@ export interface SummaryRow {
   readonly met: boolean | undefined;
 }
 
-/** Formats a rate or a count with thousands separators. */
-export function formatCount(value: number): string {
-  return Math.round(value).toLocaleString('en-US');
-}
-
 /** The median of `values` (the mean of the two middle ones for an even count). */
 export function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);

@@ -1,6 +1,6 @@
 import { expiresOf } from './record-expiry.js';
 
-const oneByte = /^[\u0000-\u00ff]*$/;
+const oneByte = /^[^\u0100-\uffff]*$/;
 
 /**
  * A key as one flat string. Keys arrive built in pieces (`verikit:` + `flow:` + id), which V8 keeps

@@ -4,7 +4,7 @@ import { VerikitError } from '@verikit/provider';
 import type { FlowRecord, FlowStore, LimitResult } from './flow-store.js';
 import { ExpiringMap } from './expiring-map.js';
 import { KeyLock } from './key-lock.js';
-import { envelope, memoryKeyPrefix, readLive, valueOf, versionOf } from './memory-records.js';
+import { envelope, memoryKeyPrefix, readLive, storedValue, versionOf } from './memory-records.js';
 import { safeStoreCause } from './safe-store-cause.js';
 
 /**
@@ -77,7 +77,7 @@ export class KeyvFlowStore implements FlowStore {
     if (map !== undefined) {
       return guarded('read a flow', async () => {
         const stored = readLive(map, `${memoryKeyPrefix}flow:${id}`);
-        return stored === undefined ? undefined : valueOf<FlowRecord>(stored);
+        return stored === undefined ? undefined : storedValue<FlowRecord>(stored);
       });
     }
     return guarded('read a flow', () => this.keyv.get<FlowRecord>(`flow:${id}`));

@@ -23,7 +23,7 @@ export function readLive(map: Map<string, string>, key: string): string | undefi
 }
 
 /** The value in a stored Keyv envelope. */
-export function valueOf<T>(stored: string): T {
+export function storedValue<T>(stored: string): T {
   return (JSON.parse(stored) as { value: T }).value;
 }
 
@@ -32,7 +32,7 @@ export function versionOf(stored: string | undefined): number {
   if (stored === undefined) return 0;
   const front = recordFront.exec(stored);
   if (front !== null) return Number(front[1]);
-  return valueOf<{ version?: number } | undefined>(stored)?.version ?? 0;
+  return storedValue<{ version?: number } | undefined>(stored)?.version ?? 0;
 }
 
 /** The envelope `keyv.set(key, value, ttlMs)` stores with a JSON serializer: `{ value, expires }`. */
