@@ -22,8 +22,13 @@ describe('flow records in the memory map', () => {
     expect(await keyv.get('flow:AAAAAAAAAAAAAAAAAAAAAA')).toEqual(record);
     await keyv.set('flow:BBBBBBBBBBBBBBBBBBBBBB', { ...record, id: 'BBBBBBBBBBBBBBBBBBBBBB' }, 60_000);
     const map = keyv.store as Map<string, string>;
-    const viaKeyv = map.get('verikit:flow:BBBBBBBBBBBBBBBBBBBBBB')!;
-    expect(JSON.parse(viaKeyv)).toEqual(JSON.parse(envelope({ ...record, id: 'BBBBBBBBBBBBBBBBBBBBBB' }, 60_000)));
+    const viaKeyv = JSON.parse(map.get('verikit:flow:BBBBBBBBBBBBBBBBBBBBBB')!) as { value: unknown; expires: number };
+    const ours = JSON.parse(envelope({ ...record, id: 'BBBBBBBBBBBBBBBBBBBBBB' }, 60_000)) as { value: unknown; expires: number };
+    expect(Object.keys(ours)).toEqual(Object.keys(viaKeyv));
+    expect(ours.value).toEqual(viaKeyv.value);
+    // Both stamp `expires` with the wall clock at the write: the two writes are apart by the time between them.
+    expect(ours.expires - viaKeyv.expires).toBeGreaterThanOrEqual(0);
+    expect(ours.expires - viaKeyv.expires).toBeLessThan(60_000);
     expect(await store.getFlow('BBBBBBBBBBBBBBBBBBBBBB')).toEqual({ ...record, id: 'BBBBBBBBBBBBBBBBBBBBBB' });
   });
 
