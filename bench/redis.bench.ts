@@ -32,6 +32,7 @@ import { createRedisChangeBus, createRedisClusterStore, createRedisStore, type P
 import { createTestProviderV1 } from '@verikit/testing';
 import { createClient } from 'redis';
 import { clusterUrls, deleteClusterNamespace, PrivateCluster } from '../packages/redis/src/redis-cluster.fixtures.js';
+import type { SummaryRow } from './summary.js';
 
 const url = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const inFlight = 64;
@@ -69,14 +70,17 @@ async function deleteNamespace(client: ReturnType<typeof createClient>, namespac
   }
 }
 
-export async function run(): Promise<void> {
+/** Row 4 of issue 10's table, and the figures around it: see the file comment. */
+export async function run(): Promise<SummaryRow[]> {
+  const measure = 'committed events/s on Redis, 64 in flight';
+  const rows: SummaryRow[] = [];
   const raw = createClient({ url, socket: { connectTimeout: 1000, reconnectStrategy: false } });
   raw.on('error', () => {});
   try {
     await raw.connect();
   } catch (error) {
     console.log(`skipped: Redis at ${url} is not reachable (${error instanceof Error ? error.message : String(error)}); set REDIS_URL or start redis-server`);
-    return;
+    return [{ measure, value: 'Redis unreachable', baseline: '—', ratio: undefined, goal: '≥ 0.5', met: undefined }];
   }
   const namespace = `vk-bench-${process.pid}-${randomUUID().slice(0, 8)}`;
   const stores: RedisFlowStore[] = [];
@@ -130,9 +134,17 @@ export async function run(): Promise<void> {
     const baselineRuns: number[] = [];
     const engineRuns: number[] = [];
     const memoryRuns: number[] = [];
+    const cpuMicros = { baseline: 0, engine: 0 };
+    const counted = async (arm: keyof typeof cpuMicros, step: (lane: number) => Promise<unknown>) => {
+      const before = process.cpuUsage();
+      const rate = await throughput(step, measureMs);
+      const used = process.cpuUsage(before);
+      cpuMicros[arm] += used.user + used.system;
+      return rate;
+    };
     for (let round = 0; round < 2; round += 1) {
-      baselineRuns.push(await throughput(baselineStep, measureMs));
-      engineRuns.push(await throughput(engineStep, measureMs));
+      baselineRuns.push(await counted('baseline', baselineStep));
+      engineRuns.push(await counted('engine', engineStep));
       memoryRuns.push(await throughput(memoryStep, measureMs));
     }
     const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
@@ -147,6 +159,12 @@ export async function run(): Promise<void> {
     console.log(`engine in-process (Keyv Map), same load: ${list(memoryRuns)} actions/s → ${memoryActions.toFixed(0)} actions/s = ${(memoryActions * 2).toFixed(0)} committed events/s`);
     console.log(`ratio committed engine events on Redis / raw pairs: ${(committed / baseline).toFixed(2)} (target ≥ 0.50); per user action: ${(actions / baseline).toFixed(2)}`);
     console.log(`ratio engine on Redis / engine in-process: ${(actions / memoryActions).toFixed(2)}`);
+    const seconds = (2 * measureMs) / 1000;
+    console.log(
+      `this process's CPU: ${(cpuMicros.engine / (committed * seconds)).toFixed(1)} µs per committed engine event, ${(cpuMicros.baseline / (baseline * seconds)).toFixed(1)} µs per raw pair`,
+    );
+    const ratio = committed / baseline;
+    rows.push({ measure, value: `${Math.round(committed).toLocaleString('en-US')} events/s`, baseline: `${Math.round(baseline).toLocaleString('en-US')} raw GET + EVALSHA pairs/s`, ratio, goal: '≥ 0.5', met: ratio >= 0.5 });
 
     // --- pub/sub delay, A → B ---
     const b = instance();
@@ -189,6 +207,7 @@ export async function run(): Promise<void> {
     raw.destroy();
   }
   await clusterBench();
+  return rows;
 }
 
 /** Committed events/s of the engine (submit-code at 64 in flight) on `store`, with a change bus in `pubSub` mode. */

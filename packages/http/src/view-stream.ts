@@ -37,14 +37,59 @@ export function viewEvent(view: FlowView): string {
   return `id: ${view.version}\nevent: view\ndata: ${JSON.stringify(view)}\n\n`;
 }
 
+/**
+ * The bytes of a view's event, made once per view: a change bus hands the same frozen view to every
+ * stream of the flow, so a change watched by 1,000 streams is serialized once, not 1,000 times.
+ */
+const encodedEvents = new WeakMap<FlowView, Uint8Array>();
+
+function encodedEvent(view: FlowView): Uint8Array {
+  let bytes = encodedEvents.get(view);
+  if (bytes === undefined) {
+    bytes = encoder.encode(viewEvent(view));
+    encodedEvents.set(view, bytes);
+  }
+  return bytes;
+}
+
 /** The event before a normal close: the flow is done, and this was its last version. */
-function endEvent(version: number): string {
-  return `event: end\ndata: ${JSON.stringify({ version })}\n\n`;
+function endEvent(version: number): Uint8Array {
+  return encoder.encode(`event: end\ndata: ${JSON.stringify({ version })}\n\n`);
 }
 
 /** The event before a close on a failure: the typed error, as an error answer's body. */
-function errorEvent(body: unknown): string {
-  return `event: error\ndata: ${JSON.stringify(body)}\n\n`;
+function errorEvent(body: unknown): Uint8Array {
+  return encoder.encode(`event: error\ndata: ${JSON.stringify(body)}\n\n`);
+}
+
+const heartbeatBytes = encoder.encode(': heartbeat\n\n');
+const retryBytes = encoder.encode(`retry: ${reconnectMs}\n\n`);
+
+/**
+ * One timer per heartbeat interval for every open stream, instead of one per stream: an idle stream
+ * then costs an entry in a set. A stream's first heartbeat comes within one interval of its opening.
+ */
+const heartbeats = new Map<number, { readonly beats: Set<() => void>; readonly timer: ReturnType<typeof setInterval> }>();
+
+function onHeartbeat(intervalMs: number, beat: () => void): () => void {
+  let group = heartbeats.get(intervalMs);
+  if (group === undefined) {
+    const beats = new Set<() => void>();
+    const timer = setInterval(() => {
+      for (const each of beats) each();
+    }, intervalMs);
+    group = { beats, timer };
+    heartbeats.set(intervalMs, group);
+  }
+  const { beats, timer } = group;
+  beats.add(beat);
+  return () => {
+    beats.delete(beat);
+    if (beats.size === 0 && heartbeats.get(intervalMs)?.beats === beats) {
+      clearInterval(timer);
+      heartbeats.delete(intervalMs);
+    }
+  };
 }
 
 /**
@@ -78,18 +123,35 @@ export async function openViewStream(source: ViewStreamSource): Promise<Readable
     return undefined;
   }
 
-  const { signal } = source;
+  // The stream's closures live as long as the stream: they get only what they use, never `source`,
+  // which holds the request and everything it references (a third of a stream's heap).
+  const setSink = (next: FlowListener | undefined): void => {
+    sink = next;
+  };
+  const { read, describeError } = source;
+  return eventStream([initial, ...early.splice(0)], setSink, unsubscribe, { read, describeError }, source.signal, source.heartbeatMs);
+}
+
+/** The stream of {@link openViewStream}: `first` (the current view and any change before it), then what `setSink` receives. */
+function eventStream(
+  first: FlowView[],
+  setSink: (sink: FlowListener | undefined) => void,
+  unsubscribe: () => void,
+  reader: Pick<ViewStreamSource, 'read' | 'describeError'>,
+  signal: AbortSignal,
+  heartbeatMs: number,
+): ReadableStream<Uint8Array> {
   let closed = false;
   let lastVersion = 0;
-  let heartbeat: ReturnType<typeof setInterval> | undefined;
+  let stopHeartbeat: (() => void) | undefined;
   let onAbort: (() => void) | undefined;
 
   function finish(): void {
     if (closed) return;
     closed = true;
-    sink = undefined;
+    setSink(undefined);
     unsubscribe();
-    if (heartbeat !== undefined) clearInterval(heartbeat);
+    stopHeartbeat?.();
     if (onAbort !== undefined) signal.removeEventListener('abort', onAbort);
   }
 
@@ -103,25 +165,23 @@ export async function openViewStream(source: ViewStreamSource): Promise<Readable
           // Already closed or errored by the consumer.
         }
       };
-      const send = (text: string): void => {
-        if (!closed) controller.enqueue(encoder.encode(text));
-      };
       const emit = (view: FlowView): void => {
         if (closed || view.version <= lastVersion) return;
         lastVersion = view.version;
-        send(viewEvent(view));
+        controller.enqueue(encodedEvent(view));
         if (!view.done) return;
-        send(endEvent(view.version));
+        controller.enqueue(endEvent(view.version));
         close();
       };
       let reading = false;
       const check = (): void => {
         if (closed || reading) return;
         reading = true;
-        source
+        reader
           .read()
           .then(emit, (error: unknown) => {
-            send(errorEvent(source.describeError(error)));
+            if (closed) return;
+            controller.enqueue(errorEvent(reader.describeError(error)));
             close();
           })
           .catch(() => undefined)
@@ -129,15 +189,15 @@ export async function openViewStream(source: ViewStreamSource): Promise<Readable
             reading = false;
           });
       };
-      controller.enqueue(encoder.encode(`retry: ${reconnectMs}\n\n`));
-      emit(initial);
-      for (const view of early.splice(0)) emit(view);
+      controller.enqueue(retryBytes);
+      for (const view of first.splice(0)) emit(view);
       if (closed) return;
-      sink = emit;
-      heartbeat = setInterval(() => {
-        send(': heartbeat\n\n');
+      setSink(emit);
+      stopHeartbeat = onHeartbeat(heartbeatMs, () => {
+        if (closed) return;
+        controller.enqueue(heartbeatBytes);
         check();
-      }, source.heartbeatMs);
+      });
       onAbort = close;
       signal.addEventListener('abort', onAbort, { once: true });
       if (signal.aborted) close();

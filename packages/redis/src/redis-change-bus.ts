@@ -116,7 +116,15 @@ export class RedisChangeBus implements FlowChangeBus {
     if (this.#closed) return;
     const channel = this.channelOf(view.id);
     const message = JSON.stringify(view);
-    const published = this.#mode === 'sharded' ? this.#publisher.sPublish!(channel, message) : this.#publisher.publish(channel, message);
+    const published =
+      this.#mode === 'sharded'
+        ? this.#publisher.sPublish!(channel, message)
+        : isClusterClient(this.#publisher)
+          ? // node-redis sends a keyless PUBLISH to any node: two changes of one flow could then cross the cluster bus
+            // by different nodes and arrive out of order (and the older be dropped). Routed by the channel's slot,
+            // every change of a flow leaves through one node, in order.
+            this.#publisher.sendCommand!(channel, false, ['PUBLISH', channel, message])
+          : this.#publisher.publish(channel, message);
     published.catch((error: unknown) => {
       if (isClusterClient(this.#publisher)) healerFor(this.#publisher).poke();
       this.#logger.warn('verikit.redis.publish.failed', { flowId: view.id, version: view.version, error: errorName(error) });

@@ -34,6 +34,8 @@ export interface PubSubClient {
   connect(): Promise<unknown>;
   publish(channel: string, message: string): Promise<unknown>;
   sPublish?(channel: string, message: string): Promise<unknown>;
+  /** A cluster client's raw command, routed by `firstKey`'s slot. */
+  sendCommand?(firstKey: string | undefined, isReadonly: boolean | undefined, args: string[]): Promise<unknown>;
   subscribe(channel: string, listener: MessageListener): Promise<void>;
   unsubscribe(channel: string, listener: MessageListener): Promise<void>;
   sSubscribe?(channel: string, listener: MessageListener): Promise<void>;

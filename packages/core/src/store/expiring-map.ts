@@ -1,5 +1,17 @@
 import { expiresOf } from './record-expiry.js';
 
+const oneByte = /^[^\u0100-\uffff]*$/;
+
+/**
+ * A key as one flat string. Keys arrive built in pieces (`verikit:` + `flow:` + id), which V8 keeps
+ * as a chain of strings even once flattened: a flat copy saves about 45 bytes per flow at 100k flows
+ * (`pnpm bench engine`). Only keys of one-byte characters are copied, through latin1, which maps
+ * each of them to itself; others are kept as given.
+ */
+function flatKey(key: string): string {
+  return oneByte.test(key) ? Buffer.from(key, 'latin1').toString('latin1') : key;
+}
+
 /** Knobs of an {@link ExpiringMap}; the defaults suit production, tests inject `now`. */
 export interface ExpiringMapOptions {
   /**
@@ -47,8 +59,10 @@ export class ExpiringMap extends Map<string, string> {
     this.#nextSlot = Math.floor(this.#now() / this.#slotMs);
   }
 
-  override set(key: string, value: string): this {
-    const previous = super.get(key);
+  override set(given: string, value: string): this {
+    const previous = super.get(given);
+    // The map and the expiry bucket hold the same string.
+    const key = previous === undefined ? flatKey(given) : given;
     super.set(key, value);
     const expires = expiresOf(value);
     if (expires === undefined) return this;

@@ -4,6 +4,7 @@ import { VerikitError } from '@verikit/provider';
 import type { FlowRecord, FlowStore, LimitResult } from './flow-store.js';
 import { ExpiringMap } from './expiring-map.js';
 import { KeyLock } from './key-lock.js';
+import { envelope, memoryKeyPrefix, readLive, storedValue, versionOf } from './memory-records.js';
 import { safeStoreCause } from './safe-store-cause.js';
 
 /**
@@ -13,14 +14,19 @@ import { safeStoreCause } from './safe-store-cause.js';
  * `keyv.store` is that {@link ExpiringMap}.
  */
 export function createMemoryKeyv(): Keyv {
-  return new Keyv({
+  const keyv = new Keyv({
     store: new ExpiringMap(),
     serialize: JSON.stringify,
     deserialize: JSON.parse,
     throwOnErrors: true,
-    namespace: 'verikit',
+    namespace: memoryKeyPrefix.slice(0, -1),
   });
+  memoryKeyvs.add(keyv);
+  return keyv;
 }
+
+/** The Keyvs {@link createMemoryKeyv} made: flow records are read and written straight in their map. */
+const memoryKeyvs = new WeakSet<Keyv>();
 
 async function guarded<T>(operation: string, work: () => Promise<T>): Promise<T> {
   try {
@@ -51,18 +57,42 @@ function lockFor(keyv: Keyv): KeyLock {
 export class KeyvFlowStore implements FlowStore {
   readonly keyv: Keyv;
   readonly #lock: KeyLock;
+  /**
+   * The map under a Keyv made by {@link createMemoryKeyv}. Flow records are then read and
+   * compare-and-set in it directly, in the bytes Keyv would write: the check and the write happen in
+   * one synchronous step, so they need no lock, and the version is read without parsing the record
+   * (docs/decisions/0500-flow-records-read-from-the-memory-map.md).
+   */
+  readonly #map: Map<string, string> | undefined;
 
   constructor(keyv: Keyv = createMemoryKeyv()) {
     keyv.throwOnErrors = true;
     this.keyv = keyv;
     this.#lock = lockFor(keyv);
+    this.#map = memoryKeyvs.has(keyv) ? (keyv.store as Map<string, string>) : undefined;
   }
 
   getFlow(id: string): Promise<FlowRecord | undefined> {
+    const map = this.#map;
+    if (map !== undefined) {
+      return guarded('read a flow', async () => {
+        const stored = readLive(map, `${memoryKeyPrefix}flow:${id}`);
+        return stored === undefined ? undefined : storedValue<FlowRecord>(stored);
+      });
+    }
     return guarded('read a flow', () => this.keyv.get<FlowRecord>(`flow:${id}`));
   }
 
   compareAndSetFlow(record: FlowRecord, expectedVersion: number, ttlMs: number): Promise<boolean> {
+    const map = this.#map;
+    if (map !== undefined) {
+      return guarded('write a flow', async () => {
+        const key = `${memoryKeyPrefix}flow:${record.id}`;
+        if (versionOf(readLive(map, key)) !== expectedVersion) return false;
+        map.set(key, envelope(record, ttlMs));
+        return true;
+      });
+    }
     const key = `flow:${record.id}`;
     return guarded('write a flow', () =>
       this.#lock.run(key, async () => {

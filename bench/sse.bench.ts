@@ -1,0 +1,287 @@
+/**
+ * `pnpm bench sse`: server-sent-event streams of verikit's flow handler beside a bare node:http SSE
+ * server, measured in the same run. Rows 6 and 7 of issue 10's table.
+ *
+ * Each server runs in its own child process (own heap and core), with --expose-gc:
+ * - `bare`: node:http; `GET /stream` answers the same headers and a first event, keeps the response in
+ *   a set, and on a change serializes the new view once and writes it to every response (one shared
+ *   heartbeat timer, as a hand-written SSE server would have);
+ * - `web-stream`: the same bare server written the Web way, as the flow handler is served: a Web
+ *   `ReadableStream` per response through @hono/node-server's `getRequestListener` (not a goal row; it
+ *   shows how much of the gap is the Request/ReadableStream adapter rather than verikit);
+ * - `verikit`: `createFlowHandler({ verikit })` through `toNodeHandler`, one phone flow in
+ *   `awaiting-code`; `GET /flows/:id/stream`; a change is a wrong `submit-code` committed in that process.
+ * This process opens 1,000 raw TCP connections to one server, each a streaming GET, and waits for every
+ * first event. Heap per open stream: the server's heap (after `gc()`) with the streams open, minus
+ * before, over 1,000. Fan-out: the server stamps the time (`performance.timeOrigin + now()`, one clock
+ * on this machine) and commits a change; this process notes when the last of the 1,000 streams received
+ * it. Changes alternate between the two servers; printed: median and p99 of the time to the last stream.
+ * The client's own reading of 1,000 sockets is in both figures alike.
+ */
+import { type ChildProcess, fork } from 'node:child_process';
+import { once } from 'node:events';
+import { createServer, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { connect, type Socket } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { getRequestListener } from '@hono/node-server';
+import { createVerikit, type FlowView } from '@verikit/core';
+import { createFlowHandler, toNodeHandler } from '@verikit/http';
+import { createTestProviderV1 } from '@verikit/testing';
+import { collectGarbage, median, percentile, type SummaryRow } from './summary.js';
+
+const childFlag = 'VERIKIT_SSE_BENCH_SERVER';
+const streamCount = 1000;
+const changes = 40;
+const secret = 'bench-secret-bench-secret-bench-secret';
+const headers = { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', 'x-accel-buffering': 'no', 'x-content-type-options': 'nosniff' };
+
+type Kind = 'bare' | 'web-stream' | 'verikit';
+type Command = { command: 'heap' } | { command: 'change' };
+type Reply = { port: number; path: string } | { heap: number } | { at: number; version: number };
+
+const wallNow = (): number => performance.timeOrigin + performance.now();
+
+/** Listens on a free loopback port; returns it. */
+async function listen(server: Server): Promise<number> {
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return (server.address() as AddressInfo).port;
+}
+
+/** The bare servers' change: the view one wrong code later. */
+function nextView(view: FlowView): FlowView {
+  return { ...view, version: view.version + 1, attemptsLeft: (view.attemptsLeft ?? 100) - 1, updatedAt: Date.now() };
+}
+
+/** The bare server: see the file comment. */
+async function serveBare(view: FlowView): Promise<{ port: number; change: () => number }> {
+  const open = new Set<ServerResponse>();
+  let current = view;
+  const event = (next: FlowView) => `id: ${next.version}\nevent: view\ndata: ${JSON.stringify(next)}\n\n`;
+  const server = createServer((_req, res) => {
+    res.writeHead(200, headers);
+    res.write(`retry: 3000\n\n${event(current)}`);
+    open.add(res);
+    res.on('close', () => open.delete(res));
+  });
+  setInterval(() => {
+    for (const res of open) res.write(': heartbeat\n\n');
+  }, 15_000).unref();
+  return {
+    port: await listen(server),
+    change: () => {
+      current = nextView(current);
+      const text = event(current);
+      for (const res of open) res.write(text);
+      return current.version;
+    },
+  };
+}
+
+/** The bare server written with Web streams behind @hono/node-server: see the file comment. */
+async function serveWebStream(view: FlowView): Promise<{ port: number; change: () => number }> {
+  const open = new Set<ReadableStreamDefaultController<Uint8Array>>();
+  const encoder = new TextEncoder();
+  let current = view;
+  const event = (next: FlowView) => encoder.encode(`id: ${next.version}\nevent: view\ndata: ${JSON.stringify(next)}\n\n`);
+  const listener = getRequestListener(() => {
+    let self: ReadableStreamDefaultController<Uint8Array>;
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        self = controller;
+        controller.enqueue(encoder.encode('retry: 3000\n\n'));
+        controller.enqueue(event(current));
+        open.add(controller);
+      },
+      cancel() {
+        open.delete(self);
+      },
+    });
+    return new Response(body, { headers });
+  });
+  return {
+    port: await listen(createServer(listener)),
+    change: () => {
+      current = nextView(current);
+      const bytes = event(current);
+      for (const controller of open) controller.enqueue(bytes);
+      return current.version;
+    },
+  };
+}
+
+async function serve(kind: Kind): Promise<void> {
+  const verikit = createVerikit({ provider: createTestProviderV1(), secret, policies: { maxAttempts: 100, maxSendsPerHour: 1_000_000 } });
+  const flow = await verikit.start({ kind: 'phone', phoneNumber: '+2348031234567' });
+  let port: number;
+  let change: () => Promise<number>;
+  if (kind !== 'verikit') {
+    const bare = await (kind === 'bare' ? serveBare : serveWebStream)(flow);
+    port = bare.port;
+    change = async () => bare.change();
+  } else {
+    port = await listen(createServer(toNodeHandler(createFlowHandler({ verikit }))));
+    change = async () => (await verikit.send(flow.id, { type: 'submit-code', code: '000000' })).version;
+  }
+  process.on('message', async (message: Command) => {
+    if (message.command === 'heap') {
+      collectGarbage();
+      process.send!({ heap: process.memoryUsage().heapUsed } satisfies Reply);
+    } else {
+      const at = wallNow();
+      process.send!({ at, version: await change() } satisfies Reply);
+    }
+  });
+  process.send!({ port, path: kind !== 'verikit' ? '/stream' : `/flows/${flow.id}/stream` } satisfies Reply);
+}
+
+/** One streaming GET on a raw socket; `waitFor(version)` resolves with the time its event arrived. */
+class StreamClient {
+  readonly socket: Socket;
+  #tail = '';
+  #seen = new Map<number, number>();
+  #waiting: { version: number; resolve: (at: number) => void } | undefined;
+
+  constructor(port: number, path: string) {
+    this.socket = connect(port, '127.0.0.1');
+    this.socket.setEncoding('latin1');
+    this.socket.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n`);
+    this.socket.on('data', (chunk: string) => this.#read(chunk));
+  }
+
+  #read(chunk: string): void {
+    const at = wallNow();
+    const text = this.#tail + chunk;
+    for (const match of text.matchAll(/\nid: (\d+)\n/g)) {
+      const version = Number(match[1]);
+      if (!this.#seen.has(version)) this.#seen.set(version, at);
+      if (this.#waiting?.version === version) {
+        this.#waiting.resolve(at);
+        this.#waiting = undefined;
+      }
+    }
+    this.#tail = text.slice(-24);
+  }
+
+  waitFor(version: number): Promise<number> {
+    const seen = this.#seen.get(version);
+    if (seen !== undefined) return Promise.resolve(seen);
+    return new Promise((resolve) => {
+      this.#waiting = { version, resolve };
+    });
+  }
+
+  /** The first event (any version) has arrived. */
+  async opened(): Promise<void> {
+    while (this.#seen.size === 0) await once(this.socket, 'data');
+  }
+}
+
+class ServerProcess {
+  readonly child: ChildProcess;
+  port = 0;
+  path = '';
+  clients: StreamClient[] = [];
+
+  constructor(readonly kind: Kind) {
+    this.child = fork(fileURLToPath(import.meta.url), [], { env: { ...process.env, [childFlag]: kind }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  }
+
+  async started(): Promise<void> {
+    const [reply] = (await once(this.child, 'message')) as [{ port: number; path: string }];
+    this.port = reply.port;
+    this.path = reply.path;
+  }
+
+  async ask<T extends Reply>(command: Command): Promise<T> {
+    this.child.send(command);
+    return ((await once(this.child, 'message')) as [T])[0];
+  }
+
+  async open(count: number): Promise<void> {
+    const opened = Array.from({ length: count }, () => new StreamClient(this.port, this.path));
+    await Promise.all(opened.map((client) => client.opened()));
+    this.clients.push(...opened);
+  }
+
+  close(clients: StreamClient[]): void {
+    for (const client of clients) client.socket.destroy();
+  }
+
+  /** One change; the milliseconds until the last stream received it. */
+  async fanOut(): Promise<number> {
+    const { at, version } = await this.ask<{ at: number; version: number }>({ command: 'change' });
+    const arrivals = await Promise.all(this.clients.map((client) => client.waitFor(version)));
+    return Math.max(...arrivals) - at;
+  }
+}
+
+/** Rows 6 and 7: see the file comment. */
+export async function run(): Promise<SummaryRow[]> {
+  const servers = [new ServerProcess('bare'), new ServerProcess('web-stream'), new ServerProcess('verikit')];
+  try {
+    for (const server of servers) await server.started();
+    const heapPerStream: Record<Kind, number> = { bare: 0, 'web-stream': 0, verikit: 0 };
+    for (const server of servers) {
+      // Warm the code paths, then drop those streams before the first reading.
+      await server.open(20);
+      server.close(server.clients.splice(0));
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const before = (await server.ask<{ heap: number }>({ command: 'heap' })).heap;
+      await server.open(streamCount);
+      const after = (await server.ask<{ heap: number }>({ command: 'heap' })).heap;
+      heapPerStream[server.kind] = (after - before) / streamCount;
+    }
+    const delays: Record<Kind, number[]> = { bare: [], 'web-stream': [], verikit: [] };
+    for (let round = 0; round < 5; round += 1) for (const server of servers) await server.fanOut(); // warm-up
+    for (let round = 0; round < changes; round += 1) for (const server of servers) delays[server.kind].push(await server.fanOut());
+    const heapRatio = heapPerStream.verikit / heapPerStream.bare;
+    const medianRatio = median(delays.verikit) / median(delays.bare);
+    const p99Ratio = percentile(delays.verikit, 0.99) / percentile(delays.bare, 0.99);
+    const ms = (value: number) => `${value.toFixed(2)} ms`;
+    console.log(`${streamCount.toLocaleString('en-US')} open streams on one flow; server heap after gc(), per stream`);
+    console.log(`bare node:http SSE    ${Math.round(heapPerStream.bare)} bytes/stream`);
+    console.log(`web-stream (hono)     ${Math.round(heapPerStream['web-stream'])} bytes/stream   ratio ${(heapPerStream['web-stream'] / heapPerStream.bare).toFixed(2)} (the adapter's floor)`);
+    console.log(`verikit flow handler  ${Math.round(heapPerStream.verikit)} bytes/stream   ratio ${heapRatio.toFixed(2)} (goal <= 1.5)`);
+    console.log(`one change reaching all ${streamCount.toLocaleString('en-US')} streams, ${changes} changes alternating between the servers`);
+    for (const kind of ['bare', 'web-stream', 'verikit'] as const) {
+      console.log(`${kind.padEnd(10)} median ${ms(median(delays[kind]))}, p99 ${ms(percentile(delays[kind], 0.99))}`);
+    }
+    console.log(`ratio verikit / bare: median ${medianRatio.toFixed(2)}, p99 ${p99Ratio.toFixed(2)} (goal <= 1.5)`);
+    console.log(`ratio web-stream / bare: median ${(median(delays['web-stream']) / median(delays.bare)).toFixed(2)} (the adapter's floor)`);
+    return [
+      {
+        measure: 'SSE: heap per open stream, 1,000 streams',
+        value: `${Math.round(heapPerStream.verikit)} bytes`,
+        baseline: `${Math.round(heapPerStream.bare)} bytes (bare node:http SSE)`,
+        ratio: heapRatio,
+        goal: '≤ 1.5x',
+        met: heapRatio <= 1.5,
+      },
+      {
+        measure: 'SSE: one change to 1,000 streams, median',
+        value: ms(median(delays.verikit)),
+        baseline: `${ms(median(delays.bare))} (bare)`,
+        ratio: medianRatio,
+        goal: '≤ 1.5x',
+        met: medianRatio <= 1.5,
+      },
+      {
+        measure: 'SSE: one change to 1,000 streams, p99',
+        value: ms(percentile(delays.verikit, 0.99)),
+        baseline: `${ms(percentile(delays.bare, 0.99))} (bare)`,
+        ratio: p99Ratio,
+        goal: '≤ 1.5x',
+        met: p99Ratio <= 1.5,
+      },
+    ];
+  } finally {
+    for (const server of servers) {
+      server.close(server.clients);
+      server.child.kill();
+    }
+  }
+}
+
+if (process.env[childFlag] !== undefined) await serve(process.env[childFlag] as Kind);

@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'vitest';
+import type { FlowRecord } from './flow-store.js';
+import { createMemoryKeyv, KeyvFlowStore } from './keyv-flow-store.js';
+import { envelope, readLive, versionOf } from './memory-records.js';
+
+const record: FlowRecord = {
+  schemaVersion: 1,
+  id: 'AAAAAAAAAAAAAAAAAAAAAA',
+  kind: 'phone',
+  version: 3,
+  value: 'awaiting-code',
+  context: { flowId: 'AAAAAAAAAAAAAAAAAAAAAA', version: 99, attemptsLeft: 4 },
+  createdAt: 1,
+  updatedAt: 2,
+};
+
+describe('flow records in the memory map', () => {
+  it('writes the bytes Keyv writes, and Keyv reads them back', async () => {
+    const keyv = createMemoryKeyv();
+    const store = new KeyvFlowStore(keyv);
+    expect(await store.compareAndSetFlow(record, 0, 60_000)).toBe(true);
+    expect(await keyv.get('flow:AAAAAAAAAAAAAAAAAAAAAA')).toEqual(record);
+    await keyv.set('flow:BBBBBBBBBBBBBBBBBBBBBB', { ...record, id: 'BBBBBBBBBBBBBBBBBBBBBB' }, 60_000);
+    const map = keyv.store as Map<string, string>;
+    const viaKeyv = JSON.parse(map.get('verikit:flow:BBBBBBBBBBBBBBBBBBBBBB')!) as { value: unknown; expires: number };
+    const ours = JSON.parse(envelope({ ...record, id: 'BBBBBBBBBBBBBBBBBBBBBB' }, 60_000)) as { value: unknown; expires: number };
+    expect(Object.keys(ours)).toEqual(Object.keys(viaKeyv));
+    expect(ours.value).toEqual(viaKeyv.value);
+    // Both stamp `expires` with the wall clock at the write: the two writes are apart by the time between them.
+    expect(ours.expires - viaKeyv.expires).toBeGreaterThanOrEqual(0);
+    expect(ours.expires - viaKeyv.expires).toBeLessThan(60_000);
+    expect(await store.getFlow('BBBBBBBBBBBBBBBBBBBBBB')).toEqual({ ...record, id: 'BBBBBBBBBBBBBBBBBBBBBB' });
+  });
+
+  it('reads the top-level version from the front, never a version inside the context', () => {
+    expect(versionOf(envelope(record, 1000))).toBe(3);
+    expect(versionOf(undefined)).toBe(0);
+  });
+
+  it('parses records written in another field order', () => {
+    const reordered = { context: { version: 99 }, version: 7, id: 'x' };
+    expect(versionOf(envelope(reordered, undefined))).toBe(7);
+    expect(versionOf(JSON.stringify({ value: null }))).toBe(0);
+  });
+
+  it('refuses a compare-and-set over a version that moved on, and over a record that exists when 0 is expected', async () => {
+    const store = new KeyvFlowStore();
+    expect(await store.compareAndSetFlow(record, 0, 60_000)).toBe(true);
+    expect(await store.compareAndSetFlow({ ...record, version: 4 }, 2, 60_000)).toBe(false);
+    expect(await store.compareAndSetFlow({ ...record, version: 4 }, 0, 60_000)).toBe(false);
+    expect(await store.compareAndSetFlow({ ...record, version: 4 }, 3, 60_000)).toBe(true);
+    expect((await store.getFlow(record.id))?.version).toBe(4);
+  });
+
+  it('lets exactly one of many concurrent writers of the same version win', async () => {
+    const store = new KeyvFlowStore();
+    await store.compareAndSetFlow(record, 0, 60_000);
+    const results = await Promise.all(Array.from({ length: 20 }, (_, index) => store.compareAndSetFlow({ ...record, version: 4, updatedAt: index }, 3, 60_000)));
+    expect(results.filter(Boolean)).toHaveLength(1);
+  });
+
+  it('reads an expired record as absent and deletes it, as keyv.get does', async () => {
+    const keyv = createMemoryKeyv();
+    const map = keyv.store as Map<string, string>;
+    map.set('verikit:flow:CCCCCCCCCCCCCCCCCCCCCC', JSON.stringify({ value: { ...record, id: 'CCCCCCCCCCCCCCCCCCCCCC' }, expires: Date.now() - 1 }));
+    expect(readLive(map, 'verikit:flow:CCCCCCCCCCCCCCCCCCCCCC')).toBeUndefined();
+    expect(map.has('verikit:flow:CCCCCCCCCCCCCCCCCCCCCC')).toBe(false);
+    const store = new KeyvFlowStore(keyv);
+    map.set('verikit:flow:CCCCCCCCCCCCCCCCCCCCCC', JSON.stringify({ value: { ...record, id: 'CCCCCCCCCCCCCCCCCCCCCC' }, expires: Date.now() - 1 }));
+    expect(await store.getFlow('CCCCCCCCCCCCCCCCCCCCCC')).toBeUndefined();
+    // An expired record is no record: a new flow may take its key.
+    map.set('verikit:flow:CCCCCCCCCCCCCCCCCCCCCC', JSON.stringify({ value: { ...record, id: 'CCCCCCCCCCCCCCCCCCCCCC' }, expires: Date.now() - 1 }));
+    expect(await store.compareAndSetFlow({ ...record, id: 'CCCCCCCCCCCCCCCCCCCCCC', version: 1 }, 0, 1000)).toBe(true);
+  });
+
+  it('reports a corrupt stored record as a StoreError, never as a missing flow', async () => {
+    const keyv = createMemoryKeyv();
+    (keyv.store as Map<string, string>).set('verikit:flow:DDDDDDDDDDDDDDDDDDDDDD', '{not json');
+    const store = new KeyvFlowStore(keyv);
+    await expect(store.getFlow('DDDDDDDDDDDDDDDDDDDDDD')).rejects.toMatchObject({ code: 'store_unavailable' });
+    await expect(store.compareAndSetFlow({ ...record, id: 'DDDDDDDDDDDDDDDDDDDDDD' }, 0, 1000)).rejects.toMatchObject({ code: 'store_unavailable' });
+  });
+});
