@@ -10,10 +10,10 @@ import type { FlowClientTimers } from './timers.js';
 
 /** Test-only fixtures: a real flow server (engine on the test double, flow handler, node:http) for the client's tests. */
 export const phoneNumber = '+2348012345678';
-export const testSecret = 'client-test-secret-0123456789-abcdefghij';
+const testSecret = 'client-test-secret-0123456789-abcdefghij';
 
 /** A change bus that counts live subscriptions: an open stream holds one. */
-export class CountingChangeBus implements FlowChangeBus {
+class CountingChangeBus implements FlowChangeBus {
   readonly #inner = new MemoryChangeBus();
   active = 0;
 
@@ -35,7 +35,7 @@ export class CountingChangeBus implements FlowChangeBus {
 }
 
 /** A Map that can be switched off: the store going down. */
-export class SwitchableMap extends Map<string, unknown> {
+class SwitchableMap extends Map<string, unknown> {
   down = false;
 
   override get(key: string): unknown {
@@ -50,14 +50,14 @@ export class SwitchableMap extends Map<string, unknown> {
 }
 
 /** A request the server saw: method, path and `Last-Event-ID`. */
-export interface SeenRequest {
+interface SeenRequest {
   readonly method: string;
   readonly path: string;
   readonly lastEventId: string | null;
 }
 
 /** Wraps the flow handler: answers a request itself when it returns a response, else passes it on. */
-export type Interceptor = (request: Request) => Response | undefined | Promise<Response | undefined>;
+type Interceptor = (request: Request) => Response | undefined | Promise<Response | undefined>;
 
 export interface FlowServer {
   url: string;

@@ -19,7 +19,7 @@ export const phoneNumber = '+2348012345678';
 export const otherPhoneNumber = '+2348098765432';
 
 /** A change bus that counts live subscriptions, to prove streams unsubscribe. */
-export class CountingChangeBus implements FlowChangeBus {
+class CountingChangeBus implements FlowChangeBus {
   readonly #inner = new MemoryChangeBus();
   active = 0;
   subscriptions = 0;
@@ -43,7 +43,7 @@ export class CountingChangeBus implements FlowChangeBus {
 }
 
 /** A Map that can be switched off: a store that went down. */
-export class SwitchableMap extends Map<string, unknown> {
+class SwitchableMap extends Map<string, unknown> {
   down = false;
 
   override get(key: string): unknown {
