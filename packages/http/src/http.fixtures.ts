@@ -18,8 +18,8 @@ export const httpTestSecret = 'http-test-secret-0123456789-abcdefghijkl';
 export const phoneNumber = '+2348012345678';
 export const otherPhoneNumber = '+2348098765432';
 
-/** A change bus that counts live subscriptions, to prove streams unsubscribe. */
-class CountingChangeBus implements FlowChangeBus {
+/** A change bus that counts live subscriptions, to prove streams unsubscribe (the client's tests use it too). */
+export class CountingChangeBus implements FlowChangeBus {
   readonly #inner = new MemoryChangeBus();
   active = 0;
   subscriptions = 0;
@@ -43,7 +43,7 @@ class CountingChangeBus implements FlowChangeBus {
 }
 
 /** A Map that can be switched off: a store that went down. */
-class SwitchableMap extends Map<string, unknown> {
+export class SwitchableMap extends Map<string, unknown> {
   down = false;
 
   override get(key: string): unknown {

@@ -16,7 +16,7 @@ export const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 export const redisRequired = process.env.CI === 'true';
 
 /** Why Redis at `url` cannot be used, or undefined when it answers PING. */
-async function redisUnavailableReason(url: string = redisUrl): Promise<string | undefined> {
+export async function redisUnavailableReason(url: string = redisUrl): Promise<string | undefined> {
   const client = createClient({ url, socket: { connectTimeout: 1000, reconnectStrategy: false } });
   client.on('error', () => {});
   try {
