@@ -20,7 +20,6 @@ import { once } from 'node:events';
 import { createServer, type IncomingMessage } from 'node:http';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
-import { connect } from 'node:net';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { getRequestListener } from '@hono/node-server';
@@ -28,6 +27,7 @@ import { createVerikit, type FlowPolicies, type FlowView, type UserEvent, type V
 import { createFlowHandler, toNodeHandler } from '@verikit/http';
 import { createTestProviderV1, ManualClock } from '@verikit/testing';
 import { Hono } from 'hono';
+import { redisUnavailableReason } from '../packages/redis/src/redis-test-env.fixtures.js';
 
 interface AutocannonRequest {
   method?: string;
@@ -195,21 +195,6 @@ async function measureServers(): Promise<void> {
   }
 }
 
-function redisReachable(url: string): Promise<boolean> {
-  const { hostname, port } = new URL(url);
-  return new Promise((resolve) => {
-    const socket = connect({ host: hostname, port: Number(port || 6379) });
-    const finish = (ok: boolean) => {
-      socket.destroy();
-      resolve(ok);
-    };
-    socket.setTimeout(1000, () => finish(false));
-    socket.once('error', () => finish(false));
-    socket.once('connect', () => socket.write('PING\r\n'));
-    socket.once('data', (data) => finish(data.toString().startsWith('+PONG')));
-  });
-}
-
 function percentile(values: number[], fraction: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor(fraction * sorted.length))]!;
@@ -234,8 +219,9 @@ async function* viewsOf(response: Response): AsyncGenerator<FlowView> {
 
 async function measureCrossInstanceDelay(): Promise<void> {
   const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-  if (!(await redisReachable(redisUrl))) {
-    console.log(`cross-instance SSE delay: skipped, Redis at ${redisUrl} is not reachable`);
+  const unavailable = await redisUnavailableReason(redisUrl);
+  if (unavailable !== undefined) {
+    console.log(`cross-instance SSE delay: skipped, ${unavailable}`);
     return;
   }
   const { createRedisChangeBus, createRedisStore } = await import('@verikit/redis');

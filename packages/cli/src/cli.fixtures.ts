@@ -15,7 +15,7 @@ export const binPath = fileURLToPath(new URL('../bin/verikit.js', import.meta.ur
 /** `packages/cli/src/main.ts`: what the bin runs through tsx when the package is not built. */
 export const mainPath = fileURLToPath(new URL('./main.ts', import.meta.url));
 /** The monorepo's root, where `pnpm exec verikit` resolves the workspace's bin. */
-export const repositoryRoot = fileURLToPath(new URL('../../..', import.meta.url));
+const repositoryRoot = fileURLToPath(new URL('../../..', import.meta.url));
 
 /** A command run as a real process, with what it printed and how it ended. */
 export interface CliProcess {

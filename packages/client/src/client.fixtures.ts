@@ -1,63 +1,27 @@
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { createVerikit, KeyvFlowStore, MemoryChangeBus, type FlowChangeBus, type FlowListener, type FlowView as CoreFlowView, type Verikit, type VerikitOptions } from '@verikit/core';
+import { createVerikit, KeyvFlowStore, type Verikit, type VerikitOptions } from '@verikit/core';
 import { createFlowHandler, toNodeHandler, type FlowHandlerOptions } from '@verikit/http';
 import { createTestProviderV1, type TestProviderV1 } from '@verikit/testing';
 import Keyv from 'keyv';
+import { CountingChangeBus, SwitchableMap } from '../../http/src/http.fixtures.js';
 import type { FlowView } from './flow-view.js';
 import type { FlowClientTimers } from './timers.js';
 
 /** Test-only fixtures: a real flow server (engine on the test double, flow handler, node:http) for the client's tests. */
 export const phoneNumber = '+2348012345678';
-export const testSecret = 'client-test-secret-0123456789-abcdefghij';
-
-/** A change bus that counts live subscriptions: an open stream holds one. */
-export class CountingChangeBus implements FlowChangeBus {
-  readonly #inner = new MemoryChangeBus();
-  active = 0;
-
-  publish(view: CoreFlowView): void {
-    this.#inner.publish(view);
-  }
-
-  subscribe(flowId: string, listener: FlowListener): () => void {
-    const unsubscribe = this.#inner.subscribe(flowId, listener);
-    this.active += 1;
-    let live = true;
-    return () => {
-      if (!live) return;
-      live = false;
-      this.active -= 1;
-      unsubscribe();
-    };
-  }
-}
-
-/** A Map that can be switched off: the store going down. */
-export class SwitchableMap extends Map<string, unknown> {
-  down = false;
-
-  override get(key: string): unknown {
-    if (this.down) throw new Error('ECONNREFUSED');
-    return super.get(key);
-  }
-
-  override set(key: string, value: unknown): this {
-    if (this.down) throw new Error('ECONNREFUSED');
-    return super.set(key, value);
-  }
-}
+const testSecret = 'client-test-secret-0123456789-abcdefghij';
 
 /** A request the server saw: method, path and `Last-Event-ID`. */
-export interface SeenRequest {
+interface SeenRequest {
   readonly method: string;
   readonly path: string;
   readonly lastEventId: string | null;
 }
 
 /** Wraps the flow handler: answers a request itself when it returns a response, else passes it on. */
-export type Interceptor = (request: Request) => Response | undefined | Promise<Response | undefined>;
+type Interceptor = (request: Request) => Response | undefined | Promise<Response | undefined>;
 
 export interface FlowServer {
   url: string;

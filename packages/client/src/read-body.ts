@@ -1,11 +1,11 @@
 /** The largest answer body read, in bytes: an error page from a proxy can be large, and nothing we need is. */
-export const maxBodyBytes = 256 * 1024;
+const maxBodyBytes = 256 * 1024;
 
 /**
  * The body as text, reading at most `limit` bytes; undefined when the body is longer (the rest is
  * cancelled, not downloaded) or cannot be read.
  */
-export async function readBoundedText(response: Response, limit: number = maxBodyBytes): Promise<string | undefined> {
+async function readBoundedText(response: Response, limit: number = maxBodyBytes): Promise<string | undefined> {
   const body = response.body;
   if (body === null) return '';
   const reader = body.getReader();

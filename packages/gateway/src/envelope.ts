@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { GatewayOperation } from './endpoints.js';
 
 /** The response envelope of every endpoint (spec §2.1). Only `success` is required to read a response. */
-export const envelopeSchema = z.looseObject({
+const envelopeSchema = z.looseObject({
   success: z.boolean({ error: 'must be a boolean' }),
   message: z.string({ error: 'must be a string' }).optional(),
   code: z.number({ error: 'must be a number' }).optional(),

@@ -5,7 +5,7 @@ import { readEnvelope, type Envelope } from './envelope.js';
 import type { ResolvedGatewayOptions } from './options-schema.js';
 
 /** A response of the service that was read: its HTTP status and its envelope (2xx only). */
-export interface GatewayReply {
+interface GatewayReply {
   readonly status: number;
   readonly envelope: Envelope;
 }

@@ -11,7 +11,7 @@ const pathSchema = z
 const valuesSchema = z.array(z.string().min(1).max(64), { error: 'must be a list of strings' }).min(1).max(20);
 
 /** The schema of {@link GatewayProviderOptions}: unknown keys are refused, so typos surface. */
-export const gatewayProviderOptionsSchema = z.strictObject(
+const gatewayProviderOptionsSchema = z.strictObject(
   {
     apiKey: secretSchema.optional(),
     baseUrl: baseUrlSchema.optional(),

@@ -76,7 +76,7 @@ export class Cors {
  * Sets headers on a response, copying it first when its headers are immutable (a response from
  * `fetch`, which a hook could return). Returns the response that carries them.
  */
-export function withHeaders(response: Response, headers: Record<string, string>): Response {
+function withHeaders(response: Response, headers: Record<string, string>): Response {
   const entries = Object.entries(headers);
   if (entries.length === 0) return response;
   try {

@@ -18,7 +18,7 @@ export const httpTestSecret = 'http-test-secret-0123456789-abcdefghijkl';
 export const phoneNumber = '+2348012345678';
 export const otherPhoneNumber = '+2348098765432';
 
-/** A change bus that counts live subscriptions, to prove streams unsubscribe. */
+/** A change bus that counts live subscriptions, to prove streams unsubscribe (the client's tests use it too). */
 export class CountingChangeBus implements FlowChangeBus {
   readonly #inner = new MemoryChangeBus();
   active = 0;

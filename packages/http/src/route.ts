@@ -8,9 +8,6 @@ export const routeMethods = {
   webhooks: ['POST'],
 } as const satisfies Readonly<Record<string, readonly string[]>>;
 
-/** The name of a route of the flow handler. */
-export type RouteName = keyof typeof routeMethods;
-
 /** Normalizes a base path: `''`, or `/` followed by segments with no trailing slash. */
 export function normalizeBasePath(basePath: string): string {
   const trimmed = basePath.replace(/\/+$/, '');

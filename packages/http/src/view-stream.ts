@@ -33,7 +33,7 @@ const reconnectMs = 3000;
 const encoder = new TextEncoder();
 
 /** One server-sent event carrying a view; its id is the view's version. */
-export function viewEvent(view: FlowView): string {
+function viewEvent(view: FlowView): string {
   return `id: ${view.version}\nevent: view\ndata: ${JSON.stringify(view)}\n\n`;
 }
 

@@ -4,7 +4,7 @@
  * and CI is not set.
  */
 import { createRedisChangeBus, createRedisStore, type RedisChangeBus, type RedisFlowStore } from '@verikit/redis';
-import { createTestProviderV1 } from '@verikit/testing';
+import { createTestProviderV1, freshPhoneNumber, ServerSentEventReader } from '@verikit/testing';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createVerikit } from '@verikit/core';
 import type { FlowView } from '@verikit/core';
@@ -12,7 +12,6 @@ import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createFlowHandler, toNodeHandler } from '@verikit/http';
-import { ServerSentEventReader } from '@verikit/testing';
 import { deleteNamespace, redisSkipReason, redisUrl, uniqueNamespace } from './redis-test-env.fixtures.js';
 
 async function listen(handler: (request: Request) => Promise<Response>): Promise<{ url: string; close: () => Promise<void> }> {
@@ -72,7 +71,7 @@ describe.skipIf(unavailable !== undefined)('SSE across instances sharing Redis',
     const clock = { now: () => at };
     const a = await instance(clock);
     const b = await instance(clock);
-    const phoneNumber = `+23480${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`;
+    const phoneNumber = freshPhoneNumber();
     const flow = (await (await postJson(`${a.url}/flows`, { kind: 'phone', phoneNumber })).json()) as FlowView;
     expect(flow.status).toBe('awaiting-code');
 

@@ -3,18 +3,13 @@ import { createClient } from '@keyv/redis';
 import { createVerikit } from '@verikit/core';
 import { createWebhookHandler } from '@verikit/http';
 import type { ProviderEventV1, RawWebhookV1 } from '@verikit/provider';
-import { createTestProviderV1 } from '@verikit/testing';
+import { createTestProviderV1, freshPhoneNumber } from '@verikit/testing';
 import { afterAll, describe, expect, it } from 'vitest';
 import { deliverWebhook, scenarioWebhookSecret, signWebhook } from './multi-process.fixtures.js';
 import { createRedisStore, type RedisFlowStore } from './redis-flow-store.js';
 import { deleteNamespace, redisSkipReason, redisUrl, uniqueNamespace } from './redis-test-env.fixtures.js';
 
 const skipReason = await redisSkipReason('@verikit/redis key names');
-
-/** A number no other test uses, so its digits can only come from this test's flows. */
-function uniquePhoneNumber(): string {
-  return `+23481${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`;
-}
 
 function parse(webhook: RawWebhookV1): ProviderEventV1 | null {
   const body = JSON.parse(webhook.body) as { event: string; phoneNumber: string; status: 'success' | 'failed' };
@@ -36,12 +31,12 @@ describe.skipIf(skipReason !== undefined)('Redis key names', () => {
     const verikit = createVerikit({ provider, store, secret: 'redis-key-names-secret-0123456789abcdef' });
     const handleWebhook = createWebhookHandler({ verikit, secret: scenarioWebhookSecret, parse });
 
-    const ussdNumber = uniquePhoneNumber();
+    const ussdNumber = freshPhoneNumber();
     const ussd = await verikit.start({ kind: 'ussd', phoneNumber: ussdNumber });
     const webhook = signWebhook(ussd.id, `msg_${randomUUID().replaceAll('-', '')}`, { event: 'USSD_VERIFICATION', phoneNumber: ussdNumber, status: 'success' }, Date.now());
     expect(await deliverWebhook(handleWebhook, webhook)).toMatchObject({ httpStatus: 200, status: 'applied', appliedTo: ussd.id });
 
-    const phoneNumber = uniquePhoneNumber();
+    const phoneNumber = freshPhoneNumber();
     const phone = await verikit.start({ kind: 'phone', phoneNumber });
     await verikit.send(phone.id, { type: 'submit-code', code: provider.lastCode(phoneNumber)! });
     expect((await verikit.get(phone.id)).status).toBe('verified');

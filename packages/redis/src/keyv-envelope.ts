@@ -4,7 +4,7 @@
  * shape, so `keyv.get(key)` on a Keyv with a JSON serializer reads it back, and what Keyv writes is
  * read here (docs/decisions/0301-keyv-compatible-records.md).
  */
-export interface KeyvEnvelope<T> {
+interface KeyvEnvelope<T> {
   readonly value: T;
   readonly expires?: number;
 }

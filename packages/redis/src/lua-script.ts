@@ -15,7 +15,7 @@ export interface RedisCommandClient {
  * the fallback happens once per server. Each script touches exactly one key, passed in `KEYS`, so
  * it is valid on Redis Cluster.
  */
-export class LuaScript {
+class LuaScript {
   readonly source: string;
   readonly sha: string;
 

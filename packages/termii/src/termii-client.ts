@@ -34,7 +34,7 @@ export interface TermiiClient {
 }
 
 /** Termii's message in an answer: `message`, else a string `status` or `error`. */
-export function termiiMessage(answer: unknown): string | undefined {
+function termiiMessage(answer: unknown): string | undefined {
   if (typeof answer !== 'object' || answer === null) return undefined;
   for (const key of ['message', 'status', 'error']) {
     const value = (answer as Record<string, unknown>)[key];

@@ -7,7 +7,7 @@ import type { TermiiProviderSettings, TermiiRoute } from './termii-settings.js';
 const route = z.enum(['dnd', 'generic'], { error: 'must be dnd or generic' });
 
 /** The schema of {@link TermiiProviderSettings}: unknown keys are refused, so typos surface. */
-export const termiiSettingsSchema = z.strictObject(
+const termiiSettingsSchema = z.strictObject(
   {
     apiKey: secretSchema.optional(),
     baseUrl: baseUrlSchema.optional(),

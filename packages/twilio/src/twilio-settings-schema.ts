@@ -13,7 +13,7 @@ import {
 import type { TwilioProviderSettings } from './twilio-settings.js';
 
 /** The schema of {@link TwilioProviderSettings}: unknown keys are refused, so typos surface. */
-export const twilioSettingsSchema = z.strictObject(
+const twilioSettingsSchema = z.strictObject(
   {
     accountSid: accountSidSchema.optional(),
     authToken: secretSchema.optional(),
@@ -33,7 +33,7 @@ export const twilioSettingsSchema = z.strictObject(
 );
 
 /** Basic auth credentials: the username (account or API key SID) and the password (auth token or key secret). */
-export interface TwilioCredentials {
+interface TwilioCredentials {
   readonly username: string;
   readonly password: string;
 }

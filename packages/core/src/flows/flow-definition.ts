@@ -23,7 +23,7 @@ export interface FlowEnvironment {
 }
 
 /** One provider call an effect makes, with what it may read. */
-export interface EffectCall {
+interface EffectCall {
   readonly flowId: string;
   readonly input: EffectRequest['input'];
   readonly context: ProviderCallContextV1;
@@ -42,7 +42,7 @@ export interface EffectDefinition {
 }
 
 /** How a provider event finds its flow and what it becomes there. */
-export interface ProviderEventRoute {
+interface ProviderEventRoute {
   readonly type: ProviderEventV1['type'];
   /**
    * The route keys to read, in order, to find the flow the event concerns: the key

@@ -24,7 +24,7 @@ import {
  * keyed hash (for per-number limits) and sealed (AES-GCM) so that a resend can reach the provider.
  * Hash and sealed number are removed when the flow ends.
  */
-export interface IdentityContext extends FlowContextBase {
+interface IdentityContext extends FlowContextBase {
   readonly idType: IdentityType;
   readonly numberMasked: string;
   readonly numberHash: string;
@@ -33,7 +33,7 @@ export interface IdentityContext extends FlowContextBase {
   readonly attemptsLeft: number;
 }
 
-export interface IdentityInput {
+interface IdentityInput {
   readonly flowId: string;
   readonly now: number;
   readonly idType: IdentityType;
@@ -44,7 +44,7 @@ export interface IdentityInput {
   readonly otpHash: string;
 }
 
-export type IdentityEvent =
+type IdentityEvent =
   | BaseEvent
   /** `codeHash` is the keyed hash of the submitted code; the code itself never enters the machine. */
   | { type: 'submit-code'; now: number; codeHash: string }

@@ -20,7 +20,7 @@ import {
 } from './shared.js';
 
 /** The phone flow's context. The submitted code is never stored. */
-export interface PhoneContext extends FlowContextBase {
+interface PhoneContext extends FlowContextBase {
   readonly phoneNumber: string;
   readonly channel: PhoneChannel;
   readonly from?: string;
@@ -29,7 +29,7 @@ export interface PhoneContext extends FlowContextBase {
   readonly attemptsLeft: number;
 }
 
-export interface PhoneInput {
+interface PhoneInput {
   readonly flowId: string;
   readonly now: number;
   readonly phoneNumber: string;
@@ -37,7 +37,7 @@ export interface PhoneInput {
   readonly from?: string;
 }
 
-export type PhoneEvent =
+type PhoneEvent =
   | BaseEvent
   | { type: 'submit-code'; now: number; code: string }
   | { type: 'resend'; now: number };

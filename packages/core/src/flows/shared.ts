@@ -13,7 +13,7 @@ export interface FlowError {
 }
 
 /** A provider call committed with the snapshot before it runs. */
-export interface PendingEffect {
+interface PendingEffect {
   /** Deterministic: `flowId:effect:n`. */
   readonly id: string;
   readonly kind: EffectKind;
@@ -50,15 +50,15 @@ export interface FlowContextBase {
 }
 
 /** Events every machine understands. Every event carries `now` (ms since epoch) from the engine's clock. */
-export type TickEvent = { type: 'tick'; now: number };
-export type EffectSucceededEvent = { type: 'effect-succeeded'; now: number; effectId: string; result: Readonly<Record<string, unknown>> };
+type TickEvent = { type: 'tick'; now: number };
+type EffectSucceededEvent = { type: 'effect-succeeded'; now: number; effectId: string; result: Readonly<Record<string, unknown>> };
 /** `requestSent: false` when the provider's error says the request never left (nothing can have been delivered). */
-export type EffectFailedEvent = { type: 'effect-failed'; now: number; effectId: string; error: FlowError; requestSent?: boolean };
-export type CancelEvent = { type: 'cancel'; now: number };
+type EffectFailedEvent = { type: 'effect-failed'; now: number; effectId: string; error: FlowError; requestSent?: boolean };
+type CancelEvent = { type: 'cancel'; now: number };
 export type BaseEvent = TickEvent | EffectSucceededEvent | EffectFailedEvent | CancelEvent;
 
 /** The error a flow shows when an effect's deadline passed without an answer. */
-export const outcomeUnknownError: FlowError = Object.freeze({
+const outcomeUnknownError: FlowError = Object.freeze({
   code: 'outcome_unknown',
   message: 'the provider did not answer in time; the outcome is unknown',
 });
@@ -128,7 +128,7 @@ export function markEffectUnanswered(context: FlowContextBase): Pick<FlowContext
  * before any code went out. Such a send starts no cooldown: the user may retry at once, and the
  * send still counts against `maxSendsPerFlow` and the hourly limit.
  */
-export function sendNeverLeft(context: FlowContextBase, event: { type: string }): boolean {
+function sendNeverLeft(context: FlowContextBase, event: { type: string }): boolean {
   if (event.type !== 'effect-failed') return false;
   const failed = event as EffectFailedEvent;
   if (failed.requestSent !== undefined) return !failed.requestSent;

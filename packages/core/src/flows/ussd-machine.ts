@@ -21,20 +21,20 @@ import {
  * The USSD flow's context. `otp` and `ussdCode` come from the service and are shown to the user,
  * so they live here while the user may dial; they are removed when the flow ends.
  */
-export interface UssdContext extends FlowContextBase {
+interface UssdContext extends FlowContextBase {
   readonly phoneNumber: string;
   readonly otp?: string;
   readonly ussdCode?: string;
   readonly reference?: string;
 }
 
-export interface UssdInput {
+interface UssdInput {
   readonly flowId: string;
   readonly now: number;
   readonly phoneNumber: string;
 }
 
-export type UssdEvent =
+type UssdEvent =
   | BaseEvent
   | { type: 'ussd-result'; now: number; status: 'success' | 'failed' }
   | { type: 'restart'; now: number };

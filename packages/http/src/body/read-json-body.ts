@@ -4,7 +4,7 @@ import { UnsupportedMediaTypeError } from '../errors/unsupported-media-type-erro
 import { readBody } from './read-body.js';
 
 /** True for `application/json`, with no charset or a UTF-8 one. */
-export function isJsonContentType(header: string | null): boolean {
+function isJsonContentType(header: string | null): boolean {
   if (header === null) return false;
   const [mediaType = '', ...parameters] = header.split(';');
   if (mediaType.trim().toLowerCase() !== 'application/json') return false;

@@ -4,7 +4,7 @@ const standardPrefix = 'whsec_';
 const base64Pattern = /^[A-Za-z0-9+/]+={0,2}$/;
 
 /** The shortest key accepted, in bytes (128 bits). Dashboards issue 24 to 64. */
-export const minimumKeyBytes = 16;
+const minimumKeyBytes = 16;
 
 /**
  * Turns a configured webhook secret into key bytes:
