@@ -41,20 +41,10 @@ export interface ContractSubject {
   lastMessage(phoneNumber: string): string | undefined | Promise<string | undefined>;
   /** A registered BVN and NIN, and the phone numbers their OTPs go to (for providers with the identity capability). */
   readonly identities?: {
-    /** A BVN the provider knows. */
-    readonly bvn: {
-      /** The BVN, 11 digits. */
-      number: string;
-      /** The phone its OTP goes to, where the suite reads the OTP back. */
-      phoneNumber: string;
-    };
-    /** A NIN the provider knows. */
-    readonly nin: {
-      /** The NIN, 11 digits. */
-      number: string;
-      /** The phone its OTP goes to. */
-      phoneNumber: string;
-    };
+    /** A BVN the provider knows, and the phone its OTP goes to (where the suite reads the OTP back). */
+    readonly bvn: { /** 11 digits. */ number: string; /** E.164. */ phoneNumber: string };
+    /** A NIN the provider knows, and the phone its OTP goes to. */
+    readonly nin: { /** 11 digits. */ number: string; /** E.164. */ phoneNumber: string };
   };
   /**
    * Arranges for the next call of `operation` to fail with `failure`, and returns the input fields to use
