@@ -7,12 +7,31 @@ import type { CliIo } from './cli-io.js';
 export type FakeProvider = 'termii' | 'twilio';
 
 /** A running provider fake, as the CLI returns it. */
-export type ProviderFakeRun = { readonly provider: 'termii'; readonly fake: TermiiFake; close(): Promise<void> } | { readonly provider: 'twilio'; readonly fake: TwilioFake; close(): Promise<void> };
+export type ProviderFakeRun =
+  | {
+      /** Which provider's API the fake plays. */
+      readonly provider: 'termii';
+      /** The running fake: its URL, outbox and magic numbers. */
+      readonly fake: TermiiFake;
+      /** Stops the fake's server. */
+      close(): Promise<void>;
+    }
+  | {
+      /** Which provider's API the fake plays. */
+      readonly provider: 'twilio';
+      /** The running fake: its URL, settings, outbox and magic numbers. */
+      readonly fake: TwilioFake;
+      /** Stops the fake's server. */
+      close(): Promise<void>;
+    };
 
 /** The options of the fake run that the sandbox flags give. */
 export interface FakeFlags {
+  /** Port on 127.0.0.1 (`--port`). Default 0: a free one. */
   readonly port?: number;
+  /** Latency added to every answer, in ms (`--latency`). */
   readonly latencyMs?: number;
+  /** Latency of the magic "slow" numbers, in ms (`--slow`). */
   readonly slowMs?: number;
   /** Termii: the API key to accept; Twilio: the auth token. Never printed. */
   readonly secret?: string;

@@ -9,6 +9,7 @@ import type { FlowTransport } from './transport.js';
 
 /** What an observer shows: replaced as a whole on every change, so it can be compared by reference. */
 export interface FlowObserverResult {
+  /** The flow this result is about. */
   readonly flowId: string;
   /** The newest view seen (highest version), or undefined before the first read. */
   readonly view: FlowView | undefined;
@@ -62,6 +63,7 @@ function sameView(a: FlowView, b: FlowView): boolean {
  * arrive in any order. Closes when the flow is done.
  */
 export class FlowObserver extends Subscribable<FlowObserverListener> {
+  /** The flow this observer follows. */
   readonly flowId: string;
   readonly #transport: FlowTransport;
   readonly #registry: ObserverRegistry;
@@ -73,7 +75,11 @@ export class FlowObserver extends Subscribable<FlowObserverListener> {
   readonly #deadlineTries = new Map<string, number>();
   #reading: Promise<FlowClientError | undefined> | undefined;
 
-  /** Use `client.observe(flowId)`. */
+  /**
+   * Use `client.observe(flowId)`: the transport and registry are the client's own.
+   *
+   * @internal
+   */
   constructor(transport: FlowTransport, registry: ObserverRegistry, flowId: string, options: FlowObserverOptions = {}) {
     super();
     this.flowId = flowId;
@@ -139,6 +145,7 @@ export class FlowObserver extends Subscribable<FlowObserverListener> {
     return true;
   }
 
+  /** The first subscriber starts the work: registration with the client, the stream, the deadline timer. */
   protected override onSubscribe(): void {
     if (this.#active) return;
     this.#active = true;
@@ -146,6 +153,7 @@ export class FlowObserver extends Subscribable<FlowObserverListener> {
     this.#startFollowing();
   }
 
+  /** The last unsubscriber stops it; the result keeps its view and shows the connection `idle`. */
   protected override onUnsubscribe(): void {
     if (this.hasListeners() || !this.#active) return;
     this.#active = false;

@@ -20,6 +20,7 @@ export type FlowEventType = 'submit-code' | 'resend' | 'restart' | 'cancel';
 
 /** An error a flow shows: safe to render, never carries a secret. */
 export interface FlowViewError {
+  /** Stable and machine-readable, e.g. `send_failed`: branch on it. */
   readonly code: string;
   /** Developer English; translate `messageId` instead. */
   readonly message: string;
@@ -34,8 +35,11 @@ export interface FlowViewError {
  * comparing them with `Date.now()` directly.
  */
 export interface FlowView {
+  /** The flow id: what `get`, `send` and `observe` take. */
   readonly id: string;
+  /** Which flow this is: USSD dial, phone code or BVN/NIN. */
   readonly kind: FlowKind;
+  /** Where the flow is: what to render (docs/ui.md). */
   readonly status: FlowStatus;
   /** True when nothing can change the flow any more. */
   readonly done: boolean;
@@ -43,10 +47,13 @@ export interface FlowView {
   readonly allowed: readonly string[];
   /** The phone number, masked: `+234******5678`. */
   readonly phoneNumber?: string;
+  /** Phone flows: how the code travels. */
   readonly channel?: 'sms' | 'voice' | 'whatsapp';
+  /** Identity flows: which identity number the code was sent for. */
   readonly idType?: 'bvn' | 'nin';
   /** The BVN/NIN, masked: `*******5678`. */
   readonly number?: string;
+  /** Wrong codes still allowed before the flow locks (phone, identity). */
   readonly attemptsLeft?: number;
   /** Wrong codes allowed in all (phone, identity). */
   readonly maxAttempts?: number;
@@ -60,10 +67,13 @@ export interface FlowView {
   readonly ussdCode?: string;
   /** USSD only: the OTP to enter after dialling. */
   readonly otp?: string;
+  /** Why the flow failed or a send did not go out; absent otherwise. */
   readonly error?: FlowViewError;
   /** The flow's change counter: strictly increasing, so the higher version is the newer state. */
   readonly version: number;
+  /** When the flow started (server clock). */
   readonly createdAt: number;
+  /** When the flow last changed (server clock). */
   readonly updatedAt: number;
   /**
    * The server's clock when it computed this view. The server sends it in every view; an older server
@@ -74,13 +84,48 @@ export interface FlowView {
 
 /** What `start` takes: one of the three flow kinds and its fields. */
 export type StartFlowInput =
-  | { readonly kind: 'ussd'; readonly phoneNumber: string }
-  | { readonly kind: 'phone'; readonly phoneNumber: string; readonly channel?: 'sms' | 'voice' | 'whatsapp'; readonly from?: string }
-  | { readonly kind: 'identity'; readonly idType: 'bvn' | 'nin'; readonly number: string };
+  | {
+      /** A USSD flow: the user dials a code and enters the OTP shown. */
+      readonly kind: 'ussd';
+      /** The user's number in E.164 (`+2348012345678`). */
+      readonly phoneNumber: string;
+    }
+  | {
+      /** A phone flow: a code sent by SMS, voice or WhatsApp. */
+      readonly kind: 'phone';
+      /** The user's number in E.164. */
+      readonly phoneNumber: string;
+      /** How the code travels. Default `sms`. */
+      readonly channel?: 'sms' | 'voice' | 'whatsapp';
+      /** The sender ID or number the code comes from, where the provider lets you choose. */
+      readonly from?: string;
+    }
+  | {
+      /** An identity flow: a code sent to the number registered for a BVN or NIN. */
+      readonly kind: 'identity';
+      /** Which identity number `number` is. */
+      readonly idType: 'bvn' | 'nin';
+      /** The BVN or NIN, 11 digits. */
+      readonly number: string;
+    };
 
 /** What `send` takes: a user event. */
 export type FlowEvent =
-  | { readonly type: 'submit-code'; readonly code: string }
-  | { readonly type: 'resend' }
-  | { readonly type: 'restart' }
-  | { readonly type: 'cancel' };
+  | {
+      /** Submits the code the user received. */
+      readonly type: 'submit-code';
+      /** The code as typed. */
+      readonly code: string;
+    }
+  | {
+      /** Sends a code again (phone, identity) once the cooldown has passed. */
+      readonly type: 'resend';
+    }
+  | {
+      /** Starts a new USSD session (a new code to dial) once the cooldown has passed. */
+      readonly type: 'restart';
+    }
+  | {
+      /** Ends the flow; nothing can change it after. */
+      readonly type: 'cancel';
+    };

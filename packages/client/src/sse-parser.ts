@@ -2,6 +2,7 @@
 export interface ServerSentEvent {
   /** The event type: `message` unless the server named one. */
   readonly event: string;
+  /** The `data` lines joined with LF: for verikit streams, a JSON view. */
   readonly data: string;
   /** The last event id the stream set, as the HTML spec defines it (it carries over to later events). */
   readonly id: string;
@@ -9,6 +10,7 @@ export interface ServerSentEvent {
 
 /** What the parser reports as it reads. */
 export interface EventStreamHandlers {
+  /** Called once per event, at the blank line that ends it. */
   onEvent(event: ServerSentEvent): void;
   /** A `retry:` field: the reconnection delay the server asks for, in ms. */
   onRetry?(ms: number): void;

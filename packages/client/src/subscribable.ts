@@ -4,6 +4,7 @@
  * when nobody does. `subscribe` is bound, so it can be handed to `useSyncExternalStore` as it is.
  */
 export class Subscribable<TListener extends (...args: never[]) => void = () => void> {
+  /** The current subscriptions, one wrapper per `subscribe` call. */
   protected listeners = new Set<TListener>();
 
   constructor() {
@@ -30,7 +31,9 @@ export class Subscribable<TListener extends (...args: never[]) => void = () => v
     return this.listeners.size > 0;
   }
 
+  /** Called after every subscription: a subclass starts its work on the first. */
   protected onSubscribe(): void {}
 
+  /** Called after every unsubscription: a subclass stops its work when none is left. */
   protected onUnsubscribe(): void {}
 }

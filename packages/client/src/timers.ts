@@ -5,7 +5,9 @@
 export interface FlowClientTimers {
   /** This device's clock, in ms since the epoch. */
   now(): number;
+  /** Schedules `callback` after `ms`; returns a handle for `clearTimeout`. */
   setTimeout(callback: () => void, ms: number): unknown;
+  /** Cancels a timer that `setTimeout` returned; a handle already fired is harmless. */
   clearTimeout(handle: unknown): void;
 }
 

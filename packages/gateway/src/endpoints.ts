@@ -6,6 +6,7 @@ export type GatewayBase = 'ussd' | 'main';
 
 /** One endpoint of the service: where it is and the messages it answers with (spec §4, §7). */
 export interface GatewayEndpoint {
+  /** Which base address the endpoint is under: USSD initiation has its own. */
   readonly base: GatewayBase;
   /** The path after the base address: the base's prefix, then the route. */
   readonly path: string;

@@ -23,7 +23,15 @@ export type GatewayHooks = HttpHooks<GatewayOperation>;
 /** Where fields are in the service's responses and webhooks, as dotted paths such as `data.otp`. */
 export interface GatewayMapping {
   /** USSD initiation. Defaults: `data.otp`, `data.ussdCode`, `data.reference`, each with common alternatives. */
-  readonly ussd?: { readonly otp?: string; readonly ussdCode?: string; readonly reference?: string };
+  readonly ussd?: {
+    /** Where the OTP to show is. */
+    readonly otp?: string;
+    /** Where the code to dial is. */
+    readonly ussdCode?: string;
+    /** Where the service's reference is (optional in the answer). */
+    readonly reference?: string;
+  };
+  /** Phone verification: where the answers hold the request id and validity, and how the channel is chosen. */
   readonly phone?: {
     /** Where phone verification returns its requestId. Default `data.requestId` (and common alternatives). */
     readonly requestId?: string;
@@ -38,14 +46,22 @@ export interface GatewayMapping {
      */
     readonly channelField?: string;
     /** The values sent in `channelField`. Default `sms` and `voice`. */
-    readonly channelValues?: { readonly sms?: string; readonly voice?: string };
+    readonly channelValues?: {
+      /** The value that asks for an SMS. */
+      readonly sms?: string;
+      /** The value that asks for a voice call. */
+      readonly voice?: string;
+    };
   };
   /** The USSD_VERIFICATION webhook. Defaults: `event`, `phoneNumber`, `status`, each with common alternatives. */
   readonly webhook?: {
+    /** Where the event name is. */
     readonly event?: string;
     /** The event name that means USSD verification. Default `USSD_VERIFICATION`. */
     readonly eventName?: string;
+    /** Where the number that dialled is. */
     readonly phoneNumber?: string;
+    /** Where the outcome is. */
     readonly status?: string;
     /** Status values that mean verified. Default `success`, `successful`, `verified`, `completed`, `true`. */
     readonly successValues?: readonly string[];

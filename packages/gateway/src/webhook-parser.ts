@@ -14,8 +14,11 @@ const defaultFailure = ['failed', 'failure', 'false'];
  * `timestamp` the parser ignores.
  */
 export interface GatewayWebhookBody {
+  /** The event name, the only one the service sends. */
   readonly event: 'USSD_VERIFICATION';
+  /** The number that dialled, in E.164. */
   readonly phoneNumber: string;
+  /** `success` when the user entered the right OTP. */
   readonly status: 'success' | 'failed';
 }
 

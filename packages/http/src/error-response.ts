@@ -8,16 +8,27 @@ import { jsonResponse } from './json-response.js';
 
 /** The body of every error answer. Built from the error's `toJSON()` and structured fields only; never a stack, a value sent in or a secret. */
 export interface ErrorResponseBody {
+  /** The error, under one key so a success body and an error body never look alike. */
   readonly error: {
+    /** The error class, such as `InvalidInputError`. */
     readonly name: string;
+    /** The stable code to branch on. */
     readonly code: string;
+    /** Developer English; never holds a secret, a code or a full identity number. */
     readonly message: string;
     /** The stable key a product translates (`verikit.error.<code>`, docs/ui.md); `message` is developer English. */
     readonly messageId: string;
+    /** The input field at fault, where there is one. */
     readonly field?: string;
+    /** True when the same call may succeed if made again later. */
     readonly isRetryable: boolean;
     /** `invalid_input`: every problem found, each naming its field. */
-    readonly issues?: ReadonlyArray<{ readonly field: string; readonly message: string }>;
+    readonly issues?: ReadonlyArray<{
+      /** The field at fault, as a dotted path. */
+      readonly field: string;
+      /** What is wrong with it; never echoes the value. */
+      readonly message: string;
+    }>;
     /** `event_not_allowed`: the events the flow accepts now. */
     readonly allowed?: readonly string[];
     /** `rate_limited`: when the call may succeed (ms since the epoch, on the server's clock). */

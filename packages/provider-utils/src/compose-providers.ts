@@ -4,11 +4,17 @@ import { InvalidInputError, type ProviderV1 } from '@verikit/provider';
 export interface ProviderComposition {
   /** The composed provider's name. Default `composed`. */
   readonly name?: string;
+  /** Serves phone verification (send and check; a resend and every check go back to it). */
   readonly phone?: ProviderV1;
+  /** Serves `sms.send`. */
   readonly sms?: ProviderV1;
+  /** Serves `whatsapp.send`. */
   readonly whatsapp?: ProviderV1;
+  /** Serves USSD verification; usually the same provider as `webhooks`, which brings its results. */
   readonly ussd?: ProviderV1;
+  /** Serves BVN/NIN verification. */
   readonly identity?: ProviderV1;
+  /** Parses the pushed events (USSD results). */
   readonly webhooks?: ProviderV1;
 }
 

@@ -27,7 +27,9 @@ export type HttpAfterResponseHook<Operation extends string = string> = (
 
 /** Hooks for tracing and logging, run by ky. */
 export interface HttpHooks<Operation extends string = string> {
+  /** Run in order before each attempt, e.g. to add a `traceparent` header. */
   readonly beforeRequest?: readonly HttpBeforeRequestHook<Operation>[];
+  /** Run in order after each response, e.g. to log the status or record a span. */
   readonly afterResponse?: readonly HttpAfterResponseHook<Operation>[];
 }
 
@@ -39,8 +41,11 @@ export interface HttpClientSettings<Operation extends string = string> {
   readonly timeout: number;
   /** Retries of a refused connection, the only failure that provably did not leave. 0 to 5. */
   readonly connectionRetries: number;
+  /** The wait before retrying a refused connection, in ms. */
   readonly connectionRetryDelayMs: number;
+  /** The fetch to use instead of the global one: a proxy agent, a test recorder. */
   readonly fetch?: typeof globalThis.fetch;
+  /** Tracing and logging hooks; they never see the credentials. */
   readonly hooks?: HttpHooks<Operation>;
   /** The content type of every body. Default `application/json`. */
   readonly contentType?: string;
@@ -48,7 +53,9 @@ export interface HttpClientSettings<Operation extends string = string> {
 
 /** One request: everything but the credentials, which `authorize` adds at the last moment. */
 export interface HttpRequest<Operation extends string = string> {
+  /** The provider operation, e.g. `phone.send`: for logs and errors. */
   readonly operation: Operation;
+  /** The full URL, without credentials. */
   readonly url: string;
   /** The path to log (no query, no host). */
   readonly path: string;
@@ -63,13 +70,17 @@ export interface HttpRequest<Operation extends string = string> {
 
 /** An answer that was read: status and text. Mapping it is the provider's job. */
 export interface HttpAnswer {
+  /** The HTTP status. */
   readonly status: number;
+  /** The body as text, whatever the status: the provider reads its error envelope from it too. */
   readonly text: string;
+  /** How long the request took, in ms: for logs and metrics. */
   readonly durationMs: number;
 }
 
 /** Posts requests through one ky instance; throws only `ProviderUnavailableError`s and the user's own hook errors. */
 export interface HttpClient<Operation extends string = string> {
+  /** POSTs the request and reads the answer, whatever its status. */
   send(request: HttpRequest<Operation>, context: ProviderCallContextV1): Promise<HttpAnswer>;
 }
 

@@ -4,7 +4,7 @@
  * settings read from the environment at call time), and what acts on whole providers: composition per
  * capability and failover that never risks a second send.
  *
- * @module
+ * @module \@verikit/provider-utils
  */
 export {
   createHttpClient,

@@ -39,28 +39,42 @@ export const functionSchema = <T>() => z.custom<T>((value) => typeof value === '
 /** The hooks option every HTTP provider takes. */
 export const hooksSchema = z
   .strictObject({
+    /** Up to 20 functions run before each attempt. */
     beforeRequest: z.array(functionSchema<(...args: never[]) => unknown>()).max(20).optional(),
+    /** Up to 20 functions run after each response. */
     afterResponse: z.array(functionSchema<(...args: never[]) => unknown>()).max(20).optional(),
   })
   .optional();
 
 /** The transport options every HTTP provider takes, with their schemas. */
 export const transportSettingsShape = {
+  /** Milliseconds each attempt may take: 1 to 600,000. */
   timeout: timeoutSchema.optional(),
+  /** A fetch to use instead of the global one. */
   fetch: functionSchema<typeof globalThis.fetch>().optional(),
+  /** Tracing and logging hooks. */
   hooks: hooksSchema,
+  /** Retries of a refused connection: 0 to 5. */
   connectionRetries: z.number().int().min(0).max(5).optional(),
+  /** The wait before such a retry, in ms: 0 to 10,000. */
   connectionRetryDelayMs: z.number().int().min(0).max(10_000).optional(),
+  /** The provider's name in logs and errors. */
   name: providerNameSchema.optional(),
 };
 
 /** The transport settings with their defaults: 10 s timeout, one retry of a refused connection after 50 ms. */
 export interface TransportSettings<Hooks> {
+  /** Milliseconds each attempt may take. Default 10,000. */
   readonly timeout: number;
+  /** Retries of a refused connection, the only failure that provably did not leave. Default 1. */
   readonly connectionRetries: number;
+  /** The wait before such a retry, in ms. Default 50. */
   readonly connectionRetryDelayMs: number;
+  /** The provider's name in logs and errors. Default: the provider's own (`termii`, `twilio`). */
   readonly name: string;
+  /** A fetch to use instead of the global one, when given. */
   readonly fetch?: typeof globalThis.fetch;
+  /** Tracing and logging hooks, when given. */
   readonly hooks?: Hooks;
 }
 

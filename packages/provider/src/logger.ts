@@ -3,9 +3,13 @@
  * `console` fits; so do pino and winston child loggers.
  */
 export interface Logger {
+  /** Detail for following one flow step by step; off in most deployments. */
   debug(message: string, fields?: Record<string, unknown>): void;
+  /** A normal event worth keeping, such as a flow verified. */
   info(message: string, fields?: Record<string, unknown>): void;
+  /** Something went wrong but was handled, such as a provider call retried. */
   warn(message: string, fields?: Record<string, unknown>): void;
+  /** Something failed that an operator should look at. */
   error(message: string, fields?: Record<string, unknown>): void;
 }
 

@@ -58,10 +58,22 @@ export const flowIdSchema = z
  * point that takes user input is strict on top (`z.strictObject(smsSendInputSchema.shape)`). `from`
  * may be absent: the provider's default sender applies, or an `InvalidInputError` names `from`.
  */
-export const smsSendInputSchema = z.object({ from: senderSchema.optional(), to: phoneNumberSchema, message: smsMessageSchema });
+export const smsSendInputSchema = z.object({
+  /** The sender ID or number; absent: the provider's default sender. */
+  from: senderSchema.optional(),
+  /** The recipient, in E.164. */
+  to: phoneNumberSchema,
+  /** The text, 1 to 1,600 characters. */
+  message: smsMessageSchema,
+});
 
 /** Input of `whatsapp.send` (`WhatsAppSendInputV1`); unknown fields ignored, as for {@link smsSendInputSchema}. */
-export const whatsAppSendInputSchema = z.object({ phoneNumber: phoneNumberSchema, message: whatsAppMessageSchema });
+export const whatsAppSendInputSchema = z.object({
+  /** The recipient, in E.164. */
+  phoneNumber: phoneNumberSchema,
+  /** The text, 1 to 4,096 characters. */
+  message: whatsAppMessageSchema,
+});
 
 function issuesOf(error: z.ZodError, prefix?: string): InputIssue[] {
   return error.issues.map((issue) => {

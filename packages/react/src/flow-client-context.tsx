@@ -7,6 +7,7 @@ const FlowClientContext = createContext<FlowClient | undefined>(undefined);
 export interface FlowClientProviderProps {
   /** The client the hooks below use (`createFlowClient`), created once, outside render. */
   client: FlowClient;
+  /** The part of the app that uses the hooks. */
   children?: ReactNode;
 }
 

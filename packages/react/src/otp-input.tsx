@@ -18,7 +18,9 @@ export interface OtpInputProps {
   invalid?: boolean;
   /** The id of the element describing the code or its error (`aria-describedby`). */
   describedBy?: string;
+  /** Disables every field, e.g. while the code is being checked. */
   disabled?: boolean;
+  /** Focuses the (first) field on mount: for a page whose only task is the code. */
   autoFocus?: boolean;
   /** A form field name: the code is submitted under it. */
   name?: string;

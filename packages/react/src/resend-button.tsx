@@ -11,10 +11,20 @@ export interface ResendButtonState {
 
 /** The part of `useFlow`'s result the button reads. */
 export interface ResendButtonFlow {
-  readonly view: { readonly allowed: readonly string[] } | undefined;
+  /** The current view: the button is enabled only when `allowed` holds its event. */
+  readonly view:
+    | {
+        /** The user events the flow accepts now. */
+        readonly allowed: readonly string[];
+      }
+    | undefined;
+  /** When `resend` becomes allowed, on this device's clock: what the countdown counts to. */
   readonly localResendAvailableAt: number | undefined;
+  /** True while an event is being sent: the button waits, so a double click sends once. */
   readonly isSending?: boolean;
+  /** Sends `resend`. */
   resend(): unknown;
+  /** Sends `restart` (USSD), when the button's `event` is `restart`. */
   restart?(): unknown;
 }
 

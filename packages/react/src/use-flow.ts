@@ -5,12 +5,17 @@ import { useRequestState } from './use-request-state.js';
 
 /** What {@link useFlow} returns: the observer's result, plus the events a user sends. */
 export interface UseFlowResult extends Omit<FlowObserverResult, 'flowId'> {
+  /** The flow followed; undefined until there is one. */
   readonly flowId: string | undefined;
   /** Sends a user event; resolves to the view after it, or undefined when it failed (see `sendError`). Never rejects. */
   send(event: FlowEvent): Promise<FlowView | undefined>;
+  /** Sends `submit-code` with the code as typed. */
   submitCode(code: string): Promise<FlowView | undefined>;
+  /** Sends `resend` (phone, BVN/NIN). */
   resend(): Promise<FlowView | undefined>;
+  /** Sends `restart` (USSD). */
   restart(): Promise<FlowView | undefined>;
+  /** Sends `cancel`. */
   cancel(): Promise<FlowView | undefined>;
   /** True while an event is being sent. */
   readonly isSending: boolean;

@@ -9,6 +9,7 @@ export interface UseStartFlowResult {
   start(input: StartFlowInput): Promise<FlowView | undefined>;
   /** The first view of the flow last started. */
   readonly view: FlowView | undefined;
+  /** True while `start` runs: disable the form meanwhile. */
   readonly isPending: boolean;
   /** Why the last start failed (`invalid_input` naming `phoneNumber`, `rate_limited` with `retryAt`, …). */
   readonly error: FlowClientError | undefined;

@@ -3,15 +3,19 @@ import { ussdTelHref } from './tel-href.js';
 
 /** What {@link UssdInstructions} hands a custom renderer. */
 export interface UssdInstructionsState {
+  /** The code to dial, as the server gave it. */
   readonly ussdCode: string;
   /** The `tel:` link, `#` encoded; undefined when the code is not dialable as given. */
   readonly href: string | undefined;
+  /** The OTP to enter when the USSD menu asks. */
   readonly otp: string | undefined;
 }
 
 /** Props of {@link UssdInstructions}: the view's `ussdCode` and `otp`, and any attribute of the wrapping `div`. */
 export interface UssdInstructionsProps extends Omit<HTMLAttributes<HTMLDivElement>, 'children'> {
+  /** The view's `ussdCode`: nothing renders without one. */
   ussdCode: string | undefined;
+  /** The view's `otp`. */
   otp?: string | undefined;
   /** Renders the instructions yourself (another language, another layout). */
   children?: (state: UssdInstructionsState) => ReactNode;

@@ -68,7 +68,7 @@ export function createRedisChangeBus(options: RedisChangeBusOptions): RedisChang
  * - One channel per flow (`<namespace>::changes:<flowId>`), subscribed lazily when the first local
  *   listener of a flow arrives and unsubscribed when the last one leaves: an instance receives only
  *   the flows its UIs watch (docs/decisions/0304-one-channel-per-flow.md).
- * - A dedicated subscriber connection, kept subscribed by a {@link SubscriptionKeeper} (connects
+ * - A dedicated subscriber connection, kept subscribed by a `SubscriptionKeeper` (connects
  *   first, retries, resubscribes after a loss); publishing uses the store's connection.
  * - On Redis Cluster, sharded pub/sub by default (docs/decisions/0311-sharded-pub-sub-on-a-cluster.md).
  * - Local listeners get a local change at once, without the round trip; the echo from Redis, and any

@@ -28,10 +28,15 @@ const ussdMessages = { successMessage: 'Verification initiated', failureMessage:
 
 /** One endpoint as the sandbox serves it: its route after the prefix, its messages and its body schema. */
 export interface SandboxEndpoint {
+  /** The provider operation the endpoint serves. */
   readonly operation: GatewayOperation;
+  /** The path the sandbox serves it at. */
   readonly path: string;
+  /** The `message` of a success answer, as the service words it. */
   readonly successMessage: string;
+  /** The `message` of a refusal, as the service words it. */
   readonly failureMessage: string;
+  /** The body the service accepts; anything else is answered as the service answers a bad request. */
   readonly schema: z.ZodType<Record<string, unknown>>;
 }
 

@@ -36,23 +36,37 @@ export interface SandboxOptions {
 /** Something the sandbox did: a request it answered or a webhook attempt it made. */
 export type SandboxEvent =
   | {
+      /** The sandbox answered a request. */
       readonly type: 'request';
+      /** The HTTP method. */
       readonly method: string;
+      /** The path, without the query string. */
       readonly path: string;
+      /** The status answered. */
       readonly status: number;
+      /** The service operation the path serves, when it is one (`phone.send`). */
       readonly operation?: string;
       /** The body with secrets (otp, code, number) masked. */
       readonly summary?: Readonly<Record<string, unknown>>;
+      /** How long the sandbox took to answer, in ms. */
       readonly durationMs: number;
     }
   | {
+      /** The sandbox attempted a webhook delivery. */
       readonly type: 'webhook';
+      /** The `webhook-id`, the same for every attempt at one event. */
       readonly id: string;
+      /** Where it was sent. */
       readonly url: string;
+      /** 1 for the first attempt. */
       readonly attempt: number;
+      /** The receiver's HTTP status, when it answered. */
       readonly status?: number;
+      /** `timeout` or `network error` when it did not answer. */
       readonly error?: string;
+      /** True when the receiver answered 2xx. */
       readonly delivered: boolean;
+      /** True when another attempt will follow. */
       readonly willRetry: boolean;
       /** When `willRetry`: the wait before the next attempt, in ms (the schedule's, or the receiver's `Retry-After`). */
       readonly retryInMs?: number;

@@ -3,16 +3,23 @@ export type OutboxKind = 'sms' | 'whatsapp' | 'phone-code' | 'identity-otp' | 'u
 
 /** A message the sandbox "delivered": what the user's phone would have received. */
 export interface OutboxMessage {
+  /** Unique within the sandbox: for the outbox page and logs. */
   readonly id: string;
+  /** Which call sent it: a plain message, a phone code, an identity OTP, a USSD session. */
   readonly kind: OutboxKind;
+  /** How it would have travelled. */
   readonly channel: 'sms' | 'voice' | 'whatsapp' | 'ussd';
+  /** The recipient, in E.164. */
   readonly to: string;
+  /** The sender ID or number, when the request named one. */
   readonly from?: string;
+  /** The text as the user would see it, code included: the sandbox is for tests. */
   readonly text: string;
   /** The code in the message, when it carries one. */
   readonly code?: string;
   /** For identity OTPs: which identity number type it was sent for. */
   readonly idType?: 'bvn' | 'nin';
+  /** When the sandbox "delivered" it (ms since the epoch). */
   readonly at: number;
 }
 

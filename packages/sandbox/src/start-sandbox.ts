@@ -18,6 +18,7 @@ export interface Sandbox {
   readonly baseUrl: string;
   /** The base address to give the provider as `ussdBaseUrl` (the same server). */
   readonly ussdBaseUrl: string;
+  /** The port it listens on, useful when 0 was asked for. */
   readonly port: number;
   /** The apiKey the sandbox accepts. */
   readonly apiKey: string;

@@ -1,8 +1,12 @@
 /** An identity the sandbox knows: an OTP sent for it goes to `phoneNumber`. */
 export interface TestIdentity {
+  /** Which register the number belongs to. */
   readonly idType: 'bvn' | 'nin';
+  /** The BVN or NIN, 11 digits: made up, for tests only. */
   readonly number: string;
+  /** The phone registered for it: where the OTP goes. */
   readonly phoneNumber: string;
+  /** A made-up holder name, for demos. */
   readonly name: string;
 }
 

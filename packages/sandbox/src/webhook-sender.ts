@@ -5,9 +5,13 @@ import type { SandboxEvent } from './sandbox-options.js';
 
 /** The outcome of delivering one webhook, all attempts included. */
 export interface WebhookDelivery {
+  /** The `webhook-id`: the same for every attempt, so the receiver de-duplicates. */
   readonly id: string;
+  /** The event sent, as JSON. */
   readonly payload: Readonly<Record<string, unknown>>;
+  /** Attempts made so far. */
   readonly attempts: number;
+  /** True once an attempt got a 2xx answer. */
   readonly delivered: boolean;
   /** The HTTP status of the last attempt, when it got one. */
   readonly lastStatus?: number;

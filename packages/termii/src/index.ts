@@ -3,7 +3,7 @@
  * Termii's pin id as the requestId), SMS and WhatsApp on its messaging API, the DND route for codes by
  * default. No USSD and no BVN/NIN. A fake of Termii's API is on the `@verikit/termii/fake` subpath.
  *
- * @module
+ * @module \@verikit/termii
  */
 export { createTermiiProvider, readVerified } from './create-termii-provider.js';
 export type { TermiiProviderSettings, TermiiOperation, TermiiRoute } from './termii-settings.js';

@@ -6,6 +6,7 @@ export class ManualClock {
     this.#now = start;
   }
 
+  /** The time set, in ms since the epoch: only `advance` and `set` move it. */
   now(): number {
     return this.#now;
   }
@@ -16,6 +17,7 @@ export class ManualClock {
     this.#now += ms;
   }
 
+  /** Jumps to a time, in ms since the epoch (backwards too, to test a clock that steps back). */
   set(ms: number): void {
     this.#now = ms;
   }

@@ -1,7 +1,10 @@
 /** One server-sent event: its name (`message` when none was given), its `id` and its `data` lines joined. */
 export interface ServerSentEvent {
+  /** The `event:` field: `message` when the server named none. */
   readonly event: string;
+  /** The `id:` field, when the event had one. */
   readonly id: string | undefined;
+  /** The `data:` lines, joined with LF. */
   readonly data: string;
 }
 

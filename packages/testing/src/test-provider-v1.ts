@@ -21,14 +21,21 @@ import {
 
 /** The provider operations the double implements, by name. */
 export interface TestProviderV1Operations {
+  /** Input and result of `ussd.initiate`. */
   'ussd.initiate': [UssdInitiateInputV1, UssdInitiateResultV1];
+  /** Input and result of `phone.send`. */
   'phone.send': [PhoneSendInputV1, PhoneSendResultV1];
+  /** Input and result of `phone.check`. */
   'phone.check': [PhoneCheckInputV1, PhoneCheckResultV1];
+  /** Input of `identity.sendOtp`; it returns nothing. */
   'identity.sendOtp': [IdentitySendOtpInputV1, void];
+  /** Input and result of `sms.send`. */
   'sms.send': [SmsSendInputV1, MessageSendResultV1];
+  /** Input and result of `whatsapp.send`. */
   'whatsapp.send': [WhatsAppSendInputV1, MessageSendResultV1];
 }
 
+/** An operation name, as `script`, `failNext` and the recorded calls name it. */
 export type TestOperation = keyof TestProviderV1Operations;
 
 /** A scripted answer: a value, an error to throw, or a function computing either. */
@@ -39,21 +46,29 @@ export type ScriptedResult<K extends TestOperation> =
 
 /** One recorded call. The double records inputs as given, OTPs included: it is for tests only. */
 export interface RecordedCall<K extends TestOperation = TestOperation> {
+  /** Which operation was called. */
   readonly operation: K;
+  /** The input as given. */
   readonly input: TestProviderV1Operations[K][0];
+  /** The key the engine passed: equal keys mean the engine repeated one effect. */
   readonly idempotencyKey: string;
+  /** When the call came (this machine's clock, ms since the epoch). */
   readonly at: number;
 }
 
 /** A message the double "delivered": what a user's phone would have received. */
 export interface DeliveredMessage {
+  /** How it would have travelled. */
   readonly channel: 'sms' | 'voice' | 'whatsapp' | 'ussd';
+  /** The recipient, in E.164. */
   readonly to: string;
+  /** The text as the user would see it, code included. */
   readonly text: string;
   /** The code in the message, when it carries one. */
   readonly code?: string;
 }
 
+/** Options of {@link createTestProviderV1}: what the double answers with and what it declares. */
 export interface TestProviderV1Options {
   /** Default `test`. */
   name?: string;
@@ -92,7 +107,9 @@ export interface TestProviderV1Options {
  * const verikit = createVerikit({ provider, secret });
  */
 export interface TestProviderV1 extends ProviderV1 {
+  /** Every call made, oldest first: assert on what the engine asked for. */
   readonly calls: readonly RecordedCall[];
+  /** Every message delivered, oldest first. */
   readonly outbox: readonly DeliveredMessage[];
   /** Calls of one operation. */
   callsOf<K extends TestOperation>(operation: K): ReadonlyArray<RecordedCall<K>>;

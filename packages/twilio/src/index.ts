@@ -3,7 +3,7 @@
  * WhatsApp on Programmable Messaging, and a verifier of `X-Twilio-Signature` for callbacks. No USSD and no
  * BVN/NIN. A fake of Twilio's API is on the `@verikit/twilio/fake` subpath.
  *
- * @module
+ * @module \@verikit/twilio
  */
 export { createTwilioProvider, readVerificationCheck } from './create-twilio-provider.js';
 export type { TwilioProviderSettings, TwilioOperation } from './twilio-settings.js';

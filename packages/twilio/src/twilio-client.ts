@@ -8,8 +8,11 @@ export type TwilioAnswer = Readonly<Record<string, unknown>>;
 
 /** A Twilio error answer, read: HTTP status, Twilio's numeric code and its message made safe. */
 export interface TwilioFailure {
+  /** The HTTP status Twilio answered. */
   readonly status: number;
+  /** Twilio's error code (`20404`, `60200`), when the body had one: what the mapping reads. */
   readonly code: number | undefined;
+  /** Twilio's message with secrets redacted, when the body had one. */
   readonly message: string | undefined;
 }
 

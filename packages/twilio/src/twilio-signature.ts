@@ -6,12 +6,15 @@ import { baseUrlSchema, secretSchema, settingReader } from '@verikit/provider-ut
 export interface TwilioCallback {
   /** The request's path and query, e.g. `/twilio/status?flow=1`, as your server saw it. */
   readonly path: string;
+  /** The request headers by lower-case name: `x-twilio-signature` is read from them. */
   readonly headers: Readonly<Record<string, string>>;
+  /** The raw body exactly as received. */
   readonly body: string;
 }
 
 /** What {@link verifyTwilioSignature} checks. */
 export interface TwilioSignatureInput {
+  /** The auth token of the account Twilio signed with; never logged. */
   readonly authToken: string;
   /** The full public URL Twilio called (scheme, host, path and query), exactly as configured at Twilio. */
   readonly url: string;

@@ -8,7 +8,9 @@ const clientMarker = Symbol.for('verikit.client-error');
 
 /** One problem found in an input, with the field it concerns (`invalid_input`). */
 export interface FlowClientIssue {
+  /** The input field at fault, as a dotted path (`phoneNumber`, `event.code`). */
   readonly field: string;
+  /** What is wrong with it, for people; never echoes the value. */
   readonly message: string;
 }
 
@@ -16,15 +18,21 @@ export interface FlowClientIssue {
 export interface FlowClientErrorOptions {
   /** The server's error class name (`InvalidInputError`); defaults to `FlowClientError`. */
   name?: string;
+  /** The input field at fault, where there is one. */
   field?: string | undefined;
+  /** True when the same call may succeed if made again later. Default false. */
   isRetryable?: boolean;
   /** The HTTP status answered; 0 when no answer arrived. */
   statusCode?: number;
+  /** `invalid_input`: every problem found, each naming its field. */
   issues?: readonly FlowClientIssue[] | undefined;
+  /** `event_not_allowed`: the events the flow accepts now. */
   allowed?: readonly string[] | undefined;
+  /** `rate_limited`: when the call may succeed (ms since the epoch, server clock). */
   retryAt?: number | undefined;
   /** How long the server asked to wait (`Retry-After`), in ms. */
   retryAfterMs?: number | undefined;
+  /** The underlying error, such as the `fetch` failure behind a `network_error`. */
   cause?: unknown;
 }
 
@@ -74,7 +82,18 @@ export class FlowClientError extends Error {
   }
 
   /** The same plain shape the server sends, safe to log. */
-  toJSON(): { name: string; code: string; message: string; field?: string; isRetryable: boolean } {
+  toJSON(): {
+    /** The error class, such as `InvalidInputError`. */
+    name: string;
+    /** The stable code to branch on. */
+    code: string;
+    /** For people; never holds a secret, a code or a full identity number. */
+    message: string;
+    /** The input field at fault, where there is one. */
+    field?: string;
+    /** True when the same call may succeed if made again later. */
+    isRetryable: boolean;
+  } {
     return {
       name: this.name,
       code: this.code,

@@ -8,6 +8,7 @@ export type FlowListener = (view: FlowView) => void;
  * provides one over pub/sub so every instance's subscribers see every change.
  */
 export interface FlowChangeBus {
+  /** Delivers a committed view to the subscribers of its flow, on every instance the bus reaches. */
   publish(view: FlowView): void | Promise<void>;
   /** Returns the unsubscribe function. */
   subscribe(flowId: string, listener: FlowListener): () => void;
@@ -16,6 +17,7 @@ export interface FlowChangeBus {
    * subscribes asynchronously); rejects when it cannot. Absent: subscriptions are live at once.
    */
   subscribed?(flowId: string): Promise<void>;
+  /** Releases the bus's connections at shutdown; whoever created the bus calls it (the engine does not). */
   close?(): void | Promise<void>;
 }
 
@@ -28,6 +30,7 @@ export class MemoryChangeBus implements FlowChangeBus {
     this.#onListenerError = onListenerError;
   }
 
+  /** Calls the flow's listeners in subscription order, at once. */
   publish(view: FlowView): void {
     const listeners = this.#listeners.get(view.id);
     if (!listeners) return;

@@ -70,9 +70,19 @@ export interface Verikit {
    */
   redeemProof(token: string, claim: ProofClaim): Promise<Verification>;
   /** Sends one SMS through the provider; no flow is involved. */
-  sendSms(input: SendSmsInput): Promise<MessageSendResultV1 & { provider: string }>;
+  sendSms(input: SendSmsInput): Promise<
+    MessageSendResultV1 & {
+      /** The name of the engine's provider (`provider.name`), for logs and receipts. */
+      provider: string;
+    }
+  >;
   /** Sends one WhatsApp message through the provider; no flow is involved. */
-  sendWhatsApp(input: SendWhatsAppInput): Promise<MessageSendResultV1 & { provider: string }>;
+  sendWhatsApp(input: SendWhatsAppInput): Promise<
+    MessageSendResultV1 & {
+      /** The name of the engine's provider (`provider.name`), for logs and receipts. */
+      provider: string;
+    }
+  >;
   /** The provider the engine was created with (its `webhooks.parse` reads the provider's webhooks). */
   readonly provider: ProviderV1;
   /** The engine's clock: what `now` means for every flow, webhook timestamps included. */

@@ -9,6 +9,7 @@ import { MemoryChangeBus, type FlowChangeBus } from './change-bus.js';
 
 /** Where the engine reads the time. Inject one in tests to move time by hand. */
 export interface Clock {
+  /** The current time in ms since the epoch. */
   now(): number;
 }
 

@@ -9,8 +9,14 @@ import type { FlowView } from './view.js';
 
 /** What `receive` did with a provider event. */
 export interface ReceiveResult {
+  /**
+   * `applied` when a live flow took the event; `no-active-flow` when none waits for it (ended, expired, or never
+   * started here).
+   */
   readonly outcome: 'applied' | 'no-active-flow';
+  /** The flow that took the event, when one did. */
   readonly flowId?: string;
+  /** That flow's view after the event. */
   readonly view?: FlowView;
 }
 

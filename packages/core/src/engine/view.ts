@@ -19,8 +19,11 @@ export interface FlowViewError extends FlowError {
  * engine's clock.
  */
 export interface FlowView {
+  /** The flow id: what `get`, `send` and the HTTP routes take. */
   readonly id: string;
+  /** Which flow this is: USSD dial, phone code or BVN/NIN. */
   readonly kind: FlowKind;
+  /** Where the flow is: what to render (docs/ui.md). */
   readonly status: FlowStatus;
   /** True when nothing can change the flow any more. */
   readonly done: boolean;
@@ -28,7 +31,9 @@ export interface FlowView {
   readonly allowed: readonly string[];
   /** The phone number, masked: `+234*******678`. */
   readonly phoneNumber?: string;
+  /** Phone flows: how the code travels. */
   readonly channel?: PhoneChannel;
+  /** Identity flows: which identity number the code was sent for. */
   readonly idType?: IdentityType;
   /** The BVN/NIN, masked: `*******5678`. */
   readonly number?: string;
@@ -40,13 +45,19 @@ export interface FlowView {
   readonly sendsLeft?: number;
   /** When a `resend` or `restart` becomes allowed; absent while the status allows neither (awaiting a dial, checking). */
   readonly resendAvailableAt?: number;
+  /** When the code or USSD session stops being valid. */
   readonly expiresAt?: number;
   /** USSD only: the code to dial and the OTP to enter. */
   readonly ussdCode?: string;
+  /** USSD only, while the user may dial: the OTP to enter. */
   readonly otp?: string;
+  /** Why the flow failed or a send did not go out; absent otherwise. */
   readonly error?: FlowViewError;
+  /** The flow's change counter: strictly increasing, so the higher version is the newer state. */
   readonly version: number;
+  /** When the flow started. */
   readonly createdAt: number;
+  /** When the flow last changed. */
   readonly updatedAt: number;
   /** The engine's clock when it computed this view: what countdowns measure `resendAvailableAt` and `expiresAt` against. */
   readonly serverTime: number;

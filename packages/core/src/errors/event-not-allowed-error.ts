@@ -2,8 +2,11 @@ import { VerikitError, type VerikitErrorOptions } from '@verikit/provider';
 
 /** The event is not accepted in the flow's current state (a code submitted to a verified flow, a resend during the cooldown). The flow is unchanged; `allowed` lists what it accepts now. */
 export class EventNotAllowedError extends VerikitError {
+  /** The event refused (`submit-code`, `resend`, …). */
   readonly eventType: string;
+  /** The flow's status when it refused the event. */
   readonly status: string;
+  /** The events the flow accepts now: what a UI may offer instead. */
   readonly allowed: readonly string[];
 
   constructor(eventType: string, status: string, allowed: readonly string[], reason?: string) {

@@ -2,6 +2,7 @@ import { VerikitError, type VerikitErrorOptions } from '@verikit/provider';
 
 /** No flow has this id: it never existed, or its record expired and was removed. */
 export class FlowNotFoundError extends VerikitError {
+  /** The id looked for; a flow id is no secret. */
   readonly flowId: string;
 
   constructor(flowId: string, options: VerikitErrorOptions = {}) {

@@ -16,6 +16,7 @@ const messages: Readonly<Record<ProofRejection, string>> = {
 
 /** `redeemProof` refused the token: the signup must not trust the claimed number. */
 export class ProofRejectedError extends VerikitError {
+  /** Why: a signup branches on it (ask again, or start a new verification). */
   readonly reason: ProofRejection;
 
   constructor(reason: ProofRejection, options: VerikitErrorOptions = {}) {
@@ -25,7 +26,11 @@ export class ProofRejectedError extends VerikitError {
   }
 
   override toJSON() {
-    return { ...super.toJSON(), reason: this.reason };
+    return {
+      ...super.toJSON(),
+      /** Why the proof was refused. */
+      reason: this.reason,
+    };
   }
 
   static override isInstance(error: unknown): error is ProofRejectedError {

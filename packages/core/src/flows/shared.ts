@@ -8,7 +8,9 @@ export type EffectKind = 'ussd.initiate' | 'phone.send' | 'phone.check' | 'ident
 
 /** An error shown on a flow: safe to render, never carries a secret. */
 export interface FlowError {
+  /** Stable and machine-readable, e.g. `send_failed`: what a UI branches on. */
   readonly code: string;
+  /** Developer English; never holds a secret, a code or a full identity number. */
   readonly message: string;
 }
 

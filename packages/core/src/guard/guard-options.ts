@@ -52,7 +52,14 @@ const hour = 60 * minute;
  * The limits in force unless configured: 10 sends per client per 10 minutes, 10 per number prefix
  * (7 national digits) per hour, 1,000 in total per hour. Tuning: docs/abuse.md.
  */
-export const defaultGuardLimits: Readonly<{ perClient: GuardLimit; perPrefix: PrefixLimit; global: GuardLimit }> = Object.freeze({
+export const defaultGuardLimits: Readonly<{
+  /** 10 sends per client in 10 minutes. */
+  perClient: GuardLimit;
+  /** 10 sends per 7-digit number prefix in an hour. */
+  perPrefix: PrefixLimit;
+  /** 1,000 sends in an hour, in all. */
+  global: GuardLimit;
+}> = Object.freeze({
   perClient: Object.freeze({ points: 10, windowMs: 10 * minute }),
   perPrefix: Object.freeze({ points: 10, windowMs: hour, digits: 7 }),
   global: Object.freeze({ points: 1000, windowMs: hour }),

@@ -5,6 +5,7 @@ export type GuardLimitName = 'per-client' | 'per-prefix' | 'global';
 
 /** What the guard asks a {@link SendGuardStore} for: one fixed-window counter. */
 export interface GuardLimiterSpec {
+  /** Which limit the counter is for: for logs. */
   readonly name: GuardLimitName;
   /** Prefix of every key of this limit (`guard:per-client`); a store may put its namespace in front. */
   readonly keyPrefix: string;
@@ -27,6 +28,7 @@ export type GuardRateLimiter = Pick<RateLimiterAbstract, 'consume' | 'reward'>;
  * host the counts offers one through `FlowStore.sendGuardStore`, and the engine uses it by default.
  */
 export interface SendGuardStore {
+  /** Returns the counter for `spec`; the same spec may be asked for again and should count on the same units. */
   limiter(spec: GuardLimiterSpec): GuardRateLimiter;
 }
 

@@ -5,16 +5,28 @@ import { codeSchema, identityNumberSchema, phoneNumberSchema, senderSchema, smsM
 export const startInputSchema = z.discriminatedUnion(
   'kind',
   [
-    z.strictObject({ kind: z.literal('ussd'), phoneNumber: phoneNumberSchema }),
     z.strictObject({
-      kind: z.literal('phone'),
+      /** A USSD flow: the user dials a code and enters the OTP shown. */
+      kind: z.literal('ussd'),
+      /** The user's number in E.164. */
       phoneNumber: phoneNumberSchema,
+    }),
+    z.strictObject({
+      /** A phone flow: a code sent by SMS, voice or WhatsApp. */
+      kind: z.literal('phone'),
+      /** The user's number in E.164. */
+      phoneNumber: phoneNumberSchema,
+      /** How the code travels. Default `sms`. */
       channel: z.enum(['sms', 'voice', 'whatsapp'], { error: 'must be sms, voice or whatsapp' }).default('sms'),
+      /** The sender ID or number the code comes from, where the provider lets you choose. */
       from: senderSchema.optional(),
     }),
     z.strictObject({
+      /** An identity flow: a code sent to the number registered for a BVN or NIN. */
       kind: z.literal('identity'),
+      /** Which identity number `number` is. */
       idType: z.enum(['bvn', 'nin'], { error: 'must be bvn or nin' }),
+      /** The BVN or NIN, 11 digits; stored only masked, hashed and sealed, never in clear. */
       number: identityNumberSchema,
     }),
   ],
@@ -31,10 +43,24 @@ export type ParsedStartInput = z.output<typeof startInputSchema>;
 export const userEventSchema = z.discriminatedUnion(
   'type',
   [
-    z.strictObject({ type: z.literal('submit-code'), code: codeSchema }),
-    z.strictObject({ type: z.literal('resend') }),
-    z.strictObject({ type: z.literal('restart') }),
-    z.strictObject({ type: z.literal('cancel') }),
+    z.strictObject({
+      /** Submits the code the user received. */
+      type: z.literal('submit-code'),
+      /** The code as typed: checked, never stored. */
+      code: codeSchema,
+    }),
+    z.strictObject({
+      /** Sends a code again (phone, identity) once the cooldown has passed. */
+      type: z.literal('resend'),
+    }),
+    z.strictObject({
+      /** Starts a new USSD session once the cooldown has passed. */
+      type: z.literal('restart'),
+    }),
+    z.strictObject({
+      /** Ends the flow; nothing can change it after. */
+      type: z.literal('cancel'),
+    }),
   ],
   { error: 'must be one of submit-code, resend, restart, cancel' },
 );
@@ -47,8 +73,11 @@ export type ParsedUserEvent = z.output<typeof userEventSchema>;
 
 /** Input of `verikit.sendSms`. `from` falls back to the engine's `defaultSender`, then to the provider's. */
 export const sendSmsInputSchema = z.strictObject({
+  /** The sender ID or number. */
   from: senderSchema.optional(),
+  /** The recipient, in E.164. */
   to: phoneNumberSchema,
+  /** The text, 1 to 1,600 characters. */
   message: smsMessageSchema,
 });
 
@@ -56,7 +85,12 @@ export const sendSmsInputSchema = z.strictObject({
 export type SendSmsInput = z.input<typeof sendSmsInputSchema>;
 
 /** Input of `verikit.sendWhatsApp`. */
-export const sendWhatsAppInputSchema = z.strictObject({ phoneNumber: phoneNumberSchema, message: whatsAppMessageSchema });
+export const sendWhatsAppInputSchema = z.strictObject({
+  /** The recipient, in E.164. */
+  phoneNumber: phoneNumberSchema,
+  /** The text, 1 to 4,096 characters. */
+  message: whatsAppMessageSchema,
+});
 
 /** What `verikit.sendWhatsApp` takes. */
 export type SendWhatsAppInput = z.input<typeof sendWhatsAppInputSchema>;

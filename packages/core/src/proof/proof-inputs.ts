@@ -31,7 +31,17 @@ const issueOptionsSchema = z.strictObject({
 });
 
 /** What the signup endpoint says the user verified: the phone number, or the identity number and its type. */
-export type ProofClaim = { readonly phoneNumber: string } | { readonly idType: 'bvn' | 'nin'; readonly number: string };
+export type ProofClaim =
+  | {
+      /** The number the user claims, in E.164 (phone and USSD flows). */
+      readonly phoneNumber: string;
+    }
+  | {
+      /** Which identity number is claimed (identity flows). */
+      readonly idType: 'bvn' | 'nin';
+      /** The BVN or NIN claimed, 11 digits: compared by its keyed hash. */
+      readonly number: string;
+    };
 
 /** Options of `issueProof`. */
 export interface IssueProofOptions {

@@ -12,7 +12,9 @@ import { verificationOf, type Verification } from './verification.js';
 
 /** A proof as issued: the token to hand to the browser, and when it stops being accepted. */
 export interface IssuedProof {
+  /** The proof to hand the browser, which sends it with the signup form; opaque and signed. */
   readonly token: string;
+  /** When `redeemProof` stops accepting it (engine clock, ms since the epoch). */
   readonly expiresAt: number;
 }
 

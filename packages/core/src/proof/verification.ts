@@ -9,7 +9,9 @@ import type { FlowRecord } from '../store/flow-store.js';
  * once verified, names it by its keyed hash.
  */
 export interface Verification {
+  /** The flow that verified. */
   readonly flowId: string;
+  /** How the user verified: USSD dial, phone code or BVN/NIN. */
   readonly kind: FlowKind;
   /** The verified phone number, full E.164 (phone, ussd). */
   readonly phoneNumber?: string;

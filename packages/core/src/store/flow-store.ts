@@ -6,19 +6,27 @@ export const recordSchemaVersion = 1;
 
 /** One flow as stored: the machine's state value and context, with a version for compare-and-set. */
 export interface FlowRecord {
+  /** The record format version (`recordSchemaVersion` when written): a reader refuses others. */
   readonly schemaVersion: number;
+  /** The flow id. */
   readonly id: string;
+  /** Which flow definition reads the record. */
   readonly kind: FlowKind;
   /** Starts at 1 and grows by one with every committed change. */
   readonly version: number;
+  /** The machine's state value, serialized. */
   readonly value: string;
+  /** The machine's context: secrets only hashed or sealed, numbers masked. */
   readonly context: Record<string, unknown>;
+  /** When the flow started (engine clock). */
   readonly createdAt: number;
+  /** When the flow last changed (engine clock). */
   readonly updatedAt: number;
 }
 
 /** The result of taking one unit from a fixed-window limit. */
 export interface LimitResult {
+  /** True when a unit was taken; false when the window is full. */
   readonly allowed: boolean;
   /** How many units were used in the window, this one included when allowed. */
   readonly used: number;
@@ -32,6 +40,7 @@ export interface LimitResult {
  * the backing store fails: an outage is never reported as a missing flow.
  */
 export interface FlowStore {
+  /** Reads a flow; undefined when none has this id (or it expired). */
   getFlow(id: string): Promise<FlowRecord | undefined>;
   /**
    * Writes `record` if the stored version equals `expectedVersion` (0: no record may exist).
@@ -40,6 +49,7 @@ export interface FlowStore {
   compareAndSetFlow(record: FlowRecord, expectedVersion: number, ttlMs: number): Promise<boolean>;
   /** Reads a secondary key, such as the active USSD flow of a phone number. */
   getRoute(key: string): Promise<string | undefined>;
+  /** Writes a secondary key pointing at a flow, living `ttlMs`. */
   setRoute(key: string, flowId: string, ttlMs: number): Promise<void>;
   /** Claims `key` once: true the first time, false while the claim lives (webhook ids). */
   claim(key: string, ttlMs: number): Promise<boolean>;

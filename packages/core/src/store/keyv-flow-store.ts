@@ -11,7 +11,7 @@ import { safeStoreCause } from './safe-store-cause.js';
  * A Keyv whose values are stored as JSON strings in a `Map`: the embedded default. Keyv's default
  * serializer costs about 4x the memory per record (docs/decisions/0002-json-serializer.md). The map
  * drops expired records on an unref'd timer, read or not (docs/decisions/0020-expiring-memory-store.md):
- * `keyv.store` is that {@link ExpiringMap}.
+ * `keyv.store` is that `ExpiringMap`.
  */
 export function createMemoryKeyv(): Keyv {
   const keyv = new Keyv({
@@ -55,6 +55,7 @@ function lockFor(keyv: Keyv): KeyLock {
  * processes use the Redis store, whose compare-and-set runs in Redis.
  */
 export class KeyvFlowStore implements FlowStore {
+  /** The Keyv the store writes to: reach the embedded map (`keyv.store`) or close an adapter through it. */
   readonly keyv: Keyv;
   readonly #lock: KeyLock;
   /**

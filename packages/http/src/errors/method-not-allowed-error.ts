@@ -2,6 +2,7 @@ import { VerikitError, type VerikitErrorOptions } from '@verikit/provider';
 
 /** The route exists but does not take this method. `allow` lists the methods it takes (sent as the `Allow` header). */
 export class MethodNotAllowedError extends VerikitError {
+  /** The methods the route takes, for the `Allow` header. */
   readonly allow: readonly string[];
 
   constructor(allow: readonly string[], options: VerikitErrorOptions = {}) {

@@ -2,6 +2,7 @@ import { VerikitError, type VerikitErrorOptions } from '@verikit/provider';
 
 /** The request body is larger than the handler's `maxBodyBytes`. Reading stopped at the limit. */
 export class PayloadTooLargeError extends VerikitError {
+  /** The limit, for a message saying how much is accepted. */
   readonly maxBytes: number;
 
   constructor(maxBytes: number, options: VerikitErrorOptions = {}) {

@@ -11,6 +11,7 @@ import type { VerifiedWebhook, WebhookVerifier, WebhookVerifierInput } from './w
  * while its body is remembered (`replayTtlMs`). Prefer Standard Webhooks where the sender offers it.
  */
 export interface HmacHeaderScheme {
+  /** Chooses this scheme over the default, Standard Webhooks. */
   readonly type: 'hmac-header';
   /** The header carrying the signature (any case). */
   readonly header: string;

@@ -36,8 +36,9 @@ export interface WebhookOptions {
   maxBodyBytes?: number;
   /**
    * How long one delivery waits for its event to be applied before it answers `503 retry`, in ms.
-   * Default 10,000; 10 to 120,000. The delivery holds the message a little longer (its lease, see
-   * {@link webhookLeaseMs}), so a process that dies mid-delivery blocks redeliveries only that long.
+   * Default 10,000; 10 to 120,000. The delivery holds the message a little longer (its lease: this
+   * timeout plus 5 s, or plus half of it when shorter), so a process that dies mid-delivery blocks
+   * redeliveries only that long.
    */
   processingTimeoutMs?: number;
   /** Accept webhooks without verifying them, when no secret is configured. Spelled out on purpose: {@link allowUnsignedConsent}. */
@@ -61,9 +62,13 @@ export interface ResolvedWebhookOptions {
 
 /** The defaults of {@link WebhookOptions}. */
 export const webhookDefaults = Object.freeze({
+  /** Five minutes either way: Standard Webhooks' recommendation. */
   toleranceSeconds: 300,
+  /** A day: far longer than any sender keeps redelivering. */
   replayTtlMs: 24 * 60 * 60_000,
+  /** 64 KiB: far above any verification event. */
   maxBodyBytes: 64 * 1024,
+  /** Ten seconds: well within the time a sender waits for an answer. */
   processingTimeoutMs: 10_000,
 });
 

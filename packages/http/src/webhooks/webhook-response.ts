@@ -29,11 +29,19 @@ export type WebhookStatus =
 
 /** A webhook response body. It never echoes the payload, a header, a signature or a secret. */
 export interface WebhookResponseBody {
+  /** What happened; the HTTP status follows from it, so a sender retries only what may succeed. */
   readonly status: WebhookStatus;
   /** The flow an `applied` event advanced. */
   readonly flowId?: string;
   /** Why the webhook was not applied, for the developer reading the sender's delivery log. */
-  readonly error?: { readonly code: string; readonly message: string; readonly field?: string };
+  readonly error?: {
+    /** The stable code, e.g. `webhook_unverified`. */
+    readonly code: string;
+    /** What went wrong, for the developer; never holds the secret or the payload. */
+    readonly message: string;
+    /** The payload field at fault, where there is one. */
+    readonly field?: string;
+  };
 }
 
 const httpStatusOf: Readonly<Record<WebhookStatus, number>> = {

@@ -30,5 +30,6 @@ export interface WebhookVerifierInput extends RawWebhookV1 {
  * };
  */
 export interface WebhookVerifier {
+  /** Returns the message id when the webhook is genuine; throws when it is not. */
   verify(input: WebhookVerifierInput): VerifiedWebhook | Promise<VerifiedWebhook>;
 }

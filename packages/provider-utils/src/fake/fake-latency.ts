@@ -1,5 +1,6 @@
 /** The latency a fake adds to every answer; changeable while it runs. */
 export interface FakeLatency {
+  /** The delay in ms; a fake's `setLatency` writes it, every later answer reads it. */
   ms: number;
 }
 

@@ -1,11 +1,16 @@
 /** A message a fake "delivered": what the user's phone would show. Fakes keep codes in clear: they are for tests. */
 export interface FakeMessage {
+  /** How it travelled: a voice message is the text a call would read out. */
   readonly channel: 'sms' | 'voice' | 'whatsapp';
+  /** The recipient, in E.164. */
   readonly to: string;
+  /** The sender ID or number, when the request named one. */
   readonly from?: string;
+  /** The text as the user would see it, code included. */
   readonly text: string;
   /** The code in the message, when it carries one. */
   readonly code?: string;
+  /** When the fake delivered it (this machine's clock, ms since the epoch). */
   readonly at: number;
 }
 
@@ -18,10 +23,12 @@ export class FakeOutbox {
     this.#limit = limit;
   }
 
+  /** Every message kept, oldest first; the array is live, copy it to keep a snapshot. */
   get messages(): readonly FakeMessage[] {
     return this.#messages;
   }
 
+  /** Delivers a message: stamps it with the time and drops the oldest past the limit. */
   push(message: Omit<FakeMessage, 'at'>): void {
     this.#messages.push({ ...message, at: Date.now() });
     if (this.#messages.length > this.#limit) this.#messages.splice(0, this.#messages.length - this.#limit);
@@ -42,6 +49,7 @@ export class FakeOutbox {
     return undefined;
   }
 
+  /** Forgets every message, for a fake's `reset()`. */
   clear(): void {
     this.#messages.length = 0;
   }

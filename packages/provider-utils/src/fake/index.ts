@@ -3,7 +3,7 @@
  * on 127.0.0.1, an outbox, latency. A subpath of its own, so providers that never start a fake do not
  * load hono.
  *
- * @module
+ * @module \@verikit/provider-utils/fake
  */
 export { serveFake, type FakeServer } from './serve-fake.js';
 export { FakeOutbox, type FakeMessage } from './fake-outbox.js';

@@ -5,6 +5,7 @@ import { serve, type ServerType } from '@hono/node-server';
 export interface FakeServer {
   /** `http://127.0.0.1:<port>`. */
   readonly url: string;
+  /** The port bound, useful when 0 was asked for. */
   readonly port: number;
   /** Stops the server and drops open connections. */
   close(): Promise<void>;

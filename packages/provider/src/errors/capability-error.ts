@@ -2,6 +2,7 @@ import { VerikitError, type VerikitErrorOptions } from './verikit-error.js';
 
 /** The configured provider lacks a capability or channel the call needs (no USSD, no voice channel). */
 export class CapabilityError extends VerikitError {
+  /** What was missing, in words (`phone verification by voice`), for the message and logs. */
   readonly capability: string;
 
   constructor(capability: string, providerName: string, options: VerikitErrorOptions = {}) {

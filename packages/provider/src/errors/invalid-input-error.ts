@@ -2,7 +2,9 @@ import { VerikitError } from './verikit-error.js';
 
 /** One problem found in an input, with the field it concerns. */
 export interface InputIssue {
+  /** The field at fault, as a dotted path (`phoneNumber`, `event.code`). */
   field: string;
+  /** What is wrong with it; never echoes the value. */
   message: string;
 }
 
@@ -12,6 +14,7 @@ export interface InputIssue {
  * Values are never echoed back, since they may be identity numbers or codes.
  */
 export class InvalidInputError extends VerikitError {
+  /** Every problem found, so a form can mark all its fields at once. */
   readonly issues: readonly InputIssue[];
 
   constructor(issues: readonly InputIssue[], options: { cause?: unknown } = {}) {

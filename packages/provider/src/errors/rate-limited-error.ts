@@ -6,6 +6,7 @@ import { VerikitError, type VerikitErrorOptions } from './verikit-error.js';
  * says how long to wait from now, which needs no shared clock (an HTTP `Retry-After`).
  */
 export class RateLimitedError extends VerikitError {
+  /** When the call may succeed, in ms since the epoch, on the clock of whoever counted. */
   readonly retryAt: number;
   /** How long to wait before the call may succeed, in ms. Default: `retryAt` less the system clock's now. */
   readonly retryAfterMs: number;

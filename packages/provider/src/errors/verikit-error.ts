@@ -39,7 +39,18 @@ export class VerikitError extends Error {
   }
 
   /** A plain object safe to log or send to a browser. */
-  toJSON(): { name: string; code: string; message: string; field?: string; isRetryable: boolean } {
+  toJSON(): {
+    /** The error class, such as `InvalidInputError`. */
+    name: string;
+    /** The stable code to branch on. */
+    code: string;
+    /** For people; never holds a secret, a code or a full identity number. */
+    message: string;
+    /** The input field at fault, where there is one. */
+    field?: string;
+    /** True when the same call may succeed if made again later. */
+    isRetryable: boolean;
+  } {
     return {
       name: this.name,
       code: this.code,

@@ -2,7 +2,7 @@
  * A fake of Termii's public API for tests and development: `startTermiiFake()`, its magic numbers and
  * what they do. Loads hono; the provider itself does not.
  *
- * @module
+ * @module \@verikit/termii/fake
  */
 export { startTermiiFake, defaultTermiiFakeApiKey, type TermiiFake, type TermiiFakeOptions, type TermiiFakeRequest } from './start-termii-fake.js';
 export { termiiMagicNumbers, termiiMagicDescriptions, type TermiiMagicBehaviour } from './termii-magic-numbers.js';

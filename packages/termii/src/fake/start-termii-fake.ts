@@ -17,17 +17,23 @@ export interface TermiiFakeOptions {
 
 /** A request the fake answered, for logs (never a body). */
 export interface TermiiFakeRequest {
+  /** The HTTP method. */
   readonly method: string;
+  /** The path without the query string, which would carry the API key. */
   readonly path: string;
+  /** The status the fake answered with. */
   readonly status: number;
 }
 
 /** A running Termii fake. */
 export interface TermiiFake {
+  /** Where the fake listens, `http://127.0.0.1:<port>`; the outbox is at `/__fake/outbox`. */
   readonly url: string;
   /** What to pass as `baseUrl` (the same server). */
   readonly baseUrl: string;
+  /** The port it listens on, useful when 0 was asked for. */
   readonly port: number;
+  /** The API key it accepts: give it to the provider. */
   readonly apiKey: string;
   /** Every message delivered, oldest first (messages to a DND number on the generic route are not). */
   readonly outbox: readonly FakeMessage[];
@@ -35,10 +41,13 @@ export interface TermiiFake {
   lastCode(phoneNumber: string): string | undefined;
   /** The text of the last message to an E.164 number. */
   lastMessage(phoneNumber: string): string | undefined;
+  /** Changes the latency of every later answer, in ms, e.g. to test a timeout mid-test. */
   setLatency(ms: number): void;
   /** Listens to answered requests; returns the unsubscribe function. */
   onRequest(listener: (request: TermiiFakeRequest) => void): () => void;
+  /** Forgets every message and pending code (not the latency), so one fake can serve many tests. */
   reset(): void;
+  /** Stops the server. */
   close(): Promise<void>;
 }
 

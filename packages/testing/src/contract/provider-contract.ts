@@ -25,19 +25,27 @@ export type ContractFailure = 'rejected' | 'unavailable' | 'authentication' | 'p
 
 /** Input fields a failure scenario asks the suite to use instead of the defaults. */
 export interface ContractInputOverride {
+  /** The phone number to use instead of the suite's own (a magic number). */
   readonly phoneNumber?: string;
+  /** The BVN/NIN to use instead of the suite's own. */
   readonly number?: string;
 }
 
 /** A provider under contract, with the hooks the suite needs to observe and steer it. */
 export interface ContractSubject {
+  /** The provider under test, as a user would create it. */
   readonly provider: ProviderV1;
   /** The last code (or OTP) delivered to `phoneNumber` by the provider, as the user's phone would show it. */
   lastCode(phoneNumber: string): string | undefined | Promise<string | undefined>;
   /** The text of the last message delivered to `phoneNumber`. */
   lastMessage(phoneNumber: string): string | undefined | Promise<string | undefined>;
   /** A registered BVN and NIN, and the phone numbers their OTPs go to (for providers with the identity capability). */
-  readonly identities?: { readonly bvn: { number: string; phoneNumber: string }; readonly nin: { number: string; phoneNumber: string } };
+  readonly identities?: {
+    /** A BVN the provider knows, and the phone its OTP goes to (where the suite reads the OTP back). */
+    readonly bvn: { /** 11 digits. */ number: string; /** E.164. */ phoneNumber: string };
+    /** A NIN the provider knows, and the phone its OTP goes to. */
+    readonly nin: { /** 11 digits. */ number: string; /** E.164. */ phoneNumber: string };
+  };
   /**
    * Arranges for the next call of `operation` to fail with `failure`, and returns the input fields to use
    * for it (a magic number for an HTTP provider; nothing for a scriptable double).
@@ -48,6 +56,7 @@ export interface ContractSubject {
    * provider reports for it. For a webhook provider this is `webhooks.parse` of the real delivered webhook.
    */
   completeUssd?(phoneNumber: string, otp: string, status: 'success' | 'failed'): Promise<ProviderEventV1 | null>;
+  /** Called once after the suite: stop the fakes and servers the subject started. */
   cleanup?(): Promise<void>;
 }
 

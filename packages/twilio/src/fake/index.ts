@@ -2,7 +2,7 @@
  * A fake of Twilio's Verify v2 and Programmable Messaging APIs for tests and development:
  * `startTwilioFake()`, its magic numbers and what they do. Loads hono; the provider itself does not.
  *
- * @module
+ * @module \@verikit/twilio/fake
  */
 export {
   startTwilioFake,

@@ -7,13 +7,22 @@ import { mountTwilioRoutes } from './twilio-fake-routes.js';
 export interface TwilioFakeOptions {
   /** Default `AC` and 32 `f`s… (see `defaultTwilioFakeSettings`). */
   readonly accountSid?: string;
+  /** The auth token the fake accepts. Default `twilio-fake-auth-token`. */
   readonly authToken?: string;
   /** An API key pair the fake accepts too. */
-  readonly apiKey?: { readonly sid: string; readonly secret: string };
+  readonly apiKey?: {
+    /** The API key's SID (`SK…`), used as the Basic auth user. */
+    readonly sid: string;
+    /** Its secret, used as the Basic auth password. */
+    readonly secret: string;
+  };
+  /** The Verify service the fake serves. Default `VA` and 32 `f`s. */
   readonly verifyServiceSid?: string;
   /** Whether Verify accepts `CustomCode`. Default true. */
   readonly customCode?: boolean;
+  /** Port on 127.0.0.1. Default 0: a free one. */
   readonly port?: number;
+  /** Latency added to every answer, in ms. Default 0. */
   readonly latencyMs?: number;
   /** Latency of the magic "slow" numbers, in ms. Default 3000. */
   readonly slowMs?: number;
@@ -21,40 +30,59 @@ export interface TwilioFakeOptions {
 
 /** A request the fake answered, for logs (never a body). */
 export interface TwilioFakeRequest {
+  /** The HTTP method. */
   readonly method: string;
+  /** The path without the query string. */
   readonly path: string;
+  /** The status the fake answered with. */
   readonly status: number;
 }
 
 /** The provider settings that point at a fake. */
 export interface TwilioFakeSettings {
+  /** The account the fake accepts. */
   readonly accountSid: string;
+  /** The auth token the fake accepts; the fake never prints it. */
   readonly authToken: string;
+  /** The Verify service SID to send verifications to. */
   readonly verifyServiceSid: string;
+  /** The fake, standing in for `https://verify.twilio.com`. */
   readonly verifyBaseUrl: string;
+  /** The fake, standing in for `https://api.twilio.com`. */
   readonly apiBaseUrl: string;
 }
 
 /** A running Twilio fake. */
 export interface TwilioFake {
+  /** Where the fake listens, `http://127.0.0.1:<port>`; the outbox is at `/__fake/outbox`. */
   readonly url: string;
+  /** The port it listens on, useful when 0 was asked for. */
   readonly port: number;
   /** Spread into `createTwilioProvider` to point it at the fake. */
   readonly settings: TwilioFakeSettings;
   /** Every message delivered (codes and messages), oldest first. */
   readonly outbox: readonly FakeMessage[];
+  /** The last code sent to an E.164 number, to submit it in a test. */
   lastCode(phoneNumber: string): string | undefined;
+  /** The text of the last message to an E.164 number. */
   lastMessage(phoneNumber: string): string | undefined;
+  /** Changes the latency of every later answer, in ms, e.g. to test a timeout mid-test. */
   setLatency(ms: number): void;
+  /** Listens to answered requests; returns the unsubscribe function. */
   onRequest(listener: (request: TwilioFakeRequest) => void): () => void;
+  /** Forgets every message and pending verification (not the latency), so one fake can serve many tests. */
   reset(): void;
+  /** Stops the server. */
   close(): Promise<void>;
 }
 
 /** The credentials and SIDs the fake uses unless told otherwise. */
 export const defaultTwilioFakeSettings = Object.freeze({
+  /** `AC` and 32 `f`s: shaped like a real account SID, so the provider's checks pass. */
   accountSid: `AC${'f'.repeat(32)}`,
+  /** The auth token. */
   authToken: 'twilio-fake-auth-token',
+  /** `VA` and 32 `f`s: shaped like a real Verify service SID. */
   verifyServiceSid: `VA${'f'.repeat(32)}`,
 });
 

@@ -5,6 +5,7 @@ export type IdentityType = 'bvn' | 'nin';
 
 /** Deliver an OTP the engine generated to the phone registered for an identity number. */
 export interface IdentitySendOtpInputV1 {
+  /** Which register `number` belongs to. */
   readonly idType: IdentityType;
   /** The full BVN/NIN: 11 digits. Held in memory only for the call. */
   readonly number: string;
@@ -14,6 +15,8 @@ export interface IdentitySendOtpInputV1 {
 
 /** BVN/NIN: the provider delivers our OTP to the phone registered for the number. */
 export interface IdentityCapabilityV1 {
+  /** The identity numbers this provider can reach a phone for. */
   readonly types: readonly IdentityType[];
+  /** Delivers the OTP; resolves once the provider accepted it. Checking the code is the engine's job. */
   sendOtp(input: IdentitySendOtpInputV1, context: ProviderCallContextV1): Promise<void>;
 }

@@ -8,8 +8,11 @@ export type PhoneChannel = 'sms' | 'voice' | 'whatsapp';
 
 /** Send a verification code to a phone number. */
 export interface PhoneSendInputV1 {
+  /** The recipient, in E.164 (`+2348012345678`). */
   readonly phoneNumber: string;
+  /** The sender ID or number the code comes from. Absent: the provider's default. */
   readonly from?: string;
+  /** How the code travels; always one of the provider's declared `channels`. */
   readonly channel: PhoneChannel;
   /**
    * A code we generated, for providers that declare {@link PhoneCapabilityV1.customCode}. Absent: the
@@ -38,7 +41,9 @@ export interface PhoneSendResultV1 {
 
 /** Check the code a user entered against an earlier send. */
 export interface PhoneCheckInputV1 {
+  /** The `requestId` the send returned, unchanged. */
   readonly requestId: string;
+  /** The code as the user typed it; the provider compares it, verikit never stores it. */
   readonly code: string;
 }
 
@@ -51,6 +56,7 @@ export type PhoneCheckReasonV1 = 'expired' | 'attempts-exhausted' | 'not-pending
 
 /** Whether the code matched. */
 export interface PhoneCheckResultV1 {
+  /** True when the code matched and the verification is now approved. */
   readonly valid: boolean;
   /** Set only when `valid` is false and the provider said why; absent for a plain wrong code. */
   readonly reason?: PhoneCheckReasonV1;
@@ -62,6 +68,8 @@ export interface PhoneCapabilityV1 {
   readonly channels: readonly PhoneChannel[];
   /** True when `send` accepts a code we generated (`PhoneSendInputV1.code`). Absent means false. */
   readonly customCode?: boolean;
+  /** Sends a code; the returned `requestId` is what `check` needs. */
   send(input: PhoneSendInputV1, context: ProviderCallContextV1): Promise<PhoneSendResultV1>;
+  /** Checks a code; a wrong code is `valid: false`, not an error. */
   check(input: PhoneCheckInputV1, context: ProviderCallContextV1): Promise<PhoneCheckResultV1>;
 }

@@ -5,12 +5,38 @@ import type { ProviderV1 } from './provider-v1.js';
 
 /** What a flow needs from a provider, checked before anything is sent or stored. */
 export type CapabilityNeedV1 =
-  | { readonly capability: 'phone'; readonly channel: PhoneChannel; readonly customCode?: boolean }
-  | { readonly capability: 'sms'; readonly from?: string | undefined }
-  | { readonly capability: 'whatsapp' }
-  | { readonly capability: 'ussd' }
-  | { readonly capability: 'identity'; readonly idType: IdentityType }
-  | { readonly capability: 'webhooks' };
+  | {
+      /** Phone verification. */
+      readonly capability: 'phone';
+      /** The channel the code must travel by. */
+      readonly channel: PhoneChannel;
+      /** True when the flow sends a code it generated. */
+      readonly customCode?: boolean;
+    }
+  | {
+      /** SMS sending. */
+      readonly capability: 'sms';
+      /** The sender the call names; absent: the provider needs a default sender. */
+      readonly from?: string | undefined;
+    }
+  | {
+      /** WhatsApp sending. */
+      readonly capability: 'whatsapp';
+    }
+  | {
+      /** USSD verification. */
+      readonly capability: 'ussd';
+    }
+  | {
+      /** BVN/NIN verification. */
+      readonly capability: 'identity';
+      /** The kind of number to verify. */
+      readonly idType: IdentityType;
+    }
+  | {
+      /** Webhook parsing, for flows whose result arrives as an event. */
+      readonly capability: 'webhooks';
+    };
 
 /**
  * Throws a `CapabilityError` naming the capability (and the channel, identity type or requirement)

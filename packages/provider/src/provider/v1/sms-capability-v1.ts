@@ -9,7 +9,9 @@ export interface SmsSendInputV1 {
    * `InvalidInputError` naming `from` (`from` is required unless a default exists: see docs/service.md).
    */
   readonly from?: string;
+  /** The recipient, in E.164. */
   readonly to: string;
+  /** The text, as the user will read it. */
   readonly message: string;
 }
 
@@ -17,5 +19,6 @@ export interface SmsSendInputV1 {
 export interface SmsCapabilityV1 {
   /** What every call needs, e.g. `sender` when no default sender is configured. Absent: nothing. */
   readonly requires?: readonly MessagingRequirementV1[];
+  /** Sends the message; resolves once the provider accepted it. */
   send(input: SmsSendInputV1, context: ProviderCallContextV1): Promise<MessageSendResultV1>;
 }

@@ -8,12 +8,16 @@ export interface UssdInitiateInputV1 {
 
 /** What the service returns for a USSD initiation: both are shown to the user. */
 export interface UssdInitiateResultV1 {
+  /** The OTP the user enters after dialling. */
   readonly otp: string;
+  /** The USSD code the user dials. */
   readonly ussdCode: string;
+  /** The service's id for the verification, for logs and support. */
   readonly reference?: string;
 }
 
 /** USSD OTP verification: the result comes later, as a webhook. */
 export interface UssdCapabilityV1 {
+  /** Starts a USSD verification; the result comes later as a webhook event. */
   initiate(input: UssdInitiateInputV1, context: ProviderCallContextV1): Promise<UssdInitiateResultV1>;
 }

@@ -4,7 +4,9 @@ import type { ProviderCallContextV1 } from './provider-call-context-v1.js';
 
 /** Send one WhatsApp message. */
 export interface WhatsAppSendInputV1 {
+  /** The recipient, in E.164. */
   readonly phoneNumber: string;
+  /** The text, as the user will read it. */
   readonly message: string;
 }
 
@@ -12,5 +14,6 @@ export interface WhatsAppSendInputV1 {
 export interface WhatsAppCapabilityV1 {
   /** What every call needs. Absent: nothing (the WhatsApp sender is part of the provider's settings). */
   readonly requires?: readonly MessagingRequirementV1[];
+  /** Sends the message; resolves once the provider accepted it. */
   send(input: WhatsAppSendInputV1, context: ProviderCallContextV1): Promise<MessageSendResultV1>;
 }
