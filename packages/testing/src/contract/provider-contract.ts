@@ -16,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it, it as vitestIt } from 'vites
 import { failureOf } from '../failure-of.js';
 import { freshPhoneNumber } from '../fresh-phone-number.js';
 import { context, failureOrNull } from './contract-helpers.js';
+import type { ContractIdentity } from './contract-identity.js';
 
 /** The operations the contract exercises. */
 export type ContractOperation = 'ussd.initiate' | 'phone.send' | 'identity.sendOtp' | 'sms.send' | 'whatsapp.send';
@@ -42,9 +43,9 @@ export interface ContractSubject {
   /** A registered BVN and NIN, and the phone numbers their OTPs go to (for providers with the identity capability). */
   readonly identities?: {
     /** A BVN the provider knows, and the phone its OTP goes to (where the suite reads the OTP back). */
-    readonly bvn: { /** 11 digits. */ number: string; /** E.164. */ phoneNumber: string };
+    readonly bvn: ContractIdentity;
     /** A NIN the provider knows, and the phone its OTP goes to. */
-    readonly nin: { /** 11 digits. */ number: string; /** E.164. */ phoneNumber: string };
+    readonly nin: ContractIdentity;
   };
   /**
    * Arranges for the next call of `operation` to fail with `failure`, and returns the input fields to use
