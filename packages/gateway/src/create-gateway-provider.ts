@@ -37,7 +37,7 @@ function exactly(pattern: RegExp): RegExp {
 }
 
 /**
- * Creates the provider for the verification and messaging service (shared/spec/service-interface.md)
+ * Creates the provider for the verification and messaging service (docs/service.md)
  * over HTTP: USSD OTP, phone verification, BVN/NIN OTP, SMS, WhatsApp, and the USSD_VERIFICATION webhook.
  *
  * Throws an `InvalidInputError` naming the field when the options are malformed; the apiKey is never

@@ -1,10 +1,10 @@
 /** The operations of the service, named as the provider spec names them. */
 export type GatewayOperation = 'ussd.initiate' | 'phone.send' | 'phone.check' | 'identity.bvn' | 'identity.nin' | 'sms.send' | 'whatsapp.send';
 
-/** Which base address an endpoint lives under (spec §1: USSD initiation is on a different host). */
+/** Which base address an endpoint lives under (docs/service.md: USSD initiation is on a different host). */
 export type GatewayBase = 'ussd' | 'main';
 
-/** One endpoint of the service: where it is and the messages it answers with (spec §4, §7). */
+/** One endpoint of the service: where it is and the messages it answers with (docs/service.md, "The seven endpoints"). */
 export interface GatewayEndpoint {
   /** Which base address the endpoint is under: USSD initiation has its own. */
   readonly base: GatewayBase;
@@ -18,7 +18,7 @@ export interface GatewayEndpoint {
   readonly failureMessage: string | undefined;
 }
 
-/** The path prefix of each base address (spec §4). */
+/** The path prefix of each base address (docs/service.md). */
 export const gatewayPathPrefixes: Readonly<Record<GatewayBase, string>> = Object.freeze({
   ussd: '/messagingserv/gateway/api/v1',
   main: '/gateway/api/v1',
@@ -28,7 +28,7 @@ const endpoint = (base: GatewayBase, route: string, successMessage?: string, fai
   Object.freeze({ base, path: gatewayPathPrefixes[base] + route, route, successMessage, failureMessage });
 
 /**
- * The seven endpoints of the service interface, exactly as spec §4 lists them. The one table of the
+ * The seven endpoints of the service interface, exactly as docs/service.md lists them. The one table of the
  * service's addresses and messages: the provider calls them, and `@verikit/sandbox` serves them.
  */
 export const gatewayEndpoints: Readonly<Record<GatewayOperation, GatewayEndpoint>> = Object.freeze({

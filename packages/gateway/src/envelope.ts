@@ -2,7 +2,7 @@ import { ProviderProtocolError } from '@verikit/provider';
 import { z } from 'zod';
 import type { GatewayOperation } from './endpoints.js';
 
-/** The response envelope of every endpoint (spec §2.1). Only `success` is required to read a response. */
+/** The response envelope of every endpoint (docs/service.md, "The response envelope"). Only `success` is required to read a response. */
 const envelopeSchema = z.looseObject({
   success: z.boolean({ error: 'must be a boolean' }),
   message: z.string({ error: 'must be a string' }).optional(),

@@ -4,10 +4,10 @@ import { z } from 'zod';
 /**
  * What the provider is given, checked before anything is sent: the provider spec's own field rules
  * (`@verikit/provider`), so a direct caller meets the same rules as the engine's callers. Only what the
- * service adds is defined here: the OTP of a BVN/NIN may be an integer (spec §4.3), and a requestId.
+ * service adds is defined here: the OTP of a BVN/NIN may be an integer (docs/service.md), and a requestId.
  */
 
-/** An OTP as a string of digits, or an integer turned into one (spec §4.3 says both). */
+/** An OTP as a string of digits, or an integer turned into one (the service says both: docs/service.md). */
 const otp = z.union([
   z.string({ error: 'must be a string of 4 to 10 digits' }).max(64, { error: 'must be 4 to 10 digits', abort: true }).regex(/^\d{4,10}$/, { error: 'must be 4 to 10 digits' }),
   z

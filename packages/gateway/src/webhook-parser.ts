@@ -10,7 +10,7 @@ const defaultFailure = ['failed', 'failure', 'false'];
 
 /**
  * The USSD_VERIFICATION body the service sends, as verikit reads it by default (the interface names
- * the contents, not the fields: spec §6). The sandbox sends exactly this, plus a `reference` and a
+ * the contents, not the fields: docs/service.md). The sandbox sends exactly this, plus a `reference` and a
  * `timestamp` the parser ignores.
  */
 export interface GatewayWebhookBody {

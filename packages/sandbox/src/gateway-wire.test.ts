@@ -2,7 +2,7 @@
  * Wire-level tests, real HTTP on 127.0.0.1 with nothing mocked:
  * - the USSD webhook path end to end (sandbox → node:http app running the flow handler → engine),
  *   through a failed first delivery and the sandbox's retry, then a replay of the same delivery;
- * - the gateway client's retry rule (DESIGN.md §6): retry only what provably did not leave.
+ * - the gateway client's retry rule (docs/service.md, "What the interface leaves unsaid"): retry only what provably did not leave.
  */
 import { createVerikit, KeyvFlowStore, StoreError, type FlowRecord, type FlowView, type Verikit } from '@verikit/core';
 import { createFlowHandler, toNodeHandler } from '@verikit/http';

@@ -41,7 +41,7 @@ export interface SandboxEndpoint {
 }
 
 /**
- * The seven endpoints of the service interface (spec §4), from the gateway provider's table
+ * The seven endpoints of the service interface (docs/service.md, "The seven endpoints"), from the gateway provider's table
  * (`gatewayEndpoints`, the one table of routes and messages) with the service's body checks added;
  * each is served under both path prefixes.
  */

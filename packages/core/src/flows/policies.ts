@@ -20,7 +20,7 @@ export interface FlowPolicies {
   retentionMs: number;
 }
 
-/** The defaults of DESIGN §6: code TTL 10 min, 5 attempts, cooldown 30 s growing, 5 sends per number per hour. */
+/** The defaults docs/flows.md and docs/service.md describe: code TTL 10 min, 5 attempts, cooldown 30 s growing, 5 sends per number per hour. */
 export const defaultPolicies: Readonly<FlowPolicies> = Object.freeze({
   codeTtlMs: 10 * 60_000,
   maxAttempts: 5,
