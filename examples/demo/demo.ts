@@ -44,7 +44,7 @@ function show(view: FlowView): void {
   if (view.ussdCode) parts.push(`dial ${view.ussdCode}, enter ${view.otp}`);
   if (view.error) parts.push(`(${view.error.code}: ${view.error.message})`);
   if (view.allowed.length) parts.push(`[can: ${view.allowed.join(', ')}]`);
-  console.log('  ' + parts.join(' · '));
+  console.log(`  ${parts.join(' · ')}`);
   const note = attemptNote(shown.get(view.id), view);
   if (note !== undefined) console.log(`    ↳ ${note}`);
   shown.set(view.id, view);

@@ -12,7 +12,7 @@ describe('examples/providers-per-env', () => {
   it('each run really went through its own provider: the welcome SMS lands in that provider’s outbox', async () => {
     const services = await startLocalServices();
     try {
-      for (const [name, environment] of Object.entries(services.environments)) for (const [key, value] of Object.entries(environment)) vi.stubEnv(key, value);
+      for (const environment of Object.values(services.environments)) for (const [key, value] of Object.entries(environment)) vi.stubEnv(key, value);
       vi.stubEnv('VERIKIT_PROVIDER', 'termii');
       const termii = providerFromEnv();
       expect([termii.name, termii.ussd]).toEqual(['termii', undefined]);

@@ -30,29 +30,34 @@ const integer = (name: string, value: string | undefined): number | undefined =>
   return Number(value);
 };
 
+/** The flags `verikit sandbox` accepts; throws on an unknown or malformed one. */
+function readSandboxFlags(args: readonly string[]) {
+  return parseArgs({
+    args: [...args],
+    strict: true,
+    allowPositionals: false,
+    options: {
+      port: { type: 'string' },
+      'api-key': { type: 'string' },
+      'webhook-url': { type: 'string' },
+      'webhook-secret': { type: 'string' },
+      latency: { type: 'string' },
+      slow: { type: 'string' },
+      provider: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  }).values;
+}
+
 /**
  * `verikit sandbox`: starts the sandbox and prints every request it answers and every webhook attempt
  * it makes. Never prints the apiKey or a given webhook secret; a generated secret is printed once, as
  * the receiver needs it. Resolves with the running sandbox, or with an exit code on bad flags.
  */
 export async function runSandboxCommand(args: readonly string[], io: CliIo): Promise<Sandbox | ProviderFakeRun | number> {
-  let parsed;
+  let parsed: ReturnType<typeof readSandboxFlags>;
   try {
-    parsed = parseArgs({
-      args: [...args],
-      strict: true,
-      allowPositionals: false,
-      options: {
-        port: { type: 'string' },
-        'api-key': { type: 'string' },
-        'webhook-url': { type: 'string' },
-        'webhook-secret': { type: 'string' },
-        latency: { type: 'string' },
-        slow: { type: 'string' },
-        provider: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    }).values;
+    parsed = readSandboxFlags(args);
   } catch (error) {
     io.err(`verikit sandbox: ${error instanceof Error ? error.message.split('\n')[0] : 'bad arguments'}`);
     io.err(sandboxUsage);

@@ -101,7 +101,10 @@ export function createFlowClient(options: FlowClientOptions): FlowClient {
   const registry: ObserverRegistry = {
     register(observer) {
       let set = observers.get(observer.flowId);
-      if (set === undefined) observers.set(observer.flowId, (set = new Set()));
+      if (set === undefined) {
+        set = new Set();
+        observers.set(observer.flowId, set);
+      }
       set.add(observer);
     },
     unregister(observer) {

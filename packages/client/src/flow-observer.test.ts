@@ -50,7 +50,7 @@ describe('FlowObserver: following a flow over server-sent events', () => {
   });
 
   it('takes views from the POST answer and the stream in any order, keeping the highest version', async () => {
-    const { server, client } = await setup();
+    const { client } = await setup();
     const started = await client.start({ kind: 'phone', phoneNumber });
     const observer = client.observe(started.id, fast);
     const record = follow(observer);

@@ -163,7 +163,10 @@ export class FlowObserver extends Subscribable<FlowObserverListener> {
   }
 
   #startFollowing(): void {
-    if (this.#result.view?.done === true) return this.#set({ ...this.#result, connection: 'closed' });
+    if (this.#result.view?.done === true) {
+      this.#set({ ...this.#result, connection: 'closed' });
+      return;
+    }
     const run = new AbortController();
     this.#run = run;
     void followFlow(

@@ -58,7 +58,7 @@ describe('EventStreamParser', () => {
 
   it('refuses a line or an event over 1 MiB instead of growing without end', () => {
     const parser = new EventStreamParser({ onEvent: () => undefined });
-    expect(() => parser.push('data: ' + 'x'.repeat(1024 * 1024 + 1))).toThrow(RangeError);
+    expect(() => parser.push(`data: ${'x'.repeat(1024 * 1024 + 1)}`)).toThrow(RangeError);
     const lines = new EventStreamParser({ onEvent: () => undefined });
     const line = `data: ${'y'.repeat(1000)}\n`;
     expect(() => {

@@ -67,7 +67,10 @@ export class EventStreamParser {
   }
 
   #line(line: string): void {
-    if (line === '') return this.#dispatch();
+    if (line === '') {
+      this.#dispatch();
+      return;
+    }
     if (line.startsWith(':')) return;
     const colon = line.indexOf(':');
     const field = colon === -1 ? line : line.slice(0, colon);

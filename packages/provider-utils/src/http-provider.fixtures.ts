@@ -13,17 +13,21 @@ export function createPostingProvider(name: string, url: string, timeout = 2000)
     const answer = await http.send({ operation, url: `${url}/${operation}`, path: `/${operation}`, body: '{}' }, context);
     if (answer.status < 200 || answer.status > 299) throw statusError(`${name} ${operation}`, answer.status, undefined);
   };
+  const postThen = async <T>(operation: string, context: Parameters<typeof post>[1], result: T): Promise<T> => {
+    await post(operation, context);
+    return result;
+  };
   return {
     specificationVersion: 'v1',
     name,
-    ussd: { initiate: async (_input, context) => (await post('ussd', context), { otp: '1234', ussdCode: '*1#' }) },
+    ussd: { initiate: async (_input, context) => postThen('ussd', context, { otp: '1234', ussdCode: '*1#' }) },
     phone: {
       channels: ['sms', 'voice'],
-      send: async (_input, context) => (await post('phone', context), { requestId: 'posted' }),
-      check: async (_input, context) => (await post('check', context), { valid: true }),
+      send: async (_input, context) => postThen('phone', context, { requestId: 'posted' }),
+      check: async (_input, context) => postThen('check', context, { valid: true }),
     },
     identity: { types: ['bvn', 'nin'], sendOtp: async (_input, context) => void (await post('identity', context)) },
-    sms: { send: async (_input, context) => (await post('sms', context), {}) },
-    whatsapp: { send: async (_input, context) => (await post('whatsapp', context), {}) },
+    sms: { send: async (_input, context) => postThen('sms', context, {}) },
+    whatsapp: { send: async (_input, context) => postThen('whatsapp', context, {}) },
   };
 }

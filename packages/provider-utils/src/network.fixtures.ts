@@ -15,7 +15,9 @@ export async function startSilentServer(): Promise<{ url: string; received: () =
   let received = 0;
   const server = createServer((socket) => {
     sockets.add(socket);
-    socket.once('data', () => void (received += 1));
+    socket.once('data', () => {
+      received += 1;
+    });
     socket.on('close', () => sockets.delete(socket));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -80,6 +80,7 @@ export function OtpInput(props: OtpInputProps): ReactNode {
         name={name}
         autoComplete="one-time-code"
         aria-label={label}
+        // biome-ignore lint/a11y/noAutofocus: off unless the app asks for it, as when the user has just requested the code and is about to type it.
         autoFocus={autoFocus}
         maxLength={length}
         value={digits}
@@ -119,10 +120,12 @@ export function OtpInput(props: OtpInputProps): ReactNode {
   };
 
   return (
+    // biome-ignore lint/a11y/useSemanticElements: a fieldset brings the browser's border, padding and min-width to an unstyled component; role="group" with aria-label names the fields the same way.
     <div role="group" aria-label={label} id={groupId} className={className}>
       {Array.from({ length }, (_, index) => (
         <input
           {...common}
+          // biome-ignore lint/suspicious/noArrayIndexKey: the fields are the code's positions (field N is always digit N), never reordered, added or removed in the middle.
           key={index}
           ref={(element) => {
             fields.current[index] = element;
@@ -131,6 +134,7 @@ export function OtpInput(props: OtpInputProps): ReactNode {
           className={inputClassName}
           autoComplete={index === 0 ? 'one-time-code' : 'off'}
           aria-label={`Digit ${index + 1} of ${length}`}
+          // biome-ignore lint/a11y/noAutofocus: off unless the app asks for it, as when the user has just requested the code and is about to type it.
           autoFocus={autoFocus === true && index === 0}
           maxLength={length}
           value={digits[index] ?? ''}

@@ -50,7 +50,7 @@ const getNoFlow = (): FlowObserverResult => noFlow;
  */
 export function useFlow(flowId: string | undefined, options?: FlowObserverOptions): UseFlowResult {
   const client = useFlowClient();
-  // Options are taken when the flow changes, not on every render (an inline object would otherwise reconnect each time).
+  // biome-ignore lint/correctness/useExhaustiveDependencies: options are taken when the flow changes, not on every render (an inline object would otherwise reconnect each time).
   const observer = useMemo(() => (flowId === undefined ? undefined : client.observe(flowId, options)), [client, flowId]);
   const result = useSyncExternalStore(observer?.subscribe ?? subscribeToNothing, observer?.getCurrentResult ?? getNoFlow, observer?.getCurrentResult ?? getNoFlow);
   const [sending, run] = useRequestState();

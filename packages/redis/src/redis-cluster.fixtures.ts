@@ -19,11 +19,16 @@ const script = join(repositoryRoot, 'scripts/ci/redis-cluster.sh');
 /** Seed URLs of the shared test cluster, from `REDIS_CLUSTER_URLS` (comma-separated). */
 export const clusterUrls: readonly string[] = (process.env.REDIS_CLUSTER_URLS ?? '').split(',').filter(Boolean);
 
-type NodeClient = ReturnType<typeof createClient<{}, {}, {}, 2, {}>>;
+/** A plain connection to one node, that gives up at once when the node is down. */
+function connectionTo(url: string) {
+  return createClient({ url, socket: { connectTimeout: 1000, reconnectStrategy: false } });
+}
+
+type NodeClient = ReturnType<typeof connectionTo>;
 
 /** Runs `command` on one node (a plain connection), then closes it. */
 export async function onNode<T>(url: string, command: (client: NodeClient) => Promise<T>): Promise<T> {
-  const client = createClient({ url, socket: { connectTimeout: 1000, reconnectStrategy: false } });
+  const client = connectionTo(url);
   client.on('error', () => {});
   await client.connect();
   try {

@@ -45,7 +45,9 @@ describe.skipIf(skipReason !== undefined)('Redis Cluster (the shared test cluste
     const provider = createTestProviderV1();
     const store = createRedisClusterStore({ urls: clusterUrls, namespace });
     const resynced = new Set<string>();
-    const changeBus = createRedisChangeBus({ store, ...(pubSub ? { pubSub } : {}), onResync: (flowIds) => flowIds.forEach((id) => resynced.add(id)) });
+    const changeBus = createRedisChangeBus({ store, ...(pubSub ? { pubSub } : {}), onResync: (flowIds) => {
+      for (const id of flowIds) resynced.add(id);
+    } });
     stores.push(store);
     buses.push(changeBus);
     // Many flows to consecutive numbers: the send guard is out of the way here (redis-send-guard.test.ts tests it on the cluster).

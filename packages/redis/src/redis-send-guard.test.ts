@@ -2,7 +2,6 @@ import { createVerikit, InvalidInputError, RateLimitedError, StoreError, type Se
 import { createTestProviderV1 } from '@verikit/testing';
 import { afterAll, describe, expect, it } from 'vitest';
 import { WorkerProcess } from './multi-process.fixtures.js';
-import { createRedisClusterStore } from './redis-cluster-store.js';
 import { clusterSkipReason, clusterUrls, deleteClusterNamespace, mastersOf, onNode } from './redis-cluster.fixtures.js';
 import { createRedisStore, type RedisFlowStore } from './redis-flow-store.js';
 import { createRedisSendGuard } from './redis-send-guard.js';

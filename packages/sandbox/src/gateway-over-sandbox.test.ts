@@ -210,7 +210,10 @@ describe('gateway provider: error mapping', () => {
       baseUrl: `http://127.0.0.1:${port}`,
       ussdBaseUrl: `http://127.0.0.1:${port}`,
       connectionRetryDelayMs: 1,
-      fetch: (input, init) => ((attempts += 1), fetch(input, init)),
+      fetch: (input, init) => {
+        attempts += 1;
+        return fetch(input, init);
+      },
     });
     const error = await failureOf(refused.sms!.send({ from: 'Shop', to: '+2348031234507', message: 'hi' }, context()));
     expect(ProviderUnavailableError.isInstance(error)).toBe(true);

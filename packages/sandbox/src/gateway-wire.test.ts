@@ -243,7 +243,10 @@ function countedProvider(url: string) {
     timeout: 2000,
     connectionRetries: 2,
     connectionRetryDelayMs: 1,
-    fetch: (input, init) => ((counter.fetches += 1), fetch(input, init)),
+    fetch: (input, init) => {
+      counter.fetches += 1;
+      return fetch(input, init);
+    },
   });
   return { provider, counter };
 }

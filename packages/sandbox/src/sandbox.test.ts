@@ -95,7 +95,7 @@ describe('sandbox: the service endpoints', () => {
       ['/ussd/initiate-verification', { phoneNumber: '+234 803' }, 'phoneNumber'],
     ];
     for (const [path, body, field] of cases) {
-      const response = await post('/gateway/api/v1' + path, body);
+      const response = await post(`/gateway/api/v1${path}`, body);
       const envelope = (await response.json()) as { success: boolean; message: string; errors: Array<{ field: string }> };
       expect([path, response.status, envelope.success]).toEqual([path, 400, false]);
       expect(envelope.errors[0]!.field).toBe(field);

@@ -17,7 +17,7 @@ export async function startWebhookReceiver(statuses: number[] = []) {
     request.on('end', () => {
       received.push({ body: Buffer.concat(chunks).toString('utf8'), headers: flatten(request.headers) });
       response.writeHead(statuses.shift() ?? 200).end();
-      waiters.splice(0).forEach((wake) => wake());
+      for (const wake of waiters.splice(0)) wake();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

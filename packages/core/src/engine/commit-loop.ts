@@ -60,7 +60,7 @@ export class CommitLoop {
    * fails, and the next try reads the store. An event the hint refuses is tried again on a fresh read.
    */
   commit(flowId: string, decide: (loaded: Loaded, now: number) => Decision, committedHere?: Loaded): Promise<Committed> {
-    const { records, queue, store, clock } = this.#deps;
+    const { records, queue, clock } = this.#deps;
     return queue.run(flowId, async () => {
       let hint = committedHere;
       for (let attempt = 0; attempt < maxCommitAttempts; attempt += 1) {

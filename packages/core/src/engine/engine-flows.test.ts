@@ -2,6 +2,7 @@ import { createProviderDouble, type ProviderDouble } from './provider-double.fix
 import { describe, expect, it } from 'vitest';
 import { CapabilityError, ProviderRejectedError, ProviderUnavailableError, RateLimitedError } from '@verikit/provider';
 import { EventNotAllowedError } from '../errors/index.js';
+import type { FlowRecord } from '../store/flow-store.js';
 import { setup } from './engine.fixtures.js';
 
 const phone = '+2348012345678';
@@ -195,7 +196,7 @@ describe('effects whose outcome is unknown', () => {
     const { verikit, clock, keyv, provider } = setup();
     // Capture the record the engine committed before it made the call: what a process that died
     // between the commit and the provider's answer leaves behind.
-    let crashed: Record<string, any> | undefined;
+    let crashed: FlowRecord | undefined;
     provider.script('phone.send', async () => {
       const flowId = provider.calls.at(-1)!.idempotencyKey.split(':effect:')[0]!;
       crashed = await keyv.get(`flow:${flowId}`);
@@ -235,7 +236,7 @@ describe('effects whose outcome is unknown', () => {
 describe('effects are committed before they run', () => {
   it('while phone.send runs, the stored flow is already in sending with the effect id the provider gets as idempotency key', async () => {
     const { verikit, provider, keyv, clock } = setup();
-    const seen: Array<{ idempotencyKey: string; stored: Record<string, any> | undefined }> = [];
+    const seen: Array<{ idempotencyKey: string; stored: FlowRecord | undefined }> = [];
     // Assertions inside the provider call would be swallowed (the engine turns a throw into send-failed):
     // record what the store held, and check it after.
     const inspect = async () => {
@@ -254,7 +255,7 @@ describe('effects are committed before they run', () => {
       expect(stored).toMatchObject({ id, value: 'sending', context: { effect: { id: idempotencyKey, kind: 'phone.send' } } });
     }
     // After the call, the answer is committed on top: the effect is settled.
-    const after = (await keyv.get(`flow:${id}`)) as Record<string, any>;
+    const after = (await keyv.get(`flow:${id}`)) as FlowRecord;
     expect(after).toMatchObject({ value: 'awaiting-code', context: { requestId: 'req-2' } });
     expect(after.context.effect).toBeUndefined();
   });

@@ -1,4 +1,4 @@
-import { VerikitError, type VerikitErrorOptions } from '@verikit/provider';
+import { VerikitError } from '@verikit/provider';
 
 /** The event is not accepted in the flow's current state (a code submitted to a verified flow, a resend during the cooldown). The flow is unchanged; `allowed` lists what it accepts now. */
 export class EventNotAllowedError extends VerikitError {

@@ -12,11 +12,13 @@ const T0 = 1_000_000;
 const matchingHash = 'a'.repeat(32);
 
 type Event = Record<string, unknown> & { type: string; now: number };
+/** The context fields the walk reads, each present in some states of some machines only. */
+type WalkedContext = { effect?: { id: string; deadline: number }; unansweredEffectId?: string; expiresAt?: number; resendAvailableAt?: number };
 
 /** Every event that could matter in a snapshot, with times derived from its context. */
 function eventsFor(kind: 'ussd' | 'phone' | 'identity') {
   return (snapshot: AnyMachineSnapshot): Event[] => {
-    const c = snapshot.context as Record<string, any>;
+    const c = snapshot.context as WalkedContext;
     const effectId = c.effect?.id ?? c.unansweredEffectId ?? 'none';
     const beforeDeadline = (c.effect?.deadline ?? c.expiresAt ?? T0 + 1) - 1;
     const events: Event[] = [{ type: 'cancel', now: T0 }];

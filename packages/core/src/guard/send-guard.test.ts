@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { InvalidInputError, RateLimitedError, VerikitError } from '@verikit/provider';
+import { InvalidInputError, RateLimitedError, type VerikitError } from '@verikit/provider';
 import { setup } from '../engine/engine.fixtures.js';
 import { StoreError } from '../errors/store-error.js';
 import { defaultGuardLimits } from './guard-options.js';

@@ -32,7 +32,7 @@ export async function applyOnce(deps: ApplyOnceDeps, event: ProviderEventV1, web
   const { guard, logger, processingTimeoutMs, leaseMs } = deps;
   const admission = await guard.admit(webhookId);
   if (admission.kind !== 'admitted') {
-    logger.info('verikit.webhook.' + admission.kind, { webhookId: loggedId });
+    logger.info(`verikit.webhook.${admission.kind}`, { webhookId: loggedId });
     // The other claim was taken at most a lease ago: it has lapsed by then at the latest.
     return admission.kind === 'in-progress' ? { body: { status: 'in-progress' }, retryAfterSeconds: Math.ceil(leaseMs / 1000) } : { body: { status: admission.kind } };
   }
@@ -78,6 +78,6 @@ async function apply(deps: ApplyOnceDeps, event: ProviderEventV1, webhookId: str
     logger.warn('verikit.webhook.record-failed', { webhookId: loggedId, error: errorCode(error) });
   });
   const { outcome } = result;
-  logger.info('verikit.webhook.' + outcome, { webhookId: loggedId, outcome, ...(result.flowId ? { flowId: result.flowId } : {}) });
+  logger.info(`verikit.webhook.${outcome}`, { webhookId: loggedId, outcome, ...(result.flowId ? { flowId: result.flowId } : {}) });
   return outcome === 'applied' && result.flowId ? { status: 'applied', flowId: result.flowId } : { status: outcome };
 }
