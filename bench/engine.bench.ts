@@ -155,7 +155,9 @@ async function benchEvents(): Promise<SummaryRow> {
   const format = (value: number) => Math.round(value).toLocaleString('en-US');
   console.log(`event: wrong submit-code on BVN flows in awaiting-code, ${flowsPerRound} flows x ${attemptsPerFlow} events per round, ${rounds} rounds`);
   console.log(`engine (in-memory store)           ${format(median(engineRates))} events/CPU-s   rounds: ${engineRates.map(format).join(' ')}`);
-  console.log(`  same, records through Keyv get/set (before 0500) ${format(median(throughKeyvRates))} events/CPU-s   rounds: ${throughKeyvRates.map(format).join(' ')}`);
+  console.log(
+    `  same, records through Keyv get/set (before 0500) ${format(median(throughKeyvRates))} events/CPU-s   rounds: ${throughKeyvRates.map(format).join(' ')}`,
+  );
   console.log(`5-state machine, bare transition + JSON ${format(median(smallRates))} events/CPU-s   rounds: ${smallRates.map(format).join(' ')}`);
   console.log(`bare transition + JSON round trip  ${format(median(baselineRates))} events/CPU-s   rounds: ${baselineRates.map(format).join(' ')}`);
   console.log(`  same, one shared scope (as engine) ${format(median(sharedScopeRates))} events/s   rounds: ${sharedScopeRates.map(format).join(' ')}`);
@@ -197,9 +199,18 @@ async function benchHeap(): Promise<SummaryRow> {
   for (const prefix of ['verikit:flow:', 'verikit:limit:']) {
     const matching = entries.filter(([key]) => key.startsWith(prefix));
     const characters = matching.reduce((sum, [key, value]) => sum + key.length + String(value).length, 0);
-    console.log(`  ${prefix.padEnd(32)} ${matching.length.toLocaleString('en-US')} entries, ${Math.round(characters / matching.length)} characters each (key + stored string)`);
+    console.log(
+      `  ${prefix.padEnd(32)} ${matching.length.toLocaleString('en-US')} entries, ${Math.round(characters / matching.length)} characters each (key + stored string)`,
+    );
   }
-  return { measure: 'heap per stored flow, 100k flows', value: `${Math.round(perFlow)} bytes`, baseline: '—', ratio: perFlow, goal: '≤ 700 bytes', met: perFlow <= 700 };
+  return {
+    measure: 'heap per stored flow, 100k flows',
+    value: `${Math.round(perFlow)} bytes`,
+    baseline: '—',
+    ratio: perFlow,
+    goal: '≤ 700 bytes',
+    met: perFlow <= 700,
+  };
 }
 
 /** Rows 1 and 2: see the file comment. */

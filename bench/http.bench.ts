@@ -108,8 +108,7 @@ function honoListener(verikit: Verikit): ReturnType<typeof getRequestListener> {
 async function serve(kind: ServerKind): Promise<void> {
   const verikit = createEngine();
   const ids = await startIdentityFlows(verikit, flowCount);
-  const listener =
-    kind === 'node:http' ? bareListener(verikit) : kind === 'hono' ? honoListener(verikit) : toNodeHandler(createFlowHandler({ verikit }));
+  const listener = kind === 'node:http' ? bareListener(verikit) : kind === 'hono' ? honoListener(verikit) : toNodeHandler(createFlowHandler({ verikit }));
   const server = createServer(listener as Parameters<typeof createServer>[1]);
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
@@ -143,7 +142,12 @@ function roundRobin(ids: string[], build: (id: string) => AutocannonRequest): Au
 const event = JSON.stringify({ type: 'submit-code', code: '000000' });
 const operations = {
   'GET /flows/:id': (id: string): AutocannonRequest => ({ method: 'GET', path: `/flows/${id}` }),
-  'POST /flows/:id/events': (id: string): AutocannonRequest => ({ method: 'POST', path: `/flows/${id}/events`, headers: { 'content-type': 'application/json' }, body: event }),
+  'POST /flows/:id/events': (id: string): AutocannonRequest => ({
+    method: 'POST',
+    path: `/flows/${id}/events`,
+    headers: { 'content-type': 'application/json' },
+    body: event,
+  }),
 };
 type Operation = keyof typeof operations;
 const concurrencies = [1, 64] as const;
@@ -173,7 +177,9 @@ async function measureServers(): Promise<void> {
             const server = byKind.get(kind)!;
             const result = await autocannon({ url: server.url, connections, duration: durationSeconds, requests: roundRobin(server.ids, build) });
             if (result.non2xx > 0 || result.errors > 0 || result.timeouts > 0) {
-              console.log(`  ! ${kind} ${operation} c=${connections}: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts of ${result.requests.total}`);
+              console.log(
+                `  ! ${kind} ${operation} c=${connections}: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts of ${result.requests.total}`,
+              );
             }
             const key = `${kind} ${operation} ${connections}`;
             rates.set(key, [...(rates.get(key) ?? []), result.requests.average]);
@@ -244,7 +250,11 @@ async function measureCrossInstanceDelay(): Promise<void> {
   try {
     for (let flowIndex = 0; flowIndex < 8; flowIndex += 1) {
       const phoneNumber = `+23481${String(process.pid % 1000).padStart(3, '0')}${String(flowIndex).padStart(5, '0')}`;
-      const started = await fetch(`${a.url}/flows`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ kind: 'phone', phoneNumber }) });
+      const started = await fetch(`${a.url}/flows`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ kind: 'phone', phoneNumber }),
+      });
       const flow = (await started.json()) as FlowView;
       const controller = new AbortController();
       const views = viewsOf(await fetch(`${b.url}/flows/${flow.id}/stream`, { signal: controller.signal }));

@@ -67,7 +67,9 @@ async function perFlow(label: string, keyv: MemoryKeyv, template: FlowRecord): P
   const sample = [...map.values()][0]!;
   const sweepable = map as unknown as Partial<Sweepable>;
   sweepable.sweep?.(Date.now() + ttlMs + 2000);
-  console.log(`${label.padEnd(43)} ${Math.round(bytes)} bytes/flow, record ${sample.length} characters, ${map.size.toLocaleString('en-US')} entries left after expiry`);
+  console.log(
+    `${label.padEnd(43)} ${Math.round(bytes)} bytes/flow, record ${sample.length} characters, ${map.size.toLocaleString('en-US')} entries left after expiry`,
+  );
   return bytes;
 }
 
@@ -100,6 +102,8 @@ export async function run(): Promise<void> {
   const after = heapUsed();
   console.log(`heap baseline (empty store)          ${megabytes(baseline)}`);
   console.log(`heap with the flows                  ${megabytes(filled)} (${entries.toLocaleString('en-US')} entries)`);
-  console.log(`heap after expiry and one sweep      ${megabytes(after)} (${deleted.toLocaleString('en-US')} deleted in ${Math.round(sweepMs)} ms, ${map.size} left)`);
+  console.log(
+    `heap after expiry and one sweep      ${megabytes(after)} (${deleted.toLocaleString('en-US')} deleted in ${Math.round(sweepMs)} ms, ${map.size} left)`,
+  );
   console.log(`ratio after / baseline               ${(after / baseline).toFixed(3)} (goal <= 1.10)`);
 }

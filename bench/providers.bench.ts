@@ -39,7 +39,10 @@ async function serve(): Promise<void> {
 }
 
 async function startServers(): Promise<Servers & { stop: () => void }> {
-  const child = spawn(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url)], { env: { ...process.env, [serverFlag]: '1' }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url)], {
+    env: { ...process.env, [serverFlag]: '1' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const [line] = (await once(createInterface({ input: child.stdout }), 'line')) as [string];
   return { ...(JSON.parse(line) as Servers), stop: () => child.kill() };
 }
@@ -60,12 +63,26 @@ function providerRoundTrip(provider: ProviderV1): RoundTrip {
 function bareTermii(url: string, apiKey: string): RoundTrip {
   const headers = { 'content-type': 'application/json', accept: 'application/json' };
   const post = async (path: string, body: Record<string, unknown>, signal: AbortSignal) =>
-    JSON.parse(await (await fetch(url + path, { method: 'POST', headers, body: JSON.stringify({ api_key: apiKey, ...body }), signal })).text()) as Record<string, unknown>;
+    JSON.parse(await (await fetch(url + path, { method: 'POST', headers, body: JSON.stringify({ api_key: apiKey, ...body }), signal })).text()) as Record<
+      string,
+      unknown
+    >;
   return async (index) => {
     const signal = new AbortController().signal;
     const sent = await post(
       '/api/sms/otp/send',
-      { message_type: 'NUMERIC', pin_type: 'NUMERIC', to: phoneNumber(index).slice(1), from: 'Bench', channel: 'dnd', pin_attempts: 1, pin_time_to_live: 10, pin_length: 6, pin_placeholder: '< 1234 >', message_text: 'Code < 1234 >' },
+      {
+        message_type: 'NUMERIC',
+        pin_type: 'NUMERIC',
+        to: phoneNumber(index).slice(1),
+        from: 'Bench',
+        channel: 'dnd',
+        pin_attempts: 1,
+        pin_time_to_live: 10,
+        pin_length: 6,
+        pin_placeholder: '< 1234 >',
+        message_text: 'Code < 1234 >',
+      },
       signal,
     );
     if (typeof sent['pinId'] !== 'string') throw new Error('the fake did not answer with a pinId');
@@ -75,10 +92,17 @@ function bareTermii(url: string, apiKey: string): RoundTrip {
 }
 
 function bareTwilio(settings: TwilioFakeSettings): RoundTrip {
-  const headers = { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json', authorization: `Basic ${btoa(`${settings.accountSid}:${settings.authToken}`)}` };
+  const headers = {
+    'content-type': 'application/x-www-form-urlencoded',
+    accept: 'application/json',
+    authorization: `Basic ${btoa(`${settings.accountSid}:${settings.authToken}`)}`,
+  };
   const base = `${settings.verifyBaseUrl}/v2/Services/${settings.verifyServiceSid}`;
   const post = async (path: string, form: Record<string, string>, signal: AbortSignal) =>
-    JSON.parse(await (await fetch(base + path, { method: 'POST', headers, body: new URLSearchParams(form).toString(), signal })).text()) as Record<string, unknown>;
+    JSON.parse(await (await fetch(base + path, { method: 'POST', headers, body: new URLSearchParams(form).toString(), signal })).text()) as Record<
+      string,
+      unknown
+    >;
   return async (index) => {
     const signal = new AbortController().signal;
     const sent = await post('/Verifications', { To: phoneNumber(index), Channel: 'sms' }, signal);
@@ -93,7 +117,11 @@ export async function run(): Promise<void> {
   const servers = await startServers();
   try {
     const arms: Array<[string, RoundTrip, RoundTrip]> = [
-      ['termii', providerRoundTrip(createTermiiProvider({ apiKey: servers.termii.apiKey, baseUrl: servers.termii.url, senderId: 'Bench', pinAttempts: 1 })), bareTermii(servers.termii.url, servers.termii.apiKey)],
+      [
+        'termii',
+        providerRoundTrip(createTermiiProvider({ apiKey: servers.termii.apiKey, baseUrl: servers.termii.url, senderId: 'Bench', pinAttempts: 1 })),
+        bareTermii(servers.termii.url, servers.termii.apiKey),
+      ],
       ['twilio', providerRoundTrip(createTwilioProvider({ ...servers.twilio })), bareTwilio(servers.twilio)],
     ];
     console.log(`phone send + check round trips against each provider's fake in a child process, ${rounds} alternating rounds of ${roundMs} ms`);
@@ -112,12 +140,17 @@ export async function run(): Promise<void> {
           bareRuns.push(b);
           ratios.push(b.rate / p.rate);
         }
-        const rate = (runs: Measurement[]) => Math.round(median(runs.map((each) => each.rate))).toLocaleString('en-US').padStart(7);
+        const rate = (runs: Measurement[]) =>
+          Math.round(median(runs.map((each) => each.rate)))
+            .toLocaleString('en-US')
+            .padStart(7);
         const cpu = (runs: Measurement[]) => median(runs.map((each) => each.cpuMicrosPerTrip));
         console.log(`${name}, concurrency ${concurrency}`);
         console.log(`  ${`${name} provider (ky)`.padEnd(22)} ${rate(providerRuns)} round trips/s   client CPU ${Math.round(cpu(providerRuns))} µs/trip`);
         console.log(`  ${'bare fetch'.padEnd(22)} ${rate(bareRuns)} round trips/s   client CPU ${Math.round(cpu(bareRuns))} µs/trip`);
-        console.log(`  cost ratio bare / provider rate ${median(ratios).toFixed(2)}x (target <= 1.3)   client CPU ratio ${(cpu(providerRuns) / cpu(bareRuns)).toFixed(2)}x`);
+        console.log(
+          `  cost ratio bare / provider rate ${median(ratios).toFixed(2)}x (target <= 1.3)   client CPU ratio ${(cpu(providerRuns) / cpu(bareRuns)).toFixed(2)}x`,
+        );
       }
     }
   } finally {

@@ -36,7 +36,9 @@ async function serve(namespace: string, offset: number): Promise<void> {
   const changeBus = createRedisChangeBus({ store });
   const policies = { maxAttempts: 100, maxSendsPerFlow: 100, resendCooldownMs: 0, maxSendsPerHour: 1_000_000 };
   const verikit = createVerikit({ provider: createTestProviderV1(), store, changeBus, secret, policies });
-  const flows = await Promise.all(Array.from({ length: inFlight }, (_, lane) => verikit.start({ kind: 'phone', phoneNumber: `+23480${String(offset + lane).padStart(8, '0')}` })));
+  const flows = await Promise.all(
+    Array.from({ length: inFlight }, (_, lane) => verikit.start({ kind: 'phone', phoneNumber: `+23480${String(offset + lane).padStart(8, '0')}` })),
+  );
   const load = async (ms: number): Promise<Reply> => {
     let actions = 0;
     const cpu = process.cpuUsage();
@@ -79,7 +81,10 @@ export async function run(): Promise<SummaryRow[]> {
   }
   const namespace = `vk-bench-procs-${process.pid}-${randomUUID().slice(0, 8)}`;
   const children: ChildProcess[] = [0, 1].map((index) =>
-    fork(fileURLToPath(import.meta.url), [], { env: { ...process.env, [childFlag]: `${namespace}:${index * 1000}` }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] }),
+    fork(fileURLToPath(import.meta.url), [], {
+      env: { ...process.env, [childFlag]: `${namespace}:${index * 1000}` },
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    }),
   );
   try {
     await Promise.all(children.map((child) => once(child, 'message')));

@@ -103,11 +103,15 @@ export async function run(): Promise<SummaryRow[]> {
         for (const [index, child] of children.entries()) results[pattern][index]!.push(await ask(child, pattern));
       }
     }
-    console.log(`action: a wrong submit-code, ${actionsPerRound.toLocaleString('en-US')} per round, ${rounds} rounds alternating between the sizes; CPU µs per action (median)`);
+    console.log(
+      `action: a wrong submit-code, ${actionsPerRound.toLocaleString('en-US')} per round, ${rounds} rounds alternating between the sizes; CPU µs per action (median)`,
+    );
     for (const pattern of ['random', 'hot'] as const) {
       const medians = results[pattern].map((values) => median(values));
       const label = pattern === 'random' ? 'flows picked at random among all' : `flows picked among the ${hotSetSize} newest`;
-      console.log(`${label.padEnd(40)} ${medians.map((value, index) => `${sizes[index]!.toLocaleString('en-US')}: ${value.toFixed(1)} µs`).join('   ')}   ratio 1M / 10k ${(medians[2]! / medians[0]!).toFixed(2)}`);
+      console.log(
+        `${label.padEnd(40)} ${medians.map((value, index) => `${sizes[index]!.toLocaleString('en-US')}: ${value.toFixed(1)} µs`).join('   ')}   ratio 1M / 10k ${(medians[2]! / medians[0]!).toFixed(2)}`,
+      );
     }
     const random = results.random.map((values) => median(values));
     const ratio = random[2]! / random[0]!;

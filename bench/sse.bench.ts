@@ -34,7 +34,12 @@ const childFlag = 'VERIKIT_SSE_BENCH_SERVER';
 const streamCount = 1000;
 const changes = 40;
 const secret = 'bench-secret-bench-secret-bench-secret';
-const headers = { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', 'x-accel-buffering': 'no', 'x-content-type-options': 'nosniff' };
+const headers = {
+  'content-type': 'text/event-stream; charset=utf-8',
+  'cache-control': 'no-store',
+  'x-accel-buffering': 'no',
+  'x-content-type-options': 'nosniff',
+};
 
 type Kind = 'bare' | 'web-stream' | 'verikit';
 type Command = { command: 'heap' } | { command: 'change' };
@@ -242,7 +247,9 @@ export async function run(): Promise<SummaryRow[]> {
     const ms = (value: number) => `${value.toFixed(2)} ms`;
     console.log(`${streamCount.toLocaleString('en-US')} open streams on one flow; server heap after gc(), per stream`);
     console.log(`bare node:http SSE    ${Math.round(heapPerStream.bare)} bytes/stream`);
-    console.log(`web-stream (hono)     ${Math.round(heapPerStream['web-stream'])} bytes/stream   ratio ${(heapPerStream['web-stream'] / heapPerStream.bare).toFixed(2)} (the adapter's floor)`);
+    console.log(
+      `web-stream (hono)     ${Math.round(heapPerStream['web-stream'])} bytes/stream   ratio ${(heapPerStream['web-stream'] / heapPerStream.bare).toFixed(2)} (the adapter's floor)`,
+    );
     console.log(`verikit flow handler  ${Math.round(heapPerStream.verikit)} bytes/stream   ratio ${heapRatio.toFixed(2)} (goal <= 1.5)`);
     console.log(`one change reaching all ${streamCount.toLocaleString('en-US')} streams, ${changes} changes alternating between the servers`);
     for (const kind of ['bare', 'web-stream', 'verikit'] as const) {

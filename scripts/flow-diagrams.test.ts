@@ -28,18 +28,28 @@ function combined(name: 'and' | 'or' | 'not', guards: unknown[]): unknown {
 
 const to = (key: string) => [{ key }];
 const sample: MachineLike = {
-  root: node('sample', 'compound', { cancel: [{ target: to('cancelled') }] }, {
-    initial: { target: to('idle') },
-    states: {
-      idle: node('idle', 'atomic', { go: [{ guard: 'ready', target: to('busy') }, { target: to('cancelled') }] }),
-      'in-between': node('in-between', 'atomic', { cancel: [{ target: to('idle') }], poke: [{}] }, {
-        always: [{ eventType: '', guard: combined('not', ['ready']), target: to('idle') }] as Node['always'],
-      }),
-      busy: node('busy', 'atomic', { done: [{ guard: combined('and', ['ready', 'checked']), target: to('finished') }] }),
-      finished: node('finished', 'final'),
-      cancelled: node('cancelled', 'final'),
+  root: node(
+    'sample',
+    'compound',
+    { cancel: [{ target: to('cancelled') }] },
+    {
+      initial: { target: to('idle') },
+      states: {
+        idle: node('idle', 'atomic', { go: [{ guard: 'ready', target: to('busy') }, { target: to('cancelled') }] }),
+        'in-between': node(
+          'in-between',
+          'atomic',
+          { cancel: [{ target: to('idle') }], poke: [{}] },
+          {
+            always: [{ eventType: '', guard: combined('not', ['ready']), target: to('idle') }] as Node['always'],
+          },
+        ),
+        busy: node('busy', 'atomic', { done: [{ guard: combined('and', ['ready', 'checked']), target: to('finished') }] }),
+        finished: node('finished', 'final'),
+        cancelled: node('cancelled', 'final'),
+      },
     },
-  }),
+  ),
 };
 
 describe('renderStateDiagram', () => {
@@ -68,7 +78,9 @@ describe('renderStateDiagram', () => {
   });
 
   it('refuses nested states rather than drawing them wrongly', () => {
-    const nested: MachineLike = { root: node('nested', 'compound', {}, { states: { outer: node('outer', 'compound', {}, { states: { inner: node('inner', 'atomic') } }) } }) };
+    const nested: MachineLike = {
+      root: node('nested', 'compound', {}, { states: { outer: node('outer', 'compound', {}, { states: { inner: node('inner', 'atomic') } }) } }),
+    };
     expect(() => renderStateDiagram(nested)).toThrow(/state "outer" is compound/);
   });
 });
@@ -79,7 +91,13 @@ describe('the flow machines as XState builds them', () => {
   it('shows combined guards, fallbacks and the root cancel of every state that is not final', () => {
     const edges = diagramEdges(phone);
     expect(edges).toContainEqual({ from: 'checking', to: 'verified', label: 'effect-succeeded [isAwaitedEffect and codeValid]' });
-    expect(edges.filter((edge) => edge.label === 'cancel').map((edge) => edge.from)).toEqual(['sending', 'send-failed', 'awaiting-code', 'checking', 'expired']);
+    expect(edges.filter((edge) => edge.label === 'cancel').map((edge) => edge.from)).toEqual([
+      'sending',
+      'send-failed',
+      'awaiting-code',
+      'checking',
+      'expired',
+    ]);
     expect(edges.filter((edge) => edge.to === '[*]').map((edge) => edge.from)).toEqual(['verified', 'locked', 'cancelled']);
     expect(diagramEdges(identity)).toContainEqual({ from: 'awaiting-code', to: 'awaiting-code', label: 'submit-code [else]' });
   });

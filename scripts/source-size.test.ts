@@ -38,9 +38,7 @@ describe('source file size', () => {
   it(`no source file in packages/*/src is over ${maxLines} lines`, () => {
     const files = sourceFiles();
     expect(files).toContain(engineFile);
-    const tooLong = files
-      .filter((path) => lineCount(path) > maxLines)
-      .map((path) => `${path}: ${lineCount(path)} lines`);
+    const tooLong = files.filter((path) => lineCount(path) > maxLines).map((path) => `${path}: ${lineCount(path)} lines`);
     expect(tooLong, `split these files by job (at most ${maxLines} lines each)`).toEqual([]);
   });
 

@@ -26,7 +26,9 @@ describe('attemptNote', () => {
   });
   it('says the attempt stays used when the check got no answer', () => {
     const unknown = { code: 'outcome_unknown', message: 'no answer' } as FlowView['error'];
-    expect(attemptNote(phone(3, 'checking', 4), phone(4, 'awaiting-code', 4, unknown))).toBe('no answer about the code: the attempt stays used (4 attempts left)');
+    expect(attemptNote(phone(3, 'checking', 4), phone(4, 'awaiting-code', 4, unknown))).toBe(
+      'no answer about the code: the attempt stays used (4 attempts left)',
+    );
   });
   it('says a new code gives the attempts back', () => {
     expect(attemptNote(phone(4, 'awaiting-code', 1), phone(5, 'sending', 5))).toBe('a new code: 5 attempts left');

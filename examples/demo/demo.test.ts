@@ -29,7 +29,9 @@ describe('pnpm demo', () => {
       '    ↳ wrong code: 1 attempt left',
       '    ↳ wrong code on the last attempt: no attempts left, the flow is locked',
     ]);
-    expect(stdout).toMatch(/phone +\S+ v4 awaiting-code · attempts left 4 · \(code_invalid: [^)]+\) · \[can: submit-code, cancel\]\n {4}↳ wrong code: 4 attempts left\n/);
+    expect(stdout).toMatch(
+      /phone +\S+ v4 awaiting-code · attempts left 4 · \(code_invalid: [^)]+\) · \[can: submit-code, cancel\]\n {4}↳ wrong code: 4 attempts left\n/,
+    );
     // No debug dumps: objects are never printed as they are.
     expect(stdout).toMatch(/ {2}sms: sent through gateway\n {2}whatsapp: sent through gateway\n/);
     for (const dump of ['[Object', '[object', '{', '}', 'undefined', 'null', '[Function', 'Symbol(']) expect(stdout).not.toContain(dump);

@@ -19,7 +19,10 @@ describe('examples/providers-per-env', () => {
       vi.stubEnv('VERIKIT_PROVIDER', 'composed');
       const composed = providerFromEnv();
       expect(composed.phone!.channels).toEqual(['sms', 'voice', 'whatsapp']);
-      await composed.sms!.send({ from: 'Acme', to: '+2348031249999', message: 'hi' }, { signal: new AbortController().signal, idempotencyKey: 'k', logger: silentLogger });
+      await composed.sms!.send(
+        { from: 'Acme', to: '+2348031249999', message: 'hi' },
+        { signal: new AbortController().signal, idempotencyKey: 'k', logger: silentLogger },
+      );
       expect(services.termii.lastMessage('+2348031249999')).toBe('hi');
       vi.stubEnv('VERIKIT_PROVIDER', 'nope');
       expect(() => providerFromEnv()).toThrow('VERIKIT_PROVIDER');

@@ -26,9 +26,7 @@ export function errorAnswer(error: unknown): Response {
     };
     return Response.json(body, { status: 500 });
   }
-  const issues = InvalidInputError.isInstance(error)
-    ? { issues: error.issues.map(({ field, message }) => ({ field, message })) }
-    : {};
+  const issues = InvalidInputError.isInstance(error) ? { issues: error.issues.map(({ field, message }) => ({ field, message })) } : {};
   const body: ErrorResponseBody = { error: { ...error.toJSON(), messageId: messageIdOf(error.code), ...issues } };
   const headers: Record<string, string> = { 'cache-control': 'no-store' };
   if (MethodNotAllowedError.isInstance(error)) headers.allow = error.allow.join(', ');

@@ -3,13 +3,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { z } from 'zod';
 import type { ProofClaim, Verikit } from '@verikit/core';
 import { MethodNotAllowedError, PayloadTooLargeError, UnsupportedMediaTypeError } from '@verikit/http';
-import {
-  identityNumberSchema,
-  InvalidInputError,
-  parseInput,
-  phoneNumberSchema,
-  VerikitError,
-} from '@verikit/provider';
+import { identityNumberSchema, InvalidInputError, parseInput, phoneNumberSchema, VerikitError } from '@verikit/provider';
 import type { Account, AccountStore } from './accounts.js';
 import { errorAnswer } from './error-answer.js';
 
@@ -21,9 +15,7 @@ const signupSchema = z.strictObject(
     phoneProof: z
       .string({ error: 'must be the token from POST /api/verify/flows/:id/proof' })
       .regex(/^[\x21-\x7e]{1,2048}$/, { error: 'must be a proof token' }),
-    bvnProof: z
-      .string({ error: 'must be the token from POST /api/verify/flows/:id/proof' })
-      .regex(/^[\x21-\x7e]{1,2048}$/, { error: 'must be a proof token' }),
+    bvnProof: z.string({ error: 'must be the token from POST /api/verify/flows/:id/proof' }).regex(/^[\x21-\x7e]{1,2048}$/, { error: 'must be a proof token' }),
   },
   { error: 'must be a JSON object' },
 );

@@ -16,7 +16,12 @@ const cases = [
   { name: 'node bin/verikit.js, Ctrl-C (SIGINT to the process group)', args: [binPath], signal: 'SIGINT', to: 'group' },
   { name: 'node bin/verikit.js, SIGTERM to the process group', args: [binPath], signal: 'SIGTERM', to: 'group' },
   { name: 'node bin/verikit.js, SIGINT to the bin alone', args: [binPath], signal: 'SIGINT', to: 'process' },
-  { name: 'src/main.ts through tsx with no bin around it, Ctrl-C', args: ['--import', 'tsx', '--conditions=@verikit/source', mainPath], signal: 'SIGINT', to: 'group' },
+  {
+    name: 'src/main.ts through tsx with no bin around it, Ctrl-C',
+    args: ['--import', 'tsx', '--conditions=@verikit/source', mainPath],
+    signal: 'SIGINT',
+    to: 'group',
+  },
 ] as const;
 
 describe('verikit sandbox stops on a signal', () => {

@@ -74,7 +74,15 @@ describe('verikit sandbox', () => {
     }
   });
   it('formats a webhook event without the query, user or password of its URL', () => {
-    const line = formatEvent({ type: 'webhook', id: 'msg_1', url: 'https://user:pass-word-9@hooks.example.com/in?sig=abc123secret#frag', attempt: 1, delivered: false, willRetry: true, error: 'network error' });
+    const line = formatEvent({
+      type: 'webhook',
+      id: 'msg_1',
+      url: 'https://user:pass-word-9@hooks.example.com/in?sig=abc123secret#frag',
+      attempt: 1,
+      delivered: false,
+      willRetry: true,
+      error: 'network error',
+    });
     expect(line).toContain('to https://hooks.example.com/in: network error, will retry');
     for (const hidden of ['abc123secret', 'pass-word-9', 'user', 'frag']) expect(line).not.toContain(hidden);
   });

@@ -56,7 +56,9 @@ describe('a port already in use', () => {
   it('exits 1 with one line naming the port', async () => {
     const io = capture();
     expect(await runCli(['sandbox', '--port', String(port)], io)).toBe(1);
-    expect(io.errors).toEqual([`verikit sandbox: port ${port} on 127.0.0.1 is already in use: stop what uses it, or pick another with --port (0 picks a free one)`]);
+    expect(io.errors).toEqual([
+      `verikit sandbox: port ${port} on 127.0.0.1 is already in use: stop what uses it, or pick another with --port (0 picks a free one)`,
+    ]);
     expect(io.lines).toEqual([]);
   });
   it('through the real bin: exit code 1, one line on stderr, no stack trace', async () => {

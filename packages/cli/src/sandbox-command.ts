@@ -84,7 +84,12 @@ export async function runSandboxCommand(args: readonly string[], io: CliIo): Pro
       const secret = parsed['api-key'];
       return await runProviderFake(
         provider,
-        { ...(port === undefined ? {} : { port }), ...(latencyMs === undefined ? {} : { latencyMs }), ...(slowMs === undefined ? {} : { slowMs }), ...(secret === undefined ? {} : { secret }) },
+        {
+          ...(port === undefined ? {} : { port }),
+          ...(latencyMs === undefined ? {} : { latencyMs }),
+          ...(slowMs === undefined ? {} : { slowMs }),
+          ...(secret === undefined ? {} : { secret }),
+        },
         io,
       );
     } catch (error) {

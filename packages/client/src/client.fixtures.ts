@@ -38,7 +38,10 @@ export interface FlowServer {
 }
 
 /** An engine on the test double and an in-memory store, served over real HTTP on 127.0.0.1 by the flow handler. */
-export async function startFlowServer(engineOptions: Partial<VerikitOptions> = {}, handlerOptions: Omit<FlowHandlerOptions, 'verikit'> = {}): Promise<FlowServer> {
+export async function startFlowServer(
+  engineOptions: Partial<VerikitOptions> = {},
+  handlerOptions: Omit<FlowHandlerOptions, 'verikit'> = {},
+): Promise<FlowServer> {
   const provider = createTestProviderV1({ latencyMs: 5 });
   const map = new SwitchableMap();
   const keyv = new Keyv({ store: map, serialize: JSON.stringify, deserialize: JSON.parse, throwOnErrors: true, namespace: 'verikit' });

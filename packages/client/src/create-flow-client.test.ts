@@ -46,10 +46,16 @@ describe('createFlowClient: start, send, get over real HTTP', () => {
 
   it('works below a base path and sends the configured headers, fixed or computed per request', async () => {
     const seen: Array<string | null> = [];
-    server = await startFlowServer({}, { basePath: '/api/verify', authorize: (request) => {
-      seen.push(request.headers.get('authorization'));
-      return true;
-    } });
+    server = await startFlowServer(
+      {},
+      {
+        basePath: '/api/verify',
+        authorize: (request) => {
+          seen.push(request.headers.get('authorization'));
+          return true;
+        },
+      },
+    );
     let token = 0;
     const client = createFlowClient({ baseUrl: `${server.url}/api/verify`, headers: () => ({ authorization: `Bearer t${++token}` }) });
     const view = await client.start({ kind: 'ussd', phoneNumber });
@@ -63,10 +69,13 @@ describe('createFlowClient: start, send, get over real HTTP', () => {
   it('uses the fetch it is given', async () => {
     server = await startFlowServer();
     const urls: string[] = [];
-    const client = createFlowClient({ baseUrl: server.url, fetch: (input, init) => {
-      urls.push(String(input));
-      return fetch(input, init);
-    } });
+    const client = createFlowClient({
+      baseUrl: server.url,
+      fetch: (input, init) => {
+        urls.push(String(input));
+        return fetch(input, init);
+      },
+    });
     await client.start({ kind: 'ussd', phoneNumber });
     expect(urls).toEqual([`${server.url}/flows`]);
   });
@@ -149,7 +158,13 @@ describe('createFlowClient: the server typed errors, rebuilt', () => {
     const client = createFlowClient({ baseUrl: server.url });
     const view = await client.start({ kind: 'ussd', phoneNumber });
     const other = await client.start({ kind: 'ussd', phoneNumber: '+2348098765432' });
-    for (const body of ['not json', '{"id":"x"}', JSON.stringify({ ...other }), JSON.stringify({ ...view, version: -1 }), JSON.stringify({ ...view, allowed: 'cancel' })]) {
+    for (const body of [
+      'not json',
+      '{"id":"x"}',
+      JSON.stringify({ ...other }),
+      JSON.stringify({ ...view, version: -1 }),
+      JSON.stringify({ ...view, allowed: 'cancel' }),
+    ]) {
       server.intercept = () => new Response(body, { status: 200, headers: { 'content-type': 'application/json' } });
       expect(await failure(client.get(view.id))).toMatchObject({ code: 'bad_response', statusCode: 200, isRetryable: false });
     }
@@ -197,10 +212,13 @@ describe('createFlowClient: malformed and hostile arguments are refused before a
 
   it('flow ids, events and inputs', async () => {
     const requests: string[] = [];
-    const client = createFlowClient({ baseUrl: 'http://127.0.0.1:9', fetch: async (input) => {
-      requests.push(String(input));
-      return new Response(null, { status: 500 });
-    } });
+    const client = createFlowClient({
+      baseUrl: 'http://127.0.0.1:9',
+      fetch: async (input) => {
+        requests.push(String(input));
+        return new Response(null, { status: 500 });
+      },
+    });
     for (const flowId of ['', '../../admin', 'a/b', 'a?b', 'a b', 'x'.repeat(65), 42, null]) {
       expect(await failure(client.get(flowId as string))).toMatchObject({ code: 'invalid_input', field: 'flowId' });
       expect(await failure(client.send(flowId as string, { type: 'cancel' }))).toMatchObject({ code: 'invalid_input', field: 'flowId' });

@@ -46,7 +46,8 @@ export interface FlowClient {
 const schemePattern = /^https?:\/\//i;
 
 function checkBaseUrl(baseUrl: unknown): string {
-  if (typeof baseUrl !== 'string' || baseUrl.length === 0 || baseUrl.length > 2048) throw invalidArgument('baseUrl', 'must be a URL or a path such as /api/verify');
+  if (typeof baseUrl !== 'string' || baseUrl.length === 0 || baseUrl.length > 2048)
+    throw invalidArgument('baseUrl', 'must be a URL or a path such as /api/verify');
   const trimmed = baseUrl.replace(/\/+$/, '');
   if (schemePattern.test(trimmed)) {
     let url: URL;
@@ -55,11 +56,13 @@ function checkBaseUrl(baseUrl: unknown): string {
     } catch {
       throw invalidArgument('baseUrl', 'must be a URL or a path such as /api/verify');
     }
-    if (url.search !== '' || url.hash !== '' || url.username !== '' || url.password !== '') throw invalidArgument('baseUrl', 'must have no query, fragment or credentials');
+    if (url.search !== '' || url.hash !== '' || url.username !== '' || url.password !== '')
+      throw invalidArgument('baseUrl', 'must have no query, fragment or credentials');
     return trimmed;
   }
   if (trimmed === '' && baseUrl.startsWith('/')) return '';
-  if (!/^\/[A-Za-z0-9._~!$&'()*+,;=:@%/-]*$/.test(trimmed) || trimmed.startsWith('//')) throw invalidArgument('baseUrl', 'must be a URL or a path such as /api/verify');
+  if (!/^\/[A-Za-z0-9._~!$&'()*+,;=:@%/-]*$/.test(trimmed) || trimmed.startsWith('//'))
+    throw invalidArgument('baseUrl', 'must be a URL or a path such as /api/verify');
   return trimmed;
 }
 
@@ -70,7 +73,11 @@ function checkPlainObject(value: unknown, field: string): void {
 function checkTimers(timers: unknown): FlowClientTimers | undefined {
   if (timers === undefined) return undefined;
   const candidate = timers as Partial<FlowClientTimers> | null;
-  if (typeof candidate !== 'object' || candidate === null || !['now', 'setTimeout', 'clearTimeout'].every((name) => typeof (candidate as Record<string, unknown>)[name] === 'function')) {
+  if (
+    typeof candidate !== 'object' ||
+    candidate === null ||
+    !['now', 'setTimeout', 'clearTimeout'].every((name) => typeof (candidate as Record<string, unknown>)[name] === 'function')
+  ) {
     throw invalidArgument('timers', 'must have now, setTimeout and clearTimeout');
   }
   return candidate as FlowClientTimers;
@@ -93,7 +100,8 @@ export function createFlowClient(options: FlowClientOptions): FlowClient {
   const baseUrl = checkBaseUrl(options.baseUrl);
   if (options.fetch !== undefined && typeof options.fetch !== 'function') throw invalidArgument('fetch', 'must be a function');
   const headers = options.headers;
-  if (headers !== undefined && typeof headers !== 'function' && (typeof headers !== 'object' || headers === null)) throw invalidArgument('headers', 'must be headers or a function returning them');
+  if (headers !== undefined && typeof headers !== 'function' && (typeof headers !== 'object' || headers === null))
+    throw invalidArgument('headers', 'must be headers or a function returning them');
   const fetchFunction = options.fetch ?? ((input: Parameters<typeof fetch>[0], init?: RequestInit) => globalThis.fetch(input, init));
   const transport = new FlowTransport(baseUrl, fetchFunction, headers, options.credentials, checkTimers(options.timers) ?? platformTimers);
 

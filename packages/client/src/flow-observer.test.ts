@@ -23,7 +23,9 @@ function nonDecreasing(versions: readonly number[]): boolean {
   return versions.every((version, index) => index === 0 || version >= versions[index - 1]!);
 }
 
-async function setup(engine: Parameters<typeof startFlowServer>[0] = {}): Promise<{ server: FlowServer; client: FlowClient; timers: ReturnType<typeof countingTimers> }> {
+async function setup(
+  engine: Parameters<typeof startFlowServer>[0] = {},
+): Promise<{ server: FlowServer; client: FlowClient; timers: ReturnType<typeof countingTimers> }> {
   server = await startFlowServer(engine);
   const timers = countingTimers();
   return { server, client: createFlowClient({ baseUrl: server.url, timers }), timers };
@@ -120,7 +122,9 @@ describe('FlowObserver: following a flow over server-sent events', () => {
     const started = await client.start({ kind: 'ussd', phoneNumber });
     let failures = 2;
     server.intercept = (request) =>
-      new URL(request.url).pathname.endsWith('/stream') && failures-- > 0 ? new Response('<html>Bad Gateway</html>', { status: 502, headers: { 'content-type': 'text/html' } }) : undefined;
+      new URL(request.url).pathname.endsWith('/stream') && failures-- > 0
+        ? new Response('<html>Bad Gateway</html>', { status: 502, headers: { 'content-type': 'text/html' } })
+        : undefined;
     const observer = client.observe(started.id, fast);
     follow(observer);
     await vi.waitFor(() => expect(observer.getCurrentResult()).toMatchObject({ connection: 'open', error: undefined }));
@@ -241,21 +245,27 @@ describe('FlowObserver: following a flow over server-sent events', () => {
     expect(view.serverTime).toBeDefined();
     expect(Math.abs(timed.serverClockOffsetMs() - skew)).toBeLessThan(1_000);
     // Cross-origin the Date header is unreadable: the server's own serverTime gives the offset.
-    const dateless = createFlowClient({ baseUrl: server.url, fetch: async (input, init) => {
-      const response = await fetch(input, init);
-      const headers = new Headers(response.headers);
-      headers.delete('date');
-      return new Response(response.body, { status: response.status, headers });
-    } });
+    const dateless = createFlowClient({
+      baseUrl: server.url,
+      fetch: async (input, init) => {
+        const response = await fetch(input, init);
+        const headers = new Headers(response.headers);
+        headers.delete('date');
+        return new Response(response.body, { status: response.status, headers });
+      },
+    });
     expect((await dateless.get(started.id)).serverTime).toBeDefined();
     expect(Math.abs(dateless.serverClockOffsetMs() - skew)).toBeLessThan(1_000);
-    const offsetFree = createFlowClient({ baseUrl: server.url, fetch: async (input, init) => {
-      const response = await fetch(input, init);
-      const headers = new Headers(response.headers);
-      headers.delete('date');
-      const { serverTime: _serverTime, ...body } = (await response.json()) as Record<string, unknown>;
-      return new Response(JSON.stringify(body), { status: response.status, headers });
-    } });
+    const offsetFree = createFlowClient({
+      baseUrl: server.url,
+      fetch: async (input, init) => {
+        const response = await fetch(input, init);
+        const headers = new Headers(response.headers);
+        headers.delete('date');
+        const { serverTime: _serverTime, ...body } = (await response.json()) as Record<string, unknown>;
+        return new Response(JSON.stringify(body), { status: response.status, headers });
+      },
+    });
     await offsetFree.get(started.id);
     // Without the Date header and without serverTime (an older server), the local clock is all there is.
     expect(offsetFree.serverClockOffsetMs()).toBe(0);

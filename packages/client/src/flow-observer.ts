@@ -233,7 +233,10 @@ export class FlowObserver extends Subscribable<FlowObserverListener> {
     const view = this.#result.view;
     if (this.#run === undefined || view === undefined || view.done) return;
     let next: { key: string; at: number } | undefined;
-    for (const [name, serverAt] of [['resend', view.resendAvailableAt], ['expiry', view.expiresAt]] as const) {
+    for (const [name, serverAt] of [
+      ['resend', view.resendAvailableAt],
+      ['expiry', view.expiresAt],
+    ] as const) {
       if (serverAt === undefined) continue;
       const key = `${name}:${serverAt}`;
       const tries = this.#deadlineTries.get(key) ?? 0;
@@ -243,16 +246,19 @@ export class FlowObserver extends Subscribable<FlowObserverListener> {
     }
     if (next === undefined) return;
     const { key, at } = next;
-    this.#deadlineTimer = timers.setTimeout(() => {
-      this.#deadlineTimer = undefined;
-      this.#deadlineTries.set(key, (this.#deadlineTries.get(key) ?? 0) + 1);
-      const before = this.#result.view;
-      void this.#reread().then(() => {
-        // A changed view shows the deadline passed; the same view means the server's clock is not there yet: try again a little later.
-        if (this.#result.view !== before) this.#deadlineTries.set(key, deadlineRetries.length);
-        this.#scheduleDeadline();
-      });
-    }, Math.max(0, at - timers.now()));
+    this.#deadlineTimer = timers.setTimeout(
+      () => {
+        this.#deadlineTimer = undefined;
+        this.#deadlineTries.set(key, (this.#deadlineTries.get(key) ?? 0) + 1);
+        const before = this.#result.view;
+        void this.#reread().then(() => {
+          // A changed view shows the deadline passed; the same view means the server's clock is not there yet: try again a little later.
+          if (this.#result.view !== before) this.#deadlineTries.set(key, deadlineRetries.length);
+          this.#scheduleDeadline();
+        });
+      },
+      Math.max(0, at - timers.now()),
+    );
   }
 
   #resultFor(view: FlowView | undefined, error: FlowClientError | undefined, connection: FlowConnection): FlowObserverResult {

@@ -77,7 +77,11 @@ export async function followFlow(target: FollowTarget, timings: FollowTimings, s
         await readViewStream(response, target.flowId, handlers, transport.timers, timings.staleStreamMs, signal);
       } else {
         const streamError =
-          response.status === 204 ? undefined : response.ok ? badResponse(response.status, 'an event stream') : await errorFromResponse(response, transport.timers.now());
+          response.status === 204
+            ? undefined
+            : response.ok
+              ? badResponse(response.status, 'an event stream')
+              : await errorFromResponse(response, transport.timers.now());
         await response.body?.cancel().catch(() => undefined);
         retryAfterMs = streamError?.retryAfterMs;
         const readError = await target.reread();

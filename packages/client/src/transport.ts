@@ -41,7 +41,13 @@ export class FlowTransport {
   readonly #headers: FlowClientHeaders | undefined;
   readonly #credentials: FlowClientCredentials | undefined;
 
-  constructor(baseUrl: string, fetchFunction: typeof fetch, headers: FlowClientHeaders | undefined, credentials: FlowClientCredentials | undefined, timers: FlowClientTimers) {
+  constructor(
+    baseUrl: string,
+    fetchFunction: typeof fetch,
+    headers: FlowClientHeaders | undefined,
+    credentials: FlowClientCredentials | undefined,
+    timers: FlowClientTimers,
+  ) {
     this.baseUrl = baseUrl;
     this.#fetch = fetchFunction;
     this.#headers = headers;

@@ -12,14 +12,7 @@ import type { Envelope } from './envelope.js';
 import { readFirstText, readPath } from './field-path.js';
 import { createGatewayClient } from './gateway-client.js';
 import type { GatewayProviderOptions } from './gateway-options.js';
-import {
-  identitySendOtpSchema,
-  phoneCheckSchema,
-  phoneSendSchema,
-  smsSendSchema,
-  ussdInitiateSchema,
-  whatsAppSendSchema,
-} from './input-schemas.js';
+import { identitySendOtpSchema, phoneCheckSchema, phoneSendSchema, smsSendSchema, ussdInitiateSchema, whatsAppSendSchema } from './input-schemas.js';
 import { resolveGatewayOptions } from './options-schema.js';
 import { createWebhookParser } from './webhook-parser.js';
 

@@ -40,9 +40,12 @@ export function readEnvelope(operation: GatewayOperation, status: number, text: 
   const message = field === 'body' ? 'is not a JSON object' : `${field} ${problem}`;
   return {
     ok: false,
-    error: new ProviderProtocolError(`gateway ${operation}: the response envelope (HTTP ${status}) ${field === 'body' ? message : `is malformed: ${message}`}`, {
-      field,
-    }),
+    error: new ProviderProtocolError(
+      `gateway ${operation}: the response envelope (HTTP ${status}) ${field === 'body' ? message : `is malformed: ${message}`}`,
+      {
+        field,
+      },
+    ),
   };
 }
 

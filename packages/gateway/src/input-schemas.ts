@@ -8,15 +8,21 @@ import { z } from 'zod';
  */
 
 /** An OTP as a string of digits, or an integer turned into one (the service says both: docs/service.md). */
-const otp = z.union([
-  z.string({ error: 'must be a string of 4 to 10 digits' }).max(64, { error: 'must be 4 to 10 digits', abort: true }).regex(/^\d{4,10}$/, { error: 'must be 4 to 10 digits' }),
-  z
-    .number({ error: 'must be a string of 4 to 10 digits' })
-    .int({ error: 'must be a string of 4 to 10 digits' })
-    .min(1000, { error: 'must be 4 to 10 digits' })
-    .max(9_999_999_999, { error: 'must be 4 to 10 digits' })
-    .transform((value) => String(value)),
-], { error: 'must be a string of 4 to 10 digits' });
+const otp = z.union(
+  [
+    z
+      .string({ error: 'must be a string of 4 to 10 digits' })
+      .max(64, { error: 'must be 4 to 10 digits', abort: true })
+      .regex(/^\d{4,10}$/, { error: 'must be 4 to 10 digits' }),
+    z
+      .number({ error: 'must be a string of 4 to 10 digits' })
+      .int({ error: 'must be a string of 4 to 10 digits' })
+      .min(1000, { error: 'must be 4 to 10 digits' })
+      .max(9_999_999_999, { error: 'must be 4 to 10 digits' })
+      .transform((value) => String(value)),
+  ],
+  { error: 'must be a string of 4 to 10 digits' },
+);
 
 export const ussdInitiateSchema = z.object({ phoneNumber: phoneNumberSchema });
 export const phoneSendSchema = z.object({

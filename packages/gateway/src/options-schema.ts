@@ -24,7 +24,10 @@ const gatewayProviderOptionsSchema = z.strictObject(
           .strictObject({
             requestId: pathSchema.optional(),
             valid: pathSchema.optional(),
-            channelField: z.string().regex(/^[A-Za-z_$][\w$-]{0,63}$/, { error: 'must be a field name' }).optional(),
+            channelField: z
+              .string()
+              .regex(/^[A-Za-z_$][\w$-]{0,63}$/, { error: 'must be a field name' })
+              .optional(),
             channelValues: z.strictObject({ sms: z.string().min(1).max(64).optional(), voice: z.string().min(1).max(64).optional() }).optional(),
           })
           .optional(),

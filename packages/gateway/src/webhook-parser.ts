@@ -22,7 +22,11 @@ export interface GatewayWebhookBody {
   readonly status: 'success' | 'failed';
 }
 
-const normaliseName = (value: string) => value.trim().toUpperCase().replace(/[.\s-]+/g, '_');
+const normaliseName = (value: string) =>
+  value
+    .trim()
+    .toUpperCase()
+    .replace(/[.\s-]+/g, '_');
 
 /**
  * Builds `webhooks.parse` for the USSD_VERIFICATION event: the one reader of the service's webhook

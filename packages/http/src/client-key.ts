@@ -29,7 +29,11 @@ function forwardedAddressOf(request: Request): string | undefined {
  * `trustProxy`, the last `X-Forwarded-For` entry first), else {@link unidentifiedClient}, with one
  * warning in the engine's log, since every such request then shares one count.
  */
-export function clientKeyResolver(options: { clientKey: ClientKeyFunction | undefined; trustProxy: boolean; logger: Logger }): (request: Request, env: unknown) => Promise<string | undefined> {
+export function clientKeyResolver(options: {
+  clientKey: ClientKeyFunction | undefined;
+  trustProxy: boolean;
+  logger: Logger;
+}): (request: Request, env: unknown) => Promise<string | undefined> {
   const { clientKey, trustProxy, logger } = options;
   let warned = false;
   return async (request, env) => {

@@ -19,14 +19,27 @@ const defaultMaxBodyBytes = 16 * 1024;
 
 const optionsSchema = z.object({
   verikit: z.custom<Verikit>(
-    (value) => typeof value === 'object' && value !== null && ['start', 'get', 'send', 'subscribe'].every((name) => typeof (value as Record<string, unknown>)[name] === 'function'),
+    (value) =>
+      typeof value === 'object' &&
+      value !== null &&
+      ['start', 'get', 'send', 'subscribe'].every((name) => typeof (value as Record<string, unknown>)[name] === 'function'),
     { error: 'must be a verikit engine (createVerikit)' },
   ),
-  basePath: z.string().regex(/^(\/[A-Za-z0-9._~!$&'()*+,;=:@%-]+)*\/?$/, { error: 'must be a path such as /api/verify' }).optional(),
+  basePath: z
+    .string()
+    .regex(/^(\/[A-Za-z0-9._~!$&'()*+,;=:@%-]+)*\/?$/, { error: 'must be a path such as /api/verify' })
+    .optional(),
   webhooks: z.object({}, { error: 'must be the webhook options ({ secret, scheme, … })' }).passthrough().optional(),
-  webhookPath: z.union([z.literal(false), z.string().regex(/^(\/[A-Za-z0-9._~!$&'()*+,;=:@%-]+)+$/)], { error: 'must be a path such as /webhooks, or false' }).optional(),
+  webhookPath: z
+    .union([z.literal(false), z.string().regex(/^(\/[A-Za-z0-9._~!$&'()*+,;=:@%-]+)+$/)], { error: 'must be a path such as /webhooks, or false' })
+    .optional(),
   heartbeatMs: z.number().int().min(10).max(2_147_483_647).optional(),
-  maxBodyBytes: z.number().int().min(64).max(16 * 1024 * 1024).optional(),
+  maxBodyBytes: z
+    .number()
+    .int()
+    .min(64)
+    .max(16 * 1024 * 1024)
+    .optional(),
   authorize: z.function().optional(),
   clientKey: z.custom((value) => typeof value === 'function', { error: 'must be a function (request, address) => string or undefined' }).optional(),
   trustProxy: z.boolean({ error: 'must be true or false' }).optional(),

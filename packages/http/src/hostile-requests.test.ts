@@ -19,7 +19,10 @@ beforeAll(async () => {
   );
   handler = createFlowHandler({ verikit: setup.verikit, cors: { origin: '*' } });
   flowIds = [];
-  for (const [kind, number] of [['phone', phoneNumber], ['ussd', otherPhoneNumber]] as const) {
+  for (const [kind, number] of [
+    ['phone', phoneNumber],
+    ['ussd', otherPhoneNumber],
+  ] as const) {
     const response = await postJson(`${setup.url}/flows`, { kind, phoneNumber: number });
     expect(response.status).toBe(201);
     flowIds.push(((await response.json()) as FlowView).id);
@@ -34,9 +37,47 @@ async function existingFlows(): Promise<string> {
 
 const eventWords = /cancel|submit-code|resend|restart/;
 const token = fc.stringMatching(/^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,12}$/);
-const knownMethods = fc.constantFrom('GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'HEAD', 'TRACE', 'PROPFIND', 'MKCOL', 'SEARCH', 'QUERY', 'get', 'post', 'patch', 'options');
+const knownMethods = fc.constantFrom(
+  'GET',
+  'POST',
+  'PUT',
+  'DELETE',
+  'PATCH',
+  'OPTIONS',
+  'HEAD',
+  'TRACE',
+  'PROPFIND',
+  'MKCOL',
+  'SEARCH',
+  'QUERY',
+  'get',
+  'post',
+  'patch',
+  'options',
+);
 const segment = fc.oneof(
-  fc.constantFrom('flows', 'events', 'stream', 'proof', 'webhooks', '', '.', '..', '%2e%2e', '%zz', '%', '%E0%A4%A', '%2F', '%00', '%25', 'é', '日本', '😀', '\\', 'AAAAAAAAAAAAAAAAAAAAAA'),
+  fc.constantFrom(
+    'flows',
+    'events',
+    'stream',
+    'proof',
+    'webhooks',
+    '',
+    '.',
+    '..',
+    '%2e%2e',
+    '%zz',
+    '%',
+    '%E0%A4%A',
+    '%2F',
+    '%00',
+    '%25',
+    'é',
+    '日本',
+    '😀',
+    '\\',
+    'AAAAAAAAAAAAAAAAAAAAAA',
+  ),
   fc.string({ maxLength: 30 }),
   fc.string({ minLength: 2000, maxLength: 9000, unit: fc.constantFrom('a', 'b', '%41', '/') }),
 );
@@ -45,7 +86,16 @@ const path = fc.oneof(
   fc.tuple(fc.constantFrom(0, 1), fc.constantFrom('', '/events', '/stream', '/proof', '/', '//events', '/events/x')).map(([index, tail]) => ({ index, tail })),
   fc.constantFrom('/flows', '//flows', '/flows/', '/flows?x=1#y', '/webhooks', '/./flows/../flows', '/FLOWS'),
 );
-const contentType = fc.constantFrom(undefined, 'application/json', 'application/json; charset=latin1', 'text/plain', 'APPLICATION/JSON; CHARSET="UTF-8"', 'multipart/form-data; boundary=x', ';;;', 'application/json;charset');
+const contentType = fc.constantFrom(
+  undefined,
+  'application/json',
+  'application/json; charset=latin1',
+  'text/plain',
+  'APPLICATION/JSON; CHARSET="UTF-8"',
+  'multipart/form-data; boundary=x',
+  ';;;',
+  'application/json;charset',
+);
 const body = fc.oneof(
   fc.constant(undefined),
   fc.json({ maxDepth: 3 }).filter((text) => !eventWords.test(text)),
@@ -96,7 +146,11 @@ describe('hostile requests: any method, path, header and body', () => {
         let request: Request;
         try {
           const hasBody = generated.body !== undefined && !['GET', 'HEAD'].includes(generated.method.toUpperCase());
-          request = new Request(`http://localhost${pathOf(generated.path)}`, { method: generated.method, headers: headersOf(generated), ...(hasBody ? { body: generated.body } : {}) });
+          request = new Request(`http://localhost${pathOf(generated.path)}`, {
+            method: generated.method,
+            headers: headersOf(generated),
+            ...(hasBody ? { body: generated.body } : {}),
+          });
         } catch {
           return; // Fetch itself refuses it (CONNECT, TRACE, a bad header): no server can receive it as a Request.
         }
@@ -117,7 +171,18 @@ describe('hostile requests: any method, path, header and body', () => {
     // Raw bytes, so that nothing a client library would refuse is left out: any method token, a raw
     // target (spaces, unicode, control characters), a missing or malformed Host.
     const method = fc.oneof(knownMethods, token, fc.constantFrom('CONNECT', 'get', 'G@T', ''));
-    const host = fc.constantFrom(undefined, `127.0.0.1:${port}`, 'localhost', 'evil.com/../x@y', 'a b', '[::1', 'é.example', 'x'.repeat(300), '127.0.0.1:99999', '');
+    const host = fc.constantFrom(
+      undefined,
+      `127.0.0.1:${port}`,
+      'localhost',
+      'evil.com/../x@y',
+      'a b',
+      '[::1',
+      'é.example',
+      'x'.repeat(300),
+      '127.0.0.1:99999',
+      '',
+    );
     await fc.assert(
       fc.asyncProperty(hostileRequest, method, host, async (generated, verb, hostHeader) => {
         const target = pathOf(generated.path);
@@ -126,7 +191,13 @@ describe('hostile requests: any method, path, header and body', () => {
         for (const [name, value] of Object.entries(headersOf(generated))) lines.push(`${name}: ${value}`);
         lines.push('Connection: close', `Content-Length: ${payload.length}`);
         const answer = await rawExchange(port, Buffer.concat([Buffer.from(`${lines.join('\r\n')}\r\n\r\n`), payload]));
-        checkAnswer(`${verb} ${target.slice(0, 200)} (Host ${hostHeader}) ${answer.status}`, verb, answer.status, answer.headers['content-type'] ?? null, answer.body);
+        checkAnswer(
+          `${verb} ${target.slice(0, 200)} (Host ${hostHeader}) ${answer.status}`,
+          verb,
+          answer.status,
+          answer.headers['content-type'] ?? null,
+          answer.body,
+        );
       }),
       { numRuns: 1000 },
     );

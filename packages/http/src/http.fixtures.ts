@@ -124,7 +124,9 @@ export function postJson(url: string, body: unknown, headers: Record<string, str
 }
 
 /** The error body of a response. */
-export async function errorOf(response: Response): Promise<{ code: string; message: string; field?: string; issues?: Array<{ field: string; message: string }>; allowed?: string[] }> {
+export async function errorOf(
+  response: Response,
+): Promise<{ code: string; message: string; field?: string; issues?: Array<{ field: string; message: string }>; allowed?: string[] }> {
   const body = (await response.json()) as { error: { code: string; message: string; field?: string } };
   return body.error;
 }
@@ -171,7 +173,8 @@ export function rawExchange(port: number, raw: string | Uint8Array): Promise<Raw
         head = { status: Number(statusLine.split(' ')[1]), headers, start: end + 4 };
         if (headers['content-type']?.startsWith('text/event-stream')) return finish();
       }
-      if (head !== undefined && head.headers['content-length'] !== undefined && received.length - head.start >= Number(head.headers['content-length'])) finish();
+      if (head !== undefined && head.headers['content-length'] !== undefined && received.length - head.start >= Number(head.headers['content-length']))
+        finish();
     });
     socket.write(raw);
   });

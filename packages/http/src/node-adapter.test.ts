@@ -28,7 +28,14 @@ describe('toNodeHandler: node:http to a Web handler and back', () => {
   });
 
   it('streams a large request body through intact', async () => {
-    server = await listen(async (request) => new Response(createHash('sha256').update(new Uint8Array(await request.arrayBuffer())).digest('hex')));
+    server = await listen(
+      async (request) =>
+        new Response(
+          createHash('sha256')
+            .update(new Uint8Array(await request.arrayBuffer()))
+            .digest('hex'),
+        ),
+    );
     const body = new Uint8Array(3 * 1024 * 1024).map((_, index) => index % 251);
     const response = await fetch(server.url, { method: 'POST', body });
     expect(await response.text()).toBe(createHash('sha256').update(body).digest('hex'));

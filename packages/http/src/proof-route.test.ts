@@ -18,7 +18,9 @@ async function start(body: unknown): Promise<FlowView> {
 
 async function verifiedPhone(): Promise<FlowView> {
   const view = await start({ kind: 'phone', phoneNumber });
-  return (await (await postJson(`${setup!.url}/flows/${view.id}/events`, { type: 'submit-code', code: setup!.provider.lastCode(phoneNumber) })).json()) as FlowView;
+  return (await (
+    await postJson(`${setup!.url}/flows/${view.id}/events`, { type: 'submit-code', code: setup!.provider.lastCode(phoneNumber) })
+  ).json()) as FlowView;
 }
 
 function askProof(flowId: string): Promise<Response> {
@@ -81,7 +83,9 @@ describe('POST /flows/:id/proof', () => {
     setup = await setupHttp();
     const phoneView = await verifiedPhone();
     const identity = await start({ kind: 'identity', idType: 'bvn', number: bvn });
-    const identityView = (await (await postJson(`${setup.url}/flows/${identity.id}/events`, { type: 'submit-code', code: setup.provider.lastCode(setup.provider.outbox.at(-1)!.to) })).json()) as FlowView;
+    const identityView = (await (
+      await postJson(`${setup.url}/flows/${identity.id}/events`, { type: 'submit-code', code: setup.provider.lastCode(setup.provider.outbox.at(-1)!.to) })
+    ).json()) as FlowView;
     expect(identityView.status).toBe('verified');
     const proofs = await Promise.all([phoneView.id, identityView.id].map(async (id) => ((await (await askProof(id)).json()) as { token: string }).token));
     const reads = await Promise.all([phoneView.id, identityView.id].map(async (id) => (await fetch(`${setup!.url}/flows/${id}`)).text()));
@@ -96,6 +100,9 @@ describe('POST /flows/:id/proof', () => {
     const wrong = await setup.verikit.redeemProof(proofs[0]!, { phoneNumber: '+2348098765432' }).catch((error: unknown) => error);
     expectNoSecrets([reads, streamed, wrong, await setup.snapshot()], [...proofs, ...proofs.map((token) => token.split('.')[2]!), bvn]);
     expectNoSecrets([reads, streamed, wrong], [phoneNumber]);
-    expectNoSecrets(proofs.map((token) => Buffer.from(token.split('.')[1]!, 'base64url').toString('utf8')), [phoneNumber, phoneNumber.slice(1), bvn]);
+    expectNoSecrets(
+      proofs.map((token) => Buffer.from(token.split('.')[1]!, 'base64url').toString('utf8')),
+      [phoneNumber, phoneNumber.slice(1), bvn],
+    );
   });
 });

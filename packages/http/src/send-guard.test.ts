@@ -20,7 +20,11 @@ async function startAll(url: string, phoneNumbers: readonly string[], headers: (
   return Promise.all(
     phoneNumbers.map(async (phoneNumber, index) => {
       const response = await postJson(`${url}/flows`, { kind: 'phone', phoneNumber }, headers(index));
-      return { status: response.status, retryAfter: response.headers.get('retry-after'), body: (await response.json()) as { error?: { code: string; retryAfterMs?: number; retryAt?: number } } };
+      return {
+        status: response.status,
+        retryAfter: response.headers.get('retry-after'),
+        body: (await response.json()) as { error?: { code: string; retryAfterMs?: number; retryAt?: number } },
+      };
     }),
   );
 }
@@ -108,7 +112,11 @@ describe('clientKey and trustProxy', () => {
     const handler = createFlowHandler({ verikit });
     const statuses: number[] = [];
     for (const phoneNumber of numbers.slice(0, 4)) {
-      const request = new Request('http://localhost/flows', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ kind: 'phone', phoneNumber }) });
+      const request = new Request('http://localhost/flows', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ kind: 'phone', phoneNumber }),
+      });
       statuses.push((await handler(request)).status);
     }
     expect(statuses).toEqual([201, 201, 429, 429]);

@@ -53,7 +53,14 @@ describe('the stream says why it ends', () => {
     setup.map.delete(key);
     const error = await events.nextEvent('error');
     expect(JSON.parse(error!.data)).toEqual({
-      error: { name: 'FlowNotFoundError', code: 'flow_not_found', message: 'flow not found', messageId: 'verikit.error.flow_not_found', field: 'flowId', isRetryable: false },
+      error: {
+        name: 'FlowNotFoundError',
+        code: 'flow_not_found',
+        message: 'flow not found',
+        messageId: 'verikit.error.flow_not_found',
+        field: 'flowId',
+        isRetryable: false,
+      },
     });
     expect(await events.nextBlock()).toBeUndefined();
     await vi.waitFor(() => expect(setup!.bus.active).toBe(0));

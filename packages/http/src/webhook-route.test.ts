@@ -23,7 +23,12 @@ function signed(body: string): Record<string, string> {
   const id = `msg_${randomUUID()}`;
   const timestamp = new Date();
   const signature = new Webhook(webhookSecret).sign(id, timestamp, body);
-  return { 'content-type': 'application/json', 'webhook-id': id, 'webhook-timestamp': String(Math.floor(timestamp.getTime() / 1000)), 'webhook-signature': signature };
+  return {
+    'content-type': 'application/json',
+    'webhook-id': id,
+    'webhook-timestamp': String(Math.floor(timestamp.getTime() / 1000)),
+    'webhook-signature': signature,
+  };
 }
 
 describe('POST /webhooks: delegated to verikit.webhooks', () => {
@@ -35,7 +40,11 @@ describe('POST /webhooks: delegated to verikit.webhooks', () => {
     expect((await events.nextView())?.view.status).toBe('awaiting-dial');
 
     const body = JSON.stringify({ event: 'USSD_VERIFICATION', phoneNumber, status: 'success' });
-    const unsigned = await fetch(`${setup.url}/webhooks`, { method: 'POST', headers: { 'content-type': 'application/json', origin: 'https://app.example.com' }, body });
+    const unsigned = await fetch(`${setup.url}/webhooks`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: 'https://app.example.com' },
+      body,
+    });
     expect(unsigned.status).toBe(401);
     expect(await unsigned.json()).toMatchObject({ status: 'unverified' });
     expect(unsigned.headers.get('access-control-allow-origin')).toBeNull();

@@ -12,7 +12,10 @@ describe('composeProviders', () => {
     expect(composed.phone).toBe(phone.phone);
     expect(composed.sms).toBe(messages.sms);
     expect([composed.ussd, composed.whatsapp, composed.identity, composed.webhooks]).toEqual([undefined, undefined, undefined, undefined]);
-    await composed.sms!.send({ from: 'Shop', to: '+2348031230010', message: 'hi' }, { signal: new AbortController().signal, idempotencyKey: 'k', logger: silentLogger });
+    await composed.sms!.send(
+      { from: 'Shop', to: '+2348031230010', message: 'hi' },
+      { signal: new AbortController().signal, idempotencyKey: 'k', logger: silentLogger },
+    );
     expect(messages.calls).toHaveLength(1);
     expect(Object.isFrozen(composed)).toBe(true);
   });

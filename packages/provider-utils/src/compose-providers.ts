@@ -33,7 +33,8 @@ const capabilities = ['phone', 'sms', 'whatsapp', 'ussd', 'identity', 'webhooks'
 export function composeProviders(composition: ProviderComposition): ProviderV1 {
   if (typeof composition !== 'object' || composition === null) throw new InvalidInputError([{ field: 'input', message: 'must be an object' }]);
   const unknown = Object.keys(composition).filter((key) => key !== 'name' && !(capabilities as readonly string[]).includes(key));
-  if (unknown.length > 0) throw new InvalidInputError([{ field: 'input', message: `has unknown field(s): ${unknown.map((key) => key.slice(0, 40)).join(', ')}` }]);
+  if (unknown.length > 0)
+    throw new InvalidInputError([{ field: 'input', message: `has unknown field(s): ${unknown.map((key) => key.slice(0, 40)).join(', ')}` }]);
   const name = composition.name ?? 'composed';
   if (typeof name !== 'string' || !/^[a-z][a-z0-9-]{0,31}$/.test(name)) {
     throw new InvalidInputError([{ field: 'name', message: 'must be 1 to 32 lowercase letters, digits or dashes' }]);
@@ -45,7 +46,8 @@ export function composeProviders(composition: ProviderComposition): ProviderV1 {
     if (typeof source !== 'object' || source === null || source.specificationVersion !== 'v1') {
       throw new InvalidInputError([{ field: capability, message: 'must be a provider of specification v1' }]);
     }
-    if (source[capability] === undefined) throw new InvalidInputError([{ field: capability, message: `is provider ${source.name}, which has no ${capability} capability` }]);
+    if (source[capability] === undefined)
+      throw new InvalidInputError([{ field: capability, message: `is provider ${source.name}, which has no ${capability} capability` }]);
     Object.assign(provider, { [capability]: source[capability] });
   }
   return Object.freeze(provider);

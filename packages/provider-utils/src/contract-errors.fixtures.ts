@@ -2,7 +2,10 @@ import { ProviderAuthenticationError, ProviderProtocolError, ProviderRejectedErr
 import type { ContractFailure } from '@verikit/testing/contract';
 
 /** A registered BVN and NIN for the contract, and where their OTPs go. */
-export const contractIdentities = { bvn: { number: '22222222222', phoneNumber: '+2348030000101' }, nin: { number: '11111111111', phoneNumber: '+2348030000103' } };
+export const contractIdentities = {
+  bvn: { number: '22222222222', phoneNumber: '+2348030000101' },
+  nin: { number: '11111111111', phoneNumber: '+2348030000103' },
+};
 
 /** The test double's scripted error for each contract failure. */
 export const contractErrors: Record<ContractFailure, () => VerikitError> = {

@@ -5,7 +5,6 @@ import { createPostingProvider } from './http-provider.fixtures.js';
 import { closedPort } from './network.fixtures.js';
 import { withFailover } from './with-failover.js';
 
-
 // Every call first meets a provider whose port refuses connections, then fails over to the double: the
 // whole contract runs through the failover path. The double's scripted failures are not failed over
 // (there is no third member), so each reaches the caller with its own type.

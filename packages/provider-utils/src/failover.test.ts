@@ -1,4 +1,12 @@
-import { CapabilityError, InvalidInputError, ProviderAuthenticationError, ProviderRejectedError, ProviderUnavailableError, silentLogger, type ProviderCallContextV1 } from '@verikit/provider';
+import {
+  CapabilityError,
+  InvalidInputError,
+  ProviderAuthenticationError,
+  ProviderRejectedError,
+  ProviderUnavailableError,
+  silentLogger,
+  type ProviderCallContextV1,
+} from '@verikit/provider';
 import { createTestProviderV1 } from '@verikit/testing';
 import { describe, expect, it } from 'vitest';
 import { createPostingProvider } from './http-provider.fixtures.js';

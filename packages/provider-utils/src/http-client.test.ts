@@ -31,27 +31,43 @@ async function startEcho() {
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    seen,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
 }
 
 describe('createHttpClient: what provably did not leave, and what may have', () => {
   it('a refused connection is retried, then is a ProviderUnavailableError with requestSent false', async () => {
     const port = await closedPort();
     let fetches = 0;
-    const http = createHttpClient({ name: 'demo', timeout: 1000, connectionRetries: 2, connectionRetryDelayMs: 1, fetch: (input, init) => {
-      fetches += 1;
-      return fetch(input, init);
-    } });
+    const http = createHttpClient({
+      name: 'demo',
+      timeout: 1000,
+      connectionRetries: 2,
+      connectionRetryDelayMs: 1,
+      fetch: (input, init) => {
+        fetches += 1;
+        return fetch(input, init);
+      },
+    });
     const error = await failure(http.send({ operation: 'sms.send', url: `http://127.0.0.1:${port}/x`, path: '/x', body: '{}' }, context()));
     expect(ProviderUnavailableError.isInstance(error) && error.requestSent).toBe(false);
     expect(fetches).toBe(3);
   });
   it('a host name that does not resolve is requestSent false, and is not retried', async () => {
     let fetches = 0;
-    const http = createHttpClient({ name: 'demo', timeout: 5000, connectionRetries: 2, connectionRetryDelayMs: 1, fetch: (input, init) => {
-      fetches += 1;
-      return fetch(input, init);
-    } });
+    const http = createHttpClient({
+      name: 'demo',
+      timeout: 5000,
+      connectionRetries: 2,
+      connectionRetryDelayMs: 1,
+      fetch: (input, init) => {
+        fetches += 1;
+        return fetch(input, init);
+      },
+    });
     const error = await failure(http.send({ operation: 'sms.send', url: 'http://verikit-no-such-host.invalid/x', path: '/x', body: '{}' }, context()));
     expect(ProviderUnavailableError.isInstance(error) && error.requestSent).toBe(false);
     expect((error.cause as Error).message).toMatch(/^dns \(E[A-Z_]+\)$/);
@@ -80,7 +96,13 @@ describe('createHttpClient: credentials', () => {
     const echo = await startEcho();
     const hooked: Request[] = [];
     try {
-      const http = createHttpClient({ name: 'demo', timeout: 1000, connectionRetries: 0, connectionRetryDelayMs: 0, hooks: { beforeRequest: [(request) => void hooked.push(request)] } });
+      const http = createHttpClient({
+        name: 'demo',
+        timeout: 1000,
+        connectionRetries: 0,
+        connectionRetryDelayMs: 0,
+        hooks: { beforeRequest: [(request) => void hooked.push(request)] },
+      });
       await http.send(
         {
           operation: 'sms.send',

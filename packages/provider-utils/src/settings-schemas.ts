@@ -80,7 +80,14 @@ export interface TransportSettings<Hooks> {
 
 /** Applies the transport defaults every HTTP provider shares to its parsed settings. */
 export function transportDefaults<Hooks>(
-  parsed: { timeout?: number | undefined; connectionRetries?: number | undefined; connectionRetryDelayMs?: number | undefined; name?: string | undefined; fetch?: typeof globalThis.fetch | undefined; hooks?: unknown },
+  parsed: {
+    timeout?: number | undefined;
+    connectionRetries?: number | undefined;
+    connectionRetryDelayMs?: number | undefined;
+    name?: string | undefined;
+    fetch?: typeof globalThis.fetch | undefined;
+    hooks?: unknown;
+  },
   name: string,
 ): TransportSettings<Hooks> {
   return {

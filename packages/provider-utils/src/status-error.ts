@@ -1,10 +1,4 @@
-import {
-  ProviderAuthenticationError,
-  ProviderProtocolError,
-  ProviderRejectedError,
-  ProviderUnavailableError,
-  type VerikitError,
-} from '@verikit/provider';
+import { ProviderAuthenticationError, ProviderProtocolError, ProviderRejectedError, ProviderUnavailableError, type VerikitError } from '@verikit/provider';
 
 /**
  * The typed error for a non-2xx answer, the same for every HTTP provider: 401/403 authentication,

@@ -31,7 +31,9 @@ function Verify() {
   if (started === undefined) {
     return (
       <>
-        <button type="button" onClick={() => void start({ kind: 'phone', phoneNumber })}>Send me a code</button>
+        <button type="button" onClick={() => void start({ kind: 'phone', phoneNumber })}>
+          Send me a code
+        </button>
         {startError === undefined ? null : <p role="alert">{startError.field}</p>}
       </>
     );

@@ -42,7 +42,21 @@ function digitsOf(text: string, length: number): string {
  * named "Digit 2 of 6".
  */
 export function OtpInput(props: OtpInputProps): ReactNode {
-  const { value, onChange, onComplete, length: rawLength = 6, mode = 'split', label = 'Verification code', invalid = false, describedBy, disabled, autoFocus, name, className, inputClassName } = props;
+  const {
+    value,
+    onChange,
+    onComplete,
+    length: rawLength = 6,
+    mode = 'split',
+    label = 'Verification code',
+    invalid = false,
+    describedBy,
+    disabled,
+    autoFocus,
+    name,
+    className,
+    inputClassName,
+  } = props;
   const length = Math.min(12, Math.max(1, Math.floor(rawLength)));
   const digits = digitsOf(value, length);
   const fields = useRef<Array<HTMLInputElement | null>>([]);

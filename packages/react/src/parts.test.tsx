@@ -113,7 +113,10 @@ describe('OtpInput', () => {
 });
 
 describe('ResendButton', () => {
-  function flowWith(allowed: string[], localResendAvailableAt: number | undefined): ResendButtonFlow & { resend: Mock<() => unknown>; restart: Mock<() => unknown> } {
+  function flowWith(
+    allowed: string[],
+    localResendAvailableAt: number | undefined,
+  ): ResendButtonFlow & { resend: Mock<() => unknown>; restart: Mock<() => unknown> } {
     return { view: { allowed }, localResendAvailableAt, resend: vi.fn<() => unknown>(), restart: vi.fn<() => unknown>() };
   }
 

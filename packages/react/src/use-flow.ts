@@ -52,7 +52,11 @@ export function useFlow(flowId: string | undefined, options?: FlowObserverOption
   const client = useFlowClient();
   // biome-ignore lint/correctness/useExhaustiveDependencies: options are taken when the flow changes, not on every render (an inline object would otherwise reconnect each time).
   const observer = useMemo(() => (flowId === undefined ? undefined : client.observe(flowId, options)), [client, flowId]);
-  const result = useSyncExternalStore(observer?.subscribe ?? subscribeToNothing, observer?.getCurrentResult ?? getNoFlow, observer?.getCurrentResult ?? getNoFlow);
+  const result = useSyncExternalStore(
+    observer?.subscribe ?? subscribeToNothing,
+    observer?.getCurrentResult ?? getNoFlow,
+    observer?.getCurrentResult ?? getNoFlow,
+  );
   const [sending, run] = useRequestState();
   const send = useCallback(
     (event: FlowEvent) => (flowId === undefined ? Promise.resolve(undefined) : run(() => client.send(flowId, event))),

@@ -19,7 +19,7 @@ const idle: RequestState = Object.freeze({ isPending: false, error: undefined })
 export function useRequestState(): [RequestState, <T>(request: () => Promise<T>) => Promise<T | undefined>, () => void] {
   const [state, setState] = useState<RequestState>(idle);
   const latest = useRef(0);
-  const run = useCallback(async <T,>(request: () => Promise<T>): Promise<T | undefined> => {
+  const run = useCallback(async <T>(request: () => Promise<T>): Promise<T | undefined> => {
     const id = ++latest.current;
     setState({ isPending: true, error: undefined });
     try {

@@ -33,7 +33,12 @@ describe.skipIf(skipReason !== undefined)('Redis key names', () => {
 
     const ussdNumber = freshPhoneNumber();
     const ussd = await verikit.start({ kind: 'ussd', phoneNumber: ussdNumber });
-    const webhook = signWebhook(ussd.id, `msg_${randomUUID().replaceAll('-', '')}`, { event: 'USSD_VERIFICATION', phoneNumber: ussdNumber, status: 'success' }, Date.now());
+    const webhook = signWebhook(
+      ussd.id,
+      `msg_${randomUUID().replaceAll('-', '')}`,
+      { event: 'USSD_VERIFICATION', phoneNumber: ussdNumber, status: 'success' },
+      Date.now(),
+    );
     expect(await deliverWebhook(handleWebhook, webhook)).toMatchObject({ httpStatus: 200, status: 'applied', appliedTo: ussd.id });
 
     const phoneNumber = freshPhoneNumber();

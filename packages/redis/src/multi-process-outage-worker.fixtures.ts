@@ -55,7 +55,15 @@ const clock = new ManualClock(plan.clockStart);
 const redisStore = createRedisStore({ url: plan.url, namespace: plan.namespace });
 await redisStore.connect();
 const changeBus = createRedisChangeBus({ store: redisStore });
-const verikit = createVerikit({ provider, store: recordingStore(redisStore, commits, failures), changeBus, secret: scenarioSecret, clock, policies: outagePolicies, guard: false });
+const verikit = createVerikit({
+  provider,
+  store: recordingStore(redisStore, commits, failures),
+  changeBus,
+  secret: scenarioSecret,
+  clock,
+  policies: outagePolicies,
+  guard: false,
+});
 
 send({ ready: worker });
 await nextMessage(); // go

@@ -161,7 +161,13 @@ export interface SignedWebhook {
  * "id.timestamp.body">`, keyed with the base64 after `whsec_`), written here from the specification
  * rather than with the package verikit verifies with.
  */
-export function signWebhook(flowId: string, webhookId: string, payload: Record<string, unknown>, now: number, secret: string = scenarioWebhookSecret): SignedWebhook {
+export function signWebhook(
+  flowId: string,
+  webhookId: string,
+  payload: Record<string, unknown>,
+  now: number,
+  secret: string = scenarioWebhookSecret,
+): SignedWebhook {
   const body = JSON.stringify(payload);
   const timestamp = String(Math.floor(now / 1000));
   const key = Buffer.from(secret.slice('whsec_'.length), 'base64');

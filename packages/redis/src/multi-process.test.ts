@@ -93,7 +93,14 @@ describe.each(targets)('three processes sharing $name', ({ skipReason, plan: tar
     const commits: CommitRecord[] = [];
     const { provider, double } = sharedServiceProvider('parent');
     const changeBus = createRedisChangeBus({ store });
-    const verikit = createVerikit({ provider, store: recordingStore(store, commits), changeBus, secret: scenarioSecret, policies: scenarioPolicies, guard: false });
+    const verikit = createVerikit({
+      provider,
+      store: recordingStore(store, commits),
+      changeBus,
+      secret: scenarioSecret,
+      policies: scenarioPolicies,
+      guard: false,
+    });
 
     // The flows, started here; every worker acts on every flow.
     const ussd = await Promise.all(
@@ -233,7 +240,10 @@ describe.each(targets)('three processes sharing $name', ({ skipReason, plan: tar
       expect(applied, JSON.stringify(answers)).toHaveLength(1);
       expect(applied[0]!.appliedTo).toBe(flowId);
       const others = answers.filter((answer) => answer !== applied[0]).map((answer) => `${answer.httpStatus} ${answer.status}`);
-      expect(others.every((answer) => answer === '200 duplicate' || answer === '409 in-progress'), others.join(', ')).toBe(true);
+      expect(
+        others.every((answer) => answer === '200 duplicate' || answer === '409 in-progress'),
+        others.join(', '),
+      ).toBe(true);
 
       // The flow went to verified once, with no lost update.
       const record = (await store.getFlow(flowId))!;

@@ -1,12 +1,5 @@
 import { createClient } from '@keyv/redis';
-import {
-  createVerikit,
-  FlowNotFoundError,
-  StoreError,
-  VerikitError,
-  type FlowView,
-  type Verikit,
-} from '@verikit/core';
+import { createVerikit, FlowNotFoundError, StoreError, VerikitError, type FlowView, type Verikit } from '@verikit/core';
 import { ManualClock } from '@verikit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compareAndSetScript } from './lua-script.js';
@@ -131,7 +124,15 @@ describe.skipIf(serverMissing !== undefined)('Redis outage (a private redis-serv
       const changeBus = createRedisChangeBus({ store });
       stores.push(store);
       buses.push(changeBus);
-      const verikit = createVerikit({ provider, store: recordingStore(store, commits, failures), changeBus, secret: scenarioSecret, clock, policies, guard: false });
+      const verikit = createVerikit({
+        provider,
+        store: recordingStore(store, commits, failures),
+        changeBus,
+        secret: scenarioSecret,
+        clock,
+        policies,
+        guard: false,
+      });
       return { store, changeBus, verikit };
     };
     const a = instance('a');
@@ -188,7 +189,10 @@ describe.skipIf(serverMissing !== undefined)('Redis outage (a private redis-serv
     await enoughStoreErrors;
     stop = true;
     await Promise.all(load);
-    expect([...outcomes.keys()].every((code) => ['ok', 'store_unavailable', 'event_not_allowed'].includes(code)), JSON.stringify([...outcomes])).toBe(true);
+    expect(
+      [...outcomes.keys()].every((code) => ['ok', 'store_unavailable', 'event_not_allowed'].includes(code)),
+      JSON.stringify([...outcomes]),
+    ).toBe(true);
 
     await redis.start();
     for (let attempt = 0; attempt < 200; attempt += 1) {
@@ -249,7 +253,14 @@ describe.skipIf(serverMissing !== undefined)('Redis outage (a private redis-serv
     const store = createRedisStore({ url: redis.url, namespace });
     stores.push(store);
     const clock = new ManualClock(clockStart);
-    const verikit = createVerikit({ provider, store: recordingStore(store, commits, failures), secret: scenarioSecret, clock, policies: outagePolicies, guard: false });
+    const verikit = createVerikit({
+      provider,
+      store: recordingStore(store, commits, failures),
+      secret: scenarioSecret,
+      clock,
+      policies: outagePolicies,
+      guard: false,
+    });
     const flows = await Promise.all(Array.from({ length: 4 }, async () => (await verikit.start({ kind: 'phone', phoneNumber: freshPhoneNumber() })).id));
 
     // Three app instances, each sending wrong codes and resends on every flow, and reading them.
@@ -278,7 +289,10 @@ describe.skipIf(serverMissing !== undefined)('Redis outage (a private redis-serv
     expect(outages.flatMap((report) => report.unexpected)).toEqual([]);
     expect(seen.filter((call) => call.notFound)).toEqual([]);
     const outcomes = [...new Set(seen.map((call) => call.outcome))];
-    expect(outcomes.every((outcome) => ['ok', 'store_unavailable', 'event_not_allowed', 'conflict'].includes(outcome)), outcomes.join(', ')).toBe(true);
+    expect(
+      outcomes.every((outcome) => ['ok', 'store_unavailable', 'event_not_allowed', 'conflict'].includes(outcome)),
+      outcomes.join(', '),
+    ).toBe(true);
     expect(storeErrors.every((call) => call.typedStoreError)).toBe(true);
     const down = seen.filter((call) => call.phase === 'down');
     expect(down).toHaveLength(started.length * (flows.length * 4 + 1));
@@ -286,7 +300,13 @@ describe.skipIf(serverMissing !== undefined)('Redis outage (a private redis-serv
 
     await redis.start();
     for (let attempt = 0; attempt < 200; attempt += 1) {
-      if (await store.getFlow(flows[0]!).then(() => true, () => false)) break;
+      if (
+        await store.getFlow(flows[0]!).then(
+          () => true,
+          () => false,
+        )
+      )
+        break;
       await new Promise((resolve) => setTimeout(resolve, 25));
     }
 
@@ -311,7 +331,10 @@ describe.skipIf(serverMissing !== undefined)('Redis outage (a private redis-serv
     expect(reports.flatMap((report) => report.unexpected)).toEqual([]);
     const after = reports.flatMap((report) => report.calls).filter((call) => call.phase === 'after');
     const afterOutcomes = [...new Set(after.map((call) => call.outcome))];
-    expect(afterOutcomes.every((outcome) => ['ok', 'event_not_allowed', 'conflict'].includes(outcome)), afterOutcomes.join(', ')).toBe(true);
+    expect(
+      afterOutcomes.every((outcome) => ['ok', 'event_not_allowed', 'conflict'].includes(outcome)),
+      afterOutcomes.join(', '),
+    ).toBe(true);
 
     const allCommits = [...commits, ...reports.flatMap((report) => report.commits)];
     const allUnanswered = [...failures, ...reports.flatMap((report) => report.failures)];
@@ -329,7 +352,10 @@ describe.skipIf(serverMissing !== undefined)('Redis outage (a private redis-serv
       const missing = Array.from({ length: record.version }, (_, index) => index + 1).filter((version) => !written.has(version));
       expect(missing, flowId).toEqual([]);
       expect(Math.max(...versions)).toBeLessThanOrEqual(record.version);
-      expect(flowCommits.filter((commit) => commit.value === 'verified'), flowId).toHaveLength(1);
+      expect(
+        flowCommits.filter((commit) => commit.value === 'verified'),
+        flowId,
+      ).toHaveLength(1);
     }
   });
 });

@@ -207,7 +207,11 @@ describe.skipIf(skipReason !== undefined)('RedisChangeBus when Redis comes up af
       await redis.start();
       // Retried by the bus: no new subscribe call.
       let live = false;
-      for (let attempt = 0; attempt < 100 && !live; attempt += 1) live = await bus.subscribed('flow-1').then(() => true, () => false);
+      for (let attempt = 0; attempt < 100 && !live; attempt += 1)
+        live = await bus.subscribed('flow-1').then(
+          () => true,
+          () => false,
+        );
       expect(live).toBe(true);
       const raw = createClient({ url: redis.url });
       await raw.connect();

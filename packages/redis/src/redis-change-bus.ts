@@ -99,7 +99,8 @@ export class RedisChangeBus implements FlowChangeBus {
     this.#logger = options.logger ?? silentLogger;
     this.#onResync = options.onResync;
     const subscribeTimeoutMs = options.subscribeTimeoutMs ?? defaultSubscribeTimeoutMs;
-    if (!Number.isFinite(subscribeTimeoutMs) || subscribeTimeoutMs < 0) throw new TypeError('RedisChangeBus subscribeTimeoutMs must be a number of ms, 0 or more');
+    if (!Number.isFinite(subscribeTimeoutMs) || subscribeTimeoutMs < 0)
+      throw new TypeError('RedisChangeBus subscribeTimeoutMs must be a number of ms, 0 or more');
     this.#subscribeTimeoutMs = subscribeTimeoutMs;
     const mode = options.pubSub ?? (isClusterClient(publisher) ? 'sharded' : 'classic');
     if (mode !== 'classic' && mode !== 'sharded') throw new TypeError("RedisChangeBus pubSub must be 'classic' or 'sharded'");

@@ -68,7 +68,8 @@ describe.skipIf(missing !== undefined)('Redis Cluster failover (a private cluste
 
     // Wrong codes on every flow from both instances, then every write replicated before the kill.
     const wrong = (verikit: Verikit, flowId: string) => verikit.send(flowId, { type: 'submit-code', code: '000000' });
-    for (let round = 0; round < 3; round += 1) await Promise.all(flows.flatMap((flow) => [wrong(a.verikit, flow.id).catch(() => undefined), wrong(b.verikit, flow.id).catch(() => undefined)]));
+    for (let round = 0; round < 3; round += 1)
+      await Promise.all(flows.flatMap((flow) => [wrong(a.verikit, flow.id).catch(() => undefined), wrong(b.verikit, flow.id).catch(() => undefined)]));
     await cluster.replicated(victim.port);
     const before = new Map(await Promise.all(flows.map(async (flow) => [flow.id, (await a.store.getFlow(flow.id))!.version] as const)));
 
@@ -89,7 +90,10 @@ describe.skipIf(missing !== undefined)('Redis Cluster failover (a private cluste
     const pending = new Set(flows.map((flow) => flow.id));
     while (pending.size > 0 && Date.now() - promotedAt < 5000) {
       for (const flowId of [...pending]) {
-        const served = await Promise.all([a.verikit.get(flowId), wrong(b.verikit, flowId)]).then(() => true, () => false);
+        const served = await Promise.all([a.verikit.get(flowId), wrong(b.verikit, flowId)]).then(
+          () => true,
+          () => false,
+        );
         if (served) pending.delete(flowId);
       }
       if (pending.size > 0) await sleep(50);
@@ -117,7 +121,10 @@ describe.skipIf(missing !== undefined)('Redis Cluster failover (a private cluste
     // B was told to re-read the flows it watches (at least those whose channel was on the victim),
     // and its listeners get changes again, on the promoted replica too.
     for (let attempt = 0; attempt < 200 && !resyncs.some((flowIds) => [...onVictim].every((id) => flowIds.includes(id))); attempt += 1) await sleep(25);
-    expect(resyncs.some((flowIds) => [...onVictim].every((id) => flowIds.includes(id))), JSON.stringify(resyncs)).toBe(true);
+    expect(
+      resyncs.some((flowIds) => [...onVictim].every((id) => flowIds.includes(id))),
+      JSON.stringify(resyncs),
+    ).toBe(true);
     for (const flowId of onVictim) {
       const done = await a.verikit.send(flowId, { type: 'submit-code', code: '123456' });
       expect(done.status).toBe('verified');

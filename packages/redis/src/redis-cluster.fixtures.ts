@@ -46,18 +46,29 @@ export async function clusterSkipReason(suite: string): Promise<string | undefin
   let reason: string | undefined;
   if (clusterUrls.length === 0) reason = 'REDIS_CLUSTER_URLS is not set';
   else {
-    const state = await onNode(clusterUrls[0]!, (client) => client.sendCommand(['CLUSTER', 'INFO'])).then(String, (error: unknown) => `unreachable (${String(error)})`);
+    const state = await onNode(clusterUrls[0]!, (client) => client.sendCommand(['CLUSTER', 'INFO'])).then(
+      String,
+      (error: unknown) => `unreachable (${String(error)})`,
+    );
     if (!state.includes('cluster_state:ok')) reason = `the cluster at ${clusterUrls[0]} is not ready: ${state.split('\n')[0]}`;
   }
   if (reason === undefined) return undefined;
-  if (redisRequired) throw new Error(`${suite}: ${reason}, and CI=true makes the cluster tests mandatory (run: REDIS_CLUSTER_URLS="$(scripts/ci/redis-cluster.sh start)")`);
+  if (redisRequired)
+    throw new Error(`${suite}: ${reason}, and CI=true makes the cluster tests mandatory (run: REDIS_CLUSTER_URLS="$(scripts/ci/redis-cluster.sh start)")`);
   console.warn(`[skip] ${suite}: ${reason}. Start one with: export REDIS_CLUSTER_URLS="$(scripts/ci/redis-cluster.sh start)"; with CI=true it is mandatory.`);
   return reason;
 }
 
 /** Why a private cluster cannot be started here (no redis-server or redis-cli), or undefined. */
 export async function privateClusterMissing(suite: string): Promise<string | undefined> {
-  const missing = await Promise.all(['redis-server', 'redis-cli'].map((tool) => run(tool, ['--version']).then(() => undefined, () => tool)));
+  const missing = await Promise.all(
+    ['redis-server', 'redis-cli'].map((tool) =>
+      run(tool, ['--version']).then(
+        () => undefined,
+        () => tool,
+      ),
+    ),
+  );
   const absent = missing.filter(Boolean);
   if (absent.length === 0) return undefined;
   const reason = `${absent.join(' and ')} not on PATH`;
@@ -87,7 +98,9 @@ export interface ClusterMaster {
 
 /** The masters serving slots, as the node at `url` sees them (CLUSTER SLOTS). */
 export async function mastersOf(url: string): Promise<ClusterMaster[]> {
-  const reply = (await onNode(url, (client) => client.sendCommand(['CLUSTER', 'SLOTS']))) as Array<[number, number, [string, number, ...unknown[]], ...unknown[]]>;
+  const reply = (await onNode(url, (client) => client.sendCommand(['CLUSTER', 'SLOTS']))) as Array<
+    [number, number, [string, number, ...unknown[]], ...unknown[]]
+  >;
   const byPort = new Map<number, Array<readonly [number, number]>>();
   for (const [from, to, [, port]] of reply) byPort.set(Number(port), [...(byPort.get(Number(port)) ?? []), [Number(from), Number(to)]]);
   return [...byPort].map(([port, slots]) => ({ url: `redis://127.0.0.1:${port}`, port, slots }));
@@ -113,7 +126,10 @@ export class PrivateCluster {
 
   static async start(nodeTimeoutMs = 1000): Promise<PrivateCluster> {
     const dir = mkdtempSync(join(tmpdir(), 'verikit-private-cluster-'));
-    const { stdout } = await run(script, ['start'], { env: { ...process.env, VERIKIT_CLUSTER_DIR: dir, VERIKIT_CLUSTER_NODE_TIMEOUT: String(nodeTimeoutMs) }, timeout: 60_000 });
+    const { stdout } = await run(script, ['start'], {
+      env: { ...process.env, VERIKIT_CLUSTER_DIR: dir, VERIKIT_CLUSTER_NODE_TIMEOUT: String(nodeTimeoutMs) },
+      timeout: 60_000,
+    });
     return new PrivateCluster(dir, stdout.trim().split(','));
   }
 

@@ -45,9 +45,13 @@ describe.skipIf(skipReason !== undefined)('Redis Cluster (the shared test cluste
     const provider = createTestProviderV1();
     const store = createRedisClusterStore({ urls: clusterUrls, namespace });
     const resynced = new Set<string>();
-    const changeBus = createRedisChangeBus({ store, ...(pubSub ? { pubSub } : {}), onResync: (flowIds) => {
-      for (const id of flowIds) resynced.add(id);
-    } });
+    const changeBus = createRedisChangeBus({
+      store,
+      ...(pubSub ? { pubSub } : {}),
+      onResync: (flowIds) => {
+        for (const id of flowIds) resynced.add(id);
+      },
+    });
     stores.push(store);
     buses.push(changeBus);
     // Many flows to consecutive numbers: the send guard is out of the way here (redis-send-guard.test.ts tests it on the cluster).
@@ -95,7 +99,7 @@ describe.skipIf(skipReason !== undefined)('Redis Cluster (the shared test cluste
     });
   }
 
-  it('sends a flow\'s changes to one shard with sharded pub/sub (SSUBSCRIBE on the master of the channel\'s slot)', async () => {
+  it("sends a flow's changes to one shard with sharded pub/sub (SSUBSCRIBE on the master of the channel's slot)", async () => {
     const b = instance('sharded');
     b.changeBus.subscribe('sharded-flow', () => {});
     await b.changeBus.subscribed('sharded-flow');
@@ -133,7 +137,9 @@ describe('Redis Cluster store with no reachable seed', () => {
     for (const urls of [[], ['http://10.0.0.1:6379'], 'redis://10.0.0.1:6379', [42]] as unknown[]) {
       expect(() => createRedisClusterStore({ urls } as never)).toThrow(/urls must be a non-empty list/);
     }
-    expect(() => createRedisClusterStore({ urls: ['ftp://user:hunter2@host'] })).toThrow(expect.objectContaining({ message: expect.not.stringContaining('hunter2') }));
+    expect(() => createRedisClusterStore({ urls: ['ftp://user:hunter2@host'] })).toThrow(
+      expect.objectContaining({ message: expect.not.stringContaining('hunter2') }),
+    );
     const store = createRedisClusterStore({ urls: ['redis://127.0.0.1:1'] });
     expect(() => createRedisChangeBus({ store, pubSub: 'broadcast' as never })).toThrow(/pubSub must be 'classic' or 'sharded'/);
   });

@@ -1,12 +1,5 @@
 import KeyvRedis, { createClient } from '@keyv/redis';
-import {
-  createVerikit,
-  EventNotAllowedError,
-  RecordSchemaError,
-  recordSchemaVersion,
-  type FlowRecord,
-  type FlowStore,
-} from '@verikit/core';
+import { createVerikit, EventNotAllowedError, RecordSchemaError, recordSchemaVersion, type FlowRecord, type FlowStore } from '@verikit/core';
 import { createTestProviderV1 } from '@verikit/testing';
 import Keyv from 'keyv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -26,7 +26,9 @@ async function keysOf(target: 'redis' | 'cluster', namespace: string): Promise<s
 
 /** Three processes start 100 of the 300 numbers each, all at once; their reports. */
 async function threeProcesses(plan: Omit<GuardWorkerPlan, 'numbers'>): Promise<GuardWorkerReport[]> {
-  const workers = [0, 1, 2].map((index) => new WorkerProcess('send-guard-worker.fixtures.ts', index, { ...plan, numbers: numbers.slice(index * 100, index * 100 + 100) }));
+  const workers = [0, 1, 2].map(
+    (index) => new WorkerProcess('send-guard-worker.fixtures.ts', index, { ...plan, numbers: numbers.slice(index * 100, index * 100 + 100) }),
+  );
   try {
     await Promise.all(workers.map((worker) => worker.message('ready')));
     for (const worker of workers) worker.send('go');
@@ -74,7 +76,7 @@ describe.each(targets)('the send guard shared by three processes on $name: 300 c
     return { namespace, sent: total('sent'), admitted: total('admitted'), refused: total('refused') };
   }
 
-  it('one client: exactly the per-client limit is sent in total, by the flow store\'s own counts', async () => {
+  it("one client: exactly the per-client limit is sent in total, by the flow store's own counts", async () => {
     const { sent, admitted, refused } = await run({ perClient: { points: 20 }, perPrefix: false, global: false }, 'attacker');
     expect(sent).toBe(20);
     expect(admitted).toBe(20);

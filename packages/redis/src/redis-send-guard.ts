@@ -23,7 +23,14 @@ export interface RedisSendGuardOptions {
 
 function isHost(value: unknown): value is RedisSendGuardHost {
   const host = value as RedisSendGuardHost | null | undefined;
-  return typeof host === 'object' && host !== null && typeof host.connect === 'function' && typeof host.redisKey === 'function' && typeof host.client === 'object' && host.client !== null;
+  return (
+    typeof host === 'object' &&
+    host !== null &&
+    typeof host.connect === 'function' &&
+    typeof host.redisKey === 'function' &&
+    typeof host.client === 'object' &&
+    host.client !== null
+  );
 }
 
 /**

@@ -26,7 +26,12 @@ describe.skipIf(skipReason !== undefined)('docs/scaling.md', () => {
       const { stdout } = await run(process.execPath, ['--conditions=@verikit/source', '--import', 'tsx', file], {
         cwd: root,
         timeout: 30_000,
-        env: { ...process.env, REDIS_CLUSTER_URLS: clusterUrls.join(','), VERIKIT_NAMESPACE: namespace, VERIKIT_SECRET: 'scaling-doc-secret-0123456789abcdefghij' },
+        env: {
+          ...process.env,
+          REDIS_CLUSTER_URLS: clusterUrls.join(','),
+          VERIKIT_NAMESPACE: namespace,
+          VERIKIT_SECRET: 'scaling-doc-secret-0123456789abcdefghij',
+        },
       });
       expect(stdout.split('\n').filter(Boolean)).toEqual(['live checking', 'live verified']);
     } finally {

@@ -35,7 +35,9 @@ export interface GuardWorkerReport {
 
 const next = parentMessages();
 const plan = (await next()) as GuardWorkerPlan;
-const store = plan.clusterUrls ? createRedisClusterStore({ urls: plan.clusterUrls, namespace: plan.namespace }) : createRedisStore({ url: plan.url, namespace: plan.namespace });
+const store = plan.clusterUrls
+  ? createRedisClusterStore({ urls: plan.clusterUrls, namespace: plan.namespace })
+  : createRedisStore({ url: plan.url, namespace: plan.namespace });
 await store.connect();
 const provider = createTestProviderV1();
 const verikit = createVerikit({ provider, store, secret: plan.secret, guard: plan.guard });

@@ -16,7 +16,10 @@ export interface ControlDependencies {
 
 const dialSchema = z.strictObject({
   phoneNumber: z.string().regex(/^\+\d{8,15}$/, { error: 'must be an E.164 phone number' }),
-  otp: z.string().regex(/^\d{1,10}$/, { error: 'must be digits' }).optional(),
+  otp: z
+    .string()
+    .regex(/^\d{1,10}$/, { error: 'must be digits' })
+    .optional(),
   status: z.enum(['success', 'failed']).optional(),
   wait: z.boolean().optional(),
 });

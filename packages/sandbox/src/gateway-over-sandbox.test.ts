@@ -253,7 +253,11 @@ describe('gateway provider: capabilities and input', () => {
     ['phone.check', 'requestId', () => provider.phone!.check({ requestId: '', code: '1234' }, context())],
     ['identity.sendOtp', 'number', () => provider.identity!.sendOtp({ idType: 'bvn', number: '2222222222', otp: '123456' }, context())],
     ['identity.sendOtp', 'otp', () => provider.identity!.sendOtp({ idType: 'nin', number: nin, otp: '12 34' }, context())],
-    ['identity.sendOtp (an integer of 1 digit)', 'otp', () => provider.identity!.sendOtp({ idType: 'bvn', number: bvn, otp: 7 as unknown as string }, context())],
+    [
+      'identity.sendOtp (an integer of 1 digit)',
+      'otp',
+      () => provider.identity!.sendOtp({ idType: 'bvn', number: bvn, otp: 7 as unknown as string }, context()),
+    ],
     ['identity.sendOtp', 'idType', () => provider.identity!.sendOtp({ idType: 'passport' as never, number: nin, otp: '1234' }, context())],
     ['sms.send', 'message', () => provider.sms!.send({ from: 'Shop', to: '+2348031234510', message: '   ' }, context())],
     ['sms.send', 'from', () => provider.sms!.send({ from: 'A sender that is far too long', to: '+2348031234510', message: 'x' }, context())],

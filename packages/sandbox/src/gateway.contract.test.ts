@@ -5,7 +5,12 @@ import { startSandbox } from './start-sandbox.js';
 import { verifySandboxWebhook } from './verify-sandbox-webhook.js';
 import { startWebhookReceiver } from './webhook-receiver.fixtures.js';
 
-const behaviour: Record<ContractFailure, MagicBehaviour> = { rejected: 'rejected', unavailable: 'server-error', authentication: 'unauthorized', protocol: 'not-json' };
+const behaviour: Record<ContractFailure, MagicBehaviour> = {
+  rejected: 'rejected',
+  unavailable: 'server-error',
+  authentication: 'unauthorized',
+  protocol: 'not-json',
+};
 
 runProviderContract('gateway over the sandbox', async () => {
   const receiver = await startWebhookReceiver();

@@ -3,10 +3,12 @@ import { z } from 'zod';
 
 // The service's own checks of a request body, as the sandbox emulates them: looser than verikit's
 // (any `+` and 8 to 15 digits is a phone number here), so verikit's stricter checks are what tests see.
-const phoneNumber = z
-  .string({ error: 'is required' })
-  .regex(/^\+\d{8,15}$/, { error: 'must start with + and the country code, digits only, no spaces' });
-const text = (max: number) => z.string({ error: 'is required' }).min(1, { error: 'must not be empty' }).max(max, { error: `must be at most ${max} characters` });
+const phoneNumber = z.string({ error: 'is required' }).regex(/^\+\d{8,15}$/, { error: 'must start with + and the country code, digits only, no spaces' });
+const text = (max: number) =>
+  z
+    .string({ error: 'is required' })
+    .min(1, { error: 'must not be empty' })
+    .max(max, { error: `must be at most ${max} characters` });
 const digits = (error: string) => z.string({ error }).regex(/^\d{4,10}$/, { error });
 const otp = z.union([digits('must be a string of 4 to 10 digits'), z.number().int().min(1000).max(9_999_999_999).transform(String)], {
   error: 'must be a string of 4 to 10 digits',

@@ -7,7 +7,10 @@ import { defaultMaxRetryAfterMs } from './retry-after.js';
 const schema = z.strictObject(
   {
     port: z.number().int().min(0).max(65_535).optional(),
-    apiKey: z.string().regex(/^[\x21-\x7e]{1,4096}$/, { error: 'must be 1 to 4096 visible ASCII characters' }).optional(),
+    apiKey: z
+      .string()
+      .regex(/^[\x21-\x7e]{1,4096}$/, { error: 'must be 1 to 4096 visible ASCII characters' })
+      .optional(),
     webhookUrl: z
       .string()
       .refine((value) => URL.canParse(value) && /^https?:$/.test(new URL(value).protocol), { error: 'must be an http(s) URL' })

@@ -70,7 +70,14 @@ export class SandboxService {
         const identity = this.#options.identities.find((each) => each.idType === idType && each.number === body['number']);
         if (identity === undefined) return refused();
         const otp = body['otp'] as string;
-        outbox.add({ kind: 'identity-otp', channel: 'sms', to: identity.phoneNumber, text: `Your ${idType.toUpperCase()} verification code is ${otp}`, code: otp, idType });
+        outbox.add({
+          kind: 'identity-otp',
+          channel: 'sms',
+          to: identity.phoneNumber,
+          text: `Your ${idType.toUpperCase()} verification code is ${otp}`,
+          code: otp,
+          idType,
+        });
         return ok();
       }
       case 'phone.send':

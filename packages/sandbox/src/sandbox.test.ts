@@ -16,12 +16,19 @@ async function startReceiver(statuses: number[]) {
     let body = '';
     request.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
     request.on('end', () => {
-      received.push({ body, headers: Object.fromEntries(Object.entries(request.headers).filter((entry): entry is [string, string] => typeof entry[1] === 'string')) });
+      received.push({
+        body,
+        headers: Object.fromEntries(Object.entries(request.headers).filter((entry): entry is [string, string] => typeof entry[1] === 'string')),
+      });
       response.writeHead(statuses.shift() ?? 200).end();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, received, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
+    received,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
 }
 
 let sandbox: Sandbox;
@@ -29,7 +36,11 @@ let receiver: Awaited<ReturnType<typeof startReceiver>>;
 const events: SandboxEvent[] = [];
 
 const post = (path: string, body: unknown, headers: Record<string, string> = { apikey: sandbox.apiKey }) =>
-  fetch(sandbox.url + path, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: typeof body === 'string' ? body : JSON.stringify(body) });
+  fetch(sandbox.url + path, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
 
 beforeAll(async () => {
   receiver = await startReceiver([500, 503]);
@@ -60,7 +71,9 @@ describe('sandbox: the service endpoints', () => {
     });
   }
   it('answers a phone check: wrong code refused, attempts counted, right code accepted once', async () => {
-    const send = (await (await post('/gateway/api/v1/verify/phoneNumber', { from: 'Shop', phoneNumber: '+2348031110002' })).json()) as { data: { requestId: string } };
+    const send = (await (await post('/gateway/api/v1/verify/phoneNumber', { from: 'Shop', phoneNumber: '+2348031110002' })).json()) as {
+      data: { requestId: string };
+    };
     const code = sandbox.lastCode('+2348031110002')!;
     const check = async (value: string) => (await post('/gateway/api/v1/verify/phoneCheck', { requestId: send.data.requestId, code: value })).json();
     expect(await check(code === '000000' ? '111111' : '000000')).toEqual({ success: false, message: 'Error sending OTP', code: 0, data: null });
@@ -70,7 +83,9 @@ describe('sandbox: the service endpoints', () => {
     expect(unknown.status).toBe(404);
   });
   it('locks a phone verification after maxAttempts wrong codes', async () => {
-    const send = (await (await post('/gateway/api/v1/verify/phoneNumber', { from: 'Shop', phoneNumber: '+2348031110003' })).json()) as { data: { requestId: string } };
+    const send = (await (await post('/gateway/api/v1/verify/phoneNumber', { from: 'Shop', phoneNumber: '+2348031110003' })).json()) as {
+      data: { requestId: string };
+    };
     const code = sandbox.lastCode('+2348031110003')!;
     const wrong = code === '000000' ? '111111' : '000000';
     for (let attempt = 0; attempt < 5; attempt += 1) await post('/gateway/api/v1/verify/phoneCheck', { requestId: send.data.requestId, code: wrong });
@@ -103,7 +118,10 @@ describe('sandbox: the service endpoints', () => {
   });
   it('refuses an unknown BVN with the failure envelope and delivers nothing', async () => {
     const before = sandbox.outbox.length;
-    expect(await (await post('/gateway/api/v1/verify/bvn', { number: '12345678901', otp: '123456' })).json()).toMatchObject({ success: false, message: 'Error sending OTP' });
+    expect(await (await post('/gateway/api/v1/verify/bvn', { number: '12345678901', otp: '123456' })).json()).toMatchObject({
+      success: false,
+      message: 'Error sending OTP',
+    });
     expect(sandbox.outbox.length).toBe(before);
   });
   it('fails on purpose for the magic numbers', async () => {
@@ -117,7 +135,10 @@ describe('sandbox: the service endpoints', () => {
     const html = await sms(byBehaviour['not-json']!);
     expect(html.headers.get('content-type')).toContain('text/html');
     expect(await (await sms(byBehaviour['wrong-shape']!)).json()).toEqual({ ok: true });
-    expect(await (await post('/gateway/api/v1/ussd/initiate-verification', { phoneNumber: byBehaviour['no-data'] })).json()).toMatchObject({ success: true, data: null });
+    expect(await (await post('/gateway/api/v1/ussd/initiate-verification', { phoneNumber: byBehaviour['no-data'] })).json()).toMatchObject({
+      success: true,
+      data: null,
+    });
     expect(await (await sms(byBehaviour['slow']!)).json()).toMatchObject({ success: true });
   });
 });
@@ -148,10 +169,18 @@ describe('sandbox: control endpoints', () => {
     const attempts = receiver.received.filter((webhook) => webhook.headers['webhook-id'] === delivery.id);
     expect(attempts).toHaveLength(3);
     for (const attempt of attempts) {
-      expect(new Webhook(secret).verify(attempt.body, attempt.headers)).toMatchObject({ event: 'USSD_VERIFICATION', phoneNumber: '+2348031110006', status: 'success' });
+      expect(new Webhook(secret).verify(attempt.body, attempt.headers)).toMatchObject({
+        event: 'USSD_VERIFICATION',
+        phoneNumber: '+2348031110006',
+        status: 'success',
+      });
     }
     const webhookEvents = events.filter((event) => event.type === 'webhook' && event.id === delivery.id);
-    expect(webhookEvents.map((event) => event.type === 'webhook' && [event.status, event.willRetry])).toEqual([[500, true], [503, true], [200, false]]);
+    expect(webhookEvents.map((event) => event.type === 'webhook' && [event.status, event.willRetry])).toEqual([
+      [500, true],
+      [503, true],
+      [200, false],
+    ]);
   });
   it('gives up after the bounded number of attempts', async () => {
     receiver.received.length = 0;

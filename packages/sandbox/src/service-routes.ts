@@ -54,7 +54,8 @@ export function mountServiceRoutes(app: Hono, deps: ServiceRouteDependencies): v
     } catch {
       return failure(400, { errors: [{ field: 'body', message: 'must be JSON' }] });
     }
-    if (typeof body !== 'object' || body === null || Array.isArray(body)) return failure(400, { errors: [{ field: 'body', message: 'must be a JSON object' }] });
+    if (typeof body !== 'object' || body === null || Array.isArray(body))
+      return failure(400, { errors: [{ field: 'body', message: 'must be a JSON object' }] });
 
     const magic = magicBehaviourOf(body as Record<string, unknown>);
     if (magic === 'unauthorized') return answer(401, envelope(false, 'Invalid API key', null));

@@ -111,7 +111,9 @@ export class WebhookSender {
       }
       const delivered = lastStatus !== undefined && lastStatus >= 200 && lastStatus < 300;
       const willRetry = !delivered && attempt < maxAttempts && !this.#stopped.signal.aborted;
-      const retryInMs = willRetry ? nextRetryDelayMs(this.#options.retryDelaysMs[attempt - 1]!, retryAfter, this.#options.maxRetryAfterMs ?? defaultMaxRetryAfterMs) : undefined;
+      const retryInMs = willRetry
+        ? nextRetryDelayMs(this.#options.retryDelaysMs[attempt - 1]!, retryAfter, this.#options.maxRetryAfterMs ?? defaultMaxRetryAfterMs)
+        : undefined;
       this.#options.emit({
         type: 'webhook',
         id,

@@ -117,7 +117,8 @@ export function createTermiiProvider(settings: TermiiProviderSettings = {}): Pro
       async send(input, context) {
         const parsed = parseInput(whatsAppSendSchema, input);
         const from = resolved.whatsappFrom() ?? resolved.senderId();
-        if (from === undefined) throw new InvalidInputError([{ field: 'whatsappFrom', message: 'is required: configure whatsappFrom (TERMII_WHATSAPP_FROM) or senderId' }]);
+        if (from === undefined)
+          throw new InvalidInputError([{ field: 'whatsappFrom', message: 'is required: configure whatsappFrom (TERMII_WHATSAPP_FROM) or senderId' }]);
         const body = { to: toTermiiNumber(parsed.phoneNumber), from, sms: parsed.message, type: 'plain', channel: 'whatsapp' };
         const answer = await client.post('whatsapp.send', termiiPaths.send, body, context);
         return { messageId: requiredText(`${name} whatsapp.send`, answer, ['message_id', 'messageId']) };

@@ -1,5 +1,14 @@
 import { parseInput } from '@verikit/provider';
-import { baseUrlSchema, checkSettings, secretSchema, settingReader, transportDefaults, transportSettingsShape, type SettingReader, type TransportSettings } from '@verikit/provider-utils';
+import {
+  baseUrlSchema,
+  checkSettings,
+  secretSchema,
+  settingReader,
+  transportDefaults,
+  transportSettingsShape,
+  type SettingReader,
+  type TransportSettings,
+} from '@verikit/provider-utils';
 import { z } from 'zod';
 import { pinPlaceholder, termiiSenderSchema, whatsappFromSchema } from './termii-format.js';
 import type { TermiiProviderSettings, TermiiRoute } from './termii-settings.js';
@@ -51,7 +60,13 @@ function optional<T>(name: string, environmentVariable: string, schema: z.ZodTyp
 export function resolveTermiiSettings(settings: unknown): ResolvedTermiiSettings {
   const parsed = parseInput(termiiSettingsSchema, settings ?? {});
   const apiKey = settingReader({ name: 'apiKey', environmentVariable: 'TERMII_API_KEY', schema: secretSchema, value: parsed.apiKey });
-  const baseUrl = settingReader({ name: 'baseUrl', environmentVariable: 'TERMII_BASE_URL', schema: baseUrlSchema, value: parsed.baseUrl, fallback: 'https://api.ng.termii.com' });
+  const baseUrl = settingReader({
+    name: 'baseUrl',
+    environmentVariable: 'TERMII_BASE_URL',
+    schema: baseUrlSchema,
+    value: parsed.baseUrl,
+    fallback: 'https://api.ng.termii.com',
+  });
   const senderId = optional('senderId', 'TERMII_SENDER_ID', termiiSenderSchema, parsed.senderId);
   const whatsappFrom = optional('whatsappFrom', 'TERMII_WHATSAPP_FROM', whatsappFromSchema, parsed.whatsappFrom);
   checkSettings([apiKey, baseUrl, senderId, whatsappFrom]);

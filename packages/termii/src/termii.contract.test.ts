@@ -2,7 +2,12 @@ import { runProviderContract, type ContractFailure } from '@verikit/testing/cont
 import { createTermiiProvider } from './create-termii-provider.js';
 import { startTermiiFake, termiiMagicNumbers, type TermiiMagicBehaviour } from './fake/index.js';
 
-const behaviour: Record<ContractFailure, TermiiMagicBehaviour> = { rejected: 'rejected', unavailable: 'server-error', authentication: 'unauthorized', protocol: 'not-json' };
+const behaviour: Record<ContractFailure, TermiiMagicBehaviour> = {
+  rejected: 'rejected',
+  unavailable: 'server-error',
+  authentication: 'unauthorized',
+  protocol: 'not-json',
+};
 const magic = (wanted: TermiiMagicBehaviour) => Object.entries(termiiMagicNumbers).find(([, value]) => value === wanted)![0];
 
 runProviderContract('termii over its fake', async () => {

@@ -1,4 +1,13 @@
-import { CapabilityError, InvalidInputError, ProviderAuthenticationError, ProviderRejectedError, ProviderUnavailableError, type Logger, type ProviderCallContextV1, type ProviderV1 } from '@verikit/provider';
+import {
+  CapabilityError,
+  InvalidInputError,
+  ProviderAuthenticationError,
+  ProviderRejectedError,
+  ProviderUnavailableError,
+  type Logger,
+  type ProviderCallContextV1,
+  type ProviderV1,
+} from '@verikit/provider';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTermiiProvider } from './create-termii-provider.js';
 import { startTermiiFake, termiiMagicNumbers, type TermiiFake } from './fake/index.js';
@@ -6,7 +15,12 @@ import type { TermiiProviderSettings } from './termii-settings.js';
 
 const apiKey = 'TLsecretTermiiKey0123456789';
 const lines: string[] = [];
-const logger: Logger = { debug: (m, f) => void lines.push(m + JSON.stringify(f)), info: (m, f) => void lines.push(m + JSON.stringify(f)), warn: (m, f) => void lines.push(m + JSON.stringify(f)), error: (m, f) => void lines.push(m + JSON.stringify(f)) };
+const logger: Logger = {
+  debug: (m, f) => void lines.push(m + JSON.stringify(f)),
+  info: (m, f) => void lines.push(m + JSON.stringify(f)),
+  warn: (m, f) => void lines.push(m + JSON.stringify(f)),
+  error: (m, f) => void lines.push(m + JSON.stringify(f)),
+};
 const context = (): ProviderCallContextV1 => ({ signal: new AbortController().signal, idempotencyKey: 'flow:effect:1', logger });
 const magic = (wanted: string) => Object.entries(termiiMagicNumbers).find(([, value]) => value === wanted)![0];
 const errors: unknown[] = [];
@@ -22,7 +36,14 @@ const recordingFetch: typeof fetch = async (input, init) => {
 const hooked: Request[] = [];
 
 function termii(overrides: Partial<TermiiProviderSettings> = {}): ProviderV1 {
-  return createTermiiProvider({ apiKey, baseUrl: fake.baseUrl, senderId: 'Acme', fetch: recordingFetch, hooks: { beforeRequest: [(request) => void hooked.push(request)] }, ...overrides });
+  return createTermiiProvider({
+    apiKey,
+    baseUrl: fake.baseUrl,
+    senderId: 'Acme',
+    fetch: recordingFetch,
+    hooks: { beforeRequest: [(request) => void hooked.push(request)] },
+    ...overrides,
+  });
 }
 
 async function failure(promise: Promise<unknown>): Promise<Error & { field?: string }> {
@@ -212,7 +233,11 @@ describe('termii: the key stays secret', () => {
   it('no error, log line or hook ever carries the key', () => {
     expect(errors.length).toBeGreaterThan(10);
     const seen = hooked.map((request) => [request.url, ...request.headers].join(' '));
-    const text = JSON.stringify([errors.map((error) => [String(error), (error as Error).cause === undefined ? '' : String((error as Error).cause)]), lines, seen]);
+    const text = JSON.stringify([
+      errors.map((error) => [String(error), (error as Error).cause === undefined ? '' : String((error as Error).cause)]),
+      lines,
+      seen,
+    ]);
     expect(text).not.toContain(apiKey);
     expect(hooked.length).toBeGreaterThan(5);
   });

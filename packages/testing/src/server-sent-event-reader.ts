@@ -47,9 +47,16 @@ export class ServerSentEventReader {
       if (block === undefined) return undefined;
       const fields = block.filter((line) => !line.startsWith(':'));
       if (!fields.some((line) => line.startsWith('data:'))) continue;
-      const event = fields.find((line) => line.startsWith('event:'))?.slice(6).trim() ?? 'message';
+      const event =
+        fields
+          .find((line) => line.startsWith('event:'))
+          ?.slice(6)
+          .trim() ?? 'message';
       if (name !== undefined && event !== name) continue;
-      const id = fields.find((line) => line.startsWith('id:'))?.slice(3).trim();
+      const id = fields
+        .find((line) => line.startsWith('id:'))
+        ?.slice(3)
+        .trim();
       const data = fields
         .filter((line) => line.startsWith('data:'))
         .map((line) => line.slice(5).replace(/^ /, ''))

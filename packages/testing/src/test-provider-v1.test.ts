@@ -23,7 +23,10 @@ describe('createTestProviderV1: latency and the abort signal', () => {
   it('rejects when the signal aborts during the latency', async () => {
     const provider = createTestProviderV1({ latencyMs: 10_000 });
     const controller = new AbortController();
-    const call = provider.sms!.send({ from: 'Shop', to: '+2348031110001', message: 'hi' }, { signal: controller.signal, idempotencyKey: 'k', logger: silentLogger });
+    const call = provider.sms!.send(
+      { from: 'Shop', to: '+2348031110001', message: 'hi' },
+      { signal: controller.signal, idempotencyKey: 'k', logger: silentLogger },
+    );
     controller.abort(new Error('stop'));
     await expect(call).rejects.toThrow('stop');
   });

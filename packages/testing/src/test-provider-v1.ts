@@ -175,8 +175,7 @@ export function createTestProviderV1(options: TestProviderV1Options = {}): TestP
     return scripted as TestProviderV1Operations[K][1];
   }
 
-  const phoneCode = (phoneNumber: string) =>
-    typeof options.phoneCode === 'function' ? options.phoneCode(phoneNumber) : (options.phoneCode ?? '123456');
+  const phoneCode = (phoneNumber: string) => (typeof options.phoneCode === 'function' ? options.phoneCode(phoneNumber) : (options.phoneCode ?? '123456'));
 
   const provider: TestProviderV1 = {
     specificationVersion: 'v1',

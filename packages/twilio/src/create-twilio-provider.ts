@@ -78,7 +78,12 @@ export function createTwilioProvider(settings: TwilioProviderSettings = {}): Pro
         const parsed = parseInput(phoneSendSchema, input);
         if (parsed.code !== undefined && !resolved.customCode) throw new CapabilityError('phone verification with a code we generate', name, { field: 'code' });
         const { url, path } = verifyPaths('Verifications');
-        const body = formBody({ To: parsed.phoneNumber, Channel: verifyChannel[parsed.channel], Locale: parsed.locale ?? resolved.locale, CustomCode: parsed.code });
+        const body = formBody({
+          To: parsed.phoneNumber,
+          Channel: verifyChannel[parsed.channel],
+          Locale: parsed.locale ?? resolved.locale,
+          CustomCode: parsed.code,
+        });
         const answer = await client.post('phone.send', url, path, body, context);
         // Twilio keeps one verification per number while it is pending: a resend answers the same SID (and
         // the same code). The n-th send gets `.n` after the SID, so each send has its own requestId.
@@ -113,7 +118,13 @@ export function createTwilioProvider(settings: TwilioProviderSettings = {}): Pro
           throw new InvalidInputError([{ field: 'from', message: 'is required: pass from, or configure from (TWILIO_FROM) or messagingServiceSid' }]);
         }
         const { url, path } = messagesPath();
-        const answer = await client.post('sms.send', url, path, formBody({ To: parsed.to, From: from, MessagingServiceSid: service, Body: parsed.message }), context);
+        const answer = await client.post(
+          'sms.send',
+          url,
+          path,
+          formBody({ To: parsed.to, From: from, MessagingServiceSid: service, Body: parsed.message }),
+          context,
+        );
         return { messageId: requiredSid(`${name} sms.send`, answer, 'sid') };
       },
     },
@@ -121,7 +132,8 @@ export function createTwilioProvider(settings: TwilioProviderSettings = {}): Pro
       async send(input, context) {
         const parsed = parseInput(whatsAppSendSchema, input);
         const from = resolved.whatsappFrom();
-        if (from === undefined) throw new InvalidInputError([{ field: 'whatsappFrom', message: 'is required: configure whatsappFrom, or set TWILIO_WHATSAPP_FROM' }]);
+        if (from === undefined)
+          throw new InvalidInputError([{ field: 'whatsappFrom', message: 'is required: configure whatsappFrom, or set TWILIO_WHATSAPP_FROM' }]);
         const { url, path } = messagesPath();
         const body = formBody({ To: whatsappAddress(parsed.phoneNumber), From: whatsappAddress(from), Body: parsed.message });
         const answer = await client.post('whatsapp.send', url, path, body, context);

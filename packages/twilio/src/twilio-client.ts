@@ -93,7 +93,13 @@ export function createTwilioClient(settings: ResolvedTwilioSettings): TwilioClie
         const handled = onFailure?.(failure);
         if (handled !== undefined) return handled;
         const error = twilioError(label, failure);
-        context.logger.warn(`verikit.${settings.name}.failed`, { operation, status: answer.status, twilioCode: failure.code, error: error.code, durationMs: answer.durationMs });
+        context.logger.warn(`verikit.${settings.name}.failed`, {
+          operation,
+          status: answer.status,
+          twilioCode: failure.code,
+          error: error.code,
+          durationMs: answer.durationMs,
+        });
         throw error;
       }
       const parsed = parseJsonBody(label, answer.status, answer.text);

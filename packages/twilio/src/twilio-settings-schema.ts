@@ -1,5 +1,14 @@
 import { InvalidInputError, parseInput } from '@verikit/provider';
-import { baseUrlSchema, checkSettings, secretSchema, settingReader, transportDefaults, transportSettingsShape, type SettingReader, type TransportSettings } from '@verikit/provider-utils';
+import {
+  baseUrlSchema,
+  checkSettings,
+  secretSchema,
+  settingReader,
+  transportDefaults,
+  transportSettingsShape,
+  type SettingReader,
+  type TransportSettings,
+} from '@verikit/provider-utils';
 import { z } from 'zod';
 import {
   accountSidSchema,
@@ -65,7 +74,8 @@ export function resolveTwilioSettings(settings: unknown): ResolvedTwilioSettings
     const keySid = apiKeySid();
     if (keySid !== undefined) {
       const secret = apiKeySecret();
-      if (secret === undefined) throw new InvalidInputError([{ field: 'apiKeySecret', message: 'is required with apiKeySid: pass it, or set TWILIO_API_KEY_SECRET' }]);
+      if (secret === undefined)
+        throw new InvalidInputError([{ field: 'apiKeySecret', message: 'is required with apiKeySid: pass it, or set TWILIO_API_KEY_SECRET' }]);
       return { username: keySid, password: secret };
     }
     const token = authToken();
@@ -79,8 +89,20 @@ export function resolveTwilioSettings(settings: unknown): ResolvedTwilioSettings
     from: optional('from', 'TWILIO_FROM', twilioSenderSchema, parsed.from),
     messagingServiceSid: optional('messagingServiceSid', 'TWILIO_MESSAGING_SERVICE_SID', messagingServiceSidSchema, parsed.messagingServiceSid),
     whatsappFrom: optional('whatsappFrom', 'TWILIO_WHATSAPP_FROM', e164Schema, parsed.whatsappFrom),
-    verifyBaseUrl: settingReader({ name: 'verifyBaseUrl', environmentVariable: 'TWILIO_VERIFY_BASE_URL', schema: baseUrlSchema, value: parsed.verifyBaseUrl, fallback: 'https://verify.twilio.com' }),
-    apiBaseUrl: settingReader({ name: 'apiBaseUrl', environmentVariable: 'TWILIO_API_BASE_URL', schema: baseUrlSchema, value: parsed.apiBaseUrl, fallback: 'https://api.twilio.com' }),
+    verifyBaseUrl: settingReader({
+      name: 'verifyBaseUrl',
+      environmentVariable: 'TWILIO_VERIFY_BASE_URL',
+      schema: baseUrlSchema,
+      value: parsed.verifyBaseUrl,
+      fallback: 'https://verify.twilio.com',
+    }),
+    apiBaseUrl: settingReader({
+      name: 'apiBaseUrl',
+      environmentVariable: 'TWILIO_API_BASE_URL',
+      schema: baseUrlSchema,
+      value: parsed.apiBaseUrl,
+      fallback: 'https://api.twilio.com',
+    }),
   };
   checkSettings([accountSid, credentials, ...Object.values(readers)]);
   return {

@@ -2,7 +2,12 @@ import { runProviderContract, type ContractFailure } from '@verikit/testing/cont
 import { createTwilioProvider } from './create-twilio-provider.js';
 import { startTwilioFake, twilioMagicNumbers, type TwilioMagicBehaviour } from './fake/index.js';
 
-const behaviour: Record<ContractFailure, TwilioMagicBehaviour> = { rejected: 'rejected', unavailable: 'server-error', authentication: 'unauthorized', protocol: 'not-json' };
+const behaviour: Record<ContractFailure, TwilioMagicBehaviour> = {
+  rejected: 'rejected',
+  unavailable: 'server-error',
+  authentication: 'unauthorized',
+  protocol: 'not-json',
+};
 const magic = (wanted: TwilioMagicBehaviour) => Object.entries(twilioMagicNumbers).find(([, value]) => value === wanted)![0];
 
 runProviderContract('twilio over its fake', async () => {

@@ -1,5 +1,14 @@
 import { createHmac } from 'node:crypto';
-import { CapabilityError, InvalidInputError, ProviderAuthenticationError, ProviderRejectedError, RateLimitedError, silentLogger, type ProviderCallContextV1, type ProviderV1 } from '@verikit/provider';
+import {
+  CapabilityError,
+  InvalidInputError,
+  ProviderAuthenticationError,
+  ProviderRejectedError,
+  RateLimitedError,
+  silentLogger,
+  type ProviderCallContextV1,
+  type ProviderV1,
+} from '@verikit/provider';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTwilioProvider } from './create-twilio-provider.js';
 import { startTwilioFake, twilioMagicNumbers, type TwilioFake } from './fake/index.js';
@@ -23,7 +32,15 @@ const recordingFetch: typeof fetch = async (input, init) => {
 const hooked: Request[] = [];
 
 function twilio(overrides: Partial<TwilioProviderSettings> = {}): ProviderV1 {
-  return createTwilioProvider({ ...fake.settings, authToken, from: '+15005550006', whatsappFrom: '+14155238886', fetch: recordingFetch, hooks: { beforeRequest: [(request) => void hooked.push(request)] }, ...overrides });
+  return createTwilioProvider({
+    ...fake.settings,
+    authToken,
+    from: '+15005550006',
+    whatsappFrom: '+14155238886',
+    fetch: recordingFetch,
+    hooks: { beforeRequest: [(request) => void hooked.push(request)] },
+    ...overrides,
+  });
 }
 
 async function failure(promise: Promise<unknown>): Promise<Error & { field?: string }> {
@@ -90,7 +107,8 @@ describe('twilio: error codes mapped', () => {
     const provider = twilio();
     const { requestId } = await provider.phone!.send({ phoneNumber: '+2348031120005', channel: 'sms' }, context());
     const wrong = fake.lastCode('+2348031120005') === '000000' ? '111111' : '000000';
-    for (let attempt = 0; attempt < 5; attempt += 1) await expect(provider.phone!.check({ requestId, code: wrong }, context())).resolves.toEqual({ valid: false });
+    for (let attempt = 0; attempt < 5; attempt += 1)
+      await expect(provider.phone!.check({ requestId, code: wrong }, context())).resolves.toEqual({ valid: false });
     await expect(provider.phone!.check({ requestId, code: wrong }, context())).resolves.toEqual({ valid: false, reason: 'attempts-exhausted' });
     const limited = await failure(provider.phone!.send({ phoneNumber: magic('max-send-attempts'), channel: 'sms' }, context()));
     expect(RateLimitedError.isInstance(limited) && limited.retryAt > Date.now()).toBe(true);
@@ -108,7 +126,15 @@ describe('twilio: error codes mapped', () => {
 
 describe('twilio: X-Twilio-Signature', () => {
   const sign = (url: string, params: Record<string, string>) =>
-    createHmac('sha1', authToken).update(url + Object.keys(params).sort().map((key) => key + params[key]).join('')).digest('base64');
+    createHmac('sha1', authToken)
+      .update(
+        url +
+          Object.keys(params)
+            .sort()
+            .map((key) => key + params[key])
+            .join(''),
+      )
+      .digest('base64');
   it('verifies a form callback against the public URL, behind a proxy', () => {
     const params = { MessageSid: `SM${'2'.repeat(32)}`, MessageStatus: 'delivered', To: '+2348031120008' };
     const signature = sign('https://app.example.com/twilio/status?flow=abc', params);
@@ -129,7 +155,10 @@ describe('twilio: X-Twilio-Signature', () => {
     expect(verifyTwilioSignature({ authToken, url, body: `${body} `, signature })).toBe(false);
   });
   it('bad verifier options name the option', () => {
-    for (const [field, options] of [['publicUrl', { publicUrl: 'not a url', authToken }], ['authToken', { publicUrl: 'https://a.example.com', authToken: 'has space' }]] as const) {
+    for (const [field, options] of [
+      ['publicUrl', { publicUrl: 'not a url', authToken }],
+      ['authToken', { publicUrl: 'https://a.example.com', authToken: 'has space' }],
+    ] as const) {
       let error: unknown;
       try {
         createTwilioSignatureVerifier(options);

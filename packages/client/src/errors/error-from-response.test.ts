@@ -7,9 +7,25 @@ function answer(status: number, body: string, headers: Record<string, string> = 
 
 describe('errorFromResponse: the server error rebuilt, nothing trusted', () => {
   it('keeps every field of a well-formed API error', async () => {
-    const body = { error: { name: 'InvalidInputError', code: 'invalid_input', message: 'phoneNumber must be E.164', field: 'phoneNumber', isRetryable: false, issues: [{ field: 'phoneNumber', message: 'must be E.164' }] } };
+    const body = {
+      error: {
+        name: 'InvalidInputError',
+        code: 'invalid_input',
+        message: 'phoneNumber must be E.164',
+        field: 'phoneNumber',
+        isRetryable: false,
+        issues: [{ field: 'phoneNumber', message: 'must be E.164' }],
+      },
+    };
     const error = await errorFromResponse(answer(400, JSON.stringify(body)));
-    expect(error).toMatchObject({ name: 'InvalidInputError', code: 'invalid_input', message: 'phoneNumber must be E.164', field: 'phoneNumber', isRetryable: false, statusCode: 400 });
+    expect(error).toMatchObject({
+      name: 'InvalidInputError',
+      code: 'invalid_input',
+      message: 'phoneNumber must be E.164',
+      field: 'phoneNumber',
+      isRetryable: false,
+      statusCode: 400,
+    });
     expect(error.issues).toEqual([{ field: 'phoneNumber', message: 'must be E.164' }]);
   });
 

@@ -51,7 +51,12 @@ export class EffectRunner {
         } else {
           const event: Omit<InternalEvent, 'now'> = outcome.ok
             ? { type: 'effect-succeeded', effectId: effect.id, result: outcome.result }
-            : { type: 'effect-failed', effectId: effect.id, error: outcome.error, ...(outcome.requestSent === undefined ? {} : { requestSent: outcome.requestSent }) };
+            : {
+                type: 'effect-failed',
+                effectId: effect.id,
+                error: outcome.error,
+                ...(outcome.requestSent === undefined ? {} : { requestSent: outcome.requestSent }),
+              };
           const committed = await commits.commit(flowId, (_loaded, now) => ({ event: { ...event, now } as InternalEvent, onRefused: acceptSilently }), hint);
           latest = committed.view;
           hint = committed.changed ? committed.loaded : undefined;
@@ -87,15 +92,17 @@ export class EffectRunner {
     });
     const context = { signal: controller.signal, idempotencyKey: effect.id, logger };
     // Every success names the provider that made it, unless the definition reports another (`sentBy` of a composition).
-    const call = runner.run({
-      flowId,
-      input: effect.input,
-      context,
-      memory,
-      env,
-      // The record committed with this effect holds what the call needs; read the store only without it.
-      committedContext: async () => (committed ?? (await records.load(flowId))).record.context,
-    }).then((result) => ({ sentBy: env.provider.name, ...result }));
+    const call = runner
+      .run({
+        flowId,
+        input: effect.input,
+        context,
+        memory,
+        env,
+        // The record committed with this effect holds what the call needs; read the store only without it.
+        committedContext: async () => (committed ?? (await records.load(flowId))).record.context,
+      })
+      .then((result) => ({ sentBy: env.provider.name, ...result }));
     try {
       const result = await Promise.race([call, deadline]);
       if (result !== timedOut) return { ok: true, result };
@@ -108,7 +115,10 @@ export class EffectRunner {
       (result) => this.#applyQuietly(flowId, (now) => ({ type: 'effect-succeeded', now, effectId: effect.id, result })),
       () => undefined,
     );
-    await this.#applyQuietly(flowId, (now, context) => ({ type: 'tick', now: context.effect?.id === effect.id ? Math.max(now, context.effect.deadline) : now }));
+    await this.#applyQuietly(flowId, (now, context) => ({
+      type: 'tick',
+      now: context.effect?.id === effect.id ? Math.max(now, context.effect.deadline) : now,
+    }));
     return { ok: 'unknown' };
   }
 

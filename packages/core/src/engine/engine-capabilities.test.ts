@@ -22,7 +22,12 @@ const failure = (promise: Promise<unknown>): Promise<unknown> => promise.catch((
 
 describe('start checks what the provider can do, before it stores or sends anything', () => {
   const cases: Array<{ name: string; provider: () => ProviderDouble; input: StartInput; capability: string; field?: string }> = [
-    { name: 'no phone verification', provider: () => reshaped(createProviderDouble(), { phone: undefined }), input: { kind: 'phone', phoneNumber: phone }, capability: 'phone verification' },
+    {
+      name: 'no phone verification',
+      provider: () => reshaped(createProviderDouble(), { phone: undefined }),
+      input: { kind: 'phone', phoneNumber: phone },
+      capability: 'phone verification',
+    },
     {
       name: 'no voice channel',
       provider: () => createProviderDouble({ channels: ['sms'] }),
@@ -37,7 +42,12 @@ describe('start checks what the provider can do, before it stores or sends anyth
       capability: 'phone verification by whatsapp',
       field: 'channel',
     },
-    { name: 'no USSD', provider: () => reshaped(createProviderDouble(), { ussd: undefined }), input: { kind: 'ussd', phoneNumber: phone }, capability: 'ussd verification' },
+    {
+      name: 'no USSD',
+      provider: () => reshaped(createProviderDouble(), { ussd: undefined }),
+      input: { kind: 'ussd', phoneNumber: phone },
+      capability: 'ussd verification',
+    },
     {
       name: 'no identity verification',
       provider: () => reshaped(createProviderDouble(), { identity: undefined }),
@@ -57,19 +67,22 @@ describe('start checks what the provider can do, before it stores or sends anyth
     },
   ];
 
-  it.each(cases)('$name: a CapabilityError naming it; the store is unchanged and the provider saw no call', async ({ provider: make, input, capability, field }) => {
-    const provider = make();
-    const { verikit, raw, logs } = setup({ provider });
-    const before = raw();
-    const error = await failure(verikit.start(input));
-    expect(CapabilityError.isInstance(error)).toBe(true);
-    expect(error).toMatchObject({ code: 'capability_missing', capability, isRetryable: false, ...(field === undefined ? {} : { field }) });
-    expect((error as Error).message).toBe(`provider test does not support ${capability}`);
-    expect(JSON.stringify([error, (error as Error).message])).not.toMatch(/2348012345678|22212345678/);
-    expect(raw()).toBe(before);
-    expect(provider.calls).toHaveLength(0);
-    expect(logs.filter((line) => line.message === 'verikit.flow.started')).toHaveLength(0);
-  });
+  it.each(cases)(
+    '$name: a CapabilityError naming it; the store is unchanged and the provider saw no call',
+    async ({ provider: make, input, capability, field }) => {
+      const provider = make();
+      const { verikit, raw, logs } = setup({ provider });
+      const before = raw();
+      const error = await failure(verikit.start(input));
+      expect(CapabilityError.isInstance(error)).toBe(true);
+      expect(error).toMatchObject({ code: 'capability_missing', capability, isRetryable: false, ...(field === undefined ? {} : { field }) });
+      expect((error as Error).message).toBe(`provider test does not support ${capability}`);
+      expect(JSON.stringify([error, (error as Error).message])).not.toMatch(/2348012345678|22212345678/);
+      expect(raw()).toBe(before);
+      expect(provider.calls).toHaveLength(0);
+      expect(logs.filter((line) => line.message === 'verikit.flow.started')).toHaveLength(0);
+    },
+  );
 
   it('a refused start takes no unit of the hourly send limit', async () => {
     const provider = createProviderDouble({ channels: ['sms'] });

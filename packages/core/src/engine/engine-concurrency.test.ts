@@ -70,7 +70,9 @@ describe('concurrency', () => {
     const a = createVerikit({ ...options, store: new KeyvFlowStore(keyv) });
     const b = createVerikit({ ...options, store: new KeyvFlowStore(keyv) });
     const { id, version } = await a.start({ kind: 'identity', idType: 'nin', number: '12345678901' });
-    const results = await Promise.allSettled(Array.from({ length: 60 }, (_, index) => (index % 2 ? a : b).send(id, { type: 'submit-code', code: String(300000 + index) })));
+    const results = await Promise.allSettled(
+      Array.from({ length: 60 }, (_, index) => (index % 2 ? a : b).send(id, { type: 'submit-code', code: String(300000 + index) })),
+    );
     const view = await b.get(id);
     expect(results.filter((result) => result.status === 'fulfilled')).toHaveLength(3);
     expect(view).toMatchObject({ status: 'locked', attemptsLeft: 0, version: version + 3 });

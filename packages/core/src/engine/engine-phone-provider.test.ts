@@ -95,7 +95,11 @@ describe("the provider's reason for a code that is not valid becomes the flow's 
     const { verikit, provider } = setup();
     const { id } = await verikit.start({ kind: 'phone', phoneNumber: phone });
     provider.script('phone.check', { valid: false, reason: 'gone-fishing' as never }, { valid: true, reason: 'expired' });
-    expect(await verikit.send(id, { type: 'submit-code', code: '000000' })).toMatchObject({ status: 'awaiting-code', attemptsLeft: 4, error: { code: 'code_invalid' } });
+    expect(await verikit.send(id, { type: 'submit-code', code: '000000' })).toMatchObject({
+      status: 'awaiting-code',
+      attemptsLeft: 4,
+      error: { code: 'code_invalid' },
+    });
     expect((await verikit.send(id, { type: 'submit-code', code: '123456' })).status).toBe('verified');
   });
 });
@@ -115,7 +119,7 @@ describe('sentBy: which provider sent the code', () => {
     expect(JSON.stringify(resent)).not.toContain('sentBy');
   });
 
-  it('a malformed sentBy is dropped for the provider\'s own name, and the send still counts', async () => {
+  it("a malformed sentBy is dropped for the provider's own name, and the send still counts", async () => {
     const provider = createProviderDouble();
     const { verikit, keyv } = setup({ provider });
     provider.script('phone.send', { requestId: 'req-x', sentBy: '<script>Evil Name</script>' });

@@ -70,7 +70,11 @@ describe('a failing store', () => {
     const verikit = createVerikit({ provider: createProviderDouble(), secret: testSecret, store: new KeyvFlowStore(keyv) });
     const { id } = await verikit.start({ kind: 'phone', phoneNumber: '+2348012345678' });
     map.down = true;
-    for (const call of [() => verikit.get(id), () => verikit.send(id, { type: 'submit-code', code: '123456' }), () => verikit.start({ kind: 'ussd', phoneNumber: '+2348012345679' })]) {
+    for (const call of [
+      () => verikit.get(id),
+      () => verikit.send(id, { type: 'submit-code', code: '123456' }),
+      () => verikit.start({ kind: 'ussd', phoneNumber: '+2348012345679' }),
+    ]) {
       const error = await call().catch((caught: unknown) => caught);
       expect(StoreError.isInstance(error)).toBe(true);
       expect(FlowNotFoundError.isInstance(error)).toBe(false);
@@ -111,7 +115,9 @@ describe('a failing store', () => {
     const verikit = createVerikit({ provider: createProviderDouble(), secret: testSecret, store });
     const { id } = await verikit.start({ kind: 'phone', phoneNumber: '+2348012345678' });
     store.hanging = true;
-    const results = await Promise.all(Array.from({ length: 5 }, () => verikit.send(id, { type: 'submit-code', code: '000000' }).catch((error: unknown) => error)));
+    const results = await Promise.all(
+      Array.from({ length: 5 }, () => verikit.send(id, { type: 'submit-code', code: '000000' }).catch((error: unknown) => error)),
+    );
     for (const error of results) {
       expect(StoreError.isInstance(error)).toBe(true);
       expect((error as StoreError).isRetryable).toBe(true);

@@ -25,7 +25,10 @@ export async function sendSms(settings: EngineSettings, rawInput: SendSmsInput):
   const { provider } = settings;
   const from = input.from ?? settings.defaultSender;
   requireCapabilityV1(provider, { capability: 'sms', from });
-  return resultOf(provider.name, await provider.sms!.send({ ...(from === undefined ? {} : { from }), to: input.to, message: input.message }, messageContext(settings)));
+  return resultOf(
+    provider.name,
+    await provider.sms!.send({ ...(from === undefined ? {} : { from }), to: input.to, message: input.message }, messageContext(settings)),
+  );
 }
 
 /**

@@ -73,7 +73,8 @@ const optionsSchema = z.object({
     .optional(),
   webhooks: z
     .undefined({
-      error: 'is configured on the HTTP layer: createWebhookHandler({ verikit, secret }) or createFlowHandler({ verikit, webhooks: { secret } }) from @verikit/http',
+      error:
+        'is configured on the HTTP layer: createWebhookHandler({ verikit, secret }) or createFlowHandler({ verikit, webhooks: { secret } }) from @verikit/http',
     })
     .optional(),
   clock: z

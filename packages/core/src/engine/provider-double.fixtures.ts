@@ -147,7 +147,8 @@ export function createProviderDouble(options: ProviderDoubleOptions = {}): Provi
     sms: {
       send(input, context) {
         const from = input.from ?? options.defaultSender;
-        if (from === undefined) return Promise.reject(new InvalidInputError([{ field: 'from', message: 'is required: pass from, or configure defaultSender' }]));
+        if (from === undefined)
+          return Promise.reject(new InvalidInputError([{ field: 'from', message: 'is required: pass from, or configure defaultSender' }]));
         return run('sms.send', { ...input, from }, context, () => {
           outbox.push({ channel: 'sms', to: input.to });
           return { messageId: `sms-${++sequence}` };

@@ -25,11 +25,15 @@ function eventsFor(kind: 'ussd' | 'phone' | 'identity') {
     if (c.effect) events.push({ type: 'tick', now: c.effect.deadline });
     if (c.expiresAt !== undefined) events.push({ type: 'tick', now: c.expiresAt });
     const results: Record<string, unknown>[] =
-      kind === 'ussd' ? [{ otp: '1234', ussdCode: '*384*1#' }] : kind === 'identity' ? [{}] : [
-            { requestId: 'req-1', valid: true },
-            { requestId: 'req-1', valid: false },
-            ...['expired', 'attempts-exhausted', 'not-pending'].map((reason) => ({ requestId: 'req-1', valid: false, reason })),
-          ];
+      kind === 'ussd'
+        ? [{ otp: '1234', ussdCode: '*384*1#' }]
+        : kind === 'identity'
+          ? [{}]
+          : [
+              { requestId: 'req-1', valid: true },
+              { requestId: 'req-1', valid: false },
+              ...['expired', 'attempts-exhausted', 'not-pending'].map((reason) => ({ requestId: 'req-1', valid: false, reason })),
+            ];
     for (const result of results) events.push({ type: 'effect-succeeded', now: beforeDeadline, effectId, result });
     events.push({ type: 'effect-failed', now: beforeDeadline, effectId, error: { code: 'provider_unavailable', message: 'down' } });
     events.push({ type: 'effect-failed', now: beforeDeadline, effectId, error: { code: 'provider_rejected', message: 'refused' } });
@@ -68,7 +72,13 @@ const inputs = {
  */
 function serializeState(snapshot: AnyMachineSnapshot): string {
   const { effectSeq, effect, unansweredEffectId, resendAvailableAt, expiresAt, ...rest } = snapshot.context as Record<string, unknown>;
-  return JSON.stringify({ value: snapshot.value, rest, effect: effect !== undefined, unanswered: unansweredEffectId !== undefined, expires: expiresAt !== undefined });
+  return JSON.stringify({
+    value: snapshot.value,
+    rest,
+    effect: effect !== undefined,
+    unanswered: unansweredEffectId !== undefined,
+    expires: expiresAt !== undefined,
+  });
 }
 
 /** The transitions a machine declares, as `source --event--> target`; root-level ones apply to every non-final state. */
@@ -125,7 +135,8 @@ describe.each(['ussd', 'phone', 'identity'] as const)('the %s machine, walked by
 
   it("createPureTransitions (one shared scope) gives exactly what xstate's transition() gives, on every generated state and event", () => {
     const pure = createPureTransitions(machine);
-    const plain = (actions: unknown[]) => actions.map((action) => JSON.stringify({ type: (action as { type: string }).type, params: (action as { params?: unknown }).params }));
+    const plain = (actions: unknown[]) =>
+      actions.map((action) => JSON.stringify({ type: (action as { type: string }).type, params: (action as { params?: unknown }).params }));
     const [initial, initialActions] = pure.initial(inputs[kind]);
     const [expectedInitial, expectedInitialActions] = initialTransition(machine, inputs[kind] as never);
     expect([initial.value, initial.context, plain(initialActions)]).toEqual([expectedInitial.value, expectedInitial.context, plain(expectedInitialActions)]);

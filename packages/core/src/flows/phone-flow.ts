@@ -40,7 +40,10 @@ export const phoneFlow: FlowDefinition<PhoneStart> = {
           throw new ProviderProtocolError('the provider returned no requestId', { field: 'requestId' });
         }
         // The code is out: a malformed sentBy is dropped rather than failing a send that happened.
-        return { requestId: result.requestId, ...(typeof result.sentBy === 'string' && providerNamePattern.test(result.sentBy) ? { sentBy: result.sentBy } : {}) };
+        return {
+          requestId: result.requestId,
+          ...(typeof result.sentBy === 'string' && providerNamePattern.test(result.sentBy) ? { sentBy: result.sentBy } : {}),
+        };
       },
     },
     'phone.check': {

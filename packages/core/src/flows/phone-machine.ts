@@ -37,10 +37,7 @@ interface PhoneInput {
   readonly from?: string;
 }
 
-type PhoneEvent =
-  | BaseEvent
-  | { type: 'submit-code'; now: number; code: string }
-  | { type: 'resend'; now: number };
+type PhoneEvent = BaseEvent | { type: 'submit-code'; now: number; code: string } | { type: 'resend'; now: number };
 
 /** Errors after which the provider cannot have checked the code. */
 const retryableErrorCodes = new Set(['provider_unavailable', 'outcome_unknown']);

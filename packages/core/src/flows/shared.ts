@@ -101,8 +101,7 @@ export const sharedGuards = {
     'effectId' in event && context.unansweredEffectId !== undefined && event.effectId === context.unansweredEffectId,
   effectOverdue: ({ context, event }: { context: FlowContextBase; event: { now: number } }) =>
     context.effect !== undefined && event.now >= context.effect.deadline,
-  codeExpired: ({ context, event }: { context: FlowContextBase; event: { now: number } }) =>
-    context.expiresAt !== undefined && event.now >= context.expiresAt,
+  codeExpired: ({ context, event }: { context: FlowContextBase; event: { now: number } }) => context.expiresAt !== undefined && event.now >= context.expiresAt,
 };
 
 /** True when a resend may happen now under the policies; the reason when not. */
@@ -138,7 +137,10 @@ function sendNeverLeft(context: FlowContextBase, event: { type: string }): boole
 }
 
 /** The context changes when a send fails: its error shown, and its cooldown dropped when it provably never left. */
-export function sendFailed(context: FlowContextBase, event: { type: string }): Pick<FlowContextBase, 'effect' | 'unansweredEffectId' | 'error' | 'resendAvailableAt'> {
+export function sendFailed(
+  context: FlowContextBase,
+  event: { type: string },
+): Pick<FlowContextBase, 'effect' | 'unansweredEffectId' | 'error' | 'resendAvailableAt'> {
   const error = event.type === 'effect-failed' ? (event as EffectFailedEvent).error : context.error;
   return { ...effectSettled, error, ...(sendNeverLeft(context, event) ? { resendAvailableAt: undefined } : {}) };
 }

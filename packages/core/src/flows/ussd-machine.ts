@@ -34,10 +34,7 @@ interface UssdInput {
   readonly phoneNumber: string;
 }
 
-type UssdEvent =
-  | BaseEvent
-  | { type: 'ussd-result'; now: number; status: 'success' | 'failed' }
-  | { type: 'restart'; now: number };
+type UssdEvent = BaseEvent | { type: 'ussd-result'; now: number; status: 'success' | 'failed' } | { type: 'restart'; now: number };
 
 const dialFailedError: FlowError = Object.freeze({ code: 'dial_failed', message: 'the service reported the USSD verification as failed' });
 

@@ -11,7 +11,11 @@ export interface CallOptions {
 }
 
 const callOptionsSchema = z.object({
-  client: z.string({ error: 'must be a string of 1 to 512 characters' }).min(1, { error: 'must not be empty' }).max(512, { error: 'must be at most 512 characters' }).optional(),
+  client: z
+    .string({ error: 'must be a string of 1 to 512 characters' })
+    .min(1, { error: 'must not be empty' })
+    .max(512, { error: 'must be at most 512 characters' })
+    .optional(),
 });
 
 /** Checks the call options (an `InvalidInputError` naming `client`) and returns the client key. */

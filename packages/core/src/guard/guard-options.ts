@@ -76,7 +76,11 @@ export interface GuardSettings {
 }
 
 const points = z.number({ error: 'must be a whole number from 1 to 1,000,000,000' }).int().min(1).max(1_000_000_000);
-const windowMs = z.number({ error: 'must be a whole number of ms from 1,000 (a second) to 2,678,400,000 (31 days)' }).int().min(1000).max(31 * 24 * hour);
+const windowMs = z
+  .number({ error: 'must be a whole number of ms from 1,000 (a second) to 2,678,400,000 (31 days)' })
+  .int()
+  .min(1000)
+  .max(31 * 24 * hour);
 const limit = z.strictObject({ points: points.optional(), windowMs: windowMs.optional() }, { error: 'must be { points, windowMs } or false' });
 const prefixLimit = limit.extend({ digits: z.number({ error: 'must be a whole number from 1 to 12' }).int().min(1).max(12).optional() });
 
@@ -86,9 +90,14 @@ const guardOptionsSchema = z.strictObject({
   perPrefix: prefixLimit.optional(),
   global: limit.optional(),
   countries: z
-    .array(z.string().refine((code) => /^[A-Z]{2}$/.test(code) && isSupportedCountry(code), { error: 'must be a country code the number library knows, such as NG' }), {
-      error: 'must be a list of country codes such as ["NG", "GH"]',
-    })
+    .array(
+      z
+        .string()
+        .refine((code) => /^[A-Z]{2}$/.test(code) && isSupportedCountry(code), { error: 'must be a country code the number library knows, such as NG' }),
+      {
+        error: 'must be a list of country codes such as ["NG", "GH"]',
+      },
+    )
     .min(1, { error: 'must list at least one country' })
     .max(300, { error: 'must list at most 300 countries' })
     .optional(),
@@ -105,7 +114,9 @@ export function checkGuardOptions(options: unknown): void {
   if (typeof options !== 'object' || options === null || Array.isArray(options)) {
     throw new InvalidInputError([{ field: 'guard', message: 'must be the send guard options or false' }]);
   }
-  const limitsOn = Object.fromEntries(Object.entries(options).filter(([name, value]) => !(value === false && ['perClient', 'perPrefix', 'global'].includes(name))));
+  const limitsOn = Object.fromEntries(
+    Object.entries(options).filter(([name, value]) => !(value === false && ['perClient', 'perPrefix', 'global'].includes(name))),
+  );
   parseInput(guardOptionsSchema, limitsOn, 'guard');
 }
 

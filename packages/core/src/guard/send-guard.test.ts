@@ -33,7 +33,9 @@ describe('the send guard cuts 300 starts to 300 consecutive numbers at the confi
       expect(refusal.message).not.toContain('attacker');
     }
     // Another client is not held back by the first one's limit.
-    await expect(verikit.start({ kind: 'phone', phoneNumber: '+2348099990000' }, { client: 'someone-else' })).resolves.toMatchObject({ status: 'awaiting-code' });
+    await expect(verikit.start({ kind: 'phone', phoneNumber: '+2348099990000' }, { client: 'someone-else' })).resolves.toMatchObject({
+      status: 'awaiting-code',
+    });
   });
 
   it('per number prefix: exactly `points` sends to one block, whoever asks; another block is not held back', async () => {
@@ -119,7 +121,9 @@ describe('the send guard on resends, identity flows and its answers', () => {
   it('retryAt is on the engine clock, retryAfterMs is the wait; the refusal is logged by limit, never with the number or client', async () => {
     const { verikit, clock, logs } = setup({ guard: { perClient: { points: 1, windowMs: 60_000 } } });
     await verikit.start({ kind: 'phone', phoneNumber: '+2348012345678' }, { client: '198.51.100.23' });
-    const refused = (await verikit.start({ kind: 'phone', phoneNumber: '+2348012345679' }, { client: '198.51.100.23' }).catch((error: unknown) => error)) as RateLimitedError;
+    const refused = (await verikit
+      .start({ kind: 'phone', phoneNumber: '+2348012345679' }, { client: '198.51.100.23' })
+      .catch((error: unknown) => error)) as RateLimitedError;
     expect(RateLimitedError.isInstance(refused)).toBe(true);
     expect(refused.retryAfterMs).toBeGreaterThan(0);
     expect(refused.retryAfterMs).toBeLessThanOrEqual(60_000);
@@ -143,7 +147,9 @@ describe('the country allow-list', () => {
     expect((refused as Error).message).not.toContain('8012345678');
     expect(raw()).toBe(before);
     expect(provider.calls).toHaveLength(0);
-    expect(logs.filter((line) => line.message === 'verikit.guard.refused')).toEqual([{ level: 'warn', message: 'verikit.guard.refused', fields: { limit: 'country' } }]);
+    expect(logs.filter((line) => line.message === 'verikit.guard.refused')).toEqual([
+      { level: 'warn', message: 'verikit.guard.refused', fields: { limit: 'country' } },
+    ]);
     await expect(verikit.start({ kind: 'ussd', phoneNumber: '+233201234567' })).resolves.toMatchObject({ kind: 'ussd' });
   });
 
@@ -197,8 +203,13 @@ describe('hostile input to the guard options and the call options: a typed error
     const { verikit, provider, raw } = setup();
     const flow = await verikit.start({ kind: 'phone', phoneNumber: '+2348012345678' });
     const before = raw();
-    for (const call of [() => verikit.start({ kind: 'phone', phoneNumber: '+2348012345679' }, options as never), () => verikit.send(flow.id, { type: 'resend' }, options as never)]) {
-      const error = await Promise.resolve().then(call).catch((caught: unknown) => caught);
+    for (const call of [
+      () => verikit.start({ kind: 'phone', phoneNumber: '+2348012345679' }, options as never),
+      () => verikit.send(flow.id, { type: 'resend' }, options as never),
+    ]) {
+      const error = await Promise.resolve()
+        .then(call)
+        .catch((caught: unknown) => caught);
       expect(InvalidInputError.isInstance(error)).toBe(true);
       expect((error as InvalidInputError).field).toBe(field);
       expect(JSON.stringify(error)).not.toContain('xxxxxxxx');
@@ -239,7 +250,8 @@ describe('the guard store', () => {
     const { store } = storeSetup;
     // The memory store with the hook a Redis store has: its guard store.
     const withOffer = new Proxy(store, {
-      get: (target, property) => (property === 'sendGuardStore' ? () => offered : (Reflect.get(target, property) as (...args: unknown[]) => unknown).bind(target)),
+      get: (target, property) =>
+        property === 'sendGuardStore' ? () => offered : (Reflect.get(target, property) as (...args: unknown[]) => unknown).bind(target),
     });
     const a = setup({ store: withOffer, guard: { perClient: { points: 1 } } });
     const b = setup({ store: withOffer, guard: { perClient: { points: 1 } } });

@@ -51,9 +51,18 @@ export class SendGuard {
     const counted = (name: GuardLimitName, limit: GuardLimit | undefined, keyOf: CountedLimit['keyOf']): CountedLimit[] =>
       limit === undefined
         ? []
-        : [{ name, limit, keyOf, limiter: deps.store.limiter({ name, keyPrefix: `guard:${name}`, points: limit.points, durationSeconds: Math.ceil(limit.windowMs / 1000) }) }];
+        : [
+            {
+              name,
+              limit,
+              keyOf,
+              limiter: deps.store.limiter({ name, keyPrefix: `guard:${name}`, points: limit.points, durationSeconds: Math.ceil(limit.windowMs / 1000) }),
+            },
+          ];
     this.#limits = [
-      ...counted('per-client', settings.perClient, (attempt) => (attempt.client === undefined ? undefined : this.#secrets.hash('guard:client', attempt.client))),
+      ...counted('per-client', settings.perClient, (attempt) =>
+        attempt.client === undefined ? undefined : this.#secrets.hash('guard:client', attempt.client),
+      ),
       ...counted('per-prefix', settings.perPrefix, (_attempt, facts) => (facts === undefined ? undefined : this.#secrets.hash('guard:prefix', facts.prefix))),
       ...counted('global', settings.global, () => 'all'),
     ];
@@ -79,11 +88,14 @@ export class SendGuard {
       } catch (reason) {
         await this.#giveBack(taken);
         const refusal = refusalOf(reason);
-        if (refusal === undefined) throw VerikitError.isInstance(reason) ? reason : new StoreError('the send guard could not count this send', { cause: safeStoreCause(reason) });
+        if (refusal === undefined)
+          throw VerikitError.isInstance(reason) ? reason : new StoreError('the send guard could not count this send', { cause: safeStoreCause(reason) });
         const retryAfterMs = Math.max(0, Math.ceil(refusal.msBeforeNext));
         this.#logger.warn('verikit.guard.refused', { limit: counted.name, retryAfterMs });
         const { points, windowMs } = counted.limit;
-        throw new RateLimitedError(`the ${counted.name} limit of ${points} sends per ${Math.ceil(windowMs / 1000)} s is reached`, now + retryAfterMs, { retryAfterMs });
+        throw new RateLimitedError(`the ${counted.name} limit of ${points} sends per ${Math.ceil(windowMs / 1000)} s is reached`, now + retryAfterMs, {
+          retryAfterMs,
+        });
       }
       taken.push({ limiter: counted.limiter, key });
     }

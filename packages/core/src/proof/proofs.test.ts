@@ -49,7 +49,13 @@ describe('verikit.verification', () => {
   it('names the full phone number, when, and the provider that delivered the code', async () => {
     const env = setup();
     const view = await verifiedPhoneFlow(env);
-    expect(await env.verikit.verification(view.id)).toEqual({ flowId: view.id, kind: 'phone', phoneNumber: phone, verifiedAt: env.clock.now(), provider: 'test' });
+    expect(await env.verikit.verification(view.id)).toEqual({
+      flowId: view.id,
+      kind: 'phone',
+      phoneNumber: phone,
+      verifiedAt: env.clock.now(),
+      provider: 'test',
+    });
   });
 
   it('names a USSD flow by its full number, once the dial is reported', async () => {

@@ -55,7 +55,9 @@ describe('flow records in the memory map', () => {
   it('lets exactly one of many concurrent writers of the same version win', async () => {
     const store = new KeyvFlowStore();
     await store.compareAndSetFlow(record, 0, 60_000);
-    const results = await Promise.all(Array.from({ length: 20 }, (_, index) => store.compareAndSetFlow({ ...record, version: 4, updatedAt: index }, 3, 60_000)));
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, index) => store.compareAndSetFlow({ ...record, version: 4, updatedAt: index }, 3, 60_000)),
+    );
     expect(results.filter(Boolean)).toHaveLength(1);
   });
 

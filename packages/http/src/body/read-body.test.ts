@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { readBody } from './read-body.js';
 
-const post = (body: string | Uint8Array | null, headers: Record<string, string> = {}) => new Request('https://app.example/hook', { method: 'POST', body, headers });
+const post = (body: string | Uint8Array | null, headers: Record<string, string> = {}) =>
+  new Request('https://app.example/hook', { method: 'POST', body, headers });
 
 describe('readBody', () => {
   it('returns the bytes exactly, a leading byte-order mark and all', async () => {

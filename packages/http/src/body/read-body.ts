@@ -1,7 +1,5 @@
 /** The body as sent, or why it could not be read. */
-export type BodyResult =
-  | { readonly ok: true; readonly body: string }
-  | { readonly ok: false; readonly reason: 'too-large' | 'not-utf8' | 'unreadable' };
+export type BodyResult = { readonly ok: true; readonly body: string } | { readonly ok: false; readonly reason: 'too-large' | 'not-utf8' | 'unreadable' };
 
 /**
  * The one body reader of the HTTP layer: the flow routes read JSON through it, the webhook route the

@@ -1,5 +1,14 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { ConflictError, EventNotAllowedError, FlowNotFoundError, FlowNotVerifiedError, ProofRejectedError, RecordSchemaError, StoreError, UsageError } from '@verikit/core';
+import {
+  ConflictError,
+  EventNotAllowedError,
+  FlowNotFoundError,
+  FlowNotVerifiedError,
+  ProofRejectedError,
+  RecordSchemaError,
+  StoreError,
+  UsageError,
+} from '@verikit/core';
 import {
   CapabilityError,
   InvalidInputError,
@@ -63,7 +72,14 @@ describe('httpStatusOf: one mapping from error code to HTTP status', () => {
   });
 
   it('an unknown code, a code named like an Object property, and anything not a verikit error are 500', () => {
-    for (const error of [new VerikitError('brand_new_code', 'new'), new VerikitError('constructor', 'x'), new VerikitError('__proto__', 'x'), new Error('plain'), 'a string', undefined]) {
+    for (const error of [
+      new VerikitError('brand_new_code', 'new'),
+      new VerikitError('constructor', 'x'),
+      new VerikitError('__proto__', 'x'),
+      new Error('plain'),
+      'a string',
+      undefined,
+    ]) {
       expect(httpStatusOf(error)).toBe(500);
       expect(errorResponse(error).status).toBe(500);
     }

@@ -34,7 +34,9 @@ export async function applyOnce(deps: ApplyOnceDeps, event: ProviderEventV1, web
   if (admission.kind !== 'admitted') {
     logger.info(`verikit.webhook.${admission.kind}`, { webhookId: loggedId });
     // The other claim was taken at most a lease ago: it has lapsed by then at the latest.
-    return admission.kind === 'in-progress' ? { body: { status: 'in-progress' }, retryAfterSeconds: Math.ceil(leaseMs / 1000) } : { body: { status: admission.kind } };
+    return admission.kind === 'in-progress'
+      ? { body: { status: 'in-progress' }, retryAfterSeconds: Math.ceil(leaseMs / 1000) }
+      : { body: { status: admission.kind } };
   }
   const claimedAt = performance.now();
   const applying = apply(deps, event, webhookId, admission.attempt, loggedId);
@@ -53,7 +55,13 @@ export async function applyOnce(deps: ApplyOnceDeps, event: ProviderEventV1, web
 }
 
 /** Applies the admitted event and records the outcome on the guard. Never rejects: every failure is an answer. */
-async function apply(deps: ApplyOnceDeps, event: ProviderEventV1, webhookId: string, attempt: number, loggedId: string | undefined): Promise<WebhookResponseBody> {
+async function apply(
+  deps: ApplyOnceDeps,
+  event: ProviderEventV1,
+  webhookId: string,
+  attempt: number,
+  loggedId: string | undefined,
+): Promise<WebhookResponseBody> {
   const { guard, logger } = deps;
   let result: ReceiveResult;
   try {

@@ -19,13 +19,22 @@ function parse(webhook: RawWebhookV1): ProviderEventV1 | null {
 }
 
 /** A USSD flow awaiting its dial, and a receiver with a short processing deadline (so a short lease). */
-async function setup(processingTimeoutMs: number, receive?: (event: ProviderEventV1, engine: (event: ProviderEventV1) => Promise<ReceiveResult>) => Promise<ReceiveResult>) {
+async function setup(
+  processingTimeoutMs: number,
+  receive?: (event: ProviderEventV1, engine: (event: ProviderEventV1) => Promise<ReceiveResult>) => Promise<ReceiveResult>,
+) {
   const clock = new ManualClock(Date.UTC(2031, 5, 1, 12));
   const store: FlowStore = new KeyvFlowStore();
   const lines: string[] = [];
   const at = (message: string) => void lines.push(message);
   const logger: Logger = { debug: at, info: at, warn: at, error: at };
-  const verikit = createVerikit({ provider: Object.assign(createTestProviderV1(), { webhooks: { parse } }), secret: 'engine-secret-for-the-lease-tests-0123', clock, store, logger });
+  const verikit = createVerikit({
+    provider: Object.assign(createTestProviderV1(), { webhooks: { parse } }),
+    secret: 'engine-secret-for-the-lease-tests-0123',
+    clock,
+    store,
+    logger,
+  });
   const engineReceive = (event: ProviderEventV1) => verikit.receive(event);
   const receiver = createWebhookReceiver(
     { receive: receive ? (event) => receive(event, engineReceive) : engineReceive, parse, store, clock, logger },
@@ -37,7 +46,11 @@ async function setup(processingTimeoutMs: number, receive?: (event: ProviderEven
   /** One signed delivery of message `id`, timestamped now by the engine's clock, as every redelivery is. */
   async function deliver(id: string): Promise<{ status: number; retryAfter: string | null; body: WebhookResponseBody }> {
     const at = new Date(clock.now());
-    const headers = { 'webhook-id': id, 'webhook-timestamp': String(Math.floor(at.getTime() / 1000)), 'webhook-signature': new Webhook(webhookSecret).sign(id, at, body) };
+    const headers = {
+      'webhook-id': id,
+      'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
+      'webhook-signature': new Webhook(webhookSecret).sign(id, at, body),
+    };
     const response = await receiver.handle(new Request('https://app.example/webhooks', { method: 'POST', body, headers }));
     return { status: response.status, retryAfter: response.headers.get('retry-after'), body: (await response.json()) as WebhookResponseBody };
   }

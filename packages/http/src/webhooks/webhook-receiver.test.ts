@@ -139,7 +139,8 @@ async function setup({ webhooks = { secret: webhookSecret }, parse = parseServic
   return { clock, provider, verikit, receiver, store, flow, bystander, lines, responses, deliver, versionOf, sign };
 }
 
-const ussdBody = (status: 'success' | 'failed' = 'success', number = phoneNumber) => JSON.stringify({ event: 'USSD_VERIFICATION', phoneNumber: number, status });
+const ussdBody = (status: 'success' | 'failed' = 'success', number = phoneNumber) =>
+  JSON.stringify({ event: 'USSD_VERIFICATION', phoneNumber: number, status });
 
 describe('a valid Standard Webhooks delivery', () => {
   it('advances exactly the flow of its phone number, once', async () => {
@@ -422,7 +423,9 @@ describe('events that apply to no flow', () => {
 
   it('answers 501 when the provider has no webhook parser, after verifying', async () => {
     const t = await setup({ parse: null });
-    expect((await t.deliver(t.sign(ussdBody(), { secret: `whsec_${Buffer.from('some-other-secret-some-other-secret').toString('base64')}` }))).status).toBe(401);
+    expect((await t.deliver(t.sign(ussdBody(), { secret: `whsec_${Buffer.from('some-other-secret-some-other-secret').toString('base64')}` }))).status).toBe(
+      401,
+    );
     const { status, body } = await t.deliver(t.sign(ussdBody()));
     expect(status).toBe(501);
     expect(body).toMatchObject({ status: 'unsupported', error: { code: 'capability_missing' } });
@@ -515,7 +518,10 @@ describe('the hmac-header scheme', () => {
 
   it('reads a prefix, sha512 and base64 when configured', async () => {
     const t = await setup({
-      webhooks: { secret: hmacSecret, scheme: { type: 'hmac-header', header: 'x-verikit-signature', algorithm: 'sha512', encoding: 'base64', prefix: 'sha512=' } },
+      webhooks: {
+        secret: hmacSecret,
+        scheme: { type: 'hmac-header', header: 'x-verikit-signature', algorithm: 'sha512', encoding: 'base64', prefix: 'sha512=' },
+      },
     });
     expect((await t.deliver(sign(ussdBody(), { algorithm: 'sha512', encoding: 'base64' }))).status).toBe(401);
     expect((await t.deliver(sign(ussdBody(), { algorithm: 'sha256', encoding: 'base64', prefix: 'sha512=' }))).status).toBe(401);
@@ -666,7 +672,12 @@ describe('secrets', () => {
 });
 
 describe('configuration', () => {
-  const deps = () => ({ receive: async () => ({ outcome: 'no-active-flow' as const }), store: new KeyvFlowStore(), clock: new ManualClock(), logger: capturingLogger([]) });
+  const deps = () => ({
+    receive: async () => ({ outcome: 'no-active-flow' as const }),
+    store: new KeyvFlowStore(),
+    clock: new ManualClock(),
+    logger: capturingLogger([]),
+  });
 
   it('fails at creation on a malformed or short secret, without echoing it', () => {
     expect(() => createWebhookReceiver(deps(), { secret: 'whsec_not base64!' })).toThrow(/valid base64/);

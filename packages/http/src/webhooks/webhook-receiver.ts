@@ -126,7 +126,10 @@ export function createWebhookReceiver(deps: WebhookReceiverDeps, options: Webhoo
     if (!read.ok) {
       logger.info('verikit.webhook.malformed', { reason: read.reason });
       if (read.reason === 'too-large') {
-        return webhookResponse({ status: 'too-large', error: { code: 'invalid_input', field: 'body', message: `must be at most ${resolved.maxBodyBytes} bytes` } });
+        return webhookResponse({
+          status: 'too-large',
+          error: { code: 'invalid_input', field: 'body', message: `must be at most ${resolved.maxBodyBytes} bytes` },
+        });
       }
       const message = read.reason === 'not-utf8' ? 'must be UTF-8 text' : 'could not be read';
       return webhookResponse(malformed(new InvalidInputError([{ field: 'body', message }])));

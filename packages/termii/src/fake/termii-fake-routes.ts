@@ -68,11 +68,19 @@ export function mountTermiiRoutes(app: Hono, state: TermiiFakeState): void {
     }
     const placeholder = body['pin_placeholder'];
     const text = body['message_text'];
-    if (typeof placeholder !== 'string' || typeof text !== 'string' || !text.includes(placeholder)) return fail(c, 400, 'message_text must contain pin_placeholder');
+    if (typeof placeholder !== 'string' || typeof text !== 'string' || !text.includes(placeholder))
+      return fail(c, 400, 'message_text must contain pin_placeholder');
     const to = body['to'] as string;
     const { pinId, pin } = state.tokens.issue(to, body['pin_length'] as number, body['pin_attempts'] as number, body['pin_time_to_live'] as number);
     const blocked = channel === 'generic' && termiiMagicOf(to) === 'dnd';
-    if (!blocked) state.outbox.push({ channel: channel === 'WhatsApp' ? 'whatsapp' : 'sms', to: `+${to}`, from: body['from'] as string, text: text.split(placeholder).join(pin), code: pin });
+    if (!blocked)
+      state.outbox.push({
+        channel: channel === 'WhatsApp' ? 'whatsapp' : 'sms',
+        to: `+${to}`,
+        from: body['from'] as string,
+        text: text.split(placeholder).join(pin),
+        code: pin,
+      });
     return c.json({ pinId, to, smsStatus: 'Message Sent' });
   });
 
@@ -116,6 +124,12 @@ export function mountTermiiRoutes(app: Hono, state: TermiiFakeState): void {
     const to = body['to'] as string;
     const blocked = channel === 'generic' && termiiMagicOf(to) === 'dnd';
     if (!blocked) state.outbox.push({ channel: channel === 'whatsapp' ? 'whatsapp' : 'sms', to: `+${to}`, from: body['from'] as string, text: sms });
-    return c.json({ code: 'ok', message_id: `${Date.now()}${Math.floor(Math.random() * 1000)}`, message: 'Successfully Sent', balance: 100, user: 'Termii Fake' });
+    return c.json({
+      code: 'ok',
+      message_id: `${Date.now()}${Math.floor(Math.random() * 1000)}`,
+      message: 'Successfully Sent',
+      balance: 100,
+      user: 'Termii Fake',
+    });
   });
 }

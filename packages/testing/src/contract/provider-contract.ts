@@ -139,7 +139,8 @@ export function runProviderContract(name: string, makeSubject: () => Promise<Con
       });
       it('identity: a type not declared → requireCapabilityV1 throws a CapabilityError', () => {
         for (const idType of ['bvn', 'nin'] as const) {
-          if (subject.provider.identity?.types.includes(idType) === true) expect(() => requireCapabilityV1(subject.provider, { capability: 'identity', idType })).not.toThrow();
+          if (subject.provider.identity?.types.includes(idType) === true)
+            expect(() => requireCapabilityV1(subject.provider, { capability: 'identity', idType })).not.toThrow();
           else absent({ capability: 'identity', idType })();
         }
       });
@@ -288,7 +289,9 @@ export function runProviderContract(name: string, makeSubject: () => Promise<Con
         expect(webhooks.parse({ body, headers: {} })).toEqual({ type: 'ussd-verification', phoneNumber: '+2348031200999', status: 'success' });
         expect(webhooks.parse({ body: JSON.stringify({ event: 'SOMETHING_ELSE', phoneNumber: '+2348031200999', status: 'success' }), headers: {} })).toBeNull();
         expect(InvalidInputError.isInstance(failureOrNull(() => webhooks.parse({ body: '{not json', headers: {} })))).toBe(true);
-        expect(InvalidInputError.isInstance(failureOrNull(() => webhooks.parse({ body: JSON.stringify({ event: 'USSD_VERIFICATION' }), headers: {} })))).toBe(true);
+        expect(InvalidInputError.isInstance(failureOrNull(() => webhooks.parse({ body: JSON.stringify({ event: 'USSD_VERIFICATION' }), headers: {} })))).toBe(
+          true,
+        );
       });
     });
   });

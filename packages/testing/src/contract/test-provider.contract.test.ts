@@ -1,10 +1,4 @@
-import {
-  ProviderAuthenticationError,
-  ProviderProtocolError,
-  ProviderRejectedError,
-  ProviderUnavailableError,
-  type VerikitError,
-} from '@verikit/provider';
+import { ProviderAuthenticationError, ProviderProtocolError, ProviderRejectedError, ProviderUnavailableError, type VerikitError } from '@verikit/provider';
 import { createTestProviderV1 } from '../test-provider-v1.js';
 import { runProviderContract, type ContractFailure } from './provider-contract.js';
 

@@ -44,12 +44,16 @@ function authenticated(c: Context, state: TwilioFakeState): boolean {
 async function admit(c: Context, state: TwilioFakeState, api: 'verify' | 'messaging'): Promise<Form | Response> {
   await delay(state.latency.ms);
   if (!authenticated(c, state)) return twilioFailure(c, 401, 20003, 'Authenticate');
-  if (!(c.req.header('content-type') ?? '').startsWith('application/x-www-form-urlencoded')) return twilioFailure(c, 400, 20001, 'Content-Type must be application/x-www-form-urlencoded');
+  if (!(c.req.header('content-type') ?? '').startsWith('application/x-www-form-urlencoded'))
+    return twilioFailure(c, 400, 20001, 'Content-Type must be application/x-www-form-urlencoded');
   const form: Form = {};
   for (const [key, value] of new URLSearchParams(await c.req.text())) form[key] = value;
   const magic = twilioMagicOf(form['To']);
   if (magic === 'slow') await delay(state.slowMs);
-  if (magic === 'rejected') return api === 'verify' ? twilioFailure(c, 400, 60200, 'Invalid parameter: To') : twilioFailure(c, 400, 21211, "The 'To' number is not a valid phone number.");
+  if (magic === 'rejected')
+    return api === 'verify'
+      ? twilioFailure(c, 400, 60200, 'Invalid parameter: To')
+      : twilioFailure(c, 400, 21211, "The 'To' number is not a valid phone number.");
   if (magic === 'server-error') return twilioFailure(c, 500, 20500, 'Internal Server Error');
   if (magic === 'unauthorized') return twilioFailure(c, 401, 20003, 'Authenticate');
   if (magic === 'rate-limited') return twilioFailure(c, 429, 20429, 'Too Many Requests');
@@ -83,7 +87,10 @@ export function mountTwilioRoutes(app: Hono, state: TwilioFakeState): void {
     if (custom !== undefined && (!state.customCode || !/^\d{4,10}$/.test(custom))) return twilioFailure(c, 400, 60200, 'Invalid parameter `CustomCode`');
     const verification = state.verifications.send(to, channel, custom);
     if (verification === undefined) return twilioFailure(c, 429, 60203, 'Max send attempts reached');
-    const spoken = channel === 'call' ? `(voice call) Your verification code is ${verification.code.split('').join(' ')}` : `Your verification code is: ${verification.code}`;
+    const spoken =
+      channel === 'call'
+        ? `(voice call) Your verification code is ${verification.code.split('').join(' ')}`
+        : `Your verification code is: ${verification.code}`;
     state.outbox.push({ channel: channel === 'call' ? 'voice' : channel, to, text: spoken, code: verification.code });
     const now = new Date().toISOString();
     return c.json(
@@ -147,10 +154,13 @@ export function mountTwilioRoutes(app: Hono, state: TwilioFakeState): void {
     const from = form['From'];
     const whatsapp = to.startsWith('whatsapp:');
     if (!e164.test(whatsapp ? to.slice(9) : to)) return twilioFailure(c, 400, 21211, "The 'To' number is not a valid phone number.");
-    if (from === undefined && form['MessagingServiceSid'] === undefined) return twilioFailure(c, 400, 21603, "A 'From' or 'MessagingServiceSid' parameter is required to send a message");
-    if (whatsapp !== (from?.startsWith('whatsapp:') ?? false) && from !== undefined) return twilioFailure(c, 400, 21910, 'Invalid From and To pair. From and To should be of the same channel');
+    if (from === undefined && form['MessagingServiceSid'] === undefined)
+      return twilioFailure(c, 400, 21603, "A 'From' or 'MessagingServiceSid' parameter is required to send a message");
+    if (whatsapp !== (from?.startsWith('whatsapp:') ?? false) && from !== undefined)
+      return twilioFailure(c, 400, 21910, 'Invalid From and To pair. From and To should be of the same channel');
     const body = form['Body'];
-    if (body === undefined || body.length === 0 || body.length > 1600) return twilioFailure(c, 400, 21602, 'Message body is required and must be at most 1600 characters.');
+    if (body === undefined || body.length === 0 || body.length > 1600)
+      return twilioFailure(c, 400, 21602, 'Message body is required and must be at most 1600 characters.');
     const sid = newSid('SM');
     const recipient = whatsapp ? to.slice(9) : to;
     state.outbox.push({ channel: whatsapp ? 'whatsapp' : 'sms', to: recipient, ...(from === undefined ? {} : { from }), text: body });

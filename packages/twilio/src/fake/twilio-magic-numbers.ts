@@ -13,7 +13,16 @@ export const twilioMagicDescriptions: Readonly<Record<TwilioMagicBehaviour, stri
   unsubscribed: 'HTTP 400, Twilio error 21610 (the recipient replied STOP)',
 });
 
-const order: readonly TwilioMagicBehaviour[] = ['rejected', 'server-error', 'unauthorized', 'slow', 'not-json', 'rate-limited', 'max-send-attempts', 'unsubscribed'];
+const order: readonly TwilioMagicBehaviour[] = [
+  'rejected',
+  'server-error',
+  'unauthorized',
+  'slow',
+  'not-json',
+  'rate-limited',
+  'max-send-attempts',
+  'unsubscribed',
+];
 
 /** E.164 numbers that fail on purpose: `+23480398000` followed by `01`…`08` (valid Nigerian numbers). */
 export const twilioMagicNumbers: Readonly<Record<string, TwilioMagicBehaviour>> = Object.freeze(
