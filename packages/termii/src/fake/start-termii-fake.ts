@@ -1,4 +1,4 @@
-import { clampLatency, FakeOutbox, serveFake, type FakeMessage } from '@verikit/provider-utils/fake';
+import { clampLatency, FakeOutbox, serveFake, type RunningFake } from '@verikit/provider-utils/fake';
 import { Hono } from 'hono';
 import { mountTermiiRoutes } from './termii-fake-routes.js';
 import { TermiiFakeTokens } from './termii-fake-tokens.js';
@@ -25,30 +25,12 @@ export interface TermiiFakeRequest {
   readonly status: number;
 }
 
-/** A running Termii fake. */
-export interface TermiiFake {
-  /** Where the fake listens, `http://127.0.0.1:<port>`; the outbox is at `/__fake/outbox`. */
-  readonly url: string;
+/** A running Termii fake. Its outbox leaves out messages to a DND number on the generic route, which Termii never delivers. */
+export interface TermiiFake extends RunningFake<TermiiFakeRequest> {
   /** What to pass as `baseUrl` (the same server). */
   readonly baseUrl: string;
-  /** The port it listens on, useful when 0 was asked for. */
-  readonly port: number;
   /** The API key it accepts: give it to the provider. */
   readonly apiKey: string;
-  /** Every message delivered, oldest first (messages to a DND number on the generic route are not). */
-  readonly outbox: readonly FakeMessage[];
-  /** The last code sent to an E.164 number. */
-  lastCode(phoneNumber: string): string | undefined;
-  /** The text of the last message to an E.164 number. */
-  lastMessage(phoneNumber: string): string | undefined;
-  /** Changes the latency of every later answer, in ms, e.g. to test a timeout mid-test. */
-  setLatency(ms: number): void;
-  /** Listens to answered requests; returns the unsubscribe function. */
-  onRequest(listener: (request: TermiiFakeRequest) => void): () => void;
-  /** Forgets every message and pending code (not the latency), so one fake can serve many tests. */
-  reset(): void;
-  /** Stops the server. */
-  close(): Promise<void>;
 }
 
 /** The API key the fake accepts unless told otherwise. */

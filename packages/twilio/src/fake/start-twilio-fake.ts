@@ -1,4 +1,4 @@
-import { clampLatency, FakeOutbox, serveFake, type FakeMessage } from '@verikit/provider-utils/fake';
+import { clampLatency, FakeOutbox, serveFake, type RunningFake } from '@verikit/provider-utils/fake';
 import { Hono } from 'hono';
 import { TwilioFakeVerifications } from './twilio-fake-verifications.js';
 import { mountTwilioRoutes } from './twilio-fake-routes.js';
@@ -53,27 +53,9 @@ export interface TwilioFakeSettings {
 }
 
 /** A running Twilio fake. */
-export interface TwilioFake {
-  /** Where the fake listens, `http://127.0.0.1:<port>`; the outbox is at `/__fake/outbox`. */
-  readonly url: string;
-  /** The port it listens on, useful when 0 was asked for. */
-  readonly port: number;
+export interface TwilioFake extends RunningFake<TwilioFakeRequest> {
   /** Spread into `createTwilioProvider` to point it at the fake. */
   readonly settings: TwilioFakeSettings;
-  /** Every message delivered (codes and messages), oldest first. */
-  readonly outbox: readonly FakeMessage[];
-  /** The last code sent to an E.164 number, to submit it in a test. */
-  lastCode(phoneNumber: string): string | undefined;
-  /** The text of the last message to an E.164 number. */
-  lastMessage(phoneNumber: string): string | undefined;
-  /** Changes the latency of every later answer, in ms, e.g. to test a timeout mid-test. */
-  setLatency(ms: number): void;
-  /** Listens to answered requests; returns the unsubscribe function. */
-  onRequest(listener: (request: TwilioFakeRequest) => void): () => void;
-  /** Forgets every message and pending verification (not the latency), so one fake can serve many tests. */
-  reset(): void;
-  /** Stops the server. */
-  close(): Promise<void>;
 }
 
 /** The credentials and SIDs the fake uses unless told otherwise. */
