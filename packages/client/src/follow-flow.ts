@@ -44,10 +44,29 @@ function isEventStream(response: Response): boolean {
 }
 
 /**
+ * After the stream's `end` event: the flow is done at `version`. Reads the flow once unless a done
+ * view of that version is already held. True when following is over (done, or gone: reported);
+ * false only when that read failed for a passing reason, so the loop reconnects to get the final view.
+ */
+async function finished(target: FollowTarget, version: number): Promise<boolean> {
+  if (target.isDone() && (target.lastVersion() ?? -1) >= version) return true;
+  const readError = await target.reread();
+  if (target.isDone()) return true;
+  if (readError !== undefined && isTerminal(readError)) {
+    target.report({ connection: 'closed', error: readError });
+    return true;
+  }
+  target.report({ error: readError });
+  return false;
+}
+
+/**
  * Follows a flow until it is done or `signal` aborts: opens the stream (resuming with
- * `Last-Event-ID`), offers each view, and when the stream ends without a done view, drops, falls
- * silent or answers anything but a stream (404, 403, 503, a proxy's 502), reads the flow again with
- * a GET to learn what happened, then reconnects with backoff. An EventSource would give up for good
+ * `Last-Event-ID`) and offers each view. After the stream's `end` event it stops (reading the flow
+ * once if the done view did not arrive). When the stream sends `error` (decision 0053) or answers
+ * anything but a stream (404, 403, 503, a proxy's 502), it reads the flow again with a GET to learn
+ * what happened, then reconnects with backoff; when it closes without saying why, drops or falls
+ * silent, it reconnects. An EventSource would give up for good
  * on any non-200 answer without telling why; this loop stops only when the flow is done or the
  * re-read says it is gone or refused (the error is then reported).
  */
@@ -62,6 +81,8 @@ export async function followFlow(target: FollowTarget, timings: FollowTimings, s
     let retryAfterMs: number | undefined;
     try {
       const response = await transport.stream(target.flowId, target.lastVersion(), signal);
+      let failed = false;
+      let streamError: FlowClientError | undefined;
       if (isEventStream(response)) {
         target.report({ connection: 'open', error: undefined });
         const handlers = {
@@ -74,15 +95,23 @@ export async function followFlow(target: FollowTarget, timings: FollowTimings, s
             serverRetryMs = ms;
           },
         };
-        await readViewStream(response, target.flowId, handlers, transport.timers, timings.staleStreamMs, signal);
+        const end = await readViewStream(response, target.flowId, handlers, transport.timers, timings.staleStreamMs, signal);
+        if (end.reason === 'finished' && (await finished(target, end.version))) return;
+        // A failed stream is handled as a refused one; a stream closed without saying why, or silent, just reconnects.
+        failed = end.reason === 'failed';
+        if (end.reason === 'failed') streamError = end.error;
       } else {
-        const streamError =
+        failed = true;
+        streamError =
           response.status === 204
             ? undefined
             : response.ok
               ? badResponse(response.status, 'an event stream')
               : await errorFromResponse(response, transport.timers.now());
         await response.body?.cancel().catch(() => undefined);
+      }
+      if (failed) {
+        // The re-read tells whether the flow is done, gone or refused, or the failure passes.
         retryAfterMs = streamError?.retryAfterMs;
         const readError = await target.reread();
         if (readError !== undefined && isTerminal(readError)) {

@@ -1,6 +1,8 @@
+import { errorFromEvent } from './errors/error-from-response.js';
+import type { FlowClientError } from './errors/flow-client-error.js';
 import type { FlowView } from './flow-view.js';
 import { parseView } from './parse-view.js';
-import { EventStreamParser } from './sse-parser.js';
+import { EventStreamParser, type ServerSentEvent } from './sse-parser.js';
 import type { FlowClientTimers } from './timers.js';
 
 /** What {@link readViewStream} reports. */
@@ -11,12 +13,33 @@ export interface ViewStreamHandlers {
   onRetry(ms: number): void;
 }
 
-/** How a stream ended: the server closed it (`ended`) or it fell silent longer than allowed (`stale`). */
-export type ViewStreamEnd = 'ended' | 'stale';
+/**
+ * How a stream ended: the server said the flow is done (`finished`, with the final version of its
+ * `end` event), the server said it failed (`failed`, with the typed error of its `error` event), the
+ * connection closed without saying why (`ended`), or it fell silent longer than allowed (`stale`).
+ */
+export type ViewStreamEnd =
+  | { readonly reason: 'finished'; readonly version: number }
+  | { readonly reason: 'failed'; readonly error: FlowClientError }
+  | { readonly reason: 'ended' | 'stale' };
+
+/** The end an `end` or `error` event announces; undefined for any other event, or an `end` without a version. */
+function announcedEnd(event: ServerSentEvent): ViewStreamEnd | undefined {
+  if (event.event === 'error') return { reason: 'failed', error: errorFromEvent(event.data) };
+  if (event.event !== 'end') return undefined;
+  let version: unknown;
+  try {
+    version = (JSON.parse(event.data) as { version?: unknown } | null)?.version;
+  } catch {
+    return undefined;
+  }
+  return typeof version === 'number' && Number.isSafeInteger(version) && version >= 0 ? { reason: 'finished', version } : undefined;
+}
 
 /**
- * Reads a `text/event-stream` answer of the flow stream to its end, reporting each view. Events
- * other than `view`, and views that do not parse or belong to another flow, are skipped. When no
+ * Reads a `text/event-stream` answer of the flow stream to its end, reporting each view, and
+ * stops at an `end` or `error` event (decision 0053), which says why the stream ends. Other events,
+ * and views that do not parse or belong to another flow, are skipped. When no
  * byte (not even a heartbeat comment) arrives for `staleMs`, the body is cancelled and the result
  * is `stale`: a half-open connection (a phone that changed networks) would otherwise wait forever.
  * Rejects when the connection drops mid-stream.
@@ -30,11 +53,14 @@ export async function readViewStream(
   signal: AbortSignal,
 ): Promise<ViewStreamEnd> {
   const body = response.body;
-  if (body === null) return 'ended';
+  if (body === null) return { reason: 'ended' };
   const reader = body.getReader();
   const decoder = new TextDecoder();
+  let announced: ViewStreamEnd | undefined;
   const parser = new EventStreamParser({
     onEvent(event) {
+      if (announced !== undefined) return;
+      announced = announcedEnd(event);
       if (event.event !== 'view') return;
       let value: unknown;
       try {
@@ -67,12 +93,17 @@ export async function readViewStream(
     arm();
     for (;;) {
       const { done, value } = await reader.read();
-      if (done) return stale ? 'stale' : 'ended';
+      if (done) return { reason: stale ? 'stale' : 'ended' };
       arm();
       parser.push(decoder.decode(value, { stream: true }));
+      if (announced !== undefined) {
+        // The server closes right after; nothing it could still send matters.
+        await reader.cancel().catch(() => undefined);
+        return announced;
+      }
     }
   } catch (error) {
-    if (stale) return 'stale';
+    if (stale) return { reason: 'stale' };
     await reader.cancel().catch(() => undefined);
     throw error;
   } finally {

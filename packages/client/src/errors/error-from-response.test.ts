@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { errorFromResponse, retryAfterMsOf } from './error-from-response.js';
+import { errorFromEvent, errorFromResponse, retryAfterMsOf } from './error-from-response.js';
 
 function answer(status: number, body: string, headers: Record<string, string> = {}): Response {
   return new Response(body, { status, headers: { 'content-type': 'application/json', ...headers } });
@@ -80,5 +80,38 @@ describe('errorFromResponse: the server error rebuilt, nothing trusted', () => {
     expect(retryAfterMsOf(answer(503, '', { 'retry-after': 'soon' }), now)).toBeUndefined();
     expect(retryAfterMsOf(answer(503, '', { 'retry-after': '-1' }), now)).toBeUndefined();
     expect(retryAfterMsOf(answer(503, ''), now)).toBeUndefined();
+  });
+});
+
+describe("errorFromEvent: the typed error of a stream's `event: error`", () => {
+  it("rebuilds the error answer body: code, name, messageId, isRetryable, a wait it names; statusCode is the stream's 200", () => {
+    const body = {
+      error: {
+        name: 'StoreUnavailableError',
+        code: 'store_unavailable',
+        message: 'store unavailable',
+        messageId: 'verikit.error.store_unavailable',
+        isRetryable: true,
+        retryAfterMs: 1500,
+      },
+    };
+    expect(errorFromEvent(JSON.stringify(body))).toMatchObject({
+      name: 'StoreUnavailableError',
+      code: 'store_unavailable',
+      messageId: 'verikit.error.store_unavailable',
+      isRetryable: true,
+      statusCode: 200,
+      retryAfterMs: 1500,
+    });
+  });
+
+  it('data that is not an API error is a retryable bad_response; odd messageIds and waits are dropped', () => {
+    for (const data of ['', 'not json', 'null', '[1]', '{"error":"gone"}', '{"error":{"code":"Not Found!"}}']) {
+      expect(errorFromEvent(data)).toMatchObject({ code: 'bad_response', statusCode: 200, isRetryable: true, messageId: undefined });
+    }
+    for (const messageId of ['<b>x</b>', 'verikit', `verikit.${'a'.repeat(200)}`, 42]) {
+      const error = errorFromEvent(JSON.stringify({ error: { code: 'flow_not_found', messageId, isRetryable: false, retryAfterMs: -5 } }));
+      expect(error).toMatchObject({ code: 'flow_not_found', isRetryable: false, messageId: undefined, retryAfterMs: undefined });
+    }
   });
 });

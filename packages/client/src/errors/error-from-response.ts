@@ -3,6 +3,7 @@ import { FlowClientError, type FlowClientIssue } from './flow-client-error.js';
 
 const namePattern = /^[A-Za-z][A-Za-z0-9]{0,63}$/;
 const codePattern = /^[a-z][a-z0-9_]{0,63}$/;
+const messageIdPattern = /^[a-z][a-z0-9_]*(?:\.[a-z][a-z0-9_]*){1,7}$/;
 const eventTypePattern = /^[a-z][a-z0-9-]{0,31}$/;
 const fieldPattern = /^[A-Za-z0-9_.[\]-]{1,128}$/;
 const maxMessageLength = 500;
@@ -49,30 +50,54 @@ function retryableStatus(status: number): boolean {
 }
 
 /**
- * Rebuilds the server's typed error from an error answer (`{ error: { name, code, message, field?,
- * isRetryable, issues?, allowed?, retryAt? } }`) with the same `code`, `field` and `isRetryable`.
+ * Rebuilds the server's typed error from an error answer (`{ error: { name, code, message, messageId,
+ * field?, isRetryable, issues?, allowed?, retryAt? } }`) with the same `code`, `field` and `isRetryable`.
  * Every field is checked, never trusted: an answer that is not the API's (a proxy's HTML 502, a
  * truncated body) becomes `bad_response`, retryable when its status is.
  */
 export async function errorFromResponse(response: Response, now: number = Date.now()): Promise<FlowClientError> {
   const status = response.status;
-  const retryAfterMs = retryAfterMsOf(response, now);
-  const body = await readBoundedJson(response);
+  return errorFromBody(await readBoundedJson(response), status, retryableStatus(status), retryAfterMsOf(response, now));
+}
+
+/**
+ * Rebuilds the typed error of a stream's `event: error` (its data is an error answer's body, decision
+ * 0053), checked as {@link errorFromResponse} checks an answer. `statusCode` is the stream's 200: no
+ * error status was answered. Data that is not an API error is a retryable `bad_response` (the stream
+ * failed; reading again may work). A wait the body names (`retryAfterMs`) stands in for `Retry-After`.
+ */
+export function errorFromEvent(data: string): FlowClientError {
+  let body: unknown;
+  try {
+    body = JSON.parse(data) as unknown;
+  } catch {
+    body = undefined;
+  }
+  const waitMs = (body as { error?: { retryAfterMs?: unknown } } | undefined)?.error?.retryAfterMs;
+  const retryAfterMs = typeof waitMs === 'number' && Number.isFinite(waitMs) && waitMs >= 0 ? waitMs : undefined;
+  return errorFromBody(body, 200, true, retryAfterMs);
+}
+
+/** The error in an API error body; `bad_response` when it holds none. */
+function errorFromBody(body: unknown, status: number, retryableByDefault: boolean, retryAfterMs: number | undefined): FlowClientError {
   const error = (body as { error?: unknown } | undefined)?.error as Record<string, unknown> | undefined;
   const code = typeof error === 'object' && error !== null ? error.code : undefined;
   if (typeof code !== 'string' || !codePattern.test(code)) {
     return new FlowClientError('bad_response', `the server answered ${status} without an API error`, {
       statusCode: status,
-      isRetryable: retryableStatus(status),
+      isRetryable: retryableByDefault,
       retryAfterMs,
     });
   }
   const name = typeof error!.name === 'string' && namePattern.test(error!.name) ? error!.name : 'FlowClientError';
   const retryAt = typeof error!.retryAt === 'number' && Number.isFinite(error!.retryAt) ? error!.retryAt : undefined;
+  const messageId =
+    typeof error!.messageId === 'string' && error!.messageId.length <= 128 && messageIdPattern.test(error!.messageId) ? error!.messageId : undefined;
   return new FlowClientError(code, text(error!.message, maxMessageLength) ?? code, {
     name,
+    messageId,
     field: fieldOf(error!.field),
-    isRetryable: typeof error!.isRetryable === 'boolean' ? error!.isRetryable : retryableStatus(status),
+    isRetryable: typeof error!.isRetryable === 'boolean' ? error!.isRetryable : retryableByDefault,
     statusCode: status,
     issues: issuesOf(error!.issues),
     allowed: allowedOf(error!.allowed),

@@ -18,6 +18,8 @@ export interface FlowClientIssue {
 export interface FlowClientErrorOptions {
   /** The server's error class name (`InvalidInputError`); defaults to `FlowClientError`. */
   name?: string;
+  /** The stable key a product translates (`verikit.error.<code>`), when the server sent one. */
+  messageId?: string | undefined;
   /** The input field at fault, where there is one. */
   field?: string | undefined;
   /** True when the same call may succeed if made again later. Default false. */
@@ -46,6 +48,8 @@ export interface FlowClientErrorOptions {
 export class FlowClientError extends Error {
   /** A stable, machine-readable code: `invalid_input`, `event_not_allowed`, `rate_limited`, `flow_not_found`, … */
   readonly code: string;
+  /** The stable key a product translates (`verikit.error.flow_not_found`, docs/ui.md); undefined for errors made on this side. */
+  readonly messageId: string | undefined;
   /** The input field at fault (`phoneNumber`, `event.code`), where there is one. */
   readonly field: string | undefined;
   /** True when the same call may succeed if made again later. */
@@ -67,6 +71,7 @@ export class FlowClientError extends Error {
     Object.defineProperty(this, clientMarker, { value: true });
     this.name = options.name ?? 'FlowClientError';
     this.code = code;
+    this.messageId = options.messageId;
     this.field = options.field;
     this.isRetryable = options.isRetryable ?? false;
     this.statusCode = options.statusCode ?? 0;
