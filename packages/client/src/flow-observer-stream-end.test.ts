@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { phoneNumber, recordVersions, startFlowServer, type FlowServer } from './client.fixtures.js';
-import { createFlowClient, type FlowClient } from './create-flow-client.js';
+import { createFlowClient } from './create-flow-client.js';
+import type { FlowView } from './flow-view.js';
 import type { FlowObserver, FlowObserverOptions } from './flow-observer.js';
 
 /** The observer on the stream's `end` and `error` events (decision 0053), against the real flow server. */
@@ -14,13 +15,27 @@ afterEach(async () => {
 
 const fast: FlowObserverOptions = { reconnectDelayMs: 5, maxReconnectDelayMs: 40 };
 
-async function setup(heartbeatMs = 20): Promise<{ server: FlowServer; client: FlowClient }> {
+/** A phone flow started on a fresh server, followed by a subscribed observer whose stream is open. */
+async function openFollowed(
+  heartbeatMs: number,
+  before: (server: FlowServer) => void = () => undefined,
+): Promise<{ server: FlowServer; started: FlowView; observer: FlowObserver }> {
   server = await startFlowServer({}, { heartbeatMs });
-  return { server, client: createFlowClient({ baseUrl: server.url }) };
+  const client = createFlowClient({ baseUrl: server.url });
+  const started = await client.start({ kind: 'phone', phoneNumber });
+  before(server);
+  const observer = client.observe(started.id, fast);
+  cleanups.push(observer.subscribe(recordVersions().listener));
+  await vi.waitFor(() => expect(observer.getCurrentResult().connection).toBe('open'));
+  return { server, started, observer };
 }
 
-function follow(observer: FlowObserver): void {
-  cleanups.push(observer.subscribe(recordVersions().listener));
+/** Cancels the flow on the server and waits until the observer shows it done and closed, with no error. */
+async function cancelAndSeeClosed(server: FlowServer, started: FlowView, observer: FlowObserver): Promise<void> {
+  await server.verikit.send(started.id, { type: 'cancel' });
+  await vi.waitFor(() =>
+    expect(observer.getCurrentResult()).toMatchObject({ view: { status: 'cancelled', done: true }, connection: 'closed', error: undefined }),
+  );
 }
 
 function requestsFor(server: FlowServer, flowId: string): string[] {
@@ -51,41 +66,22 @@ function dropDoneViews(server: FlowServer): void {
 
 describe('FlowObserver: the stream says why it ends', () => {
   it('event end after the done view: closes without reconnecting (one stream request)', async () => {
-    const { server, client } = await setup(60_000);
-    const started = await client.start({ kind: 'phone', phoneNumber });
-    const observer = client.observe(started.id, fast);
-    follow(observer);
-    await vi.waitFor(() => expect(observer.getCurrentResult().connection).toBe('open'));
-    await server.verikit.send(started.id, { type: 'cancel' });
-    await vi.waitFor(() =>
-      expect(observer.getCurrentResult()).toMatchObject({ view: { status: 'cancelled', done: true }, connection: 'closed', error: undefined }),
-    );
+    const { server, started, observer } = await openFollowed(60_000);
+    await cancelAndSeeClosed(server, started, observer);
     await vi.waitFor(() => expect(server.bus.active).toBe(0));
     expect(requestsFor(server, started.id).filter((request) => request.endsWith('/stream'))).toHaveLength(1);
   });
 
   it('event end whose done view never arrived: reads the flow once, takes the done view, does not reconnect', async () => {
-    const { server, client } = await setup(60_000);
-    const started = await client.start({ kind: 'phone', phoneNumber });
-    dropDoneViews(server);
-    const observer = client.observe(started.id, fast);
-    follow(observer);
-    await vi.waitFor(() => expect(observer.getCurrentResult().connection).toBe('open'));
-    await server.verikit.send(started.id, { type: 'cancel' });
-    await vi.waitFor(() =>
-      expect(observer.getCurrentResult()).toMatchObject({ view: { status: 'cancelled', done: true }, connection: 'closed', error: undefined }),
-    );
+    const { server, started, observer } = await openFollowed(60_000, dropDoneViews);
+    await cancelAndSeeClosed(server, started, observer);
     const requests = requestsFor(server, started.id).filter((request) => !request.startsWith('POST'));
     // The intercept's own fetch of the stream also reaches the server: two stream requests for one stream.
     expect(requests).toEqual([`GET /flows/${started.id}/stream`, `GET /flows/${started.id}/stream`, `GET /flows/${started.id}`]);
   });
 
   it('the flow deleted from the store mid-stream: event error, one re-read, closes with flow_not_found and its messageId', async () => {
-    const { server, client } = await setup();
-    const started = await client.start({ kind: 'phone', phoneNumber });
-    const observer = client.observe(started.id, fast);
-    follow(observer);
-    await vi.waitFor(() => expect(observer.getCurrentResult().connection).toBe('open'));
+    const { server, started, observer } = await openFollowed(20);
     const key = [...server.map.keys()].find((name) => name.endsWith(`flow:${started.id}`))!;
     server.map.delete(key);
     await vi.waitFor(() =>
@@ -102,11 +98,7 @@ describe('FlowObserver: the stream says why it ends', () => {
   });
 
   it('a store outage mid-stream: event error store_unavailable, re-read then reconnect with backoff, recovers when the store is back', async () => {
-    const { server, client } = await setup();
-    const started = await client.start({ kind: 'phone', phoneNumber });
-    const observer = client.observe(started.id, fast);
-    follow(observer);
-    await vi.waitFor(() => expect(observer.getCurrentResult().connection).toBe('open'));
+    const { server, started, observer } = await openFollowed(20);
     server.map.down = true;
     await vi.waitFor(() =>
       expect(observer.getCurrentResult()).toMatchObject({
