@@ -8,4 +8,4 @@
 export { serveFake, type FakeServer } from './serve-fake.js';
 export { FakeOutbox, type FakeMessage } from './fake-outbox.js';
 export { delay, clampLatency, type FakeLatency } from './fake-latency.js';
-export type { RunningFake } from './running-fake.js';
+export { runningFake, type RunningFake, type RunningFakeParts } from './running-fake.js';

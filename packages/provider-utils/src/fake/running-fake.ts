@@ -1,4 +1,6 @@
-import type { FakeMessage } from './fake-outbox.js';
+import { clampLatency, type FakeLatency } from './fake-latency.js';
+import type { FakeMessage, FakeOutbox } from './fake-outbox.js';
+import type { FakeServer } from './serve-fake.js';
 
 /** What every running fake of a provider's API offers a test: where it is, what it delivered, and its knobs. */
 export interface RunningFake<Answered> {
@@ -20,4 +22,47 @@ export interface RunningFake<Answered> {
   reset(): void;
   /** Stops the server. */
   close(): Promise<void>;
+}
+
+/** What {@link runningFake} builds a {@link RunningFake} from: the parts every fake has, and how to forget its pending codes. */
+export interface RunningFakeParts<Answered> {
+  /** The fake's listening server. */
+  readonly server: FakeServer;
+  /** What it delivered. */
+  readonly outbox: FakeOutbox;
+  /** The latency its routes read before answering. */
+  readonly latency: FakeLatency;
+  /** Who hears of each answered request. */
+  readonly listeners: Set<(request: Answered) => void>;
+  /** Forgets the fake's own pending codes or verifications, on `reset`. */
+  clearPending(): void;
+}
+
+/**
+ * The {@link RunningFake} every provider fake returns, built once from its parts; a fake adds only what is its
+ * own (its base URLs, credentials) with `Object.assign`, which keeps `outbox` a live getter.
+ */
+export function runningFake<Answered>(parts: RunningFakeParts<Answered>): RunningFake<Answered> {
+  const { server, outbox, latency, listeners, clearPending } = parts;
+  return {
+    url: server.url,
+    port: server.port,
+    get outbox() {
+      return outbox.messages;
+    },
+    lastCode: (phoneNumber) => outbox.lastCode(phoneNumber),
+    lastMessage: (phoneNumber) => outbox.lastText(phoneNumber),
+    setLatency(ms) {
+      latency.ms = clampLatency(ms);
+    },
+    onRequest(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    reset() {
+      outbox.clear();
+      clearPending();
+    },
+    close: () => server.close(),
+  };
 }

@@ -1,4 +1,4 @@
-import { clampLatency, FakeOutbox, serveFake, type RunningFake } from '@verikit/provider-utils/fake';
+import { clampLatency, FakeOutbox, runningFake, serveFake, type RunningFake } from '@verikit/provider-utils/fake';
 import { Hono } from 'hono';
 import { mountTermiiRoutes } from './termii-fake-routes.js';
 import { TermiiFakeTokens } from './termii-fake-tokens.js';
@@ -64,27 +64,5 @@ export async function startTermiiFake(options: TermiiFakeOptions = {}): Promise<
   app.get('/__fake/outbox', (c) => c.json(outbox.messages));
   app.notFound((c) => c.json({ code: 'fail', message: 'Not found' }, 404));
   const server = await serveFake(app.fetch, options.port ?? 0);
-  return {
-    url: server.url,
-    baseUrl: server.url,
-    port: server.port,
-    apiKey,
-    get outbox() {
-      return outbox.messages;
-    },
-    lastCode: (phoneNumber) => outbox.lastCode(phoneNumber),
-    lastMessage: (phoneNumber) => outbox.lastText(phoneNumber),
-    setLatency(ms) {
-      latency.ms = clampLatency(ms);
-    },
-    onRequest(listener) {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
-    reset() {
-      outbox.clear();
-      tokens.clear();
-    },
-    close: () => server.close(),
-  };
+  return Object.assign(runningFake({ server, outbox, latency, listeners, clearPending: () => tokens.clear() }), { baseUrl: server.url, apiKey });
 }

@@ -1,4 +1,4 @@
-import { clampLatency, FakeOutbox, serveFake, type RunningFake } from '@verikit/provider-utils/fake';
+import { clampLatency, FakeOutbox, runningFake, serveFake, type RunningFake } from '@verikit/provider-utils/fake';
 import { Hono } from 'hono';
 import { TwilioFakeVerifications } from './twilio-fake-verifications.js';
 import { mountTwilioRoutes } from './twilio-fake-routes.js';
@@ -105,26 +105,7 @@ export async function startTwilioFake(options: TwilioFakeOptions = {}): Promise<
     c.json({ code: 20404, message: 'The requested resource was not found', more_info: 'https://www.twilio.com/docs/errors/20404', status: 404 }, 404),
   );
   const server = await serveFake(app.fetch, options.port ?? 0);
-  return {
-    url: server.url,
-    port: server.port,
+  return Object.assign(runningFake({ server, outbox, latency, listeners, clearPending: () => verifications.clear() }), {
     settings: { accountSid, authToken, verifyServiceSid, verifyBaseUrl: server.url, apiBaseUrl: server.url },
-    get outbox() {
-      return outbox.messages;
-    },
-    lastCode: (phoneNumber) => outbox.lastCode(phoneNumber),
-    lastMessage: (phoneNumber) => outbox.lastText(phoneNumber),
-    setLatency(ms) {
-      latency.ms = clampLatency(ms);
-    },
-    onRequest(listener) {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
-    reset() {
-      outbox.clear();
-      verifications.clear();
-    },
-    close: () => server.close(),
-  };
+  });
 }
