@@ -19,7 +19,7 @@ import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { silentLogger, type ProviderV1 } from '@verikit/provider';
-import { measure, median, type Measurement, type RoundTrip } from './round-trips.js';
+import { compareWithBare, type RoundTrip } from './round-trips.js';
 import { createGatewayProvider } from '@verikit/gateway';
 import { startSandbox } from '@verikit/sandbox';
 
@@ -85,30 +85,7 @@ export async function run(): Promise<void> {
     const bare = bareRoundTrip(server.url, server.apiKey);
     const offset = { next: 0 };
     console.log(`phone send + check round trips against the sandbox in a child process, ${rounds} alternating rounds of ${roundMs} ms`);
-    for (const concurrency of [1, 64]) {
-      // Warm-up, not counted.
-      await measure(gateway, concurrency, offset, roundMs);
-      await measure(bare, concurrency, offset, roundMs);
-      const gatewayRuns: Measurement[] = [];
-      const bareRuns: Measurement[] = [];
-      const ratios: number[] = [];
-      for (let round = 0; round < rounds; round += 1) {
-        const g = await measure(gateway, concurrency, offset, roundMs);
-        const b = await measure(bare, concurrency, offset, roundMs);
-        gatewayRuns.push(g);
-        bareRuns.push(b);
-        ratios.push(b.rate / g.rate);
-      }
-      const rate = (runs: Measurement[]) => Math.round(median(runs.map((each) => each.rate))).toLocaleString('en-US');
-      const cpu = (runs: Measurement[]) => median(runs.map((each) => each.cpuMicrosPerTrip));
-      console.log(`concurrency ${concurrency}`);
-      console.log(`  gateway provider (ky)  ${rate(gatewayRuns).padStart(7)} round trips/s   client CPU ${Math.round(cpu(gatewayRuns))} µs/trip`);
-      console.log(`  bare fetch             ${rate(bareRuns).padStart(7)} round trips/s   client CPU ${Math.round(cpu(bareRuns))} µs/trip`);
-      console.log(
-        `  cost ratio bare / gateway rate ${median(ratios).toFixed(2)}x (median of per-round ratios; target <= 1.3)` +
-          `   client CPU ratio ${(cpu(gatewayRuns) / cpu(bareRuns)).toFixed(2)}x`,
-      );
-    }
+    for (const concurrency of [1, 64]) await compareWithBare('gateway', gateway, bare, { concurrency, rounds, roundMs, offset });
   } finally {
     server.stop();
   }

@@ -16,7 +16,7 @@ import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { silentLogger, type ProviderV1 } from '@verikit/provider';
-import { measure, median, type Measurement, type RoundTrip } from './round-trips.js';
+import { compareWithBare, type RoundTrip } from './round-trips.js';
 import { createTermiiProvider } from '@verikit/termii';
 import { startTermiiFake } from '@verikit/termii/fake';
 import { createTwilioProvider } from '@verikit/twilio';
@@ -127,31 +127,7 @@ export async function run(): Promise<void> {
     console.log(`phone send + check round trips against each provider's fake in a child process, ${rounds} alternating rounds of ${roundMs} ms`);
     const offset = { next: 0 };
     for (const [name, provider, bare] of arms) {
-      for (const concurrency of [1, 64]) {
-        await measure(provider, concurrency, offset, roundMs);
-        await measure(bare, concurrency, offset, roundMs);
-        const providerRuns: Measurement[] = [];
-        const bareRuns: Measurement[] = [];
-        const ratios: number[] = [];
-        for (let round = 0; round < rounds; round += 1) {
-          const p = await measure(provider, concurrency, offset, roundMs);
-          const b = await measure(bare, concurrency, offset, roundMs);
-          providerRuns.push(p);
-          bareRuns.push(b);
-          ratios.push(b.rate / p.rate);
-        }
-        const rate = (runs: Measurement[]) =>
-          Math.round(median(runs.map((each) => each.rate)))
-            .toLocaleString('en-US')
-            .padStart(7);
-        const cpu = (runs: Measurement[]) => median(runs.map((each) => each.cpuMicrosPerTrip));
-        console.log(`${name}, concurrency ${concurrency}`);
-        console.log(`  ${`${name} provider (ky)`.padEnd(22)} ${rate(providerRuns)} round trips/s   client CPU ${Math.round(cpu(providerRuns))} µs/trip`);
-        console.log(`  ${'bare fetch'.padEnd(22)} ${rate(bareRuns)} round trips/s   client CPU ${Math.round(cpu(bareRuns))} µs/trip`);
-        console.log(
-          `  cost ratio bare / provider rate ${median(ratios).toFixed(2)}x (target <= 1.3)   client CPU ratio ${(cpu(providerRuns) / cpu(bareRuns)).toFixed(2)}x`,
-        );
-      }
+      for (const concurrency of [1, 64]) await compareWithBare(name, provider, bare, { concurrency, rounds, roundMs, offset });
     }
   } finally {
     servers.stop();

@@ -34,3 +34,40 @@ export function median(values: number[]): number {
   const middle = Math.floor(sorted.length / 2);
   return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }
+
+/**
+ * Compares a provider's round trips with bare fetch at one concurrency: a warm-up of each, then `rounds`
+ * alternating rounds (so machine noise hits both alike), and prints medians, client CPU and the cost ratio.
+ */
+export async function compareWithBare(
+  label: string,
+  subject: RoundTrip,
+  bare: RoundTrip,
+  options: { concurrency: number; rounds: number; roundMs: number; offset: { next: number } },
+): Promise<void> {
+  const { concurrency, rounds, roundMs, offset } = options;
+  await measure(subject, concurrency, offset, roundMs);
+  await measure(bare, concurrency, offset, roundMs);
+  const subjectRuns: Measurement[] = [];
+  const bareRuns: Measurement[] = [];
+  const ratios: number[] = [];
+  for (let round = 0; round < rounds; round += 1) {
+    const s = await measure(subject, concurrency, offset, roundMs);
+    const b = await measure(bare, concurrency, offset, roundMs);
+    subjectRuns.push(s);
+    bareRuns.push(b);
+    ratios.push(b.rate / s.rate);
+  }
+  const rate = (runs: Measurement[]) =>
+    Math.round(median(runs.map((each) => each.rate)))
+      .toLocaleString('en-US')
+      .padStart(7);
+  const cpu = (runs: Measurement[]) => median(runs.map((each) => each.cpuMicrosPerTrip));
+  console.log(`${label}, concurrency ${concurrency}`);
+  console.log(`  ${`${label} provider (ky)`.padEnd(22)} ${rate(subjectRuns)} round trips/s   client CPU ${Math.round(cpu(subjectRuns))} µs/trip`);
+  console.log(`  ${'bare fetch'.padEnd(22)} ${rate(bareRuns)} round trips/s   client CPU ${Math.round(cpu(bareRuns))} µs/trip`);
+  console.log(
+    `  cost ratio bare / provider rate ${median(ratios).toFixed(2)}x (median of per-round ratios; target <= 1.3)` +
+      `   client CPU ratio ${(cpu(subjectRuns) / cpu(bareRuns)).toFixed(2)}x`,
+  );
+}
