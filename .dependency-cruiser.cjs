@@ -74,7 +74,10 @@ module.exports = {
         dependencyTypesNot: ['npm', 'npm-peer', 'npm-optional'],
       },
     },
-    ...packages.flatMap((entry) => [undeclaredRule(entry, 'runtime', entry.runtime), undeclaredRule(entry, 'test', [...entry.runtime, ...entry.dev])]),
+    ...packages.flatMap((entry) => [
+      undeclaredRule(entry, 'runtime', entry.runtime),
+      undeclaredRule(entry, 'test', [...entry.runtime, ...entry.dev]),
+    ]),
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

@@ -6,7 +6,12 @@ export default defineConfig({
   resolve: { conditions: ['@verikit/source', 'module', 'node', 'import', 'default'] },
   ssr: { resolve: { conditions: ['@verikit/source', 'module', 'node', 'import', 'default'] } },
   test: {
-    include: ['packages/*/src/**/*.test.ts', 'packages/*/src/**/*.test.tsx', 'examples/**/*.test.ts', 'scripts/**/*.test.ts'],
+    include: [
+      'packages/*/src/**/*.test.ts',
+      'packages/*/src/**/*.test.tsx',
+      'examples/**/*.test.ts',
+      'scripts/**/*.test.ts',
+    ],
     testTimeout: 20_000,
     hookTimeout: 20_000,
   },

@@ -24,17 +24,26 @@ export function createBaselineMachine(maxAttempts: number) {
     .setup({
       types: {} as { context: Context; events: Event },
       guards: {
-        codeMatches: ({ context, event }) => event.type === 'submit-code' && event.codeHash === context.codeHash && event.now < context.expiresAt,
+        codeMatches: ({ context, event }) =>
+          event.type === 'submit-code' && event.codeHash === context.codeHash && event.now < context.expiresAt,
         lastAttempt: ({ context }) => context.attemptsLeft <= 1,
       },
       actions: {
-        attemptUsed: xstate.assign(({ context }) => ({ attemptsLeft: context.attemptsLeft - 1, error: 'code_invalid' })),
+        attemptUsed: xstate.assign(({ context }) => ({
+          attemptsLeft: context.attemptsLeft - 1,
+          error: 'code_invalid',
+        })),
       },
     })
     .createMachine({
       id: 'baseline',
       initial: 'idle',
-      context: { attemptsLeft: maxAttempts, codeHash: 'a'.repeat(32), expiresAt: Number.MAX_SAFE_INTEGER, error: undefined },
+      context: {
+        attemptsLeft: maxAttempts,
+        codeHash: 'a'.repeat(32),
+        expiresAt: Number.MAX_SAFE_INTEGER,
+        error: undefined,
+      },
       states: {
         idle: { on: { sent: 'sending' } },
         sending: { on: { sent: 'awaiting-code', cancel: 'locked' } },
@@ -70,7 +79,9 @@ export function measureBaselineMachine(machine: BaselineMachine, stored: string[
   let events = 0;
   for (let pass = 0; pass < passes; pass += 1) {
     for (let index = 0; index < stored.length; index += 1) {
-      const snapshot = machine.resolveState(JSON.parse(stored[index]!) as Parameters<BaselineMachine['resolveState']>[0]);
+      const snapshot = machine.resolveState(
+        JSON.parse(stored[index]!) as Parameters<BaselineMachine['resolveState']>[0],
+      );
       const [next] = xstate.transition(machine, snapshot, { type: 'submit-code', codeHash: wrong, now: 0 });
       if (next === snapshot) throw new Error('the baseline event changed nothing');
       stored[index] = JSON.stringify({ value: next.value, context: next.context });

@@ -18,7 +18,14 @@
  */
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { createMemoryKeyv, createVerikit, defaultPolicies, KeyvFlowStore, type FlowPolicies, type Verikit } from '@verikit/core';
+import {
+  createMemoryKeyv,
+  createVerikit,
+  defaultPolicies,
+  KeyvFlowStore,
+  type FlowPolicies,
+  type Verikit,
+} from '@verikit/core';
 import { ExpiringMap } from '../packages/core/src/store/expiring-map.js';
 import { createIdentityMachine, createPureTransitions } from '@verikit/core/flows';
 import { createTestProviderV1, ManualClock } from '@verikit/testing';
@@ -58,9 +65,23 @@ function createEngine(): Verikit {
  * decision 0500 (a Keyv that createMemoryKeyv did not make takes that path): the old code path, in this run.
  */
 function createEngineThroughKeyv(): Verikit {
-  const KeyvClass = createMemoryKeyv().constructor as new (options: Record<string, unknown>) => ReturnType<typeof createMemoryKeyv>;
-  const keyv = new KeyvClass({ store: new ExpiringMap(), serialize: JSON.stringify, deserialize: JSON.parse, throwOnErrors: true, namespace: 'verikit' });
-  return createVerikit({ provider: createTestProviderV1(), secret, clock: new ManualClock(), policies, store: new KeyvFlowStore(keyv) });
+  const KeyvClass = createMemoryKeyv().constructor as new (
+    options: Record<string, unknown>,
+  ) => ReturnType<typeof createMemoryKeyv>;
+  const keyv = new KeyvClass({
+    store: new ExpiringMap(),
+    serialize: JSON.stringify,
+    deserialize: JSON.parse,
+    throwOnErrors: true,
+    namespace: 'verikit',
+  });
+  return createVerikit({
+    provider: createTestProviderV1(),
+    secret,
+    clock: new ManualClock(),
+    policies,
+    store: new KeyvFlowStore(keyv),
+  });
 }
 
 async function startIdentityFlows(verikit: Verikit, count: number, offset: number): Promise<string[]> {
@@ -100,7 +121,9 @@ function measureBaseline(machine: IdentityMachine, storedSnapshots: string[], st
   let events = 0;
   for (let attempt = 0; attempt < attemptsPerFlow; attempt += 1) {
     for (let index = 0; index < stored.length; index += 1) {
-      const snapshot = machine.resolveState(JSON.parse(stored[index]!) as Parameters<IdentityMachine['resolveState']>[0]);
+      const snapshot = machine.resolveState(
+        JSON.parse(stored[index]!) as Parameters<IdentityMachine['resolveState']>[0],
+      );
       const [next] = step(machine, snapshot, { type: 'submit-code', now: snapshot.context.expiresAt! - 1, codeHash });
       if (next === snapshot) throw new Error('the baseline event changed nothing');
       stored[index] = JSON.stringify({ value: next.value, context: next.context });
@@ -153,17 +176,31 @@ async function benchEvents(): Promise<SummaryRow> {
     sharedScopeRatios.push(engineRate / sharedScopeRate);
   }
   const format = (value: number) => Math.round(value).toLocaleString('en-US');
-  console.log(`event: wrong submit-code on BVN flows in awaiting-code, ${flowsPerRound} flows x ${attemptsPerFlow} events per round, ${rounds} rounds`);
-  console.log(`engine (in-memory store)           ${format(median(engineRates))} events/CPU-s   rounds: ${engineRates.map(format).join(' ')}`);
+  console.log(
+    `event: wrong submit-code on BVN flows in awaiting-code, ${flowsPerRound} flows x ${attemptsPerFlow} events per round, ${rounds} rounds`,
+  );
+  console.log(
+    `engine (in-memory store)           ${format(median(engineRates))} events/CPU-s   rounds: ${engineRates.map(format).join(' ')}`,
+  );
   console.log(
     `  same, records through Keyv get/set (before 0500) ${format(median(throughKeyvRates))} events/CPU-s   rounds: ${throughKeyvRates.map(format).join(' ')}`,
   );
-  console.log(`5-state machine, bare transition + JSON ${format(median(smallRates))} events/CPU-s   rounds: ${smallRates.map(format).join(' ')}`);
-  console.log(`bare transition + JSON round trip  ${format(median(baselineRates))} events/CPU-s   rounds: ${baselineRates.map(format).join(' ')}`);
-  console.log(`  same, one shared scope (as engine) ${format(median(sharedScopeRates))} events/s   rounds: ${sharedScopeRates.map(format).join(' ')}`);
-  console.log(`ratio engine / 5-state bare         ${median(smallRatios).toFixed(3)} (median of per-round ratios; goal >= 1.0)`);
+  console.log(
+    `5-state machine, bare transition + JSON ${format(median(smallRates))} events/CPU-s   rounds: ${smallRates.map(format).join(' ')}`,
+  );
+  console.log(
+    `bare transition + JSON round trip  ${format(median(baselineRates))} events/CPU-s   rounds: ${baselineRates.map(format).join(' ')}`,
+  );
+  console.log(
+    `  same, one shared scope (as engine) ${format(median(sharedScopeRates))} events/s   rounds: ${sharedScopeRates.map(format).join(' ')}`,
+  );
+  console.log(
+    `ratio engine / 5-state bare         ${median(smallRatios).toFixed(3)} (median of per-round ratios; goal >= 1.0)`,
+  );
   console.log(`ratio engine / bare (same machine) ${median(ratios).toFixed(3)} (median of per-round ratios)`);
-  console.log(`ratio engine / shared-scope bare   ${median(sharedScopeRatios).toFixed(3)} (the engine's own overhead beyond the transition and JSON)`);
+  console.log(
+    `ratio engine / shared-scope bare   ${median(sharedScopeRatios).toFixed(3)} (the engine's own overhead beyond the transition and JSON)`,
+  );
   const ratio = median(smallRatios);
   return {
     measure: 'engine events/s, in-memory',
@@ -179,7 +216,8 @@ async function benchHeap(): Promise<SummaryRow> {
   const provider = createTestProviderV1();
   const verikit = createVerikit({ provider, secret, clock: new ManualClock(), policies, guard: false });
   // Warm the code paths (and their caches) before the first heap reading.
-  for (let index = 0; index < 100; index += 1) await verikit.start({ kind: 'phone', phoneNumber: phoneNumber(heapFlows + index) });
+  for (let index = 0; index < 100; index += 1)
+    await verikit.start({ kind: 'phone', phoneNumber: phoneNumber(heapFlows + index) });
   provider.reset();
   collectGarbage();
   const before = process.memoryUsage().heapUsed;
@@ -191,7 +229,9 @@ async function benchHeap(): Promise<SummaryRow> {
   provider.reset();
   collectGarbage();
   const after = process.memoryUsage().heapUsed;
-  console.log(`heap: ${heapFlows.toLocaleString('en-US')} phone flows in awaiting-code, each with its own per-number send counter`);
+  console.log(
+    `heap: ${heapFlows.toLocaleString('en-US')} phone flows in awaiting-code, each with its own per-number send counter`,
+  );
   const perFlow = (after - before) / heapFlows;
   console.log(`heap per persisted flow            ${Math.round(perFlow)} bytes (goal <= 700)`);
   // Where the bytes are: the characters of the keys and serialized values the store holds, per flow.

@@ -80,12 +80,20 @@ function bareRoundTrip(url: string, apiKey: string): RoundTrip {
 export async function run(): Promise<void> {
   const server = await startSandboxProcess();
   try {
-    const provider = createGatewayProvider({ apiKey: server.apiKey, baseUrl: server.url, ussdBaseUrl: server.url, defaultSender: 'Bench' });
+    const provider = createGatewayProvider({
+      apiKey: server.apiKey,
+      baseUrl: server.url,
+      ussdBaseUrl: server.url,
+      defaultSender: 'Bench',
+    });
     const gateway = gatewayRoundTrip(provider);
     const bare = bareRoundTrip(server.url, server.apiKey);
     const offset = { next: 0 };
-    console.log(`phone send + check round trips against the sandbox in a child process, ${rounds} alternating rounds of ${roundMs} ms`);
-    for (const concurrency of [1, 64]) await compareWithBare('gateway', gateway, bare, { concurrency, rounds, roundMs, offset });
+    console.log(
+      `phone send + check round trips against the sandbox in a child process, ${rounds} alternating rounds of ${roundMs} ms`,
+    );
+    for (const concurrency of [1, 64])
+      await compareWithBare('gateway', gateway, bare, { concurrency, rounds, roundMs, offset });
   } finally {
     server.stop();
   }

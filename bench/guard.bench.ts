@@ -13,7 +13,11 @@ import { createTestProviderV1 } from '@verikit/testing';
 const secret = 'bench-secret-bench-secret-bench-secret';
 const rounds = 5;
 const policies = { maxSendsPerHour: 1_000_000 };
-const outOfReach: SendGuardOptions = { perClient: { points: 1e9 }, perPrefix: { points: 1e9 }, global: { points: 1e9 } };
+const outOfReach: SendGuardOptions = {
+  perClient: { points: 1e9 },
+  perPrefix: { points: 1e9 },
+  global: { points: 1e9 },
+};
 let next = 0;
 
 function median(values: number[]): number {
@@ -26,7 +30,10 @@ async function startRate(verikit: Verikit, count: number): Promise<number> {
   const started = performance.now();
   for (let index = 0; index < count; index += 1) {
     next += 1;
-    await verikit.start({ kind: 'phone', phoneNumber: `+23480${String(10_000_000 + next * 7).slice(-8)}` }, { client: `client-${next}` });
+    await verikit.start(
+      { kind: 'phone', phoneNumber: `+23480${String(10_000_000 + next * 7).slice(-8)}` },
+      { client: `client-${next}` },
+    );
   }
   return count / ((performance.now() - started) / 1000);
 }
@@ -43,12 +50,19 @@ async function compare(label: string, guarded: Verikit, bare: Verikit, count: nu
     if (round % 2 === 1) without.push(await startRate(bare, count));
   }
   const [on, off] = [median(withGuard), median(without)];
-  console.log(`${label}: starts/s without the guard ${off.toFixed(0)}, with it ${on.toFixed(0)}; ratio with / without ${(on / off).toFixed(3)}`);
+  console.log(
+    `${label}: starts/s without the guard ${off.toFixed(0)}, with it ${on.toFixed(0)}; ratio with / without ${(on / off).toFixed(3)}`,
+  );
 }
 
 export async function run(): Promise<void> {
   const provider = createTestProviderV1();
-  await compare('memory', createVerikit({ provider, secret, policies, guard: outOfReach }), createVerikit({ provider, secret, policies, guard: false }), 2000);
+  await compare(
+    'memory',
+    createVerikit({ provider, secret, policies, guard: outOfReach }),
+    createVerikit({ provider, secret, policies, guard: false }),
+    2000,
+  );
 
   const url = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
   const namespace = `vk-bench-guard-${process.pid}-${randomUUID().slice(0, 8)}`;
@@ -68,8 +82,12 @@ export async function run(): Promise<void> {
       500,
     );
   } finally {
-    const client = stores[0]!.client as unknown as { scanIterator(options: object): AsyncIterable<string[]>; unlink(keys: string[]): Promise<number> };
-    for await (const keys of client.scanIterator({ MATCH: `${namespace}::*`, COUNT: 1000 })) if (keys.length > 0) await client.unlink(keys);
+    const client = stores[0]!.client as unknown as {
+      scanIterator(options: object): AsyncIterable<string[]>;
+      unlink(keys: string[]): Promise<number>;
+    };
+    for await (const keys of client.scanIterator({ MATCH: `${namespace}::*`, COUNT: 1000 }))
+      if (keys.length > 0) await client.unlink(keys);
     await Promise.all(stores.map((store) => store.close()));
   }
 }

@@ -43,7 +43,12 @@ interface AutocannonResult {
   errors: number;
   timeouts: number;
 }
-type Autocannon = (options: { url: string; connections: number; duration: number; requests?: AutocannonRequest[] }) => Promise<AutocannonResult>;
+type Autocannon = (options: {
+  url: string;
+  connections: number;
+  duration: number;
+  requests?: AutocannonRequest[];
+}) => Promise<AutocannonResult>;
 
 const require = createRequire(import.meta.url);
 const autocannon = require('autocannon') as Autocannon;
@@ -64,7 +69,11 @@ function createEngine(): Verikit {
 async function startIdentityFlows(verikit: Verikit, count: number): Promise<string[]> {
   const ids: string[] = [];
   for (let index = 0; index < count; index += 1) {
-    const view = await verikit.start({ kind: 'identity', idType: 'bvn', number: `2${String(index).padStart(10, '0')}` });
+    const view = await verikit.start({
+      kind: 'identity',
+      idType: 'bvn',
+      number: `2${String(index).padStart(10, '0')}`,
+    });
     ids.push(view.id);
   }
   return ids;
@@ -86,7 +95,8 @@ function bareListener(verikit: Verikit): Parameters<typeof createServer>[1] {
   return (request, response) => {
     const [, , id, tail] = (request.url ?? '').split('/');
     const work = async () => {
-      if (request.method === 'GET' && id !== undefined && tail === undefined) return json(response, 200, await verikit.get(id));
+      if (request.method === 'GET' && id !== undefined && tail === undefined)
+        return json(response, 200, await verikit.get(id));
       if (request.method === 'POST' && id !== undefined && tail === 'events') {
         return json(response, 200, await verikit.send(id, JSON.parse(await bodyOf(request)) as UserEvent));
       }
@@ -100,7 +110,9 @@ function bareListener(verikit: Verikit): Parameters<typeof createServer>[1] {
 function honoListener(verikit: Verikit): ReturnType<typeof getRequestListener> {
   const app = new Hono();
   app.get('/flows/:id', async (c) => c.json(await verikit.get(c.req.param('id'))));
-  app.post('/flows/:id/events', async (c) => c.json(await verikit.send(c.req.param('id'), await c.req.json<UserEvent>())));
+  app.post('/flows/:id/events', async (c) =>
+    c.json(await verikit.send(c.req.param('id'), await c.req.json<UserEvent>())),
+  );
   return getRequestListener(app.fetch);
 }
 
@@ -108,7 +120,12 @@ function honoListener(verikit: Verikit): ReturnType<typeof getRequestListener> {
 async function serve(kind: ServerKind): Promise<void> {
   const verikit = createEngine();
   const ids = await startIdentityFlows(verikit, flowCount);
-  const listener = kind === 'node:http' ? bareListener(verikit) : kind === 'hono' ? honoListener(verikit) : toNodeHandler(createFlowHandler({ verikit }));
+  const listener =
+    kind === 'node:http'
+      ? bareListener(verikit)
+      : kind === 'hono'
+        ? honoListener(verikit)
+        : toNodeHandler(createFlowHandler({ verikit }));
   const server = createServer(listener as Parameters<typeof createServer>[1]);
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
@@ -169,13 +186,21 @@ async function measureServers(): Promise<void> {
   const byKind = new Map(servers.map((kind, index) => [kind, started[index]!]));
   const rates = new Map<string, number[]>();
   try {
-    for (const [operation, build] of Object.entries(operations) as Array<[Operation, (id: string) => AutocannonRequest]>) {
-      for (const server of started) await autocannon({ url: server.url, connections: 16, duration: 1, requests: roundRobin(server.ids, build) });
+    for (const [operation, build] of Object.entries(operations) as Array<
+      [Operation, (id: string) => AutocannonRequest]
+    >) {
+      for (const server of started)
+        await autocannon({ url: server.url, connections: 16, duration: 1, requests: roundRobin(server.ids, build) });
       for (const connections of concurrencies) {
         for (let round = 0; round < rounds; round += 1) {
           for (const kind of servers) {
             const server = byKind.get(kind)!;
-            const result = await autocannon({ url: server.url, connections, duration: durationSeconds, requests: roundRobin(server.ids, build) });
+            const result = await autocannon({
+              url: server.url,
+              connections,
+              duration: durationSeconds,
+              requests: roundRobin(server.ids, build),
+            });
             if (result.non2xx > 0 || result.errors > 0 || result.timeouts > 0) {
               console.log(
                 `  ! ${kind} ${operation} c=${connections}: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts of ${result.requests.total}`,
@@ -190,13 +215,19 @@ async function measureServers(): Promise<void> {
   } finally {
     for (const server of started) server.stop();
   }
-  console.log(`node ${process.version}, ${flowCount} flows; requests per second, median of ${rounds} rounds of ${durationSeconds} s, servers in turn`);
-  console.log(`${'operation'.padEnd(24)} ${'conns'.padStart(5)} ${servers.map((kind) => kind.padStart(9)).join(' ')}  verikit/hono`);
+  console.log(
+    `node ${process.version}, ${flowCount} flows; requests per second, median of ${rounds} rounds of ${durationSeconds} s, servers in turn`,
+  );
+  console.log(
+    `${'operation'.padEnd(24)} ${'conns'.padStart(5)} ${servers.map((kind) => kind.padStart(9)).join(' ')}  verikit/hono`,
+  );
   for (const operation of Object.keys(operations) as Operation[]) {
     for (const connections of concurrencies) {
       const cell = (kind: ServerKind) => median(rates.get(`${kind} ${operation} ${connections}`) ?? []);
       const ratio = cell('hono') > 0 ? (cell('verikit') / cell('hono')).toFixed(2) : 'n/a';
-      console.log(`${operation.padEnd(24)} ${String(connections).padStart(5)} ${servers.map((kind) => format(cell(kind))).join(' ')}  ${ratio}`);
+      console.log(
+        `${operation.padEnd(24)} ${String(connections).padStart(5)} ${servers.map((kind) => format(cell(kind))).join(' ')}  ${ratio}`,
+      );
     }
   }
 }
@@ -291,7 +322,14 @@ async function measureCrossInstanceDelay(): Promise<void> {
     const client = instances[0]!.store.client as unknown as { sendCommand(args: string[]): Promise<unknown> };
     let cursor = '0';
     do {
-      const [nextCursor, keys] = (await client.sendCommand(['SCAN', cursor, 'MATCH', `${namespace}::*`, 'COUNT', '1000'])) as [string, string[]];
+      const [nextCursor, keys] = (await client.sendCommand([
+        'SCAN',
+        cursor,
+        'MATCH',
+        `${namespace}::*`,
+        'COUNT',
+        '1000',
+      ])) as [string, string[]];
       if (keys.length > 0) await client.sendCommand(['UNLINK', ...keys]);
       cursor = nextCursor;
     } while (cursor !== '0');

@@ -36,7 +36,12 @@ const megabytes = (bytes: number) => `${(bytes / 1048576).toFixed(1)} MB`;
 
 /** The record the engine writes when a phone flow starts, to copy with other ids. */
 async function engineRecord(): Promise<FlowRecord> {
-  const verikit = createVerikit({ provider: createTestProviderV1(), secret: 'bench-secret-bench-secret-bench-secret', clock: new ManualClock(), guard: false });
+  const verikit = createVerikit({
+    provider: createTestProviderV1(),
+    secret: 'bench-secret-bench-secret-bench-secret',
+    clock: new ManualClock(),
+    guard: false,
+  });
   const view = await verikit.start({ kind: 'phone', phoneNumber: '+2348030000000' });
   const record = await verikit.store.getFlow(view.id);
   if (record === undefined) throw new Error('the engine stored no record');
@@ -46,7 +51,13 @@ async function engineRecord(): Promise<FlowRecord> {
 /** The previous default, built with the same Keyv class: the same JSON records in a plain Map. */
 function plainMapKeyv(): MemoryKeyv {
   const KeyvClass = createMemoryKeyv().constructor as new (options: Record<string, unknown>) => MemoryKeyv;
-  return new KeyvClass({ store: new Map(), serialize: JSON.stringify, deserialize: JSON.parse, throwOnErrors: true, namespace: 'verikit' });
+  return new KeyvClass({
+    store: new Map(),
+    serialize: JSON.stringify,
+    deserialize: JSON.parse,
+    throwOnErrors: true,
+    namespace: 'verikit',
+  });
 }
 
 async function fill(store: KeyvFlowStore, template: FlowRecord, count: number): Promise<void> {
@@ -75,7 +86,9 @@ async function perFlow(label: string, keyv: MemoryKeyv, template: FlowRecord): P
 
 export async function run(): Promise<void> {
   const template = await engineRecord();
-  console.log(`(a) heap per flow at ${perFlowCount.toLocaleString('en-US')} flows (record + route, TTL ${ttlMs / 60_000} min)`);
+  console.log(
+    `(a) heap per flow at ${perFlowCount.toLocaleString('en-US')} flows (record + route, TTL ${ttlMs / 60_000} min)`,
+  );
   // Two rounds in turn: the first also pays for warming up, so the second is the one compared.
   const rounds: Array<[number, number]> = [];
   for (let round = 1; round <= 2; round += 1) {
@@ -86,7 +99,9 @@ export async function run(): Promise<void> {
   const [plain, expiring] = rounds.at(-1)!;
   console.log(`ratio ExpiringMap / plain Map (round 2)     ${(expiring / plain).toFixed(3)} (goal <= 1.00)`);
 
-  console.log(`(b) ${expiryCount.toLocaleString('en-US')} flows through createMemoryKeyv(), then all expired and one sweep`);
+  console.log(
+    `(b) ${expiryCount.toLocaleString('en-US')} flows through createMemoryKeyv(), then all expired and one sweep`,
+  );
   const keyv = createMemoryKeyv();
   const store = new KeyvFlowStore(keyv);
   const map = keyv.store as unknown as Sweepable;

@@ -35,7 +35,9 @@ interface Servers {
 async function serve(): Promise<void> {
   const termii = await startTermiiFake();
   const twilio = await startTwilioFake();
-  process.stdout.write(`${JSON.stringify({ termii: { url: termii.url, apiKey: termii.apiKey }, twilio: twilio.settings } satisfies Servers)}\n`);
+  process.stdout.write(
+    `${JSON.stringify({ termii: { url: termii.url, apiKey: termii.apiKey }, twilio: twilio.settings } satisfies Servers)}\n`,
+  );
 }
 
 async function startServers(): Promise<Servers & { stop: () => void }> {
@@ -63,10 +65,11 @@ function providerRoundTrip(provider: ProviderV1): RoundTrip {
 function bareTermii(url: string, apiKey: string): RoundTrip {
   const headers = { 'content-type': 'application/json', accept: 'application/json' };
   const post = async (path: string, body: Record<string, unknown>, signal: AbortSignal) =>
-    JSON.parse(await (await fetch(url + path, { method: 'POST', headers, body: JSON.stringify({ api_key: apiKey, ...body }), signal })).text()) as Record<
-      string,
-      unknown
-    >;
+    JSON.parse(
+      await (
+        await fetch(url + path, { method: 'POST', headers, body: JSON.stringify({ api_key: apiKey, ...body }), signal })
+      ).text(),
+    ) as Record<string, unknown>;
   return async (index) => {
     const signal = new AbortController().signal;
     const sent = await post(
@@ -99,10 +102,11 @@ function bareTwilio(settings: TwilioFakeSettings): RoundTrip {
   };
   const base = `${settings.verifyBaseUrl}/v2/Services/${settings.verifyServiceSid}`;
   const post = async (path: string, form: Record<string, string>, signal: AbortSignal) =>
-    JSON.parse(await (await fetch(base + path, { method: 'POST', headers, body: new URLSearchParams(form).toString(), signal })).text()) as Record<
-      string,
-      unknown
-    >;
+    JSON.parse(
+      await (
+        await fetch(base + path, { method: 'POST', headers, body: new URLSearchParams(form).toString(), signal })
+      ).text(),
+    ) as Record<string, unknown>;
   return async (index) => {
     const signal = new AbortController().signal;
     const sent = await post('/Verifications', { To: phoneNumber(index), Channel: 'sms' }, signal);
@@ -119,15 +123,25 @@ export async function run(): Promise<void> {
     const arms: Array<[string, RoundTrip, RoundTrip]> = [
       [
         'termii',
-        providerRoundTrip(createTermiiProvider({ apiKey: servers.termii.apiKey, baseUrl: servers.termii.url, senderId: 'Bench', pinAttempts: 1 })),
+        providerRoundTrip(
+          createTermiiProvider({
+            apiKey: servers.termii.apiKey,
+            baseUrl: servers.termii.url,
+            senderId: 'Bench',
+            pinAttempts: 1,
+          }),
+        ),
         bareTermii(servers.termii.url, servers.termii.apiKey),
       ],
       ['twilio', providerRoundTrip(createTwilioProvider({ ...servers.twilio })), bareTwilio(servers.twilio)],
     ];
-    console.log(`phone send + check round trips against each provider's fake in a child process, ${rounds} alternating rounds of ${roundMs} ms`);
+    console.log(
+      `phone send + check round trips against each provider's fake in a child process, ${rounds} alternating rounds of ${roundMs} ms`,
+    );
     const offset = { next: 0 };
     for (const [name, provider, bare] of arms) {
-      for (const concurrency of [1, 64]) await compareWithBare(name, provider, bare, { concurrency, rounds, roundMs, offset });
+      for (const concurrency of [1, 64])
+        await compareWithBare(name, provider, bare, { concurrency, rounds, roundMs, offset });
     }
   } finally {
     servers.stop();

@@ -37,7 +37,9 @@ async function serve(namespace: string, offset: number): Promise<void> {
   const policies = { maxAttempts: 100, maxSendsPerFlow: 100, resendCooldownMs: 0, maxSendsPerHour: 1_000_000 };
   const verikit = createVerikit({ provider: createTestProviderV1(), store, changeBus, secret, policies });
   const flows = await Promise.all(
-    Array.from({ length: inFlight }, (_, lane) => verikit.start({ kind: 'phone', phoneNumber: `+23480${String(offset + lane).padStart(8, '0')}` })),
+    Array.from({ length: inFlight }, (_, lane) =>
+      verikit.start({ kind: 'phone', phoneNumber: `+23480${String(offset + lane).padStart(8, '0')}` }),
+    ),
   );
   const load = async (ms: number): Promise<Reply> => {
     let actions = 0;
@@ -103,7 +105,9 @@ export async function run(): Promise<SummaryRow[]> {
     };
     const one: number[] = [];
     const two: number[] = [];
-    console.log(`engine on Redis, submit-code, ${inFlight} in flight per process, ${rounds} rounds of ${roundMs} ms alternating 1 and 2 processes`);
+    console.log(
+      `engine on Redis, submit-code, ${inFlight} in flight per process, ${rounds} rounds of ${roundMs} ms alternating 1 and 2 processes`,
+    );
     for (let index = 0; index < rounds; index += 1) {
       for (const count of [1, 2]) {
         const result = await round(count);
@@ -127,7 +131,8 @@ export async function run(): Promise<SummaryRow[]> {
     ];
   } finally {
     for (const child of children) child.kill();
-    for await (const keys of client.scanIterator({ MATCH: `${namespace}::*`, COUNT: 1000 })) if (keys.length > 0) await client.unlink(keys);
+    for await (const keys of client.scanIterator({ MATCH: `${namespace}::*`, COUNT: 1000 }))
+      if (keys.length > 0) await client.unlink(keys);
     client.destroy();
   }
 }

@@ -28,7 +28,13 @@
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { createVerikit, type FlowRecord, type FlowView, type Verikit } from '@verikit/core';
-import { createRedisChangeBus, createRedisClusterStore, createRedisStore, type PubSubMode, type RedisFlowStore } from '@verikit/redis';
+import {
+  createRedisChangeBus,
+  createRedisClusterStore,
+  createRedisStore,
+  type PubSubMode,
+  type RedisFlowStore,
+} from '@verikit/redis';
 import { createTestProviderV1 } from '@verikit/testing';
 import { createClient } from 'redis';
 import { clusterUrls, deleteClusterNamespace, PrivateCluster } from '../packages/redis/src/redis-cluster.fixtures.js';
@@ -79,7 +85,9 @@ export async function run(): Promise<SummaryRow[]> {
   try {
     await raw.connect();
   } catch (error) {
-    console.log(`skipped: Redis at ${url} is not reachable (${error instanceof Error ? error.message : String(error)}); set REDIS_URL or start redis-server`);
+    console.log(
+      `skipped: Redis at ${url} is not reachable (${error instanceof Error ? error.message : String(error)}); set REDIS_URL or start redis-server`,
+    );
     return [{ measure, value: 'Redis unreachable', baseline: '—', ratio: undefined, goal: '≥ 0.5', met: undefined }];
   }
   const namespace = `vk-bench-${process.pid}-${randomUUID().slice(0, 8)}`;
@@ -95,7 +103,13 @@ export async function run(): Promise<SummaryRow[]> {
         store,
         changeBus,
         secret,
-        policies: { maxAttempts: 100, maxSendsPerFlow: 100, resendCooldownMs: 0, maxSendsPerHour: 1_000_000, ...policies },
+        policies: {
+          maxAttempts: 100,
+          maxSendsPerFlow: 100,
+          resendCooldownMs: 0,
+          maxSendsPerHour: 1_000_000,
+          ...policies,
+        },
         guard: false,
       });
       return { provider, store, changeBus, verikit };
@@ -103,7 +117,11 @@ export async function run(): Promise<SummaryRow[]> {
 
     // --- throughput ---
     const a = instance();
-    const flows = await Promise.all(Array.from({ length: inFlight }, (_, index) => a.verikit.start({ kind: 'phone', phoneNumber: phoneNumber(index) })));
+    const flows = await Promise.all(
+      Array.from({ length: inFlight }, (_, index) =>
+        a.verikit.start({ kind: 'phone', phoneNumber: phoneNumber(index) }),
+      ),
+    );
     const sample = (await a.store.getFlow(flows[0]!.id)) as FlowRecord;
     const recordBytes = (await raw.get(a.store.redisKey(`flow:${sample.id}`)))!.length;
 
@@ -140,7 +158,9 @@ export async function run(): Promise<SummaryRow[]> {
       policies: { maxAttempts: 100, maxSendsPerFlow: 100, resendCooldownMs: 0, maxSendsPerHour: 1_000_000 },
       guard: false,
     });
-    const memoryFlows = await Promise.all(Array.from({ length: inFlight }, (_, index) => memory.start({ kind: 'phone', phoneNumber: phoneNumber(index) })));
+    const memoryFlows = await Promise.all(
+      Array.from({ length: inFlight }, (_, index) => memory.start({ kind: 'phone', phoneNumber: phoneNumber(index) })),
+    );
     const memoryStep = submitting(
       memory,
       memoryFlows.map((flow) => flow.id),
@@ -172,7 +192,9 @@ export async function run(): Promise<SummaryRow[]> {
     const memoryActions = mean(memoryRuns);
     const committed = actions * 2;
     console.log(`record size: ${recordBytes} bytes (Keyv envelope)`);
-    console.log(`raw node-redis GET + EVALSHA, ${inFlight} in flight: ${list(baselineRuns)} pairs/s → ${baseline.toFixed(0)} pairs/s`);
+    console.log(
+      `raw node-redis GET + EVALSHA, ${inFlight} in flight: ${list(baselineRuns)} pairs/s → ${baseline.toFixed(0)} pairs/s`,
+    );
     console.log(
       `engine on Redis, submit-code, ${inFlight} in flight: ${list(engineRuns)} actions/s → ${actions.toFixed(0)} actions/s = ${committed.toFixed(0)} committed events/s`,
     );
@@ -204,7 +226,9 @@ export async function run(): Promise<SummaryRow[]> {
     const delays: number[] = [];
     let onReceived: () => void = () => {};
     for (const flow of watchedFlows) {
-      a.changeBus.subscribe(flow.id, (view: FlowView) => committedAt.set(`${view.id}:${view.version}`, performance.now()));
+      a.changeBus.subscribe(flow.id, (view: FlowView) =>
+        committedAt.set(`${view.id}:${view.version}`, performance.now()),
+      );
       b.changeBus.subscribe(flow.id, (view: FlowView) => {
         const at = committedAt.get(`${view.id}:${view.version}`);
         if (at !== undefined) delays.push(performance.now() - at);
@@ -246,7 +270,9 @@ async function engineLoad(store: RedisFlowStore, pubSub: PubSubMode | undefined)
   const changeBus = createRedisChangeBus({ store, ...(pubSub ? { pubSub } : {}) });
   const policies = { maxAttempts: 100, maxSendsPerFlow: 100, resendCooldownMs: 0, maxSendsPerHour: 1_000_000 };
   const verikit = createVerikit({ provider: createTestProviderV1(), store, changeBus, secret, policies, guard: false });
-  const flows = await Promise.all(Array.from({ length: inFlight }, (_, index) => verikit.start({ kind: 'phone', phoneNumber: phoneNumber(index) })));
+  const flows = await Promise.all(
+    Array.from({ length: inFlight }, (_, index) => verikit.start({ kind: 'phone', phoneNumber: phoneNumber(index) })),
+  );
   const step = (lane: number) =>
     verikit
       .send(flows[lane]!.id, { type: 'submit-code', code: '000000' })
@@ -263,7 +289,9 @@ async function clusterBench(): Promise<void> {
       cluster = await PrivateCluster.start();
       urls = cluster.urls;
     } catch (error) {
-      console.log(`cluster: skipped (no REDIS_CLUSTER_URLS and no private cluster: ${error instanceof Error ? error.message.split('\n')[0] : String(error)})`);
+      console.log(
+        `cluster: skipped (no REDIS_CLUSTER_URLS and no private cluster: ${error instanceof Error ? error.message.split('\n')[0] : String(error)})`,
+      );
       return;
     }
   }
@@ -271,16 +299,27 @@ async function clusterBench(): Promise<void> {
   const single = createRedisStore({ url, namespace });
   const sharded = createRedisClusterStore({ urls, namespace: `${namespace}-s` });
   const classic = createRedisClusterStore({ urls, namespace: `${namespace}-c` });
-  const loads = [await engineLoad(single, undefined), await engineLoad(sharded, 'sharded'), await engineLoad(classic, 'classic')];
+  const loads = [
+    await engineLoad(single, undefined),
+    await engineLoad(sharded, 'sharded'),
+    await engineLoad(classic, 'classic'),
+  ];
   try {
     const runs: number[][] = [[], [], []];
-    for (let round = 0; round < 2; round += 1) for (const [index, load] of loads.entries()) runs[index]!.push(await load.measure());
+    for (let round = 0; round < 2; round += 1)
+      for (const [index, load] of loads.entries()) runs[index]!.push(await load.measure());
     const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
     const [one, shard, broadcast] = runs.map(mean) as [number, number, number];
-    console.log(`cluster: ${cluster ? 'private' : 'REDIS_CLUSTER_URLS'}, 3 masters + 3 replicas on this machine; engine submit-code, ${inFlight} in flight`);
+    console.log(
+      `cluster: ${cluster ? 'private' : 'REDIS_CLUSTER_URLS'}, 3 masters + 3 replicas on this machine; engine submit-code, ${inFlight} in flight`,
+    );
     console.log(`single node:                 ${one.toFixed(0)} committed events/s`);
-    console.log(`cluster, sharded pub/sub:    ${shard.toFixed(0)} committed events/s → ratio cluster / single node ${(shard / one).toFixed(2)}`);
-    console.log(`cluster, classic pub/sub:    ${broadcast.toFixed(0)} committed events/s → ratio cluster / single node ${(broadcast / one).toFixed(2)}`);
+    console.log(
+      `cluster, sharded pub/sub:    ${shard.toFixed(0)} committed events/s → ratio cluster / single node ${(shard / one).toFixed(2)}`,
+    );
+    console.log(
+      `cluster, classic pub/sub:    ${broadcast.toFixed(0)} committed events/s → ratio cluster / single node ${(broadcast / one).toFixed(2)}`,
+    );
     console.log(`ratio sharded / classic pub/sub on the cluster: ${(shard / broadcast).toFixed(2)}`);
   } finally {
     for (const load of loads) await load.close();

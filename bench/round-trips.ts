@@ -10,7 +10,12 @@ export interface Measurement {
 }
 
 /** Runs `roundTrip` with `concurrency` in flight for `roundMs`. */
-export async function measure(roundTrip: RoundTrip, concurrency: number, offset: { next: number }, roundMs: number): Promise<Measurement> {
+export async function measure(
+  roundTrip: RoundTrip,
+  concurrency: number,
+  offset: { next: number },
+  roundMs: number,
+): Promise<Measurement> {
   const cpuBefore = process.cpuUsage();
   const started = performance.now();
   const deadline = started + roundMs;
@@ -64,8 +69,12 @@ export async function compareWithBare(
       .padStart(7);
   const cpu = (runs: Measurement[]) => median(runs.map((each) => each.cpuMicrosPerTrip));
   console.log(`${label}, concurrency ${concurrency}`);
-  console.log(`  ${`${label} provider (ky)`.padEnd(22)} ${rate(subjectRuns)} round trips/s   client CPU ${Math.round(cpu(subjectRuns))} µs/trip`);
-  console.log(`  ${'bare fetch'.padEnd(22)} ${rate(bareRuns)} round trips/s   client CPU ${Math.round(cpu(bareRuns))} µs/trip`);
+  console.log(
+    `  ${`${label} provider (ky)`.padEnd(22)} ${rate(subjectRuns)} round trips/s   client CPU ${Math.round(cpu(subjectRuns))} µs/trip`,
+  );
+  console.log(
+    `  ${'bare fetch'.padEnd(22)} ${rate(bareRuns)} round trips/s   client CPU ${Math.round(cpu(bareRuns))} µs/trip`,
+  );
   console.log(
     `  cost ratio bare / provider rate ${median(ratios).toFixed(2)}x (median of per-round ratios; target <= 1.3)` +
       `   client CPU ratio ${(cpu(subjectRuns) / cpu(bareRuns)).toFixed(2)}x`,

@@ -20,7 +20,9 @@ const rows: SummaryRow[] = [];
 for (const file of files) {
   console.log(`\n# ${file}`);
   const started = performance.now();
-  const module = (await import(pathToFileURL(join(here, file)).href)) as { run: () => Promise<readonly SummaryRow[] | undefined> };
+  const module = (await import(pathToFileURL(join(here, file)).href)) as {
+    run: () => Promise<readonly SummaryRow[] | undefined>;
+  };
   rows.push(...((await module.run()) ?? []));
   console.log(`(${file}: ${((performance.now() - started) / 1000).toFixed(0)} s)`);
 }

@@ -62,13 +62,17 @@ async function serve(size: number): Promise<void> {
     return seed / 2147483648;
   };
   process.on('message', async ({ pattern }: Request) => {
-    const pick = pattern === 'random' ? () => Math.floor(nextRandom() * ids.length) : () => ids.length - 1 - Math.floor(nextRandom() * hotSetSize);
+    const pick =
+      pattern === 'random'
+        ? () => Math.floor(nextRandom() * ids.length)
+        : () => ids.length - 1 - Math.floor(nextRandom() * hotSetSize);
     const before = process.cpuUsage();
     for (let action = 0; action < actionsPerRound; action += 1) {
       const index = pick();
       const view = await verikit.send(ids[index]!, { type: 'submit-code', code: '000000' });
       // Keep the flows open: a flow at its last attempt is replaced by a new one (a start, as users do).
-      if ((view.attemptsLeft ?? 0) <= 1) ids[index] = (await verikit.start({ kind: 'phone', phoneNumber: phoneNumber(size + ids.length + action) })).id;
+      if ((view.attemptsLeft ?? 0) <= 1)
+        ids[index] = (await verikit.start({ kind: 'phone', phoneNumber: phoneNumber(size + ids.length + action) })).id;
     }
     const used = process.cpuUsage(before);
     process.send!({ cpuMicrosPerAction: (used.user + used.system) / actionsPerRound } satisfies Answer);
@@ -83,7 +87,9 @@ async function ask(child: ChildProcess, pattern: Pattern): Promise<number> {
 
 /** Row 3: see the file comment. */
 export async function run(): Promise<SummaryRow[]> {
-  console.log(`HEAVY: ${sizes.map((size) => size.toLocaleString('en-US')).join(' / ')} stored phone flows, one child process each (up to ~1 GB heap)`);
+  console.log(
+    `HEAVY: ${sizes.map((size) => size.toLocaleString('en-US')).join(' / ')} stored phone flows, one child process each (up to ~1 GB heap)`,
+  );
   const children: ChildProcess[] = [];
   try {
     for (const size of sizes) {
@@ -94,7 +100,9 @@ export async function run(): Promise<SummaryRow[]> {
       });
       children.push(child);
       const [ready] = (await once(child, 'message')) as [{ fillSeconds: number; heapMb: number }];
-      console.log(`${size.toLocaleString('en-US').padStart(9)} flows stored in ${ready.fillSeconds.toFixed(1)} s, heap ${ready.heapMb.toFixed(0)} MB`);
+      console.log(
+        `${size.toLocaleString('en-US').padStart(9)} flows stored in ${ready.fillSeconds.toFixed(1)} s, heap ${ready.heapMb.toFixed(0)} MB`,
+      );
     }
     const results: Record<Pattern, number[][]> = { random: sizes.map(() => []), hot: sizes.map(() => []) };
     for (const pattern of ['random', 'hot'] as const) await Promise.all(children.map((child) => ask(child, pattern))); // warm-up
@@ -108,7 +116,8 @@ export async function run(): Promise<SummaryRow[]> {
     );
     for (const pattern of ['random', 'hot'] as const) {
       const medians = results[pattern].map((values) => median(values));
-      const label = pattern === 'random' ? 'flows picked at random among all' : `flows picked among the ${hotSetSize} newest`;
+      const label =
+        pattern === 'random' ? 'flows picked at random among all' : `flows picked among the ${hotSetSize} newest`;
       console.log(
         `${label.padEnd(40)} ${medians.map((value, index) => `${sizes[index]!.toLocaleString('en-US')}: ${value.toFixed(1)} µs`).join('   ')}   ratio 1M / 10k ${(medians[2]! / medians[0]!).toFixed(2)}`,
       );

@@ -89,7 +89,8 @@ async function serveWebStream(view: FlowView): Promise<{ port: number; change: (
   const open = new Set<ReadableStreamDefaultController<Uint8Array>>();
   const encoder = new TextEncoder();
   let current = view;
-  const event = (next: FlowView) => encoder.encode(`id: ${next.version}\nevent: view\ndata: ${JSON.stringify(next)}\n\n`);
+  const event = (next: FlowView) =>
+    encoder.encode(`id: ${next.version}\nevent: view\ndata: ${JSON.stringify(next)}\n\n`);
   const listener = getRequestListener(() => {
     let self: ReadableStreamDefaultController<Uint8Array>;
     const body = new ReadableStream<Uint8Array>({
@@ -117,7 +118,11 @@ async function serveWebStream(view: FlowView): Promise<{ port: number; change: (
 }
 
 async function serve(kind: Kind): Promise<void> {
-  const verikit = createVerikit({ provider: createTestProviderV1(), secret, policies: { maxAttempts: 100, maxSendsPerHour: 1_000_000 } });
+  const verikit = createVerikit({
+    provider: createTestProviderV1(),
+    secret,
+    policies: { maxAttempts: 100, maxSendsPerHour: 1_000_000 },
+  });
   const flow = await verikit.start({ kind: 'phone', phoneNumber: '+2348031234567' });
   let port: number;
   let change: () => Promise<number>;
@@ -190,7 +195,10 @@ class ServerProcess {
   clients: StreamClient[] = [];
 
   constructor(readonly kind: Kind) {
-    this.child = fork(fileURLToPath(import.meta.url), [], { env: { ...process.env, [childFlag]: kind }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    this.child = fork(fileURLToPath(import.meta.url), [], {
+      env: { ...process.env, [childFlag]: kind },
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
   }
 
   async started(): Promise<void> {
@@ -240,7 +248,8 @@ export async function run(): Promise<SummaryRow[]> {
     }
     const delays: Record<Kind, number[]> = { bare: [], 'web-stream': [], verikit: [] };
     for (let round = 0; round < 5; round += 1) for (const server of servers) await server.fanOut(); // warm-up
-    for (let round = 0; round < changes; round += 1) for (const server of servers) delays[server.kind].push(await server.fanOut());
+    for (let round = 0; round < changes; round += 1)
+      for (const server of servers) delays[server.kind].push(await server.fanOut());
     const heapRatio = heapPerStream.verikit / heapPerStream.bare;
     const medianRatio = median(delays.verikit) / median(delays.bare);
     const p99Ratio = percentile(delays.verikit, 0.99) / percentile(delays.bare, 0.99);
@@ -250,13 +259,19 @@ export async function run(): Promise<SummaryRow[]> {
     console.log(
       `web-stream (hono)     ${Math.round(heapPerStream['web-stream'])} bytes/stream   ratio ${(heapPerStream['web-stream'] / heapPerStream.bare).toFixed(2)} (the adapter's floor)`,
     );
-    console.log(`verikit flow handler  ${Math.round(heapPerStream.verikit)} bytes/stream   ratio ${heapRatio.toFixed(2)} (goal <= 1.5)`);
-    console.log(`one change reaching all ${streamCount.toLocaleString('en-US')} streams, ${changes} changes alternating between the servers`);
+    console.log(
+      `verikit flow handler  ${Math.round(heapPerStream.verikit)} bytes/stream   ratio ${heapRatio.toFixed(2)} (goal <= 1.5)`,
+    );
+    console.log(
+      `one change reaching all ${streamCount.toLocaleString('en-US')} streams, ${changes} changes alternating between the servers`,
+    );
     for (const kind of ['bare', 'web-stream', 'verikit'] as const) {
       console.log(`${kind.padEnd(10)} median ${ms(median(delays[kind]))}, p99 ${ms(percentile(delays[kind], 0.99))}`);
     }
     console.log(`ratio verikit / bare: median ${medianRatio.toFixed(2)}, p99 ${p99Ratio.toFixed(2)} (goal <= 1.5)`);
-    console.log(`ratio web-stream / bare: median ${(median(delays['web-stream']) / median(delays.bare)).toFixed(2)} (the adapter's floor)`);
+    console.log(
+      `ratio web-stream / bare: median ${(median(delays['web-stream']) / median(delays.bare)).toFixed(2)} (the adapter's floor)`,
+    );
     return [
       {
         measure: 'SSE: heap per open stream, 1,000 streams',

@@ -33,7 +33,8 @@ function endMarker(name: string): string {
  */
 export function generateFlowDiagrams(markdown: string, machines: Readonly<Record<string, MachineLike>>): string {
   for (const match of markdown.matchAll(markerPattern)) {
-    if (!(match[1]! in machines)) throw new Error(`docs/flows.md has a diagram marker for "${match[1]}", which is no flow machine`);
+    if (!(match[1]! in machines))
+      throw new Error(`docs/flows.md has a diagram marker for "${match[1]}", which is no flow machine`);
   }
   let result = markdown;
   for (const [name, machine] of Object.entries(machines)) {

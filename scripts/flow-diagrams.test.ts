@@ -7,7 +7,10 @@ describe('docs/flows.md', () => {
   it('has the diagrams of the current machine definitions', () => {
     const committed = readFileSync(flowsDocPath, 'utf8');
     const regenerated = generateFlowDiagrams(committed, flowDiagramMachines());
-    expect(regenerated === committed, 'docs/flows.md is out of date with the flow machines: run `pnpm diagrams` and commit the result').toBe(true);
+    expect(
+      regenerated === committed,
+      'docs/flows.md is out of date with the flow machines: run `pnpm diagrams` and commit the result',
+    ).toBe(true);
   });
 });
 
@@ -15,8 +18,18 @@ type Node = MachineLike['root'];
 type Transition = { eventType: string; target?: Array<{ key: string }>; guard?: unknown };
 
 /** A state node shaped as XState v5 builds one (the scripts cannot import xstate: it is core's dependency). */
-function node(key: string, type: Node['type'], on: Record<string, Array<Omit<Transition, 'eventType'>>> = {}, extra: Partial<Node> = {}): Node {
-  const transitions = new Map(Object.entries(on).map(([eventType, list]) => [eventType, list.map((transition) => ({ eventType, ...transition }))]));
+function node(
+  key: string,
+  type: Node['type'],
+  on: Record<string, Array<Omit<Transition, 'eventType'>>> = {},
+  extra: Partial<Node> = {},
+): Node {
+  const transitions = new Map(
+    Object.entries(on).map(([eventType, list]) => [
+      eventType,
+      list.map((transition) => ({ eventType, ...transition })),
+    ]),
+  );
   return { key, type, states: {}, transitions, ...extra } as Node;
 }
 
@@ -44,7 +57,9 @@ const sample: MachineLike = {
             always: [{ eventType: '', guard: combined('not', ['ready']), target: to('idle') }] as Node['always'],
           },
         ),
-        busy: node('busy', 'atomic', { done: [{ guard: combined('and', ['ready', 'checked']), target: to('finished') }] }),
+        busy: node('busy', 'atomic', {
+          done: [{ guard: combined('and', ['ready', 'checked']), target: to('finished') }],
+        }),
         finished: node('finished', 'final'),
         cancelled: node('cancelled', 'final'),
       },
@@ -73,13 +88,22 @@ describe('renderStateDiagram', () => {
 
   it('declares Mermaid ids for state names Mermaid cannot use as ids', () => {
     const diagram = renderStateDiagram(sample);
-    expect(diagram.split('\n').slice(0, 3)).toEqual(['stateDiagram-v2', '  state "in-between" as in_between', '  [*] --> idle']);
+    expect(diagram.split('\n').slice(0, 3)).toEqual([
+      'stateDiagram-v2',
+      '  state "in-between" as in_between',
+      '  [*] --> idle',
+    ]);
     expect(diagram).toContain('  in_between --> idle : always [not ready]');
   });
 
   it('refuses nested states rather than drawing them wrongly', () => {
     const nested: MachineLike = {
-      root: node('nested', 'compound', {}, { states: { outer: node('outer', 'compound', {}, { states: { inner: node('inner', 'atomic') } }) } }),
+      root: node(
+        'nested',
+        'compound',
+        {},
+        { states: { outer: node('outer', 'compound', {}, { states: { inner: node('inner', 'atomic') } }) } },
+      ),
     };
     expect(() => renderStateDiagram(nested)).toThrow(/state "outer" is compound/);
   });
@@ -90,7 +114,11 @@ describe('the flow machines as XState builds them', () => {
 
   it('shows combined guards, fallbacks and the root cancel of every state that is not final', () => {
     const edges = diagramEdges(phone);
-    expect(edges).toContainEqual({ from: 'checking', to: 'verified', label: 'effect-succeeded [isAwaitedEffect and codeValid]' });
+    expect(edges).toContainEqual({
+      from: 'checking',
+      to: 'verified',
+      label: 'effect-succeeded [isAwaitedEffect and codeValid]',
+    });
     expect(edges.filter((edge) => edge.label === 'cancel').map((edge) => edge.from)).toEqual([
       'sending',
       'send-failed',
@@ -98,8 +126,16 @@ describe('the flow machines as XState builds them', () => {
       'checking',
       'expired',
     ]);
-    expect(edges.filter((edge) => edge.to === '[*]').map((edge) => edge.from)).toEqual(['verified', 'locked', 'cancelled']);
-    expect(diagramEdges(identity)).toContainEqual({ from: 'awaiting-code', to: 'awaiting-code', label: 'submit-code [else]' });
+    expect(edges.filter((edge) => edge.to === '[*]').map((edge) => edge.from)).toEqual([
+      'verified',
+      'locked',
+      'cancelled',
+    ]);
+    expect(diagramEdges(identity)).toContainEqual({
+      from: 'awaiting-code',
+      to: 'awaiting-code',
+      label: 'submit-code [else]',
+    });
   });
 });
 
@@ -117,9 +153,15 @@ describe('generateFlowDiagrams', () => {
   });
 
   it('refuses a document without the markers, with duplicated or reversed markers, or with markers of no machine', () => {
-    expect(() => generateFlowDiagrams('no markers', machines)).toThrow(/needs the markers <!-- diagram:sample:start -->/);
+    expect(() => generateFlowDiagrams('no markers', machines)).toThrow(
+      /needs the markers <!-- diagram:sample:start -->/,
+    );
     expect(() => generateFlowDiagrams(doc + doc, machines)).toThrow(/more than once/);
-    expect(() => generateFlowDiagrams('<!-- diagram:sample:end --><!-- diagram:sample:start -->', machines)).toThrow(/before/);
-    expect(() => generateFlowDiagrams(`${doc}<!-- diagram:other:start --><!-- diagram:other:end -->`, machines)).toThrow(/"other", which is no flow machine/);
+    expect(() => generateFlowDiagrams('<!-- diagram:sample:end --><!-- diagram:sample:start -->', machines)).toThrow(
+      /before/,
+    );
+    expect(() =>
+      generateFlowDiagrams(`${doc}<!-- diagram:other:start --><!-- diagram:other:end -->`, machines),
+    ).toThrow(/"other", which is no flow machine/);
   });
 });

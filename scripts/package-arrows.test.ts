@@ -30,7 +30,11 @@ describe('package arrows', () => {
 });
 
 describe('arrowViolations', () => {
-  const manifest = (name: string, fields: Partial<Omit<Manifest, 'name' | 'path'>> = {}, path = `packages/${name}/package.json`) => ({
+  const manifest = (
+    name: string,
+    fields: Partial<Omit<Manifest, 'name' | 'path'>> = {},
+    path = `packages/${name}/package.json`,
+  ) => ({
     name,
     path,
     ...fields,
@@ -63,8 +67,12 @@ describe('arrowViolations', () => {
   });
 
   it('keeps core and provider-utils independent of each other', () => {
-    expect(arrowViolations([manifest('@verikit/core', { dependencies: { '@verikit/provider-utils': ws } })])).toHaveLength(1);
-    expect(arrowViolations([manifest('@verikit/provider-utils', { dependencies: { '@verikit/core': ws } })])).toHaveLength(1);
+    expect(
+      arrowViolations([manifest('@verikit/core', { dependencies: { '@verikit/provider-utils': ws } })]),
+    ).toHaveLength(1);
+    expect(
+      arrowViolations([manifest('@verikit/provider-utils', { dependencies: { '@verikit/core': ws } })]),
+    ).toHaveLength(1);
   });
 
   it('lets the browser client depend on none of our packages', () => {

@@ -113,7 +113,8 @@ export function arrowViolations(manifests: readonly Manifest[], table = packageA
       const targetTier = tierOf(target, manifests, table);
       if (target === manifest.name) problems.push(`${manifest.name} lists itself in devDependencies`);
       else if (any || row.dependsOn.includes(target)) continue;
-      else if (targetTier === undefined) problems.push(`${manifest.name} devDependencies -> ${target}: ${target} is not in the arrow table`);
+      else if (targetTier === undefined)
+        problems.push(`${manifest.name} devDependencies -> ${target}: ${target} is not in the arrow table`);
       else if (targetTier > row.tier) {
         problems.push(
           `${manifest.name} devDependencies -> ${target} points up: a devDependency may name what ${key} may depend on, ` +
@@ -130,7 +131,9 @@ function cycles(manifests: readonly Manifest[], workspace: ReadonlySet<string>):
   const edges = new Map(
     manifests.map((manifest) => [
       manifest.name,
-      (['dependencies', 'devDependencies', 'peerDependencies'] as const).flatMap((field) => oursIn(manifest, field, workspace)),
+      (['dependencies', 'devDependencies', 'peerDependencies'] as const).flatMap((field) =>
+        oursIn(manifest, field, workspace),
+      ),
     ]),
   );
   const found: string[][] = [];

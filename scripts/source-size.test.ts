@@ -3,10 +3,14 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
-// Small files with one job: no source file over 300 lines, and the engine's composition root well under that,
-// so what it wires stays in files named after their job (tests and test fixtures aside).
-const maxLines = 300;
+// A budget, not a wall (docs/decisions/0600-biome-format-and-lint.md). A source file past `warnAt` lines is
+// printed as a warning: it is worth a look, since it may hold more than one job. Only past `failAt` does the
+// test fail: no file in this repository has needed that many lines for one job, and one that does should say
+// so by raising the budget here with its reason. The budget never chooses the line width or squeezes comments.
+const warnAt = 300;
+const failAt = 500;
 const engineFile = 'packages/core/src/engine/create-verikit.ts';
+const engineBudget = 250;
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const sourceFile = /\.(ts|tsx|js|mjs|cjs)$/;
@@ -35,14 +39,23 @@ function lineCount(path: string): number {
 }
 
 describe('source file size', () => {
-  it(`no source file in packages/*/src is over ${maxLines} lines`, () => {
+  it(`no source file in packages/*/src is over ${failAt} lines (over ${warnAt} is printed as a warning)`, () => {
     const files = sourceFiles();
     expect(files).toContain(engineFile);
-    const tooLong = files.filter((path) => lineCount(path) > maxLines).map((path) => `${path}: ${lineCount(path)} lines`);
-    expect(tooLong, `split these files by job (at most ${maxLines} lines each)`).toEqual([]);
+    const sized = files.map((path) => ({ path, lines: lineCount(path) }));
+    const long = sized.filter((file) => file.lines > warnAt);
+    if (long.length > 0) {
+      console.warn(
+        `source files over ${warnAt} lines (a look, not a failure):\n${long.map((f) => `  ${f.path}: ${f.lines}`).join('\n')}`,
+      );
+    }
+    const tooLong = sized.filter((file) => file.lines > failAt).map((file) => `${file.path}: ${file.lines} lines`);
+    expect(tooLong, `split these files by job, or raise the budget here with the reason`).toEqual([]);
   });
 
-  it(`${engineFile} is under 200 lines`, () => {
-    expect(lineCount(engineFile), 'move what the engine does into files named after each job').toBeLessThan(200);
+  it(`${engineFile} stays a wiring file (under ${engineBudget} lines)`, () => {
+    expect(lineCount(engineFile), 'move what the engine does into files named after each job').toBeLessThan(
+      engineBudget,
+    );
   });
 });

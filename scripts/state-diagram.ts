@@ -45,7 +45,8 @@ export function guardLabel(guard: GuardLike): string | undefined {
   if (typeof guard === 'string') return guard;
   if (typeof guard === 'function') {
     const parts = (guard as { guards?: GuardLike[] }).guards;
-    if (Array.isArray(parts) && (guard.name === 'and' || guard.name === 'or')) return parts.map((part) => wrap(guardLabel(part))).join(` ${guard.name} `);
+    if (Array.isArray(parts) && (guard.name === 'and' || guard.name === 'or'))
+      return parts.map((part) => wrap(guardLabel(part))).join(` ${guard.name} `);
     if (Array.isArray(parts) && guard.name === 'not' && parts.length === 1) return `not ${wrap(guardLabel(parts[0]))}`;
     return guard.name || 'inline guard';
   }
@@ -107,7 +108,8 @@ export function diagramEdges(machine: MachineLike): DiagramEdge[] {
       });
     }
   }
-  for (const node of Object.values(root.states)) if (node.type === 'final') edges.push({ from: node.key, to: '[*]', label: '' });
+  for (const node of Object.values(root.states))
+    if (node.type === 'final') edges.push({ from: node.key, to: '[*]', label: '' });
   return edges;
 }
 

@@ -2,7 +2,12 @@ import type { FlowView } from '@verikit/core';
 import { describe, expect, it } from 'vitest';
 import { attemptNote } from './attempt-note.js';
 
-const phone = (version: number, status: FlowView['status'], attemptsLeft: number, error?: FlowView['error']): FlowView => ({
+const phone = (
+  version: number,
+  status: FlowView['status'],
+  attemptsLeft: number,
+  error?: FlowView['error'],
+): FlowView => ({
   id: 'flow-1',
   kind: 'phone',
   status,
@@ -35,7 +40,11 @@ describe('attemptNote', () => {
   });
   it('counts in words at the edges: one attempt, no attempts', () => {
     const invalid = { code: 'code_invalid', message: 'the code is not correct' } as FlowView['error'];
-    expect(attemptNote(phone(3, 'checking', 1), phone(4, 'awaiting-code', 1, invalid))).toBe('wrong code: 1 attempt left');
-    expect(attemptNote(phone(5, 'checking', 0), phone(6, 'locked', 0, invalid))).toBe('wrong code on the last attempt: no attempts left, the flow is locked');
+    expect(attemptNote(phone(3, 'checking', 1), phone(4, 'awaiting-code', 1, invalid))).toBe(
+      'wrong code: 1 attempt left',
+    );
+    expect(attemptNote(phone(5, 'checking', 0), phone(6, 'locked', 0, invalid))).toBe(
+      'wrong code on the last attempt: no attempts left, the flow is locked',
+    );
   });
 });

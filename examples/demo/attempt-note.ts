@@ -1,6 +1,7 @@
 import type { FlowView } from '@verikit/core';
 
-const left = (attempts: number) => (attempts === 0 ? 'no attempts left' : `${attempts} attempt${attempts === 1 ? '' : 's'} left`);
+const left = (attempts: number) =>
+  attempts === 0 ? 'no attempts left' : `${attempts} attempt${attempts === 1 ? '' : 's'} left`;
 
 /**
  * Why `attemptsLeft` reads as it does in `view`, judged against the view before it: a line for the demo to
@@ -11,9 +12,11 @@ const left = (attempts: number) => (attempts === 0 ? 'no attempts left' : `${att
 export function attemptNote(previous: FlowView | undefined, view: FlowView): string | undefined {
   const before = previous?.attemptsLeft;
   const now = view.attemptsLeft;
-  if (previous === undefined || before === undefined || now === undefined || previous.version === view.version) return undefined;
+  if (previous === undefined || before === undefined || now === undefined || previous.version === view.version)
+    return undefined;
   if (view.status === 'locked') return `wrong code on the last attempt: ${left(0)}, the flow is locked`;
-  if (view.error?.code === 'code_invalid' && (now < before || previous.status === 'checking')) return `wrong code: ${left(now)}`;
+  if (view.error?.code === 'code_invalid' && (now < before || previous.status === 'checking'))
+    return `wrong code: ${left(now)}`;
   if (view.error?.code === 'outcome_unknown') return `no answer about the code: the attempt stays used (${left(now)})`;
   if (now > before) return `a new code: ${left(now)}`;
   if (now < before) return left(now);

@@ -8,10 +8,14 @@ const run = promisify(execFile);
 
 describe('pnpm demo', () => {
   it('runs every flow end to end on the real wire and exits 0', async () => {
-    const { stdout } = await run(process.execPath, ['--conditions=@verikit/source', '--import', 'tsx', 'examples/demo/demo.ts'], {
-      cwd: root,
-      timeout: 30_000,
-    });
+    const { stdout } = await run(
+      process.execPath,
+      ['--conditions=@verikit/source', '--import', 'tsx', 'examples/demo/demo.ts'],
+      {
+        cwd: root,
+        timeout: 30_000,
+      },
+    );
     // The USSD flow is verified by the sandbox's signed webhook, delivered over HTTP.
     expect(stdout).toMatch(/ussd +\S+ v3 verified/);
     expect(stdout).toMatch(/webhook msg_\S+: HTTP 200 after 1 attempt/);
@@ -34,7 +38,8 @@ describe('pnpm demo', () => {
     );
     // No debug dumps: objects are never printed as they are.
     expect(stdout).toMatch(/ {2}sms: sent through gateway\n {2}whatsapp: sent through gateway\n/);
-    for (const dump of ['[Object', '[object', '{', '}', 'undefined', 'null', '[Function', 'Symbol(']) expect(stdout).not.toContain(dump);
+    for (const dump of ['[Object', '[object', '{', '}', 'undefined', 'null', '[Function', 'Symbol('])
+      expect(stdout).not.toContain(dump);
     // The masked BVN is shown; the full one never is.
     expect(stdout).toContain('*******2222');
     expect(stdout).not.toContain('22222222222');

@@ -84,7 +84,9 @@ try {
     const flow = await watched(verikit, () => verikit.start({ kind: 'ussd', phoneNumber }));
     const done = settled(verikit, flow.id);
     const delivery = await sandbox.dialUssd(phoneNumber, { otp: flow.otp! });
-    console.log(`  webhook ${delivery.id}: HTTP ${delivery.lastStatus} after ${delivery.attempts} attempt${delivery.attempts === 1 ? '' : 's'}`);
+    console.log(
+      `  webhook ${delivery.id}: HTTP ${delivery.lastStatus} after ${delivery.attempts} attempt${delivery.attempts === 1 ? '' : 's'}`,
+    );
     await done;
   }
 
@@ -108,7 +110,9 @@ try {
     const strict = createVerikit({ provider, secret, policies: { maxAttempts: 3 } });
     const flow = await watched(strict, () => strict.start({ kind: 'identity', idType: 'nin', number: nin.number }));
     for (const code of ['111111', '222222', '333333']) await strict.send(flow.id, { type: 'submit-code', code });
-    await strict.send(flow.id, { type: 'submit-code', code: '444444' }).catch((error: Error) => console.log(`  refused: ${error.message}`));
+    await strict
+      .send(flow.id, { type: 'submit-code', code: '444444' })
+      .catch((error: Error) => console.log(`  refused: ${error.message}`));
   }
 
   console.log('\n5. Phone: the code expires (TTL 1 s here) and no timer is set; reading the flow shows it');
@@ -121,7 +125,9 @@ try {
 
   console.log('\n6. Messages, delivered to the sandbox outbox');
   console.log(`  sms: ${sent(await verikit.sendSms({ to: '+2348012345678', message: 'Welcome to Acme!' }))}`);
-  console.log(`  whatsapp: ${sent(await verikit.sendWhatsApp({ phoneNumber: '+2348012345678', message: 'Welcome to Acme!' }))}`);
+  console.log(
+    `  whatsapp: ${sent(await verikit.sendWhatsApp({ phoneNumber: '+2348012345678', message: 'Welcome to Acme!' }))}`,
+  );
   console.log(`  outbox: ${sandbox.outbox.map((message) => message.kind).join(', ')}`);
   console.log('\nDone.');
 } finally {

@@ -7,12 +7,18 @@ afterEach(() => vi.unstubAllEnvs());
 
 describe('examples/providers-per-env', () => {
   it('the same signup flow verifies on the gateway, Termii, Twilio and a composition, by changing only the environment', async () => {
-    expect(await runAll()).toEqual({ gateway: 'verified', termii: 'verified', twilio: 'verified', composed: 'verified' });
+    expect(await runAll()).toEqual({
+      gateway: 'verified',
+      termii: 'verified',
+      twilio: 'verified',
+      composed: 'verified',
+    });
   });
   it('each run really went through its own provider: the welcome SMS lands in that provider’s outbox', async () => {
     const services = await startLocalServices();
     try {
-      for (const environment of Object.values(services.environments)) for (const [key, value] of Object.entries(environment)) vi.stubEnv(key, value);
+      for (const environment of Object.values(services.environments))
+        for (const [key, value] of Object.entries(environment)) vi.stubEnv(key, value);
       vi.stubEnv('VERIKIT_PROVIDER', 'termii');
       const termii = providerFromEnv();
       expect([termii.name, termii.ussd]).toEqual(['termii', undefined]);

@@ -17,8 +17,18 @@ export async function startLocalServices() {
   const termii = await startTermiiFake();
   const twilio = await startTwilioFake();
   const environments: Record<string, Record<string, string>> = {
-    gateway: { VERIKIT_PROVIDER: 'gateway', GATEWAY_API_KEY: sandbox.apiKey, GATEWAY_BASE_URL: sandbox.baseUrl, GATEWAY_USSD_BASE_URL: sandbox.ussdBaseUrl },
-    termii: { VERIKIT_PROVIDER: 'termii', TERMII_API_KEY: termii.apiKey, TERMII_BASE_URL: termii.baseUrl, TERMII_SENDER_ID: 'Acme' },
+    gateway: {
+      VERIKIT_PROVIDER: 'gateway',
+      GATEWAY_API_KEY: sandbox.apiKey,
+      GATEWAY_BASE_URL: sandbox.baseUrl,
+      GATEWAY_USSD_BASE_URL: sandbox.ussdBaseUrl,
+    },
+    termii: {
+      VERIKIT_PROVIDER: 'termii',
+      TERMII_API_KEY: termii.apiKey,
+      TERMII_BASE_URL: termii.baseUrl,
+      TERMII_SENDER_ID: 'Acme',
+    },
     twilio: {
       VERIKIT_PROVIDER: 'twilio',
       TWILIO_ACCOUNT_SID: twilio.settings.accountSid,
@@ -29,7 +39,8 @@ export async function startLocalServices() {
     },
   };
   environments['composed'] = { ...environments['termii']!, ...environments['twilio']!, VERIKIT_PROVIDER: 'composed' };
-  const lastCode = (phoneNumber: string) => sandbox.lastCode(phoneNumber) ?? twilio.lastCode(phoneNumber) ?? termii.lastCode(phoneNumber);
+  const lastCode = (phoneNumber: string) =>
+    sandbox.lastCode(phoneNumber) ?? twilio.lastCode(phoneNumber) ?? termii.lastCode(phoneNumber);
   const close = async () => {
     await Promise.all([sandbox.close(), termii.close(), twilio.close()]);
   };

@@ -27,7 +27,13 @@ describe('README.md', () => {
           VERIKIT_WEBHOOK_SECRET: 'readme-example-webhook-secret-0123',
         },
       });
-      expect(stdout.split('\n').filter(Boolean)).toEqual(['awaiting-code 5', "checking [ 'cancel' ]", 'verified []', '*******5678', '200 verified']);
+      expect(stdout.split('\n').filter(Boolean)).toEqual([
+        'awaiting-code 5',
+        "checking [ 'cancel' ]",
+        'verified []',
+        '*******5678',
+        '200 verified',
+      ]);
     } finally {
       rmSync(directory, { recursive: true, force: true });
     }

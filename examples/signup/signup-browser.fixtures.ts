@@ -102,7 +102,11 @@ export async function flowStatus(page: Page, status: string): Promise<void> {
 }
 
 /** Phone by SMS code, then BVN, on the page, up to the BVN's "verified" (the account is not created yet). */
-export async function verifyPhoneAndBvn(page: Page, harness: SignupHarness, input: { phoneNumber: string; bvn: string; bvnPhone: string }): Promise<void> {
+export async function verifyPhoneAndBvn(
+  page: Page,
+  harness: SignupHarness,
+  input: { phoneNumber: string; bvn: string; bvnPhone: string },
+): Promise<void> {
   await startPhoneVerification(page, input.phoneNumber, 'phone');
   await flowStatus(page, 'awaiting-code');
   await typeCode(page, harness.sandbox.lastCode(input.phoneNumber)!);
@@ -127,5 +131,7 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   const dir = process.env.SIGNUP_SCREENSHOTS;
   if (dir === undefined || dir === '') return;
   await mkdir(resolve(dir), { recursive: true });
-  await page.locator('main').screenshot({ path: join(resolve(dir), `signup-${name}.png`), animations: 'disabled', caret: 'hide' });
+  await page
+    .locator('main')
+    .screenshot({ path: join(resolve(dir), `signup-${name}.png`), animations: 'disabled', caret: 'hide' });
 }

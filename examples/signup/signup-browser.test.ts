@@ -97,7 +97,9 @@ describe.skipIf(skipReason !== undefined)('signup example in Chromium', () => {
     const wrong = wrongCode(harness.sandbox.lastCode(phoneNumber));
     for (let left = testPolicies.maxAttempts - 1; left >= 1; left -= 1) {
       await typeCode(page, wrong);
-      await page.getByText(`That code is not correct. ${left === 1 ? '1 attempt' : `${left} attempts`} left.`).waitFor();
+      await page
+        .getByText(`That code is not correct. ${left === 1 ? '1 attempt' : `${left} attempts`} left.`)
+        .waitFor();
     }
     await typeCode(page, wrong);
     await flowStatus(page, 'locked');
@@ -110,7 +112,8 @@ describe.skipIf(skipReason !== undefined)('signup example in Chromium', () => {
     const phoneNumber = freshPhoneNumber();
     const events: string[] = [];
     page.on('request', (request) => {
-      if (request.method() === 'POST' && request.url().endsWith('/events')) events.push((JSON.parse(request.postData() ?? '{}') as { type: string }).type);
+      if (request.method() === 'POST' && request.url().endsWith('/events'))
+        events.push((JSON.parse(request.postData() ?? '{}') as { type: string }).type);
     });
     await startPhoneVerification(page, phoneNumber, 'phone');
     await flowStatus(page, 'awaiting-code');

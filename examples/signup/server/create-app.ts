@@ -35,7 +35,11 @@ export function createSignupApp(options: SignupAppOptions): Hono {
   app.all('/api/verify/*', (c) => flows(c.req.raw));
   mountSignupRoute(app, { verikit: options.verikit, accounts: options.accounts, onError: options.onError });
   app.all('/api/*', () => errorAnswer(new RouteNotFoundError()));
-  app.on(['GET', 'HEAD'], '*', (c) => options.page.answer(c.req.path, c.req.method) ?? errorAnswer(new RouteNotFoundError()));
+  app.on(
+    ['GET', 'HEAD'],
+    '*',
+    (c) => options.page.answer(c.req.path, c.req.method) ?? errorAnswer(new RouteNotFoundError()),
+  );
   app.onError((error) => errorAnswer(error));
   return app;
 }

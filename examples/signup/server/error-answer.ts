@@ -22,11 +22,19 @@ function statusOf(error: unknown): number {
 export function errorAnswer(error: unknown): Response {
   if (!VerikitError.isInstance(error)) {
     const body: ErrorResponseBody = {
-      error: { name: 'InternalError', code: 'internal_error', message: 'internal error', messageId: messageIdOf('internal_error'), isRetryable: true },
+      error: {
+        name: 'InternalError',
+        code: 'internal_error',
+        message: 'internal error',
+        messageId: messageIdOf('internal_error'),
+        isRetryable: true,
+      },
     };
     return Response.json(body, { status: 500 });
   }
-  const issues = InvalidInputError.isInstance(error) ? { issues: error.issues.map(({ field, message }) => ({ field, message })) } : {};
+  const issues = InvalidInputError.isInstance(error)
+    ? { issues: error.issues.map(({ field, message }) => ({ field, message })) }
+    : {};
   const body: ErrorResponseBody = { error: { ...error.toJSON(), messageId: messageIdOf(error.code), ...issues } };
   const headers: Record<string, string> = { 'cache-control': 'no-store' };
   if (MethodNotAllowedError.isInstance(error)) headers.allow = error.allow.join(', ');

@@ -41,7 +41,9 @@ describe('providerFromEnv', () => {
     expect(error.message).toContain('sandbox, test, gateway');
     expectNoSecrets(error.toJSON(), ['termii-typo']);
     // Names from Object.prototype are not providers.
-    expect((await failureOf(providerFromEnv({ VERIKIT_PROVIDER: 'toString' }, context))).field).toBe('VERIKIT_PROVIDER');
+    expect((await failureOf(providerFromEnv({ VERIKIT_PROVIDER: 'toString' }, context))).field).toBe(
+      'VERIKIT_PROVIDER',
+    );
   });
 
   it('needs the gateway settings with VERIKIT_PROVIDER=gateway, naming the first one missing', async () => {
@@ -51,12 +53,19 @@ describe('providerFromEnv', () => {
       GATEWAY_BASE_URL: 'https://api.example.com',
       GATEWAY_USSD_BASE_URL: 'https://ussd.example.com',
     };
-    expect((await failureOf(providerFromEnv({ ...gateway, GATEWAY_API_KEY: '' }, context))).field).toBe('GATEWAY_API_KEY');
-    expect((await failureOf(providerFromEnv({ ...gateway, GATEWAY_USSD_BASE_URL: '' }, context))).field).toBe('GATEWAY_USSD_BASE_URL');
+    expect((await failureOf(providerFromEnv({ ...gateway, GATEWAY_API_KEY: '' }, context))).field).toBe(
+      'GATEWAY_API_KEY',
+    );
+    expect((await failureOf(providerFromEnv({ ...gateway, GATEWAY_USSD_BASE_URL: '' }, context))).field).toBe(
+      'GATEWAY_USSD_BASE_URL',
+    );
     const missingSecret = await failureOf(providerFromEnv(gateway, context));
     expect(missingSecret.field).toBe('VERIKIT_WEBHOOK_SECRET');
     expectNoSecrets(missingSecret.toJSON(), ['key-never-echoed']);
-    const setup = await providerFromEnv({ ...gateway, VERIKIT_WEBHOOK_SECRET: 'whsec_c2lnbmluZy1zZWNyZXQtb2YtdGhlLXNlcnZpY2U=' }, context);
+    const setup = await providerFromEnv(
+      { ...gateway, VERIKIT_WEBHOOK_SECRET: 'whsec_c2lnbmluZy1zZWNyZXQtb2YtdGhlLXNlcnZpY2U=' },
+      context,
+    );
     expect(setup.name).toBe('gateway');
     expect(setup.webhookSecret).toBe('whsec_c2lnbmluZy1zZWNyZXQtb2YtdGhlLXNlcnZpY2U=');
     await setup.close();

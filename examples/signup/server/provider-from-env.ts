@@ -48,7 +48,9 @@ export async function providerFromEnv(env: Env, context: ProviderContext): Promi
   const name = env.VERIKIT_PROVIDER === undefined || env.VERIKIT_PROVIDER === '' ? 'sandbox' : env.VERIKIT_PROVIDER;
   const setup = Object.hasOwn(providers, name) ? providers[name] : undefined;
   if (setup === undefined) {
-    throw new InvalidInputError([{ field: 'VERIKIT_PROVIDER', message: `must be one of ${Object.keys(providers).join(', ')}` }]);
+    throw new InvalidInputError([
+      { field: 'VERIKIT_PROVIDER', message: `must be one of ${Object.keys(providers).join(', ')}` },
+    ]);
   }
   return setup(env, context);
 }
@@ -86,7 +88,8 @@ function testSetup(): ProviderSetup {
 function gatewaySetup(env: Env): ProviderSetup {
   const required = (name: string): string => {
     const value = env[name];
-    if (value === undefined || value === '') throw new InvalidInputError([{ field: name, message: 'is required with VERIKIT_PROVIDER=gateway' }]);
+    if (value === undefined || value === '')
+      throw new InvalidInputError([{ field: name, message: 'is required with VERIKIT_PROVIDER=gateway' }]);
     return value;
   };
   const provider = createGatewayProvider({

@@ -24,7 +24,11 @@ afterAll(async () => {
 const bvn = '22222222222';
 const proofLike = 'pf_0123456789abcdefghijklmnopqrstuvwxyz';
 
-function post(body: string, headers: Record<string, string> = { 'content-type': 'application/json' }, method = 'POST'): Promise<Response> {
+function post(
+  body: string,
+  headers: Record<string, string> = { 'content-type': 'application/json' },
+  method = 'POST',
+): Promise<Response> {
   return fetch(`${server.url}/api/signup`, {
     method,
     headers,
@@ -134,7 +138,9 @@ describe('POST /api/signup: the proofs', () => {
     const signUp = (body: Record<string, string>) => post(JSON.stringify(body));
 
     const forPhone = await phoneProof(phoneNumber);
-    const mismatch = await errorOf(await signUp({ phoneNumber: otherNumber, bvn, phoneProof: forPhone, bvnProof: await bvnProof() }));
+    const mismatch = await errorOf(
+      await signUp({ phoneNumber: otherNumber, bvn, phoneProof: forPhone, bvnProof: await bvnProof() }),
+    );
     expect([mismatch.status, mismatch.error.code, mismatch.error.field]).toEqual([403, 'proof_rejected', 'phoneProof']);
 
     const forged = await errorOf(await signUp({ phoneNumber, bvn, phoneProof: proofLike, bvnProof: await bvnProof() }));

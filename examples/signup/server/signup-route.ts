@@ -3,7 +3,13 @@ import { bodyLimit } from 'hono/body-limit';
 import { z } from 'zod';
 import type { ProofClaim, Verikit } from '@verikit/core';
 import { MethodNotAllowedError, PayloadTooLargeError, UnsupportedMediaTypeError } from '@verikit/http';
-import { identityNumberSchema, InvalidInputError, parseInput, phoneNumberSchema, VerikitError } from '@verikit/provider';
+import {
+  identityNumberSchema,
+  InvalidInputError,
+  parseInput,
+  phoneNumberSchema,
+  VerikitError,
+} from '@verikit/provider';
 import type { Account, AccountStore } from './accounts.js';
 import { errorAnswer } from './error-answer.js';
 
@@ -15,7 +21,9 @@ const signupSchema = z.strictObject(
     phoneProof: z
       .string({ error: 'must be the token from POST /api/verify/flows/:id/proof' })
       .regex(/^[\x21-\x7e]{1,2048}$/, { error: 'must be a proof token' }),
-    bvnProof: z.string({ error: 'must be the token from POST /api/verify/flows/:id/proof' }).regex(/^[\x21-\x7e]{1,2048}$/, { error: 'must be a proof token' }),
+    bvnProof: z
+      .string({ error: 'must be the token from POST /api/verify/flows/:id/proof' })
+      .regex(/^[\x21-\x7e]{1,2048}$/, { error: 'must be a proof token' }),
   },
   { error: 'must be a JSON object' },
 );
@@ -87,13 +95,21 @@ async function signUp(deps: SignupDependencies, body: unknown): Promise<SignupRe
 }
 
 /** Redeems one proof; a rejection names the body field of the proof at fault, so the page knows which step to redo. */
-async function redeem(verikit: Verikit, token: string, claim: ProofClaim, field: 'phoneProof' | 'bvnProof'): Promise<void> {
+async function redeem(
+  verikit: Verikit,
+  token: string,
+  claim: ProofClaim,
+  field: 'phoneProof' | 'bvnProof',
+): Promise<void> {
   try {
     await verikit.redeemProof(token, claim);
   } catch (error) {
     // A token that is not even shaped like a proof is as much a forgery as one with a bad signature.
-    const rejected = VerikitError.isInstance(error) && (error.code === 'proof_rejected' || (error.code === 'invalid_input' && error.field === 'token'));
-    if (rejected) throw new VerikitError('proof_rejected', 'the proof does not hold for this claim', { field, cause: error });
+    const rejected =
+      VerikitError.isInstance(error) &&
+      (error.code === 'proof_rejected' || (error.code === 'invalid_input' && error.field === 'token'));
+    if (rejected)
+      throw new VerikitError('proof_rejected', 'the proof does not hold for this claim', { field, cause: error });
     throw error;
   }
 }

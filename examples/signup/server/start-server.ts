@@ -36,7 +36,8 @@ export async function startSignupServer(options: StartSignupServerOptions): Prom
   const env = options.env ?? process.env;
   const settings = settingsFromEnv(env);
   const page = await PageFiles.load(options.pageDir);
-  let handle = (_request: Request): Promise<Response> => Promise.resolve(Response.json({ error: { code: 'starting' } }, { status: 503 }));
+  let handle = (_request: Request): Promise<Response> =>
+    Promise.resolve(Response.json({ error: { code: 'starting' } }, { status: 503 }));
   const server = answerClientErrors(createServer(toNodeHandler((request) => handle(request))));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

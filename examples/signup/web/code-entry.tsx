@@ -19,7 +19,10 @@ export function CodeEntry({ flow, view }: CodeEntryProps): ReactNode {
   // Once the server answered, the digits are cleared for the next try (a right code leaves this screen anyway).
   const submit = (complete: string): void => void flow.submitCode(complete).then(() => setCode(''));
 
-  const destination = view.kind === 'identity' ? `the phone registered for your BVN (${view.number ?? ''})` : (view.phoneNumber ?? 'your phone');
+  const destination =
+    view.kind === 'identity'
+      ? `the phone registered for your BVN (${view.number ?? ''})`
+      : (view.phoneNumber ?? 'your phone');
   return (
     <>
       <h2>Enter the code</h2>

@@ -57,7 +57,14 @@ export function PhoneStep({ onDone }: { onDone: (phone: ProvenPhone) => void }):
         <legend>How should we verify it?</legend>
         {methods.map(({ value, label }) => (
           <label key={value}>
-            <input type="radio" name="method" value={value} checked={method === value} onChange={() => setMethod(value)} /> {label}
+            <input
+              type="radio"
+              name="method"
+              value={value}
+              checked={method === value}
+              onChange={() => setMethod(value)}
+            />{' '}
+            {label}
           </label>
         ))}
       </fieldset>

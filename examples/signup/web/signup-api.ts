@@ -42,7 +42,9 @@ async function postJson<T>(path: string, body: unknown): Promise<T> {
   } catch (error) {
     throw new FlowClientError('network_error', 'the server could not be reached', { isRetryable: true, cause: error });
   }
-  const answer = (await response.json().catch(() => undefined)) as { error?: { code?: unknown; message?: unknown; field?: unknown } } | undefined;
+  const answer = (await response.json().catch(() => undefined)) as
+    | { error?: { code?: unknown; message?: unknown; field?: unknown } }
+    | undefined;
   if (response.ok && answer !== undefined) return answer as T;
   const error = answer?.error;
   const code = typeof error?.code === 'string' ? error.code : 'bad_response';

@@ -3,7 +3,10 @@ import { BvnStep } from './bvn-step.js';
 import { PhoneStep, type ProvenPhone } from './phone-step.js';
 import type { SignupAnswer } from './signup-api.js';
 
-type Step = { readonly name: 'phone' } | { readonly name: 'bvn'; readonly phone: ProvenPhone } | { readonly name: 'welcome'; readonly answer: SignupAnswer };
+type Step =
+  | { readonly name: 'phone' }
+  | { readonly name: 'bvn'; readonly phone: ProvenPhone }
+  | { readonly name: 'welcome'; readonly answer: SignupAnswer };
 
 /** The signup: phone number, then BVN, then the account and its welcome SMS. */
 export function SignupApp(): ReactNode {
@@ -19,7 +22,9 @@ export function SignupApp(): ReactNode {
         </ol>
       </header>
       {step.name === 'phone' ? <PhoneStep onDone={(phone) => setStep({ name: 'bvn', phone })} /> : null}
-      {step.name === 'bvn' ? <BvnStep phone={step.phone} onDone={(answer) => setStep({ name: 'welcome', answer })} /> : null}
+      {step.name === 'bvn' ? (
+        <BvnStep phone={step.phone} onDone={(answer) => setStep({ name: 'welcome', answer })} />
+      ) : null}
       {step.name === 'welcome' ? (
         <section className="welcome" data-status="welcome">
           <h2>Welcome to Acme!</h2>

@@ -29,7 +29,10 @@ export function VerifyFlow({ started, verified, onStartOver }: VerifyFlowProps):
   const flow = useFlow(started.id, { initialView: started });
   const view = flow.view ?? started;
   const expiresIn = useCountdown(flow.localExpiresAt);
-  const timeLeft = expiresIn === undefined || expiresIn <= 0 ? null : <p className="muted">Expires in {minutesAndSeconds(expiresIn)}</p>;
+  const timeLeft =
+    expiresIn === undefined || expiresIn <= 0 ? null : (
+      <p className="muted">Expires in {minutesAndSeconds(expiresIn)}</p>
+    );
   const canCancel = view.allowed.includes('cancel');
 
   return (
@@ -75,7 +78,11 @@ export function VerifyFlow({ started, verified, onStartOver }: VerifyFlowProps):
       case 'send-failed':
         return (
           <>
-            <h2>{view.error?.code === 'outcome_unknown' ? 'We could not confirm the code was sent' : 'The code could not be sent'}</h2>
+            <h2>
+              {view.error?.code === 'outcome_unknown'
+                ? 'We could not confirm the code was sent'
+                : 'The code could not be sent'}
+            </h2>
             <p role="alert">
               {view.error?.code === 'outcome_unknown'
                 ? 'The code may still arrive. If it does not, ask for a new one.'
@@ -87,7 +94,9 @@ export function VerifyFlow({ started, verified, onStartOver }: VerifyFlowProps):
       case 'failed':
         return (
           <>
-            <h2>{view.error?.code === 'outcome_unknown' ? 'We could not confirm your dial' : 'The verification failed'}</h2>
+            <h2>
+              {view.error?.code === 'outcome_unknown' ? 'We could not confirm your dial' : 'The verification failed'}
+            </h2>
             <p role="alert">{view.error?.message ?? 'Please try again.'}</p>
             <ResendButton flow={flow} event="restart" className="secondary">
               {newCodeLabel}

@@ -12,7 +12,11 @@ if (existsSync(built)) {
 } else {
   const source = fileURLToPath(new URL('../src/main.ts', import.meta.url));
   const tsx = import.meta.resolve('tsx');
-  const child = spawn(process.execPath, ['--import', tsx, '--conditions=@verikit/source', source, ...process.argv.slice(2)], { stdio: 'inherit' });
+  const child = spawn(
+    process.execPath,
+    ['--import', tsx, '--conditions=@verikit/source', source, ...process.argv.slice(2)],
+    { stdio: 'inherit' },
+  );
   // SIGINT/SIGTERM are passed on, and the child's exit is ours. A child that ends by the signal we passed
   // on (it had not set its handlers yet) was stopped as asked: exit 0, as the child itself does once its
   // handlers are set. Any other end by a signal is a failure.

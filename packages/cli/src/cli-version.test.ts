@@ -34,11 +34,18 @@ describe('verikit --version', () => {
     const folder = await mkdtemp(join(tmpdir(), 'verikit-cli-version-'));
     try {
       const source = await readFile(new URL('./cli-version.ts', import.meta.url), 'utf8');
-      const compiled = ts.transpileModule(source, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } }).outputText;
+      const compiled = ts.transpileModule(source, {
+        compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
+      }).outputText;
       await mkdir(join(folder, 'dist'));
-      await writeFile(join(folder, 'package.json'), JSON.stringify({ name: '@verikit/cli', version: '9.8.7-built', type: 'module' }));
+      await writeFile(
+        join(folder, 'package.json'),
+        JSON.stringify({ name: '@verikit/cli', version: '9.8.7-built', type: 'module' }),
+      );
       await writeFile(join(folder, 'dist', 'cli-version.js'), compiled);
-      const built = (await import(pathToFileURL(join(folder, 'dist', 'cli-version.js')).href)) as { cliVersion(): string };
+      const built = (await import(pathToFileURL(join(folder, 'dist', 'cli-version.js')).href)) as {
+        cliVersion(): string;
+      };
       expect(built.cliVersion()).toBe('9.8.7-built');
     } finally {
       await rm(folder, { recursive: true, force: true });

@@ -45,7 +45,9 @@ export function spawnCli(command: string, args: readonly string[]): CliProcess {
       const match = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output.stdout);
       if (match) resolve(match[1]!);
     });
-    void ended.then(({ code, signal }) => reject(new Error(`ended (${code ?? signal}) before listening: ${output.stderr}`)));
+    void ended.then(({ code, signal }) =>
+      reject(new Error(`ended (${code ?? signal}) before listening: ${output.stderr}`)),
+    );
   });
   return { child, output, listening, ended };
 }

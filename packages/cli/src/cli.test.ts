@@ -13,8 +13,12 @@ const secret = `whsec_${Buffer.from('a-cli-test-webhook-secret-32-bytes').toStri
 describe('verikit sandbox', () => {
   it('starts, prints each request with codes masked, and never prints the apiKey or a given secret', async () => {
     const io = capture();
-    const sandbox = await runCli(['sandbox', '--port', '0', '--api-key', apiKey, '--webhook-secret', secret, '--latency', '0'], io);
-    if (typeof sandbox === 'number' || !('dialUssd' in sandbox)) throw new Error(`exit ${sandbox}: ${io.errors.join('\n')}`);
+    const sandbox = await runCli(
+      ['sandbox', '--port', '0', '--api-key', apiKey, '--webhook-secret', secret, '--latency', '0'],
+      io,
+    );
+    if (typeof sandbox === 'number' || !('dialUssd' in sandbox))
+      throw new Error(`exit ${sandbox}: ${io.errors.join('\n')}`);
     try {
       const response = await fetch(`${sandbox.baseUrl}/gateway/api/v1/verify/bvn`, {
         method: 'POST',
@@ -53,7 +57,8 @@ describe('verikit sandbox', () => {
     const io = capture();
     const sandbox = await runCli(['sandbox', '--webhook-url', `${hook}?token=query-secret-token-77`], io);
     try {
-      if (typeof sandbox === 'number' || !('dialUssd' in sandbox)) throw new Error(`exit ${sandbox}: ${io.errors.join('\n')}`);
+      if (typeof sandbox === 'number' || !('dialUssd' in sandbox))
+        throw new Error(`exit ${sandbox}: ${io.errors.join('\n')}`);
       const initiated = await fetch(`${sandbox.ussdBaseUrl}/messagingserv/gateway/api/v1/ussd/initiate-verification`, {
         method: 'POST',
         headers: { apikey: sandbox.apiKey, 'content-type': 'application/json' },
@@ -65,7 +70,9 @@ describe('verikit sandbox', () => {
       expect(received).toEqual(['/hooks/verikit?token=query-secret-token-77']);
       const output = io.lines.join('\n');
       expect(output).toContain(`webhooks:       ${hook}`);
-      expect(output).toMatch(new RegExp(`→ webhook \\S+ attempt 1 to ${hook.replaceAll('.', '\\.')}: HTTP 200, delivered`));
+      expect(output).toMatch(
+        new RegExp(`→ webhook \\S+ attempt 1 to ${hook.replaceAll('.', '\\.')}: HTTP 200, delivered`),
+      );
       expect(output).not.toContain('query-secret-token-77');
       expect(output).not.toContain('?token');
     } finally {
@@ -131,7 +138,9 @@ describe('verikit sandbox', () => {
   }
   it('runs from source through bin/verikit.js', async () => {
     const bin = fileURLToPath(new URL('../bin/verikit.js', import.meta.url));
-    const child = spawn(process.execPath, [bin, 'sandbox', '--port', '0', '--api-key', apiKey], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [bin, 'sandbox', '--port', '0', '--api-key', apiKey], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     try {
       const url = await new Promise<string>((resolve, reject) => {
         let output = '';
@@ -142,7 +151,11 @@ describe('verikit sandbox', () => {
         });
         child.on('exit', (code) => reject(new Error(`exited ${code}`)));
       });
-      const response = await fetch(`${url}/gateway/api/v1/send/sms`, { method: 'POST', headers: { apikey: 'wrong' }, body: '{}' });
+      const response = await fetch(`${url}/gateway/api/v1/send/sms`, {
+        method: 'POST',
+        headers: { apikey: 'wrong' },
+        body: '{}',
+      });
       expect(response.status).toBe(401);
     } finally {
       const exited = new Promise((resolve) => child.once('exit', resolve));

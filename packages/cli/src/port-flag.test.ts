@@ -14,7 +14,22 @@ describe('--port', () => {
     expect(parsePort('4010')).toBe(4010);
     expect(parsePort('65535')).toBe(65_535);
   });
-  const bad = ['65536', '70000', '999999', '-1', '1.5', '1e3', '0x50', ' 80', '80 ', '', '٣٠٠٠', 'NaN', 'Infinity', '4010abc'];
+  const bad = [
+    '65536',
+    '70000',
+    '999999',
+    '-1',
+    '1.5',
+    '1e3',
+    '0x50',
+    ' 80',
+    '80 ',
+    '',
+    '٣٠٠٠',
+    'NaN',
+    'Infinity',
+    '4010abc',
+  ];
   for (const value of bad) {
     it(`refuses ${JSON.stringify(value)} with an InvalidInputError naming --port, without echoing the value`, () => {
       let caught: unknown;
@@ -62,7 +77,9 @@ describe('a port already in use', () => {
     expect(io.lines).toEqual([]);
   });
   it('through the real bin: exit code 1, one line on stderr, no stack trace', async () => {
-    const child = spawn(process.execPath, [binPath, 'sandbox', '--port', String(port)], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [binPath, 'sandbox', '--port', String(port)], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
@@ -70,7 +87,9 @@ describe('a port already in use', () => {
     const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
     expect(code).toBe(1);
     expect(stdout).toBe('');
-    expect(stderr.trimEnd().split('\n')).toEqual([expect.stringContaining(`port ${port} on 127.0.0.1 is already in use`)]);
+    expect(stderr.trimEnd().split('\n')).toEqual([
+      expect.stringContaining(`port ${port} on 127.0.0.1 is already in use`),
+    ]);
     expect(stderr).not.toMatch(/\n\s+at |Error:|EADDRINUSE/);
   }, 40_000);
 });

@@ -7,6 +7,7 @@ import { InvalidInputError } from '@verikit/provider';
 export function parsePort(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   const port = /^\d{1,5}$/.test(value) ? Number(value) : Number.NaN;
-  if (!(port <= 65_535)) throw new InvalidInputError([{ field: '--port', message: 'must be a whole number from 0 to 65535' }]);
+  if (!(port <= 65_535))
+    throw new InvalidInputError([{ field: '--port', message: 'must be a whole number from 0 to 65535' }]);
   return port;
 }

@@ -16,9 +16,14 @@ describe('verikit sandbox --provider', () => {
   it('termii: starts the fake, prints its settings and requests, never the given key', async () => {
     const io = capture();
     const run = await runCli(['sandbox', '--provider', 'termii', '--api-key', 'cli-termii-key-99'], io);
-    if (typeof run === 'number' || !('provider' in run) || run.provider !== 'termii') throw new Error(`did not start: ${io.errors.join('\n')}`);
+    if (typeof run === 'number' || !('provider' in run) || run.provider !== 'termii')
+      throw new Error(`did not start: ${io.errors.join('\n')}`);
     try {
-      const provider = createTermiiProvider({ apiKey: 'cli-termii-key-99', baseUrl: run.fake.baseUrl, senderId: 'Acme' });
+      const provider = createTermiiProvider({
+        apiKey: 'cli-termii-key-99',
+        baseUrl: run.fake.baseUrl,
+        senderId: 'Acme',
+      });
       await provider.sms!.send({ to: '+2348031130001', message: 'hello' }, context());
       expect(run.fake.lastMessage('+2348031130001')).toBe('hello');
       const output = io.lines.join('\n');
@@ -33,11 +38,14 @@ describe('verikit sandbox --provider', () => {
   it('twilio: starts the fake with the settings a provider needs', async () => {
     const io = capture();
     const run = await runCli(['sandbox', '--provider', 'twilio', '--latency', '0'], io);
-    if (typeof run === 'number' || !('provider' in run) || run.provider !== 'twilio') throw new Error(`did not start: ${io.errors.join('\n')}`);
+    if (typeof run === 'number' || !('provider' in run) || run.provider !== 'twilio')
+      throw new Error(`did not start: ${io.errors.join('\n')}`);
     try {
       const provider = createTwilioProvider({ ...run.fake.settings });
       const { requestId } = await provider.phone!.send({ phoneNumber: '+2348031130002', channel: 'sms' }, context());
-      await expect(provider.phone!.check({ requestId, code: run.fake.lastCode('+2348031130002')! }, context())).resolves.toEqual({ valid: true });
+      await expect(
+        provider.phone!.check({ requestId, code: run.fake.lastCode('+2348031130002')! }, context()),
+      ).resolves.toEqual({ valid: true });
       expect(io.lines.join('\n')).toContain(`TWILIO_ACCOUNT_SID=${run.fake.settings.accountSid}`);
     } finally {
       await run.close();

@@ -37,15 +37,24 @@ export interface FakeFlags {
   readonly secret?: string;
 }
 
-function magicLines(numbers: Readonly<Record<string, string>>, descriptions: Readonly<Record<string, string>>): string[] {
-  return Object.entries(numbers).map(([number, behaviour]) => `    ${number}  ${behaviour}: ${descriptions[behaviour]}`);
+function magicLines(
+  numbers: Readonly<Record<string, string>>,
+  descriptions: Readonly<Record<string, string>>,
+): string[] {
+  return Object.entries(numbers).map(
+    ([number, behaviour]) => `    ${number}  ${behaviour}: ${descriptions[behaviour]}`,
+  );
 }
 
 /**
  * `verikit sandbox --provider termii|twilio`: starts the fake of that provider's public API and prints what
  * to give the provider (as environment variables) and its magic numbers. A given key or token is never printed.
  */
-export async function runProviderFake(provider: FakeProvider, flags: FakeFlags, io: CliIo): Promise<ProviderFakeRun | number> {
+export async function runProviderFake(
+  provider: FakeProvider,
+  flags: FakeFlags,
+  io: CliIo,
+): Promise<ProviderFakeRun | number> {
   const common = {
     ...(flags.port === undefined ? {} : { port: flags.port }),
     ...(flags.latencyMs === undefined ? {} : { latencyMs: flags.latencyMs }),
@@ -54,8 +63,13 @@ export async function runProviderFake(provider: FakeProvider, flags: FakeFlags, 
   const shown = (value: string) => (flags.secret === undefined ? value : '(as given, not shown)');
   try {
     if (provider === 'termii') {
-      const fake = await startTermiiFake({ ...common, ...(flags.secret === undefined ? {} : { apiKey: flags.secret }) });
-      fake.onRequest((line) => io.out(`${new Date().toISOString().slice(11, 23)} ← ${line.method} ${line.path} ${line.status}`));
+      const fake = await startTermiiFake({
+        ...common,
+        ...(flags.secret === undefined ? {} : { apiKey: flags.secret }),
+      });
+      fake.onRequest((line) =>
+        io.out(`${new Date().toISOString().slice(11, 23)} ← ${line.method} ${line.path} ${line.status}`),
+      );
       io.out(`verikit termii fake listening on ${fake.url}`);
       io.out(`  TERMII_BASE_URL=${fake.baseUrl}`);
       io.out(`  TERMII_API_KEY=${shown(fake.apiKey)}`);
@@ -64,8 +78,13 @@ export async function runProviderFake(provider: FakeProvider, flags: FakeFlags, 
       for (const line of magicLines(termiiMagicNumbers, termiiMagicDescriptions)) io.out(line);
       return { provider, fake, close: () => fake.close() };
     }
-    const fake = await startTwilioFake({ ...common, ...(flags.secret === undefined ? {} : { authToken: flags.secret }) });
-    fake.onRequest((line) => io.out(`${new Date().toISOString().slice(11, 23)} ← ${line.method} ${line.path} ${line.status}`));
+    const fake = await startTwilioFake({
+      ...common,
+      ...(flags.secret === undefined ? {} : { authToken: flags.secret }),
+    });
+    fake.onRequest((line) =>
+      io.out(`${new Date().toISOString().slice(11, 23)} ← ${line.method} ${line.path} ${line.status}`),
+    );
     io.out(`verikit twilio fake listening on ${fake.url}`);
     io.out(`  TWILIO_VERIFY_BASE_URL=${fake.settings.verifyBaseUrl}`);
     io.out(`  TWILIO_API_BASE_URL=${fake.settings.apiBaseUrl}`);
@@ -81,7 +100,9 @@ export async function runProviderFake(provider: FakeProvider, flags: FakeFlags, 
       io.err(`verikit sandbox: ${error.message}`);
       return 2;
     }
-    io.err(`verikit sandbox: could not start: ${error instanceof Error && 'code' in error ? String(error.code) : 'unknown error'}`);
+    io.err(
+      `verikit sandbox: could not start: ${error instanceof Error && 'code' in error ? String(error.code) : 'unknown error'}`,
+    );
     return 1;
   }
 }

@@ -54,7 +54,10 @@ function readSandboxFlags(args: readonly string[]) {
  * it makes. Never prints the apiKey or a given webhook secret; a generated secret is printed once, as
  * the receiver needs it. Resolves with the running sandbox, or with an exit code on bad flags.
  */
-export async function runSandboxCommand(args: readonly string[], io: CliIo): Promise<Sandbox | ProviderFakeRun | number> {
+export async function runSandboxCommand(
+  args: readonly string[],
+  io: CliIo,
+): Promise<Sandbox | ProviderFakeRun | number> {
   let parsed: ReturnType<typeof readSandboxFlags>;
   try {
     parsed = readSandboxFlags(args);
@@ -74,7 +77,9 @@ export async function runSandboxCommand(args: readonly string[], io: CliIo): Pro
   }
   if (provider !== 'gateway') {
     if (parsed['webhook-url'] !== undefined || parsed['webhook-secret'] !== undefined) {
-      io.err(`verikit sandbox: --webhook-url and --webhook-secret are for the gateway sandbox, not --provider ${provider}`);
+      io.err(
+        `verikit sandbox: --webhook-url and --webhook-secret are for the gateway sandbox, not --provider ${provider}`,
+      );
       return 2;
     }
     try {
@@ -118,7 +123,10 @@ export async function runSandboxCommand(args: readonly string[], io: CliIo): Pro
     if (InvalidInputError.isInstance(error)) {
       const flag = error.field?.startsWith('--')
         ? error.field
-        : flagOf(error.field, { apiKey: parsed['api-key'] === undefined, webhookSecret: parsed['webhook-secret'] === undefined });
+        : flagOf(error.field, {
+            apiKey: parsed['api-key'] === undefined,
+            webhookSecret: parsed['webhook-secret'] === undefined,
+          });
       io.err(`verikit sandbox: ${flag} ${error.issues[0]?.message ?? 'is invalid'}`);
       return 2;
     }
@@ -129,9 +137,15 @@ export async function runSandboxCommand(args: readonly string[], io: CliIo): Pro
   io.out(`verikit sandbox listening on ${sandbox.url}`);
   io.out(`  baseUrl:        ${sandbox.baseUrl}`);
   io.out(`  ussdBaseUrl:    ${sandbox.ussdBaseUrl}`);
-  io.out(`  apiKey:         ${apiKey === undefined ? 'the default sandbox key (docs/sandbox.md)' : 'as given (not shown)'}`);
-  io.out(`  webhooks:       ${parsed['webhook-url'] === undefined ? 'none (pass --webhook-url)' : displayUrl(parsed['webhook-url'])}`);
-  io.out(`  webhook secret: ${givenSecret === undefined ? `${webhookSecret} (generated for this run)` : 'as given (not shown)'}`);
+  io.out(
+    `  apiKey:         ${apiKey === undefined ? 'the default sandbox key (docs/sandbox.md)' : 'as given (not shown)'}`,
+  );
+  io.out(
+    `  webhooks:       ${parsed['webhook-url'] === undefined ? 'none (pass --webhook-url)' : displayUrl(parsed['webhook-url'])}`,
+  );
+  io.out(
+    `  webhook secret: ${givenSecret === undefined ? `${webhookSecret} (generated for this run)` : 'as given (not shown)'}`,
+  );
   io.out(`  outbox:         GET ${sandbox.url}/__sandbox/outbox   dial USSD: POST ${sandbox.url}/__sandbox/ussd/dial`);
   return sandbox;
 }
@@ -140,8 +154,16 @@ export async function runSandboxCommand(args: readonly string[], io: CliIo): Pro
  * The flag (or environment variable) a sandbox option came from, for error messages. `fromEnvironment`
  * says which of the options an environment variable can give were not given as flags.
  */
-function flagOf(field: string | undefined, fromEnvironment: { readonly apiKey: boolean; readonly webhookSecret: boolean }): string {
-  const flags: Record<string, string> = { latencyMs: '--latency', slowMs: '--slow', webhookUrl: '--webhook-url', port: '--port' };
+function flagOf(
+  field: string | undefined,
+  fromEnvironment: { readonly apiKey: boolean; readonly webhookSecret: boolean },
+): string {
+  const flags: Record<string, string> = {
+    latencyMs: '--latency',
+    slowMs: '--slow',
+    webhookUrl: '--webhook-url',
+    port: '--port',
+  };
   if (field === 'apiKey') return fromEnvironment.apiKey ? 'VERIKIT_SANDBOX_API_KEY' : '--api-key';
   if (field === 'webhookSecret') return fromEnvironment.webhookSecret ? 'VERIKIT_WEBHOOK_SECRET' : '--webhook-secret';
   return (field === undefined ? undefined : flags[field]) ?? `--${field ?? 'input'}`;

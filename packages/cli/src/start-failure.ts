@@ -5,7 +5,9 @@
 export function startFailureMessage(error: unknown, port: number | undefined): string {
   const code = typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : undefined;
   const which = port === undefined ? 'the port' : `port ${port}`;
-  if (code === 'EADDRINUSE') return `${which} on 127.0.0.1 is already in use: stop what uses it, or pick another with --port (0 picks a free one)`;
-  if (code === 'EACCES') return `not allowed to listen on ${which} (ports below 1024 need privileges): pick another with --port`;
+  if (code === 'EADDRINUSE')
+    return `${which} on 127.0.0.1 is already in use: stop what uses it, or pick another with --port (0 picks a free one)`;
+  if (code === 'EACCES')
+    return `not allowed to listen on ${which} (ports below 1024 need privileges): pick another with --port`;
   return `could not start: ${code ?? 'unknown error'}`;
 }

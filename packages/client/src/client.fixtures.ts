@@ -44,15 +44,31 @@ export async function startFlowServer(
 ): Promise<FlowServer> {
   const provider = createTestProviderV1({ latencyMs: 5 });
   const map = new SwitchableMap();
-  const keyv = new Keyv({ store: map, serialize: JSON.stringify, deserialize: JSON.parse, throwOnErrors: true, namespace: 'verikit' });
+  const keyv = new Keyv({
+    store: map,
+    serialize: JSON.stringify,
+    deserialize: JSON.parse,
+    throwOnErrors: true,
+    namespace: 'verikit',
+  });
   const bus = new CountingChangeBus();
-  const verikit = createVerikit({ provider, secret: testSecret, store: new KeyvFlowStore(keyv), changeBus: bus, ...engineOptions });
+  const verikit = createVerikit({
+    provider,
+    secret: testSecret,
+    store: new KeyvFlowStore(keyv),
+    changeBus: bus,
+    ...engineOptions,
+  });
   const handler = createFlowHandler({ verikit, ...handlerOptions });
   const requests: SeenRequest[] = [];
   const streamSockets = new Set<Socket>();
   const state: { intercept: Interceptor | undefined } = { intercept: undefined };
   const nodeHandler = toNodeHandler(async (request) => {
-    requests.push({ method: request.method, path: new URL(request.url).pathname, lastEventId: request.headers.get('last-event-id') });
+    requests.push({
+      method: request.method,
+      path: new URL(request.url).pathname,
+      lastEventId: request.headers.get('last-event-id'),
+    });
     return (await state.intercept?.(request)) ?? handler(request);
   });
   const server: Server = createServer((req, res) => {
@@ -113,7 +129,11 @@ export function countingTimers(): FlowClientTimers & { pending: Set<unknown> } {
 }
 
 /** The views a listener saw, each once (connection changes also notify), in order. */
-export function recordVersions(): { versions: number[]; statuses: string[]; listener: (result: { view: FlowView | undefined }) => void } {
+export function recordVersions(): {
+  versions: number[];
+  statuses: string[];
+  listener: (result: { view: FlowView | undefined }) => void;
+} {
   const versions: number[] = [];
   const statuses: string[] = [];
   let last: FlowView | undefined;

@@ -31,10 +31,18 @@ describe('createFlowClient: start, send, get over real HTTP', () => {
     const client = createFlowClient({ baseUrl: `${server.url}/` });
     expect(client.baseUrl).toBe(server.url);
     const started = await client.start({ kind: 'phone', phoneNumber });
-    expect(started).toMatchObject({ kind: 'phone', status: 'awaiting-code', done: false, phoneNumber: '+234******5678' });
+    expect(started).toMatchObject({
+      kind: 'phone',
+      status: 'awaiting-code',
+      done: false,
+      phoneNumber: '+234******5678',
+    });
     expect(started.allowed).toEqual(['submit-code', 'cancel']);
     expect(await client.get(started.id)).toEqual(started);
-    const verified = await client.send(started.id, { type: 'submit-code', code: server.provider.lastCode(phoneNumber)! });
+    const verified = await client.send(started.id, {
+      type: 'submit-code',
+      code: server.provider.lastCode(phoneNumber)!,
+    });
     expect(verified).toMatchObject({ status: 'verified', done: true });
     expect(verified.version).toBeGreaterThan(started.version);
     expect(server.requests.map(({ method, path }) => `${method} ${path}`)).toEqual([
@@ -57,7 +65,10 @@ describe('createFlowClient: start, send, get over real HTTP', () => {
       },
     );
     let token = 0;
-    const client = createFlowClient({ baseUrl: `${server.url}/api/verify`, headers: () => ({ authorization: `Bearer t${++token}` }) });
+    const client = createFlowClient({
+      baseUrl: `${server.url}/api/verify`,
+      headers: () => ({ authorization: `Bearer t${++token}` }),
+    });
     const view = await client.start({ kind: 'ussd', phoneNumber });
     await client.get(view.id);
     expect(seen).toEqual(['Bearer t1', 'Bearer t2']);
@@ -86,12 +97,24 @@ describe('createFlowClient: the server typed errors, rebuilt', () => {
     server = await startFlowServer();
     const client = createFlowClient({ baseUrl: server.url });
     const error = await failure(client.start({ kind: 'phone', phoneNumber: '08012345678' }));
-    expect(error).toMatchObject({ name: 'InvalidInputError', code: 'invalid_input', field: 'phoneNumber', isRetryable: false, statusCode: 400 });
+    expect(error).toMatchObject({
+      name: 'InvalidInputError',
+      code: 'invalid_input',
+      field: 'phoneNumber',
+      isRetryable: false,
+      statusCode: 400,
+    });
     expect(error.issues).toEqual([{ field: 'phoneNumber', message: expect.any(String) }]);
     expect(error.message).not.toContain('08012345678');
     expect(VerikitError.isInstance(error)).toBe(true);
     expect(InvalidInputError.isInstance(error)).toBe(true);
-    expect(error.toJSON()).toEqual({ name: 'InvalidInputError', code: 'invalid_input', message: error.message, field: 'phoneNumber', isRetryable: false });
+    expect(error.toJSON()).toEqual({
+      name: 'InvalidInputError',
+      code: 'invalid_input',
+      message: error.message,
+      field: 'phoneNumber',
+      isRetryable: false,
+    });
   });
 
   it('a bad code names event.code without echoing it', async () => {
@@ -108,7 +131,13 @@ describe('createFlowClient: the server typed errors, rebuilt', () => {
     const client = createFlowClient({ baseUrl: server.url });
     const view = await client.start({ kind: 'phone', phoneNumber });
     const error = await failure(client.send(view.id, { type: 'resend' }));
-    expect(error).toMatchObject({ name: 'EventNotAllowedError', code: 'event_not_allowed', field: 'event.type', isRetryable: false, statusCode: 409 });
+    expect(error).toMatchObject({
+      name: 'EventNotAllowedError',
+      code: 'event_not_allowed',
+      field: 'event.type',
+      isRetryable: false,
+      statusCode: 409,
+    });
     expect(error.allowed).toEqual(['submit-code', 'cancel']);
     expect(EventNotAllowedError.isInstance(error)).toBe(true);
   });
@@ -128,10 +157,19 @@ describe('createFlowClient: the server typed errors, rebuilt', () => {
   it('flow_not_found for an unknown flow; store_unavailable (retryable, 503) during a store outage', async () => {
     server = await startFlowServer();
     const client = createFlowClient({ baseUrl: server.url });
-    expect(await failure(client.get('A'.repeat(22)))).toMatchObject({ code: 'flow_not_found', statusCode: 404, isRetryable: false });
+    expect(await failure(client.get('A'.repeat(22)))).toMatchObject({
+      code: 'flow_not_found',
+      statusCode: 404,
+      isRetryable: false,
+    });
     const view = await client.start({ kind: 'ussd', phoneNumber });
     server.map.down = true;
-    expect(await failure(client.get(view.id))).toMatchObject({ code: 'store_unavailable', statusCode: 503, isRetryable: true, retryAfterMs: 1000 });
+    expect(await failure(client.get(view.id))).toMatchObject({
+      code: 'store_unavailable',
+      statusCode: 503,
+      isRetryable: true,
+      retryAfterMs: 1000,
+    });
   });
 
   it('no answer is a retryable network_error; an answer that is not the API (a proxy page) is bad_response', async () => {
@@ -144,13 +182,22 @@ describe('createFlowClient: the server typed errors, rebuilt', () => {
     const { port } = proxy.address() as AddressInfo;
     try {
       const viaProxy = createFlowClient({ baseUrl: `http://127.0.0.1:${port}` });
-      expect(await failure(viaProxy.get('A'.repeat(22)))).toMatchObject({ code: 'bad_response', statusCode: 502, isRetryable: true });
+      expect(await failure(viaProxy.get('A'.repeat(22)))).toMatchObject({
+        code: 'bad_response',
+        statusCode: 502,
+        isRetryable: true,
+      });
     } finally {
       proxy.close();
       await once(proxy, 'close');
     }
     const nowhere = createFlowClient({ baseUrl: `http://127.0.0.1:${port}` });
-    expect(await failure(nowhere.get('A'.repeat(22)))).toMatchObject({ name: 'NetworkError', code: 'network_error', statusCode: 0, isRetryable: true });
+    expect(await failure(nowhere.get('A'.repeat(22)))).toMatchObject({
+      name: 'NetworkError',
+      code: 'network_error',
+      statusCode: 0,
+      isRetryable: true,
+    });
   });
 
   it('a 2xx answer that is not a view of the flow asked for is bad_response', async () => {
@@ -166,7 +213,11 @@ describe('createFlowClient: the server typed errors, rebuilt', () => {
       JSON.stringify({ ...view, allowed: 'cancel' }),
     ]) {
       server.intercept = () => new Response(body, { status: 200, headers: { 'content-type': 'application/json' } });
-      expect(await failure(client.get(view.id))).toMatchObject({ code: 'bad_response', statusCode: 200, isRetryable: false });
+      expect(await failure(client.get(view.id))).toMatchObject({
+        code: 'bad_response',
+        statusCode: 200,
+        isRetryable: false,
+      });
     }
   });
 
@@ -175,7 +226,9 @@ describe('createFlowClient: the server typed errors, rebuilt', () => {
     const client = createFlowClient({ baseUrl: server.url });
     const controller = new AbortController();
     controller.abort(new Error('user left'));
-    await expect(client.start({ kind: 'ussd', phoneNumber }, { signal: controller.signal })).rejects.toThrow('user left');
+    await expect(client.start({ kind: 'ussd', phoneNumber }, { signal: controller.signal })).rejects.toThrow(
+      'user left',
+    );
   });
 });
 
@@ -221,8 +274,13 @@ describe('createFlowClient: malformed and hostile arguments are refused before a
     });
     for (const flowId of ['', '../../admin', 'a/b', 'a?b', 'a b', 'x'.repeat(65), 42, null]) {
       expect(await failure(client.get(flowId as string))).toMatchObject({ code: 'invalid_input', field: 'flowId' });
-      expect(await failure(client.send(flowId as string, { type: 'cancel' }))).toMatchObject({ code: 'invalid_input', field: 'flowId' });
-      expect(() => client.observe(flowId as string)).toThrow(expect.objectContaining({ code: 'invalid_input', field: 'flowId' }));
+      expect(await failure(client.send(flowId as string, { type: 'cancel' }))).toMatchObject({
+        code: 'invalid_input',
+        field: 'flowId',
+      });
+      expect(() => client.observe(flowId as string)).toThrow(
+        expect.objectContaining({ code: 'invalid_input', field: 'flowId' }),
+      );
     }
     const id = 'A'.repeat(22);
     expect(await failure(client.send(id, null as never))).toMatchObject({ field: 'event' });

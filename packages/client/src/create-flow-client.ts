@@ -67,7 +67,8 @@ function checkBaseUrl(baseUrl: unknown): string {
 }
 
 function checkPlainObject(value: unknown, field: string): void {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw invalidArgument(field, 'must be an object');
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw invalidArgument(field, 'must be an object');
 }
 
 function checkTimers(timers: unknown): FlowClientTimers | undefined {
@@ -76,7 +77,9 @@ function checkTimers(timers: unknown): FlowClientTimers | undefined {
   if (
     typeof candidate !== 'object' ||
     candidate === null ||
-    !['now', 'setTimeout', 'clearTimeout'].every((name) => typeof (candidate as Record<string, unknown>)[name] === 'function')
+    !['now', 'setTimeout', 'clearTimeout'].every(
+      (name) => typeof (candidate as Record<string, unknown>)[name] === 'function',
+    )
   ) {
     throw invalidArgument('timers', 'must have now, setTimeout and clearTimeout');
   }
@@ -98,12 +101,20 @@ function checkTimers(timers: unknown): FlowClientTimers | undefined {
 export function createFlowClient(options: FlowClientOptions): FlowClient {
   checkPlainObject(options, 'options');
   const baseUrl = checkBaseUrl(options.baseUrl);
-  if (options.fetch !== undefined && typeof options.fetch !== 'function') throw invalidArgument('fetch', 'must be a function');
+  if (options.fetch !== undefined && typeof options.fetch !== 'function')
+    throw invalidArgument('fetch', 'must be a function');
   const headers = options.headers;
   if (headers !== undefined && typeof headers !== 'function' && (typeof headers !== 'object' || headers === null))
     throw invalidArgument('headers', 'must be headers or a function returning them');
-  const fetchFunction = options.fetch ?? ((input: Parameters<typeof fetch>[0], init?: RequestInit) => globalThis.fetch(input, init));
-  const transport = new FlowTransport(baseUrl, fetchFunction, headers, options.credentials, checkTimers(options.timers) ?? platformTimers);
+  const fetchFunction =
+    options.fetch ?? ((input: Parameters<typeof fetch>[0], init?: RequestInit) => globalThis.fetch(input, init));
+  const transport = new FlowTransport(
+    baseUrl,
+    fetchFunction,
+    headers,
+    options.credentials,
+    checkTimers(options.timers) ?? platformTimers,
+  );
 
   const observers = new Map<string, Set<FlowObserver>>();
   const registry: ObserverRegistry = {
@@ -126,7 +137,11 @@ export function createFlowClient(options: FlowClientOptions): FlowClient {
   function share(flowId: string, view: FlowView | undefined, error?: unknown): void {
     for (const observer of observers.get(flowId) ?? []) {
       if (view !== undefined) observer.offer(view);
-      else if (FlowClientError.isInstance(error) && (error.code === 'event_not_allowed' || error.code === 'flow_not_found')) void observer.refetch();
+      else if (
+        FlowClientError.isInstance(error) &&
+        (error.code === 'event_not_allowed' || error.code === 'flow_not_found')
+      )
+        void observer.refetch();
     }
   }
 
@@ -139,7 +154,8 @@ export function createFlowClient(options: FlowClientOptions): FlowClient {
     async send(flowId, event, requestOptions = {}) {
       const id = checkFlowId(flowId);
       checkPlainObject(event, 'event');
-      if (typeof (event as { type?: unknown }).type !== 'string') throw invalidArgument('event.type', 'must be one of submit-code, resend, restart, cancel');
+      if (typeof (event as { type?: unknown }).type !== 'string')
+        throw invalidArgument('event.type', 'must be one of submit-code, resend, restart, cancel');
       try {
         const view = await transport.view('POST', `/flows/${id}/events`, event, requestOptions.signal, id);
         share(id, view);

@@ -34,7 +34,11 @@ async function openFollowed(
 async function cancelAndSeeClosed(server: FlowServer, started: FlowView, observer: FlowObserver): Promise<void> {
   await server.verikit.send(started.id, { type: 'cancel' });
   await vi.waitFor(() =>
-    expect(observer.getCurrentResult()).toMatchObject({ view: { status: 'cancelled', done: true }, connection: 'closed', error: undefined }),
+    expect(observer.getCurrentResult()).toMatchObject({
+      view: { status: 'cancelled', done: true },
+      connection: 'closed',
+      error: undefined,
+    }),
   );
 }
 
@@ -57,7 +61,9 @@ function dropDoneViews(server: FlowServer): void {
         pending += decoder.decode(chunk, { stream: true });
         const blocks = pending.split('\n\n');
         pending = blocks.pop()!;
-        for (const block of blocks) if (!(block.includes('event: view') && block.includes('"done":true'))) controller.enqueue(encoder.encode(`${block}\n\n`));
+        for (const block of blocks)
+          if (!(block.includes('event: view') && block.includes('"done":true')))
+            controller.enqueue(encoder.encode(`${block}\n\n`));
       },
     });
     return new Response(answer.body!.pipeThrough(filter), { status: answer.status, headers: answer.headers });
@@ -77,7 +83,11 @@ describe('FlowObserver: the stream says why it ends', () => {
     await cancelAndSeeClosed(server, started, observer);
     const requests = requestsFor(server, started.id).filter((request) => !request.startsWith('POST'));
     // The intercept's own fetch of the stream also reaches the server: two stream requests for one stream.
-    expect(requests).toEqual([`GET /flows/${started.id}/stream`, `GET /flows/${started.id}/stream`, `GET /flows/${started.id}`]);
+    expect(requests).toEqual([
+      `GET /flows/${started.id}/stream`,
+      `GET /flows/${started.id}/stream`,
+      `GET /flows/${started.id}`,
+    ]);
   });
 
   it('the flow deleted from the store mid-stream: event error, one re-read, closes with flow_not_found and its messageId', async () => {
@@ -87,7 +97,12 @@ describe('FlowObserver: the stream says why it ends', () => {
     await vi.waitFor(() =>
       expect(observer.getCurrentResult()).toMatchObject({
         connection: 'closed',
-        error: { name: 'FlowNotFoundError', code: 'flow_not_found', messageId: 'verikit.error.flow_not_found', isRetryable: false },
+        error: {
+          name: 'FlowNotFoundError',
+          code: 'flow_not_found',
+          messageId: 'verikit.error.flow_not_found',
+          isRetryable: false,
+        },
       }),
     );
     expect(requestsFor(server, started.id).filter((request) => !request.startsWith('POST'))).toEqual([
@@ -113,8 +128,13 @@ describe('FlowObserver: the stream says why it ends', () => {
         .slice(0, 2),
     ).toEqual([`GET /flows/${started.id}/stream`, `GET /flows/${started.id}`]);
     server.map.down = false;
-    await vi.waitFor(() => expect(observer.getCurrentResult()).toMatchObject({ connection: 'open', error: undefined }), { timeout: 5_000 });
+    await vi.waitFor(
+      () => expect(observer.getCurrentResult()).toMatchObject({ connection: 'open', error: undefined }),
+      { timeout: 5_000 },
+    );
     await server.verikit.send(started.id, { type: 'cancel' });
-    await vi.waitFor(() => expect(observer.getCurrentResult()).toMatchObject({ view: { status: 'cancelled' }, connection: 'closed' }));
+    await vi.waitFor(() =>
+      expect(observer.getCurrentResult()).toMatchObject({ view: { status: 'cancelled' }, connection: 'closed' }),
+    );
   });
 });

@@ -42,9 +42,19 @@ describe('FlowObserver: following a flow over server-sent events', () => {
     expect(server.bus.active).toBe(1);
 
     await server.verikit.send(started.id, { type: 'submit-code', code: '000000' });
-    await vi.waitFor(() => expect(observer.getCurrentView()).toMatchObject({ status: 'awaiting-code', attemptsLeft: started.attemptsLeft! - 1 }));
+    await vi.waitFor(() =>
+      expect(observer.getCurrentView()).toMatchObject({
+        status: 'awaiting-code',
+        attemptsLeft: started.attemptsLeft! - 1,
+      }),
+    );
     await server.verikit.send(started.id, { type: 'submit-code', code: server.provider.lastCode(phoneNumber)! });
-    await vi.waitFor(() => expect(observer.getCurrentResult()).toMatchObject({ view: { status: 'verified', done: true }, connection: 'closed' }));
+    await vi.waitFor(() =>
+      expect(observer.getCurrentResult()).toMatchObject({
+        view: { status: 'verified', done: true },
+        connection: 'closed',
+      }),
+    );
     await vi.waitFor(() => expect(server.bus.active).toBe(0));
     expect(record.statuses).toEqual(['awaiting-code', 'checking', 'awaiting-code', 'checking', 'verified']);
     expect(record.versions).toEqual([0, 1, 2, 3, 4].map((step) => started.version + step));
@@ -79,9 +89,16 @@ describe('FlowObserver: following a flow over server-sent events', () => {
       await server.verikit.send(started.id, { type: 'submit-code', code: '000000' });
       await vi.waitFor(() => expect(observer.getCurrentResult().connection).toBe('open'));
     }
-    await vi.waitFor(() => expect(observer.getCurrentView()).toMatchObject({ attemptsLeft: started.attemptsLeft! - 3, status: 'awaiting-code' }));
+    await vi.waitFor(() =>
+      expect(observer.getCurrentView()).toMatchObject({
+        attemptsLeft: started.attemptsLeft! - 3,
+        status: 'awaiting-code',
+      }),
+    );
     await server.verikit.send(started.id, { type: 'submit-code', code: server.provider.lastCode(phoneNumber)! });
-    await vi.waitFor(() => expect(observer.getCurrentResult()).toMatchObject({ view: { status: 'verified' }, connection: 'closed' }));
+    await vi.waitFor(() =>
+      expect(observer.getCurrentResult()).toMatchObject({ view: { status: 'verified' }, connection: 'closed' }),
+    );
     expect(nonDecreasing(record.versions)).toBe(true);
     expect(record.versions.at(-1)).toBe((await server.verikit.get(started.id)).version);
     const streams = server.requests.filter((request) => request.path.endsWith('/stream'));
@@ -95,8 +112,16 @@ describe('FlowObserver: following a flow over server-sent events', () => {
     const { server, client, timers } = await setup();
     const observer = client.observe('Z'.repeat(22), fast);
     follow(observer);
-    await vi.waitFor(() => expect(observer.getCurrentResult()).toMatchObject({ connection: 'closed', error: { code: 'flow_not_found', statusCode: 404 } }));
-    expect(server.requests.map(({ method, path }) => `${method} ${path}`)).toEqual([`GET /flows/${'Z'.repeat(22)}/stream`, `GET /flows/${'Z'.repeat(22)}`]);
+    await vi.waitFor(() =>
+      expect(observer.getCurrentResult()).toMatchObject({
+        connection: 'closed',
+        error: { code: 'flow_not_found', statusCode: 404 },
+      }),
+    );
+    expect(server.requests.map(({ method, path }) => `${method} ${path}`)).toEqual([
+      `GET /flows/${'Z'.repeat(22)}/stream`,
+      `GET /flows/${'Z'.repeat(22)}`,
+    ]);
     expect(timers.pending.size).toBe(0);
   });
 
@@ -106,15 +131,28 @@ describe('FlowObserver: following a flow over server-sent events', () => {
     server.map.down = true;
     const observer = client.observe(started.id, fast);
     follow(observer);
-    await vi.waitFor(() => expect(server.requests.filter((request) => request.path.endsWith('/stream')).length).toBeGreaterThanOrEqual(3));
-    expect(observer.getCurrentResult()).toMatchObject({ connection: 'reconnecting', error: { code: 'store_unavailable', isRetryable: true } });
+    await vi.waitFor(() =>
+      expect(server.requests.filter((request) => request.path.endsWith('/stream')).length).toBeGreaterThanOrEqual(3),
+    );
+    expect(observer.getCurrentResult()).toMatchObject({
+      connection: 'reconnecting',
+      error: { code: 'store_unavailable', isRetryable: true },
+    });
     const paths = server.requests.slice(1).map((request) => request.path.endsWith('/stream'));
     // Every failed stream is followed by a re-read of the flow.
     expect(paths.slice(0, 4)).toEqual([true, false, true, false]);
     server.map.down = false;
-    await vi.waitFor(() => expect(observer.getCurrentResult()).toMatchObject({ connection: 'open', error: undefined, view: { version: started.version } }));
+    await vi.waitFor(() =>
+      expect(observer.getCurrentResult()).toMatchObject({
+        connection: 'open',
+        error: undefined,
+        view: { version: started.version },
+      }),
+    );
     await server.verikit.send(started.id, { type: 'cancel' });
-    await vi.waitFor(() => expect(observer.getCurrentResult()).toMatchObject({ view: { status: 'cancelled' }, connection: 'closed' }));
+    await vi.waitFor(() =>
+      expect(observer.getCurrentResult()).toMatchObject({ view: { status: 'cancelled' }, connection: 'closed' }),
+    );
   });
 
   it("a proxy's 502 page on the stream: re-reads (which works) and reconnects", async () => {
@@ -129,7 +167,9 @@ describe('FlowObserver: following a flow over server-sent events', () => {
     follow(observer);
     await vi.waitFor(() => expect(observer.getCurrentResult()).toMatchObject({ connection: 'open', error: undefined }));
     expect(observer.getCurrentView()).toMatchObject({ status: 'awaiting-dial', ussdCode: expect.any(String) });
-    expect(server.requests.filter((request) => request.method === 'GET' && !request.path.endsWith('/stream'))).toHaveLength(2);
+    expect(
+      server.requests.filter((request) => request.method === 'GET' && !request.path.endsWith('/stream')),
+    ).toHaveLength(2);
   });
 
   it('re-reads when resendAvailableAt passes (no event is pushed for it) and sees resend allowed', async () => {
@@ -143,7 +183,9 @@ describe('FlowObserver: following a flow over server-sent events', () => {
     expect(observer.resendInMs(observer.getCurrentResult().localResendAvailableAt! + 5)).toBe(0);
     await vi.waitFor(() => expect(observer.getCurrentView()?.allowed).toContain('resend'), { timeout: 5_000 });
     expect(observer.getCurrentView()?.version).toBe(started.version);
-    expect(server.requests.filter((request) => request.method === 'GET' && request.path === `/flows/${started.id}`).length).toBeGreaterThanOrEqual(1);
+    expect(
+      server.requests.filter((request) => request.method === 'GET' && request.path === `/flows/${started.id}`).length,
+    ).toBeGreaterThanOrEqual(1);
     expect(observer.getCurrentResult().connection).toBe('open');
   });
 
@@ -154,11 +196,20 @@ describe('FlowObserver: following a flow over server-sent events', () => {
     follow(observer);
     expect(observer.expiresInMs()).toBeGreaterThan(0);
     expect(observer.expiresInMs()).toBeLessThanOrEqual(1_000);
-    await vi.waitFor(() => expect(observer.getCurrentView()).toMatchObject({ status: 'expired', done: false, version: started.version }), { timeout: 5_000 });
+    await vi.waitFor(
+      () =>
+        expect(observer.getCurrentView()).toMatchObject({ status: 'expired', done: false, version: started.version }),
+      { timeout: 5_000 },
+    );
     expect(observer.getCurrentView()?.allowed).toEqual(['cancel']);
     expect(observer.getCurrentResult().connection).toBe('open');
     await server.verikit.send(started.id, { type: 'cancel' });
-    await vi.waitFor(() => expect(observer.getCurrentResult()).toMatchObject({ view: { status: 'cancelled', done: true }, connection: 'closed' }));
+    await vi.waitFor(() =>
+      expect(observer.getCurrentResult()).toMatchObject({
+        view: { status: 'cancelled', done: true },
+        connection: 'closed',
+      }),
+    );
     await vi.waitFor(() => expect(server.bus.active).toBe(0));
     expect(timers.pending.size).toBe(0);
     expect(observer.expiresInMs()).toBeUndefined();
@@ -172,7 +223,9 @@ describe('FlowObserver: following a flow over server-sent events', () => {
     const cancelled = await client.send(started.id, { type: 'cancel' });
     const fromStream = client.observe(started.id, fast);
     follow(fromStream);
-    await vi.waitFor(() => expect(fromStream.getCurrentResult()).toMatchObject({ view: cancelled, connection: 'closed' }));
+    await vi.waitFor(() =>
+      expect(fromStream.getCurrentResult()).toMatchObject({ view: cancelled, connection: 'closed' }),
+    );
     const requestsBefore = server.requests.length;
     const known = client.observe(started.id, { ...fast, initialView: cancelled });
     follow(known);
@@ -209,9 +262,13 @@ describe('FlowObserver: following a flow over server-sent events', () => {
     const started = await client.start({ kind: 'phone', phoneNumber });
     const observer = client.observe(started.id, { ...fast, staleStreamMs: 150 });
     follow(observer);
-    await vi.waitFor(() => expect(server!.requests.filter((request) => request.path.endsWith('/stream')).length).toBeGreaterThanOrEqual(2));
+    await vi.waitFor(() =>
+      expect(server!.requests.filter((request) => request.path.endsWith('/stream')).length).toBeGreaterThanOrEqual(2),
+    );
     await server.verikit.send(started.id, { type: 'cancel' });
-    await vi.waitFor(() => expect(observer.getCurrentResult()).toMatchObject({ view: { status: 'cancelled' }, connection: 'closed' }));
+    await vi.waitFor(() =>
+      expect(observer.getCurrentResult()).toMatchObject({ view: { status: 'cancelled' }, connection: 'closed' }),
+    );
   });
 
   it("counts down on the server's clock: a server an hour ahead (Date header) and one sending serverTime", async () => {

@@ -135,7 +135,8 @@ export class FlowObserver extends Subscribable<FlowObserverListener> {
       if (view.version < current.version) return false;
       if (view.version === current.version) {
         if (current.done && !view.done) return false;
-        if (current.serverTime !== undefined && view.serverTime !== undefined && view.serverTime < current.serverTime) return false;
+        if (current.serverTime !== undefined && view.serverTime !== undefined && view.serverTime < current.serverTime)
+          return false;
         if (sameView(current, view)) return false;
       }
     }
@@ -159,7 +160,10 @@ export class FlowObserver extends Subscribable<FlowObserverListener> {
     this.#active = false;
     this.#registry.unregister(this);
     this.#stopFollowing();
-    this.#result = Object.freeze({ ...this.#result, connection: this.#result.connection === 'closed' ? 'closed' : 'idle' });
+    this.#result = Object.freeze({
+      ...this.#result,
+      connection: this.#result.connection === 'closed' ? 'closed' : 'idle',
+    });
   }
 
   #startFollowing(): void {
@@ -208,7 +212,8 @@ export class FlowObserver extends Subscribable<FlowObserverListener> {
       .then(
         (view) => {
           this.offer(view);
-          if (this.#result.error !== undefined && this.#result.view?.done !== true) this.#set({ ...this.#result, error: undefined });
+          if (this.#result.error !== undefined && this.#result.view?.done !== true)
+            this.#set({ ...this.#result, error: undefined });
           return undefined;
         },
         (error: unknown) => {
@@ -261,7 +266,11 @@ export class FlowObserver extends Subscribable<FlowObserverListener> {
     );
   }
 
-  #resultFor(view: FlowView | undefined, error: FlowClientError | undefined, connection: FlowConnection): FlowObserverResult {
+  #resultFor(
+    view: FlowView | undefined,
+    error: FlowClientError | undefined,
+    connection: FlowConnection,
+  ): FlowObserverResult {
     const clock = this.#transport.clock;
     return Object.freeze({
       flowId: this.flowId,

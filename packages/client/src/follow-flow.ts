@@ -40,7 +40,10 @@ export function isTerminal(error: FlowClientError): boolean {
 }
 
 function isEventStream(response: Response): boolean {
-  return response.status === 200 && (response.headers.get('content-type') ?? '').toLowerCase().startsWith('text/event-stream');
+  return (
+    response.status === 200 &&
+    (response.headers.get('content-type') ?? '').toLowerCase().startsWith('text/event-stream')
+  );
 }
 
 /**
@@ -95,7 +98,14 @@ export async function followFlow(target: FollowTarget, timings: FollowTimings, s
             serverRetryMs = ms;
           },
         };
-        const end = await readViewStream(response, target.flowId, handlers, transport.timers, timings.staleStreamMs, signal);
+        const end = await readViewStream(
+          response,
+          target.flowId,
+          handlers,
+          transport.timers,
+          timings.staleStreamMs,
+          signal,
+        );
         if (end.reason === 'finished' && (await finished(target, end.version))) return;
         // A failed stream is handled as a refused one; a stream closed without saying why, or silent, just reconnects.
         failed = end.reason === 'failed';
@@ -128,7 +138,11 @@ export async function followFlow(target: FollowTarget, timings: FollowTimings, s
     if (signal.aborted || target.isDone()) return;
     target.report({ connection: 'reconnecting' });
     const initialMs = timings.reconnectDelayMs ?? serverRetryMs ?? defaultReconnectDelayMs;
-    await sleep(transport.timers, backoffDelay(attempt, { initialMs, maxMs: timings.maxReconnectDelayMs }, retryAfterMs), signal);
+    await sleep(
+      transport.timers,
+      backoffDelay(attempt, { initialMs, maxMs: timings.maxReconnectDelayMs }, retryAfterMs),
+      signal,
+    );
     attempt += 1;
   }
 }

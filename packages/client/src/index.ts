@@ -7,11 +7,29 @@
  *
  * @module
  */
-export { createFlowClient, type FlowClient, type FlowClientOptions, type FlowRequestOptions } from './create-flow-client.js';
-export { FlowObserver, type FlowObserverListener, type FlowObserverOptions, type FlowObserverResult } from './flow-observer.js';
+export {
+  createFlowClient,
+  type FlowClient,
+  type FlowClientOptions,
+  type FlowRequestOptions,
+} from './create-flow-client.js';
+export {
+  FlowObserver,
+  type FlowObserverListener,
+  type FlowObserverOptions,
+  type FlowObserverResult,
+} from './flow-observer.js';
 export type { FlowConnection } from './follow-flow.js';
 export { FlowClientError, type FlowClientErrorOptions, type FlowClientIssue } from './errors/flow-client-error.js';
-export type { FlowEvent, FlowEventType, FlowKind, FlowStatus, FlowView, FlowViewError, StartFlowInput } from './flow-view.js';
+export type {
+  FlowEvent,
+  FlowEventType,
+  FlowKind,
+  FlowStatus,
+  FlowView,
+  FlowViewError,
+  StartFlowInput,
+} from './flow-view.js';
 export type { FlowClientCredentials, FlowClientHeaders, FlowClientHeaderValues } from './transport.js';
 export type { FlowClientTimers } from './timers.js';
 export { remainingMs } from './countdown.js';

@@ -20,6 +20,7 @@ export function parseView(value: unknown, expectedId?: string): FlowView | undef
   if (typeof view.status !== 'string' || view.status.length === 0 || view.status.length > 64) return undefined;
   if (typeof view.kind !== 'string' || typeof view.done !== 'boolean') return undefined;
   if (!Array.isArray(view.allowed) || !view.allowed.every((type) => typeof type === 'string')) return undefined;
-  if (![view.resendAvailableAt, view.expiresAt, view.serverTime, view.createdAt, view.updatedAt].every(isTime)) return undefined;
+  if (![view.resendAvailableAt, view.expiresAt, view.serverTime, view.createdAt, view.updatedAt].every(isTime))
+    return undefined;
   return Object.freeze({ ...view, allowed: Object.freeze([...view.allowed]) }) as unknown as FlowView;
 }

@@ -33,7 +33,9 @@ function announcedEnd(event: ServerSentEvent): ViewStreamEnd | undefined {
   } catch {
     return undefined;
   }
-  return typeof version === 'number' && Number.isSafeInteger(version) && version >= 0 ? { reason: 'finished', version } : undefined;
+  return typeof version === 'number' && Number.isSafeInteger(version) && version >= 0
+    ? { reason: 'finished', version }
+    : undefined;
 }
 
 /**

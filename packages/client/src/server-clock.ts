@@ -28,7 +28,8 @@ export class ServerClock {
    * between `localLow` and `localHigh`. Returns true when the estimate changed.
    */
   observe(serverLow: number, serverHigh: number, localLow: number, localHigh: number): boolean {
-    if (![serverLow, serverHigh, localHigh].every(Number.isFinite) || Number.isNaN(localLow) || localLow > localHigh) return false;
+    if (![serverLow, serverHigh, localHigh].every(Number.isFinite) || Number.isNaN(localLow) || localLow > localHigh)
+      return false;
     const before = this.offsetMs;
     const low = serverLow - localHigh;
     const high = serverHigh - localLow;

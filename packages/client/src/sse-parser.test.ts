@@ -4,14 +4,22 @@ import { EventStreamParser, type ServerSentEvent } from './sse-parser.js';
 function parse(chunks: readonly string[], lastEventId?: string): { events: ServerSentEvent[]; retries: number[] } {
   const events: ServerSentEvent[] = [];
   const retries: number[] = [];
-  const parser = new EventStreamParser({ onEvent: (event) => events.push(event), onRetry: (ms) => retries.push(ms) }, lastEventId);
+  const parser = new EventStreamParser(
+    { onEvent: (event) => events.push(event), onRetry: (ms) => retries.push(ms) },
+    lastEventId,
+  );
   for (const chunk of chunks) parser.push(chunk);
   return { events, retries };
 }
 
 describe('EventStreamParser', () => {
   it('reads the flow stream as the server writes it: retry, then id/event/data blocks, heartbeats skipped', () => {
-    const { events, retries } = parse(['retry: 3000\n\n', 'id: 3\nevent: view\ndata: {"a":1}\n\n', ': heartbeat\n\n', 'id: 4\nevent: view\ndata: {"a":2}\n\n']);
+    const { events, retries } = parse([
+      'retry: 3000\n\n',
+      'id: 3\nevent: view\ndata: {"a":1}\n\n',
+      ': heartbeat\n\n',
+      'id: 4\nevent: view\ndata: {"a":2}\n\n',
+    ]);
     expect(retries).toEqual([3000]);
     expect(events).toEqual([
       { event: 'view', data: '{"a":1}', id: '3' },

@@ -7,10 +7,15 @@ import { ServerClock } from './server-clock.js';
 import type { FlowClientTimers } from './timers.js';
 
 /** Header values in any form `new Headers()` takes (written out, so Node users need no DOM types). */
-export type FlowClientHeaderValues = Headers | Readonly<Record<string, string>> | ReadonlyArray<readonly [string, string]>;
+export type FlowClientHeaderValues =
+  | Headers
+  | Readonly<Record<string, string>>
+  | ReadonlyArray<readonly [string, string]>;
 
 /** Headers sent with every request: fixed, or computed per request (a token that rotates). */
-export type FlowClientHeaders = FlowClientHeaderValues | (() => FlowClientHeaderValues | Promise<FlowClientHeaderValues>);
+export type FlowClientHeaders =
+  | FlowClientHeaderValues
+  | (() => FlowClientHeaderValues | Promise<FlowClientHeaderValues>);
 
 /** Whether cookies go with requests, as `fetch`'s `credentials`. */
 export type FlowClientCredentials = 'omit' | 'same-origin' | 'include';
@@ -60,14 +65,25 @@ export class FlowTransport {
     return `${this.baseUrl}${path}`;
   }
 
-  async #send(path: string, init: RequestInit & { headers: Record<string, string> }): Promise<{ response: Response; sentAt: number; receivedAt: number }> {
-    const headers = new Headers((typeof this.#headers === 'function' ? await this.#headers() : this.#headers) as ConstructorParameters<typeof Headers>[0]);
+  async #send(
+    path: string,
+    init: RequestInit & { headers: Record<string, string> },
+  ): Promise<{ response: Response; sentAt: number; receivedAt: number }> {
+    const headers = new Headers(
+      (typeof this.#headers === 'function' ? await this.#headers() : this.#headers) as ConstructorParameters<
+        typeof Headers
+      >[0],
+    );
     for (const [name, value] of Object.entries(init.headers)) headers.set(name, value);
     const sentAt = this.timers.now();
     let response: Response;
     try {
       // Views change with time, and a USSD view holds the OTP: never from or into an HTTP cache.
-      const request: RequestInit & { cache?: string; credentials?: FlowClientCredentials } = { ...init, headers, cache: 'no-store' };
+      const request: RequestInit & { cache?: string; credentials?: FlowClientCredentials } = {
+        ...init,
+        headers,
+        cache: 'no-store',
+      };
       if (this.#credentials !== undefined) request.credentials = this.#credentials;
       response = await this.#fetch(this.url(path), request as RequestInit);
     } catch (error) {
@@ -79,7 +95,13 @@ export class FlowTransport {
   }
 
   /** Sends a JSON request whose answer is a view of `expectedId` (when known); throws the rebuilt error otherwise. */
-  async view(method: 'GET' | 'POST', path: string, body: unknown, signal: AbortSignal | undefined, expectedId?: string): Promise<FlowView> {
+  async view(
+    method: 'GET' | 'POST',
+    path: string,
+    body: unknown,
+    signal: AbortSignal | undefined,
+    expectedId?: string,
+  ): Promise<FlowView> {
     let payload: string | undefined;
     if (body !== undefined) {
       try {
@@ -90,7 +112,12 @@ export class FlowTransport {
     }
     const headers: Record<string, string> = { accept: 'application/json' };
     if (payload !== undefined) headers['content-type'] = 'application/json';
-    const { response, sentAt, receivedAt } = await this.#send(path, { method, headers, body: payload ?? null, signal: signal ?? null });
+    const { response, sentAt, receivedAt } = await this.#send(path, {
+      method,
+      headers,
+      body: payload ?? null,
+      signal: signal ?? null,
+    });
     if (!response.ok) throw await errorFromResponse(response, receivedAt);
     const value = await readBoundedJson(response);
     if (signal?.aborted === true) throw signal.reason;

@@ -19,9 +19,22 @@ export {
   type ProviderV1,
   type Logger,
 } from '@verikit/provider';
-export { createVerikit, type Verikit, type VerikitOptions, type Clock, type ReceiveResult, type CallOptions } from './engine/create-verikit.js';
+export {
+  createVerikit,
+  type Verikit,
+  type VerikitOptions,
+  type Clock,
+  type ReceiveResult,
+  type CallOptions,
+} from './engine/create-verikit.js';
 export { defaultGuardLimits, type GuardLimit, type PrefixLimit, type SendGuardOptions } from './guard/guard-options.js';
-export { memorySendGuardStore, type SendGuardStore, type GuardLimiterSpec, type GuardLimitName, type GuardRateLimiter } from './guard/send-guard-store.js';
+export {
+  memorySendGuardStore,
+  type SendGuardStore,
+  type GuardLimiterSpec,
+  type GuardLimitName,
+  type GuardRateLimiter,
+} from './guard/send-guard-store.js';
 export type { Verification } from './proof/verification.js';
 export type { IssuedProof } from './proof/proofs.js';
 export type { IssueProofOptions, ProofClaim } from './proof/proof-inputs.js';

@@ -12,13 +12,28 @@ import type { Envelope } from './envelope.js';
 import { readFirstText, readPath } from './field-path.js';
 import { createGatewayClient } from './gateway-client.js';
 import type { GatewayProviderOptions } from './gateway-options.js';
-import { identitySendOtpSchema, phoneCheckSchema, phoneSendSchema, smsSendSchema, ussdInitiateSchema, whatsAppSendSchema } from './input-schemas.js';
+import {
+  identitySendOtpSchema,
+  phoneCheckSchema,
+  phoneSendSchema,
+  smsSendSchema,
+  ussdInitiateSchema,
+  whatsAppSendSchema,
+} from './input-schemas.js';
 import { resolveGatewayOptions } from './options-schema.js';
 import { createWebhookParser } from './webhook-parser.js';
 
 const alternatives = {
   otp: ['data.otp', 'data.otpCode', 'data.otp_code', 'data.code', 'data.token', 'otp'],
-  ussdCode: ['data.ussdCode', 'data.ussd_code', 'data.ussd', 'data.shortCode', 'data.dialCode', 'data.dialString', 'ussdCode'],
+  ussdCode: [
+    'data.ussdCode',
+    'data.ussd_code',
+    'data.ussd',
+    'data.shortCode',
+    'data.dialCode',
+    'data.dialString',
+    'ussdCode',
+  ],
   reference: ['data.reference', 'data.referenceId', 'data.reference_id', 'data.requestId', 'data.sessionId', 'data.id'],
   requestId: ['data.requestId', 'data.request_id', 'data.requestID', 'data.verificationId', 'requestId'],
   valid: ['data.valid', 'data.verified', 'data.isValid'],
@@ -54,14 +69,17 @@ export function createGatewayProvider(options: GatewayProviderOptions): Provider
   const ninPattern = exactly(resolved.ninPattern ?? /^\d{11}$/);
   const bvnPattern = /^\d{11}$/;
 
-  const pathsFor = (configured: string | undefined, defaults: readonly string[]) => (configured === undefined ? defaults : [configured]);
+  const pathsFor = (configured: string | undefined, defaults: readonly string[]) =>
+    configured === undefined ? defaults : [configured];
 
   function required(operation: GatewayOperation, envelope: Envelope, paths: readonly string[], what: string): string {
     const found = readFirstText(envelope, paths);
     if (found === undefined) {
       const field = paths[0]!;
       const looked = paths.length > 1 ? ` (looked for ${paths.join(', ')})` : '';
-      throw new ProviderProtocolError(`gateway ${operation}: the response has no ${what} at ${field}${looked}`, { field });
+      throw new ProviderProtocolError(`gateway ${operation}: the response has no ${what} at ${field}${looked}`, {
+        field,
+      });
     }
     return found.text;
   }
@@ -73,7 +91,8 @@ export function createGatewayProvider(options: GatewayProviderOptions): Provider
 
   function senderOf(from: string | undefined): string {
     const sender = from ?? resolved.defaultSender;
-    if (sender === undefined) throw new InvalidInputError([{ field: 'from', message: 'is required: pass from, or configure defaultSender' }]);
+    if (sender === undefined)
+      throw new InvalidInputError([{ field: 'from', message: 'is required: pass from, or configure defaultSender' }]);
     return sender;
   }
 
@@ -88,9 +107,17 @@ export function createGatewayProvider(options: GatewayProviderOptions): Provider
     ussd: {
       async initiate(input, context) {
         const { phoneNumber } = parseInput(ussdInitiateSchema, input);
-        const envelope = succeeded('ussd.initiate', (await client.post('ussd.initiate', { phoneNumber }, context)).envelope);
+        const envelope = succeeded(
+          'ussd.initiate',
+          (await client.post('ussd.initiate', { phoneNumber }, context)).envelope,
+        );
         const otp = required('ussd.initiate', envelope, pathsFor(mapping.ussd?.otp, alternatives.otp), 'OTP');
-        const ussdCode = required('ussd.initiate', envelope, pathsFor(mapping.ussd?.ussdCode, alternatives.ussdCode), 'USSD code');
+        const ussdCode = required(
+          'ussd.initiate',
+          envelope,
+          pathsFor(mapping.ussd?.ussdCode, alternatives.ussdCode),
+          'USSD code',
+        );
         const reference = readFirstText(envelope, pathsFor(mapping.ussd?.reference, alternatives.reference));
         return reference === undefined ? { otp, ussdCode } : { otp, ussdCode, reference: reference.text };
       },
@@ -100,14 +127,25 @@ export function createGatewayProvider(options: GatewayProviderOptions): Provider
       async send(input, context) {
         // Checked before the input schema, which knows only sms and voice: a channel or a code we cannot
         // serve is a missing capability, not malformed input.
-        if (input?.channel === 'whatsapp') throw new CapabilityError('phone verification by whatsapp', name, { field: 'channel' });
-        if (input?.code !== undefined) throw new CapabilityError('phone verification with a code we generate', name, { field: 'code' });
+        if (input?.channel === 'whatsapp')
+          throw new CapabilityError('phone verification by whatsapp', name, { field: 'channel' });
+        if (input?.code !== undefined)
+          throw new CapabilityError('phone verification with a code we generate', name, { field: 'code' });
         const parsed = parseInput(phoneSendSchema, input);
-        if (!channels.includes(parsed.channel)) throw new CapabilityError(`the ${parsed.channel} channel`, name, { field: 'channel' });
+        if (!channels.includes(parsed.channel))
+          throw new CapabilityError(`the ${parsed.channel} channel`, name, { field: 'channel' });
         const body: Record<string, unknown> = { from: senderOf(parsed.from), phoneNumber: parsed.phoneNumber };
-        if (channelField !== undefined) body[channelField] = mapping.phone?.channelValues?.[parsed.channel] ?? parsed.channel;
+        if (channelField !== undefined)
+          body[channelField] = mapping.phone?.channelValues?.[parsed.channel] ?? parsed.channel;
         const envelope = succeeded('phone.send', (await client.post('phone.send', body, context)).envelope);
-        return { requestId: required('phone.send', envelope, pathsFor(mapping.phone?.requestId, alternatives.requestId), 'requestId') };
+        return {
+          requestId: required(
+            'phone.send',
+            envelope,
+            pathsFor(mapping.phone?.requestId, alternatives.requestId),
+            'requestId',
+          ),
+        };
       },
       async check(input, context) {
         const { code, requestId } = parseInput(phoneCheckSchema, input);
@@ -119,7 +157,9 @@ export function createGatewayProvider(options: GatewayProviderOptions): Provider
         if (configured !== undefined) {
           const value = readPath(envelope, configured);
           if (typeof value !== 'boolean') {
-            throw new ProviderProtocolError(`gateway phone.check: the response has no boolean at ${configured}`, { field: configured });
+            throw new ProviderProtocolError(`gateway phone.check: the response has no boolean at ${configured}`, {
+              field: configured,
+            });
           }
           return { valid: value };
         }
@@ -136,10 +176,15 @@ export function createGatewayProvider(options: GatewayProviderOptions): Provider
         const parsed = parseInput(identitySendOtpSchema, input);
         const pattern = parsed.idType === 'bvn' ? bvnPattern : ninPattern;
         if (!pattern.test(parsed.number)) {
-          throw new InvalidInputError([{ field: 'number', message: parsed.idType === 'bvn' ? 'must be exactly 11 digits' : 'is not a valid NIN' }]);
+          throw new InvalidInputError([
+            { field: 'number', message: parsed.idType === 'bvn' ? 'must be exactly 11 digits' : 'is not a valid NIN' },
+          ]);
         }
         const operation = parsed.idType === 'bvn' ? 'identity.bvn' : 'identity.nin';
-        succeeded(operation, (await client.post(operation, { number: parsed.number, otp: parsed.otp }, context)).envelope);
+        succeeded(
+          operation,
+          (await client.post(operation, { number: parsed.number, otp: parsed.otp }, context)).envelope,
+        );
       },
     },
     sms: {

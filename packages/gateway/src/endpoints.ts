@@ -1,5 +1,12 @@
 /** The operations of the service, named as the provider spec names them. */
-export type GatewayOperation = 'ussd.initiate' | 'phone.send' | 'phone.check' | 'identity.bvn' | 'identity.nin' | 'sms.send' | 'whatsapp.send';
+export type GatewayOperation =
+  | 'ussd.initiate'
+  | 'phone.send'
+  | 'phone.check'
+  | 'identity.bvn'
+  | 'identity.nin'
+  | 'sms.send'
+  | 'whatsapp.send';
 
 /** Which base address an endpoint lives under (docs/service.md: USSD initiation is on a different host). */
 export type GatewayBase = 'ussd' | 'main';
@@ -24,7 +31,12 @@ export const gatewayPathPrefixes: Readonly<Record<GatewayBase, string>> = Object
   main: '/gateway/api/v1',
 });
 
-const endpoint = (base: GatewayBase, route: string, successMessage?: string, failureMessage?: string): GatewayEndpoint =>
+const endpoint = (
+  base: GatewayBase,
+  route: string,
+  successMessage?: string,
+  failureMessage?: string,
+): GatewayEndpoint =>
   Object.freeze({ base, path: gatewayPathPrefixes[base] + route, route, successMessage, failureMessage });
 
 /**

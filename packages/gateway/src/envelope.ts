@@ -27,7 +27,9 @@ export function readEnvelope(operation: GatewayOperation, status: number, text: 
   } catch {
     return {
       ok: false,
-      error: new ProviderProtocolError(`gateway ${operation}: the response (HTTP ${status}) is not JSON`, { field: 'body' }),
+      error: new ProviderProtocolError(`gateway ${operation}: the response (HTTP ${status}) is not JSON`, {
+        field: 'body',
+      }),
     };
   }
   const result = envelopeSchema.safeParse(json);
@@ -36,7 +38,8 @@ export function readEnvelope(operation: GatewayOperation, status: number, text: 
   const field = issue && issue.path.length > 0 ? issue.path.map(String).join('.') : 'body';
   // zod 4 leaves `issue.input` out unless asked (and it would be the value, which may carry a code):
   // whether the field is missing is read from the parsed JSON itself.
-  const problem = issue?.code === 'invalid_type' && !isPresent(json, issue.path) ? 'is missing' : (issue?.message ?? 'is invalid');
+  const problem =
+    issue?.code === 'invalid_type' && !isPresent(json, issue.path) ? 'is missing' : (issue?.message ?? 'is invalid');
   const message = field === 'body' ? 'is not a JSON object' : `${field} ${problem}`;
   return {
     ok: false,
@@ -53,7 +56,8 @@ export function readEnvelope(operation: GatewayOperation, status: number, text: 
 function isPresent(json: unknown, path: readonly PropertyKey[]): boolean {
   let current = json;
   for (const key of path) {
-    if (typeof current !== 'object' || current === null || typeof key === 'symbol' || !Object.hasOwn(current, key)) return false;
+    if (typeof current !== 'object' || current === null || typeof key === 'symbol' || !Object.hasOwn(current, key))
+      return false;
     current = (current as Record<string | number, unknown>)[key];
   }
   return true;

@@ -12,7 +12,11 @@ interface GatewayReply {
 
 /** Sends one operation's JSON body and returns the envelope of a 2xx answer; throws a verikit error otherwise. */
 export interface GatewayClient {
-  post(operation: GatewayOperation, body: Record<string, unknown>, context: ProviderCallContextV1): Promise<GatewayReply>;
+  post(
+    operation: GatewayOperation,
+    body: Record<string, unknown>,
+    context: ProviderCallContextV1,
+  ): Promise<GatewayReply>;
   /** The error for a 2xx `success: false` envelope, with the key redacted from the service's message. */
   rejected(operation: GatewayOperation, envelope: Envelope): ProviderRejectedError;
 }
@@ -46,7 +50,9 @@ export function createGatewayClient(options: ResolvedGatewayOptions): GatewayCli
     const ussd = options.ussdBaseUrl();
     if (main !== routesFor.main || ussd !== routesFor.ussd) {
       routes = new Map();
-      for (const [each, endpoint] of Object.entries(gatewayEndpoints) as Array<[GatewayOperation, (typeof gatewayEndpoints)[GatewayOperation]]>) {
+      for (const [each, endpoint] of Object.entries(gatewayEndpoints) as Array<
+        [GatewayOperation, (typeof gatewayEndpoints)[GatewayOperation]]
+      >) {
         const url = (endpoint.base === 'ussd' ? ussd : main) + endpoint.path;
         routes.set(each, { url, path: new URL(url).pathname });
       }
@@ -76,26 +82,45 @@ export function createGatewayClient(options: ResolvedGatewayOptions): GatewayCli
       const { status, text, durationMs } = answer;
       if (status < 200 || status > 299) {
         const reading = readEnvelope(operation, status, text);
-        const error = statusError(`gateway ${operation}`, status, reading.ok ? redactMessage(reading.envelope.message, [apiKey]) : undefined);
+        const error = statusError(
+          `gateway ${operation}`,
+          status,
+          reading.ok ? redactMessage(reading.envelope.message, [apiKey]) : undefined,
+        );
         logger.warn('verikit.gateway.failed', { operation, status, error: error.code, durationMs });
         throw error;
       }
       const reading = readEnvelope(operation, status, text);
       if (!reading.ok) {
-        logger.warn('verikit.gateway.failed', { operation, status, error: reading.error.code, field: reading.error.field, durationMs });
+        logger.warn('verikit.gateway.failed', {
+          operation,
+          status,
+          error: reading.error.code,
+          field: reading.error.field,
+          durationMs,
+        });
         throw reading.error;
       }
       const endpoint = gatewayEndpoints[operation];
       const message = reading.envelope.message;
       const recognised = message === (reading.envelope.success ? endpoint.successMessage : endpoint.failureMessage);
-      logger.debug('verikit.gateway.response', { operation, status, success: reading.envelope.success, recognised, durationMs });
+      logger.debug('verikit.gateway.response', {
+        operation,
+        status,
+        success: reading.envelope.success,
+        recognised,
+        durationMs,
+      });
       return { status, envelope: reading.envelope };
     },
     rejected(operation, envelope) {
       const providerMessage = redactMessage(envelope.message, [options.apiKey()]);
-      return new ProviderRejectedError(`gateway ${operation}: the service refused the request${providerMessage === undefined ? '' : `: ${providerMessage}`}`, {
-        ...(providerMessage === undefined ? {} : { providerMessage }),
-      });
+      return new ProviderRejectedError(
+        `gateway ${operation}: the service refused the request${providerMessage === undefined ? '' : `: ${providerMessage}`}`,
+        {
+          ...(providerMessage === undefined ? {} : { providerMessage }),
+        },
+      );
     },
   };
 }

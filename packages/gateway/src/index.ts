@@ -15,5 +15,11 @@ export type {
   GatewayAfterResponseHook,
   GatewayRequestInfo,
 } from './gateway-options.js';
-export { gatewayEndpoints, gatewayPathPrefixes, type GatewayOperation, type GatewayEndpoint, type GatewayBase } from './endpoints.js';
+export {
+  gatewayEndpoints,
+  gatewayPathPrefixes,
+  type GatewayOperation,
+  type GatewayEndpoint,
+  type GatewayBase,
+} from './endpoints.js';
 export { createWebhookParser as createGatewayWebhookParser, type GatewayWebhookBody } from './webhook-parser.js';

@@ -1,4 +1,10 @@
-import { codeSchema, phoneNumberSchema, senderSchema, smsSendInputSchema, whatsAppSendInputSchema } from '@verikit/provider';
+import {
+  codeSchema,
+  phoneNumberSchema,
+  senderSchema,
+  smsSendInputSchema,
+  whatsAppSendInputSchema,
+} from '@verikit/provider';
 import { z } from 'zod';
 
 /**
@@ -31,12 +37,17 @@ export const phoneSendSchema = z.object({
   channel: z.enum(['sms', 'voice'], { error: 'must be sms or voice' }),
 });
 export const phoneCheckSchema = z.object({
-  requestId: z.string({ error: 'must be a string' }).min(1, { error: 'must not be empty' }).max(256, { error: 'must be at most 256 characters' }),
+  requestId: z
+    .string({ error: 'must be a string' })
+    .min(1, { error: 'must not be empty' })
+    .max(256, { error: 'must be at most 256 characters' }),
   code: codeSchema,
 });
 export const identitySendOtpSchema = z.object({
   idType: z.enum(['bvn', 'nin'], { error: 'must be bvn or nin' }),
-  number: z.string({ error: 'must be a string of digits' }).max(64, { error: 'is not a valid identity number', abort: true }),
+  number: z
+    .string({ error: 'must be a string of digits' })
+    .max(64, { error: 'is not a valid identity number', abort: true }),
   otp,
 });
 export { smsSendInputSchema as smsSendSchema, whatsAppSendInputSchema as whatsAppSendSchema };

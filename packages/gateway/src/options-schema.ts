@@ -1,5 +1,12 @@
 import { parseInput, senderSchema } from '@verikit/provider';
-import { baseUrlSchema, checkSettings, secretSchema, settingReader, transportSettingsShape, type SettingReader } from '@verikit/provider-utils';
+import {
+  baseUrlSchema,
+  checkSettings,
+  secretSchema,
+  settingReader,
+  transportSettingsShape,
+  type SettingReader,
+} from '@verikit/provider-utils';
 import { z } from 'zod';
 import type { GatewayProviderOptions } from './gateway-options.js';
 
@@ -19,7 +26,13 @@ const gatewayProviderOptionsSchema = z.strictObject(
     defaultSender: senderSchema.optional(),
     mapping: z
       .strictObject({
-        ussd: z.strictObject({ otp: pathSchema.optional(), ussdCode: pathSchema.optional(), reference: pathSchema.optional() }).optional(),
+        ussd: z
+          .strictObject({
+            otp: pathSchema.optional(),
+            ussdCode: pathSchema.optional(),
+            reference: pathSchema.optional(),
+          })
+          .optional(),
         phone: z
           .strictObject({
             requestId: pathSchema.optional(),
@@ -28,7 +41,9 @@ const gatewayProviderOptionsSchema = z.strictObject(
               .string()
               .regex(/^[A-Za-z_$][\w$-]{0,63}$/, { error: 'must be a field name' })
               .optional(),
-            channelValues: z.strictObject({ sms: z.string().min(1).max(64).optional(), voice: z.string().min(1).max(64).optional() }).optional(),
+            channelValues: z
+              .strictObject({ sms: z.string().min(1).max(64).optional(), voice: z.string().min(1).max(64).optional() })
+              .optional(),
           })
           .optional(),
         webhook: z
@@ -51,7 +66,10 @@ const gatewayProviderOptionsSchema = z.strictObject(
 
 /** Resolved options: defaults applied; the key and addresses read through readers, at each call. */
 export interface ResolvedGatewayOptions
-  extends Omit<GatewayProviderOptions, 'apiKey' | 'baseUrl' | 'ussdBaseUrl' | 'timeout' | 'connectionRetries' | 'connectionRetryDelayMs' | 'name'> {
+  extends Omit<
+    GatewayProviderOptions,
+    'apiKey' | 'baseUrl' | 'ussdBaseUrl' | 'timeout' | 'connectionRetries' | 'connectionRetryDelayMs' | 'name'
+  > {
   readonly apiKey: SettingReader<string>;
   readonly baseUrl: SettingReader<string>;
   readonly ussdBaseUrl: SettingReader<string>;
@@ -68,9 +86,24 @@ export interface ResolvedGatewayOptions
  */
 export function resolveGatewayOptions(options: unknown): ResolvedGatewayOptions {
   const parsed = parseInput(gatewayProviderOptionsSchema, options);
-  const apiKey = settingReader({ name: 'apiKey', environmentVariable: 'GATEWAY_API_KEY', schema: secretSchema, value: parsed.apiKey });
-  const baseUrl = settingReader({ name: 'baseUrl', environmentVariable: 'GATEWAY_BASE_URL', schema: baseUrlSchema, value: parsed.baseUrl });
-  const ussdBaseUrl = settingReader({ name: 'ussdBaseUrl', environmentVariable: 'GATEWAY_USSD_BASE_URL', schema: baseUrlSchema, value: parsed.ussdBaseUrl });
+  const apiKey = settingReader({
+    name: 'apiKey',
+    environmentVariable: 'GATEWAY_API_KEY',
+    schema: secretSchema,
+    value: parsed.apiKey,
+  });
+  const baseUrl = settingReader({
+    name: 'baseUrl',
+    environmentVariable: 'GATEWAY_BASE_URL',
+    schema: baseUrlSchema,
+    value: parsed.baseUrl,
+  });
+  const ussdBaseUrl = settingReader({
+    name: 'ussdBaseUrl',
+    environmentVariable: 'GATEWAY_USSD_BASE_URL',
+    schema: baseUrlSchema,
+    value: parsed.ussdBaseUrl,
+  });
   checkSettings([apiKey, baseUrl, ussdBaseUrl]);
   return {
     ...(parsed as Omit<GatewayProviderOptions, 'apiKey' | 'baseUrl' | 'ussdBaseUrl'>),

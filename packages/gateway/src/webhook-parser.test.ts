@@ -10,7 +10,9 @@ describe('createWebhookParser: the service USSD_VERIFICATION body', () => {
   const raw = (body: string) => ({ body, headers: {} });
 
   it("reads the service's USSD_VERIFICATION payload, and gives null for other events", () => {
-    expect(parse(raw(JSON.stringify({ event: 'USSD_VERIFICATION', phoneNumber: '+2348012345678', status: 'failed' })))).toEqual({
+    expect(
+      parse(raw(JSON.stringify({ event: 'USSD_VERIFICATION', phoneNumber: '+2348012345678', status: 'failed' }))),
+    ).toEqual({
       type: 'ussd-verification',
       phoneNumber: '+2348012345678',
       status: 'failed',

@@ -3,8 +3,26 @@ import { readFirstText, readPath } from './field-path.js';
 import type { GatewayMapping } from './gateway-options.js';
 
 const defaultEventPaths = ['event', 'type', 'eventType', 'event_type', 'data.event', 'data.type', 'data.eventType'];
-const defaultPhonePaths = ['phoneNumber', 'phone', 'msisdn', 'phone_number', 'data.phoneNumber', 'data.phone', 'data.msisdn', 'data.phone_number'];
-const defaultStatusPaths = ['status', 'verificationStatus', 'result', 'verified', 'data.status', 'data.verificationStatus', 'data.result', 'data.verified'];
+const defaultPhonePaths = [
+  'phoneNumber',
+  'phone',
+  'msisdn',
+  'phone_number',
+  'data.phoneNumber',
+  'data.phone',
+  'data.msisdn',
+  'data.phone_number',
+];
+const defaultStatusPaths = [
+  'status',
+  'verificationStatus',
+  'result',
+  'verified',
+  'data.status',
+  'data.verificationStatus',
+  'data.result',
+  'data.verified',
+];
 const defaultSuccess = ['success', 'successful', 'verified', 'completed', 'true'];
 const defaultFailure = ['failed', 'failure', 'false'];
 
@@ -36,7 +54,9 @@ const normaliseName = (value: string) =>
  * `eventType`; `phone`, `msisdn`; a `data` wrapper; boolean statuses) unless a mapping names the path.
  * Unknown events give `null`; malformed bodies an `InvalidInputError` that never quotes the body.
  */
-export function createWebhookParser(mapping: GatewayMapping['webhook'] = {}): (webhook: RawWebhookV1) => ProviderEventV1 | null {
+export function createWebhookParser(
+  mapping: GatewayMapping['webhook'] = {},
+): (webhook: RawWebhookV1) => ProviderEventV1 | null {
   const eventPaths = mapping.event ? [mapping.event] : defaultEventPaths;
   const phonePaths = mapping.phoneNumber ? [mapping.phoneNumber] : defaultPhonePaths;
   const statusPaths = mapping.status ? [mapping.status] : defaultStatusPaths;
@@ -58,7 +78,8 @@ export function createWebhookParser(mapping: GatewayMapping['webhook'] = {}): (w
       throw new InvalidInputError([{ field: 'body', message: 'must be a JSON object' }]);
     }
     const event = readFirstText(payload, eventPaths);
-    if (event === undefined) throw new InvalidInputError([{ field: eventPaths[0]!, message: 'is required: the event type' }]);
+    if (event === undefined)
+      throw new InvalidInputError([{ field: eventPaths[0]!, message: 'is required: the event type' }]);
     if (normaliseName(event.text) !== eventName) return null;
 
     const phone = readFirstText(payload, phonePaths);

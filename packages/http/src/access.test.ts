@@ -13,7 +13,10 @@ afterEach(async () => {
 const app = 'https://app.example.com';
 
 function preflight(url: string, origin: string, headers = 'content-type'): Promise<Response> {
-  return fetch(url, { method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': headers } });
+  return fetch(url, {
+    method: 'OPTIONS',
+    headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': headers },
+  });
 }
 
 describe('CORS', () => {
@@ -51,7 +54,10 @@ describe('CORS', () => {
     const view = (await started.json()) as FlowView;
     const failed = await postJson(`${setup.url}/flows`, { kind: 'fax' }, { origin: app });
     const controller = new AbortController();
-    const stream = await fetch(`${setup.url}/flows/${view.id}/stream`, { headers: { origin: app }, signal: controller.signal });
+    const stream = await fetch(`${setup.url}/flows/${view.id}/stream`, {
+      headers: { origin: app },
+      signal: controller.signal,
+    });
     const missing = await fetch(`${setup.url}/nowhere`, { headers: { origin: app } });
     for (const response of [started, failed, stream, missing]) {
       expect(response.headers.get('access-control-allow-origin')).toBe(app);
@@ -89,7 +95,9 @@ describe('authorize', () => {
       },
     });
     const headers = { authorization: 'Bearer user-1' };
-    const view = (await (await postJson(`${setup.url}/flows`, { kind: 'phone', phoneNumber }, headers)).json()) as FlowView;
+    const view = (await (
+      await postJson(`${setup.url}/flows`, { kind: 'phone', phoneNumber }, headers)
+    ).json()) as FlowView;
     await fetch(`${setup.url}/flows/${view.id}`, { headers });
     await postJson(`${setup.url}/flows/${view.id}/events`, { type: 'cancel' }, headers);
     const stream = await fetch(`${setup.url}/flows/${view.id}/stream`, { headers });
@@ -124,7 +132,10 @@ describe('authorize', () => {
     for (const response of [
       await postJson(`${setup.url}/flows`, { kind: 'phone', phoneNumber }),
       await fetch(`${setup.url}/flows/${view.id}`),
-      await postJson(`${setup.url}/flows/${view.id}/events`, { type: 'submit-code', code: setup.provider.lastCode(phoneNumber) }),
+      await postJson(`${setup.url}/flows/${view.id}/events`, {
+        type: 'submit-code',
+        code: setup.provider.lastCode(phoneNumber),
+      }),
       await postJson(`${setup.url}/flows/${view.id}/events`, { type: 'cancel' }),
       await fetch(`${setup.url}/flows/${view.id}/stream`),
     ]) {

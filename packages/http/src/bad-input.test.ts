@@ -19,7 +19,11 @@ async function expectError(response: Response, status: number, code: string, fie
 }
 
 function post(url: string, body: RequestInit['body'], contentType: string | undefined): Promise<Response> {
-  return fetch(url, { method: 'POST', body, headers: contentType === undefined ? {} : { 'content-type': contentType } });
+  return fetch(url, {
+    method: 'POST',
+    body,
+    headers: contentType === undefined ? {} : { 'content-type': contentType },
+  });
 }
 
 /** A body sent chunked, with no Content-Length, so only counting the bytes read can stop it. */
@@ -33,7 +37,12 @@ function chunkedPost(url: string, chunks: number, chunk: string): Promise<Respon
       controller.enqueue(bytes);
     },
   });
-  return fetch(url, { method: 'POST', body, headers: { 'content-type': 'application/json' }, duplex: 'half' } as RequestInit);
+  return fetch(url, {
+    method: 'POST',
+    body,
+    headers: { 'content-type': 'application/json' },
+    duplex: 'half',
+  } as RequestInit);
 }
 
 /** Malformed bodies every JSON route refuses: status, code, field. */
@@ -45,7 +54,14 @@ const malformedBodies: ReadonlyArray<[string, RequestInit['body'], string | unde
   ['form data', 'kind=phone', 'application/x-www-form-urlencoded', 415, 'unsupported_media_type', 'content-type'],
   ['no content type', new Uint8Array([0x7b, 0x7d]), undefined, 415, 'unsupported_media_type', 'content-type'],
   ['a non-UTF-8 charset', '{}', 'application/json; charset=latin1', 415, 'unsupported_media_type', 'content-type'],
-  ['a megabyte', JSON.stringify({ kind: 'phone', phoneNumber: megabyte }), 'application/json', 413, 'payload_too_large', 'body'],
+  [
+    'a megabyte',
+    JSON.stringify({ kind: 'phone', phoneNumber: megabyte }),
+    'application/json',
+    413,
+    'payload_too_large',
+    'body',
+  ],
 ];
 
 describe('bad input to every route: the right status, a typed error naming the field, and nothing changed', () => {
@@ -54,7 +70,12 @@ describe('bad input to every route: the right status, a typed error naming the f
     for (const [, body, contentType, status, code, field] of malformedBodies) {
       await expectError(await post(`${setup.url}/flows`, body, contentType), status, code, field);
     }
-    await expectError(await chunkedPost(`${setup.url}/flows`, 64, 'x'.repeat(16 * 1024)), 413, 'payload_too_large', 'body');
+    await expectError(
+      await chunkedPost(`${setup.url}/flows`, 64, 'x'.repeat(16 * 1024)),
+      413,
+      'payload_too_large',
+      'body',
+    );
     expect(await setup.snapshot()).toBe('[]');
     expect(setup.provider.calls).toHaveLength(0);
   });
@@ -95,14 +116,30 @@ describe('bad input to every route: the right status, a typed error naming the f
   it('flow ids: a malformed id is a 400 naming flowId, an unknown well-formed id a 404', async () => {
     setup = await setupHttp();
     const unknown = 'AAAAAAAAAAAAAAAAAAAAAA';
-    for (const id of ['abc', 'x'.repeat(65), '%E0%A4%A', 'a%20b%20cdefghijklmnopqrstuvwxyz', '..%2F..%2Fetc%2Fpasswd0000000000']) {
+    for (const id of [
+      'abc',
+      'x'.repeat(65),
+      '%E0%A4%A',
+      'a%20b%20cdefghijklmnopqrstuvwxyz',
+      '..%2F..%2Fetc%2Fpasswd0000000000',
+    ]) {
       await expectError(await fetch(`${setup.url}/flows/${id}`), 400, 'invalid_input', 'flowId');
       await expectError(await fetch(`${setup.url}/flows/${id}/stream`), 400, 'invalid_input', 'flowId');
-      await expectError(await postJson(`${setup.url}/flows/${id}/events`, { type: 'cancel' }), 400, 'invalid_input', 'flowId');
+      await expectError(
+        await postJson(`${setup.url}/flows/${id}/events`, { type: 'cancel' }),
+        400,
+        'invalid_input',
+        'flowId',
+      );
     }
     await expectError(await fetch(`${setup.url}/flows/${unknown}`), 404, 'flow_not_found', 'flowId');
     await expectError(await fetch(`${setup.url}/flows/${unknown}/stream`), 404, 'flow_not_found', 'flowId');
-    await expectError(await postJson(`${setup.url}/flows/${unknown}/events`, { type: 'cancel' }), 404, 'flow_not_found', 'flowId');
+    await expectError(
+      await postJson(`${setup.url}/flows/${unknown}/events`, { type: 'cancel' }),
+      404,
+      'flow_not_found',
+      'flowId',
+    );
     expect(setup.bus.active).toBe(0);
     expect(await setup.snapshot()).toBe('[]');
   });

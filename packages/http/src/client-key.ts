@@ -6,14 +6,20 @@ import type { Logger } from '@verikit/provider';
  * @hono/node-server's bindings passed as the handler's second argument). Return undefined to leave
  * the request out of the per-client limit.
  */
-export type ClientKeyFunction = (request: Request, address: string | undefined) => string | undefined | Promise<string | undefined>;
+export type ClientKeyFunction = (
+  request: Request,
+  address: string | undefined,
+) => string | undefined | Promise<string | undefined>;
 
 /** The one key of every request whose client is unknown: they share one per-client count. */
 const unidentifiedClient = 'unidentified';
 
 /** The peer address in @hono/node-server's bindings (`{ incoming }`, a node `IncomingMessage`), read without trusting their shape. */
 function peerAddressOf(env: unknown): string | undefined {
-  const incoming = typeof env === 'object' && env !== null ? (env as { incoming?: { socket?: { remoteAddress?: unknown } } }).incoming : undefined;
+  const incoming =
+    typeof env === 'object' && env !== null
+      ? (env as { incoming?: { socket?: { remoteAddress?: unknown } } }).incoming
+      : undefined;
   const address = incoming?.socket?.remoteAddress;
   return typeof address === 'string' && address !== '' ? address : undefined;
 }

@@ -22,7 +22,9 @@ const optionsSchema = z.object({
     (value) =>
       typeof value === 'object' &&
       value !== null &&
-      ['start', 'get', 'send', 'subscribe'].every((name) => typeof (value as Record<string, unknown>)[name] === 'function'),
+      ['start', 'get', 'send', 'subscribe'].every(
+        (name) => typeof (value as Record<string, unknown>)[name] === 'function',
+      ),
     { error: 'must be a verikit engine (createVerikit)' },
   ),
   basePath: z
@@ -31,7 +33,9 @@ const optionsSchema = z.object({
     .optional(),
   webhooks: z.object({}, { error: 'must be the webhook options ({ secret, scheme, … })' }).passthrough().optional(),
   webhookPath: z
-    .union([z.literal(false), z.string().regex(/^(\/[A-Za-z0-9._~!$&'()*+,;=:@%-]+)+$/)], { error: 'must be a path such as /webhooks, or false' })
+    .union([z.literal(false), z.string().regex(/^(\/[A-Za-z0-9._~!$&'()*+,;=:@%-]+)+$/)], {
+      error: 'must be a path such as /webhooks, or false',
+    })
     .optional(),
   heartbeatMs: z.number().int().min(10).max(2_147_483_647).optional(),
   maxBodyBytes: z
@@ -41,15 +45,23 @@ const optionsSchema = z.object({
     .max(16 * 1024 * 1024)
     .optional(),
   authorize: z.function().optional(),
-  clientKey: z.custom((value) => typeof value === 'function', { error: 'must be a function (request, address) => string or undefined' }).optional(),
+  clientKey: z
+    .custom((value) => typeof value === 'function', {
+      error: 'must be a function (request, address) => string or undefined',
+    })
+    .optional(),
   trustProxy: z.boolean({ error: 'must be true or false' }).optional(),
   onError: z.function().optional(),
   cors: z
     .object({
-      origin: z.union([z.string().min(1), z.array(z.string().min(1)), z.function()], { error: "must be '*', an origin, a list of origins or a function" }),
+      origin: z.union([z.string().min(1), z.array(z.string().min(1)), z.function()], {
+        error: "must be '*', an origin, a list of origins or a function",
+      }),
       credentials: z.boolean().optional(),
       maxAge: z.number().int().min(0).optional(),
-      allowHeaders: z.array(z.string().regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/, { error: 'must be header names' })).optional(),
+      allowHeaders: z
+        .array(z.string().regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/, { error: 'must be header names' }))
+        .optional(),
     })
     // Any origin with credentials would let every website make cookie-bearing requests and read the answers.
     .refine((cors) => !(cors.origin === '*' && cors.credentials === true), {
@@ -94,7 +106,11 @@ export function createFlowHandler(options: FlowHandlerOptions): FlowHandler {
     maxBodyBytes: options.maxBodyBytes ?? defaultMaxBodyBytes,
     heartbeatMs: options.heartbeatMs ?? defaultHeartbeatMs,
     authorize: options.authorize === undefined ? undefined : authorize,
-    clientKey: clientKeyResolver({ clientKey: options.clientKey, trustProxy: options.trustProxy ?? false, logger: verikit.logger }),
+    clientKey: clientKeyResolver({
+      clientKey: options.clientKey,
+      trustProxy: options.trustProxy ?? false,
+      logger: verikit.logger,
+    }),
   });
 
   async function authorize(request: Request, flow: FlowView | FlowStartRequest, action: FlowAction): Promise<void> {
@@ -145,7 +161,10 @@ export function createFlowHandler(options: FlowHandlerOptions): FlowHandler {
     }
     // Given webhook options must authenticate (a secret, a verifier, or the explicit opt-out):
     // `webhooks: { secret: process.env.X }` with X unset throws here, naming webhooks.secret.
-    const handleWebhook = webhookHandlerFor({ ...options.webhooks, verikit }, { fieldPrefix: 'webhooks', requireSecret: configured });
+    const handleWebhook = webhookHandlerFor(
+      { ...options.webhooks, verikit },
+      { fieldPrefix: 'webhooks', requireSecret: configured },
+    );
     const answer = route(routeMethods.webhooks, (request) => handleWebhook(request), new Cors(undefined));
     // The webhook route answers servers, not browsers: no CORS header, whatever the options.
     api.all(webhookPath, (c, next) => {

@@ -45,7 +45,13 @@ const unavailableRetryAfterSeconds = 1;
 
 /** The body of every 500: nothing of the error itself reaches the client. */
 const internalErrorBody: ErrorResponseBody = {
-  error: { name: 'InternalError', code: 'internal_error', message: 'internal error', messageId: messageIdOf('internal_error'), isRetryable: true },
+  error: {
+    name: 'InternalError',
+    code: 'internal_error',
+    message: 'internal error',
+    messageId: messageIdOf('internal_error'),
+    isRetryable: true,
+  },
 };
 
 /** An error answer before it becomes a `Response`: the SSE stream sends the same body as its `error` event. */
@@ -72,7 +78,8 @@ export function errorAnswer(error: unknown, now: number = Date.now()): ErrorAnsw
   const status = httpStatusOf(error);
   const headers: Record<string, string> = {};
   const details: Record<string, unknown> = {};
-  if (InvalidInputError.isInstance(error) && Array.isArray(error.issues)) details.issues = error.issues.map(({ field, message }) => ({ field, message }));
+  if (InvalidInputError.isInstance(error) && Array.isArray(error.issues))
+    details.issues = error.issues.map(({ field, message }) => ({ field, message }));
   if (EventNotAllowedError.isInstance(error) && Array.isArray(error.allowed)) details.allowed = [...error.allowed];
   if (RateLimitedError.isInstance(error) && Number.isFinite(error.retryAt)) {
     details.retryAt = error.retryAt;
@@ -82,7 +89,8 @@ export function errorAnswer(error: unknown, now: number = Date.now()): ErrorAnsw
     headers['retry-after'] = String(Math.max(1, Math.ceil(waitMs / 1000)));
   }
   if (MethodNotAllowedError.isInstance(error)) headers.allow = error.allow.join(', ');
-  if (status === 503 && headers['retry-after'] === undefined) headers['retry-after'] = String(unavailableRetryAfterSeconds);
+  if (status === 503 && headers['retry-after'] === undefined)
+    headers['retry-after'] = String(unavailableRetryAfterSeconds);
   const body: ErrorResponseBody = { error: { ...error.toJSON(), messageId: messageIdOf(error.code), ...details } };
   return { status, headers, body };
 }

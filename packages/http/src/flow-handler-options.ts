@@ -20,7 +20,11 @@ export type FlowStartRequest = z.output<typeof startInputSchema>;
  * (its `kind` and fields, so it can check the phone number belongs to the signed-in user); for the
  * other actions, the flow's current view. Only `true` allows; anything else is a 403.
  */
-export type FlowAuthorizer = (request: Request, flow: FlowView | FlowStartRequest, action: FlowAction) => boolean | Promise<boolean>;
+export type FlowAuthorizer = (
+  request: Request,
+  flow: FlowView | FlowStartRequest,
+  action: FlowAction,
+) => boolean | Promise<boolean>;
 
 /** Options of {@link createFlowHandler}. */
 export interface FlowHandlerOptions {

@@ -33,7 +33,12 @@ describe('the flow handler over real HTTP: every route', () => {
     expect(ussd.view).toMatchObject({ kind: 'ussd', status: 'awaiting-dial', otp: '4321', ussdCode: '*384*1234#' });
     const identity = await start({ kind: 'identity', idType: 'bvn', number: '22212345678' });
     expect(identity.response.status).toBe(201);
-    expect(identity.view).toMatchObject({ kind: 'identity', idType: 'bvn', number: '*******5678', status: 'awaiting-code' });
+    expect(identity.view).toMatchObject({
+      kind: 'identity',
+      idType: 'bvn',
+      number: '*******5678',
+      status: 'awaiting-code',
+    });
     expect(JSON.stringify(identity.view)).not.toContain('22212345678');
   });
 
@@ -48,7 +53,10 @@ describe('the flow handler over real HTTP: every route', () => {
   it('POST /flows/:id/events submits the code and the flow is verified', async () => {
     setup = await setupHttp();
     const { view } = await start({ kind: 'phone', phoneNumber });
-    const response = await postJson(`${setup.url}/flows/${view.id}/events`, { type: 'submit-code', code: setup.provider.lastCode(phoneNumber) });
+    const response = await postJson(`${setup.url}/flows/${view.id}/events`, {
+      type: 'submit-code',
+      code: setup.provider.lastCode(phoneNumber),
+    });
     expect(response.status).toBe(200);
     const verified = (await response.json()) as FlowView;
     expect(verified).toMatchObject({ id: view.id, status: 'verified', done: true });
@@ -133,7 +141,13 @@ describe('the flow handler over real HTTP: every route', () => {
       expect(response.status).toBe(500);
       const text = await response.text();
       expect(JSON.parse(text)).toEqual({
-        error: { name: 'InternalError', code: 'internal_error', message: 'internal error', messageId: 'verikit.error.internal_error', isRetryable: true },
+        error: {
+          name: 'InternalError',
+          code: 'internal_error',
+          message: 'internal error',
+          messageId: 'verikit.error.internal_error',
+          isRetryable: true,
+        },
       });
       expect(text).not.toContain('hunter2');
       expect(reported).toHaveLength(1);

@@ -19,7 +19,9 @@ export interface FlowRouteDeps {
   /** The send guard's client key of a request (docs/abuse.md). */
   readonly clientKey: (request: Request, env: unknown) => Promise<string | undefined>;
   /** Throws a `ForbiddenError` unless the `authorize` hook allows the action; undefined without a hook. */
-  readonly authorize: ((request: Request, flow: FlowView | FlowStartRequest, action: FlowAction) => Promise<void>) | undefined;
+  readonly authorize:
+    | ((request: Request, flow: FlowView | FlowStartRequest, action: FlowAction) => Promise<void>)
+    | undefined;
 }
 
 /** One flow route: the request, the `:id` path parameter (percent-decoded, not yet validated) and the server's bindings. */
@@ -38,7 +40,9 @@ const streamHeaders: Readonly<Record<string, string>> = {
  * size, JSON, schema), the flow read, `authorize`, and only then the engine. Routing, methods and
  * error answers are the handler's.
  */
-export function flowRoutes(deps: FlowRouteDeps): Readonly<Record<'start' | 'read' | 'send' | 'stream' | 'proof', FlowRoute>> {
+export function flowRoutes(
+  deps: FlowRouteDeps,
+): Readonly<Record<'start' | 'read' | 'send' | 'stream' | 'proof', FlowRoute>> {
   const { verikit, basePath, maxBodyBytes, heartbeatMs } = deps;
   const authorize = deps.authorize ?? (async () => undefined);
   return {
@@ -60,7 +64,8 @@ export function flowRoutes(deps: FlowRouteDeps): Readonly<Record<'start' | 'read
       const event = parseInput(userEventSchema, await readJsonBody(request, maxBodyBytes), 'event');
       // The hook needs the flow; without one, `send` reads it anyway and answers the same 404.
       if (deps.authorize !== undefined) await deps.authorize(request, await verikit.get(flowId), 'send');
-      const client = event.type === 'resend' || event.type === 'restart' ? await deps.clientKey(request, env) : undefined;
+      const client =
+        event.type === 'resend' || event.type === 'restart' ? await deps.clientKey(request, env) : undefined;
       return jsonResponse(await verikit.send(flowId, event, client === undefined ? undefined : { client }));
     },
     async stream(request, id) {

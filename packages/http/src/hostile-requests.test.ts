@@ -2,7 +2,15 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FlowView } from '@verikit/core';
 import { createFlowHandler } from './create-flow-handler.js';
-import { frozenClock, otherPhoneNumber, phoneNumber, postJson, rawExchange, setupHttp, type HttpSetup } from './http.fixtures.js';
+import {
+  frozenClock,
+  otherPhoneNumber,
+  phoneNumber,
+  postJson,
+  rawExchange,
+  setupHttp,
+  type HttpSetup,
+} from './http.fixtures.js';
 
 // Any request a client can send is answered 2xx or 4xx, as JSON (or with no body where HTTP has
 // none: 204, HEAD; or an SSE stream on the stream route), never 5xx; and no pre-existing flow changes.
@@ -14,7 +22,10 @@ let flowIds: string[];
 beforeAll(async () => {
   // A clock that stands still: the views compared before and after carry serverTime.
   setup = await setupHttp(
-    { cors: { origin: ['https://app.example.com'] }, webhooks: { secret: `whsec_${Buffer.from('hostile-requests-key-32-bytes-long').toString('base64')}` } },
+    {
+      cors: { origin: ['https://app.example.com'] },
+      webhooks: { secret: `whsec_${Buffer.from('hostile-requests-key-32-bytes-long').toString('base64')}` },
+    },
     { clock: frozenClock() },
   );
   handler = createFlowHandler({ verikit: setup.verikit, cors: { origin: '*' } });
@@ -83,7 +94,9 @@ const segment = fc.oneof(
 );
 const path = fc.oneof(
   fc.array(segment, { maxLength: 6 }).map((segments) => `/${segments.join('/')}`),
-  fc.tuple(fc.constantFrom(0, 1), fc.constantFrom('', '/events', '/stream', '/proof', '/', '//events', '/events/x')).map(([index, tail]) => ({ index, tail })),
+  fc
+    .tuple(fc.constantFrom(0, 1), fc.constantFrom('', '/events', '/stream', '/proof', '/', '//events', '/events/x'))
+    .map(([index, tail]) => ({ index, tail })),
   fc.constantFrom('/flows', '//flows', '/flows/', '/flows?x=1#y', '/webhooks', '/./flows/../flows', '/FLOWS'),
 );
 const contentType = fc.constantFrom(
@@ -158,7 +171,13 @@ describe('hostile requests: any method, path, header and body', () => {
         const stream = response.headers.get('content-type')?.startsWith('text/event-stream') === true;
         if (stream) await response.body?.cancel();
         const text = stream ? '' : await response.text();
-        checkAnswer(`${generated.method} ${pathOf(generated.path)}`, generated.method, response.status, response.headers.get('content-type'), text);
+        checkAnswer(
+          `${generated.method} ${pathOf(generated.path)}`,
+          generated.method,
+          response.status,
+          response.headers.get('content-type'),
+          text,
+        );
       }),
       { numRuns: 2000 },
     );

@@ -58,7 +58,9 @@ export class SwitchableMap extends Map<string, unknown> {
 }
 
 /** A listening node:http server on 127.0.0.1, port 0, set up as docs/http.md shows. */
-export async function listen(handler: (request: Request) => Promise<Response>): Promise<{ server: Server; url: string; close: () => Promise<void> }> {
+export async function listen(
+  handler: (request: Request) => Promise<Response>,
+): Promise<{ server: Server; url: string; close: () => Promise<void> }> {
   const server = answerClientErrors(createServer(toNodeHandler(handler)));
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
@@ -92,11 +94,24 @@ export async function setupHttp(
   webhooks?: WebhooksCapabilityV1,
 ): Promise<HttpSetup> {
   // The test double pushes no webhooks; a test that needs them gives it the service's parser.
-  const provider = webhooks === undefined ? createTestProviderV1() : Object.assign(createTestProviderV1(), { webhooks });
+  const provider =
+    webhooks === undefined ? createTestProviderV1() : Object.assign(createTestProviderV1(), { webhooks });
   const map = new SwitchableMap();
-  const keyv = new Keyv({ store: map, serialize: JSON.stringify, deserialize: JSON.parse, throwOnErrors: true, namespace: 'verikit' });
+  const keyv = new Keyv({
+    store: map,
+    serialize: JSON.stringify,
+    deserialize: JSON.parse,
+    throwOnErrors: true,
+    namespace: 'verikit',
+  });
   const bus = new CountingChangeBus();
-  const verikit = createVerikit({ provider, secret: httpTestSecret, store: new KeyvFlowStore(keyv), changeBus: bus, ...engineOptions });
+  const verikit = createVerikit({
+    provider,
+    secret: httpTestSecret,
+    store: new KeyvFlowStore(keyv),
+    changeBus: bus,
+    ...engineOptions,
+  });
   const served = await listen(createFlowHandler({ verikit, ...handlerOptions }));
   return {
     verikit,
@@ -120,13 +135,21 @@ export function frozenClock(): { now: () => number } {
 
 /** POSTs JSON. */
 export function postJson(url: string, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
-  return fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  return fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
 }
 
 /** The error body of a response. */
-export async function errorOf(
-  response: Response,
-): Promise<{ code: string; message: string; field?: string; issues?: Array<{ field: string; message: string }>; allowed?: string[] }> {
+export async function errorOf(response: Response): Promise<{
+  code: string;
+  message: string;
+  field?: string;
+  issues?: Array<{ field: string; message: string }>;
+  allowed?: string[];
+}> {
   const body = (await response.json()) as { error: { code: string; message: string; field?: string } };
   return body.error;
 }
@@ -169,11 +192,20 @@ export function rawExchange(port: number, raw: string | Uint8Array): Promise<Raw
       const end = received.indexOf('\r\n\r\n');
       if (head === undefined && end >= 0) {
         const [statusLine = '', ...lines] = received.subarray(0, end).toString('latin1').split('\r\n');
-        const headers = Object.fromEntries(lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]));
+        const headers = Object.fromEntries(
+          lines.map((line) => [
+            line.slice(0, line.indexOf(':')).toLowerCase(),
+            line.slice(line.indexOf(':') + 1).trim(),
+          ]),
+        );
         head = { status: Number(statusLine.split(' ')[1]), headers, start: end + 4 };
         if (headers['content-type']?.startsWith('text/event-stream')) return finish();
       }
-      if (head !== undefined && head.headers['content-length'] !== undefined && received.length - head.start >= Number(head.headers['content-length']))
+      if (
+        head !== undefined &&
+        head.headers['content-length'] !== undefined &&
+        received.length - head.start >= Number(head.headers['content-length'])
+      )
         finish();
     });
     socket.write(raw);

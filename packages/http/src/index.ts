@@ -7,12 +7,24 @@
  * @module
  */
 export { createFlowHandler } from './create-flow-handler.js';
-export type { FlowAction, FlowAuthorizer, FlowHandler, FlowHandlerOptions, FlowStartRequest } from './flow-handler-options.js';
+export type {
+  FlowAction,
+  FlowAuthorizer,
+  FlowHandler,
+  FlowHandlerOptions,
+  FlowStartRequest,
+} from './flow-handler-options.js';
 export type { CorsOptions } from './cors.js';
 export type { ClientKeyFunction } from './client-key.js';
 export type { ErrorResponseBody } from './error-response.js';
 export { toNodeHandler, type NodeHandler, type NodeHandlerOptions } from './node-adapter.js';
 export { answerClientErrors } from './node-client-errors.js';
 export { httpStatusOf } from './errors/http-status.js';
-export { ForbiddenError, MethodNotAllowedError, PayloadTooLargeError, RouteNotFoundError, UnsupportedMediaTypeError } from './errors/index.js';
+export {
+  ForbiddenError,
+  MethodNotAllowedError,
+  PayloadTooLargeError,
+  RouteNotFoundError,
+  UnsupportedMediaTypeError,
+} from './errors/index.js';
 export * from './webhooks/index.js';

@@ -13,18 +13,32 @@ describe('toNodeHandler: node:http to a Web handler and back', () => {
   it('passes method, URL (path and query as sent), headers and body, and returns status, headers and repeated Set-Cookie', async () => {
     let seen: { method: string; url: string; header: string | null; body: string } | undefined;
     server = await listen(async (request) => {
-      seen = { method: request.method, url: request.url, header: request.headers.get('x-custom'), body: await request.text() };
+      seen = {
+        method: request.method,
+        url: request.url,
+        header: request.headers.get('x-custom'),
+        body: await request.text(),
+      };
       const headers = new Headers({ 'x-reply': 'yes' });
       headers.append('set-cookie', 'a=1');
       headers.append('set-cookie', 'b=2');
       return new Response('created', { status: 201, headers });
     });
-    const response = await fetch(`${server.url}//double/slash?x=1&y=%20`, { method: 'PUT', headers: { 'x-custom': 'value' }, body: 'hello' });
+    const response = await fetch(`${server.url}//double/slash?x=1&y=%20`, {
+      method: 'PUT',
+      headers: { 'x-custom': 'value' },
+      body: 'hello',
+    });
     expect(response.status).toBe(201);
     expect(await response.text()).toBe('created');
     expect(response.headers.get('x-reply')).toBe('yes');
     expect(response.headers.getSetCookie()).toEqual(['a=1', 'b=2']);
-    expect(seen).toEqual({ method: 'PUT', url: `${server.url}//double/slash?x=1&y=%20`, header: 'value', body: 'hello' });
+    expect(seen).toEqual({
+      method: 'PUT',
+      url: `${server.url}//double/slash?x=1&y=%20`,
+      header: 'value',
+      body: 'hello',
+    });
   });
 
   it('streams a large request body through intact', async () => {

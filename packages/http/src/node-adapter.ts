@@ -36,7 +36,10 @@ export interface NodeHandlerOptions {
  * import { createServer } from 'node:http';
  * createServer(toNodeHandler(createFlowHandler({ verikit }))).listen(3000);
  */
-export function toNodeHandler(handler: (request: Request, env?: unknown) => Promise<Response>, options: NodeHandlerOptions = {}): NodeHandler {
+export function toNodeHandler(
+  handler: (request: Request, env?: unknown) => Promise<Response>,
+  options: NodeHandlerOptions = {},
+): NodeHandler {
   // The bindings (`{ incoming, outgoing }`) go to the handler: the flow handler reads the client address there.
   const listener = getRequestListener((request, env) => handler(request, env), {
     overrideGlobalObjects: options.overrideGlobalObjects ?? true,

@@ -5,7 +5,11 @@ import { errorAnswer, type ErrorResponseBody } from './error-response.js';
 import { httpStatusOf } from './errors/http-status.js';
 
 /** The reason phrase of each status this answers with. */
-const reasons: Readonly<Record<number, string>> = { 400: 'Bad Request', 408: 'Request Timeout', 431: 'Request Header Fields Too Large' };
+const reasons: Readonly<Record<number, string>> = {
+  400: 'Bad Request',
+  408: 'Request Timeout',
+  431: 'Request Header Fields Too Large',
+};
 
 /**
  * Makes node:http answer, as JSON, the requests its parser refuses before any request listener
@@ -40,12 +44,16 @@ export function answerClientErrors<S extends Server>(server: S): S {
 function clientErrorOf(code: string | undefined): VerikitError {
   switch (code) {
     case 'HPE_HEADER_OVERFLOW':
-      return new VerikitError('headers_too_large', 'the request line and headers are larger than the server takes', { field: 'headers' });
+      return new VerikitError('headers_too_large', 'the request line and headers are larger than the server takes', {
+        field: 'headers',
+      });
     case 'ERR_HTTP_REQUEST_TIMEOUT':
     case 'HPE_HEADERS_TIMEOUT':
       return new VerikitError('request_timeout', 'the request did not arrive in time', { isRetryable: true });
     case 'HPE_INVALID_METHOD':
-      return new InvalidInputError([{ field: 'method', message: 'must be an HTTP method this server knows, in upper case' }]);
+      return new InvalidInputError([
+        { field: 'method', message: 'must be an HTTP method this server knows, in upper case' },
+      ]);
     default:
       return new InvalidInputError([{ field: 'request', message: 'is not a well-formed HTTP/1.1 request' }]);
   }

@@ -19,7 +19,10 @@ async function start(body: unknown): Promise<FlowView> {
 async function verifiedPhone(): Promise<FlowView> {
   const view = await start({ kind: 'phone', phoneNumber });
   return (await (
-    await postJson(`${setup!.url}/flows/${view.id}/events`, { type: 'submit-code', code: setup!.provider.lastCode(phoneNumber) })
+    await postJson(`${setup!.url}/flows/${view.id}/events`, {
+      type: 'submit-code',
+      code: setup!.provider.lastCode(phoneNumber),
+    })
   ).json()) as FlowView;
 }
 
@@ -38,7 +41,11 @@ describe('POST /flows/:id/proof', () => {
     expect(Object.keys(proof).sort()).toEqual(['expiresAt', 'token']);
     expect(proof.expiresAt).toBeGreaterThan(Date.now());
     // What the app's signup endpoint does with what the browser hands it.
-    expect(await setup.verikit.redeemProof(proof.token, { phoneNumber })).toMatchObject({ flowId: view.id, kind: 'phone', phoneNumber });
+    expect(await setup.verikit.redeemProof(proof.token, { phoneNumber })).toMatchObject({
+      flowId: view.id,
+      kind: 'phone',
+      phoneNumber,
+    });
     const replay = await setup.verikit.redeemProof(proof.token, { phoneNumber }).catch((error: unknown) => error);
     expect(ProofRejectedError.isInstance(replay) && replay.reason).toBe('used');
   });
@@ -84,21 +91,36 @@ describe('POST /flows/:id/proof', () => {
     const phoneView = await verifiedPhone();
     const identity = await start({ kind: 'identity', idType: 'bvn', number: bvn });
     const identityView = (await (
-      await postJson(`${setup.url}/flows/${identity.id}/events`, { type: 'submit-code', code: setup.provider.lastCode(setup.provider.outbox.at(-1)!.to) })
+      await postJson(`${setup.url}/flows/${identity.id}/events`, {
+        type: 'submit-code',
+        code: setup.provider.lastCode(setup.provider.outbox.at(-1)!.to),
+      })
     ).json()) as FlowView;
     expect(identityView.status).toBe('verified');
-    const proofs = await Promise.all([phoneView.id, identityView.id].map(async (id) => ((await (await askProof(id)).json()) as { token: string }).token));
-    const reads = await Promise.all([phoneView.id, identityView.id].map(async (id) => (await fetch(`${setup!.url}/flows/${id}`)).text()));
+    const proofs = await Promise.all(
+      [phoneView.id, identityView.id].map(
+        async (id) => ((await (await askProof(id)).json()) as { token: string }).token,
+      ),
+    );
+    const reads = await Promise.all(
+      [phoneView.id, identityView.id].map(async (id) => (await fetch(`${setup!.url}/flows/${id}`)).text()),
+    );
     const streamed = await Promise.all(
       [phoneView.id, identityView.id].map(async (id) => {
         const events = new EventReader(await fetch(`${setup!.url}/flows/${id}/stream`));
         const blocks: string[] = [];
-        for (let block = await events.nextBlock(); block !== undefined; block = await events.nextBlock()) blocks.push(block.join('\n'));
+        for (let block = await events.nextBlock(); block !== undefined; block = await events.nextBlock())
+          blocks.push(block.join('\n'));
         return blocks.join('\n');
       }),
     );
-    const wrong = await setup.verikit.redeemProof(proofs[0]!, { phoneNumber: '+2348098765432' }).catch((error: unknown) => error);
-    expectNoSecrets([reads, streamed, wrong, await setup.snapshot()], [...proofs, ...proofs.map((token) => token.split('.')[2]!), bvn]);
+    const wrong = await setup.verikit
+      .redeemProof(proofs[0]!, { phoneNumber: '+2348098765432' })
+      .catch((error: unknown) => error);
+    expectNoSecrets(
+      [reads, streamed, wrong, await setup.snapshot()],
+      [...proofs, ...proofs.map((token) => token.split('.')[2]!), bvn],
+    );
     expectNoSecrets([reads, streamed, wrong], [phoneNumber]);
     expectNoSecrets(
       proofs.map((token) => Buffer.from(token.split('.')[1]!, 'base64url').toString('utf8')),

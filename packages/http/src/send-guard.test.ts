@@ -16,7 +16,11 @@ afterEach(async () => {
 const numbers = Array.from({ length: 300 }, (_, index) => `+${2348012340000 + index}`);
 
 /** Starts a phone flow to each number over HTTP, all at once; the answers' statuses and bodies. */
-async function startAll(url: string, phoneNumbers: readonly string[], headers: (index: number) => Record<string, string> = () => ({})) {
+async function startAll(
+  url: string,
+  phoneNumbers: readonly string[],
+  headers: (index: number) => Record<string, string> = () => ({}),
+) {
   return Promise.all(
     phoneNumbers.map(async (phoneNumber, index) => {
       const response = await postJson(`${url}/flows`, { kind: 'phone', phoneNumber }, headers(index));
@@ -31,7 +35,8 @@ async function startAll(url: string, phoneNumbers: readonly string[], headers: (
 
 function captureLogger(): { logger: Logger; lines: Array<[string, string, unknown]> } {
   const lines: Array<[string, string, unknown]> = [];
-  const at = (level: string) => (message: string, fields?: Record<string, unknown>) => void lines.push([level, message, fields]);
+  const at = (level: string) => (message: string, fields?: Record<string, unknown>) =>
+    void lines.push([level, message, fields]);
   return { logger: { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') }, lines };
 }
 
@@ -52,7 +57,8 @@ describe('the flow handler keys the send guard by client: 300 starts from one ad
     expect(setup.provider.calls.filter((call) => call.operation === 'phone.send')).toHaveLength(20);
     const stored = await setup.snapshot();
     const admitted = new Set(setup.provider.calls.map((call) => (call.input as { phoneNumber: string }).phoneNumber));
-    for (const phoneNumber of numbers) if (!admitted.has(phoneNumber)) expect(stored).not.toContain(phoneNumber.slice(4));
+    for (const phoneNumber of numbers)
+      if (!admitted.has(phoneNumber)) expect(stored).not.toContain(phoneNumber.slice(4));
   });
 
   it('with the defaults: 10 sent, 290 refused', async () => {
@@ -65,7 +71,9 @@ describe('the flow handler keys the send guard by client: 300 starts from one ad
 
   it('resends over HTTP count against the same client', async () => {
     setup = await setupHttp({}, { guard: { perClient: { points: 2 } }, policies: { resendCooldownMs: 0 } });
-    const view = (await (await postJson(`${setup.url}/flows`, { kind: 'phone', phoneNumber: numbers[0] })).json()) as FlowView;
+    const view = (await (
+      await postJson(`${setup.url}/flows`, { kind: 'phone', phoneNumber: numbers[0] })
+    ).json()) as FlowView;
     expect((await postJson(`${setup.url}/flows/${view.id}/events`, { type: 'resend' })).status).toBe(200);
     const refused = await postJson(`${setup.url}/flows/${view.id}/events`, { type: 'resend' });
     expect(refused.status).toBe(429);
@@ -100,15 +108,24 @@ describe('clientKey and trustProxy', () => {
   it('X-Forwarded-For is ignored unless trustProxy; with it, its last entry is the client', async () => {
     const forwarded = (index: number) => ({ 'x-forwarded-for': `198.51.100.9, 203.0.113.${index % 3}` });
     setup = await setupHttp({}, { guard: { perClient: { points: 2 }, perPrefix: false } });
-    expect((await startAll(setup.url, numbers.slice(0, 9), forwarded)).filter((answer) => answer.status === 201)).toHaveLength(2);
+    expect(
+      (await startAll(setup.url, numbers.slice(0, 9), forwarded)).filter((answer) => answer.status === 201),
+    ).toHaveLength(2);
     await setup.close();
     setup = await setupHttp({ trustProxy: true }, { guard: { perClient: { points: 2 }, perPrefix: false } });
-    expect((await startAll(setup.url, numbers.slice(0, 9), forwarded)).filter((answer) => answer.status === 201)).toHaveLength(6);
+    expect(
+      (await startAll(setup.url, numbers.slice(0, 9), forwarded)).filter((answer) => answer.status === 201),
+    ).toHaveLength(6);
   });
 
   it('called with no bindings and no clientKey, every request shares one count, and a warning says so once', async () => {
     const { logger, lines } = captureLogger();
-    const verikit = createVerikit({ provider: createTestProviderV1(), secret: httpTestSecret, logger, guard: { perClient: { points: 2 }, perPrefix: false } });
+    const verikit = createVerikit({
+      provider: createTestProviderV1(),
+      secret: httpTestSecret,
+      logger,
+      guard: { perClient: { points: 2 }, perPrefix: false },
+    });
     const handler = createFlowHandler({ verikit });
     const statuses: number[] = [];
     for (const phoneNumber of numbers.slice(0, 4)) {

@@ -37,10 +37,16 @@ describe('the stream says why it ends', () => {
   it('a stream opened on a done flow sends its view and end at once', async () => {
     setup = await setupHttp();
     const view = await startPhone();
-    const done = (await (await postJson(`${setup.url}/flows/${view.id}/events`, { type: 'cancel' })).json()) as FlowView;
+    const done = (await (
+      await postJson(`${setup.url}/flows/${view.id}/events`, { type: 'cancel' })
+    ).json()) as FlowView;
     const events = new EventReader(await fetch(`${setup.url}/flows/${view.id}/stream`));
     expect((await events.nextView())?.view.version).toBe(done.version);
-    expect(await events.nextEvent('end')).toEqual({ event: 'end', id: undefined, data: JSON.stringify({ version: done.version }) });
+    expect(await events.nextEvent('end')).toEqual({
+      event: 'end',
+      id: undefined,
+      data: JSON.stringify({ version: done.version }),
+    });
     expect(await events.nextBlock()).toBeUndefined();
   });
 
@@ -73,7 +79,9 @@ describe('the stream says why it ends', () => {
     await events.nextView();
     setup.map.down = true;
     const error = await events.nextEvent('error');
-    expect(JSON.parse(error!.data)).toMatchObject({ error: { code: 'store_unavailable', messageId: 'verikit.error.store_unavailable', isRetryable: true } });
+    expect(JSON.parse(error!.data)).toMatchObject({
+      error: { code: 'store_unavailable', messageId: 'verikit.error.store_unavailable', isRetryable: true },
+    });
     expect(error!.data).not.toMatch(/hunter2|ECONNREFUSED|stack/);
     expect(await events.nextBlock()).toBeUndefined();
     await vi.waitFor(() => expect(setup!.bus.active).toBe(0));
@@ -85,7 +93,13 @@ describe('the stream says why it ends', () => {
     const events = new EventReader(await fetch(`${setup.url}/flows/${view.id}/stream`));
     await events.nextView();
     // Another engine on the same store, whose changes go to its own bus only.
-    const keyv = new Keyv({ store: setup.map, serialize: JSON.stringify, deserialize: JSON.parse, throwOnErrors: true, namespace: 'verikit' });
+    const keyv = new Keyv({
+      store: setup.map,
+      serialize: JSON.stringify,
+      deserialize: JSON.parse,
+      throwOnErrors: true,
+      namespace: 'verikit',
+    });
     const other = createVerikit({ provider: setup.provider, secret: httpTestSecret, store: new KeyvFlowStore(keyv) });
     const cancelled = await other.cancel(view.id);
     expect((await events.nextView())?.view).toMatchObject({ status: 'cancelled', version: cancelled.version });

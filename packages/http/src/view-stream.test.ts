@@ -30,7 +30,11 @@ describe('GET /flows/:id/stream: server-sent events of the view', () => {
     const checking = await events.nextView();
     expect(checking?.view).toMatchObject({ status: 'checking', version: view.version + 1 });
     const checked = await events.nextView();
-    expect(checked?.view).toMatchObject({ status: 'awaiting-code', attemptsLeft: view.attemptsLeft! - 1, version: view.version + 2 });
+    expect(checked?.view).toMatchObject({
+      status: 'awaiting-code',
+      attemptsLeft: view.attemptsLeft! - 1,
+      version: view.version + 2,
+    });
     expect(checked?.id).toBe(String(view.version + 2));
     controller.abort();
   });
@@ -51,13 +55,19 @@ describe('GET /flows/:id/stream: server-sent events of the view', () => {
   it('a done flow sends its view and closes; a reconnect that saw it (Last-Event-ID) gets 204', async () => {
     setup = await setupHttp({}, { clock: frozenClock() });
     const view = await startPhone();
-    const done = (await (await postJson(`${setup.url}/flows/${view.id}/events`, { type: 'cancel' })).json()) as FlowView;
+    const done = (await (
+      await postJson(`${setup.url}/flows/${view.id}/events`, { type: 'cancel' })
+    ).json()) as FlowView;
     const events = new EventReader(await fetch(`${setup.url}/flows/${view.id}/stream`));
     expect((await events.nextView())?.view).toEqual(done);
     expect(await events.nextView()).toBeUndefined();
-    const reconnect = await fetch(`${setup.url}/flows/${view.id}/stream`, { headers: { 'last-event-id': String(done.version) } });
+    const reconnect = await fetch(`${setup.url}/flows/${view.id}/stream`, {
+      headers: { 'last-event-id': String(done.version) },
+    });
     expect(reconnect.status).toBe(204);
-    const older = await fetch(`${setup.url}/flows/${view.id}/stream`, { headers: { 'last-event-id': String(done.version - 1) } });
+    const older = await fetch(`${setup.url}/flows/${view.id}/stream`, {
+      headers: { 'last-event-id': String(done.version - 1) },
+    });
     expect(older.status).toBe(200);
     await older.body?.cancel();
     await vi.waitFor(() => expect(setup!.bus.active).toBe(0));
@@ -69,7 +79,9 @@ describe('GET /flows/:id/stream: server-sent events of the view', () => {
     const controllers = Array.from({ length: 5 }, () => new AbortController());
     const readers: EventReader[] = [];
     for (const controller of controllers) {
-      const events = new EventReader(await fetch(`${setup.url}/flows/${view.id}/stream`, { signal: controller.signal }));
+      const events = new EventReader(
+        await fetch(`${setup.url}/flows/${view.id}/stream`, { signal: controller.signal }),
+      );
       await events.nextView();
       readers.push(events);
     }
@@ -103,9 +115,12 @@ describe('GET /flows/:id/stream: server-sent events of the view', () => {
     await Promise.all(Array.from({ length: 4 }, () => postJson(url, { type: 'submit-code', code: '000000' })));
     await postJson(url, { type: 'cancel' });
     const versions: number[] = [];
-    for (let next = await events.nextView(); next !== undefined; next = await events.nextView()) versions.push(next.view.version);
+    for (let next = await events.nextView(); next !== undefined; next = await events.nextView())
+      versions.push(next.view.version);
     const final = await setup.verikit.get(view.id);
-    expect(versions).toEqual(Array.from({ length: final.version - view.version }, (_, index) => view.version + index + 1));
+    expect(versions).toEqual(
+      Array.from({ length: final.version - view.version }, (_, index) => view.version + index + 1),
+    );
     expect(setup.bus.active).toBe(0);
   });
 });

@@ -69,7 +69,10 @@ const retryBytes = encoder.encode(`retry: ${reconnectMs}\n\n`);
  * One timer per heartbeat interval for every open stream, instead of one per stream: an idle stream
  * then costs an entry in a set. A stream's first heartbeat comes within one interval of its opening.
  */
-const heartbeats = new Map<number, { readonly beats: Set<() => void>; readonly timer: ReturnType<typeof setInterval> }>();
+const heartbeats = new Map<
+  number,
+  { readonly beats: Set<() => void>; readonly timer: ReturnType<typeof setInterval> }
+>();
 
 function onHeartbeat(intervalMs: number, beat: () => void): () => void {
   let group = heartbeats.get(intervalMs);
@@ -129,7 +132,14 @@ export async function openViewStream(source: ViewStreamSource): Promise<Readable
     sink = next;
   };
   const { read, describeError } = source;
-  return eventStream([initial, ...early.splice(0)], setSink, unsubscribe, { read, describeError }, source.signal, source.heartbeatMs);
+  return eventStream(
+    [initial, ...early.splice(0)],
+    setSink,
+    unsubscribe,
+    { read, describeError },
+    source.signal,
+    source.heartbeatMs,
+  );
 }
 
 /** The stream of {@link openViewStream}: `first` (the current view and any change before it), then what `setSink` receives. */

@@ -16,7 +16,9 @@ const webhookSecret = `whsec_${Buffer.from('flow-handler-webhook-key-32-bytes').
 /** The service's USSD_VERIFICATION payload, parsed as a provider's `webhooks.parse` would. */
 function parse(webhook: RawWebhookV1): ProviderEventV1 | null {
   const body = JSON.parse(webhook.body) as { event: string; phoneNumber: string; status: 'success' | 'failed' };
-  return body.event === 'USSD_VERIFICATION' ? { type: 'ussd-verification', phoneNumber: body.phoneNumber, status: body.status } : null;
+  return body.event === 'USSD_VERIFICATION'
+    ? { type: 'ussd-verification', phoneNumber: body.phoneNumber, status: body.status }
+    : null;
 }
 
 function signed(body: string): Record<string, string> {
@@ -33,7 +35,11 @@ function signed(body: string): Record<string, string> {
 
 describe('POST /webhooks: delegated to verikit.webhooks', () => {
   it('applies a signed USSD result, which an SSE client of the flow sees, and refuses an unsigned one', async () => {
-    setup = await setupHttp({ cors: { origin: 'https://app.example.com' }, webhooks: { secret: webhookSecret } }, {}, { parse });
+    setup = await setupHttp(
+      { cors: { origin: 'https://app.example.com' }, webhooks: { secret: webhookSecret } },
+      {},
+      { parse },
+    );
     const flow = (await (await postJson(`${setup.url}/flows`, { kind: 'ussd', phoneNumber })).json()) as FlowView;
     const controller = new AbortController();
     const events = new EventReader(await fetch(`${setup.url}/flows/${flow.id}/stream`, { signal: controller.signal }));
@@ -58,7 +64,11 @@ describe('POST /webhooks: delegated to verikit.webhooks', () => {
   });
 
   it('lives at webhookPath below basePath, and can be left out', async () => {
-    setup = await setupHttp({ basePath: '/api', webhookPath: '/provider/events', webhooks: { secret: webhookSecret } }, {}, { parse });
+    setup = await setupHttp(
+      { basePath: '/api', webhookPath: '/provider/events', webhooks: { secret: webhookSecret } },
+      {},
+      { parse },
+    );
     const body = JSON.stringify({ event: 'USSD_VERIFICATION', phoneNumber, status: 'success' });
     const response = await fetch(`${setup.url}/api/provider/events`, { method: 'POST', headers: signed(body), body });
     expect(response.status).toBe(202);

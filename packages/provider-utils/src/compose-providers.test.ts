@@ -11,7 +11,12 @@ describe('composeProviders', () => {
     expect(composed.name).toBe('composed');
     expect(composed.phone).toBe(phone.phone);
     expect(composed.sms).toBe(messages.sms);
-    expect([composed.ussd, composed.whatsapp, composed.identity, composed.webhooks]).toEqual([undefined, undefined, undefined, undefined]);
+    expect([composed.ussd, composed.whatsapp, composed.identity, composed.webhooks]).toEqual([
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+    ]);
     await composed.sms!.send(
       { from: 'Shop', to: '+2348031230010', message: 'hi' },
       { signal: new AbortController().signal, idempotencyKey: 'k', logger: silentLogger },

@@ -31,10 +31,15 @@ const capabilities = ['phone', 'sms', 'whatsapp', 'ussd', 'identity', 'webhooks'
  * const provider = composeProviders({ phone: twilio, sms: termii, whatsapp: termii, ussd: gateway, identity: gateway, webhooks: gateway });
  */
 export function composeProviders(composition: ProviderComposition): ProviderV1 {
-  if (typeof composition !== 'object' || composition === null) throw new InvalidInputError([{ field: 'input', message: 'must be an object' }]);
-  const unknown = Object.keys(composition).filter((key) => key !== 'name' && !(capabilities as readonly string[]).includes(key));
+  if (typeof composition !== 'object' || composition === null)
+    throw new InvalidInputError([{ field: 'input', message: 'must be an object' }]);
+  const unknown = Object.keys(composition).filter(
+    (key) => key !== 'name' && !(capabilities as readonly string[]).includes(key),
+  );
   if (unknown.length > 0)
-    throw new InvalidInputError([{ field: 'input', message: `has unknown field(s): ${unknown.map((key) => key.slice(0, 40)).join(', ')}` }]);
+    throw new InvalidInputError([
+      { field: 'input', message: `has unknown field(s): ${unknown.map((key) => key.slice(0, 40)).join(', ')}` },
+    ]);
   const name = composition.name ?? 'composed';
   if (typeof name !== 'string' || !/^[a-z][a-z0-9-]{0,31}$/.test(name)) {
     throw new InvalidInputError([{ field: 'name', message: 'must be 1 to 32 lowercase letters, digits or dashes' }]);
@@ -47,7 +52,9 @@ export function composeProviders(composition: ProviderComposition): ProviderV1 {
       throw new InvalidInputError([{ field: capability, message: 'must be a provider of specification v1' }]);
     }
     if (source[capability] === undefined)
-      throw new InvalidInputError([{ field: capability, message: `is provider ${source.name}, which has no ${capability} capability` }]);
+      throw new InvalidInputError([
+        { field: capability, message: `is provider ${source.name}, which has no ${capability} capability` },
+      ]);
     Object.assign(provider, { [capability]: source[capability] });
   }
   return Object.freeze(provider);

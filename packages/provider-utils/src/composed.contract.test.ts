@@ -1,16 +1,34 @@
-import { contractErrors as errors, contractIdentities as identities, randomCode as code } from './contract-errors.fixtures.js';
+import {
+  contractErrors as errors,
+  contractIdentities as identities,
+  randomCode as code,
+} from './contract-errors.fixtures.js';
 import { createTestProviderV1, type TestProviderV1 } from '@verikit/testing';
 import { runProviderContract, type ContractOperation } from '@verikit/testing/contract';
 import { composeProviders } from './compose-providers.js';
 
 runProviderContract('composed provider (three test doubles, one per group of capabilities)', async () => {
-  const phones = createTestProviderV1({ name: 'phones', phoneCode: code, channels: ['sms', 'voice', 'whatsapp'], customCode: true });
+  const phones = createTestProviderV1({
+    name: 'phones',
+    phoneCode: code,
+    channels: ['sms', 'voice', 'whatsapp'],
+    customCode: true,
+  });
   const messages = createTestProviderV1({ name: 'messages' });
   const service = createTestProviderV1({
     name: 'service',
-    identities: { [identities.bvn.number]: identities.bvn.phoneNumber, [identities.nin.number]: identities.nin.phoneNumber },
+    identities: {
+      [identities.bvn.number]: identities.bvn.phoneNumber,
+      [identities.nin.number]: identities.nin.phoneNumber,
+    },
   });
-  const provider = composeProviders({ phone: phones, sms: messages, whatsapp: messages, ussd: service, identity: service });
+  const provider = composeProviders({
+    phone: phones,
+    sms: messages,
+    whatsapp: messages,
+    ussd: service,
+    identity: service,
+  });
   const owner: Record<ContractOperation, TestProviderV1> = {
     'phone.send': phones,
     'sms.send': messages,

@@ -1,4 +1,10 @@
-import { ProviderAuthenticationError, ProviderProtocolError, ProviderRejectedError, ProviderUnavailableError, type VerikitError } from '@verikit/provider';
+import {
+  ProviderAuthenticationError,
+  ProviderProtocolError,
+  ProviderRejectedError,
+  ProviderUnavailableError,
+  type VerikitError,
+} from '@verikit/provider';
 import type { ContractFailure } from '@verikit/testing/contract';
 
 /** A registered BVN and NIN for the contract, and where their OTPs go. */

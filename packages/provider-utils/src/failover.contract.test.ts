@@ -1,4 +1,8 @@
-import { contractErrors as errors, contractIdentities as identities, randomCode as code } from './contract-errors.fixtures.js';
+import {
+  contractErrors as errors,
+  contractIdentities as identities,
+  randomCode as code,
+} from './contract-errors.fixtures.js';
 import { createTestProviderV1 } from '@verikit/testing';
 import { runProviderContract } from '@verikit/testing/contract';
 import { createPostingProvider } from './http-provider.fixtures.js';
@@ -12,7 +16,10 @@ runProviderContract('failover provider (refused connection → test double)', as
   const second = createTestProviderV1({
     name: 'second',
     phoneCode: code,
-    identities: { [identities.bvn.number]: identities.bvn.phoneNumber, [identities.nin.number]: identities.nin.phoneNumber },
+    identities: {
+      [identities.bvn.number]: identities.bvn.phoneNumber,
+      [identities.nin.number]: identities.nin.phoneNumber,
+    },
   });
   const provider = withFailover([createPostingProvider('first', `http://127.0.0.1:${await closedPort()}`), second]);
   return {

@@ -14,7 +14,11 @@ import { isProvablyUnsent } from './is-provably-unsent.js';
 import { closedPort, startSilentServer } from './network.fixtures.js';
 import { withFailover } from './with-failover.js';
 
-const context = (): ProviderCallContextV1 => ({ signal: new AbortController().signal, idempotencyKey: 'flow:effect:1', logger: silentLogger });
+const context = (): ProviderCallContextV1 => ({
+  signal: new AbortController().signal,
+  idempotencyKey: 'flow:effect:1',
+  logger: silentLogger,
+});
 const sms = { from: 'Shop', to: '+2348031230001', message: 'hi' };
 
 async function failure(promise: Promise<unknown>): Promise<unknown> {
@@ -74,11 +78,19 @@ describe('withFailover: the next provider only when the previous provably sent n
     const sent = await failover.phone!.send({ phoneNumber: '+2348031230002', channel: 'whatsapp' }, context());
     expect(sent).toEqual({ requestId: 'second~req-1', sentBy: 'second' });
     expect(first.calls).toHaveLength(0);
-    await expect(failover.phone!.check({ requestId: sent.requestId, code: '222222' }, context())).resolves.toEqual({ valid: true });
+    await expect(failover.phone!.check({ requestId: sent.requestId, code: '222222' }, context())).resolves.toEqual({
+      valid: true,
+    });
     // A second failover built from the same members (another instance) routes the check the same way.
     const elsewhere = withFailover([createTestProviderV1({ name: 'first' }), second]);
-    await expect(elsewhere.phone!.check({ requestId: sent.requestId, code: '222222' }, context())).resolves.toEqual({ valid: true });
-    expect(ProviderRejectedError.isInstance(await failure(failover.phone!.check({ requestId: 'nobody~req-1', code: '123456' }, context())))).toBe(true);
+    await expect(elsewhere.phone!.check({ requestId: sent.requestId, code: '222222' }, context())).resolves.toEqual({
+      valid: true,
+    });
+    expect(
+      ProviderRejectedError.isInstance(
+        await failure(failover.phone!.check({ requestId: 'nobody~req-1', code: '123456' }, context())),
+      ),
+    ).toBe(true);
   });
   it('a resend goes to the member that sent the first code, even when the first member is back', async () => {
     const first = createTestProviderV1({ name: 'first' });
@@ -87,7 +99,10 @@ describe('withFailover: the next provider only when the previous provably sent n
     first.failNext('phone.send', new ProviderUnavailableError('refused', { requestSent: false }));
     const sent = await failover.phone!.send({ phoneNumber: '+2348031230003', channel: 'sms' }, context());
     expect(sent.sentBy).toBe('second');
-    const resent = await failover.phone!.send({ phoneNumber: '+2348031230003', channel: 'sms', resendOf: sent.requestId }, context());
+    const resent = await failover.phone!.send(
+      { phoneNumber: '+2348031230003', channel: 'sms', resendOf: sent.requestId },
+      context(),
+    );
     expect(resent.sentBy).toBe('second');
     expect(second.calls.at(-1)!.input).toMatchObject({ resendOf: 'req-1' });
     expect(first.calls).toHaveLength(1);

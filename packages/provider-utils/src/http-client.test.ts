@@ -8,7 +8,11 @@ import { statusError } from './status-error.js';
 import { redactMessage } from './redact.js';
 
 const key = 'sk_live_Http-Client-Key-42';
-const context = (): ProviderCallContextV1 => ({ signal: new AbortController().signal, idempotencyKey: 'flow:effect:1', logger: silentLogger });
+const context = (): ProviderCallContextV1 => ({
+  signal: new AbortController().signal,
+  idempotencyKey: 'flow:effect:1',
+  logger: silentLogger,
+});
 
 async function failure(promise: Promise<unknown>): Promise<VerikitError> {
   try {
@@ -52,7 +56,9 @@ describe('createHttpClient: what provably did not leave, and what may have', () 
         return fetch(input, init);
       },
     });
-    const error = await failure(http.send({ operation: 'sms.send', url: `http://127.0.0.1:${port}/x`, path: '/x', body: '{}' }, context()));
+    const error = await failure(
+      http.send({ operation: 'sms.send', url: `http://127.0.0.1:${port}/x`, path: '/x', body: '{}' }, context()),
+    );
     expect(ProviderUnavailableError.isInstance(error) && error.requestSent).toBe(false);
     expect(fetches).toBe(3);
   });
@@ -68,7 +74,12 @@ describe('createHttpClient: what provably did not leave, and what may have', () 
         return fetch(input, init);
       },
     });
-    const error = await failure(http.send({ operation: 'sms.send', url: 'http://verikit-no-such-host.invalid/x', path: '/x', body: '{}' }, context()));
+    const error = await failure(
+      http.send(
+        { operation: 'sms.send', url: 'http://verikit-no-such-host.invalid/x', path: '/x', body: '{}' },
+        context(),
+      ),
+    );
     expect(ProviderUnavailableError.isInstance(error) && error.requestSent).toBe(false);
     expect((error.cause as Error).message).toMatch(/^dns \(E[A-Z_]+\)$/);
     expect(fetches).toBe(1);
@@ -77,7 +88,9 @@ describe('createHttpClient: what provably did not leave, and what may have', () 
     const server = await startSilentServer();
     try {
       const http = createHttpClient({ name: 'demo', timeout: 100, connectionRetries: 2, connectionRetryDelayMs: 1 });
-      const error = await failure(http.send({ operation: 'sms.send', url: `${server.url}/x`, path: '/x', body: '{}' }, context()));
+      const error = await failure(
+        http.send({ operation: 'sms.send', url: `${server.url}/x`, path: '/x', body: '{}' }, context()),
+      );
       expect(ProviderUnavailableError.isInstance(error)).toBe(true);
       expect((error as ProviderUnavailableError).requestSent).toBeUndefined();
       expect(error.message).toBe('demo sms.send: the service did not answer within 100 ms');
@@ -87,7 +100,8 @@ describe('createHttpClient: what provably did not leave, and what may have', () 
     }
   });
   it('5xx, 429 and 408 answers are requestSent true (the provider answered)', () => {
-    for (const status of [500, 503, 429, 408]) expect((statusError('demo op', status, undefined) as ProviderUnavailableError).requestSent).toBe(true);
+    for (const status of [500, 503, 429, 408])
+      expect((statusError('demo op', status, undefined) as ProviderUnavailableError).requestSent).toBe(true);
   });
 });
 

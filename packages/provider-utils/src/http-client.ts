@@ -16,7 +16,10 @@ export interface HttpRequestInfo<Operation extends string = string> {
  * Runs before each attempt. The request carries the URL, the method and the headers, but never the
  * credentials (added afterwards, on a copy) and not the body. A hook may add headers, e.g. `traceparent`.
  */
-export type HttpBeforeRequestHook<Operation extends string = string> = (request: Request, info: HttpRequestInfo<Operation>) => void | Promise<void>;
+export type HttpBeforeRequestHook<Operation extends string = string> = (
+  request: Request,
+  info: HttpRequestInfo<Operation>,
+) => void | Promise<void>;
 
 /** Runs after each response, with a copy the hook may read. Each such hook costs a copy of the response. */
 export type HttpAfterResponseHook<Operation extends string = string> = (
@@ -105,24 +108,42 @@ type CallOptions = Options & { [callOption]: CallState; context: CallState };
  * mapping is the provider's), redirects not followed, and a retry only of a refused connection. Anything
  * else that fails after the request may have left is never repeated: sends are not idempotent.
  */
-export function createHttpClient<Operation extends string>(settings: HttpClientSettings<Operation>): HttpClient<Operation> {
+export function createHttpClient<Operation extends string>(
+  settings: HttpClientSettings<Operation>,
+): HttpClient<Operation> {
   const fetchImplementation = settings.fetch ?? globalThis.fetch;
   const requestLine = `verikit.${settings.name}.request`;
   const failedLine = `verikit.${settings.name}.failed`;
 
   const send = (request: Request, init?: RequestInit): Promise<Response> => {
     const call = (init as Record<string, unknown>)[callOption] as CallState;
-    call.logger.debug(requestLine, { operation: call.request.operation, path: call.request.path, attempt: call.attempts, idempotencyKey: call.idempotencyKey });
+    call.logger.debug(requestLine, {
+      operation: call.request.operation,
+      path: call.request.path,
+      attempt: call.attempts,
+      idempotencyKey: call.idempotencyKey,
+    });
     call.attempts += 1;
     const headers: Record<string, string> = {};
     for (const [name, value] of request.headers) headers[name] = value;
-    const body = call.request.authorize === undefined ? call.request.body : call.request.authorize(headers, call.request.body);
-    return fetchImplementation(request.url, { method: 'POST', headers, body: body ?? null, signal: request.signal, redirect: 'manual' });
+    const body =
+      call.request.authorize === undefined ? call.request.body : call.request.authorize(headers, call.request.body);
+    return fetchImplementation(request.url, {
+      method: 'POST',
+      headers,
+      body: body ?? null,
+      signal: request.signal,
+      redirect: 'manual',
+    });
   };
 
   const infoOf = (context: Record<string, unknown>, retryCount: number): HttpRequestInfo<Operation> => {
     const state = context as CallState;
-    return { operation: state.request.operation as Operation, attempt: retryCount, idempotencyKey: state.idempotencyKey };
+    return {
+      operation: state.request.operation as Operation,
+      attempt: retryCount,
+      idempotencyKey: state.idempotencyKey,
+    };
   };
 
   // Errors thrown by the user's hooks are the user's own: they are passed on, not converted.
@@ -175,7 +196,12 @@ export function createHttpClient<Operation extends string>(settings: HttpClientS
         return { status: response.status, text, durationMs: Math.round((performance.now() - startedAt) * 10) / 10 };
       } catch (error) {
         if (typeof error === 'object' && error !== null && hookErrors.has(error)) throw error;
-        const converted = networkError(`${settings.name} ${request.operation}`, error, context.signal, settings.timeout);
+        const converted = networkError(
+          `${settings.name} ${request.operation}`,
+          error,
+          context.signal,
+          settings.timeout,
+        );
         context.logger.warn(failedLine, {
           operation: request.operation,
           error: converted.code,

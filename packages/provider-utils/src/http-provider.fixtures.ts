@@ -10,7 +10,10 @@ import { statusError } from './status-error.js';
 export function createPostingProvider(name: string, url: string, timeout = 2000): ProviderV1 {
   const http = createHttpClient({ name, timeout, connectionRetries: 0, connectionRetryDelayMs: 0 });
   const post = async (operation: string, context: Parameters<NonNullable<ProviderV1['sms']>['send']>[1]) => {
-    const answer = await http.send({ operation, url: `${url}/${operation}`, path: `/${operation}`, body: '{}' }, context);
+    const answer = await http.send(
+      { operation, url: `${url}/${operation}`, path: `/${operation}`, body: '{}' },
+      context,
+    );
     if (answer.status < 200 || answer.status > 299) throw statusError(`${name} ${operation}`, answer.status, undefined);
   };
   const postThen = async <T>(operation: string, context: Parameters<typeof post>[1], result: T): Promise<T> => {

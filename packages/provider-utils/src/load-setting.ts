@@ -42,7 +42,9 @@ export function settingReader<T>(source: SettingSource<T>): SettingReader<T> {
     if (text === undefined || text === '') {
       if (source.fallback !== undefined) return source.fallback;
       if (source.optional === true) return undefined as T;
-      throw new InvalidInputError([{ field: source.name, message: `is required: pass ${source.name}, or set ${source.environmentVariable}` }]);
+      throw new InvalidInputError([
+        { field: source.name, message: `is required: pass ${source.name}, or set ${source.environmentVariable}` },
+      ]);
     }
     if (text !== lastText) {
       lastValue = parseInput(source.schema, text, source.environmentVariable);

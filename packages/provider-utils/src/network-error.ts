@@ -45,19 +45,36 @@ export function safeCause(failure: NetworkFailure, code: string | undefined): Er
  * refused connection or a failed DNS lookup (no connection was made, so nothing can have been sent);
  * for a timeout, an abort or a dropped connection it is left unknown.
  */
-export function networkError(label: string, error: unknown, signal: AbortSignal, timeoutMs: number): ProviderUnavailableError {
+export function networkError(
+  label: string,
+  error: unknown,
+  signal: AbortSignal,
+  timeoutMs: number,
+): ProviderUnavailableError {
   const code = networkCodeOf(error);
   if (signal.aborted) {
-    return new ProviderUnavailableError(`${label}: the call was aborted before the service answered`, { cause: safeCause('aborted', code) });
+    return new ProviderUnavailableError(`${label}: the call was aborted before the service answered`, {
+      cause: safeCause('aborted', code),
+    });
   }
   if (error instanceof Error && error.name === 'TimeoutError') {
-    return new ProviderUnavailableError(`${label}: the service did not answer within ${timeoutMs} ms`, { cause: safeCause('timeout', code) });
+    return new ProviderUnavailableError(`${label}: the service did not answer within ${timeoutMs} ms`, {
+      cause: safeCause('timeout', code),
+    });
   }
   if (code === 'ECONNREFUSED') {
-    return new ProviderUnavailableError(`${label}: the connection was refused`, { cause: safeCause('connection-refused', code), requestSent: false });
+    return new ProviderUnavailableError(`${label}: the connection was refused`, {
+      cause: safeCause('connection-refused', code),
+      requestSent: false,
+    });
   }
   if (code !== undefined && neverConnected.has(code)) {
-    return new ProviderUnavailableError(`${label}: the service's host name could not be resolved`, { cause: safeCause('dns', code), requestSent: false });
+    return new ProviderUnavailableError(`${label}: the service's host name could not be resolved`, {
+      cause: safeCause('dns', code),
+      requestSent: false,
+    });
   }
-  return new ProviderUnavailableError(`${label}: the service could not be reached`, { cause: safeCause('network', code) });
+  return new ProviderUnavailableError(`${label}: the service could not be reached`, {
+    cause: safeCause('network', code),
+  });
 }

@@ -10,7 +10,11 @@ export async function closedPort(): Promise<number> {
 }
 
 /** A server that reads requests and never answers: every request left, and its outcome is unknown. */
-export async function startSilentServer(): Promise<{ url: string; received: () => number; close: () => Promise<void> }> {
+export async function startSilentServer(): Promise<{
+  url: string;
+  received: () => number;
+  close: () => Promise<void>;
+}> {
   const sockets = new Set<Socket>();
   let received = 0;
   const server = createServer((socket) => {

@@ -11,7 +11,13 @@ export const baseUrlSchema = z
     (value) => {
       if (!URL.canParse(value)) return false;
       const url = new URL(value);
-      return (url.protocol === 'http:' || url.protocol === 'https:') && url.username === '' && url.password === '' && url.search === '' && url.hash === '';
+      return (
+        (url.protocol === 'http:' || url.protocol === 'https:') &&
+        url.username === '' &&
+        url.password === '' &&
+        url.search === '' &&
+        url.hash === ''
+      );
     },
     { error: 'must be an http(s) URL without credentials, query or fragment' },
   )
@@ -31,10 +37,13 @@ export const timeoutSchema = z
   .max(600_000, { error: 'must be at most 600000 ms' });
 
 /** A provider name as `provider.name` shows it. */
-export const providerNameSchema = z.string().regex(/^[a-z][a-z0-9-]{0,31}$/, { error: 'must be 1 to 32 lowercase letters, digits or dashes' });
+export const providerNameSchema = z
+  .string()
+  .regex(/^[a-z][a-z0-9-]{0,31}$/, { error: 'must be 1 to 32 lowercase letters, digits or dashes' });
 
 /** A function option (fetch, hooks). */
-export const functionSchema = <T>() => z.custom<T>((value) => typeof value === 'function', { error: 'must be a function' });
+export const functionSchema = <T>() =>
+  z.custom<T>((value) => typeof value === 'function', { error: 'must be a function' });
 
 /** The hooks option every HTTP provider takes. */
 export const hooksSchema = z

@@ -1,4 +1,10 @@
-import { ProviderAuthenticationError, ProviderProtocolError, ProviderRejectedError, ProviderUnavailableError, type VerikitError } from '@verikit/provider';
+import {
+  ProviderAuthenticationError,
+  ProviderProtocolError,
+  ProviderRejectedError,
+  ProviderUnavailableError,
+  type VerikitError,
+} from '@verikit/provider';
 
 /**
  * The typed error for a non-2xx answer, the same for every HTTP provider: 401/403 authentication,
@@ -8,16 +14,21 @@ import { ProviderAuthenticationError, ProviderProtocolError, ProviderRejectedErr
  */
 export function statusError(label: string, status: number, providerMessage: string | undefined): VerikitError {
   const quoted = providerMessage === undefined ? '' : `: ${providerMessage}`;
-  if (status === 401 || status === 403) return new ProviderAuthenticationError(`${label}: the service refused the credentials (HTTP ${status})`);
+  if (status === 401 || status === 403)
+    return new ProviderAuthenticationError(`${label}: the service refused the credentials (HTTP ${status})`);
   if (status === 408 || status === 429 || status >= 500) {
-    return new ProviderUnavailableError(`${label}: the service is unavailable (HTTP ${status})${quoted}`, { requestSent: true });
+    return new ProviderUnavailableError(`${label}: the service is unavailable (HTTP ${status})${quoted}`, {
+      requestSent: true,
+    });
   }
   if (status >= 400) {
     return new ProviderRejectedError(`${label}: the service refused the request (HTTP ${status})${quoted}`, {
       ...(providerMessage === undefined ? {} : { providerMessage }),
     });
   }
-  return new ProviderProtocolError(`${label}: unexpected HTTP ${status} (redirects are not followed)`, { field: 'status' });
+  return new ProviderProtocolError(`${label}: unexpected HTTP ${status} (redirects are not followed)`, {
+    field: 'status',
+  });
 }
 
 /** Parses a body as JSON, or throws a `ProviderProtocolError` on `body` that never quotes the text (it may carry a code). */

@@ -38,13 +38,17 @@ const separator = '~';
  * const provider = withFailover([createTermiiProvider(), createTwilioProvider()]);
  */
 export function withFailover(members: readonly ProviderV1[], options: FailoverOptions = {}): ProviderV1 {
-  if (!Array.isArray(members) || members.length === 0) throw new InvalidInputError([{ field: 'providers', message: 'must be a non-empty list of providers' }]);
+  if (!Array.isArray(members) || members.length === 0)
+    throw new InvalidInputError([{ field: 'providers', message: 'must be a non-empty list of providers' }]);
   const names = new Set<string>();
   members.forEach((member, index) => {
     if (typeof member !== 'object' || member === null || member.specificationVersion !== 'v1') {
       throw new InvalidInputError([{ field: `providers.${index}`, message: 'must be a provider of specification v1' }]);
     }
-    if (names.has(member.name)) throw new InvalidInputError([{ field: `providers.${index}.name`, message: 'must differ from the other providers’ names' }]);
+    if (names.has(member.name))
+      throw new InvalidInputError([
+        { field: `providers.${index}.name`, message: 'must differ from the other providers’ names' },
+      ]);
     names.add(member.name);
   });
   const name = options.name ?? 'failover';
@@ -99,12 +103,18 @@ export function withFailover(members: readonly ProviderV1[], options: FailoverOp
         if (typeof input !== 'object' || input === null) return phones[0]!.phone!.send(input, context);
         const { resendOf, ...rest } = input;
         const previous = resendOf === undefined ? undefined : split(resendOf);
-        const ordered = previous?.member === undefined ? phones : [previous.member, ...phones.filter((member) => member !== previous.member)];
+        const ordered =
+          previous?.member === undefined
+            ? phones
+            : [previous.member, ...phones.filter((member) => member !== previous.member)];
         const able = ordered.filter(
-          (member) => member.phone!.channels.includes(input.channel) && (input.code === undefined || member.phone!.customCode === true),
+          (member) =>
+            member.phone!.channels.includes(input.channel) &&
+            (input.code === undefined || member.phone!.customCode === true),
         );
         if (able.length === 0 && (['sms', 'voice', 'whatsapp'] as unknown[]).includes(input.channel)) {
-          const needsCode = input.code !== undefined && ordered.some((member) => member.phone!.channels.includes(input.channel));
+          const needsCode =
+            input.code !== undefined && ordered.some((member) => member.phone!.channels.includes(input.channel));
           throw needsCode
             ? new CapabilityError('phone verification with a code we generate', name, { field: 'code' })
             : new CapabilityError(`phone verification by ${input.channel}`, name, { field: 'channel' });
@@ -131,22 +141,27 @@ export function withFailover(members: readonly ProviderV1[], options: FailoverOp
 
   const smsMembers = having('sms');
   if (smsMembers.length > 0) {
-    const requires = [...new Set(smsMembers.flatMap((member) => member.sms!.requires ?? []))] as MessagingRequirementV1[];
+    const requires = [
+      ...new Set(smsMembers.flatMap((member) => member.sms!.requires ?? [])),
+    ] as MessagingRequirementV1[];
     provider.sms = {
       ...(requires.length > 0 ? { requires: Object.freeze(requires) } : {}),
-      send: async (input, context) => (await attempt('sms', smsMembers, context, (member) => member.sms!.send(input, context))).result,
+      send: async (input, context) =>
+        (await attempt('sms', smsMembers, context, (member) => member.sms!.send(input, context))).result,
     };
   }
   const whatsAppMembers = having('whatsapp');
   if (whatsAppMembers.length > 0) {
     provider.whatsapp = {
-      send: async (input, context) => (await attempt('whatsapp', whatsAppMembers, context, (member) => member.whatsapp!.send(input, context))).result,
+      send: async (input, context) =>
+        (await attempt('whatsapp', whatsAppMembers, context, (member) => member.whatsapp!.send(input, context))).result,
     };
   }
   const ussdMembers = having('ussd');
   if (ussdMembers.length > 0) {
     provider.ussd = {
-      initiate: async (input, context) => (await attempt('ussd', ussdMembers, context, (member) => member.ussd!.initiate(input, context))).result,
+      initiate: async (input, context) =>
+        (await attempt('ussd', ussdMembers, context, (member) => member.ussd!.initiate(input, context))).result,
     };
   }
   const identityMembers = having('identity');
@@ -155,7 +170,8 @@ export function withFailover(members: readonly ProviderV1[], options: FailoverOp
       types: Object.freeze([...new Set(identityMembers.flatMap((member) => member.identity!.types))]),
       async sendOtp(input, context) {
         const candidates = identityMembers.filter((member) => member.identity!.types.includes(input?.idType));
-        if (candidates.length === 0) throw new CapabilityError(`${String(input?.idType).slice(0, 8)} verification`, name, { field: 'idType' });
+        if (candidates.length === 0)
+          throw new CapabilityError(`${String(input?.idType).slice(0, 8)} verification`, name, { field: 'idType' });
         await attempt('identity', candidates, context, (member) => member.identity!.sendOtp(input, context));
       },
     };

@@ -9,7 +9,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // A provider package depends on @verikit/provider alone, so this package must stay small: importing it may load
 // zod and libphonenumber-js, and never the engine's, the HTTP layer's or a provider's dependencies.
 const allowedPackages = ['libphonenumber-js', 'zod'];
-const forbiddenPackages = ['xstate', 'keyv', '@keyv/redis', 'redis', 'standardwebhooks', 'hono', '@hono/node-server', 'ky'];
+const forbiddenPackages = [
+  'xstate',
+  'keyv',
+  '@keyv/redis',
+  'redis',
+  'standardwebhooks',
+  'hono',
+  '@hono/node-server',
+  'ky',
+];
 
 const packageRoot = fileURLToPath(new URL('..', import.meta.url));
 const sourceRoot = fileURLToPath(new URL('.', import.meta.url));
@@ -45,9 +54,13 @@ async function urlsLoadedByImportingProvider(file: string): Promise<string[]> {
     const cjs = Object.keys(cache).filter((path) => !before.has(path));
     appendFileSync(file, cjs.map((path) => pathToFileURL(path).href + '\\n').join(''));
   `;
-  await promisify(execFile)(process.execPath, ['--conditions=@verikit/source', '--import', 'tsx', '--input-type=module', '--eval', child], {
-    cwd: packageRoot,
-  });
+  await promisify(execFile)(
+    process.execPath,
+    ['--conditions=@verikit/source', '--import', 'tsx', '--input-type=module', '--eval', child],
+    {
+      cwd: packageRoot,
+    },
+  );
   return readFileSync(file, 'utf8')
     .split('\n')
     .filter((line) => line !== '');

@@ -80,7 +80,8 @@ function issuesOf(error: z.ZodError, prefix?: string): InputIssue[] {
     const path = issue.path.map(String).join('.');
     const field = [prefix, path].filter(Boolean).join('.') || 'input';
     let message = issue.message;
-    if (issue.code === 'unrecognized_keys') message = `has unknown field(s): ${issue.keys.map((key) => key.slice(0, 40)).join(', ')}`;
+    if (issue.code === 'unrecognized_keys')
+      message = `has unknown field(s): ${issue.keys.map((key) => key.slice(0, 40)).join(', ')}`;
     if (issue.code === 'invalid_type' && issue.input === undefined) message = 'is required';
     return { field, message };
   });

@@ -19,6 +19,7 @@ export function FlowClientProvider({ client, children }: FlowClientProviderProps
 /** The client of the nearest {@link FlowClientProvider}; throws when there is none, since nothing could work without it. */
 export function useFlowClient(): FlowClient {
   const client = useContext(FlowClientContext);
-  if (client === undefined) throw new Error('useFlowClient: wrap the component in <FlowClientProvider client={createFlowClient(…)}>');
+  if (client === undefined)
+    throw new Error('useFlowClient: wrap the component in <FlowClientProvider client={createFlowClient(…)}>');
   return client;
 }

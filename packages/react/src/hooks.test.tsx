@@ -42,7 +42,12 @@ function Verify() {
     <>
       <p data-testid="status">{flow.view?.status}</p>
       <p data-testid="connection">{flow.connection}</p>
-      <OtpInput value={code} onChange={setCode} onComplete={(whole) => void flow.submitCode(whole)} invalid={flow.view?.error !== undefined} />
+      <OtpInput
+        value={code}
+        onChange={setCode}
+        onComplete={(whole) => void flow.submitCode(whole)}
+        invalid={flow.view?.error !== undefined}
+      />
       <ResendButton flow={flow} />
       {flow.sendError === undefined ? null : <p role="alert">{flow.sendError.code}</p>}
     </>
@@ -70,7 +75,9 @@ describe('useStartFlow + useFlow against a real flow server', () => {
     server = await startFlowServer();
     const client = createFlowClient({ baseUrl: server.url });
     const started = await client.start({ kind: 'phone', phoneNumber });
-    const { result, unmount } = renderHook(() => useFlow(started.id, { initialView: started }), { wrapper: wrapperFor(client) });
+    const { result, unmount } = renderHook(() => useFlow(started.id, { initialView: started }), {
+      wrapper: wrapperFor(client),
+    });
     expect(result.current.view).toEqual(started);
     await waitFor(() => expect(result.current.connection).toBe('open'));
     await server.verikit.send(started.id, { type: 'submit-code', code: '000000' });
@@ -117,7 +124,12 @@ describe('useStartFlow + useFlow against a real flow server', () => {
     const fetch = vi.fn();
     const client = createFlowClient({ baseUrl: 'http://127.0.0.1:9', fetch });
     const { result } = renderHook(() => useFlow(undefined), { wrapper: wrapperFor(client) });
-    expect(result.current).toMatchObject({ flowId: undefined, view: undefined, connection: 'idle', observer: undefined });
+    expect(result.current).toMatchObject({
+      flowId: undefined,
+      view: undefined,
+      connection: 'idle',
+      observer: undefined,
+    });
     expect(await result.current.resend()).toBeUndefined();
     expect(fetch).not.toHaveBeenCalled();
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
@@ -130,7 +142,9 @@ describe('useCountdown', () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
     vi.setSystemTime(Date.UTC(2026, 0, 1));
     const deadline = Date.now() + 2_500;
-    const { result, rerender } = renderHook(({ at }: { at: number | undefined }) => useCountdown(at), { initialProps: { at: deadline as number | undefined } });
+    const { result, rerender } = renderHook(({ at }: { at: number | undefined }) => useCountdown(at), {
+      initialProps: { at: deadline as number | undefined },
+    });
     expect(result.current).toBe(3_000);
     await act(async () => {
       vi.advanceTimersByTime(600);

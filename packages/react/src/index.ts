@@ -11,7 +11,12 @@ export { useFlow, type UseFlowResult } from './use-flow.js';
 export { useStartFlow, type UseStartFlowResult } from './use-start-flow.js';
 export { useCountdown, type UseCountdownOptions } from './use-countdown.js';
 export { OtpInput, type OtpInputProps } from './otp-input.js';
-export { ResendButton, type ResendButtonFlow, type ResendButtonProps, type ResendButtonState } from './resend-button.js';
+export {
+  ResendButton,
+  type ResendButtonFlow,
+  type ResendButtonProps,
+  type ResendButtonState,
+} from './resend-button.js';
 export { UssdInstructions, type UssdInstructionsProps, type UssdInstructionsState } from './ussd-instructions.js';
 export { ussdTelHref } from './tel-href.js';
 export type { RequestState } from './use-request-state.js';

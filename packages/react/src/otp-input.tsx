@@ -159,7 +159,12 @@ export function OtpInput(props: OtpInputProps): ReactNode {
           }}
           onChange={(event) => {
             const typed = event.currentTarget.value;
-            enter(index, typed.length > 1 && digits[index] !== undefined && typed.startsWith(digits[index]!) ? typed.slice(1) : typed);
+            enter(
+              index,
+              typed.length > 1 && digits[index] !== undefined && typed.startsWith(digits[index]!)
+                ? typed.slice(1)
+                : typed,
+            );
           }}
           onKeyDown={(event) => onKeyDown(index, event)}
           onPaste={(event) => onPaste(index, event)}

@@ -13,7 +13,9 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-function ControlledOtp(props: Partial<OtpInputProps> & { onDone?: (code: string) => void; onValue?: (value: string) => void }) {
+function ControlledOtp(
+  props: Partial<OtpInputProps> & { onDone?: (code: string) => void; onValue?: (value: string) => void },
+) {
   const [value, setValue] = useState('');
   return (
     <OtpInput
@@ -35,7 +37,12 @@ describe('OtpInput', () => {
     const fields = screen.getAllByRole('textbox');
     expect(group.contains(fields[0]!)).toBe(true);
     expect(fields).toHaveLength(4);
-    expect(fields.map((field) => field.getAttribute('aria-label'))).toEqual(['Digit 1 of 4', 'Digit 2 of 4', 'Digit 3 of 4', 'Digit 4 of 4']);
+    expect(fields.map((field) => field.getAttribute('aria-label'))).toEqual([
+      'Digit 1 of 4',
+      'Digit 2 of 4',
+      'Digit 3 of 4',
+      'Digit 4 of 4',
+    ]);
     expect(fields[0]!.getAttribute('autocomplete')).toBe('one-time-code');
     for (const field of fields) {
       expect(field.getAttribute('inputmode')).toBe('numeric');
@@ -96,7 +103,15 @@ describe('OtpInput', () => {
     const done = vi.fn();
     render(
       <>
-        <ControlledOtp mode="single" length={6} onDone={done} invalid describedBy="code-error" label="SMS code" name="code" />
+        <ControlledOtp
+          mode="single"
+          length={6}
+          onDone={done}
+          invalid
+          describedBy="code-error"
+          label="SMS code"
+          name="code"
+        />
         <p id="code-error">Wrong code</p>
       </>,
     );
@@ -117,7 +132,12 @@ describe('ResendButton', () => {
     allowed: string[],
     localResendAvailableAt: number | undefined,
   ): ResendButtonFlow & { resend: Mock<() => unknown>; restart: Mock<() => unknown> } {
-    return { view: { allowed }, localResendAvailableAt, resend: vi.fn<() => unknown>(), restart: vi.fn<() => unknown>() };
+    return {
+      view: { allowed },
+      localResendAvailableAt,
+      resend: vi.fn<() => unknown>(),
+      restart: vi.fn<() => unknown>(),
+    };
   }
 
   it('counts down the cooldown, stays focusable but aria-disabled, and ignores clicks until it ends', async () => {
@@ -198,6 +218,7 @@ describe('UssdInstructions and ussdTelHref', () => {
     expect(ussdTelHref('*384*1234#')).toBe('tel:*384*1234%23');
     expect(ussdTelHref('+2348012345678')).toBe('tel:+2348012345678');
     expect(ussdTelHref('##002#')).toBe('tel:%23%23002%23');
-    for (const bad of ['', '*384 1234#', 'tel:*384#', '*384*1234#?x=1', '1+2', '#'.repeat(65), undefined]) expect(ussdTelHref(bad)).toBeUndefined();
+    for (const bad of ['', '*384 1234#', 'tel:*384#', '*384*1234#?x=1', '1+2', '#'.repeat(65), undefined])
+      expect(ussdTelHref(bad)).toBeUndefined();
   });
 });

@@ -48,11 +48,22 @@ function defaultLabel({ secondsLeft }: ResendButtonState): string {
  * possible it stays focusable but `aria-disabled` (a disabled button would vanish from the tab
  * order, hiding the countdown from keyboard and screen-reader users) and ignores clicks. Unstyled.
  */
-export function ResendButton({ flow, children = defaultLabel, event = 'resend', onClick, type = 'button', ...rest }: ResendButtonProps): ReactNode {
+export function ResendButton({
+  flow,
+  children = defaultLabel,
+  event = 'resend',
+  onClick,
+  type = 'button',
+  ...rest
+}: ResendButtonProps): ReactNode {
   const left = useCountdown(flow.localResendAvailableAt);
   const secondsLeft = left === undefined ? 0 : Math.ceil(left / 1000);
   const allowed = flow.view?.allowed.includes(event) === true;
-  const canResend = allowed && secondsLeft === 0 && flow.isSending !== true && (left !== undefined || flow.localResendAvailableAt === undefined);
+  const canResend =
+    allowed &&
+    secondsLeft === 0 &&
+    flow.isSending !== true &&
+    (left !== undefined || flow.localResendAvailableAt === undefined);
   const handleClick = (clicked: MouseEvent<HTMLButtonElement>): void => {
     onClick?.(clicked);
     if (clicked.defaultPrevented || !canResend) return;

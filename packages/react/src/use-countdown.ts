@@ -37,7 +37,8 @@ export function useCountdown(deadline: number | undefined, options: UseCountdown
     [deadline, intervalMs],
   );
   const getSnapshot = useCallback(
-    () => (deadline === undefined ? undefined : Math.max(0, Math.ceil((deadline - Date.now()) / intervalMs) * intervalMs)),
+    () =>
+      deadline === undefined ? undefined : Math.max(0, Math.ceil((deadline - Date.now()) / intervalMs) * intervalMs),
     [deadline, intervalMs],
   );
   return useSyncExternalStore(subscribe, getSnapshot, getNothing);

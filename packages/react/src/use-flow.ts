@@ -1,5 +1,12 @@
 import { useCallback, useMemo, useSyncExternalStore } from 'react';
-import type { FlowClientError, FlowEvent, FlowObserver, FlowObserverOptions, FlowObserverResult, FlowView } from '@verikit/client';
+import type {
+  FlowClientError,
+  FlowEvent,
+  FlowObserver,
+  FlowObserverOptions,
+  FlowObserverResult,
+  FlowView,
+} from '@verikit/client';
 import { useFlowClient } from './flow-client-context.js';
 import { useRequestState } from './use-request-state.js';
 
@@ -51,7 +58,10 @@ const getNoFlow = (): FlowObserverResult => noFlow;
 export function useFlow(flowId: string | undefined, options?: FlowObserverOptions): UseFlowResult {
   const client = useFlowClient();
   // biome-ignore lint/correctness/useExhaustiveDependencies: options are taken when the flow changes, not on every render (an inline object would otherwise reconnect each time).
-  const observer = useMemo(() => (flowId === undefined ? undefined : client.observe(flowId, options)), [client, flowId]);
+  const observer = useMemo(
+    () => (flowId === undefined ? undefined : client.observe(flowId, options)),
+    [client, flowId],
+  );
   const result = useSyncExternalStore(
     observer?.subscribe ?? subscribeToNothing,
     observer?.getCurrentResult ?? getNoFlow,

@@ -16,7 +16,11 @@ const idle: RequestState = Object.freeze({ isPending: false, error: undefined })
  * never rejects (resolving to undefined on failure, the error in the state): a click handler needs
  * no try/catch and leaves no unhandled rejection. Errors that are not the client's are rethrown.
  */
-export function useRequestState(): [RequestState, <T>(request: () => Promise<T>) => Promise<T | undefined>, () => void] {
+export function useRequestState(): [
+  RequestState,
+  <T>(request: () => Promise<T>) => Promise<T | undefined>,
+  () => void,
+] {
   const [state, setState] = useState<RequestState>(idle);
   const latest = useRef(0);
   const run = useCallback(async <T>(request: () => Promise<T>): Promise<T | undefined> => {

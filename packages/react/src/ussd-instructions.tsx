@@ -32,7 +32,10 @@ export function UssdInstructions({ ussdCode, otp, children, ...rest }: UssdInstr
   if (children !== undefined) return <div {...rest}>{children(state)}</div>;
   return (
     <div {...rest}>
-      <p>Dial {state.href === undefined ? <strong>{ussdCode}</strong> : <a href={state.href}>{ussdCode}</a>} on the phone you are verifying.</p>
+      <p>
+        Dial {state.href === undefined ? <strong>{ussdCode}</strong> : <a href={state.href}>{ussdCode}</a>} on the phone
+        you are verifying.
+      </p>
       {otp === undefined ? null : (
         <p>
           When asked, enter the code <strong>{otp}</strong>.

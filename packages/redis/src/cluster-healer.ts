@@ -88,7 +88,9 @@ export class ClusterHealer {
 
   /** A connection to ask for the slot map: one that is up when there is one (node-redis falls back to the root nodes). */
   #seed(): unknown {
-    const connections = this.#cluster.masters.flatMap((node) => [node.client, node.pubSub?.client].filter((client) => client !== undefined));
+    const connections = this.#cluster.masters.flatMap((node) =>
+      [node.client, node.pubSub?.client].filter((client) => client !== undefined),
+    );
     return connections.find((client) => client.isReady) ?? connections[0];
   }
 }

@@ -14,7 +14,9 @@ import type { AddressInfo } from 'node:net';
 import { createFlowHandler, toNodeHandler } from '@verikit/http';
 import { deleteNamespace, redisSkipReason, redisUrl, uniqueNamespace } from './redis-test-env.fixtures.js';
 
-async function listen(handler: (request: Request) => Promise<Response>): Promise<{ url: string; close: () => Promise<void> }> {
+async function listen(
+  handler: (request: Request) => Promise<Response>,
+): Promise<{ url: string; close: () => Promise<void> }> {
   const server = createServer(toNodeHandler(handler)).listen(0, '127.0.0.1');
   await once(server, 'listening');
   return {
@@ -76,18 +78,25 @@ describe.skipIf(unavailable !== undefined)('SSE across instances sharing Redis',
     expect(flow.status).toBe('awaiting-code');
 
     const controller = new AbortController();
-    const events = new ServerSentEventReader(await fetch(`${b.url}/flows/${flow.id}/stream`, { signal: controller.signal }));
+    const events = new ServerSentEventReader(
+      await fetch(`${b.url}/flows/${flow.id}/stream`, { signal: controller.signal }),
+    );
     expect(await nextView(events)).toEqual(flow);
     // The Redis SUBSCRIBE is asynchronous: wait for it, as the handler does when the engine exposes it.
     await b.verikit.subscribed(flow.id);
 
-    const response = await postJson(`${a.url}/flows/${flow.id}/events`, { type: 'submit-code', code: a.provider.lastCode(phoneNumber) });
+    const response = await postJson(`${a.url}/flows/${flow.id}/events`, {
+      type: 'submit-code',
+      code: a.provider.lastCode(phoneNumber),
+    });
     const verified = (await response.json()) as FlowView;
     expect(verified.status).toBe('verified');
 
     const seen: FlowView[] = [];
     for (let next = await nextView(events); next !== undefined; next = await nextView(events)) seen.push(next);
     expect(seen.at(-1)).toEqual(verified);
-    expect(seen.map((view) => view.version)).toEqual(Array.from({ length: verified.version - flow.version }, (_, index) => flow.version + 1 + index));
+    expect(seen.map((view) => view.version)).toEqual(
+      Array.from({ length: verified.version - flow.version }, (_, index) => flow.version + 1 + index),
+    );
   });
 });

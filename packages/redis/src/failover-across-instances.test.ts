@@ -49,14 +49,37 @@ describe.skipIf(unavailable !== undefined)('a failover provider on two engines s
   });
 
   const twilio = () => createTwilioProvider({ ...twilioFake.settings });
-  const refusedTermii = () => createTermiiProvider({ apiKey: 'termii-unreachable-key', baseUrl: refusedUrl, senderId: 'Verikit', fetch: counting('refused') });
-  const fakeTermii = () => createTermiiProvider({ apiKey: termiiFake.apiKey, baseUrl: termiiFake.baseUrl, senderId: 'Verikit', fetch: counting('fake') });
+  const refusedTermii = () =>
+    createTermiiProvider({
+      apiKey: 'termii-unreachable-key',
+      baseUrl: refusedUrl,
+      senderId: 'Verikit',
+      fetch: counting('refused'),
+    });
+  const fakeTermii = () =>
+    createTermiiProvider({
+      apiKey: termiiFake.apiKey,
+      baseUrl: termiiFake.baseUrl,
+      senderId: 'Verikit',
+      fetch: counting('fake'),
+    });
 
   /** One app instance: its own Redis connections and its own providers, built from the same settings. */
-  function instance(members: () => ProviderV1[], policies: { effectTimeoutMs?: number } = {}): { verikit: Verikit; store: RedisFlowStore } {
+  function instance(
+    members: () => ProviderV1[],
+    policies: { effectTimeoutMs?: number } = {},
+  ): { verikit: Verikit; store: RedisFlowStore } {
     const store = createRedisStore({ url: redisUrl, namespace });
     stores.push(store);
-    return { store, verikit: createVerikit({ provider: withFailover(members()), store, secret, policies: { resendCooldownMs: 0, ...policies } }) };
+    return {
+      store,
+      verikit: createVerikit({
+        provider: withFailover(members()),
+        store,
+        secret,
+        policies: { resendCooldownMs: 0, ...policies },
+      }),
+    };
   }
 
   it('the first member refuses the connection: Twilio sends once; the check and the resend on the other instance go to Twilio', async () => {
@@ -75,10 +98,14 @@ describe.skipIf(unavailable !== undefined)('a failover provider on two engines s
 
     // Instance B never sent anything for this flow: the requestId alone routes its calls to Twilio.
     const wrong = twilioFake.lastCode(phoneNumber) === '000000' ? '111111' : '000000';
-    expect((await b.verikit.send(started.id, { type: 'submit-code', code: wrong })).error).toMatchObject({ code: 'code_invalid' });
+    expect((await b.verikit.send(started.id, { type: 'submit-code', code: wrong })).error).toMatchObject({
+      code: 'code_invalid',
+    });
     await b.verikit.send(started.id, { type: 'resend' });
     expect(twilioFake.outbox.filter((message) => message.to === phoneNumber)).toHaveLength(2);
-    expect((await a.verikit.send(started.id, { type: 'submit-code', code: twilioFake.lastCode(phoneNumber)! })).status).toBe('verified');
+    expect(
+      (await a.verikit.send(started.id, { type: 'submit-code', code: twilioFake.lastCode(phoneNumber)! })).status,
+    ).toBe('verified');
     // The checks and the resend went to Twilio directly: Termii was not even tried after the first send.
     expect(termiiAttempts.refused).toBe(refusedAfterStart);
   });

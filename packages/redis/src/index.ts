@@ -11,7 +11,13 @@
  *
  * @module
  */
-export { createRedisStore, RedisFlowStore, type RedisFlowStoreClient, type RedisFlowStoreOptions, type RedisStoreOptions } from './redis-flow-store.js';
+export {
+  createRedisStore,
+  RedisFlowStore,
+  type RedisFlowStoreClient,
+  type RedisFlowStoreOptions,
+  type RedisStoreOptions,
+} from './redis-flow-store.js';
 export { createRedisChangeBus, RedisChangeBus, type RedisChangeBusOptions } from './redis-change-bus.js';
 export { createRedisClusterStore, type RedisClusterStoreOptions } from './redis-cluster-store.js';
 export type { PubSubMode } from './subscriber-link.js';

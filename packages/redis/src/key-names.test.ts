@@ -13,7 +13,9 @@ const skipReason = await redisSkipReason('@verikit/redis key names');
 
 function parse(webhook: RawWebhookV1): ProviderEventV1 | null {
   const body = JSON.parse(webhook.body) as { event: string; phoneNumber: string; status: 'success' | 'failed' };
-  return body.event === 'USSD_VERIFICATION' ? { type: 'ussd-verification', phoneNumber: body.phoneNumber, status: body.status } : null;
+  return body.event === 'USSD_VERIFICATION'
+    ? { type: 'ussd-verification', phoneNumber: body.phoneNumber, status: body.status }
+    : null;
 }
 
 describe.skipIf(skipReason !== undefined)('Redis key names', () => {
@@ -39,7 +41,11 @@ describe.skipIf(skipReason !== undefined)('Redis key names', () => {
       { event: 'USSD_VERIFICATION', phoneNumber: ussdNumber, status: 'success' },
       Date.now(),
     );
-    expect(await deliverWebhook(handleWebhook, webhook)).toMatchObject({ httpStatus: 200, status: 'applied', appliedTo: ussd.id });
+    expect(await deliverWebhook(handleWebhook, webhook)).toMatchObject({
+      httpStatus: 200,
+      status: 'applied',
+      appliedTo: ussd.id,
+    });
 
     const phoneNumber = freshPhoneNumber();
     const phone = await verikit.start({ kind: 'phone', phoneNumber });

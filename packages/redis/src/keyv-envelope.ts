@@ -23,7 +23,8 @@ export function encodeEnvelope(value: unknown, ttlMs: number | undefined, wallNo
 export function decodeEnvelope<T>(raw: string | null | undefined): T | undefined {
   if (raw === null || raw === undefined) return undefined;
   const parsed = JSON.parse(raw) as unknown;
-  if (typeof parsed !== 'object' || parsed === null || !('value' in parsed)) throw new TypeError('the stored value is not a Keyv envelope');
+  if (typeof parsed !== 'object' || parsed === null || !('value' in parsed))
+    throw new TypeError('the stored value is not a Keyv envelope');
   return (parsed as KeyvEnvelope<T>).value;
 }
 

@@ -41,7 +41,10 @@ const calls: TimedCall[] = [];
 const unexpected: string[] = [];
 const inFlight = new Set<{ readonly call: Pick<TimedCall, 'flowId' | 'action' | 'phase'>; readonly started: number }>();
 /** {@link timed}, keeping the call in {@link inFlight} until it settles. */
-async function track<T>(call: Pick<TimedCall, 'flowId' | 'action' | 'phase'>, run: () => Promise<T>): ReturnType<typeof timed<T>> {
+async function track<T>(
+  call: Pick<TimedCall, 'flowId' | 'action' | 'phase'>,
+  run: () => Promise<T>,
+): ReturnType<typeof timed<T>> {
   const entry = { call, started: performance.now() };
   inFlight.add(entry);
   try {
@@ -86,7 +89,8 @@ async function loop(flowId: string, action: 'submit-wrong' | 'resend'): Promise<
     await track({ flowId, action: 'get', phase: 'load' }, () => verikit.get(flowId));
     if (stopped) break;
     if (accepted < limit) {
-      const event = action === 'resend' ? ({ type: 'resend' } as const) : ({ type: 'submit-code', code: wrongCode } as const);
+      const event =
+        action === 'resend' ? ({ type: 'resend' } as const) : ({ type: 'submit-code', code: wrongCode } as const);
       const result = await track({ flowId, action, phase: 'load' }, () => verikit.send(flowId, event));
       if (result.ok) accepted += 1;
     }
@@ -104,12 +108,19 @@ const settled = Promise.all([
   ...load,
   ...plan.flows.flatMap((flowId) => [
     track({ flowId, action: 'get', phase: 'down' }, () => verikit.get(flowId)),
-    track({ flowId, action: 'submit-wrong', phase: 'down' }, () => verikit.send(flowId, { type: 'submit-code', code: wrongCode })),
-    track({ flowId, action: 'submit-right', phase: 'down' }, () => verikit.send(flowId, { type: 'submit-code', code: rightCode })),
+    track({ flowId, action: 'submit-wrong', phase: 'down' }, () =>
+      verikit.send(flowId, { type: 'submit-code', code: wrongCode }),
+    ),
+    track({ flowId, action: 'submit-right', phase: 'down' }, () =>
+      verikit.send(flowId, { type: 'submit-code', code: rightCode }),
+    ),
     track({ flowId, action: 'resend', phase: 'down' }, () => verikit.send(flowId, { type: 'resend' })),
   ]),
   track({ flowId: '', action: 'start', phase: 'down' }, () =>
-    verikit.start({ kind: 'phone', phoneNumber: `+2348091${String(worker).padStart(2, '0')}${String(Date.now() % 100_000).padStart(5, '0')}` }),
+    verikit.start({
+      kind: 'phone',
+      phoneNumber: `+2348091${String(worker).padStart(2, '0')}${String(Date.now() % 100_000).padStart(5, '0')}`,
+    }),
   ),
 ]);
 let reportTimer: NodeJS.Timeout | undefined;
@@ -117,7 +128,14 @@ await Promise.race([settled, new Promise((resolve) => (reportTimer = setTimeout(
 clearTimeout(reportTimer);
 const now = performance.now();
 const hanging = [...inFlight].map(({ call, started }) => ({ ...call, ms: now - started }));
-const outage: OutageReport = { worker, commits: [...commits], failures: [...failures], calls: [...calls], unexpected: [...unexpected], hanging };
+const outage: OutageReport = {
+  worker,
+  commits: [...commits],
+  failures: [...failures],
+  calls: [...calls],
+  unexpected: [...unexpected],
+  hanging,
+};
 send({ outage });
 await settled;
 
@@ -146,9 +164,13 @@ async function complete(flowId: string): Promise<void> {
     if (read.value.done) break;
     let result: Awaited<ReturnType<typeof timed>> | undefined;
     if (read.value.allowed.includes('submit-code')) {
-      result = await track({ flowId, action: 'submit-right', phase: 'after' }, () => verikit.send(flowId, { type: 'submit-code', code: rightCode }));
+      result = await track({ flowId, action: 'submit-right', phase: 'after' }, () =>
+        verikit.send(flowId, { type: 'submit-code', code: rightCode }),
+      );
     } else if (read.value.allowed.includes('resend')) {
-      result = await track({ flowId, action: 'resend', phase: 'after' }, () => verikit.send(flowId, { type: 'resend' }));
+      result = await track({ flowId, action: 'resend', phase: 'after' }, () =>
+        verikit.send(flowId, { type: 'resend' }),
+      );
     }
     if (result && !result.ok && !racing(result.error)) break;
     await pause(2);

@@ -66,7 +66,11 @@ const verikit = createVerikit({
 });
 const handleWebhook = createWebhookHandler({ verikit, secret: scenarioWebhookSecret });
 
-async function act(flowId: string, action: ActionRecord['action'], run: () => Promise<FlowView>): Promise<FlowView | undefined> {
+async function act(
+  flowId: string,
+  action: ActionRecord['action'],
+  run: () => Promise<FlowView>,
+): Promise<FlowView | undefined> {
   try {
     const view = await run();
     actions.push({ flowId, action, outcome: 'accepted' });
@@ -93,7 +97,9 @@ async function ussd(flowId: string, phoneNumber: string): Promise<void> {
 /** Wrong codes until the flow is locked; submits refused while another is checked are tried again. */
 async function lockout(flowId: string): Promise<void> {
   for (let attempt = 0; attempt < 400; attempt += 1) {
-    const view = await act(flowId, 'submit-wrong', () => verikit.send(flowId, { type: 'submit-code', code: wrongCode }));
+    const view = await act(flowId, 'submit-wrong', () =>
+      verikit.send(flowId, { type: 'submit-code', code: wrongCode }),
+    );
     if (view?.done) return;
     const last = actions.at(-1);
     if (last?.status === 'locked') return;
@@ -108,7 +114,9 @@ async function verify(flowId: string): Promise<void> {
     act(flowId, 'submit-wrong', () => verikit.send(flowId, { type: 'submit-code', code: wrongCode })),
   ]);
   for (let attempt = 0; attempt < 400; attempt += 1) {
-    const view = await act(flowId, 'submit-right', () => verikit.send(flowId, { type: 'submit-code', code: rightCode }));
+    const view = await act(flowId, 'submit-right', () =>
+      verikit.send(flowId, { type: 'submit-code', code: rightCode }),
+    );
     if (view?.status === 'verified') return;
     const last = actions.at(-1);
     if (last?.status === 'verified' || last?.status === 'locked') return;

@@ -7,7 +7,15 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { EventNotAllowedError, FlowNotFoundError, StoreError, VerikitError, type FlowPolicies, type FlowStore, type ProviderV1 } from '@verikit/core';
+import {
+  EventNotAllowedError,
+  FlowNotFoundError,
+  StoreError,
+  VerikitError,
+  type FlowPolicies,
+  type FlowStore,
+  type ProviderV1,
+} from '@verikit/core';
 import { createGatewayWebhookParser } from '@verikit/gateway';
 import { createTestProviderV1, type TestProviderV1 } from '@verikit/testing';
 
@@ -18,7 +26,12 @@ export const rightCode = '123456';
 export const wrongCode = '000000';
 
 /** Resends are open at once so they race; limits per number are out of the way (and the send guard: `guard: false` where these are used). */
-export const scenarioPolicies: Partial<FlowPolicies> = { resendCooldownMs: 0, maxSendsPerFlow: 10, maxSendsPerHour: 1000, maxAttempts: 5 };
+export const scenarioPolicies: Partial<FlowPolicies> = {
+  resendCooldownMs: 0,
+  maxSendsPerFlow: 10,
+  maxSendsPerHour: 1000,
+  maxAttempts: 5,
+};
 
 /** One committed compare-and-set, as seen by the process that made it. */
 export interface CommitRecord {
@@ -110,7 +123,11 @@ export function sharedServiceProvider(processLabel: string): { provider: Provide
  * Wraps a store, recording every compare-and-set that wrote, and (when `failures` is given) every one
  * that threw: its outcome is unknown, it may have been applied. Everything else passes through.
  */
-export function recordingStore(inner: FlowStore, commits: CommitRecord[], failures?: Array<{ flowId: string; version: number }>): FlowStore {
+export function recordingStore(
+  inner: FlowStore,
+  commits: CommitRecord[],
+  failures?: Array<{ flowId: string; version: number }>,
+): FlowStore {
   return {
     getFlow: (id) => inner.getFlow(id),
     async compareAndSetFlow(record, expected, ttl) {
@@ -175,13 +192,23 @@ export function signWebhook(
   return {
     flowId,
     body,
-    headers: { 'content-type': 'application/json', 'webhook-id': webhookId, 'webhook-timestamp': timestamp, 'webhook-signature': `v1,${signature}` },
+    headers: {
+      'content-type': 'application/json',
+      'webhook-id': webhookId,
+      'webhook-timestamp': timestamp,
+      'webhook-signature': `v1,${signature}`,
+    },
   };
 }
 
 /** Delivers `webhook` to the endpoint and reads the answer. */
-export async function deliverWebhook(handle: (request: Request) => Promise<Response>, webhook: SignedWebhook): Promise<DeliveryRecord> {
-  const response = await handle(new Request('http://localhost/verikit/webhooks', { method: 'POST', headers: webhook.headers, body: webhook.body }));
+export async function deliverWebhook(
+  handle: (request: Request) => Promise<Response>,
+  webhook: SignedWebhook,
+): Promise<DeliveryRecord> {
+  const response = await handle(
+    new Request('http://localhost/verikit/webhooks', { method: 'POST', headers: webhook.headers, body: webhook.body }),
+  );
   const answer = (await response.json()) as { status: string; flowId?: string };
   return {
     flowId: webhook.flowId,
@@ -259,7 +286,8 @@ export function parentMessages(): () => Promise<unknown> {
     if (next) next(message);
     else queue.push(message);
   });
-  return () => (queue.length > 0 ? Promise.resolve(queue.shift()) : new Promise((resolveMessage) => waiting.push(resolveMessage)));
+  return () =>
+    queue.length > 0 ? Promise.resolve(queue.shift()) : new Promise((resolveMessage) => waiting.push(resolveMessage));
 }
 
 /** Policies of the outage scenario: attempts and sends out of the way, so every flow can still finish after the outage. */
@@ -319,7 +347,13 @@ export async function timed<T>(
   } catch (error) {
     const ms = performance.now() - started;
     const typedStoreError = StoreError.isInstance(error) && error.isRetryable;
-    calls.push({ ...call, ...outcomeOf(error, unexpected), ms, notFound: FlowNotFoundError.isInstance(error), typedStoreError });
+    calls.push({
+      ...call,
+      ...outcomeOf(error, unexpected),
+      ms,
+      notFound: FlowNotFoundError.isInstance(error),
+      typedStoreError,
+    });
     return { ok: false, error };
   }
 }

@@ -110,8 +110,18 @@ describe.each(targets)('three processes sharing $name', ({ skipReason, plan: tar
         return { flowId: flow.id, phoneNumber };
       }),
     );
-    const lockout = await Promise.all(Array.from({ length: 4 }, async () => (await verikit.start({ kind: 'phone', phoneNumber: freshPhoneNumber() })).id));
-    const verify = await Promise.all(Array.from({ length: 6 }, async () => (await verikit.start({ kind: 'phone', phoneNumber: freshPhoneNumber() })).id));
+    const lockout = await Promise.all(
+      Array.from(
+        { length: 4 },
+        async () => (await verikit.start({ kind: 'phone', phoneNumber: freshPhoneNumber() })).id,
+      ),
+    );
+    const verify = await Promise.all(
+      Array.from(
+        { length: 6 },
+        async () => (await verikit.start({ kind: 'phone', phoneNumber: freshPhoneNumber() })).id,
+      ),
+    );
     const allFlows = [...ussd.map((flow) => flow.flowId), ...lockout, ...verify];
 
     // This process watches every flow over pub/sub: the changes are all made by the workers.
@@ -134,7 +144,9 @@ describe.each(targets)('three processes sharing $name', ({ skipReason, plan: tar
     // Every refusal was a typed verikit error: nothing else escaped.
     expect(reports.flatMap((report) => report.unexpected)).toEqual([]);
     expect(new Set(actions.map((action) => action.outcome))).toSatisfy((outcomes: Set<string>) =>
-      [...outcomes].every((outcome) => ['accepted', 'applied', 'no-active-flow', 'event_not_allowed'].includes(outcome)),
+      [...outcomes].every((outcome) =>
+        ['accepted', 'applied', 'no-active-flow', 'event_not_allowed'].includes(outcome),
+      ),
     );
 
     for (const flowId of allFlows) {
@@ -161,7 +173,9 @@ describe.each(targets)('three processes sharing $name', ({ skipReason, plan: tar
       const receives = byFlow(actions, flowId).filter((action) => action.action === 'receive');
       expect(receives).toHaveLength(2 * workers);
       expect(receives.filter((action) => action.outcome === 'applied')).toHaveLength(1);
-      expect(byFlow(actions, flowId).filter((action) => action.action === 'restart' && action.outcome === 'accepted')).toHaveLength(0);
+      expect(
+        byFlow(actions, flowId).filter((action) => action.action === 'restart' && action.outcome === 'accepted'),
+      ).toHaveLength(0);
       expect(byFlow(allCalls, flowId).filter((call) => call.operation === 'ussd.initiate')).toHaveLength(1);
     }
 
@@ -174,7 +188,9 @@ describe.each(targets)('three processes sharing $name', ({ skipReason, plan: tar
       expect(submits.length).toBeGreaterThan(maxAttempts);
       expect(submits.filter((action) => action.outcome === 'accepted')).toHaveLength(maxAttempts);
       expect(byFlow(allCalls, flowId).filter((call) => call.operation === 'phone.check')).toHaveLength(maxAttempts);
-      const attempts = byFlow(allCommits, flowId).flatMap((commit) => (commit.attemptsLeft === undefined ? [] : [commit.attemptsLeft]));
+      const attempts = byFlow(allCommits, flowId).flatMap((commit) =>
+        commit.attemptsLeft === undefined ? [] : [commit.attemptsLeft],
+      );
       expect(Math.min(...attempts)).toBe(0);
       expect(byFlow(allCalls, flowId).filter((call) => call.operation === 'phone.send')).toHaveLength(1);
     }
@@ -186,9 +202,13 @@ describe.each(targets)('three processes sharing $name', ({ skipReason, plan: tar
       const flowCommits = byFlow(allCommits, flowId);
       expect(flowCommits.filter((commit) => commit.value === 'verified')).toHaveLength(1);
       const flowActions = byFlow(actions, flowId);
-      const resends = flowActions.filter((action) => action.action === 'resend' && action.outcome === 'accepted').length;
+      const resends = flowActions.filter(
+        (action) => action.action === 'resend' && action.outcome === 'accepted',
+      ).length;
       acceptedResends += resends;
-      const submits = flowActions.filter((action) => action.action.startsWith('submit') && action.outcome === 'accepted').length;
+      const submits = flowActions.filter(
+        (action) => action.action.startsWith('submit') && action.outcome === 'accepted',
+      ).length;
       const calls = byFlow(allCalls, flowId);
       // At most one provider call per user action: one send for the start and one per accepted
       // resend, one check per accepted submit, each with its own effect id.
@@ -222,10 +242,18 @@ describe.each(targets)('three processes sharing $name', ({ skipReason, plan: tar
         const phoneNumber = freshPhoneNumber();
         const flow = await verikit.start({ kind: 'ussd', phoneNumber });
         expect(flow.status).toBe('awaiting-dial');
-        return signWebhook(flow.id, `msg_${randomUUID().replaceAll('-', '')}`, { event: 'USSD_VERIFICATION', phoneNumber, status: 'success' }, Date.now());
+        return signWebhook(
+          flow.id,
+          `msg_${randomUUID().replaceAll('-', '')}`,
+          { event: 'USSD_VERIFICATION', phoneNumber, status: 'success' },
+          Date.now(),
+        );
       }),
     );
-    const reports = await runWorkers({ ...target, namespace, ussd: [], lockout: [], verify: [], webhooks: signed, copies }, children);
+    const reports = await runWorkers(
+      { ...target, namespace, ussd: [], lockout: [], verify: [], webhooks: signed, copies },
+      children,
+    );
     expect(reports.flatMap((report) => report.unexpected)).toEqual([]);
     const deliveries = reports.flatMap((report) => report.deliveries);
     const allCommits = [...commits, ...reports.flatMap((report) => report.commits)];
@@ -239,7 +267,9 @@ describe.each(targets)('three processes sharing $name', ({ skipReason, plan: tar
       const applied = answers.filter((answer) => answer.httpStatus === 200 && answer.status === 'applied');
       expect(applied, JSON.stringify(answers)).toHaveLength(1);
       expect(applied[0]!.appliedTo).toBe(flowId);
-      const others = answers.filter((answer) => answer !== applied[0]).map((answer) => `${answer.httpStatus} ${answer.status}`);
+      const others = answers
+        .filter((answer) => answer !== applied[0])
+        .map((answer) => `${answer.httpStatus} ${answer.status}`);
       expect(
         others.every((answer) => answer === '200 duplicate' || answer === '409 in-progress'),
         others.join(', '),
@@ -250,7 +280,9 @@ describe.each(targets)('three processes sharing $name', ({ skipReason, plan: tar
       expect(record.value).toBe('verified');
       const flowCommits = byFlow(allCommits, flowId);
       expect(flowCommits.filter((commit) => commit.value === 'verified')).toHaveLength(1);
-      expect(flowCommits.map((commit) => commit.version).sort((a, b) => a - b)).toEqual(Array.from({ length: record.version }, (_, index) => index + 1));
+      expect(flowCommits.map((commit) => commit.version).sort((a, b) => a - b)).toEqual(
+        Array.from({ length: record.version }, (_, index) => index + 1),
+      );
       expect(flowCommits.every((commit) => commit.version === commit.expected + 1)).toBe(true);
 
       // A later redelivery of the message, to yet another instance, changes nothing.

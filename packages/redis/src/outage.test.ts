@@ -22,12 +22,19 @@ import { freePort, PrivateRedis, redisRequired } from './redis-test-env.fixtures
 
 const serverMissing = await new Promise<string | undefined>((resolve) => {
   import('node:child_process')
-    .then(({ execFile }) => execFile('redis-server', ['--version'], (error) => resolve(error ? `redis-server is not on PATH (${error.message})` : undefined)))
+    .then(({ execFile }) =>
+      execFile('redis-server', ['--version'], (error) =>
+        resolve(error ? `redis-server is not on PATH (${error.message})` : undefined),
+      ),
+    )
     .catch((error: unknown) => resolve(String(error)));
 });
 if (serverMissing !== undefined) {
-  if (redisRequired) throw new Error(`@verikit/redis outage: ${serverMissing}, and CI=true makes the Redis tests mandatory`);
-  console.warn(`[skip] @verikit/redis outage: ${serverMissing}. Install redis-server to run it; with CI=true it is mandatory.`);
+  if (redisRequired)
+    throw new Error(`@verikit/redis outage: ${serverMissing}, and CI=true makes the Redis tests mandatory`);
+  console.warn(
+    `[skip] @verikit/redis outage: ${serverMissing}. Install redis-server to run it; with CI=true it is mandatory.`,
+  );
 }
 
 let numberSeed = Math.floor(Math.random() * 40_000_000);
@@ -140,7 +147,9 @@ describe.skipIf(serverMissing !== undefined)('Redis outage (a private redis-serv
 
     const ussdNumbers = Array.from({ length: 3 }, () => freshPhoneNumber());
     const ussd = await Promise.all(ussdNumbers.map((phoneNumber) => a.verikit.start({ kind: 'ussd', phoneNumber })));
-    const phone = await Promise.all(Array.from({ length: 6 }, () => a.verikit.start({ kind: 'phone', phoneNumber: freshPhoneNumber() })));
+    const phone = await Promise.all(
+      Array.from({ length: 6 }, () => a.verikit.start({ kind: 'phone', phoneNumber: freshPhoneNumber() })),
+    );
     const flows = [...ussd, ...phone];
 
     // Instance B watches one flow; it must be told to re-read it after the outage.
@@ -175,7 +184,8 @@ describe.skipIf(serverMissing !== undefined)('Redis outage (a private redis-serv
     };
     const load = phone.slice(1).flatMap((flow) => [loop(a.verikit, flow.id), loop(b.verikit, flow.id)]);
     // Redis stops mid-run: once the load has made progress.
-    for (let attempt = 0; attempt < 2000 && (outcomes.get('ok') ?? 0) < 20; attempt += 1) await new Promise((resolve) => setTimeout(resolve, 5));
+    for (let attempt = 0; attempt < 2000 && (outcomes.get('ok') ?? 0) < 20; attempt += 1)
+      await new Promise((resolve) => setTimeout(resolve, 5));
     expect(outcomes.get('ok') ?? 0).toBeGreaterThanOrEqual(20);
 
     await redis.stop();
@@ -184,7 +194,9 @@ describe.skipIf(serverMissing !== undefined)('Redis outage (a private redis-serv
     await expectStoreError(a.verikit.get(phone[0]!.id));
     await expectStoreError(b.verikit.send(phone[0]!.id, { type: 'submit-code', code: rightCode }));
     await expectStoreError(a.verikit.start({ kind: 'phone', phoneNumber: freshPhoneNumber() }));
-    await expectStoreError(b.verikit.receive({ type: 'ussd-verification', phoneNumber: ussdNumbers[0]!, status: 'success' }));
+    await expectStoreError(
+      b.verikit.receive({ type: 'ussd-verification', phoneNumber: ussdNumbers[0]!, status: 'success' }),
+    );
     await expectStoreError(a.store.claim('webhook:during-outage', 60_000));
     await enoughStoreErrors;
     stop = true;
@@ -210,7 +222,9 @@ describe.skipIf(serverMissing !== undefined)('Redis outage (a private redis-serv
     for (const flow of flows) {
       const record = await a.store.getFlow(flow.id);
       expect(record, flow.id).toBeDefined();
-      const acknowledged = Math.max(...commits.filter((commit) => commit.flowId === flow.id).map((commit) => commit.version));
+      const acknowledged = Math.max(
+        ...commits.filter((commit) => commit.flowId === flow.id).map((commit) => commit.version),
+      );
       const unknown = failures.filter((failure) => failure.flowId === flow.id && failure.version > acknowledged).length;
       expect(record!.version).toBeGreaterThanOrEqual(acknowledged);
       expect(record!.version).toBeLessThanOrEqual(acknowledged + unknown);
@@ -223,7 +237,11 @@ describe.skipIf(serverMissing !== undefined)('Redis outage (a private redis-serv
     clock.advance(policies.effectTimeoutMs ?? 15_000);
     clock.advance(20_000);
     for (const [index, flow] of ussd.entries()) {
-      const result = await b.verikit.receive({ type: 'ussd-verification', phoneNumber: ussdNumbers[index]!, status: 'success' });
+      const result = await b.verikit.receive({
+        type: 'ussd-verification',
+        phoneNumber: ussdNumbers[index]!,
+        status: 'success',
+      });
       expect(result.outcome).toBe('applied');
       expect(result.view?.status).toBe('verified');
       expect(result.flowId).toBe(flow.id);
@@ -231,7 +249,8 @@ describe.skipIf(serverMissing !== undefined)('Redis outage (a private redis-serv
     for (const flow of phone) {
       let view = await a.verikit.get(flow.id);
       for (let step = 0; step < 10 && view.status !== 'verified'; step += 1) {
-        if (view.allowed.includes('submit-code')) view = await b.verikit.send(flow.id, { type: 'submit-code', code: rightCode });
+        if (view.allowed.includes('submit-code'))
+          view = await b.verikit.send(flow.id, { type: 'submit-code', code: rightCode });
         else if (view.allowed.includes('resend')) view = await a.verikit.send(flow.id, { type: 'resend' });
         else throw new Error(`flow ${flow.id} is stuck in ${view.status}`);
       }
@@ -239,7 +258,8 @@ describe.skipIf(serverMissing !== undefined)('Redis outage (a private redis-serv
     }
     // Instance B's listener works again after the reconnection.
     const last = await a.verikit.get(phone[0]!.id);
-    for (let attempt = 0; attempt < 200 && watched.at(-1)?.version !== last.version; attempt += 1) await new Promise((resolve) => setTimeout(resolve, 5));
+    for (let attempt = 0; attempt < 200 && watched.at(-1)?.version !== last.version; attempt += 1)
+      await new Promise((resolve) => setTimeout(resolve, 5));
     expect(watched.at(-1)?.version).toBe(last.version);
     expect(last.status).toBe('verified');
   });
@@ -261,11 +281,19 @@ describe.skipIf(serverMissing !== undefined)('Redis outage (a private redis-serv
       policies: outagePolicies,
       guard: false,
     });
-    const flows = await Promise.all(Array.from({ length: 4 }, async () => (await verikit.start({ kind: 'phone', phoneNumber: freshPhoneNumber() })).id));
+    const flows = await Promise.all(
+      Array.from(
+        { length: 4 },
+        async () => (await verikit.start({ kind: 'phone', phoneNumber: freshPhoneNumber() })).id,
+      ),
+    );
 
     // Three app instances, each sending wrong codes and resends on every flow, and reading them.
     const plan: OutagePlan = { url: redis.url, namespace, flows, clockStart };
-    const started = Array.from({ length: 3 }, (_, index) => new WorkerProcess('multi-process-outage-worker.fixtures.ts', index, plan));
+    const started = Array.from(
+      { length: 3 },
+      (_, index) => new WorkerProcess('multi-process-outage-worker.fixtures.ts', index, plan),
+    );
     workers.push(...started);
     await Promise.all(started.map((worker) => worker.message('ready')));
     for (const worker of started) worker.send('go');
@@ -318,7 +346,9 @@ describe.skipIf(serverMissing !== undefined)('Redis outage (a private redis-serv
       const record = await store.getFlow(flowId);
       expect(record, flowId).toBeDefined();
       expect(await store.keyv.get(`flow:${flowId}`)).toEqual(record);
-      const last = Math.max(...acknowledged.filter((commit) => commit.flowId === flowId).map((commit) => commit.version));
+      const last = Math.max(
+        ...acknowledged.filter((commit) => commit.flowId === flowId).map((commit) => commit.version),
+      );
       const unknown = unanswered.filter((failure) => failure.flowId === flowId && failure.version > last).length;
       expect(record!.version, flowId).toBeGreaterThanOrEqual(last);
       expect(record!.version, flowId).toBeLessThanOrEqual(last + unknown);
@@ -348,8 +378,13 @@ describe.skipIf(serverMissing !== undefined)('Redis outage (a private redis-serv
       const versions = flowCommits.map((commit) => commit.version);
       expect(new Set(versions).size, flowId).toBe(versions.length);
       expect(flowCommits.every((commit) => commit.version === commit.expected + 1)).toBe(true);
-      const written = new Set([...versions, ...allUnanswered.filter((failure) => failure.flowId === flowId).map((failure) => failure.version)]);
-      const missing = Array.from({ length: record.version }, (_, index) => index + 1).filter((version) => !written.has(version));
+      const written = new Set([
+        ...versions,
+        ...allUnanswered.filter((failure) => failure.flowId === flowId).map((failure) => failure.version),
+      ]);
+      const missing = Array.from({ length: record.version }, (_, index) => index + 1).filter(
+        (version) => !written.has(version),
+      );
       expect(missing, flowId).toEqual([]);
       expect(Math.max(...versions)).toBeLessThanOrEqual(record.version);
       expect(

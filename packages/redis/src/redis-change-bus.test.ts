@@ -4,7 +4,14 @@ import { createTestProviderV1 } from '@verikit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRedisChangeBus, type RedisChangeBus } from './redis-change-bus.js';
 import { createRedisStore, type RedisFlowStore, type RedisFlowStoreClient } from './redis-flow-store.js';
-import { deleteNamespace, freePort, PrivateRedis, redisSkipReason, redisUrl, uniqueNamespace } from './redis-test-env.fixtures.js';
+import {
+  deleteNamespace,
+  freePort,
+  PrivateRedis,
+  redisSkipReason,
+  redisUrl,
+  uniqueNamespace,
+} from './redis-test-env.fixtures.js';
 
 const skipReason = await redisSkipReason('@verikit/redis change bus');
 const secret = 'redis-bus-test-secret-0123456789abcdefgh';
@@ -87,7 +94,13 @@ describe.skipIf(skipReason !== undefined)('RedisChangeBus across instances', () 
     await b.changeBus.subscribed(flow.id);
     await a.provider.completeUssd(phoneNumber, 'success');
     const verified = await seen.until((view) => view.status === 'verified');
-    expect(verified).toMatchObject({ id: flow.id, kind: 'ussd', status: 'verified', done: true, version: flow.version + 1 });
+    expect(verified).toMatchObject({
+      id: flow.id,
+      kind: 'ussd',
+      status: 'verified',
+      done: true,
+      version: flow.version + 1,
+    });
     expect(verified).toEqual(await b.verikit.get(flow.id));
     expect(Object.isFrozen(verified)).toBe(true);
   });
@@ -103,7 +116,11 @@ describe.skipIf(skipReason !== undefined)('RedisChangeBus across instances', () 
     a.verikit.subscribe(flow.id, onA.listener);
     b.verikit.subscribe(flow.id, onB.listener);
     c.verikit.subscribe(flow.id, onC.listener);
-    await Promise.all([a.changeBus.subscribed(flow.id), b.changeBus.subscribed(flow.id), c.changeBus.subscribed(flow.id)]);
+    await Promise.all([
+      a.changeBus.subscribed(flow.id),
+      b.changeBus.subscribed(flow.id),
+      c.changeBus.subscribed(flow.id),
+    ]);
     // Two changes each from B and C, then the right code from A: 6 commits in all.
     await b.verikit.send(flow.id, { type: 'submit-code', code: '000000' });
     await c.verikit.send(flow.id, { type: 'submit-code', code: '111111' });
@@ -114,7 +131,9 @@ describe.skipIf(skipReason !== undefined)('RedisChangeBus across instances', () 
       const versions = seen.views.map((view) => view.version);
       expect(versions).toEqual([...new Set(versions)].sort((x, y) => x - y));
       expect(versions.at(-1)).toBe(done.version);
-      expect(versions).toEqual(Array.from({ length: done.version - flow.version }, (_, index) => flow.version + 1 + index));
+      expect(versions).toEqual(
+        Array.from({ length: done.version - flow.version }, (_, index) => flow.version + 1 + index),
+      );
     }
   });
 
@@ -133,7 +152,8 @@ describe.skipIf(skipReason !== undefined)('RedisChangeBus across instances', () 
     expect(await subscribers()).toBe(1);
     second();
     // The UNSUBSCRIBE goes out asynchronously: wait for Redis to see it, a bounded number of times.
-    for (let attempt = 0; attempt < 200 && (await subscribers()) !== 0; attempt += 1) await new Promise((resolve) => setTimeout(resolve, 5));
+    for (let attempt = 0; attempt < 200 && (await subscribers()) !== 0; attempt += 1)
+      await new Promise((resolve) => setTimeout(resolve, 5));
     expect(await subscribers()).toBe(0);
     // Subscribing again after the last listener left subscribes again.
     const third = b.changeBus.subscribe('lazy-flow', () => {});
@@ -188,7 +208,10 @@ describe('RedisChangeBus when Redis is unreachable', () => {
       await expect(bus.subscribed('flow-1')).rejects.toSatisfy((error: unknown) => StoreError.isInstance(error));
       expect(messages).toContain('verikit.redis.subscriber.error');
     } finally {
-      await Promise.race([bus.close(), new Promise((_, reject) => setTimeout(() => reject(new Error('close() hung')), 2000))]);
+      await Promise.race([
+        bus.close(),
+        new Promise((_, reject) => setTimeout(() => reject(new Error('close() hung')), 2000)),
+      ]);
       await store.disconnect();
     }
   });
@@ -217,7 +240,8 @@ describe.skipIf(skipReason !== undefined)('RedisChangeBus when Redis comes up af
       await raw.connect();
       await raw.publish(bus.channelOf('flow-1'), JSON.stringify({ id: 'flow-1', version: 3 }));
       raw.destroy();
-      for (let attempt = 0; attempt < 200 && seen.length === 0; attempt += 1) await new Promise((resolve) => setTimeout(resolve, 5));
+      for (let attempt = 0; attempt < 200 && seen.length === 0; attempt += 1)
+        await new Promise((resolve) => setTimeout(resolve, 5));
       expect(seen.map((view) => view.version)).toEqual([3]);
     } finally {
       await bus.close();
@@ -231,7 +255,9 @@ describe('RedisChangeBus logging', () => {
   it('logs a driver error by class and code only, never its message (it can hold the Redis URL and password)', async () => {
     const logged: Array<Record<string, unknown> | undefined> = [];
     const at = (_message: string, fields?: Record<string, unknown>) => void logged.push(fields);
-    const failure = Object.assign(new Error('connect to redis://default:hunter2-pass@redis.internal:6379 failed'), { code: 'ECONNREFUSED' });
+    const failure = Object.assign(new Error('connect to redis://default:hunter2-pass@redis.internal:6379 failed'), {
+      code: 'ECONNREFUSED',
+    });
     const publisher = { publish: () => Promise.reject(failure) } as unknown as RedisFlowStoreClient;
     // A subscriber connection that is up, and reports a driver error on its 'error' event.
     const handlers = new Map<string, (...args: unknown[]) => void>();
@@ -255,7 +281,9 @@ describe('RedisChangeBus logging', () => {
     await bus.close();
     expect(logged).toHaveLength(3);
     const text = JSON.stringify(logged);
-    expect(logged.map((fields) => fields?.['error'])).toEqual(expect.arrayContaining(['Error (ECONNREFUSED)', 'TypeError']));
+    expect(logged.map((fields) => fields?.['error'])).toEqual(
+      expect.arrayContaining(['Error (ECONNREFUSED)', 'TypeError']),
+    );
     for (const hidden of ['hunter2-pass', 'redis.internal', '482913']) expect(text).not.toContain(hidden);
   });
 });

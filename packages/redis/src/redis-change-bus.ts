@@ -1,5 +1,12 @@
 import { silentLogger } from '@verikit/provider';
-import { StoreError, UsageError, type FlowChangeBus, type FlowListener, type FlowView, type Logger } from '@verikit/core';
+import {
+  StoreError,
+  UsageError,
+  type FlowChangeBus,
+  type FlowListener,
+  type FlowView,
+  type Logger,
+} from '@verikit/core';
 import { safeStoreCause } from '@verikit/core/store';
 import { healerFor, isClusterClient } from './cluster-healer.js';
 import type { RedisFlowStore, RedisFlowStoreClient } from './redis-flow-store.js';
@@ -95,7 +102,9 @@ export class RedisChangeBus implements FlowChangeBus {
     if (!publisher) throw new TypeError('RedisChangeBus needs a store or a publisher client');
     this.#publisher = publisher as unknown as PubSubClient;
     this.#givenSubscriber = options.subscriber as unknown as PubSubClient | undefined;
-    this.#channelPrefix = options.store ? options.store.redisKey('changes:') : `${options.namespace ?? 'verikit'}::changes:`;
+    this.#channelPrefix = options.store
+      ? options.store.redisKey('changes:')
+      : `${options.namespace ?? 'verikit'}::changes:`;
     this.#logger = options.logger ?? silentLogger;
     this.#onResync = options.onResync;
     const subscribeTimeoutMs = options.subscribeTimeoutMs ?? defaultSubscribeTimeoutMs;
@@ -103,7 +112,8 @@ export class RedisChangeBus implements FlowChangeBus {
       throw new TypeError('RedisChangeBus subscribeTimeoutMs must be a number of ms, 0 or more');
     this.#subscribeTimeoutMs = subscribeTimeoutMs;
     const mode = options.pubSub ?? (isClusterClient(publisher) ? 'sharded' : 'classic');
-    if (mode !== 'classic' && mode !== 'sharded') throw new TypeError("RedisChangeBus pubSub must be 'classic' or 'sharded'");
+    if (mode !== 'classic' && mode !== 'sharded')
+      throw new TypeError("RedisChangeBus pubSub must be 'classic' or 'sharded'");
     this.#mode = mode;
   }
 
@@ -128,7 +138,11 @@ export class RedisChangeBus implements FlowChangeBus {
           : this.#publisher.publish(channel, message);
     published.catch((error: unknown) => {
       if (isClusterClient(this.#publisher)) healerFor(this.#publisher).poke();
-      this.#logger.warn('verikit.redis.publish.failed', { flowId: view.id, version: view.version, error: errorName(error) });
+      this.#logger.warn('verikit.redis.publish.failed', {
+        flowId: view.id,
+        version: view.version,
+        error: errorName(error),
+      });
     });
   }
 
@@ -166,7 +180,11 @@ export class RedisChangeBus implements FlowChangeBus {
     const channel = this.channelOf(flowId);
     const live = this.#subscriptions.has(flowId) ? this.#keeper?.live(channel) : undefined;
     if (!live) {
-      return Promise.reject(new UsageError('subscribed(flowId) waits for a subscription: call subscribe(flowId, listener) first', { field: 'flowId' }));
+      return Promise.reject(
+        new UsageError('subscribed(flowId) waits for a subscription: call subscribe(flowId, listener) first', {
+          field: 'flowId',
+        }),
+      );
     }
     return withDeadline(live, this.#subscribeTimeoutMs, () => {
       const reason = this.#keeper?.lastError(channel);
@@ -199,7 +217,8 @@ export class RedisChangeBus implements FlowChangeBus {
     this.#keeper = new SubscriptionKeeper({
       link,
       listener: this.#onMessage,
-      attemptTimeoutMs: this.#subscribeTimeoutMs > 0 ? Math.min(this.#subscribeTimeoutMs, attemptTimeoutMs) : attemptTimeoutMs,
+      attemptTimeoutMs:
+        this.#subscribeTimeoutMs > 0 ? Math.min(this.#subscribeTimeoutMs, attemptTimeoutMs) : attemptTimeoutMs,
       resynced: (channels) => this.#resynced(channels),
       failed: (channel, error) =>
         this.#logger.warn('verikit.redis.subscribe.failed', {
@@ -212,7 +231,9 @@ export class RedisChangeBus implements FlowChangeBus {
 
   /** After a lost connection, every subscription is live again: tell the application to re-read. */
   #resynced(channels: readonly string[]): void {
-    const flowIds = channels.map((channel) => channel.slice(this.#channelPrefix.length)).filter((flowId) => this.#subscriptions.has(flowId));
+    const flowIds = channels
+      .map((channel) => channel.slice(this.#channelPrefix.length))
+      .filter((flowId) => this.#subscriptions.has(flowId));
     if (flowIds.length === 0 || !this.#onResync || this.#closed) return;
     try {
       this.#onResync(flowIds);
@@ -231,7 +252,12 @@ export class RedisChangeBus implements FlowChangeBus {
       this.#logger.warn('verikit.redis.message.invalid', { flowId });
       return;
     }
-    if (typeof view !== 'object' || view === null || (view as FlowView).id !== flowId || typeof (view as FlowView).version !== 'number') {
+    if (
+      typeof view !== 'object' ||
+      view === null ||
+      (view as FlowView).id !== flowId ||
+      typeof (view as FlowView).version !== 'number'
+    ) {
       this.#logger.warn('verikit.redis.message.invalid', { flowId });
       return;
     }

@@ -40,7 +40,11 @@ function nodeReconnect(retries: number): number {
  */
 export function createRedisClusterStore(options: RedisClusterStoreOptions): RedisFlowStore {
   const { urls } = options;
-  if (!Array.isArray(urls) || urls.length === 0 || !urls.every((url) => typeof url === 'string' && /^rediss?:\/\//.test(url))) {
+  if (
+    !Array.isArray(urls) ||
+    urls.length === 0 ||
+    !urls.every((url) => typeof url === 'string' && /^rediss?:\/\//.test(url))
+  ) {
     throw new TypeError('createRedisClusterStore urls must be a non-empty list of redis:// or rediss:// URLs');
   }
   const connectTimeoutMs = options.connectTimeoutMs ?? 2000;
@@ -51,11 +55,29 @@ export function createRedisClusterStore(options: RedisClusterStoreOptions): Redi
     defaults: {
       ...given.defaults,
       disableOfflineQueue: true,
-      socket: { connectTimeout: connectTimeoutMs, reconnectStrategy: nodeReconnect, ...given.defaults?.socket } as never,
+      socket: {
+        connectTimeout: connectTimeoutMs,
+        reconnectStrategy: nodeReconnect,
+        ...given.defaults?.socket,
+      } as never,
     },
   });
   const namespace = options.namespace ?? 'verikit';
-  const adapter = new KeyvRedis(cluster, { namespace, throwOnErrors: true, throwOnConnectError: true, connectionTimeout: connectTimeoutMs });
-  const keyv = new Keyv(adapter, { namespace, useKeyPrefix: false, serialize: JSON.stringify, deserialize: JSON.parse, throwOnErrors: true });
-  return new RedisFlowStore(keyv, { connectTimeoutMs, ...(options.commandTimeoutMs === undefined ? {} : { commandTimeoutMs: options.commandTimeoutMs }) });
+  const adapter = new KeyvRedis(cluster, {
+    namespace,
+    throwOnErrors: true,
+    throwOnConnectError: true,
+    connectionTimeout: connectTimeoutMs,
+  });
+  const keyv = new Keyv(adapter, {
+    namespace,
+    useKeyPrefix: false,
+    serialize: JSON.stringify,
+    deserialize: JSON.parse,
+    throwOnErrors: true,
+  });
+  return new RedisFlowStore(keyv, {
+    connectTimeoutMs,
+    ...(options.commandTimeoutMs === undefined ? {} : { commandTimeoutMs: options.commandTimeoutMs }),
+  });
 }

@@ -50,12 +50,17 @@ export async function clusterSkipReason(suite: string): Promise<string | undefin
       String,
       (error: unknown) => `unreachable (${String(error)})`,
     );
-    if (!state.includes('cluster_state:ok')) reason = `the cluster at ${clusterUrls[0]} is not ready: ${state.split('\n')[0]}`;
+    if (!state.includes('cluster_state:ok'))
+      reason = `the cluster at ${clusterUrls[0]} is not ready: ${state.split('\n')[0]}`;
   }
   if (reason === undefined) return undefined;
   if (redisRequired)
-    throw new Error(`${suite}: ${reason}, and CI=true makes the cluster tests mandatory (run: REDIS_CLUSTER_URLS="$(scripts/ci/redis-cluster.sh start)")`);
-  console.warn(`[skip] ${suite}: ${reason}. Start one with: export REDIS_CLUSTER_URLS="$(scripts/ci/redis-cluster.sh start)"; with CI=true it is mandatory.`);
+    throw new Error(
+      `${suite}: ${reason}, and CI=true makes the cluster tests mandatory (run: REDIS_CLUSTER_URLS="$(scripts/ci/redis-cluster.sh start)")`,
+    );
+  console.warn(
+    `[skip] ${suite}: ${reason}. Start one with: export REDIS_CLUSTER_URLS="$(scripts/ci/redis-cluster.sh start)"; with CI=true it is mandatory.`,
+  );
   return reason;
 }
 
@@ -102,7 +107,8 @@ export async function mastersOf(url: string): Promise<ClusterMaster[]> {
     [number, number, [string, number, ...unknown[]], ...unknown[]]
   >;
   const byPort = new Map<number, Array<readonly [number, number]>>();
-  for (const [from, to, [, port]] of reply) byPort.set(Number(port), [...(byPort.get(Number(port)) ?? []), [Number(from), Number(to)]]);
+  for (const [from, to, [, port]] of reply)
+    byPort.set(Number(port), [...(byPort.get(Number(port)) ?? []), [Number(from), Number(to)]]);
   return [...byPort].map(([port, slots]) => ({ url: `redis://127.0.0.1:${port}`, port, slots }));
 }
 
@@ -142,7 +148,9 @@ export class PrivateCluster {
   /** Waits until the master on `port` has caught every replica up (their offsets equal its own). */
   async replicated(port: number): Promise<void> {
     for (let attempt = 0; attempt < 200; attempt += 1) {
-      const info = String(await onNode(`redis://127.0.0.1:${port}`, (client) => client.sendCommand(['INFO', 'replication'])));
+      const info = String(
+        await onNode(`redis://127.0.0.1:${port}`, (client) => client.sendCommand(['INFO', 'replication'])),
+      );
       const own = Number(/master_repl_offset:(\d+)/.exec(info)?.[1]);
       const replicas = [...info.matchAll(/^slave\d+:.*offset=(\d+)/gm)].map((match) => Number(match[1]));
       if (replicas.length > 0 && replicas.every((offset) => offset === own)) return;
@@ -156,7 +164,9 @@ export class PrivateCluster {
     const witness = this.urls.find((url) => !url.endsWith(`:${deadPort}`))!;
     for (let attempt = 0; attempt < 600; attempt += 1) {
       const masters = await mastersOf(witness).catch(() => []);
-      const served = slots.every(([from]) => masters.some((master) => master.port !== deadPort && master.slots.some(([a, b]) => a <= from && from <= b)));
+      const served = slots.every(([from]) =>
+        masters.some((master) => master.port !== deadPort && master.slots.some(([a, b]) => a <= from && from <= b)),
+      );
       if (served) return;
       await new Promise((resolve) => setTimeout(resolve, 25));
     }

@@ -3,7 +3,14 @@ import { createTestProviderV1 } from '@verikit/testing';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createRedisChangeBus, type RedisChangeBus } from './redis-change-bus.js';
 import { createRedisClusterStore } from './redis-cluster-store.js';
-import { clusterSkipReason, clusterUrls, deleteClusterNamespace, mastersOf, onNode, slotOf } from './redis-cluster.fixtures.js';
+import {
+  clusterSkipReason,
+  clusterUrls,
+  deleteClusterNamespace,
+  mastersOf,
+  onNode,
+  slotOf,
+} from './redis-cluster.fixtures.js';
 import type { RedisFlowStore } from './redis-flow-store.js';
 import { freePort, uniqueNamespace } from './redis-test-env.fixtures.js';
 
@@ -67,12 +74,20 @@ describe.skipIf(skipReason !== undefined)('Redis Cluster (the shared test cluste
 
   it('spreads flows over every master: each call touches one key, with no CROSSSLOT or MOVED error', async () => {
     const a = instance();
-    const flows = await Promise.all(Array.from({ length: 24 }, () => a.verikit.start({ kind: 'phone', phoneNumber: freshPhoneNumber() })));
+    const flows = await Promise.all(
+      Array.from({ length: 24 }, () => a.verikit.start({ kind: 'phone', phoneNumber: freshPhoneNumber() })),
+    );
     const slots = await Promise.all(flows.map((flow) => slotOf(clusterUrls[0]!, a.store.redisKey(`flow:${flow.id}`))));
     const masters = await mastersOf(clusterUrls[0]!);
-    const used = new Set(slots.map((slot) => masters.find((master) => master.slots.some(([from, to]) => from <= slot && slot <= to))?.port));
+    const used = new Set(
+      slots.map(
+        (slot) => masters.find((master) => master.slots.some(([from, to]) => from <= slot && slot <= to))?.port,
+      ),
+    );
     expect(used.size).toBe(3);
-    const verified = await Promise.all(flows.map((flow) => a.verikit.send(flow.id, { type: 'submit-code', code: '123456' })));
+    const verified = await Promise.all(
+      flows.map((flow) => a.verikit.send(flow.id, { type: 'submit-code', code: '123456' })),
+    );
     expect(verified.map((view) => view.status)).toEqual(flows.map(() => 'verified'));
     expect(await a.store.keyv.get(`flow:${flows[0]!.id}`)).toEqual(await a.store.getFlow(flows[0]!.id));
   });
@@ -109,7 +124,11 @@ describe.skipIf(skipReason !== undefined)('Redis Cluster (the shared test cluste
     const counts = await Promise.all(
       masters.map(async (master) => ({
         owns: master.slots.some(([from, to]) => from <= slot && slot <= to),
-        subscribers: Number(((await onNode(master.url, (client) => client.sendCommand(['PUBSUB', 'SHARDNUMSUB', channel]))) as unknown[])[1]),
+        subscribers: Number(
+          (
+            (await onNode(master.url, (client) => client.sendCommand(['PUBSUB', 'SHARDNUMSUB', channel]))) as unknown[]
+          )[1],
+        ),
       })),
     );
     expect(counts.filter((count) => count.owns).map((count) => count.subscribers)).toEqual([1]);
@@ -126,7 +145,9 @@ describe('Redis Cluster store with no reachable seed', () => {
       expect(StoreError.isInstance(failure), String(failure)).toBe(true);
       expect((failure as StoreError).isRetryable).toBe(true);
       bus.subscribe('flow-1', () => {});
-      await expect(bus.subscribed('flow-1')).rejects.toSatisfy((error: unknown) => StoreError.isInstance(error) && error.message.includes('within 200 ms'));
+      await expect(bus.subscribed('flow-1')).rejects.toSatisfy(
+        (error: unknown) => StoreError.isInstance(error) && error.message.includes('within 200 ms'),
+      );
     } finally {
       await bus.close();
       await store.disconnect();
@@ -141,6 +162,8 @@ describe('Redis Cluster store with no reachable seed', () => {
       expect.objectContaining({ message: expect.not.stringContaining('hunter2') }),
     );
     const store = createRedisClusterStore({ urls: ['redis://127.0.0.1:1'] });
-    expect(() => createRedisChangeBus({ store, pubSub: 'broadcast' as never })).toThrow(/pubSub must be 'classic' or 'sharded'/);
+    expect(() => createRedisChangeBus({ store, pubSub: 'broadcast' as never })).toThrow(
+      /pubSub must be 'classic' or 'sharded'/,
+    );
   });
 });

@@ -1,5 +1,12 @@
 import KeyvRedis, { createClient } from '@keyv/redis';
-import { createVerikit, EventNotAllowedError, RecordSchemaError, recordSchemaVersion, type FlowRecord, type FlowStore } from '@verikit/core';
+import {
+  createVerikit,
+  EventNotAllowedError,
+  RecordSchemaError,
+  recordSchemaVersion,
+  type FlowRecord,
+  type FlowStore,
+} from '@verikit/core';
 import { createTestProviderV1 } from '@verikit/testing';
 import Keyv from 'keyv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -62,7 +69,9 @@ describe.skipIf(skipReason !== undefined)('RedisFlowStore on a real Redis', () =
     it('lets exactly one of many concurrent writers of the same version win', async () => {
       const id = 'cas-race';
       await store.compareAndSetFlow(record(id, 1), 0, 60_000);
-      const results = await Promise.all(Array.from({ length: 50 }, (_, writer) => store.compareAndSetFlow(record(id, 2, { writer }), 1, 60_000)));
+      const results = await Promise.all(
+        Array.from({ length: 50 }, (_, writer) => store.compareAndSetFlow(record(id, 2, { writer }), 1, 60_000)),
+      );
       expect(results.filter(Boolean)).toHaveLength(1);
       const winner = results.indexOf(true);
       expect((await store.getFlow(id))?.context).toMatchObject({ writer: winner });
@@ -158,7 +167,11 @@ describe.skipIf(skipReason !== undefined)('RedisFlowStore on a real Redis', () =
       expect(ttl).toBeGreaterThan(0);
       expect(ttl).toBeLessThanOrEqual(60_000);
       expect(await store.claim('webhook:short', 1)).toBe(true);
-      for (let attempt = 0; attempt < 100 && (await raw.exists(store.redisKey('claim:webhook:short'))) === 1; attempt += 1) {
+      for (
+        let attempt = 0;
+        attempt < 100 && (await raw.exists(store.redisKey('claim:webhook:short'))) === 1;
+        attempt += 1
+      ) {
         await new Promise((resolve) => setTimeout(resolve, 5));
       }
       expect(await store.claim('webhook:short', 60_000)).toBe(true);

@@ -1,5 +1,13 @@
 import KeyvRedis, { type RedisClientOptions } from '@keyv/redis';
-import { RecordSchemaError, StoreError, VerikitError, type FlowRecord, type FlowStore, type LimitResult, type SendGuardStore } from '@verikit/core';
+import {
+  RecordSchemaError,
+  StoreError,
+  VerikitError,
+  type FlowRecord,
+  type FlowStore,
+  type LimitResult,
+  type SendGuardStore,
+} from '@verikit/core';
 import { safeStoreCause } from '@verikit/core/store';
 import Keyv from 'keyv';
 import { healerFor, isClusterClient, type ClusterHealer } from './cluster-healer.js';
@@ -79,12 +87,27 @@ export function createRedisStore(options: RedisStoreOptions = {}): RedisFlowStor
     ...given,
     url: options.url ?? given.url ?? 'redis://127.0.0.1:6379',
     disableOfflineQueue: true,
-    socket: { connectTimeout: connectTimeoutMs, reconnectStrategy: reconnect.strategy, ...given.socket } as RedisClientOptions['socket'],
+    socket: {
+      connectTimeout: connectTimeoutMs,
+      reconnectStrategy: reconnect.strategy,
+      ...given.socket,
+    } as RedisClientOptions['socket'],
   };
   const namespace = options.namespace ?? defaultNamespace;
-  const adapter = new KeyvRedis(clientOptions, { namespace, throwOnErrors: true, throwOnConnectError: true, connectionTimeout: connectTimeoutMs });
+  const adapter = new KeyvRedis(clientOptions, {
+    namespace,
+    throwOnErrors: true,
+    throwOnConnectError: true,
+    connectionTimeout: connectTimeoutMs,
+  });
   adapter.client.on('ready', reconnect.onReady);
-  const keyv = new Keyv(adapter, { namespace, useKeyPrefix: false, serialize: JSON.stringify, deserialize: JSON.parse, throwOnErrors: true });
+  const keyv = new Keyv(adapter, {
+    namespace,
+    useKeyPrefix: false,
+    serialize: JSON.stringify,
+    deserialize: JSON.parse,
+    throwOnErrors: true,
+  });
   return new RedisFlowStore(keyv, { connectTimeoutMs, commandTimeoutMs });
 }
 
@@ -120,7 +143,8 @@ export class RedisFlowStore implements FlowStore {
    */
   constructor(keyv: Keyv, options: RedisFlowStoreOptions = {}) {
     const adapter = keyv.store as unknown;
-    if (!(adapter instanceof KeyvRedis)) throw new TypeError('RedisFlowStore needs a Keyv whose store is a @keyv/redis adapter');
+    if (!(adapter instanceof KeyvRedis))
+      throw new TypeError('RedisFlowStore needs a Keyv whose store is a @keyv/redis adapter');
     keyv.serialize = JSON.stringify;
     keyv.deserialize = JSON.parse;
     keyv.throwOnErrors = true;
@@ -157,7 +181,11 @@ export class RedisFlowStore implements FlowStore {
     const ttl = redisTtl(ttlMs);
     const payload = encodeRecord(record, ttl);
     const reply = await this.#call('write a flow', (client) =>
-      compareAndSetScript.run(client, this.redisKey(`flow:${record.id}`), [String(expectedVersion), payload, ttl === undefined ? '' : String(ttl)]),
+      compareAndSetScript.run(client, this.redisKey(`flow:${record.id}`), [
+        String(expectedVersion),
+        payload,
+        ttl === undefined ? '' : String(ttl),
+      ]),
     );
     return reply === 1;
   }
@@ -175,14 +203,21 @@ export class RedisFlowStore implements FlowStore {
   async setRoute(key: string, flowId: string, ttlMs: number): Promise<void> {
     const ttl = redisTtl(ttlMs);
     await this.#call('write a route', (client) =>
-      client.set(this.redisKey(`route:${key}`), encodeEnvelope(flowId, ttl), ttl === undefined ? undefined : { expiration: { type: 'PX', value: ttl } }),
+      client.set(
+        this.redisKey(`route:${key}`),
+        encodeEnvelope(flowId, ttl),
+        ttl === undefined ? undefined : { expiration: { type: 'PX', value: ttl } },
+      ),
     );
   }
 
   async claim(key: string, ttlMs: number): Promise<boolean> {
     const ttl = redisTtl(ttlMs) ?? 1;
     const reply = await this.#call('claim a key', (client) =>
-      client.set(this.redisKey(`claim:${key}`), encodeEnvelope(1, ttl), { condition: 'NX', expiration: { type: 'PX', value: ttl } }),
+      client.set(this.redisKey(`claim:${key}`), encodeEnvelope(1, ttl), {
+        condition: 'NX',
+        expiration: { type: 'PX', value: ttl },
+      }),
     );
     return reply === 'OK';
   }
@@ -190,9 +225,15 @@ export class RedisFlowStore implements FlowStore {
   async consume(key: string, limit: number, windowMs: number, now: number): Promise<LimitResult> {
     const window = Math.max(1, Math.ceil(windowMs));
     const reply = await this.#call('update a limit', (client) =>
-      consumeScript.run(client, this.redisKey(`limit:${key}`), [String(Math.floor(now)), String(limit), String(window), String(Date.now())]),
+      consumeScript.run(client, this.redisKey(`limit:${key}`), [
+        String(Math.floor(now)),
+        String(limit),
+        String(window),
+        String(Date.now()),
+      ]),
     );
-    if (!Array.isArray(reply) || reply.length !== 3) throw new StoreError('the flow store gave an unexpected answer to a limit update');
+    if (!Array.isArray(reply) || reply.length !== 3)
+      throw new StoreError('the flow store gave an unexpected answer to a limit update');
     const [allowed, used, resetAt] = reply.map(Number) as [number, number, number];
     return { allowed: allowed === 1, used, resetAt };
   }
@@ -253,7 +294,10 @@ export class RedisFlowStore implements FlowStore {
       const client = this.client;
       let timer: NodeJS.Timeout | undefined;
       const timeout = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`no connection to Redis within ${this.#connectTimeoutMs} ms`)), this.#connectTimeoutMs);
+        timer = setTimeout(
+          () => reject(new Error(`no connection to Redis within ${this.#connectTimeoutMs} ms`)),
+          this.#connectTimeoutMs,
+        );
       });
       try {
         await Promise.race([client.connect(), timeout]);

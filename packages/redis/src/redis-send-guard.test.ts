@@ -27,7 +27,11 @@ async function keysOf(target: 'redis' | 'cluster', namespace: string): Promise<s
 /** Three processes start 100 of the 300 numbers each, all at once; their reports. */
 async function threeProcesses(plan: Omit<GuardWorkerPlan, 'numbers'>): Promise<GuardWorkerReport[]> {
   const workers = [0, 1, 2].map(
-    (index) => new WorkerProcess('send-guard-worker.fixtures.ts', index, { ...plan, numbers: numbers.slice(index * 100, index * 100 + 100) }),
+    (index) =>
+      new WorkerProcess('send-guard-worker.fixtures.ts', index, {
+        ...plan,
+        numbers: numbers.slice(index * 100, index * 100 + 100),
+      }),
   );
   try {
     await Promise.all(workers.map((worker) => worker.message('ready')));
@@ -41,7 +45,12 @@ async function threeProcesses(plan: Omit<GuardWorkerPlan, 'numbers'>): Promise<G
 }
 
 const targets = [
-  { name: 'one Redis', target: 'redis' as const, skipReason: await redisSkipReason('@verikit/redis send guard'), plan: { url: redisUrl } },
+  {
+    name: 'one Redis',
+    target: 'redis' as const,
+    skipReason: await redisSkipReason('@verikit/redis send guard'),
+    plan: { url: redisUrl },
+  },
   {
     name: 'Redis Cluster',
     target: 'cluster' as const,
@@ -50,61 +59,68 @@ const targets = [
   },
 ];
 
-describe.each(targets)('the send guard shared by three processes on $name: 300 consecutive numbers', ({ target, skipReason, plan }) => {
-  if (skipReason !== undefined) {
-    it.skip(`skipped: ${skipReason}`, () => {});
-    return;
-  }
-  const namespaces: string[] = [];
-  const fresh = () => {
-    const namespace = uniqueNamespace('guard');
-    namespaces.push(namespace);
-    return namespace;
-  };
-  afterAll(async () => {
-    for (const namespace of namespaces) await (target === 'redis' ? deleteNamespace(namespace) : deleteClusterNamespace(clusterUrls, namespace));
-  });
-
-  async function run(guard: SendGuardOptions, client: GuardWorkerPlan['client']) {
-    const namespace = fresh();
-    const reports = await threeProcesses({ ...plan, namespace, secret, guard, client });
-    for (const report of reports) {
-      expect(report.other).toEqual([]);
-      expect(report.badRetry).toBe(0);
+describe.each(targets)(
+  'the send guard shared by three processes on $name: 300 consecutive numbers',
+  ({ target, skipReason, plan }) => {
+    if (skipReason !== undefined) {
+      it.skip(`skipped: ${skipReason}`, () => {});
+      return;
     }
-    const total = (field: 'sent' | 'admitted' | 'refused') => reports.reduce((sum, report) => sum + report[field], 0);
-    return { namespace, sent: total('sent'), admitted: total('admitted'), refused: total('refused') };
-  }
+    const namespaces: string[] = [];
+    const fresh = () => {
+      const namespace = uniqueNamespace('guard');
+      namespaces.push(namespace);
+      return namespace;
+    };
+    afterAll(async () => {
+      for (const namespace of namespaces)
+        await (target === 'redis' ? deleteNamespace(namespace) : deleteClusterNamespace(clusterUrls, namespace));
+    });
 
-  it("one client: exactly the per-client limit is sent in total, by the flow store's own counts", async () => {
-    const { sent, admitted, refused } = await run({ perClient: { points: 20 }, perPrefix: false, global: false }, 'attacker');
-    expect(sent).toBe(20);
-    expect(admitted).toBe(20);
-    expect(refused).toBe(280);
-  });
-
-  it('a client per start: exactly the global budget is sent in total', async () => {
-    const { sent, refused } = await run({ perClient: false, perPrefix: false, global: { points: 25 } }, 'each');
-    expect(sent).toBe(25);
-    expect(refused).toBe(275);
-  });
-
-  it('the defaults: 10 sent in total; no guard key name holds a number, a prefix or a client', async () => {
-    const { namespace, sent } = await run({}, 'attacker');
-    expect(sent).toBe(10);
-    const keys = await keysOf(target, namespace);
-    const guardKeys = keys.filter((key) => key.startsWith(`${namespace}::guard:`));
-    // per-client and global counts, and the per-prefix count of the one block of 1,000.
-    expect(guardKeys.length).toBe(3);
-    for (const key of guardKeys) {
-      expect(key).toMatch(new RegExp(`^${namespace}::guard:(per-client|per-prefix|global):([0-9a-f]{32}|all)$`));
-      expect(key).not.toContain('8012340');
-      expect(key).not.toContain('attacker');
+    async function run(guard: SendGuardOptions, client: GuardWorkerPlan['client']) {
+      const namespace = fresh();
+      const reports = await threeProcesses({ ...plan, namespace, secret, guard, client });
+      for (const report of reports) {
+        expect(report.other).toEqual([]);
+        expect(report.badRetry).toBe(0);
+      }
+      const total = (field: 'sent' | 'admitted' | 'refused') => reports.reduce((sum, report) => sum + report[field], 0);
+      return { namespace, sent: total('sent'), admitted: total('admitted'), refused: total('refused') };
     }
-    // The flows' own keys: what the per-number limit is named by is another change's (key hashing).
-    expect(keys.every((key) => /::(flow|route|limit|guard):/.test(key))).toBe(true);
-  });
-});
+
+    it("one client: exactly the per-client limit is sent in total, by the flow store's own counts", async () => {
+      const { sent, admitted, refused } = await run(
+        { perClient: { points: 20 }, perPrefix: false, global: false },
+        'attacker',
+      );
+      expect(sent).toBe(20);
+      expect(admitted).toBe(20);
+      expect(refused).toBe(280);
+    });
+
+    it('a client per start: exactly the global budget is sent in total', async () => {
+      const { sent, refused } = await run({ perClient: false, perPrefix: false, global: { points: 25 } }, 'each');
+      expect(sent).toBe(25);
+      expect(refused).toBe(275);
+    });
+
+    it('the defaults: 10 sent in total; no guard key name holds a number, a prefix or a client', async () => {
+      const { namespace, sent } = await run({}, 'attacker');
+      expect(sent).toBe(10);
+      const keys = await keysOf(target, namespace);
+      const guardKeys = keys.filter((key) => key.startsWith(`${namespace}::guard:`));
+      // per-client and global counts, and the per-prefix count of the one block of 1,000.
+      expect(guardKeys.length).toBe(3);
+      for (const key of guardKeys) {
+        expect(key).toMatch(new RegExp(`^${namespace}::guard:(per-client|per-prefix|global):([0-9a-f]{32}|all)$`));
+        expect(key).not.toContain('8012340');
+        expect(key).not.toContain('attacker');
+      }
+      // The flows' own keys: what the per-number limit is named by is another change's (key hashing).
+      expect(keys.every((key) => /::(flow|route|limit|guard):/.test(key))).toBe(true);
+    });
+  },
+);
 
 const oneProcessSkipReason = await redisSkipReason('@verikit/redis send guard (one process)');
 
@@ -114,30 +130,51 @@ describe('createRedisSendGuard', () => {
     for (const store of stores) await store.disconnect();
   });
 
-  it.skipIf(oneProcessSkipReason !== undefined)('counts where it is told, and a Redis that is down is a StoreError: nothing sent', async () => {
-    const down = createRedisStore({ url: `redis://127.0.0.1:${await freePort()}`, connectTimeoutMs: 200 });
-    stores.push(down);
-    const provider = createTestProviderV1();
-    const verikit = createVerikit({ provider, secret, guard: { store: createRedisSendGuard({ store: down }) } });
-    const error = await verikit.start({ kind: 'phone', phoneNumber: numbers[0]! }, { client: 'c1' }).catch((caught: unknown) => caught);
-    expect(StoreError.isInstance(error)).toBe(true);
-    expect(provider.calls).toHaveLength(0);
+  it.skipIf(oneProcessSkipReason !== undefined)(
+    'counts where it is told, and a Redis that is down is a StoreError: nothing sent',
+    async () => {
+      const down = createRedisStore({ url: `redis://127.0.0.1:${await freePort()}`, connectTimeoutMs: 200 });
+      stores.push(down);
+      const provider = createTestProviderV1();
+      const verikit = createVerikit({ provider, secret, guard: { store: createRedisSendGuard({ store: down }) } });
+      const error = await verikit
+        .start({ kind: 'phone', phoneNumber: numbers[0]! }, { client: 'c1' })
+        .catch((caught: unknown) => caught);
+      expect(StoreError.isInstance(error)).toBe(true);
+      expect(provider.calls).toHaveLength(0);
 
-    const namespace = uniqueNamespace('guard-own');
-    const counts = createRedisStore({ url: redisUrl, namespace });
-    stores.push(counts);
-    const engines = [0, 1].map(() => createVerikit({ provider, secret, guard: { store: createRedisSendGuard({ store: counts }), perClient: { points: 1 } } }));
-    await engines[0]!.start({ kind: 'phone', phoneNumber: numbers[1]! }, { client: 'c1' });
-    await expect(engines[1]!.start({ kind: 'phone', phoneNumber: numbers[2]! }, { client: 'c1' })).rejects.toSatisfy(RateLimitedError.isInstance);
-    await deleteNamespace(namespace);
-  });
+      const namespace = uniqueNamespace('guard-own');
+      const counts = createRedisStore({ url: redisUrl, namespace });
+      stores.push(counts);
+      const engines = [0, 1].map(() =>
+        createVerikit({
+          provider,
+          secret,
+          guard: { store: createRedisSendGuard({ store: counts }), perClient: { points: 1 } },
+        }),
+      );
+      await engines[0]!.start({ kind: 'phone', phoneNumber: numbers[1]! }, { client: 'c1' });
+      await expect(engines[1]!.start({ kind: 'phone', phoneNumber: numbers[2]! }, { client: 'c1' })).rejects.toSatisfy(
+        RateLimitedError.isInstance,
+      );
+      await deleteNamespace(namespace);
+    },
+  );
 
   it.each<[string, unknown, string]>([
     ['no options', undefined, 'store'],
     ['no store', {}, 'store'],
     ['a store that is a URL', { store: 'redis://127.0.0.1:6379' }, 'store'],
-    ['a negative timeout', { store: createRedisStore({ namespace: 'unused' }), commandTimeoutMs: -1 }, 'commandTimeoutMs'],
-    ['a timeout that is a string', { store: createRedisStore({ namespace: 'unused' }), commandTimeoutMs: '5s' }, 'commandTimeoutMs'],
+    [
+      'a negative timeout',
+      { store: createRedisStore({ namespace: 'unused' }), commandTimeoutMs: -1 },
+      'commandTimeoutMs',
+    ],
+    [
+      'a timeout that is a string',
+      { store: createRedisStore({ namespace: 'unused' }), commandTimeoutMs: '5s' },
+      'commandTimeoutMs',
+    ],
   ])('%s is an InvalidInputError naming the option', (_label, options, field) => {
     let error: unknown;
     try {

@@ -48,7 +48,9 @@ function isHost(value: unknown): value is RedisSendGuardHost {
  */
 export function createRedisSendGuard(options: RedisSendGuardOptions): SendGuardStore {
   if (typeof options !== 'object' || options === null || !isHost(options.store)) {
-    throw new InvalidInputError([{ field: 'store', message: 'must be a Redis flow store (createRedisStore or createRedisClusterStore)' }]);
+    throw new InvalidInputError([
+      { field: 'store', message: 'must be a Redis flow store (createRedisStore or createRedisClusterStore)' },
+    ]);
   }
   const timeout = options.commandTimeoutMs ?? 5000;
   if (!Number.isInteger(timeout) || timeout < 0 || timeout > 2_147_483_647) {

@@ -38,7 +38,9 @@ export async function redisSkipReason(suite: string): Promise<string | undefined
   const reason = await redisUnavailableReason();
   if (reason === undefined) return undefined;
   if (redisRequired) throw new Error(`${suite}: ${reason}, and CI=true makes the Redis tests mandatory`);
-  console.warn(`[skip] ${suite}: ${reason}. Set REDIS_URL or start redis-server to run them; with CI=true they are mandatory.`);
+  console.warn(
+    `[skip] ${suite}: ${reason}. Set REDIS_URL or start redis-server to run them; with CI=true they are mandatory.`,
+  );
   return reason;
 }
 
@@ -70,7 +72,9 @@ export function freePort(): Promise<number> {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => {
       const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+      server.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
     });
   });
 }
@@ -101,11 +105,26 @@ export class PrivateRedis {
   async start(): Promise<void> {
     const child = spawn(
       'redis-server',
-      ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', this.#dir, '--dbfilename', 'dump.rdb'],
+      [
+        '--port',
+        String(this.port),
+        '--bind',
+        '127.0.0.1',
+        '--save',
+        '',
+        '--appendonly',
+        'no',
+        '--dir',
+        this.#dir,
+        '--dbfilename',
+        'dump.rdb',
+      ],
       { stdio: 'ignore' },
     );
     this.#process = child;
-    const exited = new Promise<never>((_, reject) => child.once('exit', (code) => reject(new Error(`redis-server exited with ${code}`))));
+    const exited = new Promise<never>((_, reject) =>
+      child.once('exit', (code) => reject(new Error(`redis-server exited with ${code}`))),
+    );
     exited.catch(() => {});
     for (let attempt = 0; attempt < 100; attempt += 1) {
       if ((await redisUnavailableReason(this.url)) === undefined) return;

@@ -58,11 +58,18 @@ await Promise.all(
       if (RateLimitedError.isInstance(error)) {
         refused += 1;
         if (!(error.retryAfterMs > 0 && error.retryAfterMs <= 3_600_000)) badRetry += 1;
-      } else other.push(error instanceof Error ? `${error.name}: ${(error as { code?: string }).code ?? ''}` : typeof error);
+      } else
+        other.push(error instanceof Error ? `${error.name}: ${(error as { code?: string }).code ?? ''}` : typeof error);
     }
   }),
 );
-const report: GuardWorkerReport = { sent: provider.calls.filter((call) => call.operation === 'phone.send').length, admitted, refused, badRetry, other };
+const report: GuardWorkerReport = {
+  sent: provider.calls.filter((call) => call.operation === 'phone.send').length,
+  admitted,
+  refused,
+  badRetry,
+  other,
+};
 process.send!({ report });
 await store.close();
 process.disconnect();

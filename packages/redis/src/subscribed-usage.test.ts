@@ -21,10 +21,18 @@ describe.skipIf(skipReason !== undefined)('subscribed(flowId) before subscribe(f
   it('is a usage error that says to subscribe first, from the engine and from the bus, never a 503-style outage', async () => {
     store = createRedisStore({ url: redisUrl, namespace });
     changeBus = createRedisChangeBus({ store });
-    const verikit = createVerikit({ provider: createTestProviderV1(), store, changeBus, secret: 'redis-usage-test-secret-0123456789abcdef' });
+    const verikit = createVerikit({
+      provider: createTestProviderV1(),
+      store,
+      changeBus,
+      secret: 'redis-usage-test-secret-0123456789abcdef',
+    });
     const flow = await verikit.start({ kind: 'phone', phoneNumber: freshPhoneNumber() });
 
-    for (const error of [await failureOf(verikit.subscribed(flow.id)), await failureOf(changeBus.subscribed(flow.id))]) {
+    for (const error of [
+      await failureOf(verikit.subscribed(flow.id)),
+      await failureOf(changeBus.subscribed(flow.id)),
+    ]) {
       expect(UsageError.isInstance(error)).toBe(true);
       expect(StoreError.isInstance(error)).toBe(false);
       expect(error).toMatchObject({ code: 'usage_error', field: 'flowId', isRetryable: false });

@@ -1,4 +1,10 @@
-import { clusterConnectionsUp, healerFor, isClusterClient, type ClusterHealer, type HealableCluster } from './cluster-healer.js';
+import {
+  clusterConnectionsUp,
+  healerFor,
+  isClusterClient,
+  type ClusterHealer,
+  type HealableCluster,
+} from './cluster-healer.js';
 
 /** A pub/sub message listener, as node-redis calls it. */
 export type MessageListener = (message: string, channel: string) => void;
@@ -57,7 +63,12 @@ function backoff(retries: number): number {
  * The subscriber link of a bus publishing through `publisher`: over a duplicate of it unless
  * `given` is a connection to subscribe with.
  */
-export function createSubscriberLink(publisher: PubSubClient, given: PubSubClient | undefined, mode: PubSubMode, events: LinkEvents): SubscriberLink {
+export function createSubscriberLink(
+  publisher: PubSubClient,
+  given: PubSubClient | undefined,
+  mode: PubSubMode,
+  events: LinkEvents,
+): SubscriberLink {
   const client = given ?? publisher;
   if (isClusterClient(client)) {
     // Only the pub/sub connections are opened: no command connection to every master.
@@ -107,11 +118,15 @@ class ClientSubscriberLink implements SubscriberLink {
   }
 
   subscribe(channel: string, listener: MessageListener): Promise<void> {
-    return this.#mode === 'sharded' ? this.#client.sSubscribe!(channel, listener) : this.#client.subscribe(channel, listener);
+    return this.#mode === 'sharded'
+      ? this.#client.sSubscribe!(channel, listener)
+      : this.#client.subscribe(channel, listener);
   }
 
   unsubscribe(channel: string, listener: MessageListener): Promise<void> {
-    return this.#mode === 'sharded' ? this.#client.sUnsubscribe!(channel, listener) : this.#client.unsubscribe(channel, listener);
+    return this.#mode === 'sharded'
+      ? this.#client.sUnsubscribe!(channel, listener)
+      : this.#client.unsubscribe(channel, listener);
   }
 
   async close(): Promise<void> {
@@ -172,13 +187,17 @@ class ClusterSubscriberLink implements SubscriberLink {
   }
 
   subscribe(channel: string, listener: MessageListener): Promise<void> {
-    return this.#mode === 'sharded' ? this.#cluster.sSubscribe!(channel, listener) : this.#cluster.subscribe(channel, listener);
+    return this.#mode === 'sharded'
+      ? this.#cluster.sSubscribe!(channel, listener)
+      : this.#cluster.subscribe(channel, listener);
   }
 
   async unsubscribe(channel: string, listener: MessageListener): Promise<void> {
     // Before the first connection there is no slot map, and nothing to unsubscribe.
     if (!this.#cluster.isOpen || this.#connecting) return;
-    await (this.#mode === 'sharded' ? this.#cluster.sUnsubscribe!(channel, listener) : this.#cluster.unsubscribe(channel, listener));
+    await (this.#mode === 'sharded'
+      ? this.#cluster.sUnsubscribe!(channel, listener)
+      : this.#cluster.unsubscribe(channel, listener));
   }
 
   async close(): Promise<void> {

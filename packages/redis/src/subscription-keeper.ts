@@ -55,7 +55,13 @@ export class SubscriptionKeeper {
   /** Wants `channel` subscribed (until {@link drop}). */
   want(channel: string): void {
     if (this.#closed || this.#wanted.has(channel)) return;
-    const wanted: Wanted = { live: false, sending: false, sent: false, whenLive: Promise.resolve(), markLive: () => {} };
+    const wanted: Wanted = {
+      live: false,
+      sending: false,
+      sent: false,
+      whenLive: Promise.resolve(),
+      markLive: () => {},
+    };
     this.#pend(wanted);
     this.#wanted.set(channel, wanted);
     this.#sync();
@@ -96,7 +102,10 @@ export class SubscriptionKeeper {
     this.#wanted.clear();
     if (!this.#options.link.up || this.#chains.size === 0) return;
     let timer: NodeJS.Timeout | undefined;
-    await Promise.race([Promise.allSettled([...this.#chains.values()]), new Promise((resolve) => (timer = setTimeout(resolve, waitMs)))]);
+    await Promise.race([
+      Promise.allSettled([...this.#chains.values()]),
+      new Promise((resolve) => (timer = setTimeout(resolve, waitMs))),
+    ]);
     clearTimeout(timer);
   }
 
@@ -134,7 +143,9 @@ export class SubscriptionKeeper {
     }
     if (!failure) {
       const attempts = [...this.#wanted].filter(([, wanted]) => !wanted.live && !wanted.sending);
-      const errors = await Promise.all(attempts.map(async ([channel, wanted]) => ({ channel, error: await this.#attempt(channel, wanted) })));
+      const errors = await Promise.all(
+        attempts.map(async ([channel, wanted]) => ({ channel, error: await this.#attempt(channel, wanted) })),
+      );
       failure = errors.find((attempt) => attempt.error !== undefined);
     }
     if (this.#closed) return;

@@ -14,7 +14,9 @@ const engineSecret = 'redis-webhook-lease-secret-0123456789abc';
 
 function parse(webhook: RawWebhookV1): ProviderEventV1 | null {
   const body = JSON.parse(webhook.body) as { event: string; phoneNumber: string; status: 'success' | 'failed' };
-  return body.event === 'USSD_VERIFICATION' ? { type: 'ussd-verification', phoneNumber: body.phoneNumber, status: body.status } : null;
+  return body.event === 'USSD_VERIFICATION'
+    ? { type: 'ussd-verification', phoneNumber: body.phoneNumber, status: body.status }
+    : null;
 }
 
 /** The shared store as an instance sees it that froze, then died, in its first flow write. */
@@ -53,19 +55,36 @@ describe.skipIf(skipReason !== undefined)('a webhook claimed on Redis by an inst
     const dead = frozenWrites(store);
     // A 200 ms processing deadline: a claim lapses (Redis PX) 300 ms after it was taken.
     const options = { secret: scenarioWebhookSecret, parse, processingTimeoutMs: 200 };
-    const dying = createWebhookHandler({ verikit: createVerikit({ provider, store: dead.store, secret: engineSecret }), ...options });
+    const dying = createWebhookHandler({
+      verikit: createVerikit({ provider, store: dead.store, secret: engineSecret }),
+      ...options,
+    });
     const healthy = createWebhookHandler({ verikit, ...options });
 
     const phoneNumber = `+23481${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`;
     const flow = await verikit.start({ kind: 'ussd', phoneNumber });
-    const webhook = signWebhook(flow.id, `msg_${randomUUID().replaceAll('-', '')}`, { event: 'USSD_VERIFICATION', phoneNumber, status: 'success' }, Date.now());
+    const webhook = signWebhook(
+      flow.id,
+      `msg_${randomUUID().replaceAll('-', '')}`,
+      { event: 'USSD_VERIFICATION', phoneNumber, status: 'success' },
+      Date.now(),
+    );
 
     void deliverWebhook(dying, webhook).catch(() => undefined);
     await dead.reached; // it claimed the message and froze writing the flow
 
-    const request = () => new Request('http://localhost/verikit/webhooks', { method: 'POST', headers: webhook.headers, body: webhook.body });
+    const request = () =>
+      new Request('http://localhost/verikit/webhooks', {
+        method: 'POST',
+        headers: webhook.headers,
+        body: webhook.body,
+      });
     const blocked = await healthy(request());
-    expect([blocked.status, blocked.headers.get('retry-after'), await blocked.json()]).toEqual([409, '1', { status: 'in-progress' }]);
+    expect([blocked.status, blocked.headers.get('retry-after'), await blocked.json()]).toEqual([
+      409,
+      '1',
+      { status: 'in-progress' },
+    ]);
     expect((await verikit.get(flow.id)).version).toBe(flow.version);
 
     await sleep(300);

@@ -39,7 +39,9 @@ export function mountControlRoutes(app: Hono, deps: ControlDependencies): void {
   app.get('/__sandbox/outbox', (c) => {
     const to = c.req.query('to');
     const kind = c.req.query('kind') as OutboxKind | undefined;
-    const messages = deps.outbox.messages.filter((message) => (to === undefined || message.to === to) && (kind === undefined || message.kind === kind));
+    const messages = deps.outbox.messages.filter(
+      (message) => (to === undefined || message.to === to) && (kind === undefined || message.kind === kind),
+    );
     return c.json({ messages });
   });
   app.get('/__sandbox/outbox/last', (c) => {
@@ -76,7 +78,11 @@ export function mountControlRoutes(app: Hono, deps: ControlDependencies): void {
   });
   app.get('/__sandbox/identities', (c) => c.json({ identities: deps.identities }));
   app.get('/__sandbox/magic', (c) =>
-    c.json({ phoneNumbers: magicPhoneNumbers, identityNumbers: magicIdentityNumbers, behaviours: magicBehaviourDescriptions }),
+    c.json({
+      phoneNumbers: magicPhoneNumbers,
+      identityNumbers: magicIdentityNumbers,
+      behaviours: magicBehaviourDescriptions,
+    }),
   );
   app.post('/__sandbox/reset', (c) => {
     deps.outbox.clear();

@@ -97,7 +97,9 @@ describe('gateway provider against the sandbox: each endpoint', () => {
   it('phone.send and phone.check: right code valid, wrong code not valid, unknown requestId rejected', async () => {
     const { requestId } = await provider.phone!.send({ phoneNumber: '+2348031234502', channel: 'sms' }, context());
     const code = sandbox.lastCode('+2348031234502')!;
-    expect(await provider.phone!.check({ requestId, code: code === '000000' ? '111111' : '000000' }, context())).toEqual({ valid: false });
+    expect(
+      await provider.phone!.check({ requestId, code: code === '000000' ? '111111' : '000000' }, context()),
+    ).toEqual({ valid: false });
     expect(await provider.phone!.check({ requestId, code }, context())).toEqual({ valid: true });
     const error = await failureOf(provider.phone!.check({ requestId: 'not-a-request', code }, context()));
     expect(ProviderRejectedError.isInstance(error)).toBe(true);
@@ -118,10 +120,22 @@ describe('gateway provider against the sandbox: each endpoint', () => {
   });
 
   const calls: Array<[string, string, (phoneNumber: string) => Promise<unknown>]> = [
-    ['ussd.initiate', 'Error initiating verification', (phoneNumber) => provider.ussd!.initiate({ phoneNumber }, context())],
-    ['phone.send', 'Error sending OTP', (phoneNumber) => provider.phone!.send({ phoneNumber, channel: 'sms' }, context())],
+    [
+      'ussd.initiate',
+      'Error initiating verification',
+      (phoneNumber) => provider.ussd!.initiate({ phoneNumber }, context()),
+    ],
+    [
+      'phone.send',
+      'Error sending OTP',
+      (phoneNumber) => provider.phone!.send({ phoneNumber, channel: 'sms' }, context()),
+    ],
     ['sms.send', 'Error sending message', (to) => provider.sms!.send({ from: 'Shop', to, message: 'hi' }, context())],
-    ['whatsapp.send', 'Error sending message', (phoneNumber) => provider.whatsapp!.send({ phoneNumber, message: 'hi' }, context())],
+    [
+      'whatsapp.send',
+      'Error sending message',
+      (phoneNumber) => provider.whatsapp!.send({ phoneNumber, message: 'hi' }, context()),
+    ],
   ];
   for (const [operation, failureMessage, call] of calls) {
     it(`${operation}: a failure envelope is a ProviderRejectedError carrying the service message`, async () => {
@@ -135,9 +149,13 @@ describe('gateway provider against the sandbox: each endpoint', () => {
   }
   for (const idType of ['bvn', 'nin'] as const) {
     it(`identity ${idType}: a failure envelope (unknown identity, magic number) is a ProviderRejectedError`, async () => {
-      const unknown = await failureOf(provider.identity!.sendOtp({ idType, number: '12121212121', otp: '123456' }, context()));
+      const unknown = await failureOf(
+        provider.identity!.sendOtp({ idType, number: '12121212121', otp: '123456' }, context()),
+      );
       expect((unknown as ProviderRejectedError).providerMessage).toBe('Error sending OTP');
-      const magicFailure = await failureOf(provider.identity!.sendOtp({ idType, number: magicId('rejected'), otp: '123456' }, context()));
+      const magicFailure = await failureOf(
+        provider.identity!.sendOtp({ idType, number: magicId('rejected'), otp: '123456' }, context()),
+      );
       expect(ProviderRejectedError.isInstance(magicFailure)).toBe(true);
       errors.push(unknown, magicFailure);
     });
@@ -153,11 +171,17 @@ describe('gateway provider: error mapping', () => {
     errors.push(error);
   });
   it('401 from the service (revoked key) is an authentication error; 500 and 429 are retryable unavailable errors', async () => {
-    const auth = await failureOf(provider.whatsapp!.send({ phoneNumber: magic('unauthorized'), message: 'hi' }, context()));
+    const auth = await failureOf(
+      provider.whatsapp!.send({ phoneNumber: magic('unauthorized'), message: 'hi' }, context()),
+    );
     expect(ProviderAuthenticationError.isInstance(auth)).toBe(true);
-    const server = await failureOf(provider.whatsapp!.send({ phoneNumber: magic('server-error'), message: 'hi' }, context()));
+    const server = await failureOf(
+      provider.whatsapp!.send({ phoneNumber: magic('server-error'), message: 'hi' }, context()),
+    );
     expect(ProviderUnavailableError.isInstance(server) && server.isRetryable).toBe(true);
-    const limited = await failureOf(provider.whatsapp!.send({ phoneNumber: magic('rate-limited'), message: 'hi' }, context()));
+    const limited = await failureOf(
+      provider.whatsapp!.send({ phoneNumber: magic('rate-limited'), message: 'hi' }, context()),
+    );
     expect(ProviderUnavailableError.isInstance(limited) && limited.message.includes('429')).toBe(true);
     errors.push(auth, server, limited);
   });
@@ -169,7 +193,9 @@ describe('gateway provider: error mapping', () => {
     errors.push(error);
   });
   it('JSON of the wrong shape is a ProviderProtocolError naming success', async () => {
-    const error = await failureOf(provider.sms!.send({ from: 'Shop', to: magic('wrong-shape'), message: 'hi' }, context()));
+    const error = await failureOf(
+      provider.sms!.send({ from: 'Shop', to: magic('wrong-shape'), message: 'hi' }, context()),
+    );
     expect(ProviderProtocolError.isInstance(error)).toBe(true);
     expect(error.field).toBe('success');
     expect(error.message).toContain('success is missing');
@@ -190,7 +216,10 @@ describe('gateway provider: error mapping', () => {
     errors.push(error);
   });
   it('times out on latency asked with the x-sandbox-latency header, through a user hook', async () => {
-    const slow = gateway({ timeout: 50, hooks: { beforeRequest: [(request) => request.headers.set('x-sandbox-latency', '300')] } });
+    const slow = gateway({
+      timeout: 50,
+      hooks: { beforeRequest: [(request) => request.headers.set('x-sandbox-latency', '300')] },
+    });
     const error = await failureOf(slow.whatsapp!.send({ phoneNumber: '+2348031234506', message: 'hi' }, context()));
     expect(error.message).toContain('did not answer within 50 ms');
   });
@@ -243,25 +272,56 @@ describe('gateway provider: capabilities and input', () => {
     const noSender = createGatewayProvider({ apiKey, baseUrl: sandbox.baseUrl, ussdBaseUrl: sandbox.ussdBaseUrl });
     const error = await failureOf(noSender.phone!.send({ phoneNumber: '+2348031234509', channel: 'sms' }, context()));
     expect(InvalidInputError.isInstance(error) && error.field === 'from').toBe(true);
-    await expect(noSender.phone!.send({ phoneNumber: '+2348031234509', channel: 'sms', from: 'Shop' }, context())).resolves.toHaveProperty('requestId');
+    await expect(
+      noSender.phone!.send({ phoneNumber: '+2348031234509', channel: 'sms', from: 'Shop' }, context()),
+    ).resolves.toHaveProperty('requestId');
   });
   const bad: Array<[string, string, () => Promise<unknown>]> = [
     ['ussd.initiate', 'phoneNumber', () => provider.ussd!.initiate({ phoneNumber: '08012345678' }, context())],
     ['ussd.initiate (not an object)', 'input', () => provider.ussd!.initiate(null as never, context())],
-    ['phone.send', 'channel', () => provider.phone!.send({ phoneNumber: '+2348031234510', channel: 'fax' as never }, context())],
+    [
+      'phone.send',
+      'channel',
+      () => provider.phone!.send({ phoneNumber: '+2348031234510', channel: 'fax' as never }, context()),
+    ],
     ['phone.check', 'code', () => provider.phone!.check({ requestId: 'r', code: '12ab' }, context())],
     ['phone.check', 'requestId', () => provider.phone!.check({ requestId: '', code: '1234' }, context())],
-    ['identity.sendOtp', 'number', () => provider.identity!.sendOtp({ idType: 'bvn', number: '2222222222', otp: '123456' }, context())],
-    ['identity.sendOtp', 'otp', () => provider.identity!.sendOtp({ idType: 'nin', number: nin, otp: '12 34' }, context())],
+    [
+      'identity.sendOtp',
+      'number',
+      () => provider.identity!.sendOtp({ idType: 'bvn', number: '2222222222', otp: '123456' }, context()),
+    ],
+    [
+      'identity.sendOtp',
+      'otp',
+      () => provider.identity!.sendOtp({ idType: 'nin', number: nin, otp: '12 34' }, context()),
+    ],
     [
       'identity.sendOtp (an integer of 1 digit)',
       'otp',
       () => provider.identity!.sendOtp({ idType: 'bvn', number: bvn, otp: 7 as unknown as string }, context()),
     ],
-    ['identity.sendOtp', 'idType', () => provider.identity!.sendOtp({ idType: 'passport' as never, number: nin, otp: '1234' }, context())],
-    ['sms.send', 'message', () => provider.sms!.send({ from: 'Shop', to: '+2348031234510', message: '   ' }, context())],
-    ['sms.send', 'from', () => provider.sms!.send({ from: 'A sender that is far too long', to: '+2348031234510', message: 'x' }, context())],
-    ['whatsapp.send', 'phoneNumber', () => provider.whatsapp!.send({ phoneNumber: '+234 803 123', message: 'x' }, context())],
+    [
+      'identity.sendOtp',
+      'idType',
+      () => provider.identity!.sendOtp({ idType: 'passport' as never, number: nin, otp: '1234' }, context()),
+    ],
+    [
+      'sms.send',
+      'message',
+      () => provider.sms!.send({ from: 'Shop', to: '+2348031234510', message: '   ' }, context()),
+    ],
+    [
+      'sms.send',
+      'from',
+      () =>
+        provider.sms!.send({ from: 'A sender that is far too long', to: '+2348031234510', message: 'x' }, context()),
+    ],
+    [
+      'whatsapp.send',
+      'phoneNumber',
+      () => provider.whatsapp!.send({ phoneNumber: '+234 803 123', message: 'x' }, context()),
+    ],
   ];
   for (const [operation, field, call] of bad) {
     it(`${operation}: bad ${field} is an InvalidInputError naming it, and nothing is sent`, async () => {
@@ -326,8 +386,17 @@ describe('gateway provider: the wire format (a recording server)', () => {
     const main = await startScriptedServer({ requestId: 'req-1', otp: '1234', ussdCode: '*1#' });
     const ussd = await startScriptedServer({ otp: 9876, ussd_code: '*384*55#', referenceId: 'ref-9' });
     try {
-      const wire = createGatewayProvider({ apiKey, baseUrl: `${main.url}/`, ussdBaseUrl: ussd.url, defaultSender: 'Verikit' });
-      expect(await wire.ussd!.initiate({ phoneNumber: '+2348031234511' }, context())).toEqual({ otp: '9876', ussdCode: '*384*55#', reference: 'ref-9' });
+      const wire = createGatewayProvider({
+        apiKey,
+        baseUrl: `${main.url}/`,
+        ussdBaseUrl: ussd.url,
+        defaultSender: 'Verikit',
+      });
+      expect(await wire.ussd!.initiate({ phoneNumber: '+2348031234511' }, context())).toEqual({
+        otp: '9876',
+        ussdCode: '*384*55#',
+        reference: 'ref-9',
+      });
       await wire.sms!.send({ from: 'Shop', to: '+2348031234511', message: 'hi' }, context());
       await wire.identity!.sendOtp({ idType: 'bvn', number: bvn, otp: 123456 as unknown as string }, context());
       await wire.identity!.sendOtp({ idType: 'nin', number: nin, otp: '012345' }, context());
@@ -362,19 +431,29 @@ describe('gateway provider: the wire format (a recording server)', () => {
         baseUrl: server.url,
         ussdBaseUrl: server.url,
         defaultSender: 'Verikit',
-        mapping: { ussd: { otp: 'data.session.pin', ussdCode: 'data.session.dial' }, phone: { requestId: 'data.ref', valid: 'data.ok' } },
+        mapping: {
+          ussd: { otp: 'data.session.pin', ussdCode: 'data.session.dial' },
+          phone: { requestId: 'data.ref', valid: 'data.ok' },
+        },
       });
       server.answerJson({ success: true, message: 'ok', code: 0, data: { session: { pin: '5555', dial: '*5#' } } });
-      expect(await mapped.ussd!.initiate({ phoneNumber: '+2348031234512' }, context())).toEqual({ otp: '5555', ussdCode: '*5#' });
+      expect(await mapped.ussd!.initiate({ phoneNumber: '+2348031234512' }, context())).toEqual({
+        otp: '5555',
+        ussdCode: '*5#',
+      });
       server.answerJson({ success: true, message: 'ok', code: 0, data: { otp: '1', ussdCode: '*1#' } });
       const missing = await failureOf(mapped.ussd!.initiate({ phoneNumber: '+2348031234512' }, context()));
       expect(missing.field).toBe('data.session.pin');
       server.answerJson({ success: true, message: 'Request Succesful', code: 0, data: { ref: 77 } });
-      expect(await mapped.phone!.send({ phoneNumber: '+2348031234512', channel: 'sms' }, context())).toEqual({ requestId: '77' });
+      expect(await mapped.phone!.send({ phoneNumber: '+2348031234512', channel: 'sms' }, context())).toEqual({
+        requestId: '77',
+      });
       server.answerJson({ success: true, message: 'Request Succesful', code: 0, data: { ok: false } });
       expect(await mapped.phone!.check({ requestId: '77', code: '1234' }, context())).toEqual({ valid: false });
       server.answerJson({ success: true, message: 'Request Succesful', code: 0, data: null });
-      expect((await failureOf(mapped.phone!.check({ requestId: '77', code: '1234' }, context()))).field).toBe('data.ok');
+      expect((await failureOf(mapped.phone!.check({ requestId: '77', code: '1234' }, context()))).field).toBe(
+        'data.ok',
+      );
     } finally {
       await server.close();
     }
@@ -383,12 +462,21 @@ describe('gateway provider: the wire format (a recording server)', () => {
     const server = await startScriptedServer();
     try {
       const wire = createGatewayProvider({ apiKey, baseUrl: server.url, ussdBaseUrl: server.url });
-      server.answerJson({ success: false, message: `OTP 482913 for BVN ${bvn} refused, key ${apiKey}`, code: 0, data: null });
+      server.answerJson({
+        success: false,
+        message: `OTP 482913 for BVN ${bvn} refused, key ${apiKey}`,
+        code: 0,
+        data: null,
+      });
       const hostile = await failureOf(wire.identity!.sendOtp({ idType: 'bvn', number: bvn, otp: '482913' }, context()));
       expectNoSecrets(hostile, [...secrets, '482913']);
       expect((hostile as ProviderRejectedError).providerMessage).toContain('refused');
       server.answerJson({ success: false, message: 'Error sending message', code: 0, data: null }, 404);
-      expect(ProviderRejectedError.isInstance(await failureOf(wire.whatsapp!.send({ phoneNumber: '+2348031234513', message: 'x' }, context())))).toBe(true);
+      expect(
+        ProviderRejectedError.isInstance(
+          await failureOf(wire.whatsapp!.send({ phoneNumber: '+2348031234513', message: 'x' }, context())),
+        ),
+      ).toBe(true);
       server.answer({ status: 302, headers: { location: 'https://elsewhere.example.com/steal' } });
       const redirect = await failureOf(wire.whatsapp!.send({ phoneNumber: '+2348031234513', message: 'x' }, context()));
       expect([ProviderProtocolError.isInstance(redirect), redirect.field]).toEqual([true, 'status']);
@@ -414,7 +502,8 @@ describe('gateway provider: no secret anywhere', () => {
   it('hooks see every request, never with the apiKey', () => {
     expect(seenByHooks.length).toBeGreaterThan(5);
     const seen = seenByHooks.map((request) => ({ url: request.url, headers: Object.fromEntries(request.headers) }));
-    for (const each of seen) expect(Object.keys(each.headers).map((name) => name.toLowerCase())).not.toContain('apikey');
+    for (const each of seen)
+      expect(Object.keys(each.headers).map((name) => name.toLowerCase())).not.toContain('apikey');
     expectNoSecrets(seen, [apiKey]);
   });
 });

@@ -1,11 +1,20 @@
-import { InvalidInputError, ProviderAuthenticationError, silentLogger, type ProviderCallContextV1 } from '@verikit/provider';
+import {
+  InvalidInputError,
+  ProviderAuthenticationError,
+  silentLogger,
+  type ProviderCallContextV1,
+} from '@verikit/provider';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createGatewayProvider } from '@verikit/gateway';
 import { expectNoSecrets, failureOf } from '@verikit/testing';
 import { startSandbox, type Sandbox } from './start-sandbox.js';
 
 const apiKey = 'sk_live_Gateway-From-Env-0042';
-const context = (): ProviderCallContextV1 => ({ signal: new AbortController().signal, idempotencyKey: 'flow:effect:1', logger: silentLogger });
+const context = (): ProviderCallContextV1 => ({
+  signal: new AbortController().signal,
+  idempotencyKey: 'flow:effect:1',
+  logger: silentLogger,
+});
 let sandbox: Sandbox;
 
 beforeAll(async () => {

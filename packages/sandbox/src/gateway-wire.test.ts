@@ -92,7 +92,12 @@ async function startWebhookApp(options: { refuseFirst?: number; store?: KeyvFlow
 
   const webhookSecret = generateWebhookSecret();
   // Retries on the schedule alone: the app's Retry-After (30 s after a store outage) is honoured in retry-after-end-to-end.test.ts.
-  const sandbox: Sandbox = await startSandbox({ webhookUrl: `${appUrl}/webhooks`, webhookSecret, webhookRetryDelaysMs: [20], webhookMaxRetryAfterMs: 0 });
+  const sandbox: Sandbox = await startSandbox({
+    webhookUrl: `${appUrl}/webhooks`,
+    webhookSecret,
+    webhookRetryDelaysMs: [20],
+    webhookMaxRetryAfterMs: 0,
+  });
   const provider = gatewayOver(sandbox);
   const verikit: Verikit = createVerikit({
     provider,
@@ -164,7 +169,11 @@ describe('USSD webhook end to end: sandbox → node:http flow handler → engine
         [delivery.id, 200],
       ]);
       expect(app.received[1]!.body).toBe(app.received[0]!.body);
-      expect(JSON.parse(app.received[1]!.body)).toMatchObject({ event: 'USSD_VERIFICATION', phoneNumber, status: 'success' });
+      expect(JSON.parse(app.received[1]!.body)).toMatchObject({
+        event: 'USSD_VERIFICATION',
+        phoneNumber,
+        status: 'success',
+      });
       expect(app.received[1]!.answer).toEqual({ status: 'applied', flowId: started.id });
 
       // Exactly one committed change, made by the webhook: the flow went to verified, one version up.
@@ -271,7 +280,9 @@ async function startHangUpServer(mode: 'close' | 'reset') {
       const head = buffered.subarray(0, headEnd).toString('latin1');
       const length = Number(/\r\ncontent-length:\s*(\d+)/i.exec(head)?.[1] ?? 0);
       if (buffered.length < headEnd + 4 + length) return;
-      requests.push(`${head.split('\r\n')[0]} ${buffered.subarray(headEnd + 4, headEnd + 4 + length).toString('utf8')}`);
+      requests.push(
+        `${head.split('\r\n')[0]} ${buffered.subarray(headEnd + 4, headEnd + 4 + length).toString('utf8')}`,
+      );
       if (mode === 'reset') socket.resetAndDestroy();
       else socket.destroy();
     });
@@ -299,9 +310,19 @@ describe('gateway client: retries only where the request provably did not leave'
       const server = await startScriptedServer();
       try {
         const { provider, counter } = countedProvider(server.url);
-        server.answer({ status, headers, body: JSON.stringify({ success: false, message: 'Error sending message', code: 0, data: null }) });
-        server.answer({ status, headers, body: JSON.stringify({ success: false, message: 'Error sending message', code: 0, data: null }) });
-        const error = await failureOf(provider.sms!.send({ from: 'Shop', to: '+2348031239101', message: 'hi' }, context()));
+        server.answer({
+          status,
+          headers,
+          body: JSON.stringify({ success: false, message: 'Error sending message', code: 0, data: null }),
+        });
+        server.answer({
+          status,
+          headers,
+          body: JSON.stringify({ success: false, message: 'Error sending message', code: 0, data: null }),
+        });
+        const error = await failureOf(
+          provider.sms!.send({ from: 'Shop', to: '+2348031239101', message: 'hi' }, context()),
+        );
         expect(ProviderUnavailableError.isInstance(error)).toBe(true);
         expect(error.isRetryable).toBe(true);
         expect(error.message).toContain(`HTTP ${status}`);
@@ -318,13 +339,17 @@ describe('gateway client: retries only where the request provably did not leave'
       const server = await startHangUpServer(mode);
       try {
         const { provider, counter } = countedProvider(server.url);
-        const error = await failureOf(provider.sms!.send({ from: 'Shop', to: '+2348031239102', message: 'hi' }, context()));
+        const error = await failureOf(
+          provider.sms!.send({ from: 'Shop', to: '+2348031239102', message: 'hi' }, context()),
+        );
         expect(ProviderUnavailableError.isInstance(error)).toBe(true);
         expect(error.message).toContain('could not be reached');
         // Told apart from a refused connection: a network failure after the request was written.
         expect((error.cause as Error).message).toMatch(/^network \((UND_ERR_SOCKET|ECONNRESET)\)$/);
         // Counted where it matters: the service got the request exactly once.
-        expect(server.requests).toEqual([`POST /gateway/api/v1/send/sms HTTP/1.1 ${JSON.stringify({ from: 'Shop', message: 'hi', to: '+2348031239102' })}`]);
+        expect(server.requests).toEqual([
+          `POST /gateway/api/v1/send/sms HTTP/1.1 ${JSON.stringify({ from: 'Shop', message: 'hi', to: '+2348031239102' })}`,
+        ]);
         expect(counter.fetches).toBe(1);
       } finally {
         await server.close();
@@ -339,13 +364,20 @@ describe('gateway client: retries only where the request provably did not leave'
     await new Promise<void>((resolve) => probe.close(() => resolve()));
     const { provider, counter } = countedProvider(`http://127.0.0.1:${port}`);
     const logged: Array<{ message: string; fields?: Record<string, unknown> }> = [];
-    const logger = { ...silentLogger, debug: (message: string, fields?: Record<string, unknown>) => void logged.push({ message, fields }) };
-    const error = await failureOf(provider.sms!.send({ from: 'Shop', to: '+2348031239103', message: 'hi' }, { ...context(), logger }));
+    const logger = {
+      ...silentLogger,
+      debug: (message: string, fields?: Record<string, unknown>) => void logged.push({ message, fields }),
+    };
+    const error = await failureOf(
+      provider.sms!.send({ from: 'Shop', to: '+2348031239103', message: 'hi' }, { ...context(), logger }),
+    );
     expect(ProviderUnavailableError.isInstance(error)).toBe(true);
     expect((error.cause as Error).message).toBe('connection-refused (ECONNREFUSED)');
     expect(counter.fetches).toBe(3);
     // Each attempt is logged once, numbered, with the endpoint's path.
-    const attempts = logged.filter((line) => line.message === 'verikit.gateway.request').map((line) => [line.fields?.attempt, line.fields?.path]);
+    const attempts = logged
+      .filter((line) => line.message === 'verikit.gateway.request')
+      .map((line) => [line.fields?.attempt, line.fields?.path]);
     expect(attempts).toEqual([0, 1, 2].map((attempt) => [attempt, '/gateway/api/v1/send/sms']));
   });
 });

@@ -26,7 +26,9 @@ runProviderContract('gateway over the sandbox', async () => {
     lastMessage: (phoneNumber) => sandbox.outbox.filter((message) => message.to === phoneNumber).at(-1)?.text,
     fail(operation: ContractOperation, failure: ContractFailure) {
       const wanted = behaviour[failure];
-      return operation === 'identity.sendOtp' ? { number: magicIdentityNumberFor(wanted) } : { phoneNumber: magicPhoneNumberFor(wanted) };
+      return operation === 'identity.sendOtp'
+        ? { number: magicIdentityNumberFor(wanted) }
+        : { phoneNumber: magicPhoneNumberFor(wanted) };
     },
     async completeUssd(phoneNumber, otp) {
       const delivery = await sandbox.dialUssd(phoneNumber, { otp });

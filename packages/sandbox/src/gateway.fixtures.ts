@@ -14,7 +14,8 @@ export function gatewayOver(sandbox: Sandbox): ProviderV1 {
   });
 }
 
-const numberFor = (table: Readonly<Record<string, MagicBehaviour>>, wanted: MagicBehaviour) => Object.entries(table).find(([, value]) => value === wanted)![0];
+const numberFor = (table: Readonly<Record<string, MagicBehaviour>>, wanted: MagicBehaviour) =>
+  Object.entries(table).find(([, value]) => value === wanted)![0];
 
 /** The magic phone number that makes the sandbox behave as `wanted`. */
 export const magicPhoneNumberFor = (wanted: MagicBehaviour): string => numberFor(magicPhoneNumbers, wanted);

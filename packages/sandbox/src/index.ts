@@ -9,6 +9,11 @@ export { defaultSandboxApiKey } from './sandbox-options-schema.js';
 export type { OutboxMessage, OutboxKind } from './sandbox-outbox.js';
 export type { WebhookDelivery } from './webhook-sender.js';
 export { defaultTestIdentities, type TestIdentity } from './test-identities.js';
-export { magicPhoneNumbers, magicIdentityNumbers, magicBehaviourDescriptions, type MagicBehaviour } from './magic-numbers.js';
+export {
+  magicPhoneNumbers,
+  magicIdentityNumbers,
+  magicBehaviourDescriptions,
+  type MagicBehaviour,
+} from './magic-numbers.js';
 export { sandboxEndpoints, sandboxPathPrefixes, type SandboxEndpoint } from './sandbox-endpoints.js';
 export { verifySandboxWebhook } from './verify-sandbox-webhook.js';

@@ -1,5 +1,13 @@
 /** A failure the sandbox produces on purpose. */
-export type MagicBehaviour = 'rejected' | 'server-error' | 'unauthorized' | 'slow' | 'not-json' | 'wrong-shape' | 'rate-limited' | 'no-data';
+export type MagicBehaviour =
+  | 'rejected'
+  | 'server-error'
+  | 'unauthorized'
+  | 'slow'
+  | 'not-json'
+  | 'wrong-shape'
+  | 'rate-limited'
+  | 'no-data';
 
 /** What each behaviour does, for docs and the CLI. */
 export const magicBehaviourDescriptions: Readonly<Record<MagicBehaviour, string>> = Object.freeze({
@@ -13,7 +21,16 @@ export const magicBehaviourDescriptions: Readonly<Record<MagicBehaviour, string>
   'no-data': 'HTTP 200, success:true with data null (no OTP, USSD code or requestId)',
 });
 
-const order: readonly MagicBehaviour[] = ['rejected', 'server-error', 'unauthorized', 'slow', 'not-json', 'wrong-shape', 'rate-limited', 'no-data'];
+const order: readonly MagicBehaviour[] = [
+  'rejected',
+  'server-error',
+  'unauthorized',
+  'slow',
+  'not-json',
+  'wrong-shape',
+  'rate-limited',
+  'no-data',
+];
 
 /**
  * Phone numbers (`phoneNumber` or `to`) that fail on purpose: `+23480300000` followed by `01`…`08`. They

@@ -8,12 +8,17 @@ describe('redactBody: phone numbers', () => {
     const second = redactBody({ phoneNumber: '+2348012349999' });
     expect(first).toEqual({ phoneNumber: '+234••••••5678' });
     expect(second).toEqual({ phoneNumber: '+234••••••9999' });
-    expect(redactBody({ from: 'Shop', to: '+2348031110008', message: 'hi' })).toEqual({ from: 'Shop', to: '+234••••••0008', message: 'hi' });
+    expect(redactBody({ from: 'Shop', to: '+2348031110008', message: 'hi' })).toEqual({
+      from: 'Shop',
+      to: '+234••••••0008',
+      message: 'hi',
+    });
   });
   it('still masks OTPs, codes and BVN/NIN whole, even next to a phone number', () => {
     const summary = redactBody({ number: '22222222222', otp: '777123', code: '482913', phoneNumber: '+2348031110008' });
     expect(summary).toEqual({ number: '•••', otp: '•••', code: '•••', phoneNumber: '+234••••••0008' });
-    for (const hidden of ['22222222222', '2222', '777123', '482913', '2348031110008']) expect(JSON.stringify(summary)).not.toContain(hidden);
+    for (const hidden of ['22222222222', '2222', '777123', '482913', '2348031110008'])
+      expect(JSON.stringify(summary)).not.toContain(hidden);
   });
   it('never shows a whole number: at least four digits stay masked, whatever the length', () => {
     for (let length = 1; length <= 15; length += 1) {
@@ -28,7 +33,13 @@ describe('redactBody: phone numbers', () => {
     expect(maskPhoneNumber('+23480123')).toBe('+•••••123');
   });
   it('masks whole a phone field that is not a + and digits (spaces, letters, a hostile value)', () => {
-    for (const value of ['+234 801 234 5678', '0801-234-5678', 'call 08012345678 now', '+2348012345678\n', `+${'9'.repeat(40)}`]) {
+    for (const value of [
+      '+234 801 234 5678',
+      '0801-234-5678',
+      'call 08012345678 now',
+      '+2348012345678\n',
+      `+${'9'.repeat(40)}`,
+    ]) {
       const masked = redactBody({ to: value })?.['to'];
       expect(masked).toMatch(/^•{1,16}$/);
     }

@@ -14,7 +14,8 @@ export function redactBody(body: unknown): Record<string, unknown> | undefined {
   const summary: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(body).slice(0, 10)) {
     if (secretFields.has(key)) summary[key] = '•••';
-    else if (phoneFields.has(key) && (typeof value === 'string' || typeof value === 'number')) summary[key] = maskPhoneNumber(String(value));
+    else if (phoneFields.has(key) && (typeof value === 'string' || typeof value === 'number'))
+      summary[key] = maskPhoneNumber(String(value));
     else if (typeof value === 'string') summary[key] = shorten(maskDigits(value));
     else if (typeof value === 'number' && /\d{4}/.test(String(value))) summary[key] = maskDigits(String(value));
     else if (typeof value === 'number' || typeof value === 'boolean' || value === null) summary[key] = value;

@@ -66,7 +66,11 @@ describe('a webhook whose handler died after claiming it', () => {
           return new Response('bad gateway', { status: 502 });
         }
         const response = await healthy!(request);
-        answers.push({ status: response.status, retryAfter: response.headers.get('retry-after'), body: await response.clone().json() });
+        answers.push({
+          status: response.status,
+          retryAfter: response.headers.get('retry-after'),
+          body: await response.clone().json(),
+        });
         return response;
       }),
     );
@@ -82,7 +86,10 @@ describe('a webhook whose handler died after claiming it', () => {
     try {
       const provider = gatewayOver(sandbox);
       const verikit = createVerikit({ provider, secret: engineSecret, store });
-      dying = createWebhookHandler({ verikit: createVerikit({ provider, secret: engineSecret, store: frozen }), ...webhookOptions });
+      dying = createWebhookHandler({
+        verikit: createVerikit({ provider, secret: engineSecret, store: frozen }),
+        ...webhookOptions,
+      });
       healthy = createWebhookHandler({ verikit, ...webhookOptions });
 
       const phoneNumber = '+2348031239101';

@@ -17,7 +17,18 @@ describe('retryAfterMs', () => {
   });
 
   it('ignores what is absent, negative, fractional, huge or not a date', () => {
-    for (const header of [null, undefined, '', '   ', '-1', '1.5', '12345678901', 'soon', '2031-10-21T07:28:30Z', '1e3']) {
+    for (const header of [
+      null,
+      undefined,
+      '',
+      '   ',
+      '-1',
+      '1.5',
+      '12345678901',
+      'soon',
+      '2031-10-21T07:28:30Z',
+      '1e3',
+    ]) {
       expect(retryAfterMs(header, now), String(header)).toBeUndefined();
     }
   });

@@ -3,16 +3,21 @@ import { z } from 'zod';
 
 // The service's own checks of a request body, as the sandbox emulates them: looser than verikit's
 // (any `+` and 8 to 15 digits is a phone number here), so verikit's stricter checks are what tests see.
-const phoneNumber = z.string({ error: 'is required' }).regex(/^\+\d{8,15}$/, { error: 'must start with + and the country code, digits only, no spaces' });
+const phoneNumber = z
+  .string({ error: 'is required' })
+  .regex(/^\+\d{8,15}$/, { error: 'must start with + and the country code, digits only, no spaces' });
 const text = (max: number) =>
   z
     .string({ error: 'is required' })
     .min(1, { error: 'must not be empty' })
     .max(max, { error: `must be at most ${max} characters` });
 const digits = (error: string) => z.string({ error }).regex(/^\d{4,10}$/, { error });
-const otp = z.union([digits('must be a string of 4 to 10 digits'), z.number().int().min(1000).max(9_999_999_999).transform(String)], {
-  error: 'must be a string of 4 to 10 digits',
-});
+const otp = z.union(
+  [digits('must be a string of 4 to 10 digits'), z.number().int().min(1000).max(9_999_999_999).transform(String)],
+  {
+    error: 'must be a string of 4 to 10 digits',
+  },
+);
 const identityNumber = z.string({ error: 'is required' }).regex(/^\d{11}$/, { error: 'must be 11 digits' });
 
 const bodySchemas: Readonly<Record<GatewayOperation, z.ZodType<Record<string, unknown>>>> = {
@@ -20,13 +25,23 @@ const bodySchemas: Readonly<Record<GatewayOperation, z.ZodType<Record<string, un
   'sms.send': z.object({ from: text(16), message: text(1600), to: phoneNumber }),
   'identity.bvn': z.object({ number: identityNumber, otp }),
   'identity.nin': z.object({ number: identityNumber, otp }),
-  'phone.send': z.object({ from: text(16), phoneNumber, channel: z.enum(['sms', 'voice'], { error: 'must be sms or voice' }).optional() }),
-  'phone.check': z.object({ code: digits('must be a string of 4 to 10 digits'), requestId: z.string({ error: 'is required' }).min(1).max(256) }),
+  'phone.send': z.object({
+    from: text(16),
+    phoneNumber,
+    channel: z.enum(['sms', 'voice'], { error: 'must be sms or voice' }).optional(),
+  }),
+  'phone.check': z.object({
+    code: digits('must be a string of 4 to 10 digits'),
+    requestId: z.string({ error: 'is required' }).min(1).max(256),
+  }),
   'whatsapp.send': z.object({ message: text(4096), phoneNumber }),
 };
 
 /** The interface gives no messages for USSD initiation: these two are the sandbox's own. */
-const ussdMessages = { successMessage: 'Verification initiated', failureMessage: 'Error initiating verification' } as const;
+const ussdMessages = {
+  successMessage: 'Verification initiated',
+  failureMessage: 'Error initiating verification',
+} as const;
 
 /** One endpoint as the sandbox serves it: its route after the prefix, its messages and its body schema. */
 export interface SandboxEndpoint {

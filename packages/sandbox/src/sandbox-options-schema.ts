@@ -13,7 +13,9 @@ const schema = z.strictObject(
       .optional(),
     webhookUrl: z
       .string()
-      .refine((value) => URL.canParse(value) && /^https?:$/.test(new URL(value).protocol), { error: 'must be an http(s) URL' })
+      .refine((value) => URL.canParse(value) && /^https?:$/.test(new URL(value).protocol), {
+        error: 'must be an http(s) URL',
+      })
       // Credentials in the URL would be printed and logged with it: the receiver authenticates by signature.
       .refine((value) => !URL.canParse(value) || (new URL(value).username === '' && new URL(value).password === ''), {
         error: 'must not contain a username or password',

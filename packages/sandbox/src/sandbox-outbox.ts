@@ -47,7 +47,9 @@ export class SandboxOutbox {
 
   /** Messages to one number, optionally of one kind. */
   to(phoneNumber: string, kind?: OutboxKind): OutboxMessage[] {
-    return this.#messages.filter((message) => message.to === phoneNumber && (kind === undefined || message.kind === kind));
+    return this.#messages.filter(
+      (message) => message.to === phoneNumber && (kind === undefined || message.kind === kind),
+    );
   }
 
   /** The last code delivered to `phoneNumber`. */

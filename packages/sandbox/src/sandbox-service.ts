@@ -59,15 +59,28 @@ export class SandboxService {
     const outbox = this.#options.outbox;
     switch (operation) {
       case 'sms.send':
-        outbox.add({ kind: 'sms', channel: 'sms', to: body['to'] as string, from: body['from'] as string, text: body['message'] as string });
+        outbox.add({
+          kind: 'sms',
+          channel: 'sms',
+          to: body['to'] as string,
+          from: body['from'] as string,
+          text: body['message'] as string,
+        });
         return ok();
       case 'whatsapp.send':
-        outbox.add({ kind: 'whatsapp', channel: 'whatsapp', to: body['phoneNumber'] as string, text: body['message'] as string });
+        outbox.add({
+          kind: 'whatsapp',
+          channel: 'whatsapp',
+          to: body['phoneNumber'] as string,
+          text: body['message'] as string,
+        });
         return ok();
       case 'identity.bvn':
       case 'identity.nin': {
         const idType = operation === 'identity.bvn' ? 'bvn' : 'nin';
-        const identity = this.#options.identities.find((each) => each.idType === idType && each.number === body['number']);
+        const identity = this.#options.identities.find(
+          (each) => each.idType === idType && each.number === body['number'],
+        );
         if (identity === undefined) return refused();
         const otp = body['otp'] as string;
         outbox.add({
@@ -81,7 +94,11 @@ export class SandboxService {
         return ok();
       }
       case 'phone.send':
-        return this.#phoneSend(body['phoneNumber'] as string, body['from'] as string, (body['channel'] as 'sms' | 'voice' | undefined) ?? 'sms');
+        return this.#phoneSend(
+          body['phoneNumber'] as string,
+          body['from'] as string,
+          (body['channel'] as 'sms' | 'voice' | undefined) ?? 'sms',
+        );
       case 'phone.check':
         return this.#phoneCheck(body['requestId'] as string, body['code'] as string);
       case 'ussd.initiate':
@@ -101,7 +118,10 @@ export class SandboxService {
       attemptsLeft: this.#options.maxAttempts,
       status: 'pending',
     });
-    const text = channel === 'voice' ? `(voice call) Your verification code is ${code.split('').join(' ')}` : `Your verification code is ${code}`;
+    const text =
+      channel === 'voice'
+        ? `(voice call) Your verification code is ${code.split('').join(' ')}`
+        : `Your verification code is ${code}`;
     this.#options.outbox.add({ kind: 'phone-code', channel, to: phoneNumber, from, text, code });
     return ok({ requestId });
   }
@@ -109,7 +129,8 @@ export class SandboxService {
   #phoneCheck(requestId: string, code: string): ServiceOutcome {
     const verification = this.phoneVerifications.get(requestId);
     if (verification === undefined) return refused(404);
-    if (verification.status !== 'pending' || verification.expiresAt <= Date.now() || verification.attemptsLeft <= 0) return refused();
+    if (verification.status !== 'pending' || verification.expiresAt <= Date.now() || verification.attemptsLeft <= 0)
+      return refused();
     if (verification.code !== code) {
       verification.attemptsLeft -= 1;
       if (verification.attemptsLeft <= 0) verification.status = 'locked';
@@ -130,7 +151,13 @@ export class SandboxService {
       status: 'pending',
     };
     this.ussdSessions.set(phoneNumber, session);
-    this.#options.outbox.add({ kind: 'ussd', channel: 'ussd', to: phoneNumber, text: `Dial ${session.ussdCode} and enter ${session.otp}`, code: session.otp });
+    this.#options.outbox.add({
+      kind: 'ussd',
+      channel: 'ussd',
+      to: phoneNumber,
+      text: `Dial ${session.ussdCode} and enter ${session.otp}`,
+      code: session.otp,
+    });
     return ok({ otp: session.otp, ussdCode: session.ussdCode, reference: session.reference });
   }
 
@@ -139,7 +166,11 @@ export class SandboxService {
    * with `status`, that outcome. Sends the signed USSD_VERIFICATION webhook and resolves with its
    * delivery; `undefined` when the number has no pending session (and `status` was not forced).
    */
-  dialUssd(input: { phoneNumber: string; otp?: string; status?: 'success' | 'failed' }): Promise<WebhookDelivery> | undefined {
+  dialUssd(input: {
+    phoneNumber: string;
+    otp?: string;
+    status?: 'success' | 'failed';
+  }): Promise<WebhookDelivery> | undefined {
     const session = this.ussdSessions.get(input.phoneNumber);
     let status = input.status;
     if (status === undefined) {

@@ -18,7 +18,9 @@ async function startReceiver(statuses: number[]) {
     request.on('end', () => {
       received.push({
         body,
-        headers: Object.fromEntries(Object.entries(request.headers).filter((entry): entry is [string, string] => typeof entry[1] === 'string')),
+        headers: Object.fromEntries(
+          Object.entries(request.headers).filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
+        ),
       });
       response.writeHead(statuses.shift() ?? 200).end();
     });
@@ -44,7 +46,13 @@ const post = (path: string, body: unknown, headers: Record<string, string> = { a
 
 beforeAll(async () => {
   receiver = await startReceiver([500, 503]);
-  sandbox = await startSandbox({ apiKey: 'sandbox-test-key', webhookUrl: receiver.url, webhookSecret: secret, webhookRetryDelaysMs: [5, 10, 20], slowMs: 10 });
+  sandbox = await startSandbox({
+    apiKey: 'sandbox-test-key',
+    webhookUrl: receiver.url,
+    webhookSecret: secret,
+    webhookRetryDelaysMs: [5, 10, 20],
+    slowMs: 10,
+  });
   sandbox.onEvent((event) => events.push(event));
 });
 afterAll(async () => {
@@ -71,29 +79,46 @@ describe('sandbox: the service endpoints', () => {
     });
   }
   it('answers a phone check: wrong code refused, attempts counted, right code accepted once', async () => {
-    const send = (await (await post('/gateway/api/v1/verify/phoneNumber', { from: 'Shop', phoneNumber: '+2348031110002' })).json()) as {
+    const send = (await (
+      await post('/gateway/api/v1/verify/phoneNumber', { from: 'Shop', phoneNumber: '+2348031110002' })
+    ).json()) as {
       data: { requestId: string };
     };
     const code = sandbox.lastCode('+2348031110002')!;
-    const check = async (value: string) => (await post('/gateway/api/v1/verify/phoneCheck', { requestId: send.data.requestId, code: value })).json();
-    expect(await check(code === '000000' ? '111111' : '000000')).toEqual({ success: false, message: 'Error sending OTP', code: 0, data: null });
+    const check = async (value: string) =>
+      (await post('/gateway/api/v1/verify/phoneCheck', { requestId: send.data.requestId, code: value })).json();
+    expect(await check(code === '000000' ? '111111' : '000000')).toEqual({
+      success: false,
+      message: 'Error sending OTP',
+      code: 0,
+      data: null,
+    });
     expect(await check(code)).toEqual({ success: true, message: 'Request Succesful', code: 0, data: null });
     expect(await check(code)).toMatchObject({ success: false });
     const unknown = await post('/gateway/api/v1/verify/phoneCheck', { requestId: 'nope', code: '123456' });
     expect(unknown.status).toBe(404);
   });
   it('locks a phone verification after maxAttempts wrong codes', async () => {
-    const send = (await (await post('/gateway/api/v1/verify/phoneNumber', { from: 'Shop', phoneNumber: '+2348031110003' })).json()) as {
+    const send = (await (
+      await post('/gateway/api/v1/verify/phoneNumber', { from: 'Shop', phoneNumber: '+2348031110003' })
+    ).json()) as {
       data: { requestId: string };
     };
     const code = sandbox.lastCode('+2348031110003')!;
     const wrong = code === '000000' ? '111111' : '000000';
-    for (let attempt = 0; attempt < 5; attempt += 1) await post('/gateway/api/v1/verify/phoneCheck', { requestId: send.data.requestId, code: wrong });
-    expect(await (await post('/gateway/api/v1/verify/phoneCheck', { requestId: send.data.requestId, code })).json()).toMatchObject({ success: false });
+    for (let attempt = 0; attempt < 5; attempt += 1)
+      await post('/gateway/api/v1/verify/phoneCheck', { requestId: send.data.requestId, code: wrong });
+    expect(
+      await (await post('/gateway/api/v1/verify/phoneCheck', { requestId: send.data.requestId, code })).json(),
+    ).toMatchObject({ success: false });
   });
   it('refuses a missing or wrong apiKey with 401 and a failure envelope', async () => {
     for (const headers of [{}, { apikey: 'wrong' }] as Array<Record<string, string>>) {
-      const response = await post('/gateway/api/v1/send/sms', { from: 'Shop', to: '+2348031110004', message: 'hi' }, headers);
+      const response = await post(
+        '/gateway/api/v1/send/sms',
+        { from: 'Shop', to: '+2348031110004', message: 'hi' },
+        headers,
+      );
       expect(response.status).toBe(401);
       expect(await response.json()).toMatchObject({ success: false, code: 0, data: null });
     }
@@ -111,31 +136,44 @@ describe('sandbox: the service endpoints', () => {
     ];
     for (const [path, body, field] of cases) {
       const response = await post(`/gateway/api/v1${path}`, body);
-      const envelope = (await response.json()) as { success: boolean; message: string; errors: Array<{ field: string }> };
+      const envelope = (await response.json()) as {
+        success: boolean;
+        message: string;
+        errors: Array<{ field: string }>;
+      };
       expect([path, response.status, envelope.success]).toEqual([path, 400, false]);
       expect(envelope.errors[0]!.field).toBe(field);
     }
   });
   it('refuses an unknown BVN with the failure envelope and delivers nothing', async () => {
     const before = sandbox.outbox.length;
-    expect(await (await post('/gateway/api/v1/verify/bvn', { number: '12345678901', otp: '123456' })).json()).toMatchObject({
+    expect(
+      await (await post('/gateway/api/v1/verify/bvn', { number: '12345678901', otp: '123456' })).json(),
+    ).toMatchObject({
       success: false,
       message: 'Error sending OTP',
     });
     expect(sandbox.outbox.length).toBe(before);
   });
   it('fails on purpose for the magic numbers', async () => {
-    const byBehaviour = Object.fromEntries(Object.entries(magicPhoneNumbers).map(([number, behaviour]) => [behaviour, number]));
+    const byBehaviour = Object.fromEntries(
+      Object.entries(magicPhoneNumbers).map(([number, behaviour]) => [behaviour, number]),
+    );
     const sms = (to: string) => post('/gateway/api/v1/send/sms', { from: 'Shop', to, message: 'hi' });
     expect((await sms(byBehaviour['rejected']!)).status).toBe(200);
-    expect((await (await sms(byBehaviour['rejected']!)).json()) as object).toMatchObject({ success: false, message: 'Error sending message' });
+    expect((await (await sms(byBehaviour['rejected']!)).json()) as object).toMatchObject({
+      success: false,
+      message: 'Error sending message',
+    });
     expect((await sms(byBehaviour['server-error']!)).status).toBe(500);
     expect((await sms(byBehaviour['unauthorized']!)).status).toBe(401);
     expect((await sms(byBehaviour['rate-limited']!)).status).toBe(429);
     const html = await sms(byBehaviour['not-json']!);
     expect(html.headers.get('content-type')).toContain('text/html');
     expect(await (await sms(byBehaviour['wrong-shape']!)).json()).toEqual({ ok: true });
-    expect(await (await post('/gateway/api/v1/ussd/initiate-verification', { phoneNumber: byBehaviour['no-data'] })).json()).toMatchObject({
+    expect(
+      await (await post('/gateway/api/v1/ussd/initiate-verification', { phoneNumber: byBehaviour['no-data'] })).json(),
+    ).toMatchObject({
       success: true,
       data: null,
     });
@@ -146,20 +184,36 @@ describe('sandbox: the service endpoints', () => {
 describe('sandbox: control endpoints', () => {
   it('reads the outbox, filtered, and the last message to a number', async () => {
     await post('/gateway/api/v1/send/whatsapp', { phoneNumber: '+2348031110005', message: 'outbox me' });
-    const all = (await (await fetch(`${sandbox.url}/__sandbox/outbox?to=%2B2348031110005`)).json()) as { messages: Array<{ text: string }> };
+    const all = (await (await fetch(`${sandbox.url}/__sandbox/outbox?to=%2B2348031110005`)).json()) as {
+      messages: Array<{ text: string }>;
+    };
     expect(all.messages.map((message) => message.text)).toEqual(['outbox me']);
-    expect(await (await fetch(`${sandbox.url}/__sandbox/outbox/last?to=%2B2348031110005`)).json()).toMatchObject({ kind: 'whatsapp', text: 'outbox me' });
+    expect(await (await fetch(`${sandbox.url}/__sandbox/outbox/last?to=%2B2348031110005`)).json()).toMatchObject({
+      kind: 'whatsapp',
+      text: 'outbox me',
+    });
     expect((await fetch(`${sandbox.url}/__sandbox/outbox/last?to=%2B2348031119999`)).status).toBe(404);
   });
   it('sets latency, lists identities and the magic table', async () => {
-    expect(await (await fetch(`${sandbox.url}/__sandbox/latency`, { method: 'POST', body: JSON.stringify({ ms: 1 }) })).json()).toEqual({ ms: 1 });
-    expect((await fetch(`${sandbox.url}/__sandbox/latency`, { method: 'POST', body: JSON.stringify({ ms: -1 }) })).status).toBe(400);
+    expect(
+      await (
+        await fetch(`${sandbox.url}/__sandbox/latency`, { method: 'POST', body: JSON.stringify({ ms: 1 }) })
+      ).json(),
+    ).toEqual({ ms: 1 });
+    expect(
+      (await fetch(`${sandbox.url}/__sandbox/latency`, { method: 'POST', body: JSON.stringify({ ms: -1 }) })).status,
+    ).toBe(400);
     sandbox.setLatency(0);
-    expect(((await (await fetch(`${sandbox.url}/__sandbox/identities`)).json()) as { identities: unknown[] }).identities.length).toBeGreaterThan(1);
+    expect(
+      ((await (await fetch(`${sandbox.url}/__sandbox/identities`)).json()) as { identities: unknown[] }).identities
+        .length,
+    ).toBeGreaterThan(1);
     expect(await (await fetch(`${sandbox.url}/__sandbox/magic`)).json()).toHaveProperty('phoneNumbers');
   });
   it('acts as the user dialling the USSD code: a signed webhook, retried with backoff on 5xx until a 2xx', async () => {
-    const initiated = (await (await post('/gateway/api/v1/ussd/initiate-verification', { phoneNumber: '+2348031110006' })).json()) as { data: { otp: string } };
+    const initiated = (await (
+      await post('/gateway/api/v1/ussd/initiate-verification', { phoneNumber: '+2348031110006' })
+    ).json()) as { data: { otp: string } };
     const response = await fetch(`${sandbox.url}/__sandbox/ussd/dial`, {
       method: 'POST',
       body: JSON.stringify({ phoneNumber: '+2348031110006', otp: initiated.data.otp, wait: true }),
@@ -203,15 +257,26 @@ describe('sandbox: control endpoints', () => {
     }
   });
   it('refuses a dial for a number without a pending session, and malformed control input', async () => {
-    expect((await fetch(`${sandbox.url}/__sandbox/ussd/dial`, { method: 'POST', body: JSON.stringify({ phoneNumber: '+2348031119998' }) })).status).toBe(404);
-    expect((await fetch(`${sandbox.url}/__sandbox/ussd/dial`, { method: 'POST', body: '{"phoneNumber":1}' })).status).toBe(400);
+    expect(
+      (
+        await fetch(`${sandbox.url}/__sandbox/ussd/dial`, {
+          method: 'POST',
+          body: JSON.stringify({ phoneNumber: '+2348031119998' }),
+        })
+      ).status,
+    ).toBe(404);
+    expect(
+      (await fetch(`${sandbox.url}/__sandbox/ussd/dial`, { method: 'POST', body: '{"phoneNumber":1}' })).status,
+    ).toBe(400);
     await expect(sandbox.dialUssd('+2348031119998')).rejects.toThrow('no pending USSD session');
   });
   it('masks digit runs in every text of a request summary: a code in an SMS or WhatsApp message is never printed', async () => {
     const before = events.length;
     await post('/gateway/api/v1/send/sms', { from: 'Shop', to: '+2348031110008', message: 'Your code is 482913' });
     await post('/gateway/api/v1/send/whatsapp', { phoneNumber: '+2348031110008', message: 'Use 7351 to sign in' });
-    const summaries = events.slice(before).flatMap((event) => (event.type === 'request' && event.summary ? [event.summary] : []));
+    const summaries = events
+      .slice(before)
+      .flatMap((event) => (event.type === 'request' && event.summary ? [event.summary] : []));
     expect(summaries).toHaveLength(2);
     const text = JSON.stringify(summaries);
     for (const hidden of ['482913', '7351', '2348031110008']) expect(text).not.toContain(hidden);

@@ -27,9 +27,18 @@ export async function startScriptedServer(defaultData: Record<string, unknown> |
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
-      requests.push({ method: request.method ?? '', path: request.url ?? '', headers: request.headers, body: Buffer.concat(chunks).toString('utf8') });
-      const answer = answers.shift() ?? { body: JSON.stringify({ success: true, message: 'ok', code: 0, data: defaultData }) };
-      response.writeHead(answer.status ?? 200, { 'content-type': 'application/json', ...answer.headers }).end(answer.body ?? '');
+      requests.push({
+        method: request.method ?? '',
+        path: request.url ?? '',
+        headers: request.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+      });
+      const answer = answers.shift() ?? {
+        body: JSON.stringify({ success: true, message: 'ok', code: 0, data: defaultData }),
+      };
+      response
+        .writeHead(answer.status ?? 200, { 'content-type': 'application/json', ...answer.headers })
+        .end(answer.body ?? '');
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

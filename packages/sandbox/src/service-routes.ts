@@ -18,14 +18,20 @@ const digest = (value: string) => createHash('sha256').update(value).digest();
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 const maxLatencyMs = 60_000;
 
-function envelope(success: boolean, message: string, data: Record<string, unknown> | null, extra?: Record<string, unknown>) {
+function envelope(
+  success: boolean,
+  message: string,
+  data: Record<string, unknown> | null,
+  extra?: Record<string, unknown>,
+) {
   return { success, message, code: 0, data, ...extra };
 }
 
 /** Mounts the seven service endpoints under both path prefixes, with the apiKey check and body validation. */
 export function mountServiceRoutes(app: Hono, deps: ServiceRouteDependencies): void {
   const expectedKey = digest(deps.apiKey);
-  const authorised = (header: string | undefined) => header !== undefined && timingSafeEqual(digest(header), expectedKey);
+  const authorised = (header: string | undefined) =>
+    header !== undefined && timingSafeEqual(digest(header), expectedKey);
 
   const handler = (endpoint: SandboxEndpoint) => async (c: Context) => {
     const startedAt = performance.now();
@@ -42,10 +48,14 @@ export function mountServiceRoutes(app: Hono, deps: ServiceRouteDependencies): v
       });
       return asText ? c.html(payload as string, status as 200) : c.json(payload as object, status as 200);
     };
-    const failure = (status: number, extra?: Record<string, unknown>) => answer(status, envelope(false, endpoint.failureMessage, null, extra));
+    const failure = (status: number, extra?: Record<string, unknown>) =>
+      answer(status, envelope(false, endpoint.failureMessage, null, extra));
 
     const requested = Number(c.req.header('x-sandbox-latency') ?? 0);
-    const latency = Math.min(maxLatencyMs, deps.latency.ms + (Number.isFinite(requested) && requested > 0 ? requested : 0));
+    const latency = Math.min(
+      maxLatencyMs,
+      deps.latency.ms + (Number.isFinite(requested) && requested > 0 ? requested : 0),
+    );
     if (latency > 0) await sleep(latency);
 
     if (!authorised(c.req.header('apikey'))) return answer(401, envelope(false, 'Invalid API key', null));
@@ -61,20 +71,26 @@ export function mountServiceRoutes(app: Hono, deps: ServiceRouteDependencies): v
     if (magic === 'unauthorized') return answer(401, envelope(false, 'Invalid API key', null));
     if (magic === 'server-error') return failure(500);
     if (magic === 'rate-limited') return failure(429);
-    if (magic === 'not-json') return answer(200, '<!doctype html><title>Bad gateway</title><p>upstream error</p>', true);
+    if (magic === 'not-json')
+      return answer(200, '<!doctype html><title>Bad gateway</title><p>upstream error</p>', true);
     if (magic === 'wrong-shape') return answer(200, { ok: true });
     if (magic === 'slow') await sleep(deps.slowMs);
 
     const parsed = endpoint.schema.safeParse(body);
     if (!parsed.success) {
-      const errors = parsed.error.issues.map((issue) => ({ field: issue.path.map(String).join('.') || 'body', message: issue.message }));
+      const errors = parsed.error.issues.map((issue) => ({
+        field: issue.path.map(String).join('.') || 'body',
+        message: issue.message,
+      }));
       return failure(400, { errors });
     }
     if (magic === 'rejected') return failure(200);
     if (magic === 'no-data') return answer(200, envelope(true, endpoint.successMessage, null));
 
     const outcome = deps.service.handle(endpoint.operation, parsed.data);
-    return outcome.ok ? answer(outcome.status, envelope(true, endpoint.successMessage, outcome.data)) : failure(outcome.status);
+    return outcome.ok
+      ? answer(outcome.status, envelope(true, endpoint.successMessage, outcome.data))
+      : failure(outcome.status);
   };
 
   for (const endpoint of sandboxEndpoints) {

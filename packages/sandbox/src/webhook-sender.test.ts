@@ -60,10 +60,19 @@ describe('WebhookSender', () => {
       [0, 1],
     ] as const) {
       const events: SandboxEvent[] = [];
-      const sender = new WebhookSender({ url, secret, retryDelaysMs: [1], maxRetryAfterMs, timeoutMs: 5000, emit: (event) => events.push(event) });
+      const sender = new WebhookSender({
+        url,
+        secret,
+        retryDelaysMs: [1],
+        maxRetryAfterMs,
+        timeoutMs: 5000,
+        emit: (event) => events.push(event),
+      });
       cleanups.push(() => sender.close());
       expect(await sender.send({ event: 'USSD_VERIFICATION' })).toMatchObject({ attempts: 2, delivered: true });
-      expect(events.map((event) => event.type === 'webhook' && [event.status, event.willRetry, event.retryInMs])).toEqual([
+      expect(
+        events.map((event) => event.type === 'webhook' && [event.status, event.willRetry, event.retryInMs]),
+      ).toEqual([
         [409, true, expectedWait],
         [200, false, undefined],
       ]);

@@ -112,7 +112,11 @@ export class WebhookSender {
       const delivered = lastStatus !== undefined && lastStatus >= 200 && lastStatus < 300;
       const willRetry = !delivered && attempt < maxAttempts && !this.#stopped.signal.aborted;
       const retryInMs = willRetry
-        ? nextRetryDelayMs(this.#options.retryDelaysMs[attempt - 1]!, retryAfter, this.#options.maxRetryAfterMs ?? defaultMaxRetryAfterMs)
+        ? nextRetryDelayMs(
+            this.#options.retryDelaysMs[attempt - 1]!,
+            retryAfter,
+            this.#options.maxRetryAfterMs ?? defaultMaxRetryAfterMs,
+          )
         : undefined;
       this.#options.emit({
         type: 'webhook',
@@ -132,7 +136,13 @@ export class WebhookSender {
       }
       if (retryInMs !== undefined) await sleep(retryInMs, this.#stopped.signal);
     }
-    const delivery = { id, payload, attempts: attempt, delivered: false, ...(lastStatus === undefined ? {} : { lastStatus }) };
+    const delivery = {
+      id,
+      payload,
+      attempts: attempt,
+      delivered: false,
+      ...(lastStatus === undefined ? {} : { lastStatus }),
+    };
     this.deliveries.push(delivery);
     return delivery;
   }

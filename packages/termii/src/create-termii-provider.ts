@@ -54,10 +54,16 @@ export function createTermiiProvider(settings: TermiiProviderSettings = {}): Pro
 
   function senderOf(from: string | undefined): string {
     const sender = from ?? resolved.senderId();
-    if (sender === undefined) throw new InvalidInputError([{ field: 'from', message: 'is required: pass from, or configure senderId (TERMII_SENDER_ID)' }]);
+    if (sender === undefined)
+      throw new InvalidInputError([
+        { field: 'from', message: 'is required: pass from, or configure senderId (TERMII_SENDER_ID)' },
+      ]);
     return sender;
   }
-  const requiresSender = () => (settings?.senderId === undefined && resolved.senderId() === undefined ? { requires: Object.freeze(['sender'] as const) } : {});
+  const requiresSender = () =>
+    settings?.senderId === undefined && resolved.senderId() === undefined
+      ? { requires: Object.freeze(['sender'] as const) }
+      : {};
 
   const provider: ProviderV1 = {
     specificationVersion: 'v1',
@@ -71,7 +77,11 @@ export function createTermiiProvider(settings: TermiiProviderSettings = {}): Pro
         }
         const parsed = parseInput(phoneSendSchema, input);
         const to = toTermiiNumber(parsed.phoneNumber);
-        const pin = { pin_attempts: resolved.pinAttempts, pin_time_to_live: resolved.pinTimeToLiveMinutes, pin_length: resolved.pinLength };
+        const pin = {
+          pin_attempts: resolved.pinAttempts,
+          pin_time_to_live: resolved.pinTimeToLiveMinutes,
+          pin_length: resolved.pinLength,
+        };
         let answer: TermiiAnswer;
         if (parsed.channel === 'voice') {
           answer = await client.post('phone.send', termiiPaths.voiceToken, { phone_number: to, ...pin }, context);
@@ -97,10 +107,15 @@ export function createTermiiProvider(settings: TermiiProviderSettings = {}): Pro
       async check(input, context) {
         const parsed = parseInput(phoneCheckSchema, input);
         // Verify Token answers a wrong or expired code with a `verified` field; 400 bodies carry it too.
-        const answer = await client.post('phone.check', termiiPaths.verifyToken, { pin_id: parsed.requestId, pin: parsed.code }, context, (body) =>
-          Object.hasOwn(body, 'verified'),
+        const answer = await client.post(
+          'phone.check',
+          termiiPaths.verifyToken,
+          { pin_id: parsed.requestId, pin: parsed.code },
+          context,
+          (body) => Object.hasOwn(body, 'verified'),
         );
-        if (!Object.hasOwn(answer, 'verified')) throw new ProviderProtocolError(`${name} phone.check: the response has no verified`, { field: 'verified' });
+        if (!Object.hasOwn(answer, 'verified'))
+          throw new ProviderProtocolError(`${name} phone.check: the response has no verified`, { field: 'verified' });
         return readVerified(answer);
       },
     },
@@ -108,7 +123,13 @@ export function createTermiiProvider(settings: TermiiProviderSettings = {}): Pro
       ...requiresSender(),
       async send(input, context) {
         const parsed = parseInput(smsSendSchema, input);
-        const body = { to: toTermiiNumber(parsed.to), from: senderOf(parsed.from), sms: parsed.message, type: 'plain', channel: resolved.messageRoute };
+        const body = {
+          to: toTermiiNumber(parsed.to),
+          from: senderOf(parsed.from),
+          sms: parsed.message,
+          type: 'plain',
+          channel: resolved.messageRoute,
+        };
         const answer = await client.post('sms.send', termiiPaths.send, body, context);
         return { messageId: requiredText(`${name} sms.send`, answer, ['message_id', 'messageId']) };
       },
@@ -118,8 +139,19 @@ export function createTermiiProvider(settings: TermiiProviderSettings = {}): Pro
         const parsed = parseInput(whatsAppSendSchema, input);
         const from = resolved.whatsappFrom() ?? resolved.senderId();
         if (from === undefined)
-          throw new InvalidInputError([{ field: 'whatsappFrom', message: 'is required: configure whatsappFrom (TERMII_WHATSAPP_FROM) or senderId' }]);
-        const body = { to: toTermiiNumber(parsed.phoneNumber), from, sms: parsed.message, type: 'plain', channel: 'whatsapp' };
+          throw new InvalidInputError([
+            {
+              field: 'whatsappFrom',
+              message: 'is required: configure whatsappFrom (TERMII_WHATSAPP_FROM) or senderId',
+            },
+          ]);
+        const body = {
+          to: toTermiiNumber(parsed.phoneNumber),
+          from,
+          sms: parsed.message,
+          type: 'plain',
+          channel: 'whatsapp',
+        };
         const answer = await client.post('whatsapp.send', termiiPaths.send, body, context);
         return { messageId: requiredText(`${name} whatsapp.send`, answer, ['message_id', 'messageId']) };
       },

@@ -58,7 +58,8 @@ export function createTermiiClient(settings: ResolvedTermiiSettings): TermiiClie
           path,
           body: text,
           // Termii takes the key in the body: it is spliced into the string sent, never into `body`.
-          authorize: (_headers, json) => `{"api_key":${JSON.stringify(apiKey)}${json === '{}' ? '}' : `,${json!.slice(1)}`}`,
+          authorize: (_headers, json) =>
+            `{"api_key":${JSON.stringify(apiKey)}${json === '{}' ? '}' : `,${json!.slice(1)}`}`,
         },
         context,
       );
@@ -69,25 +70,45 @@ export function createTermiiClient(settings: ResolvedTermiiSettings): TermiiClie
         } catch {
           parsed = undefined;
         }
-        if (answer.status === 400 && keep !== undefined && typeof parsed === 'object' && parsed !== null && keep(parsed as Record<string, unknown>)) {
+        if (
+          answer.status === 400 &&
+          keep !== undefined &&
+          typeof parsed === 'object' &&
+          parsed !== null &&
+          keep(parsed as Record<string, unknown>)
+        ) {
           return parsed as TermiiAnswer;
         }
         const error = statusError(label, answer.status, redactMessage(termiiMessage(parsed), [apiKey]));
-        context.logger.warn(`verikit.${settings.name}.failed`, { operation, status: answer.status, error: error.code, durationMs: answer.durationMs });
+        context.logger.warn(`verikit.${settings.name}.failed`, {
+          operation,
+          status: answer.status,
+          error: error.code,
+          durationMs: answer.durationMs,
+        });
         throw error;
       }
       const parsed = parseJsonBody(label, answer.status, answer.text);
       if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-        throw new ProviderProtocolError(`${label}: the response (HTTP ${answer.status}) is not a JSON object`, { field: 'body' });
+        throw new ProviderProtocolError(`${label}: the response (HTTP ${answer.status}) is not a JSON object`, {
+          field: 'body',
+        });
       }
-      context.logger.debug(`verikit.${settings.name}.response`, { operation, status: answer.status, durationMs: answer.durationMs });
+      context.logger.debug(`verikit.${settings.name}.response`, {
+        operation,
+        status: answer.status,
+        durationMs: answer.durationMs,
+      });
       const code = (parsed as Record<string, unknown>)['code'];
       // The messaging API answers `code: "ok"`; any other code in a 2xx is a refusal.
       if (typeof code === 'string' && code !== 'ok') {
         const providerMessage = redactMessage(termiiMessage(parsed), [apiKey]);
-        throw new ProviderRejectedError(`${label}: Termii refused the request${providerMessage === undefined ? '' : `: ${providerMessage}`}`, {
-          ...(providerMessage === undefined ? {} : { providerMessage }),
-        });
+        throw new ProviderRejectedError(
+          `${label}: Termii refused the request${providerMessage === undefined ? '' : `: ${providerMessage}`}`,
+          {
+            ...(providerMessage === undefined ? {} : { providerMessage }),
+          },
+        );
       }
       return parsed as TermiiAnswer;
     },
@@ -98,7 +119,11 @@ export function createTermiiClient(settings: ResolvedTermiiSettings): TermiiClie
 export function requiredText(label: string, answer: TermiiAnswer, keys: readonly string[]): string {
   for (const key of keys) {
     const value = answer[key];
-    if ((typeof value === 'string' && value.length > 0 && value.length <= 256) || (typeof value === 'number' && Number.isFinite(value))) return String(value);
+    if (
+      (typeof value === 'string' && value.length > 0 && value.length <= 256) ||
+      (typeof value === 'number' && Number.isFinite(value))
+    )
+      return String(value);
   }
   throw new ProviderProtocolError(`${label}: the response has no ${keys[0]}`, { field: keys[0]! });
 }

@@ -26,7 +26,9 @@ export function toTermiiNumber(e164: string): string {
 export const termiiSenderSchema = z
   .string({ error: 'must be a string' })
   .max(16, { error: 'must be 3 to 11 letters or digits, or a numeric sender of at most 15 digits', abort: true })
-  .regex(/^(?:[A-Za-z0-9]{3,11}|\+?\d{3,15})$/, { error: 'must be 3 to 11 letters or digits, or a numeric sender of at most 15 digits' })
+  .regex(/^(?:[A-Za-z0-9]{3,11}|\+?\d{3,15})$/, {
+    error: 'must be 3 to 11 letters or digits, or a numeric sender of at most 15 digits',
+  })
   .transform((value) => value.replace(/^\+/, ''));
 
 /** A WhatsApp device name as Termii's messaging API takes it in `from`. */

@@ -24,9 +24,24 @@ const termiiSettingsSchema = z.strictObject(
     whatsappFrom: whatsappFromSchema.optional(),
     otpRoute: route.optional(),
     messageRoute: route.optional(),
-    pinLength: z.number({ error: 'must be a number' }).int().min(4, { error: 'must be 4 to 8' }).max(8, { error: 'must be 4 to 8' }).optional(),
-    pinAttempts: z.number({ error: 'must be a number' }).int().min(1, { error: 'must be 1 to 100' }).max(100, { error: 'must be 1 to 100' }).optional(),
-    pinTimeToLiveMinutes: z.number({ error: 'must be a number' }).int().min(0, { error: 'must be 0 to 60' }).max(60, { error: 'must be 0 to 60' }).optional(),
+    pinLength: z
+      .number({ error: 'must be a number' })
+      .int()
+      .min(4, { error: 'must be 4 to 8' })
+      .max(8, { error: 'must be 4 to 8' })
+      .optional(),
+    pinAttempts: z
+      .number({ error: 'must be a number' })
+      .int()
+      .min(1, { error: 'must be 1 to 100' })
+      .max(100, { error: 'must be 1 to 100' })
+      .optional(),
+    pinTimeToLiveMinutes: z
+      .number({ error: 'must be a number' })
+      .int()
+      .min(0, { error: 'must be 0 to 60' })
+      .max(60, { error: 'must be 0 to 60' })
+      .optional(),
     messageText: z
       .string({ error: 'must be a string' })
       .max(480, { error: 'must be at most 480 characters', abort: true })
@@ -52,14 +67,24 @@ export interface ResolvedTermiiSettings extends TransportSettings<NonNullable<Te
 }
 
 /** A reader of an optional setting: `undefined` when neither passed nor set. */
-function optional<T>(name: string, environmentVariable: string, schema: z.ZodType<T, string>, value: T | undefined): SettingReader<T | undefined> {
+function optional<T>(
+  name: string,
+  environmentVariable: string,
+  schema: z.ZodType<T, string>,
+  value: T | undefined,
+): SettingReader<T | undefined> {
   return settingReader<T | undefined>({ name, environmentVariable, schema, value, optional: true });
 }
 
 /** Validates settings, or throws an `InvalidInputError` naming the setting (values are never echoed). */
 export function resolveTermiiSettings(settings: unknown): ResolvedTermiiSettings {
   const parsed = parseInput(termiiSettingsSchema, settings ?? {});
-  const apiKey = settingReader({ name: 'apiKey', environmentVariable: 'TERMII_API_KEY', schema: secretSchema, value: parsed.apiKey });
+  const apiKey = settingReader({
+    name: 'apiKey',
+    environmentVariable: 'TERMII_API_KEY',
+    schema: secretSchema,
+    value: parsed.apiKey,
+  });
   const baseUrl = settingReader({
     name: 'baseUrl',
     environmentVariable: 'TERMII_BASE_URL',

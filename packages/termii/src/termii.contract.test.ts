@@ -8,11 +8,17 @@ const behaviour: Record<ContractFailure, TermiiMagicBehaviour> = {
   authentication: 'unauthorized',
   protocol: 'not-json',
 };
-const magic = (wanted: TermiiMagicBehaviour) => Object.entries(termiiMagicNumbers).find(([, value]) => value === wanted)![0];
+const magic = (wanted: TermiiMagicBehaviour) =>
+  Object.entries(termiiMagicNumbers).find(([, value]) => value === wanted)![0];
 
 runProviderContract('termii over its fake', async () => {
   const fake = await startTermiiFake();
-  const provider = createTermiiProvider({ apiKey: fake.apiKey, baseUrl: fake.baseUrl, senderId: 'Verikit', timeout: 5000 });
+  const provider = createTermiiProvider({
+    apiKey: fake.apiKey,
+    baseUrl: fake.baseUrl,
+    senderId: 'Verikit',
+    timeout: 5000,
+  });
   return {
     provider,
     lastCode: (phoneNumber) => fake.lastCode(phoneNumber),

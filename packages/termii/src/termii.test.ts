@@ -21,7 +21,11 @@ const logger: Logger = {
   warn: (m, f) => void lines.push(m + JSON.stringify(f)),
   error: (m, f) => void lines.push(m + JSON.stringify(f)),
 };
-const context = (): ProviderCallContextV1 => ({ signal: new AbortController().signal, idempotencyKey: 'flow:effect:1', logger });
+const context = (): ProviderCallContextV1 => ({
+  signal: new AbortController().signal,
+  idempotencyKey: 'flow:effect:1',
+  logger,
+});
 const magic = (wanted: string) => Object.entries(termiiMagicNumbers).find(([, value]) => value === wanted)![0];
 const errors: unknown[] = [];
 
@@ -87,18 +91,46 @@ describe('termii: the wire', () => {
   it('voice by Voice Token; WhatsApp codes by Send Token on the WhatsApp channel; attempts and time to live passed through', async () => {
     const provider = termii({ pinAttempts: 3, pinTimeToLiveMinutes: 2, pinLength: 4 });
     await provider.phone!.send({ phoneNumber: '+2348031110002', channel: 'voice' }, context());
-    expect(wire.at(-1)!.body).toEqual({ api_key: apiKey, phone_number: '2348031110002', pin_attempts: 3, pin_time_to_live: 2, pin_length: 4 });
+    expect(wire.at(-1)!.body).toEqual({
+      api_key: apiKey,
+      phone_number: '2348031110002',
+      pin_attempts: 3,
+      pin_time_to_live: 2,
+      pin_length: 4,
+    });
     expect(fake.outbox.at(-1)).toMatchObject({ channel: 'voice', to: '+2348031110002' });
     await provider.phone!.send({ phoneNumber: '+2348031110002', channel: 'whatsapp' }, context());
-    expect(wire.at(-1)!.body).toMatchObject({ channel: 'WhatsApp', pin_attempts: 3, pin_time_to_live: 2, pin_length: 4 });
+    expect(wire.at(-1)!.body).toMatchObject({
+      channel: 'WhatsApp',
+      pin_attempts: 3,
+      pin_time_to_live: 2,
+      pin_length: 4,
+    });
     expect(fake.lastCode('+2348031110002')).toMatch(/^\d{4}$/);
   });
   it('SMS on the messaging API (generic route unless told), WhatsApp with the device name', async () => {
     const sent = await termii().sms!.send({ to: '+2348031110003', message: 'Shipped' }, context());
     expect(sent.messageId).toMatch(/^\d+$/);
-    expect(wire.at(-1)!.body).toEqual({ api_key: apiKey, to: '2348031110003', from: 'Acme', sms: 'Shipped', type: 'plain', channel: 'generic' });
-    await termii({ whatsappFrom: 'Acme Device' }).whatsapp!.send({ phoneNumber: '+2348031110003', message: 'Hi' }, context());
-    expect(wire.at(-1)!.body).toEqual({ api_key: apiKey, to: '2348031110003', from: 'Acme Device', sms: 'Hi', type: 'plain', channel: 'whatsapp' });
+    expect(wire.at(-1)!.body).toEqual({
+      api_key: apiKey,
+      to: '2348031110003',
+      from: 'Acme',
+      sms: 'Shipped',
+      type: 'plain',
+      channel: 'generic',
+    });
+    await termii({ whatsappFrom: 'Acme Device' }).whatsapp!.send(
+      { phoneNumber: '+2348031110003', message: 'Hi' },
+      context(),
+    );
+    expect(wire.at(-1)!.body).toEqual({
+      api_key: apiKey,
+      to: '2348031110003',
+      from: 'Acme Device',
+      sms: 'Hi',
+      type: 'plain',
+      channel: 'whatsapp',
+    });
   });
   it('the generic route does not reach a DND number (accepted, never delivered); the dnd route does', async () => {
     const dnd = magic('dnd');
@@ -117,20 +149,33 @@ describe('termii: answers mapped to typed results and errors', () => {
     const { requestId } = await provider.phone!.send({ phoneNumber: '+2348031110004', channel: 'sms' }, context());
     const wrong = fake.lastCode('+2348031110004') === '000000' ? '111111' : '000000';
     await expect(provider.phone!.check({ requestId, code: wrong }, context())).resolves.toEqual({ valid: false });
-    await expect(provider.phone!.check({ requestId, code: wrong }, context())).resolves.toEqual({ valid: false, reason: 'attempts-exhausted' });
-    expect(ProviderRejectedError.isInstance(await failure(provider.phone!.check({ requestId, code: wrong }, context())))).toBe(true);
+    await expect(provider.phone!.check({ requestId, code: wrong }, context())).resolves.toEqual({
+      valid: false,
+      reason: 'attempts-exhausted',
+    });
+    expect(
+      ProviderRejectedError.isInstance(await failure(provider.phone!.check({ requestId, code: wrong }, context()))),
+    ).toBe(true);
   });
   it('an expired code is reported as expired, not as an error', async () => {
     const provider = termii({ pinTimeToLiveMinutes: 0 });
     const { requestId } = await provider.phone!.send({ phoneNumber: '+2348031110005', channel: 'sms' }, context());
     await new Promise((resolve) => setTimeout(resolve, 5));
-    await expect(provider.phone!.check({ requestId, code: fake.lastCode('+2348031110005')! }, context())).resolves.toEqual({ valid: false, reason: 'expired' });
+    await expect(
+      provider.phone!.check({ requestId, code: fake.lastCode('+2348031110005')! }, context()),
+    ).resolves.toEqual({ valid: false, reason: 'expired' });
   });
   it('a wrong key is an authentication error that never shows it; 429 is unavailable; a slow answer times out and is not retried', async () => {
-    const wrong = await failure(termii({ apiKey: 'TLwrongKey999999' }).sms!.send({ to: '+2348031110006', message: 'x' }, context()));
+    const wrong = await failure(
+      termii({ apiKey: 'TLwrongKey999999' }).sms!.send({ to: '+2348031110006', message: 'x' }, context()),
+    );
     expect(ProviderAuthenticationError.isInstance(wrong)).toBe(true);
     expect(JSON.stringify({ message: wrong.message, cause: String(wrong.cause) })).not.toContain('TLwrongKey999999');
-    expect(ProviderUnavailableError.isInstance(await failure(termii().sms!.send({ to: magic('rate-limited'), message: 'x' }, context())))).toBe(true);
+    expect(
+      ProviderUnavailableError.isInstance(
+        await failure(termii().sms!.send({ to: magic('rate-limited'), message: 'x' }, context())),
+      ),
+    ).toBe(true);
     const before = fetches;
     const slow = await failure(termii({ timeout: 50 }).sms!.send({ to: magic('slow'), message: 'x' }, context()));
     expect(slow.message).toContain('did not answer within 50 ms');
@@ -144,17 +189,35 @@ describe('termii: capabilities, input and settings', () => {
     expect([provider.ussd, provider.identity, provider.webhooks]).toEqual([undefined, undefined, undefined]);
     expect(provider.phone!.channels).toEqual(['sms', 'voice', 'whatsapp']);
     const before = fetches;
-    const error = await failure(provider.phone!.send({ phoneNumber: '+2348031110007', channel: 'sms', code: '123456' }, context()));
+    const error = await failure(
+      provider.phone!.send({ phoneNumber: '+2348031110007', channel: 'sms', code: '123456' }, context()),
+    );
     expect(CapabilityError.isInstance(error) && error.field).toBe('code');
     expect(fetches).toBe(before);
   });
   const bad: Array<[string, string, (provider: ProviderV1) => Promise<unknown>]> = [
     ['phone.send', 'phoneNumber', (p) => p.phone!.send({ phoneNumber: '2348031110008', channel: 'sms' }, context())],
     ['phone.send', 'phoneNumber', (p) => p.phone!.send({ phoneNumber: '+234803111000a', channel: 'sms' }, context())],
-    ['phone.send', 'phoneNumber', (p) => p.phone!.send({ phoneNumber: `+${'1'.repeat(1_000_000)}`, channel: 'sms' }, context())],
-    ['phone.send', 'from', (p) => p.phone!.send({ phoneNumber: '+2348031110008', channel: 'sms', from: 'AB' }, context())],
-    ['phone.send', 'from', (p) => p.phone!.send({ phoneNumber: '+2348031110008', channel: 'sms', from: 'Acme & Co' }, context())],
-    ['phone.send', 'channel', (p) => p.phone!.send({ phoneNumber: '+2348031110008', channel: 'fax' as never }, context())],
+    [
+      'phone.send',
+      'phoneNumber',
+      (p) => p.phone!.send({ phoneNumber: `+${'1'.repeat(1_000_000)}`, channel: 'sms' }, context()),
+    ],
+    [
+      'phone.send',
+      'from',
+      (p) => p.phone!.send({ phoneNumber: '+2348031110008', channel: 'sms', from: 'AB' }, context()),
+    ],
+    [
+      'phone.send',
+      'from',
+      (p) => p.phone!.send({ phoneNumber: '+2348031110008', channel: 'sms', from: 'Acme & Co' }, context()),
+    ],
+    [
+      'phone.send',
+      'channel',
+      (p) => p.phone!.send({ phoneNumber: '+2348031110008', channel: 'fax' as never }, context()),
+    ],
     ['phone.send', 'input', (p) => p.phone!.send(null as never, context())],
     ['phone.check', 'code', (p) => p.phone!.check({ requestId: 'x', code: '12ab' }, context())],
     ['phone.check', 'requestId', (p) => p.phone!.check({ requestId: 'x'.repeat(1_000_000), code: '1234' }, context())],
@@ -176,7 +239,9 @@ describe('termii: capabilities, input and settings', () => {
     const provider = createTermiiProvider({ apiKey, baseUrl: fake.baseUrl });
     expect(provider.sms!.requires).toEqual(['sender']);
     expect((await failure(provider.sms!.send({ to: '+2348031110009', message: 'x' }, context()))).field).toBe('from');
-    expect((await failure(provider.whatsapp!.send({ phoneNumber: '+2348031110009', message: 'x' }, context()))).field).toBe('whatsappFrom');
+    expect(
+      (await failure(provider.whatsapp!.send({ phoneNumber: '+2348031110009', message: 'x' }, context()))).field,
+    ).toBe('whatsappFrom');
   });
   it('settings come from TERMII_* when not passed, read at each call', async () => {
     vi.stubEnv('TERMII_API_KEY', apiKey);
@@ -212,12 +277,16 @@ describe('termii: capabilities, input and settings', () => {
         error = caught;
       }
       expect(InvalidInputError.isInstance(error) && error.field).toBe(field);
-      expect(JSON.stringify({ message: (error as Error).message, issues: (error as InvalidInputError).issues })).not.toContain(apiKey);
+      expect(
+        JSON.stringify({ message: (error as Error).message, issues: (error as InvalidInputError).issues }),
+      ).not.toContain(apiKey);
     });
   }
   it('a missing key names apiKey and TERMII_API_KEY; a malformed variable names the variable', () => {
     vi.stubEnv('TERMII_API_KEY', undefined);
-    expect(() => createTermiiProvider({ baseUrl: fake.baseUrl })).toThrow('apiKey is required: pass apiKey, or set TERMII_API_KEY');
+    expect(() => createTermiiProvider({ baseUrl: fake.baseUrl })).toThrow(
+      'apiKey is required: pass apiKey, or set TERMII_API_KEY',
+    );
     vi.stubEnv('TERMII_API_KEY', 'has spaces in it');
     let error: unknown;
     try {
@@ -234,7 +303,10 @@ describe('termii: the key stays secret', () => {
     expect(errors.length).toBeGreaterThan(10);
     const seen = hooked.map((request) => [request.url, ...request.headers].join(' '));
     const text = JSON.stringify([
-      errors.map((error) => [String(error), (error as Error).cause === undefined ? '' : String((error as Error).cause)]),
+      errors.map((error) => [
+        String(error),
+        (error as Error).cause === undefined ? '' : String((error as Error).cause),
+      ]),
       lines,
       seen,
     ]);

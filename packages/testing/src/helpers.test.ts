@@ -22,7 +22,9 @@ describe('failureOf', () => {
   });
   it('fails when the call resolves, or rejects with something that is not a verikit error', async () => {
     await expect(failureOf(Promise.resolve('sent'))).rejects.toThrow('expected the call to fail');
-    await expect(failureOf(Promise.reject(new Error('plain')))).rejects.toThrow('expected a verikit error, got: Error: plain');
+    await expect(failureOf(Promise.reject(new Error('plain')))).rejects.toThrow(
+      'expected a verikit error, got: Error: plain',
+    );
   });
 });
 

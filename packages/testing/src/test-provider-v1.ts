@@ -43,7 +43,9 @@ export type TestOperation = keyof TestProviderV1Operations;
 export type ScriptedResult<K extends TestOperation> =
   | TestProviderV1Operations[K][1]
   | Error
-  | ((input: TestProviderV1Operations[K][0]) => TestProviderV1Operations[K][1] | Promise<TestProviderV1Operations[K][1]>);
+  | ((
+      input: TestProviderV1Operations[K][0],
+    ) => TestProviderV1Operations[K][1] | Promise<TestProviderV1Operations[K][1]>);
 
 /** One recorded call. The double records inputs as given, OTPs included: it is for tests only. */
 export interface RecordedCall<K extends TestOperation = TestOperation> {
@@ -171,11 +173,13 @@ export function createTestProviderV1(options: TestProviderV1Options = {}): TestP
     const scripted = queue?.shift() as ScriptedResult<K> | undefined;
     if (scripted === undefined) return fallback();
     if (scripted instanceof Error) throw scripted;
-    if (typeof scripted === 'function') return (scripted as (value: typeof input) => TestProviderV1Operations[K][1])(input);
+    if (typeof scripted === 'function')
+      return (scripted as (value: typeof input) => TestProviderV1Operations[K][1])(input);
     return scripted as TestProviderV1Operations[K][1];
   }
 
-  const phoneCode = (phoneNumber: string) => (typeof options.phoneCode === 'function' ? options.phoneCode(phoneNumber) : (options.phoneCode ?? '123456'));
+  const phoneCode = (phoneNumber: string) =>
+    typeof options.phoneCode === 'function' ? options.phoneCode(phoneNumber) : (options.phoneCode ?? '123456');
 
   const provider: TestProviderV1 = {
     specificationVersion: 'v1',
@@ -185,8 +189,17 @@ export function createTestProviderV1(options: TestProviderV1Options = {}): TestP
     ussd: {
       initiate: (input, context) =>
         run('ussd.initiate', input, context, () => {
-          const result = { otp: options.ussdOtp ?? '4321', ussdCode: options.ussdCode ?? '*384*1234#', reference: `ussd-${++sequence}` };
-          outbox.push({ channel: 'ussd', to: input.phoneNumber, text: `Dial ${result.ussdCode} and enter ${result.otp}`, code: result.otp });
+          const result = {
+            otp: options.ussdOtp ?? '4321',
+            ussdCode: options.ussdCode ?? '*384*1234#',
+            reference: `ussd-${++sequence}`,
+          };
+          outbox.push({
+            channel: 'ussd',
+            to: input.phoneNumber,
+            text: `Dial ${result.ussdCode} and enter ${result.otp}`,
+            code: result.otp,
+          });
           return result;
         }),
     },
@@ -197,15 +210,24 @@ export function createTestProviderV1(options: TestProviderV1Options = {}): TestP
         run('phone.send', input, context, () => {
           // As a real provider: a channel or a code it cannot serve is a CapabilityError, and nothing is sent.
           if (!(options.channels ?? ['sms', 'voice']).includes(input.channel)) {
-            throw new CapabilityError(`phone verification by ${input.channel}`, options.name ?? 'test', { field: 'channel' });
+            throw new CapabilityError(`phone verification by ${input.channel}`, options.name ?? 'test', {
+              field: 'channel',
+            });
           }
           if (input.code !== undefined && options.customCode !== true) {
-            throw new CapabilityError('phone verification with a code we generate', options.name ?? 'test', { field: 'code' });
+            throw new CapabilityError('phone verification with a code we generate', options.name ?? 'test', {
+              field: 'code',
+            });
           }
           const requestId = `req-${++sequence}`;
           const code = input.code ?? phoneCode(input.phoneNumber);
           phoneRequests.set(requestId, { phoneNumber: input.phoneNumber, code });
-          outbox.push({ channel: input.channel, to: input.phoneNumber, text: `Your verification code is ${code}`, code });
+          outbox.push({
+            channel: input.channel,
+            to: input.phoneNumber,
+            text: `Your verification code is ${code}`,
+            code,
+          });
           return { requestId };
         }),
       check: (input, context) =>
@@ -220,13 +242,20 @@ export function createTestProviderV1(options: TestProviderV1Options = {}): TestP
       sendOtp: (input, context) =>
         run('identity.sendOtp', input, context, () => {
           const to = options.identities?.[input.number] ?? '+2348000000000';
-          outbox.push({ channel: 'sms', to, text: `Your ${input.idType.toUpperCase()} verification code is ${input.otp}`, code: input.otp });
+          outbox.push({
+            channel: 'sms',
+            to,
+            text: `Your ${input.idType.toUpperCase()} verification code is ${input.otp}`,
+            code: input.otp,
+          });
         }),
     },
     sms: {
       send: (input, context) => {
         if (input.from === undefined && options.defaultSender === undefined) {
-          return Promise.reject(new InvalidInputError([{ field: 'from', message: 'is required: pass from, or configure defaultSender' }]));
+          return Promise.reject(
+            new InvalidInputError([{ field: 'from', message: 'is required: pass from, or configure defaultSender' }]),
+          );
         }
         return run('sms.send', { ...input, from: input.from ?? options.defaultSender }, context, () => {
           outbox.push({ channel: 'sms', to: input.to, text: input.message });

@@ -31,7 +31,8 @@ export function readVerificationCheck(answer: TwilioAnswer): PhoneCheckResultV1 
   const status = answer['status'];
   if (status === 'expired') return { valid: false, reason: 'expired' };
   if (status === 'max_attempts_reached') return { valid: false, reason: 'attempts-exhausted' };
-  if (status === 'canceled' || status === 'deleted' || status === 'failed' || status === 'approved') return { valid: false, reason: 'not-pending' };
+  if (status === 'canceled' || status === 'deleted' || status === 'failed' || status === 'approved')
+    return { valid: false, reason: 'not-pending' };
   return { valid: false };
 }
 
@@ -56,7 +57,12 @@ export function createTwilioProvider(settings: TwilioProviderSettings = {}): Pro
   function verifyPaths(operation: 'Verifications' | 'VerificationCheck'): { url: string; path: string } {
     const service = resolved.verifyServiceSid();
     if (service === undefined) {
-      throw new InvalidInputError([{ field: 'verifyServiceSid', message: 'is required for phone verification: pass it, or set TWILIO_VERIFY_SERVICE_SID' }]);
+      throw new InvalidInputError([
+        {
+          field: 'verifyServiceSid',
+          message: 'is required for phone verification: pass it, or set TWILIO_VERIFY_SERVICE_SID',
+        },
+      ]);
     }
     const path = `/v2/Services/${service}/${operation}`;
     return { url: resolved.verifyBaseUrl() + path, path };
@@ -66,7 +72,9 @@ export function createTwilioProvider(settings: TwilioProviderSettings = {}): Pro
     return { url: resolved.apiBaseUrl() + path, path };
   }
   const requiresSender = () =>
-    resolved.from() === undefined && resolved.messagingServiceSid() === undefined ? { requires: Object.freeze(['sender'] as const) } : {};
+    resolved.from() === undefined && resolved.messagingServiceSid() === undefined
+      ? { requires: Object.freeze(['sender'] as const) }
+      : {};
 
   const provider: ProviderV1 = {
     specificationVersion: 'v1',
@@ -76,7 +84,8 @@ export function createTwilioProvider(settings: TwilioProviderSettings = {}): Pro
       customCode: resolved.customCode,
       async send(input, context) {
         const parsed = parseInput(phoneSendSchema, input);
-        if (parsed.code !== undefined && !resolved.customCode) throw new CapabilityError('phone verification with a code we generate', name, { field: 'code' });
+        if (parsed.code !== undefined && !resolved.customCode)
+          throw new CapabilityError('phone verification with a code we generate', name, { field: 'code' });
         const { url, path } = verifyPaths('Verifications');
         const body = formBody({
           To: parsed.phoneNumber,
@@ -95,16 +104,24 @@ export function createTwilioProvider(settings: TwilioProviderSettings = {}): Pro
         const parsed = parseInput(phoneCheckSchema, input);
         // Twilio could not know a requestId that is not a Verification SID: refused without a request.
         const sid = verificationSidPattern.exec(parsed.requestId)?.[1];
-        if (sid === undefined) throw new ProviderRejectedError(`${name} phone.check: the requestId is not a Twilio Verification SID`);
+        if (sid === undefined)
+          throw new ProviderRejectedError(`${name} phone.check: the requestId is not a Twilio Verification SID`);
         const { url, path } = verifyPaths('VerificationCheck');
         let ended: PhoneCheckResultV1 | undefined;
-        const answer = await client.post('phone.check', url, path, formBody({ VerificationSid: sid, Code: parsed.code }), context, (failure) => {
-          // 404 (20404): the verification is no longer pending (approved, expired or cancelled). 60202: its
-          // check attempts are used up. Both are the flow's own state, not failures of the call.
-          if (failure.status === 404) ended = { valid: false, reason: 'not-pending' };
-          if (failure.code === 60202) ended = { valid: false, reason: 'attempts-exhausted' };
-          return ended;
-        });
+        const answer = await client.post(
+          'phone.check',
+          url,
+          path,
+          formBody({ VerificationSid: sid, Code: parsed.code }),
+          context,
+          (failure) => {
+            // 404 (20404): the verification is no longer pending (approved, expired or cancelled). 60202: its
+            // check attempts are used up. Both are the flow's own state, not failures of the call.
+            if (failure.status === 404) ended = { valid: false, reason: 'not-pending' };
+            if (failure.code === 60202) ended = { valid: false, reason: 'attempts-exhausted' };
+            return ended;
+          },
+        );
         return ended ?? readVerificationCheck(answer as TwilioAnswer);
       },
     },
@@ -115,7 +132,12 @@ export function createTwilioProvider(settings: TwilioProviderSettings = {}): Pro
         const from = parsed.from ?? (resolved.messagingServiceSid() === undefined ? resolved.from() : undefined);
         const service = parsed.from === undefined ? resolved.messagingServiceSid() : undefined;
         if (from === undefined && service === undefined) {
-          throw new InvalidInputError([{ field: 'from', message: 'is required: pass from, or configure from (TWILIO_FROM) or messagingServiceSid' }]);
+          throw new InvalidInputError([
+            {
+              field: 'from',
+              message: 'is required: pass from, or configure from (TWILIO_FROM) or messagingServiceSid',
+            },
+          ]);
         }
         const { url, path } = messagesPath();
         const answer = await client.post(
@@ -133,9 +155,15 @@ export function createTwilioProvider(settings: TwilioProviderSettings = {}): Pro
         const parsed = parseInput(whatsAppSendSchema, input);
         const from = resolved.whatsappFrom();
         if (from === undefined)
-          throw new InvalidInputError([{ field: 'whatsappFrom', message: 'is required: configure whatsappFrom, or set TWILIO_WHATSAPP_FROM' }]);
+          throw new InvalidInputError([
+            { field: 'whatsappFrom', message: 'is required: configure whatsappFrom, or set TWILIO_WHATSAPP_FROM' },
+          ]);
         const { url, path } = messagesPath();
-        const body = formBody({ To: whatsappAddress(parsed.phoneNumber), From: whatsappAddress(from), Body: parsed.message });
+        const body = formBody({
+          To: whatsappAddress(parsed.phoneNumber),
+          From: whatsappAddress(from),
+          Body: parsed.message,
+        });
         const answer = await client.post('whatsapp.send', url, path, body, context);
         return { messageId: requiredSid(`${name} whatsapp.send`, answer, 'sid') };
       },

@@ -1,4 +1,9 @@
-import { ProviderProtocolError, RateLimitedError, type ProviderCallContextV1, type VerikitError } from '@verikit/provider';
+import {
+  ProviderProtocolError,
+  RateLimitedError,
+  type ProviderCallContextV1,
+  type VerikitError,
+} from '@verikit/provider';
 import { createHttpClient, parseJsonBody, redactMessage, statusError } from '@verikit/provider-utils';
 import type { TwilioOperation } from './twilio-settings.js';
 import type { ResolvedTwilioSettings } from './twilio-settings-schema.js';
@@ -41,9 +46,15 @@ const sendWindowMs = 10 * 60_000;
  * rejected with Twilio's message and code).
  */
 export function twilioError(label: string, failure: TwilioFailure): VerikitError {
-  const quoted = failure.message === undefined ? undefined : `${failure.message}${failure.code === undefined ? '' : ` (Twilio error ${failure.code})`}`;
+  const quoted =
+    failure.message === undefined
+      ? undefined
+      : `${failure.message}${failure.code === undefined ? '' : ` (Twilio error ${failure.code})`}`;
   if (failure.code === 60203) {
-    return new RateLimitedError(`${label}: Twilio's limit of code sends to this number was reached (Twilio error 60203)`, Date.now() + sendWindowMs);
+    return new RateLimitedError(
+      `${label}: Twilio's limit of code sends to this number was reached (Twilio error 60203)`,
+      Date.now() + sendWindowMs,
+    );
   }
   return statusError(label, failure.status, quoted);
 }
@@ -88,7 +99,10 @@ export function createTwilioClient(settings: ResolvedTwilioSettings): TwilioClie
         const failure: TwilioFailure = {
           status: answer.status,
           code: typeof parsed['code'] === 'number' ? parsed['code'] : undefined,
-          message: redactMessage(typeof parsed['message'] === 'string' ? parsed['message'] : undefined, [auth.password, auth.header]),
+          message: redactMessage(typeof parsed['message'] === 'string' ? parsed['message'] : undefined, [
+            auth.password,
+            auth.header,
+          ]),
         };
         const handled = onFailure?.(failure);
         if (handled !== undefined) return handled;
@@ -104,9 +118,15 @@ export function createTwilioClient(settings: ResolvedTwilioSettings): TwilioClie
       }
       const parsed = parseJsonBody(label, answer.status, answer.text);
       if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-        throw new ProviderProtocolError(`${label}: the response (HTTP ${answer.status}) is not a JSON object`, { field: 'body' });
+        throw new ProviderProtocolError(`${label}: the response (HTTP ${answer.status}) is not a JSON object`, {
+          field: 'body',
+        });
       }
-      context.logger.debug(`verikit.${settings.name}.response`, { operation, status: answer.status, durationMs: answer.durationMs });
+      context.logger.debug(`verikit.${settings.name}.response`, {
+        operation,
+        status: answer.status,
+        durationMs: answer.durationMs,
+      });
       return parsed as TwilioAnswer;
     },
   };

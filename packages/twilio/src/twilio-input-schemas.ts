@@ -17,13 +17,20 @@ export const phoneSendSchema = z.strictObject({
 });
 
 export const phoneCheckSchema = z.strictObject({
-  requestId: z.string({ error: 'must be a string' }).min(1, { error: 'must not be empty' }).max(256, { error: 'must be at most 256 characters' }),
+  requestId: z
+    .string({ error: 'must be a string' })
+    .min(1, { error: 'must not be empty' })
+    .max(256, { error: 'must be at most 256 characters' }),
   code: z
     .string({ error: 'must be a string of digits' })
     .max(64, { error: 'must be 4 to 10 digits', abort: true })
     .regex(/^\d{4,10}$/, { error: 'must be 4 to 10 digits' }),
 });
 
-export const smsSendSchema = z.strictObject({ from: twilioSenderSchema.optional(), to: e164Schema, message: smsMessageSchema });
+export const smsSendSchema = z.strictObject({
+  from: twilioSenderSchema.optional(),
+  to: e164Schema,
+  message: smsMessageSchema,
+});
 
 export const whatsAppSendSchema = z.strictObject({ phoneNumber: e164Schema, message: whatsAppMessageSchema });

@@ -66,7 +66,12 @@ export function resolveTwilioSettings(settings: unknown): ResolvedTwilioSettings
   const parsed = parseInput(twilioSettingsSchema, settings ?? {});
   const optional = <T>(name: string, environmentVariable: string, schema: z.ZodType<T, string>, value: T | undefined) =>
     settingReader<T | undefined>({ name, environmentVariable, schema, value, optional: true });
-  const accountSid = settingReader({ name: 'accountSid', environmentVariable: 'TWILIO_ACCOUNT_SID', schema: accountSidSchema, value: parsed.accountSid });
+  const accountSid = settingReader({
+    name: 'accountSid',
+    environmentVariable: 'TWILIO_ACCOUNT_SID',
+    schema: accountSidSchema,
+    value: parsed.accountSid,
+  });
   const authToken = optional('authToken', 'TWILIO_AUTH_TOKEN', secretSchema, parsed.authToken);
   const apiKeySid = optional('apiKeySid', 'TWILIO_API_KEY_SID', apiKeySidSchema, parsed.apiKeySid);
   const apiKeySecret = optional('apiKeySecret', 'TWILIO_API_KEY_SECRET', secretSchema, parsed.apiKeySecret);
@@ -75,19 +80,36 @@ export function resolveTwilioSettings(settings: unknown): ResolvedTwilioSettings
     if (keySid !== undefined) {
       const secret = apiKeySecret();
       if (secret === undefined)
-        throw new InvalidInputError([{ field: 'apiKeySecret', message: 'is required with apiKeySid: pass it, or set TWILIO_API_KEY_SECRET' }]);
+        throw new InvalidInputError([
+          { field: 'apiKeySecret', message: 'is required with apiKeySid: pass it, or set TWILIO_API_KEY_SECRET' },
+        ]);
       return { username: keySid, password: secret };
     }
     const token = authToken();
     if (token === undefined) {
-      throw new InvalidInputError([{ field: 'authToken', message: 'is required: pass authToken (or apiKeySid and apiKeySecret), or set TWILIO_AUTH_TOKEN' }]);
+      throw new InvalidInputError([
+        {
+          field: 'authToken',
+          message: 'is required: pass authToken (or apiKeySid and apiKeySecret), or set TWILIO_AUTH_TOKEN',
+        },
+      ]);
     }
     return { username: accountSid(), password: token };
   };
   const readers = {
-    verifyServiceSid: optional('verifyServiceSid', 'TWILIO_VERIFY_SERVICE_SID', verifyServiceSidSchema, parsed.verifyServiceSid),
+    verifyServiceSid: optional(
+      'verifyServiceSid',
+      'TWILIO_VERIFY_SERVICE_SID',
+      verifyServiceSidSchema,
+      parsed.verifyServiceSid,
+    ),
     from: optional('from', 'TWILIO_FROM', twilioSenderSchema, parsed.from),
-    messagingServiceSid: optional('messagingServiceSid', 'TWILIO_MESSAGING_SERVICE_SID', messagingServiceSidSchema, parsed.messagingServiceSid),
+    messagingServiceSid: optional(
+      'messagingServiceSid',
+      'TWILIO_MESSAGING_SERVICE_SID',
+      messagingServiceSidSchema,
+      parsed.messagingServiceSid,
+    ),
     whatsappFrom: optional('whatsappFrom', 'TWILIO_WHATSAPP_FROM', e164Schema, parsed.whatsappFrom),
     verifyBaseUrl: settingReader({
       name: 'verifyBaseUrl',

@@ -67,18 +67,37 @@ export interface TwilioSignatureVerifierOptions {
  * const verify = createTwilioSignatureVerifier({ publicUrl: 'https://app.example.com' });
  * if (!verify({ path: req.url, headers, body })) return new Response(null, { status: 403 });
  */
-export function createTwilioSignatureVerifier(options: TwilioSignatureVerifierOptions): (callback: TwilioCallback) => boolean {
-  if (typeof options !== 'object' || options === null) throw new InvalidInputError([{ field: 'input', message: 'must be an options object' }]);
+export function createTwilioSignatureVerifier(
+  options: TwilioSignatureVerifierOptions,
+): (callback: TwilioCallback) => boolean {
+  if (typeof options !== 'object' || options === null)
+    throw new InvalidInputError([{ field: 'input', message: 'must be an options object' }]);
   const publicUrl = baseUrlSchema.safeParse(options.publicUrl);
-  if (!publicUrl.success) throw new InvalidInputError([{ field: 'publicUrl', message: 'must be an http(s) URL without credentials, query or fragment' }]);
+  if (!publicUrl.success)
+    throw new InvalidInputError([
+      { field: 'publicUrl', message: 'must be an http(s) URL without credentials, query or fragment' },
+    ]);
   if (options.authToken !== undefined && !secretSchema.safeParse(options.authToken).success) {
     throw new InvalidInputError([{ field: 'authToken', message: 'must be 1 to 4096 visible ASCII characters' }]);
   }
-  const authToken = settingReader({ name: 'authToken', environmentVariable: 'TWILIO_AUTH_TOKEN', schema: secretSchema, value: options.authToken });
+  const authToken = settingReader({
+    name: 'authToken',
+    environmentVariable: 'TWILIO_AUTH_TOKEN',
+    schema: secretSchema,
+    value: options.authToken,
+  });
   authToken();
   return (callback) => {
-    if (typeof callback?.path !== 'string' || !callback.path.startsWith('/') || typeof callback.body !== 'string') return false;
-    const signature = Object.entries(callback.headers ?? {}).find(([key]) => key.toLowerCase() === 'x-twilio-signature')?.[1];
-    return verifyTwilioSignature({ authToken: authToken(), url: publicUrl.data + callback.path, body: callback.body, signature });
+    if (typeof callback?.path !== 'string' || !callback.path.startsWith('/') || typeof callback.body !== 'string')
+      return false;
+    const signature = Object.entries(callback.headers ?? {}).find(
+      ([key]) => key.toLowerCase() === 'x-twilio-signature',
+    )?.[1];
+    return verifyTwilioSignature({
+      authToken: authToken(),
+      url: publicUrl.data + callback.path,
+      body: callback.body,
+      signature,
+    });
   };
 }

@@ -8,11 +8,18 @@ const behaviour: Record<ContractFailure, TwilioMagicBehaviour> = {
   authentication: 'unauthorized',
   protocol: 'not-json',
 };
-const magic = (wanted: TwilioMagicBehaviour) => Object.entries(twilioMagicNumbers).find(([, value]) => value === wanted)![0];
+const magic = (wanted: TwilioMagicBehaviour) =>
+  Object.entries(twilioMagicNumbers).find(([, value]) => value === wanted)![0];
 
 runProviderContract('twilio over its fake', async () => {
   const fake = await startTwilioFake();
-  const provider = createTwilioProvider({ ...fake.settings, from: '+15005550006', whatsappFrom: '+14155238886', customCode: true, timeout: 5000 });
+  const provider = createTwilioProvider({
+    ...fake.settings,
+    from: '+15005550006',
+    whatsappFrom: '+14155238886',
+    customCode: true,
+    timeout: 5000,
+  });
   return {
     provider,
     lastCode: (phoneNumber) => fake.lastCode(phoneNumber),

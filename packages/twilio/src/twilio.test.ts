@@ -17,7 +17,11 @@ import type { TwilioProviderSettings } from './twilio-settings.js';
 
 const authToken = 'twilioSecretAuthToken0123456789';
 const apiKey = { sid: `SK${'a'.repeat(32)}`, secret: 'twilioSecretApiKeySecret987' };
-const context = (): ProviderCallContextV1 => ({ signal: new AbortController().signal, idempotencyKey: 'flow:effect:1', logger: silentLogger });
+const context = (): ProviderCallContextV1 => ({
+  signal: new AbortController().signal,
+  idempotencyKey: 'flow:effect:1',
+  logger: silentLogger,
+});
 const magic = (wanted: string) => Object.entries(twilioMagicNumbers).find(([, value]) => value === wanted)![0];
 const errors: unknown[] = [];
 
@@ -26,7 +30,11 @@ let fetches = 0;
 const wire: Array<{ url: string; headers: Record<string, string>; form: Record<string, string> }> = [];
 const recordingFetch: typeof fetch = async (input, init) => {
   fetches += 1;
-  wire.push({ url: String(input), headers: init?.headers as Record<string, string>, form: Object.fromEntries(new URLSearchParams(String(init?.body))) });
+  wire.push({
+    url: String(input),
+    headers: init?.headers as Record<string, string>,
+    form: Object.fromEntries(new URLSearchParams(String(init?.body))),
+  });
   return fetch(input, init);
 };
 const hooked: Request[] = [];
@@ -69,16 +77,23 @@ describe('twilio: the wire', () => {
     expect(sent.form).toEqual({ To: '+2348031120001', Channel: 'call', Locale: 'fr' });
     expect(sent.headers['content-type']).toBe('application/x-www-form-urlencoded');
     expect(sent.headers['authorization']).toBe(`Basic ${btoa(`${fake.settings.accountSid}:${authToken}`)}`);
-    await expect(provider.phone!.check({ requestId, code: fake.lastCode('+2348031120001')! }, context())).resolves.toEqual({ valid: true });
+    await expect(
+      provider.phone!.check({ requestId, code: fake.lastCode('+2348031120001')! }, context()),
+    ).resolves.toEqual({ valid: true });
     expect(wire.at(-1)!.form).toEqual({ VerificationSid: requestId, Code: fake.lastCode('+2348031120001') });
   });
   it('a resend keeps Twilio’s verification (same SID, same code) and gets its own requestId', async () => {
     const provider = twilio();
-    const first = await provider.phone!.send({ phoneNumber: '+2348031120002', channel: 'sms', locale: 'pt-BR' }, context());
+    const first = await provider.phone!.send(
+      { phoneNumber: '+2348031120002', channel: 'sms', locale: 'pt-BR' },
+      context(),
+    );
     expect(wire.at(-1)!.form['Locale']).toBe('pt-BR');
     const second = await provider.phone!.send({ phoneNumber: '+2348031120002', channel: 'whatsapp' }, context());
     expect(second.requestId).toBe(`${first.requestId}.2`);
-    await expect(provider.phone!.check({ requestId: second.requestId, code: fake.lastCode('+2348031120002')! }, context())).resolves.toEqual({ valid: true });
+    await expect(
+      provider.phone!.check({ requestId: second.requestId, code: fake.lastCode('+2348031120002')! }, context()),
+    ).resolves.toEqual({ valid: true });
   });
   it('SMS and WhatsApp on Messages.json: From or MessagingServiceSid, whatsapp: addresses, an API key pair', async () => {
     const keyed = twilio({ authToken: undefined, apiKeySid: apiKey.sid, apiKeySecret: apiKey.secret });
@@ -87,8 +102,15 @@ describe('twilio: the wire', () => {
     expect(wire.at(-1)!.url).toBe(`${fake.url}/2010-04-01/Accounts/${fake.settings.accountSid}/Messages.json`);
     expect(wire.at(-1)!.form).toEqual({ To: '+2348031120003', From: '+15005550006', Body: 'Shipped' });
     expect(wire.at(-1)!.headers['authorization']).toBe(`Basic ${btoa(`${apiKey.sid}:${apiKey.secret}`)}`);
-    await twilio({ messagingServiceSid: `MG${'1'.repeat(32)}` }).sms!.send({ to: '+2348031120003', message: 'Via service' }, context());
-    expect(wire.at(-1)!.form).toEqual({ To: '+2348031120003', MessagingServiceSid: `MG${'1'.repeat(32)}`, Body: 'Via service' });
+    await twilio({ messagingServiceSid: `MG${'1'.repeat(32)}` }).sms!.send(
+      { to: '+2348031120003', message: 'Via service' },
+      context(),
+    );
+    expect(wire.at(-1)!.form).toEqual({
+      To: '+2348031120003',
+      MessagingServiceSid: `MG${'1'.repeat(32)}`,
+      Body: 'Via service',
+    });
     await twilio().whatsapp!.send({ phoneNumber: '+2348031120003', message: 'Hi' }, context());
     expect(wire.at(-1)!.form).toEqual({ To: 'whatsapp:+2348031120003', From: 'whatsapp:+14155238886', Body: 'Hi' });
     expect(fake.outbox.at(-1)).toMatchObject({ channel: 'whatsapp', to: '+2348031120003', text: 'Hi' });
@@ -101,7 +123,10 @@ describe('twilio: error codes mapped', () => {
     const { requestId } = await provider.phone!.send({ phoneNumber: '+2348031120004', channel: 'sms' }, context());
     const code = fake.lastCode('+2348031120004')!;
     await expect(provider.phone!.check({ requestId, code }, context())).resolves.toEqual({ valid: true });
-    await expect(provider.phone!.check({ requestId, code }, context())).resolves.toEqual({ valid: false, reason: 'not-pending' });
+    await expect(provider.phone!.check({ requestId, code }, context())).resolves.toEqual({
+      valid: false,
+      reason: 'not-pending',
+    });
   });
   it('max check attempts (60202) is attempts-exhausted; max send attempts (60203) is a RateLimitedError', async () => {
     const provider = twilio();
@@ -109,16 +134,30 @@ describe('twilio: error codes mapped', () => {
     const wrong = fake.lastCode('+2348031120005') === '000000' ? '111111' : '000000';
     for (let attempt = 0; attempt < 5; attempt += 1)
       await expect(provider.phone!.check({ requestId, code: wrong }, context())).resolves.toEqual({ valid: false });
-    await expect(provider.phone!.check({ requestId, code: wrong }, context())).resolves.toEqual({ valid: false, reason: 'attempts-exhausted' });
-    const limited = await failure(provider.phone!.send({ phoneNumber: magic('max-send-attempts'), channel: 'sms' }, context()));
+    await expect(provider.phone!.check({ requestId, code: wrong }, context())).resolves.toEqual({
+      valid: false,
+      reason: 'attempts-exhausted',
+    });
+    const limited = await failure(
+      provider.phone!.send({ phoneNumber: magic('max-send-attempts'), channel: 'sms' }, context()),
+    );
     expect(RateLimitedError.isInstance(limited) && limited.retryAt > Date.now()).toBe(true);
-    for (let send = 0; send < 5; send += 1) await provider.phone!.send({ phoneNumber: '+2348031120006', channel: 'sms' }, context());
-    expect(RateLimitedError.isInstance(await failure(provider.phone!.send({ phoneNumber: '+2348031120006', channel: 'sms' }, context())))).toBe(true);
+    for (let send = 0; send < 5; send += 1)
+      await provider.phone!.send({ phoneNumber: '+2348031120006', channel: 'sms' }, context());
+    expect(
+      RateLimitedError.isInstance(
+        await failure(provider.phone!.send({ phoneNumber: '+2348031120006', channel: 'sms' }, context())),
+      ),
+    ).toBe(true);
   });
   it('an unsubscribed recipient (21610) is rejected with Twilio’s message and code; wrong credentials never show', async () => {
     const stop = await failure(twilio().sms!.send({ to: magic('unsubscribed'), message: 'x' }, context()));
-    expect(ProviderRejectedError.isInstance(stop) && stop.providerMessage).toContain('unsubscribed recipient (Twilio error 21610)');
-    const wrong = await failure(twilio({ authToken: 'wrongTwilioToken123456' }).sms!.send({ to: '+2348031120007', message: 'x' }, context()));
+    expect(ProviderRejectedError.isInstance(stop) && stop.providerMessage).toContain(
+      'unsubscribed recipient (Twilio error 21610)',
+    );
+    const wrong = await failure(
+      twilio({ authToken: 'wrongTwilioToken123456' }).sms!.send({ to: '+2348031120007', message: 'x' }, context()),
+    );
     expect(ProviderAuthenticationError.isInstance(wrong)).toBe(true);
     expect(String(wrong)).not.toContain('wrongTwilioToken123456');
   });
@@ -142,9 +181,17 @@ describe('twilio: X-Twilio-Signature', () => {
     const body = new URLSearchParams(params).toString();
     expect(verify({ path: '/twilio/status?flow=abc', headers: { 'X-Twilio-Signature': signature }, body })).toBe(true);
     expect(verify({ path: '/twilio/status?flow=abd', headers: { 'x-twilio-signature': signature }, body })).toBe(false);
-    expect(verify({ path: '/twilio/status?flow=abc', headers: { 'x-twilio-signature': signature }, body: `${body}&Extra=1` })).toBe(false);
+    expect(
+      verify({
+        path: '/twilio/status?flow=abc',
+        headers: { 'x-twilio-signature': signature },
+        body: `${body}&Extra=1`,
+      }),
+    ).toBe(false);
     expect(verify({ path: '/twilio/status?flow=abc', headers: {}, body })).toBe(false);
-    expect(verify({ path: 'https://evil.example.com/x', headers: { 'x-twilio-signature': signature }, body })).toBe(false);
+    expect(verify({ path: 'https://evil.example.com/x', headers: { 'x-twilio-signature': signature }, body })).toBe(
+      false,
+    );
   });
   it('JSON callbacks: the body must hash to bodySHA256, the signature covers the URL', async () => {
     const body = JSON.stringify({ status: 'approved' });
@@ -173,21 +220,40 @@ describe('twilio: X-Twilio-Signature', () => {
 describe('twilio: capabilities, input and settings', () => {
   it('declares no USSD and no BVN/NIN; a code of ours needs customCode', async () => {
     const provider = twilio();
-    expect([provider.ussd, provider.identity, provider.webhooks, provider.phone!.customCode]).toEqual([undefined, undefined, undefined, false]);
+    expect([provider.ussd, provider.identity, provider.webhooks, provider.phone!.customCode]).toEqual([
+      undefined,
+      undefined,
+      undefined,
+      false,
+    ]);
     const before = fetches;
-    const error = await failure(provider.phone!.send({ phoneNumber: '+2348031120009', channel: 'sms', code: '123456' }, context()));
+    const error = await failure(
+      provider.phone!.send({ phoneNumber: '+2348031120009', channel: 'sms', code: '123456' }, context()),
+    );
     expect(CapabilityError.isInstance(error) && error.field).toBe('code');
     expect(fetches).toBe(before);
   });
   const bad: Array<[string, string, (provider: ProviderV1) => Promise<unknown>]> = [
     ['phone.send', 'phoneNumber', (p) => p.phone!.send({ phoneNumber: '2348031120010', channel: 'sms' }, context())],
     ['phone.send', 'phoneNumber', (p) => p.phone!.send({ phoneNumber: '+23480311200ab', channel: 'sms' }, context())],
-    ['phone.send', 'locale', (p) => p.phone!.send({ phoneNumber: '+2348031120010', channel: 'sms', locale: 'x'.repeat(1_000_000) }, context())],
-    ['phone.send', 'channel', (p) => p.phone!.send({ phoneNumber: '+2348031120010', channel: 'fax' as never }, context())],
+    [
+      'phone.send',
+      'locale',
+      (p) => p.phone!.send({ phoneNumber: '+2348031120010', channel: 'sms', locale: 'x'.repeat(1_000_000) }, context()),
+    ],
+    [
+      'phone.send',
+      'channel',
+      (p) => p.phone!.send({ phoneNumber: '+2348031120010', channel: 'fax' as never }, context()),
+    ],
     ['phone.check', 'code', (p) => p.phone!.check({ requestId: `VE${'0'.repeat(32)}`, code: 'abcd' }, context())],
     ['sms.send', 'from', (p) => p.sms!.send({ from: '12345', to: '+2348031120010', message: 'x' }, context())],
     ['sms.send', 'message', (p) => p.sms!.send({ to: '+2348031120010', message: 'x'.repeat(1_000_000) }, context())],
-    ['whatsapp.send', 'phoneNumber', (p) => p.whatsapp!.send({ phoneNumber: 'whatsapp:+2348031120010', message: 'x' }, context())],
+    [
+      'whatsapp.send',
+      'phoneNumber',
+      (p) => p.whatsapp!.send({ phoneNumber: 'whatsapp:+2348031120010', message: 'x' }, context()),
+    ],
   ];
   for (const [operation, field, call] of bad) {
     it(`${operation}: bad ${field} is an InvalidInputError naming it, and no request leaves`, async () => {
@@ -200,7 +266,11 @@ describe('twilio: capabilities, input and settings', () => {
   }
   it('a requestId that is not a Verification SID is rejected without a request', async () => {
     const before = fetches;
-    expect(ProviderRejectedError.isInstance(await failure(twilio().phone!.check({ requestId: 'no-such-request', code: '1234' }, context())))).toBe(true);
+    expect(
+      ProviderRejectedError.isInstance(
+        await failure(twilio().phone!.check({ requestId: 'no-such-request', code: '1234' }, context())),
+      ),
+    ).toBe(true);
     expect(fetches).toBe(before);
   });
   it('settings come from TWILIO_* when not passed', async () => {
@@ -222,7 +292,10 @@ describe('twilio: capabilities, input and settings', () => {
     ['apiKeySecret', { accountSid: `AC${'0'.repeat(32)}`, apiKeySid: apiKey.sid }],
     ['verifyServiceSid', { accountSid: `AC${'0'.repeat(32)}`, authToken, verifyServiceSid: 'VA-nope' }],
     ['from', { accountSid: `AC${'0'.repeat(32)}`, authToken, from: '12345' }],
-    ['verifyBaseUrl', { accountSid: `AC${'0'.repeat(32)}`, authToken, verifyBaseUrl: `https://u:${authToken}@verify.twilio.com` }],
+    [
+      'verifyBaseUrl',
+      { accountSid: `AC${'0'.repeat(32)}`, authToken, verifyBaseUrl: `https://u:${authToken}@verify.twilio.com` },
+    ],
     ['customCode', { accountSid: `AC${'0'.repeat(32)}`, authToken, customCode: 'yes' }],
     ['input', { accountSid: `AC${'0'.repeat(32)}`, authtoken: authToken }],
   ];
@@ -253,7 +326,8 @@ describe('twilio: credentials stay secret', () => {
     expect(errors.length).toBeGreaterThan(8);
     const seen = hooked.map((request) => [request.url, ...request.headers].join(' '));
     const text = JSON.stringify([errors.map((error) => [String(error), String((error as Error).cause ?? '')]), seen]);
-    for (const secret of [authToken, apiKey.secret, btoa(`${fake.settings.accountSid}:${authToken}`)]) expect(text).not.toContain(secret);
+    for (const secret of [authToken, apiKey.secret, btoa(`${fake.settings.accountSid}:${authToken}`)])
+      expect(text).not.toContain(secret);
     expect(hooked.length).toBeGreaterThan(5);
   });
 });

@@ -37,7 +37,11 @@ describe('errorFromResponse: the server error rebuilt, nothing trusted', () => {
         message: 'x'.repeat(10_000),
         field: 'a b<c>',
         isRetryable: 'yes',
-        issues: [...Array.from({ length: 80 }, (_, index) => ({ field: `f${index}`, message: 'bad' })), { field: 1, message: 2 }, null],
+        issues: [
+          ...Array.from({ length: 80 }, (_, index) => ({ field: `f${index}`, message: 'bad' })),
+          { field: 1, message: 2 },
+          null,
+        ],
         allowed: ['resend', 'DROP TABLE', 42, 'cancel'],
         retryAt: 'tomorrow',
       },
@@ -63,7 +67,11 @@ describe('errorFromResponse: the server error rebuilt, nothing trusted', () => {
       [400, '[1,2,3]', false],
     ];
     for (const [status, body, isRetryable] of cases) {
-      expect(await errorFromResponse(answer(status, body))).toMatchObject({ code: 'bad_response', statusCode: status, isRetryable });
+      expect(await errorFromResponse(answer(status, body))).toMatchObject({
+        code: 'bad_response',
+        statusCode: status,
+        isRetryable,
+      });
     }
   });
 
@@ -107,11 +115,23 @@ describe("errorFromEvent: the typed error of a stream's `event: error`", () => {
 
   it('data that is not an API error is a retryable bad_response; odd messageIds and waits are dropped', () => {
     for (const data of ['', 'not json', 'null', '[1]', '{"error":"gone"}', '{"error":{"code":"Not Found!"}}']) {
-      expect(errorFromEvent(data)).toMatchObject({ code: 'bad_response', statusCode: 200, isRetryable: true, messageId: undefined });
+      expect(errorFromEvent(data)).toMatchObject({
+        code: 'bad_response',
+        statusCode: 200,
+        isRetryable: true,
+        messageId: undefined,
+      });
     }
     for (const messageId of ['<b>x</b>', 'verikit', `verikit.${'a'.repeat(200)}`, 42]) {
-      const error = errorFromEvent(JSON.stringify({ error: { code: 'flow_not_found', messageId, isRetryable: false, retryAfterMs: -5 } }));
-      expect(error).toMatchObject({ code: 'flow_not_found', isRetryable: false, messageId: undefined, retryAfterMs: undefined });
+      const error = errorFromEvent(
+        JSON.stringify({ error: { code: 'flow_not_found', messageId, isRetryable: false, retryAfterMs: -5 } }),
+      );
+      expect(error).toMatchObject({
+        code: 'flow_not_found',
+        isRetryable: false,
+        messageId: undefined,
+        retryAfterMs: undefined,
+      });
     }
   });
 });

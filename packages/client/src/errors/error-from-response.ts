@@ -31,7 +31,11 @@ function issuesOf(value: unknown): FlowClientIssue[] | undefined {
 
 function allowedOf(value: unknown): string[] | undefined {
   if (!Array.isArray(value)) return undefined;
-  return Object.freeze(value.slice(0, maxAllowed).filter((type): type is string => typeof type === 'string' && eventTypePattern.test(type))) as string[];
+  return Object.freeze(
+    value
+      .slice(0, maxAllowed)
+      .filter((type): type is string => typeof type === 'string' && eventTypePattern.test(type)),
+  ) as string[];
 }
 
 /** `Retry-After` in ms (seconds or an HTTP date), or undefined. */
@@ -79,7 +83,12 @@ export function errorFromEvent(data: string): FlowClientError {
 }
 
 /** The error in an API error body; `bad_response` when it holds none. */
-function errorFromBody(body: unknown, status: number, retryableByDefault: boolean, retryAfterMs: number | undefined): FlowClientError {
+function errorFromBody(
+  body: unknown,
+  status: number,
+  retryableByDefault: boolean,
+  retryAfterMs: number | undefined,
+): FlowClientError {
   const error = (body as { error?: unknown } | undefined)?.error as Record<string, unknown> | undefined;
   const code = typeof error === 'object' && error !== null ? error.code : undefined;
   if (typeof code !== 'string' || !codePattern.test(code)) {
@@ -92,7 +101,9 @@ function errorFromBody(body: unknown, status: number, retryableByDefault: boolea
   const name = typeof error!.name === 'string' && namePattern.test(error!.name) ? error!.name : 'FlowClientError';
   const retryAt = typeof error!.retryAt === 'number' && Number.isFinite(error!.retryAt) ? error!.retryAt : undefined;
   const messageId =
-    typeof error!.messageId === 'string' && error!.messageId.length <= 128 && messageIdPattern.test(error!.messageId) ? error!.messageId : undefined;
+    typeof error!.messageId === 'string' && error!.messageId.length <= 128 && messageIdPattern.test(error!.messageId)
+      ? error!.messageId
+      : undefined;
   return new FlowClientError(code, text(error!.message, maxMessageLength) ?? code, {
     name,
     messageId,
@@ -108,10 +119,17 @@ function errorFromBody(body: unknown, status: number, retryableByDefault: boolea
 
 /** No answer arrived: the network failed, the server is unreachable, or CORS refused the request. */
 export function networkError(cause: unknown): FlowClientError {
-  return new FlowClientError('network_error', 'the server could not be reached', { name: 'NetworkError', isRetryable: true, cause });
+  return new FlowClientError('network_error', 'the server could not be reached', {
+    name: 'NetworkError',
+    isRetryable: true,
+    cause,
+  });
 }
 
 /** A 2xx answer whose body is not what the API sends. */
 export function badResponse(status: number, what: string): FlowClientError {
-  return new FlowClientError('bad_response', `the server answered ${status} without ${what}`, { statusCode: status, isRetryable: retryableStatus(status) });
+  return new FlowClientError('bad_response', `the server answered ${status} without ${what}`, {
+    statusCode: status,
+    isRetryable: retryableStatus(status),
+  });
 }

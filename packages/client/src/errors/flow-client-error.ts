@@ -111,5 +111,10 @@ export class FlowClientError extends Error {
 
 /** An argument the caller passed is malformed: thrown before any request, naming the field, never echoing the value. */
 export function invalidArgument(field: string, message: string): FlowClientError {
-  return new FlowClientError('invalid_input', `${field} ${message}`, { name: 'InvalidInputError', field, statusCode: 0, issues: [{ field, message }] });
+  return new FlowClientError('invalid_input', `${field} ${message}`, {
+    name: 'InvalidInputError',
+    field,
+    statusCode: 0,
+    issues: [{ field, message }],
+  });
 }

@@ -35,7 +35,9 @@ const maxCommitAttempts = 25;
 
 /** The effects among a transition's actions. */
 export function effectsOf(actions: readonly unknown[]): EffectRequest[] {
-  return (actions as Array<{ type: string; params?: unknown }>).filter((action) => action.type === 'runEffect').map((action) => action.params as EffectRequest);
+  return (actions as Array<{ type: string; params?: unknown }>)
+    .filter((action) => action.type === 'runEffect')
+    .map((action) => action.params as EffectRequest);
 }
 
 /**
@@ -45,9 +47,25 @@ export function effectsOf(actions: readonly unknown[]): EffectRequest[] {
  * (docs/decisions/0004-commits-and-concurrency.md).
  */
 export class CommitLoop {
-  readonly #deps: { records: FlowRecords; queue: FlowQueue; store: FlowStore; clock: Clock; logger: Logger; bus: FlowChangeBus; env: FlowEnvironment };
+  readonly #deps: {
+    records: FlowRecords;
+    queue: FlowQueue;
+    store: FlowStore;
+    clock: Clock;
+    logger: Logger;
+    bus: FlowChangeBus;
+    env: FlowEnvironment;
+  };
 
-  constructor(deps: { records: FlowRecords; queue: FlowQueue; store: FlowStore; clock: Clock; logger: Logger; bus: FlowChangeBus; env: FlowEnvironment }) {
+  constructor(deps: {
+    records: FlowRecords;
+    queue: FlowQueue;
+    store: FlowStore;
+    clock: Clock;
+    logger: Logger;
+    bus: FlowChangeBus;
+    env: FlowEnvironment;
+  }) {
     this.#deps = deps;
   }
 
@@ -59,7 +77,11 @@ export class CommitLoop {
    * the store. Nothing is lost if another instance changed the flow since: the compare-and-set then
    * fails, and the next try reads the store. An event the hint refuses is tried again on a fresh read.
    */
-  commit(flowId: string, decide: (loaded: Loaded, now: number) => Decision, committedHere?: Loaded): Promise<Committed> {
+  commit(
+    flowId: string,
+    decide: (loaded: Loaded, now: number) => Decision,
+    committedHere?: Loaded,
+  ): Promise<Committed> {
     const { records, queue, clock } = this.#deps;
     return queue.run(flowId, async () => {
       let hint = committedHere;
@@ -88,7 +110,12 @@ export class CommitLoop {
         };
         const view = await this.write(record, current, next, now);
         if (view !== undefined) {
-          this.#deps.logger.debug('verikit.flow.changed', { flowId, kind: record.kind, status: view.status, version: record.version });
+          this.#deps.logger.debug('verikit.flow.changed', {
+            flowId,
+            kind: record.kind,
+            status: view.status,
+            version: record.version,
+          });
           await this.publish(view);
           return { view, effects, loaded: { record, flow: loaded.flow, snapshot: next }, changed: true };
         }
@@ -103,7 +130,12 @@ export class CommitLoop {
    * Compare-and-sets `record` over the version before it (0: a new flow), then writes the route keys
    * the change adds. Returns the view to publish; undefined when the stored version had moved on.
    */
-  async write(record: FlowRecord, previous: AnyMachineSnapshot | undefined, next: AnyMachineSnapshot, now: number): Promise<FlowView | undefined> {
+  async write(
+    record: FlowRecord,
+    previous: AnyMachineSnapshot | undefined,
+    next: AnyMachineSnapshot,
+    now: number,
+  ): Promise<FlowView | undefined> {
     const { records, store, env } = this.#deps;
     const ttl = records.ttlFor(next, now);
     if (!(await store.compareAndSetFlow(record, record.version - 1, ttl))) return undefined;

@@ -1,4 +1,11 @@
-import { InvalidInputError, VerikitError, type Logger, type MessageSendResultV1, type ProviderEventV1, type ProviderV1 } from '@verikit/provider';
+import {
+  InvalidInputError,
+  VerikitError,
+  type Logger,
+  type MessageSendResultV1,
+  type ProviderEventV1,
+  type ProviderV1,
+} from '@verikit/provider';
 import { StoreError } from '../errors/store-error.js';
 import { UsageError } from '../errors/usage-error.js';
 import type { FlowEnvironment } from '../flows/flow-definition.js';
@@ -108,12 +115,21 @@ export interface Verikit {
 export function createVerikit(options: VerikitOptions): Verikit {
   const settings = resolveOptions(options);
   const { provider, policies, store, clock, logger, bus } = settings;
-  const env: FlowEnvironment = { provider, policies, secrets: new SecretBox(settings.secret), identityNumberPatterns: settings.identityNumberPatterns };
+  const env: FlowEnvironment = {
+    provider,
+    policies,
+    secrets: new SecretBox(settings.secret),
+    identityNumberPatterns: settings.identityNumberPatterns,
+  };
   const records = new FlowRecords(store, policies);
   const commits = new CommitLoop({ records, queue: new FlowQueue(), store, clock, logger, bus, env });
   const guard =
     settings.guard &&
-    new SendGuard(settings.guard, { store: settings.guard.store ?? store.sendGuardStore?.() ?? memorySendGuardStore(), secrets: env.secrets, logger });
+    new SendGuard(settings.guard, {
+      store: settings.guard.store ?? store.sendGuardStore?.() ?? memorySendGuardStore(),
+      secrets: env.secrets,
+      logger,
+    });
   const limits = new SendLimit(store, policies, guard);
 
   async function get(rawFlowId: string): Promise<FlowView> {
@@ -125,7 +141,15 @@ export function createVerikit(options: VerikitOptions): Verikit {
   const effects = new EffectRunner({ commits, records, env, logger, read: get });
   /** Live subscriptions made through this engine, per flow: `subscribed` is only meaningful after one. */
   const listening = new Map<string, number>();
-  const proofs = new Proofs({ records, store, clock, logger, secret: settings.secret, secrets: env.secrets, provider: provider.name });
+  const proofs = new Proofs({
+    records,
+    store,
+    clock,
+    logger,
+    secret: settings.secret,
+    secrets: env.secrets,
+    provider: provider.name,
+  });
 
   const verikit: Verikit = {
     policies,
@@ -139,7 +163,8 @@ export function createVerikit(options: VerikitOptions): Verikit {
     cancel: (flowId) => verikit.send(flowId, { type: 'cancel' }),
     subscribe(rawFlowId, listener) {
       const flowId = parseFlowId(rawFlowId);
-      if (typeof listener !== 'function') throw new InvalidInputError([{ field: 'listener', message: 'must be a function' }]);
+      if (typeof listener !== 'function')
+        throw new InvalidInputError([{ field: 'listener', message: 'must be a function' }]);
       const unsubscribe = bus.subscribe(flowId, listener);
       listening.set(flowId, (listening.get(flowId) ?? 0) + 1);
       let live = true;
@@ -156,15 +181,20 @@ export function createVerikit(options: VerikitOptions): Verikit {
       const flowId = parseFlowId(rawFlowId);
       // A programming error, not an outage: answered as such, never as a retryable store failure.
       if (!listening.has(flowId)) {
-        throw new UsageError('subscribed(flowId) waits for a subscription: call subscribe(flowId, listener) first, and keep it until subscribed resolves', {
-          field: 'flowId',
-        });
+        throw new UsageError(
+          'subscribed(flowId) waits for a subscription: call subscribe(flowId, listener) first, and keep it until subscribed resolves',
+          {
+            field: 'flowId',
+          },
+        );
       }
       try {
         await bus.subscribed?.(flowId);
       } catch (error) {
         if (VerikitError.isInstance(error)) throw error;
-        throw new StoreError('live updates are unavailable: the change bus could not subscribe', { cause: safeStoreCause(error) });
+        throw new StoreError('live updates are unavailable: the change bus could not subscribe', {
+          cause: safeStoreCause(error),
+        });
       }
     },
     receive: (event) => receiveProviderEvent({ store, commits, env }, event),

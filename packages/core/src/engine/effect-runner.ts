@@ -7,7 +7,10 @@ import { acceptSilently, type CommitLoop } from './commit-loop.js';
 import type { FlowRecords, Loaded } from './flow-records.js';
 import type { FlowView } from './view.js';
 
-type Outcome = { ok: true; result: Record<string, unknown> } | { ok: false; error: FlowError; requestSent?: boolean } | { ok: 'unknown' };
+type Outcome =
+  | { ok: true; result: Record<string, unknown> }
+  | { ok: false; error: FlowError; requestSent?: boolean }
+  | { ok: 'unknown' };
 
 /** What a provider error says about its request having left, when it says so (`requestSent`); undefined otherwise. */
 function requestSentOf(error: unknown): { requestSent?: boolean } {
@@ -21,7 +24,8 @@ function requestSentOf(error: unknown): { requestSent?: boolean } {
  * anything else is generic.
  */
 function toFlowError(error: unknown): FlowError {
-  if (VerikitError.isInstance(error)) return { code: error.code, message: safeProviderMessage(error.message) ?? 'the provider call failed' };
+  if (VerikitError.isInstance(error))
+    return { code: error.code, message: safeProviderMessage(error.message) ?? 'the provider call failed' };
   return { code: 'provider_error', message: 'the provider call failed' };
 }
 
@@ -30,14 +34,32 @@ function toFlowError(error: unknown): FlowError {
  * deadline, with the result fed back to the flow as an event through the commit loop.
  */
 export class EffectRunner {
-  readonly #deps: { commits: CommitLoop; records: FlowRecords; env: FlowEnvironment; logger: Logger; read: (flowId: string) => Promise<FlowView> };
+  readonly #deps: {
+    commits: CommitLoop;
+    records: FlowRecords;
+    env: FlowEnvironment;
+    logger: Logger;
+    read: (flowId: string) => Promise<FlowView>;
+  };
 
-  constructor(deps: { commits: CommitLoop; records: FlowRecords; env: FlowEnvironment; logger: Logger; read: (flowId: string) => Promise<FlowView> }) {
+  constructor(deps: {
+    commits: CommitLoop;
+    records: FlowRecords;
+    env: FlowEnvironment;
+    logger: Logger;
+    read: (flowId: string) => Promise<FlowView>;
+  }) {
     this.#deps = deps;
   }
 
   /** Runs the committed effects one after another, feeding each result back; returns the last view. */
-  async run(flowId: string, effects: readonly EffectRequest[], view: FlowView, memory: EffectMemory, committedHere: Loaded): Promise<FlowView> {
+  async run(
+    flowId: string,
+    effects: readonly EffectRequest[],
+    view: FlowView,
+    memory: EffectMemory,
+    committedHere: Loaded,
+  ): Promise<FlowView> {
     const { commits, logger } = this.#deps;
     let latest = view;
     const { definition } = committedHere.flow;
@@ -57,7 +79,11 @@ export class EffectRunner {
                 error: outcome.error,
                 ...(outcome.requestSent === undefined ? {} : { requestSent: outcome.requestSent }),
               };
-          const committed = await commits.commit(flowId, (_loaded, now) => ({ event: { ...event, now } as InternalEvent, onRefused: acceptSilently }), hint);
+          const committed = await commits.commit(
+            flowId,
+            (_loaded, now) => ({ event: { ...event, now } as InternalEvent, onRefused: acceptSilently }),
+            hint,
+          );
           latest = committed.view;
           hint = committed.changed ? committed.loaded : undefined;
         }
@@ -79,7 +105,13 @@ export class EffectRunner {
    * on as if its deadline had passed (whatever the injected clock says), and a late success is still
    * applied if it comes.
    */
-  async #call(flowId: string, runner: EffectDefinition, effect: EffectRequest, memory: EffectMemory, committed: Loaded | undefined): Promise<Outcome> {
+  async #call(
+    flowId: string,
+    runner: EffectDefinition,
+    effect: EffectRequest,
+    memory: EffectMemory,
+    committed: Loaded | undefined,
+  ): Promise<Outcome> {
     const { records, env, logger } = this.#deps;
     const controller = new AbortController();
     let timer: NodeJS.Timeout | undefined;
@@ -123,7 +155,10 @@ export class EffectRunner {
   }
 
   /** Applies an internal event; a refusal (the flow moved on) or a vanished flow is not an error here. */
-  async #applyQuietly(flowId: string, makeEvent: (now: number, context: FlowContextBase) => InternalEvent): Promise<FlowView | undefined> {
+  async #applyQuietly(
+    flowId: string,
+    makeEvent: (now: number, context: FlowContextBase) => InternalEvent,
+  ): Promise<FlowView | undefined> {
     try {
       const committed = await this.#deps.commits.commit(flowId, (loaded, now) => ({
         event: makeEvent(now, loaded.snapshot.context as FlowContextBase),

@@ -8,7 +8,10 @@ const phone = '+2348012345678';
 const identityNumber = '22212345678';
 
 /** The double without some capabilities, or with some replaced (the calls and outbox stay the double's). */
-function reshaped(double: ProviderDouble, change: Partial<Record<'ussd' | 'phone' | 'identity' | 'sms' | 'whatsapp', unknown>>): ProviderDouble {
+function reshaped(
+  double: ProviderDouble,
+  change: Partial<Record<'ussd' | 'phone' | 'identity' | 'sms' | 'whatsapp', unknown>>,
+): ProviderDouble {
   const provider: Record<string, unknown> = { ...double };
   for (const [key, value] of Object.entries(change)) {
     if (value === undefined) delete provider[key];
@@ -21,7 +24,13 @@ function reshaped(double: ProviderDouble, change: Partial<Record<'ussd' | 'phone
 const failure = (promise: Promise<unknown>): Promise<unknown> => promise.catch((caught: unknown) => caught);
 
 describe('start checks what the provider can do, before it stores or sends anything', () => {
-  const cases: Array<{ name: string; provider: () => ProviderDouble; input: StartInput; capability: string; field?: string }> = [
+  const cases: Array<{
+    name: string;
+    provider: () => ProviderDouble;
+    input: StartInput;
+    capability: string;
+    field?: string;
+  }> = [
     {
       name: 'no phone verification',
       provider: () => reshaped(createProviderDouble(), { phone: undefined }),
@@ -75,7 +84,12 @@ describe('start checks what the provider can do, before it stores or sends anyth
       const before = raw();
       const error = await failure(verikit.start(input));
       expect(CapabilityError.isInstance(error)).toBe(true);
-      expect(error).toMatchObject({ code: 'capability_missing', capability, isRetryable: false, ...(field === undefined ? {} : { field }) });
+      expect(error).toMatchObject({
+        code: 'capability_missing',
+        capability,
+        isRetryable: false,
+        ...(field === undefined ? {} : { field }),
+      });
       expect((error as Error).message).toBe(`provider test does not support ${capability}`);
       expect(JSON.stringify([error, (error as Error).message])).not.toMatch(/2348012345678|22212345678/);
       expect(raw()).toBe(before);
@@ -94,7 +108,9 @@ describe('start checks what the provider can do, before it stores or sends anyth
 
 describe('a phone flow on whatsapp', () => {
   it('sends by whatsapp and verifies, end to end on the double', async () => {
-    const { verikit, provider } = setup({ provider: createProviderDouble({ channels: ['sms', 'voice', 'whatsapp'], phoneCode: '246810' }) });
+    const { verikit, provider } = setup({
+      provider: createProviderDouble({ channels: ['sms', 'voice', 'whatsapp'], phoneCode: '246810' }),
+    });
     const started = await verikit.start({ kind: 'phone', phoneNumber: phone, channel: 'whatsapp' });
     expect(started).toMatchObject({ status: 'awaiting-code', channel: 'whatsapp' });
     expect(provider.callsOf('phone.send')[0]!.input).toEqual({ phoneNumber: phone, channel: 'whatsapp' });
@@ -128,7 +144,9 @@ describe('messages check a required sender before any request', () => {
 
   it('WhatsApp to a provider with no WhatsApp sender: a CapabilityError on from, no call; without the requirement it is sent', async () => {
     const provider = requiring(['sender']);
-    const error = await failure(setup({ provider, defaultSender: 'Verikit' }).verikit.sendWhatsApp({ phoneNumber: phone, message: 'hi' }));
+    const error = await failure(
+      setup({ provider, defaultSender: 'Verikit' }).verikit.sendWhatsApp({ phoneNumber: phone, message: 'hi' }),
+    );
     expect(CapabilityError.isInstance(error)).toBe(true);
     expect(error).toMatchObject({ code: 'capability_missing', field: 'from' });
     expect(provider.calls).toHaveLength(0);

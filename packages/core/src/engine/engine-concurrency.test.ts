@@ -17,7 +17,9 @@ describe('concurrency', () => {
     const b = createVerikit({ ...options, store: new KeyvFlowStore(keyv) });
     const { id, version } = await a.start({ kind: 'identity', idType: 'bvn', number: '12345678901' });
     const results = await Promise.allSettled(
-      Array.from({ length: 100 }, (_, index) => (index % 2 ? a : b).send(id, { type: 'submit-code', code: String(100000 + index) })),
+      Array.from({ length: 100 }, (_, index) =>
+        (index % 2 ? a : b).send(id, { type: 'submit-code', code: String(100000 + index) }),
+      ),
     );
     const applied = results.filter((result) => result.status === 'fulfilled');
     const view = await a.get(id);
@@ -26,7 +28,8 @@ describe('concurrency', () => {
     expect(view.attemptsLeft).toBe(100 - applied.length);
     // The last one used the last attempt and locked the flow: exactly one event can do that.
     const refused = results.filter((result) => result.status === 'rejected');
-    for (const result of refused) expect(EventNotAllowedError.isInstance((result as PromiseRejectedResult).reason)).toBe(true);
+    for (const result of refused)
+      expect(EventNotAllowedError.isInstance((result as PromiseRejectedResult).reason)).toBe(true);
     expect(applied.length + refused.length).toBe(100);
     expect(applied.length).toBe(100);
     expect(view.status).toBe('locked');
@@ -34,11 +37,18 @@ describe('concurrency', () => {
 
   it('parallel wrong submits can never exceed the attempt limit (phone, provider-checked)', async () => {
     const maxAttempts = 5;
-    const { verikit, provider } = setup({ provider: createProviderDouble({ latencyMs: 2 }), policies: { maxAttempts } });
+    const { verikit, provider } = setup({
+      provider: createProviderDouble({ latencyMs: 2 }),
+      policies: { maxAttempts },
+    });
     const { id } = await verikit.start({ kind: 'phone', phoneNumber: '+2348012345678' });
     // Every wrong submit the flow accepted made exactly one check and used exactly one attempt; the
     // others (made while a check was running) were refused and changed nothing.
-    const expectConsistent = (results: Array<PromiseSettledResult<unknown>>, view: { attemptsLeft?: number; status: string }, checksBefore: number) => {
+    const expectConsistent = (
+      results: Array<PromiseSettledResult<unknown>>,
+      view: { attemptsLeft?: number; status: string },
+      checksBefore: number,
+    ) => {
       const applied = results.filter((result) => result.status === 'fulfilled').length;
       const checks = provider.callsOf('phone.check').length;
       for (const result of results) {
@@ -48,18 +58,26 @@ describe('concurrency', () => {
       expect(checks + view.attemptsLeft!).toBe(maxAttempts);
       expect(view.status).toBe(view.attemptsLeft === 0 ? 'locked' : 'awaiting-code');
     };
-    const results = await Promise.allSettled(Array.from({ length: 50 }, (_, index) => verikit.send(id, { type: 'submit-code', code: String(200000 + index) })));
+    const results = await Promise.allSettled(
+      Array.from({ length: 50 }, (_, index) => verikit.send(id, { type: 'submit-code', code: String(200000 + index) })),
+    );
     expect(results.filter((result) => result.status === 'rejected').length).toBeGreaterThan(0);
     expectConsistent(results, await verikit.get(id), 0);
     // Keep going, in parallel bursts, until the flow can take no more: it must end locked, after exactly maxAttempts checks.
     for (let round = 0; round < 50 && !(await verikit.get(id)).done; round += 1) {
       const checksBefore = provider.callsOf('phone.check').length;
-      const burst = await Promise.allSettled(Array.from({ length: 10 }, (_, index) => verikit.send(id, { type: 'submit-code', code: String(300000 + index) })));
+      const burst = await Promise.allSettled(
+        Array.from({ length: 10 }, (_, index) =>
+          verikit.send(id, { type: 'submit-code', code: String(300000 + index) }),
+        ),
+      );
       expectConsistent(burst, await verikit.get(id), checksBefore);
     }
     expect(await verikit.get(id)).toMatchObject({ status: 'locked', done: true, attemptsLeft: 0 });
     expect(provider.callsOf('phone.check')).toHaveLength(maxAttempts);
-    await expect(verikit.send(id, { type: 'submit-code', code: '123456' })).rejects.toSatisfy(EventNotAllowedError.isInstance);
+    await expect(verikit.send(id, { type: 'submit-code', code: '123456' })).rejects.toSatisfy(
+      EventNotAllowedError.isInstance,
+    );
     expect(provider.callsOf('phone.check')).toHaveLength(maxAttempts);
   });
 
@@ -71,7 +89,9 @@ describe('concurrency', () => {
     const b = createVerikit({ ...options, store: new KeyvFlowStore(keyv) });
     const { id, version } = await a.start({ kind: 'identity', idType: 'nin', number: '12345678901' });
     const results = await Promise.allSettled(
-      Array.from({ length: 60 }, (_, index) => (index % 2 ? a : b).send(id, { type: 'submit-code', code: String(300000 + index) })),
+      Array.from({ length: 60 }, (_, index) =>
+        (index % 2 ? a : b).send(id, { type: 'submit-code', code: String(300000 + index) }),
+      ),
     );
     const view = await b.get(id);
     expect(results.filter((result) => result.status === 'fulfilled')).toHaveLength(3);

@@ -19,7 +19,10 @@ function instances(options: { effectTimeoutMs?: number; firstLatencyMs?: number 
   const clock = new ManualClock();
   const engine = () =>
     createVerikit({
-      provider: withFailover([Object.assign({}, first, { name: 'first' }), Object.assign({}, second, { name: 'second' })]),
+      provider: withFailover([
+        Object.assign({}, first, { name: 'first' }),
+        Object.assign({}, second, { name: 'second' }),
+      ]),
       secret: testSecret,
       store,
       clock,
@@ -41,7 +44,9 @@ describe('a flow on a failover provider', () => {
     expect((await store.getFlow(started.id))!.context).toMatchObject({ requestId: 'second~req-1', sentBy: 'second' });
 
     // The other instance: a wrong code, then a resend, then the right code, all with the second member.
-    expect((await b.send(started.id, { type: 'submit-code', code: '111111' })).error).toMatchObject({ code: 'code_invalid' });
+    expect((await b.send(started.id, { type: 'submit-code', code: '111111' })).error).toMatchObject({
+      code: 'code_invalid',
+    });
     clock.advance(30_000);
     await b.send(started.id, { type: 'resend' });
     expect(second.callsOf('phone.send')[1]!.input).toMatchObject({ resendOf: 'req-1' });
@@ -66,7 +71,10 @@ describe('a flow on a failover provider', () => {
   it('a first member whose answer says the request was sent (a 5xx) is not failed over either', async () => {
     const { first, second, a } = instances();
     first.failNext('phone.send', new ProviderUnavailableError('the service answered 503', { requestSent: true }));
-    expect(await a.start({ kind: 'phone', phoneNumber: phone })).toMatchObject({ status: 'send-failed', error: { code: 'provider_unavailable' } });
+    expect(await a.start({ kind: 'phone', phoneNumber: phone })).toMatchObject({
+      status: 'send-failed',
+      error: { code: 'provider_unavailable' },
+    });
     expect(second.calls).toHaveLength(0);
   });
 });

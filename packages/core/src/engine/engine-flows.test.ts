@@ -11,7 +11,12 @@ describe('phone flow', () => {
   it('verifies with the right code after a wrong one', async () => {
     const { verikit, provider } = setup();
     const started = await verikit.start({ kind: 'phone', phoneNumber: phone });
-    expect(started).toMatchObject({ status: 'awaiting-code', attemptsLeft: 5, allowed: ['submit-code', 'cancel'], channel: 'sms' });
+    expect(started).toMatchObject({
+      status: 'awaiting-code',
+      attemptsLeft: 5,
+      allowed: ['submit-code', 'cancel'],
+      channel: 'sms',
+    });
     const wrong = await verikit.send(started.id, { type: 'submit-code', code: '000000' });
     expect(wrong).toMatchObject({ status: 'awaiting-code', attemptsLeft: 4, error: { code: 'code_invalid' } });
     const verified = await verikit.send(started.id, { type: 'submit-code', code: provider.lastCode(phone)! });
@@ -72,7 +77,9 @@ describe('phone flow', () => {
   it('refuses a channel the provider lacks, writing nothing', async () => {
     const { verikit, raw } = setup({ provider: createProviderDouble({ channels: ['sms'] }) });
     const before = raw();
-    const error = await verikit.start({ kind: 'phone', phoneNumber: phone, channel: 'voice' }).catch((caught: unknown) => caught);
+    const error = await verikit
+      .start({ kind: 'phone', phoneNumber: phone, channel: 'voice' })
+      .catch((caught: unknown) => caught);
     expect(CapabilityError.isInstance(error) && error.field).toBe('channel');
     expect(raw()).toBe(before);
   });
@@ -88,7 +95,10 @@ describe('phone flow', () => {
 
   it("a provider's error message that echoes an identity number or a code is masked in the view and the record", async () => {
     const { verikit, provider, raw } = setup();
-    provider.failNext('identity.sendOtp', new ProviderRejectedError('BVN 12345678901 is not registered (code 482913)\u0000'));
+    provider.failNext(
+      'identity.sendOtp',
+      new ProviderRejectedError('BVN 12345678901 is not registered (code 482913)\u0000'),
+    );
     const failed = await verikit.start({ kind: 'identity', idType: 'bvn', number: '12345678901' });
     expect(failed).toMatchObject({ status: 'send-failed', error: { code: 'provider_rejected' } });
     expect(failed.error!.message).toBe('BVN ••••••••••• is not registered (code ••••••)');
@@ -100,7 +110,10 @@ describe('phone flow', () => {
     const { verikit, provider } = setup();
     const { id } = await verikit.start({ kind: 'phone', phoneNumber: phone });
     provider.failNext('phone.check', new ProviderUnavailableError('timeout'));
-    expect(await verikit.send(id, { type: 'submit-code', code: '123456' })).toMatchObject({ status: 'awaiting-code', attemptsLeft: 5 });
+    expect(await verikit.send(id, { type: 'submit-code', code: '123456' })).toMatchObject({
+      status: 'awaiting-code',
+      attemptsLeft: 5,
+    });
   });
 });
 
@@ -144,7 +157,9 @@ describe('effects whose outcome is unknown', () => {
     provider.script('phone.check', () => new Promise((resolve) => (answer = resolve)));
     const unknown = await verikit.send(id, { type: 'submit-code', code: '123456' });
     expect(unknown).toMatchObject({ status: 'awaiting-code', attemptsLeft: 1, error: { code: 'outcome_unknown' } });
-    const verified = new Promise((resolve) => verikit.subscribe(id, (view) => view.status === 'verified' && resolve(view.status)));
+    const verified = new Promise((resolve) =>
+      verikit.subscribe(id, (view) => view.status === 'verified' && resolve(view.status)),
+    );
     answer({ valid: true });
     expect(await verified).toBe('verified');
   });
@@ -155,7 +170,10 @@ describe('effects whose outcome is unknown', () => {
     provider.failNext('phone.check', new ProviderUnavailableError('down'));
     expect((await verikit.send(id, { type: 'submit-code', code: '000000' })).attemptsLeft).toBe(2);
     provider.failNext('phone.check', new ProviderRejectedError('Error sending OTP'));
-    expect(await verikit.send(id, { type: 'submit-code', code: '000000' })).toMatchObject({ attemptsLeft: 1, error: { code: 'provider_rejected' } });
+    expect(await verikit.send(id, { type: 'submit-code', code: '000000' })).toMatchObject({
+      attemptsLeft: 1,
+      error: { code: 'provider_rejected' },
+    });
     provider.failNext('phone.check', new ProviderRejectedError('Error sending OTP'));
     expect((await verikit.send(id, { type: 'submit-code', code: '000000' })).status).toBe('locked');
   });
@@ -203,7 +221,11 @@ describe('effects whose outcome is unknown', () => {
       return { requestId: 'answer-lost-in-the-crash' };
     });
     const { id } = await verikit.start({ kind: 'phone', phoneNumber: phone });
-    expect(crashed).toMatchObject({ id, value: 'sending', context: { effect: { id: `${id}:effect:1`, kind: 'phone.send' } } });
+    expect(crashed).toMatchObject({
+      id,
+      value: 'sending',
+      context: { effect: { id: `${id}:effect:1`, kind: 'phone.send' } },
+    });
     await keyv.set(`flow:${id}`, crashed);
     const { deadline } = crashed!.context.effect as { deadline: number };
     expect(provider.callsOf('phone.send')).toHaveLength(1);
@@ -218,7 +240,11 @@ describe('effects whose outcome is unknown', () => {
     await expect(verikit.send(id, { type: 'resend' })).rejects.toThrow(/resend is available in 15 s/);
     clock.set(unknown.resendAvailableAt!);
     const ready = await verikit.get(id);
-    expect(ready).toMatchObject({ status: 'send-failed', error: { code: 'outcome_unknown' }, allowed: ['resend', 'cancel'] });
+    expect(ready).toMatchObject({
+      status: 'send-failed',
+      error: { code: 'outcome_unknown' },
+      allowed: ['resend', 'cancel'],
+    });
     await verikit.get(id);
     // Reading the flow, however often, never repeats the send: only a new user action does.
     expect(provider.callsOf('phone.send')).toHaveLength(1);
@@ -250,9 +276,16 @@ describe('effects are committed before they run', () => {
     clock.advance(30_000);
     await verikit.send(id, { type: 'resend' });
     expect(seen.map((each) => each.idempotencyKey)).toEqual([`${id}:effect:1`, `${id}:effect:2`]);
-    expect(provider.callsOf('phone.send').map((call) => call.idempotencyKey)).toEqual([`${id}:effect:1`, `${id}:effect:2`]);
+    expect(provider.callsOf('phone.send').map((call) => call.idempotencyKey)).toEqual([
+      `${id}:effect:1`,
+      `${id}:effect:2`,
+    ]);
     for (const { idempotencyKey, stored } of seen) {
-      expect(stored).toMatchObject({ id, value: 'sending', context: { effect: { id: idempotencyKey, kind: 'phone.send' } } });
+      expect(stored).toMatchObject({
+        id,
+        value: 'sending',
+        context: { effect: { id: idempotencyKey, kind: 'phone.send' } },
+      });
     }
     // After the call, the answer is committed on top: the effect is settled.
     const after = (await keyv.get(`flow:${id}`)) as FlowRecord;
@@ -303,7 +336,12 @@ describe('ussd flow', () => {
   it('shows the code to dial and is verified by the service event', async () => {
     const { verikit, provider } = setup();
     const started = await verikit.start({ kind: 'ussd', phoneNumber: phone });
-    expect(started).toMatchObject({ status: 'awaiting-dial', ussdCode: '*384*1234#', otp: '4321', allowed: ['cancel'] });
+    expect(started).toMatchObject({
+      status: 'awaiting-dial',
+      ussdCode: '*384*1234#',
+      otp: '4321',
+      allowed: ['cancel'],
+    });
     await provider.completeUssd(phone, 'success');
     const done = await verikit.get(started.id);
     expect(done).toMatchObject({ status: 'verified', done: true });
@@ -334,11 +372,15 @@ describe('ussd flow', () => {
 
   it('ignores an event for a number with no active flow, and a second event once verified', async () => {
     const { verikit, provider } = setup();
-    expect(await verikit.receive({ type: 'ussd-verification', phoneNumber: '+2348011111111', status: 'success' })).toEqual({ outcome: 'no-active-flow' });
+    expect(
+      await verikit.receive({ type: 'ussd-verification', phoneNumber: '+2348011111111', status: 'success' }),
+    ).toEqual({ outcome: 'no-active-flow' });
     const { id } = await verikit.start({ kind: 'ussd', phoneNumber: phone });
     await provider.completeUssd(phone);
     const version = (await verikit.get(id)).version;
-    expect((await verikit.receive({ type: 'ussd-verification', phoneNumber: phone, status: 'failed' })).outcome).toBe('no-active-flow');
+    expect((await verikit.receive({ type: 'ussd-verification', phoneNumber: phone, status: 'failed' })).outcome).toBe(
+      'no-active-flow',
+    );
     expect((await verikit.get(id)).version).toBe(version);
   });
 
@@ -355,7 +397,10 @@ describe('ussd flow', () => {
 describe('messages', () => {
   it('sends SMS and WhatsApp through the provider', async () => {
     const { verikit, provider } = setup({ defaultSender: 'Verikit' });
-    expect(await verikit.sendSms({ to: phone, message: 'Welcome' })).toMatchObject({ provider: 'test', messageId: expect.any(String) });
+    expect(await verikit.sendSms({ to: phone, message: 'Welcome' })).toMatchObject({
+      provider: 'test',
+      messageId: expect.any(String),
+    });
     expect(await verikit.sendWhatsApp({ phoneNumber: phone, message: 'Welcome' })).toMatchObject({ provider: 'test' });
     expect(provider.outbox.map((message) => message.channel)).toEqual(['sms', 'whatsapp']);
     expect(provider.callsOf('sms.send')[0]!.input.from).toBe('Verikit');
@@ -375,7 +420,9 @@ describe('messages', () => {
     const before = raw();
     const secretText = 'Your login code is 918273';
     const smsError = await verikit.sendSms({ to: phone, message: secretText }).catch((caught: unknown) => caught);
-    const whatsAppError = await verikit.sendWhatsApp({ phoneNumber: phone, message: secretText }).catch((caught: unknown) => caught);
+    const whatsAppError = await verikit
+      .sendWhatsApp({ phoneNumber: phone, message: secretText })
+      .catch((caught: unknown) => caught);
     for (const [error, capability] of [
       [smsError, 'sms'],
       [whatsAppError, 'whatsapp'],
@@ -383,7 +430,9 @@ describe('messages', () => {
       expect(CapabilityError.isInstance(error)).toBe(true);
       expect(error).toMatchObject({ code: 'capability_missing', capability, isRetryable: false });
       expect((error as Error).message).toBe(`provider test does not support ${capability}`);
-      expect(JSON.stringify([error, (error as Error).message, (error as Error).stack])).not.toMatch(/918273|2348012345678/);
+      expect(JSON.stringify([error, (error as Error).message, (error as Error).stack])).not.toMatch(
+        /918273|2348012345678/,
+      );
     }
     expect(provider.calls).toHaveLength(0);
     expect(raw()).toBe(before);
@@ -392,22 +441,37 @@ describe('messages', () => {
   it('a provider rejection reaches the caller as the same typed error, with nothing secret in it', async () => {
     const { verikit, provider } = setup({ defaultSender: 'Verikit' });
     const secretText = 'Your login code is 918273';
-    const smsRejection = new ProviderRejectedError('the service refused the message', { providerMessage: 'Invalid sender' });
-    const whatsAppRejection = new ProviderRejectedError('the service refused the message', { providerMessage: 'Not on WhatsApp' });
+    const smsRejection = new ProviderRejectedError('the service refused the message', {
+      providerMessage: 'Invalid sender',
+    });
+    const whatsAppRejection = new ProviderRejectedError('the service refused the message', {
+      providerMessage: 'Not on WhatsApp',
+    });
     provider.failNext('sms.send', smsRejection);
     provider.failNext('whatsapp.send', whatsAppRejection);
     const smsError = await verikit.sendSms({ to: phone, message: secretText }).catch((caught: unknown) => caught);
-    const whatsAppError = await verikit.sendWhatsApp({ phoneNumber: phone, message: secretText }).catch((caught: unknown) => caught);
+    const whatsAppError = await verikit
+      .sendWhatsApp({ phoneNumber: phone, message: secretText })
+      .catch((caught: unknown) => caught);
     for (const [error, rejection] of [
       [smsError, smsRejection],
       [whatsAppError, whatsAppRejection],
     ] as const) {
       expect(ProviderRejectedError.isInstance(error)).toBe(true);
       expect(error).toBe(rejection);
-      expect(error).toMatchObject({ code: 'provider_rejected', isRetryable: false, providerMessage: rejection.providerMessage });
-      expect(JSON.stringify([error, (error as Error).message, (error as Error).stack, (error as ProviderRejectedError).providerMessage])).not.toMatch(
-        /918273|2348012345678/,
-      );
+      expect(error).toMatchObject({
+        code: 'provider_rejected',
+        isRetryable: false,
+        providerMessage: rejection.providerMessage,
+      });
+      expect(
+        JSON.stringify([
+          error,
+          (error as Error).message,
+          (error as Error).stack,
+          (error as ProviderRejectedError).providerMessage,
+        ]),
+      ).not.toMatch(/918273|2348012345678/);
     }
     // Each was tried once: a rejection is final, never retried.
     expect(provider.callsOf('sms.send')).toHaveLength(1);

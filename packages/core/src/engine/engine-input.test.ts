@@ -45,14 +45,19 @@ describe('bad input to every public function: a typed error naming the field, an
     expect(provider.calls).toHaveLength(0);
   });
 
-  it.each(badPhoneNumbers)('start(ussd), sendSms and sendWhatsApp with a phone number %s', async (_label, phoneNumber) => {
-    const { verikit, raw } = setup({ defaultSender: 'Verikit' });
-    const before = raw();
-    expect((await invalid(() => verikit.start({ kind: 'ussd', phoneNumber } as never))).field).toBe('phoneNumber');
-    expect((await invalid(() => verikit.sendSms({ to: phoneNumber, message: 'hi' } as never))).field).toBe('to');
-    expect((await invalid(() => verikit.sendWhatsApp({ phoneNumber, message: 'hi' } as never))).field).toBe('phoneNumber');
-    expect(raw()).toBe(before);
-  });
+  it.each(badPhoneNumbers)(
+    'start(ussd), sendSms and sendWhatsApp with a phone number %s',
+    async (_label, phoneNumber) => {
+      const { verikit, raw } = setup({ defaultSender: 'Verikit' });
+      const before = raw();
+      expect((await invalid(() => verikit.start({ kind: 'ussd', phoneNumber } as never))).field).toBe('phoneNumber');
+      expect((await invalid(() => verikit.sendSms({ to: phoneNumber, message: 'hi' } as never))).field).toBe('to');
+      expect((await invalid(() => verikit.sendWhatsApp({ phoneNumber, message: 'hi' } as never))).field).toBe(
+        'phoneNumber',
+      );
+      expect(raw()).toBe(before);
+    },
+  );
 
   it.each([
     ['10 digits', '1234567890'],
@@ -159,20 +164,32 @@ describe('bad input to every public function: a typed error naming the field, an
     const { verikit, provider } = setup();
     const to = '+2348012345678';
     expect((await invalid(() => verikit.sendSms({ to, message: 'hi' }))).field).toBe('from');
-    expect((await invalid(() => verikit.sendSms({ from: 'A sender name too long', to, message: 'hi' }))).field).toBe('from');
+    expect((await invalid(() => verikit.sendSms({ from: 'A sender name too long', to, message: 'hi' }))).field).toBe(
+      'from',
+    );
     expect((await invalid(() => verikit.sendSms({ from: 'Verikit', to, message: '' }))).field).toBe('message');
     expect((await invalid(() => verikit.sendSms({ from: 'Verikit', to, message: megabyte }))).field).toBe('message');
     expect((await invalid(() => verikit.sendWhatsApp({ phoneNumber: to, message: '   ' }))).field).toBe('message');
-    expect((await invalid(() => verikit.sendWhatsApp({ phoneNumber: to, message: 42 } as never))).field).toBe('message');
+    expect((await invalid(() => verikit.sendWhatsApp({ phoneNumber: to, message: 42 } as never))).field).toBe(
+      'message',
+    );
     expect(provider.calls).toHaveLength(0);
   });
 
   it('identity number patterns with the global flag check every number afresh', async () => {
-    const verikit = createVerikit({ provider: createProviderDouble(), secret: testSecret, identityNumberPatterns: { bvn: /^22\d{9}$/g } });
+    const verikit = createVerikit({
+      provider: createProviderDouble(),
+      secret: testSecret,
+      identityNumberPatterns: { bvn: /^22\d{9}$/g },
+    });
     for (let index = 0; index < 4; index += 1) {
-      expect((await verikit.start({ kind: 'identity', idType: 'bvn', number: `2212345678${index}` })).status).toBe('awaiting-code');
+      expect((await verikit.start({ kind: 'identity', idType: 'bvn', number: `2212345678${index}` })).status).toBe(
+        'awaiting-code',
+      );
     }
-    expect((await invalid(() => verikit.start({ kind: 'identity', idType: 'bvn', number: '33312345678' }))).field).toBe('number');
+    expect((await invalid(() => verikit.start({ kind: 'identity', idType: 'bvn', number: '33312345678' }))).field).toBe(
+      'number',
+    );
   });
 
   it('createVerikit with bad options', () => {
@@ -210,7 +227,12 @@ describe('properties of input validation', () => {
     const e164Like = fc.oneof(
       fc.stringMatching(/^\+234[789][01]\d{7,9}$/), // mostly valid Nigerian mobiles, some of the wrong length
       fc.stringMatching(/^\+1[2-9]\d{2}[2-9]\d{5,7}$/), // North American numbers, valid or one digit short/long
-      fc.tuple(fc.constantFrom('+234', '+1', '+44', '+27', '+91', '+254', '+0', '+999'), fc.stringMatching(/^\d{4,14}$/)).map(([cc, rest]) => cc + rest),
+      fc
+        .tuple(
+          fc.constantFrom('+234', '+1', '+44', '+27', '+91', '+254', '+0', '+999'),
+          fc.stringMatching(/^\d{4,14}$/),
+        )
+        .map(([cc, rest]) => cc + rest),
       fc.stringMatching(/^\+\d{0,18}$/),
     );
     const hostile = fc.oneof(fc.string(), fc.stringMatching(/^\+?[0-9 ()-]{0,20}$/));
@@ -240,16 +262,20 @@ describe('properties of input validation', () => {
   it('identity numbers are accepted exactly when they are 11 digits', async () => {
     const { verikit } = setup({ policies: { maxSendsPerHour: 1_000_000 } });
     await fc.assert(
-      fc.asyncProperty(fc.oneof(fc.string(), fc.stringMatching(/^\d{9,13}$/)), fc.constantFrom('bvn', 'nin'), async (number, idType) => {
-        const accepted = await verikit.start({ kind: 'identity', idType: idType as 'bvn', number }).then(
-          () => true,
-          (error: unknown) => {
-            expect(InvalidInputError.isInstance(error) && error.field).toBe('number');
-            return false;
-          },
-        );
-        expect(accepted).toBe(/^\d{11}$/.test(number));
-      }),
+      fc.asyncProperty(
+        fc.oneof(fc.string(), fc.stringMatching(/^\d{9,13}$/)),
+        fc.constantFrom('bvn', 'nin'),
+        async (number, idType) => {
+          const accepted = await verikit.start({ kind: 'identity', idType: idType as 'bvn', number }).then(
+            () => true,
+            (error: unknown) => {
+              expect(InvalidInputError.isInstance(error) && error.field).toBe('number');
+              return false;
+            },
+          );
+          expect(accepted).toBe(/^\d{11}$/.test(number));
+        },
+      ),
       { numRuns: 300 },
     );
   });

@@ -41,12 +41,21 @@ describe('store key names carry a keyed hash of the phone number, never the numb
 
     const keyvA = createMemoryKeyv();
     const keyvB = createMemoryKeyv();
-    await createVerikit({ provider: createProviderDouble(), secret: testSecret, store: new KeyvFlowStore(keyvA) }).start({ kind: 'ussd', phoneNumber: phone });
-    await createVerikit({ provider: createProviderDouble(), secret: `${testSecret}-other`, store: new KeyvFlowStore(keyvB) }).start({
+    await createVerikit({
+      provider: createProviderDouble(),
+      secret: testSecret,
+      store: new KeyvFlowStore(keyvA),
+    }).start({ kind: 'ussd', phoneNumber: phone });
+    await createVerikit({
+      provider: createProviderDouble(),
+      secret: `${testSecret}-other`,
+      store: new KeyvFlowStore(keyvB),
+    }).start({
       kind: 'ussd',
       phoneNumber: phone,
     });
-    const routeOf = (keyv: ReturnType<typeof createMemoryKeyv>) => keyNames(keyv).find((name) => name.includes('route:ussd:'));
+    const routeOf = (keyv: ReturnType<typeof createMemoryKeyv>) =>
+      keyNames(keyv).find((name) => name.includes('route:ussd:'));
     expect(routeOf(keyvA)).toBeDefined();
     expect(routeOf(keyvA)).not.toBe(routeOf(keyvB));
   });

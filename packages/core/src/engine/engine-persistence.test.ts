@@ -32,7 +32,9 @@ describe('persistence', () => {
     const record = (await keyv.get(`flow:${id}`)) as Record<string, unknown>;
     expect(record).toMatchObject({ schemaVersion: 1, kind: 'phone', version: 2, value: 'awaiting-code' });
     await keyv.set(`flow:${id}`, { ...record, schemaVersion: 99 });
-    await expect(verikit.get(id)).rejects.toSatisfy((error) => RecordSchemaError.isInstance(error) && /schema version 99/.test(error.message));
+    await expect(verikit.get(id)).rejects.toSatisfy(
+      (error) => RecordSchemaError.isInstance(error) && /schema version 99/.test(error.message),
+    );
     await keyv.set(`flow:${id}`, { ...record, value: 'no-such-state' });
     await expect(verikit.get(id)).rejects.toSatisfy(RecordSchemaError.isInstance);
   });
@@ -54,7 +56,12 @@ describe('persistence', () => {
       }
     }
     const store = new CountingStore(createMemoryKeyv());
-    const verikit = createVerikit({ provider: createProviderDouble(), secret: testSecret, clock: new ManualClock(), store });
+    const verikit = createVerikit({
+      provider: createProviderDouble(),
+      secret: testSecret,
+      clock: new ManualClock(),
+      store,
+    });
     const flow = await verikit.start({ kind: 'phone', phoneNumber: '+2348012345678' });
     expect(store.reads).toBe(0);
     // submit-code: one read for the submit; the check's answer is committed on top of the record written before it.

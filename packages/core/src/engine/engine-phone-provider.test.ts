@@ -52,14 +52,22 @@ describe("the provider's reason for a code that is not valid becomes the flow's 
     const { id } = await verikit.start({ kind: 'phone', phoneNumber: phone });
     provider.script('phone.check', { valid: false, reason: 'attempts-exhausted' });
     const locked = await verikit.send(id, { type: 'submit-code', code: '123456' });
-    expect(locked).toMatchObject({ status: 'locked', done: true, attemptsLeft: 0, error: { code: 'attempts_exhausted' } });
+    expect(locked).toMatchObject({
+      status: 'locked',
+      done: true,
+      attemptsLeft: 0,
+      error: { code: 'attempts_exhausted' },
+    });
   });
 
   it('not-pending before the flow recorded an approval: the code is spent, the flow is expired and may resend', async () => {
     const { verikit, provider } = setup();
     const { id } = await verikit.start({ kind: 'phone', phoneNumber: phone });
     provider.script('phone.check', { valid: false, reason: 'not-pending' });
-    expect(await verikit.send(id, { type: 'submit-code', code: '123456' })).toMatchObject({ status: 'expired', attemptsLeft: 5 });
+    expect(await verikit.send(id, { type: 'submit-code', code: '123456' })).toMatchObject({
+      status: 'expired',
+      attemptsLeft: 5,
+    });
   });
 
   it('not-pending after the flow recorded an approval: the late answer changes nothing, the flow stays verified', async () => {
@@ -68,7 +76,9 @@ describe("the provider's reason for a code that is not valid becomes the flow's 
     let answerFirst!: (result: { valid: boolean; reason: 'not-pending' }) => void;
     provider.script('phone.check', () => new Promise((resolve) => (answerFirst = resolve)));
     // The first check is unanswered by its deadline; the second approves the code.
-    expect((await verikit.send(id, { type: 'submit-code', code: '123456' })).error).toMatchObject({ code: 'outcome_unknown' });
+    expect((await verikit.send(id, { type: 'submit-code', code: '123456' })).error).toMatchObject({
+      code: 'outcome_unknown',
+    });
     const verified = await verikit.send(id, { type: 'submit-code', code: '123456' });
     expect(verified.status).toBe('verified');
     // The first check's answer comes late: the provider no longer has a pending verification.
@@ -85,7 +95,10 @@ describe("the provider's reason for a code that is not valid becomes the flow's 
     const { id } = await verikit.start({ kind: 'phone', phoneNumber: phone });
     let answer!: (result: { valid: boolean; reason: 'attempts-exhausted' }) => void;
     provider.script('phone.check', () => new Promise((resolve) => (answer = resolve)));
-    expect(await verikit.send(id, { type: 'submit-code', code: '000000' })).toMatchObject({ status: 'awaiting-code', error: { code: 'outcome_unknown' } });
+    expect(await verikit.send(id, { type: 'submit-code', code: '000000' })).toMatchObject({
+      status: 'awaiting-code',
+      error: { code: 'outcome_unknown' },
+    });
     const locked = new Promise((resolve) => verikit.subscribe(id, (view) => view.status === 'locked' && resolve(view)));
     answer({ valid: false, reason: 'attempts-exhausted' });
     expect(await locked).toMatchObject({ status: 'locked', attemptsLeft: 0, error: { code: 'attempts_exhausted' } });
@@ -94,7 +107,11 @@ describe("the provider's reason for a code that is not valid becomes the flow's 
   it('a reason the engine does not know, or one beside a valid code, is ignored', async () => {
     const { verikit, provider } = setup();
     const { id } = await verikit.start({ kind: 'phone', phoneNumber: phone });
-    provider.script('phone.check', { valid: false, reason: 'gone-fishing' as never }, { valid: true, reason: 'expired' });
+    provider.script(
+      'phone.check',
+      { valid: false, reason: 'gone-fishing' as never },
+      { valid: true, reason: 'expired' },
+    );
     expect(await verikit.send(id, { type: 'submit-code', code: '000000' })).toMatchObject({
       status: 'awaiting-code',
       attemptsLeft: 4,
@@ -109,7 +126,8 @@ describe('sentBy: which provider sent the code', () => {
     const { verikit, provider, clock, keyv } = setup();
     provider.script('phone.send', { requestId: 'second~req-1', sentBy: 'second' }, { requestId: 'plain-2' });
     const started = await verikit.start({ kind: 'phone', phoneNumber: phone });
-    const context = async () => ((await keyv.get(`flow:${started.id}`)) as { context: Record<string, unknown> }).context;
+    const context = async () =>
+      ((await keyv.get(`flow:${started.id}`)) as { context: Record<string, unknown> }).context;
     expect(await context()).toMatchObject({ requestId: 'second~req-1', sentBy: 'second' });
     expect(JSON.stringify(started)).not.toContain('second');
     clock.advance(30_000);

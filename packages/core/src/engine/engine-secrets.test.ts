@@ -7,7 +7,10 @@ describe('secrets and identity numbers never leak', () => {
   it('after complete flows: no generated OTP, submitted code or full BVN/NIN in the store, logs, errors or views', async () => {
     const bvn = '22298765432';
     const nin = '33398765432';
-    const provider = createProviderDouble({ identities: { [bvn]: '+2348020000001', [nin]: '+2348020000002' }, phoneCode: '864213' });
+    const provider = createProviderDouble({
+      identities: { [bvn]: '+2348020000001', [nin]: '+2348020000002' },
+      phoneCode: '864213',
+    });
     const { verikit, raw, logs, clock } = setup({ provider, policies: { maxAttempts: 2 } });
     const views: FlowView[] = [];
     const errors: unknown[] = [];
@@ -53,11 +56,18 @@ describe('secrets and identity numbers never leak', () => {
       store: raw(),
       logs: JSON.stringify(logs),
       views: JSON.stringify(views),
-      errors: JSON.stringify(errors.map((error) => ({ message: (error as Error).message, ...(error as object), cause: String((error as Error).cause) }))),
+      errors: JSON.stringify(
+        errors.map((error) => ({
+          message: (error as Error).message,
+          ...(error as object),
+          cause: String((error as Error).cause),
+        })),
+      ),
     };
     const needles = [...generatedOtps, ...submitted, bvn, nin, testSecret];
     for (const [where, haystack] of Object.entries(haystacks)) {
-      for (const needle of needles) expect({ where, found: haystack.includes(needle) }).toEqual({ where, found: false });
+      for (const needle of needles)
+        expect({ where, found: haystack.includes(needle) }).toEqual({ where, found: false });
     }
     // The masked forms are what shows.
     expect(haystacks.views).toContain('*******5432');

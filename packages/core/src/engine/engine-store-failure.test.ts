@@ -67,7 +67,11 @@ describe('a failing store', () => {
   it('is a retryable StoreError, never "flow not found", and the flow continues when the store is back', async () => {
     const map = new FlakyMap();
     const keyv = new Keyv({ store: map, serialize: JSON.stringify, deserialize: JSON.parse });
-    const verikit = createVerikit({ provider: createProviderDouble(), secret: testSecret, store: new KeyvFlowStore(keyv) });
+    const verikit = createVerikit({
+      provider: createProviderDouble(),
+      secret: testSecret,
+      store: new KeyvFlowStore(keyv),
+    });
     const { id } = await verikit.start({ kind: 'phone', phoneNumber: '+2348012345678' });
     map.down = true;
     for (const call of [
@@ -93,7 +97,11 @@ describe('a failing store', () => {
     const { id } = await verikit.start({ kind: 'phone', phoneNumber: '+2348012345678' });
     map.down = true;
     // Reads fail with the coded driver error; writes with a plain one.
-    for (const call of [() => verikit.get(id), () => verikit.send(id, { type: 'submit-code', code: '123456' }), () => store.getRoute('ussd:+2348012345678')]) {
+    for (const call of [
+      () => verikit.get(id),
+      () => verikit.send(id, { type: 'submit-code', code: '123456' }),
+      () => store.getRoute('ussd:+2348012345678'),
+    ]) {
       expectSafe(await call().catch((caught: unknown) => caught), 'ECONNREFUSED');
     }
     const written = await store.setRoute('ussd:+2348012345678', id, 60_000).catch((caught: unknown) => caught);
@@ -116,7 +124,9 @@ describe('a failing store', () => {
     const { id } = await verikit.start({ kind: 'phone', phoneNumber: '+2348012345678' });
     store.hanging = true;
     const results = await Promise.all(
-      Array.from({ length: 5 }, () => verikit.send(id, { type: 'submit-code', code: '000000' }).catch((error: unknown) => error)),
+      Array.from({ length: 5 }, () =>
+        verikit.send(id, { type: 'submit-code', code: '000000' }).catch((error: unknown) => error),
+      ),
     );
     for (const error of results) {
       expect(StoreError.isInstance(error)).toBe(true);

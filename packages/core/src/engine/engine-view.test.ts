@@ -147,7 +147,11 @@ describe('a send that never left blocks no retry', () => {
     expect(failed.resendAvailableAt).toBeUndefined();
     const resent = await verikit.send(failed.id, { type: 'resend' });
     // The second send's cooldown grows as for any second send: the failed one counted.
-    expect(resent).toMatchObject({ status: 'awaiting-code', sendsLeft: 1, resendAvailableAt: resent.serverTime + 60_000 });
+    expect(resent).toMatchObject({
+      status: 'awaiting-code',
+      sendsLeft: 1,
+      resendAvailableAt: resent.serverTime + 60_000,
+    });
   });
 
   it('a later send failing as provider_unavailable, not known to have stayed home, keeps its cooldown', async () => {
@@ -156,7 +160,11 @@ describe('a send that never left blocks no retry', () => {
     clock.advance(30_000);
     provider.failNext('phone.send', new ProviderUnavailableError('the service answered 503'));
     const failed = await verikit.send(started.id, { type: 'resend' });
-    expect(failed).toMatchObject({ status: 'send-failed', allowed: ['cancel'], resendAvailableAt: clock.now() + 60_000 });
+    expect(failed).toMatchObject({
+      status: 'send-failed',
+      allowed: ['cancel'],
+      resendAvailableAt: clock.now() + 60_000,
+    });
   });
 
   it('any send whose error says requestSent: false starts no cooldown; requestSent: true keeps it, even on the first send', async () => {
@@ -175,7 +183,12 @@ describe('a send that never left blocks no retry', () => {
     const { verikit, provider, clock } = setup({ policies: { effectTimeoutMs: 100 } });
     provider.script('phone.send', () => new Promise(() => {}));
     const unknown = await verikit.start({ kind: 'phone', phoneNumber: phone });
-    expect(unknown).toMatchObject({ status: 'send-failed', error: { code: 'outcome_unknown' }, allowed: ['cancel'], resendAvailableAt: clock.now() + 30_000 });
+    expect(unknown).toMatchObject({
+      status: 'send-failed',
+      error: { code: 'outcome_unknown' },
+      allowed: ['cancel'],
+      resendAvailableAt: clock.now() + 30_000,
+    });
   });
 
   it('USSD and identity too: a first initiation or OTP send that never left may be retried at once', async () => {

@@ -14,7 +14,9 @@ export class FlowQueue {
     const previous = this.#tails.get(flowId);
     const current = (previous ?? Promise.resolve(undefined)).then((storeFailure) => {
       if (storeFailure !== undefined) {
-        throw new StoreError('the flow store failed the call queued ahead of this one on the same flow', { cause: storeFailure });
+        throw new StoreError('the flow store failed the call queued ahead of this one on the same flow', {
+          cause: storeFailure,
+        });
       }
       return work();
     });

@@ -49,7 +49,9 @@ export class FlowRecords {
 
   restore(record: FlowRecord): Loaded {
     if (record.schemaVersion !== recordSchemaVersion) {
-      throw new RecordSchemaError(`flow record has schema version ${String(record.schemaVersion)}; this release reads ${recordSchemaVersion}`);
+      throw new RecordSchemaError(
+        `flow record has schema version ${String(record.schemaVersion)}; this release reads ${recordSchemaVersion}`,
+      );
     }
     const flow = this.#flows.get(record.kind);
     if (flow === undefined) throw new RecordSchemaError('flow record has an unknown kind');
@@ -84,7 +86,12 @@ export class FlowRecords {
     // Keyv reads a TTL of 0 as "keep forever": the shortest TTL is 1 ms.
     if (snapshot.status === 'done') return Math.max(1, this.#policies.retentionMs);
     const context = snapshot.context as FlowContextBase;
-    const until = Math.max(now, context.expiresAt ?? now, context.effect?.deadline ?? now, context.resendAvailableAt ?? now);
+    const until = Math.max(
+      now,
+      context.expiresAt ?? now,
+      context.effect?.deadline ?? now,
+      context.resendAvailableAt ?? now,
+    );
     return Math.max(1, until - now + this.#policies.retentionMs);
   }
 }

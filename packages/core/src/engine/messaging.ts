@@ -1,5 +1,10 @@
 import { CapabilityError, parseInput, requireCapabilityV1, type MessageSendResultV1 } from '@verikit/provider';
-import { sendSmsInputSchema, sendWhatsAppInputSchema, type SendSmsInput, type SendWhatsAppInput } from '../inputs/inputs.js';
+import {
+  sendSmsInputSchema,
+  sendWhatsAppInputSchema,
+  type SendSmsInput,
+  type SendWhatsAppInput,
+} from '../inputs/inputs.js';
 import { generateFlowId } from '../secrets/secrets.js';
 import type { EngineSettings } from './options.js';
 
@@ -8,7 +13,11 @@ export type MessageResult = MessageSendResultV1 & { provider: string };
 
 /** Messages are no flow: each call gets its own deadline and a fresh idempotency key. */
 function messageContext(settings: EngineSettings) {
-  return { signal: AbortSignal.timeout(settings.policies.effectTimeoutMs), idempotencyKey: `message:${generateFlowId()}`, logger: settings.logger };
+  return {
+    signal: AbortSignal.timeout(settings.policies.effectTimeoutMs),
+    idempotencyKey: `message:${generateFlowId()}`,
+    logger: settings.logger,
+  };
 }
 
 function resultOf(provider: string, result: MessageSendResultV1 | undefined): MessageResult {
@@ -27,7 +36,10 @@ export async function sendSms(settings: EngineSettings, rawInput: SendSmsInput):
   requireCapabilityV1(provider, { capability: 'sms', from });
   return resultOf(
     provider.name,
-    await provider.sms!.send({ ...(from === undefined ? {} : { from }), to: input.to, message: input.message }, messageContext(settings)),
+    await provider.sms!.send(
+      { ...(from === undefined ? {} : { from }), to: input.to, message: input.message },
+      messageContext(settings),
+    ),
   );
 }
 
@@ -40,7 +52,9 @@ export async function sendWhatsApp(settings: EngineSettings, rawInput: SendWhats
   const { provider } = settings;
   requireCapabilityV1(provider, { capability: 'whatsapp' });
   if (provider.whatsapp!.requires?.includes('sender') === true) {
-    throw new CapabilityError("whatsapp without a sender (configure the provider's WhatsApp sender)", provider.name, { field: 'from' });
+    throw new CapabilityError("whatsapp without a sender (configure the provider's WhatsApp sender)", provider.name, {
+      field: 'from',
+    });
   }
   return resultOf(provider.name, await provider.whatsapp!.send(input, messageContext(settings)));
 }

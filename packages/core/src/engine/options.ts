@@ -1,8 +1,20 @@
 import { z } from 'zod';
-import { parseInput, senderSchema, silentLogger, type IdentityType, type Logger, type ProviderV1 } from '@verikit/provider';
+import {
+  parseInput,
+  senderSchema,
+  silentLogger,
+  type IdentityType,
+  type Logger,
+  type ProviderV1,
+} from '@verikit/provider';
 import { errorCode } from '../logging/error-code.js';
 import { defaultPolicies, type FlowPolicies } from '../flows/policies.js';
-import { checkGuardOptions, resolveGuardOptions, type GuardSettings, type SendGuardOptions } from '../guard/guard-options.js';
+import {
+  checkGuardOptions,
+  resolveGuardOptions,
+  type GuardSettings,
+  type SendGuardOptions,
+} from '../guard/guard-options.js';
 import type { FlowStore } from '../store/flow-store.js';
 import { KeyvFlowStore } from '../store/keyv-flow-store.js';
 import { MemoryChangeBus, type FlowChangeBus } from './change-bus.js';
@@ -60,9 +72,12 @@ export interface EngineSettings {
 }
 
 const optionsSchema = z.object({
-  provider: z.custom<ProviderV1>((value) => typeof value === 'object' && value !== null && (value as ProviderV1).specificationVersion === 'v1', {
-    error: 'must be a provider implementing specificationVersion v1',
-  }),
+  provider: z.custom<ProviderV1>(
+    (value) => typeof value === 'object' && value !== null && (value as ProviderV1).specificationVersion === 'v1',
+    {
+      error: 'must be a provider implementing specificationVersion v1',
+    },
+  ),
   secret: z.string({ error: 'is required' }).min(32, { error: 'must be at least 32 characters' }),
   defaultSender: senderSchema.optional(),
   identityNumberPatterns: z
@@ -78,9 +93,12 @@ const optionsSchema = z.object({
     })
     .optional(),
   clock: z
-    .custom<Clock>((value) => typeof value === 'object' && value !== null && typeof (value as Clock).now === 'function', {
-      error: 'must be an object with a now() function',
-    })
+    .custom<Clock>(
+      (value) => typeof value === 'object' && value !== null && typeof (value as Clock).now === 'function',
+      {
+        error: 'must be an object with a now() function',
+      },
+    )
     .optional(),
   policies: z
     .strictObject({
@@ -115,7 +133,9 @@ export function resolveOptions(options: VerikitOptions): EngineSettings {
     store: options.store ?? new KeyvFlowStore(),
     clock: options.clock ?? { now: () => Date.now() },
     logger,
-    bus: options.changeBus ?? new MemoryChangeBus((error) => logger.error('verikit.listener.failed', { error: errorCode(error) })),
+    bus:
+      options.changeBus ??
+      new MemoryChangeBus((error) => logger.error('verikit.listener.failed', { error: errorCode(error) })),
     defaultSender: options.defaultSender,
     identityNumberPatterns,
     guard: resolveGuardOptions(options.guard),

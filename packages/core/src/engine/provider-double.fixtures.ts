@@ -36,7 +36,10 @@ interface Operations {
 type Operation = keyof Operations;
 
 /** A scripted answer: a value, an error to throw, or a function computing either. */
-type Scripted<K extends Operation> = Operations[K][1] | Error | ((input: Operations[K][0]) => Operations[K][1] | Promise<Operations[K][1]>);
+type Scripted<K extends Operation> =
+  | Operations[K][1]
+  | Error
+  | ((input: Operations[K][0]) => Operations[K][1] | Promise<Operations[K][1]>);
 
 interface RecordedCall<K extends Operation = Operation> {
   readonly operation: K;
@@ -99,7 +102,12 @@ export function createProviderDouble(options: ProviderDoubleOptions = {}): Provi
   const requests = new Map<string, string>();
   let sequence = 0;
 
-  async function run<K extends Operation>(operation: K, input: Operations[K][0], context: ProviderCallContextV1, fallback: () => Operations[K][1]) {
+  async function run<K extends Operation>(
+    operation: K,
+    input: Operations[K][0],
+    context: ProviderCallContextV1,
+    fallback: () => Operations[K][1],
+  ) {
     calls.push({ operation, input, idempotencyKey: context.idempotencyKey } as RecordedCall);
     await delay(options.latencyMs ?? 0, context.signal);
     const scripted = scripts.get(operation)?.shift() as Scripted<K> | undefined;
@@ -133,7 +141,8 @@ export function createProviderDouble(options: ProviderDoubleOptions = {}): Provi
       check: (input, context) =>
         run('phone.check', input, context, () => {
           const code = requests.get(input.requestId);
-          if (code === undefined) throw new ProviderRejectedError('unknown requestId', { providerMessage: 'Error sending OTP' });
+          if (code === undefined)
+            throw new ProviderRejectedError('unknown requestId', { providerMessage: 'Error sending OTP' });
           return { valid: code === input.code };
         }),
     },
@@ -148,7 +157,9 @@ export function createProviderDouble(options: ProviderDoubleOptions = {}): Provi
       send(input, context) {
         const from = input.from ?? options.defaultSender;
         if (from === undefined)
-          return Promise.reject(new InvalidInputError([{ field: 'from', message: 'is required: pass from, or configure defaultSender' }]));
+          return Promise.reject(
+            new InvalidInputError([{ field: 'from', message: 'is required: pass from, or configure defaultSender' }]),
+          );
         return run('sms.send', { ...input, from }, context, () => {
           outbox.push({ channel: 'sms', to: input.to });
           return { messageId: `sms-${++sequence}` };

@@ -20,14 +20,19 @@ export interface ReceiveResult {
   readonly view?: FlowView;
 }
 
-const routes = Object.values(flowDefinitions).flatMap((definition) => (definition.providerEvent ? [definition.providerEvent] : []));
+const routes = Object.values(flowDefinitions).flatMap((definition) =>
+  definition.providerEvent ? [definition.providerEvent] : [],
+);
 
 /**
  * `verikit.receive`: finds the flow a verified provider event concerns through the route key its
  * flow wrote, and applies it there. An event no live flow waits for is no error: the flow ended,
  * expired, or was never started here.
  */
-export async function receiveProviderEvent(deps: { store: FlowStore; commits: CommitLoop; env: FlowEnvironment }, rawEvent: unknown): Promise<ReceiveResult> {
+export async function receiveProviderEvent(
+  deps: { store: FlowStore; commits: CommitLoop; env: FlowEnvironment },
+  rawEvent: unknown,
+): Promise<ReceiveResult> {
   const event = parseInput(providerEventSchema, rawEvent, 'event');
   const route = routes.find((candidate) => candidate.type === event.type);
   let flowId: string | undefined;
@@ -37,7 +42,10 @@ export async function receiveProviderEvent(deps: { store: FlowStore; commits: Co
   }
   if (route === undefined || flowId === undefined) return { outcome: 'no-active-flow' };
   try {
-    const committed = await deps.commits.commit(flowId, (_loaded, now) => ({ event: route.toEvent(event, now), onRefused: acceptSilently }));
+    const committed = await deps.commits.commit(flowId, (_loaded, now) => ({
+      event: route.toEvent(event, now),
+      onRefused: acceptSilently,
+    }));
     if (!committed.changed) return { outcome: 'no-active-flow', flowId };
     return { outcome: 'applied', flowId, view: committed.view };
   } catch (error) {

@@ -34,7 +34,12 @@ export class SendLimit {
    * Admits one send: the guard first (nothing of the recipient's limit is used by a send it refuses),
    * then one unit of the recipient's limit.
    */
-  async admit(key: string, context: Readonly<Record<string, unknown>>, client: string | undefined, now: number): Promise<void> {
+  async admit(
+    key: string,
+    context: Readonly<Record<string, unknown>>,
+    client: string | undefined,
+    now: number,
+  ): Promise<void> {
     await this.#guard?.check({ phoneNumber: phoneNumberOf(context), client }, now);
     await this.take(key, now);
   }
@@ -43,9 +48,13 @@ export class SendLimit {
   async take(key: string, now: number): Promise<void> {
     const result = await this.#store.consume(`sends:${key}`, this.#policies.maxSendsPerHour, windowMs, now);
     if (!result.allowed) {
-      throw new RateLimitedError(`the limit of ${this.#policies.maxSendsPerHour} sends per hour for this recipient is reached`, result.resetAt, {
-        retryAfterMs: Math.max(0, result.resetAt - now),
-      });
+      throw new RateLimitedError(
+        `the limit of ${this.#policies.maxSendsPerHour} sends per hour for this recipient is reached`,
+        result.resetAt,
+        {
+          retryAfterMs: Math.max(0, result.resetAt - now),
+        },
+      );
     }
   }
 
@@ -57,7 +66,11 @@ export class SendLimit {
     definition: FlowDefinition,
     env: FlowEnvironment,
     client?: string,
-  ): (context: Readonly<Record<string, unknown>>, effects: readonly EffectRequest[], now: number) => Promise<void> | undefined {
+  ): (
+    context: Readonly<Record<string, unknown>>,
+    effects: readonly EffectRequest[],
+    now: number,
+  ) => Promise<void> | undefined {
     let taken = false;
     return (context, effects, now) => {
       if (taken || !effects.some((effect) => definition.effects[effect.kind]?.send === true)) return undefined;

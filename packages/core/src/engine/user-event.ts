@@ -38,7 +38,12 @@ function refuse(eventType: string, env: FlowEnvironment) {
  * send guard (for the `client` of `options`) and taking a unit of the send limit when it starts a
  * send, and the provider calls it asks for are run.
  */
-export async function applyUserEvent(deps: UserEventDeps, rawFlowId: string, rawEvent: UserEvent, options?: CallOptions): Promise<FlowView> {
+export async function applyUserEvent(
+  deps: UserEventDeps,
+  rawFlowId: string,
+  rawEvent: UserEvent,
+  options?: CallOptions,
+): Promise<FlowView> {
   const { env, commits, limits } = deps;
   const flowId = parseFlowId(rawFlowId);
   const event = parseInput(userEventSchema, rawEvent, 'event');

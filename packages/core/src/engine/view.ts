@@ -73,7 +73,9 @@ const sendEvents = new Set(['resend', 'restart']);
 
 /** True when the state would take a resend or restart once the cooldown has passed. */
 function resendPossible(snapshot: AnyMachineSnapshot, kind: FlowKind, at: number): boolean {
-  return flowDefinitions[kind].userEvents.some((type) => sendEvents.has(type) && snapshot.can(probe(type, at) as never));
+  return flowDefinitions[kind].userEvents.some(
+    (type) => sendEvents.has(type) && snapshot.can(probe(type, at) as never),
+  );
 }
 
 /** The view of a snapshot as of `now`: what every engine call returns and every subscriber receives. */
@@ -85,7 +87,9 @@ export function toView(
   const context = snapshot.context as FlowContextBase & Record<string, unknown>;
   const limits = snapshot.machine.root.meta as FlowLimits | undefined;
   const done = snapshot.status === 'done';
-  const allowed = done ? [] : flowDefinitions[meta.kind].userEvents.filter((type) => snapshot.can(probe(type, now) as never));
+  const allowed = done
+    ? []
+    : flowDefinitions[meta.kind].userEvents.filter((type) => snapshot.can(probe(type, now) as never));
   const view: Record<string, unknown> = {
     id: meta.id,
     kind: meta.kind,
@@ -101,11 +105,17 @@ export function toView(
   if (context.attemptsLeft !== undefined && limits?.maxAttempts !== undefined) view.maxAttempts = limits.maxAttempts;
   if (limits !== undefined && !done) view.sendsLeft = Math.max(0, limits.maxSendsPerFlow - context.sendCount);
   const resendAt = context.resendAvailableAt;
-  if (resendAt !== undefined && !done && resendPossible(snapshot, meta.kind, Math.max(now, resendAt))) view.resendAvailableAt = resendAt;
+  if (resendAt !== undefined && !done && resendPossible(snapshot, meta.kind, Math.max(now, resendAt)))
+    view.resendAvailableAt = resendAt;
   if (context.expiresAt !== undefined && !done) view.expiresAt = context.expiresAt;
   if (context.ussdCode !== undefined) view.ussdCode = context.ussdCode;
   if (context.otp !== undefined) view.otp = context.otp;
-  if (context.error !== undefined) view.error = { code: context.error.code, message: context.error.message, messageId: messageIdOf(context.error.code) };
+  if (context.error !== undefined)
+    view.error = {
+      code: context.error.code,
+      message: context.error.message,
+      messageId: messageIdOf(context.error.code),
+    };
   view.version = meta.version;
   view.createdAt = meta.createdAt;
   view.updatedAt = meta.updatedAt;

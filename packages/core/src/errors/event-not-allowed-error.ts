@@ -10,7 +10,11 @@ export class EventNotAllowedError extends VerikitError {
   readonly allowed: readonly string[];
 
   constructor(eventType: string, status: string, allowed: readonly string[], reason?: string) {
-    super('event_not_allowed', `${eventType} is not allowed while the flow is ${status}${reason ? `: ${reason}` : ''}`, { field: 'event.type' });
+    super(
+      'event_not_allowed',
+      `${eventType} is not allowed while the flow is ${status}${reason ? `: ${reason}` : ''}`,
+      { field: 'event.type' },
+    );
     this.name = 'EventNotAllowedError';
     this.eventType = eventType;
     this.status = status;

@@ -67,14 +67,22 @@ export interface FlowDefinition<Input extends ParsedStartInput = ParsedStartInpu
   /** Refuses a start the configuration or the provider cannot serve (`InvalidInputError`, `CapabilityError`), before anything is written. */
   check(input: Input, env: FlowEnvironment): void;
   /** The machine's input. Secrets the first effect needs go to `memory`; only their hashes or sealed forms to the input. */
-  machineInput(input: Input, start: { flowId: string; now: number; memory: EffectMemory }, env: FlowEnvironment): Record<string, unknown>;
+  machineInput(
+    input: Input,
+    start: { flowId: string; now: number; memory: EffectMemory },
+    env: FlowEnvironment,
+  ): Record<string, unknown>;
   /**
    * The recipient's key for the hourly send limit, read from the machine input or the context (both
    * hold it). A number appears in it only as a keyed hash (`env.secrets`), never in clear.
    */
   sendLimitKey(context: Readonly<Record<string, unknown>>, env: FlowEnvironment): string;
   /** The machine event for a user event. Secrets are hashed here; a new OTP goes to `memory` only. */
-  toEvent(event: ParsedUserEvent, step: { flowId: string; now: number; memory: EffectMemory }, env: FlowEnvironment): InternalEvent;
+  toEvent(
+    event: ParsedUserEvent,
+    step: { flowId: string; now: number; memory: EffectMemory },
+    env: FlowEnvironment,
+  ): InternalEvent;
   readonly effects: Readonly<Partial<Record<EffectKind, EffectDefinition>>>;
   /**
    * Route keys that point at this flow from now on, written with the commit from `previous` to `next`.

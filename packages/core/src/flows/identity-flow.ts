@@ -17,7 +17,8 @@ export const identityFlow: FlowDefinition<IdentityStart> = {
   userEvents: ['submit-code', 'resend', 'cancel'],
   check(input, { provider, identityNumberPatterns }) {
     const pattern = identityNumberPatterns[input.idType];
-    if (pattern && !pattern.test(input.number)) throw new InvalidInputError([{ field: 'number', message: `is not a valid ${input.idType.toUpperCase()}` }]);
+    if (pattern && !pattern.test(input.number))
+      throw new InvalidInputError([{ field: 'number', message: `is not a valid ${input.idType.toUpperCase()}` }]);
     requireCapabilityV1(provider, { capability: 'identity', idType: input.idType });
   },
   machineInput(input, { flowId, now, memory }, { secrets, policies }) {
@@ -34,7 +35,8 @@ export const identityFlow: FlowDefinition<IdentityStart> = {
   },
   sendLimitKey: (context) => `${String(context.idType)}:${String(context.numberHash)}`,
   toEvent(event, { flowId, now, memory }, { secrets, policies }) {
-    if (event.type === 'submit-code') return { type: event.type, now, codeHash: secrets.hash(`otp:${flowId}`, event.code) };
+    if (event.type === 'submit-code')
+      return { type: event.type, now, codeHash: secrets.hash(`otp:${flowId}`, event.code) };
     if (event.type !== 'resend') return { type: event.type, now };
     // The event may be computed again after a conflict: the same new OTP is hashed each time.
     memory.otp ??= generateOtp(policies.otpLength);
@@ -46,9 +48,13 @@ export const identityFlow: FlowDefinition<IdentityStart> = {
       async run({ flowId, input, context, memory, env, committedContext }) {
         if (memory.otp === undefined) throw new ProviderProtocolError('no OTP in memory for this send');
         const sealed = (await committedContext()).numberSealed;
-        if (typeof sealed !== 'string') throw new RecordSchemaError('the identity number is no longer held for this flow');
+        if (typeof sealed !== 'string')
+          throw new RecordSchemaError('the identity number is no longer held for this flow');
         const number = env.secrets.open(`number:${flowId}`, sealed);
-        await env.provider.identity!.sendOtp({ idType: input.idType as IdentityType, number, otp: memory.otp }, context);
+        await env.provider.identity!.sendOtp(
+          { idType: input.idType as IdentityType, number, otp: memory.otp },
+          context,
+        );
         return {};
       },
     },

@@ -69,8 +69,17 @@ export function createIdentityMachine(policies: FlowPolicies) {
     actions: {
       runEffect: (_: unknown, _params: EffectRequest) => {},
       clearOnCancel: assign({ ...effectSettled, ...forgetSecrets, error: undefined }),
-      otpSent: assign(({ context, event }) => ({ ...effectSettled, error: undefined, sentBy: sentByOf(context, event) })),
-      codeAccepted: assign(({ event }) => ({ ...effectSettled, ...forgetSecrets, error: undefined, ...verifiedAt(event) })),
+      otpSent: assign(({ context, event }) => ({
+        ...effectSettled,
+        error: undefined,
+        sentBy: sentByOf(context, event),
+      })),
+      codeAccepted: assign(({ event }) => ({
+        ...effectSettled,
+        ...forgetSecrets,
+        error: undefined,
+        ...verifiedAt(event),
+      })),
       lockedOut: assign({ ...forgetSecrets, attemptsLeft: 0, error: codeInvalidError }),
       attemptUsed: assign(({ context }) => ({ attemptsLeft: context.attemptsLeft - 1, error: codeInvalidError })),
       beginResend: assign(({ context, event }) => ({
@@ -112,13 +121,25 @@ export function createIdentityMachine(policies: FlowPolicies) {
       sending: {
         entry: {
           type: 'runEffect',
-          params: ({ context }) => ({ id: context.effect!.id, kind: 'identity.send-otp', input: { idType: context.idType } }),
+          params: ({ context }) => ({
+            id: context.effect!.id,
+            kind: 'identity.send-otp',
+            input: { idType: context.idType },
+          }),
         },
         on: {
           'effect-succeeded': { guard: 'isAwaitedEffect', target: 'awaiting-code', actions: 'otpSent' },
           cancel: { target: 'cancelled', actions: 'clearOnCancel' },
-          'effect-failed': { guard: 'isAwaitedEffect', target: 'send-failed', actions: assign(({ context, event }) => sendFailed(context, event)) },
-          tick: { guard: 'effectOverdue', target: 'send-failed', actions: assign(({ context }) => markEffectUnanswered(context)) },
+          'effect-failed': {
+            guard: 'isAwaitedEffect',
+            target: 'send-failed',
+            actions: assign(({ context, event }) => sendFailed(context, event)),
+          },
+          tick: {
+            guard: 'effectOverdue',
+            target: 'send-failed',
+            actions: assign(({ context }) => markEffectUnanswered(context)),
+          },
         },
       },
       'send-failed': {

@@ -13,7 +13,12 @@ const matchingHash = 'a'.repeat(32);
 
 type Event = Record<string, unknown> & { type: string; now: number };
 /** The context fields the walk reads, each present in some states of some machines only. */
-type WalkedContext = { effect?: { id: string; deadline: number }; unansweredEffectId?: string; expiresAt?: number; resendAvailableAt?: number };
+type WalkedContext = {
+  effect?: { id: string; deadline: number };
+  unansweredEffectId?: string;
+  expiresAt?: number;
+  resendAvailableAt?: number;
+};
 
 /** Every event that could matter in a snapshot, with times derived from its context. */
 function eventsFor(kind: 'ussd' | 'phone' | 'identity') {
@@ -32,19 +37,40 @@ function eventsFor(kind: 'ussd' | 'phone' | 'identity') {
           : [
               { requestId: 'req-1', valid: true },
               { requestId: 'req-1', valid: false },
-              ...['expired', 'attempts-exhausted', 'not-pending'].map((reason) => ({ requestId: 'req-1', valid: false, reason })),
+              ...['expired', 'attempts-exhausted', 'not-pending'].map((reason) => ({
+                requestId: 'req-1',
+                valid: false,
+                reason,
+              })),
             ];
     for (const result of results) events.push({ type: 'effect-succeeded', now: beforeDeadline, effectId, result });
-    events.push({ type: 'effect-failed', now: beforeDeadline, effectId, error: { code: 'provider_unavailable', message: 'down' } });
-    events.push({ type: 'effect-failed', now: beforeDeadline, effectId, error: { code: 'provider_rejected', message: 'refused' } });
+    events.push({
+      type: 'effect-failed',
+      now: beforeDeadline,
+      effectId,
+      error: { code: 'provider_unavailable', message: 'down' },
+    });
+    events.push({
+      type: 'effect-failed',
+      now: beforeDeadline,
+      effectId,
+      error: { code: 'provider_rejected', message: 'refused' },
+    });
     const resendAt = c.resendAvailableAt ?? T0;
     if (kind === 'ussd') {
-      events.push({ type: 'ussd-result', now: T0, status: 'success' }, { type: 'ussd-result', now: T0, status: 'failed' });
+      events.push(
+        { type: 'ussd-result', now: T0, status: 'success' },
+        { type: 'ussd-result', now: T0, status: 'failed' },
+      );
       events.push({ type: 'restart', now: resendAt });
     } else {
       const codeTime = (c.expiresAt ?? T0 + 1) - 1;
       if (kind === 'phone') events.push({ type: 'submit-code', now: codeTime, code: '975310' });
-      else events.push({ type: 'submit-code', now: codeTime, codeHash: matchingHash }, { type: 'submit-code', now: codeTime, codeHash: 'b'.repeat(32) });
+      else
+        events.push(
+          { type: 'submit-code', now: codeTime, codeHash: matchingHash },
+          { type: 'submit-code', now: codeTime, codeHash: 'b'.repeat(32) },
+        );
       events.push({ type: 'resend', now: resendAt, otpHash: matchingHash });
     }
     return events;
@@ -71,7 +97,10 @@ const inputs = {
  * attempt back and can be retried forever.
  */
 function serializeState(snapshot: AnyMachineSnapshot): string {
-  const { effectSeq, effect, unansweredEffectId, resendAvailableAt, expiresAt, ...rest } = snapshot.context as Record<string, unknown>;
+  const { effectSeq, effect, unansweredEffectId, resendAvailableAt, expiresAt, ...rest } = snapshot.context as Record<
+    string,
+    unknown
+  >;
   return JSON.stringify({
     value: snapshot.value,
     rest,
@@ -91,7 +120,8 @@ function declaredTransitions(machine: AnyStateMachine): Set<string> {
     const own = [...state.transitions.entries()];
     const ownTypes = new Set(own.map(([type]) => type));
     for (const [type, candidates] of [...own, ...rootTransitions.filter(([type]) => !ownTypes.has(type))]) {
-      for (const candidate of candidates) keys.add(`${state.key} --${type}--> ${candidate.target?.[0]?.key ?? state.key}`);
+      for (const candidate of candidates)
+        keys.add(`${state.key} --${type}--> ${candidate.target?.[0]?.key ?? state.key}`);
     }
   }
   return keys;
@@ -110,7 +140,10 @@ describe.each(['ussd', 'phone', 'identity'] as const)('the %s machine, walked by
     const adjacency = getAdjacencyMap(machine, options);
     const taken = new Set<string>();
     for (const { state, transitions } of Object.values(adjacency)) {
-      for (const { event, state: next } of Object.values(transitions) as Array<{ event: Event; state: AnyMachineSnapshot }>) {
+      for (const { event, state: next } of Object.values(transitions) as Array<{
+        event: Event;
+        state: AnyMachineSnapshot;
+      }>) {
         if (next === state) continue;
         taken.add(`${String(state.value)} --${(event as Event).type}--> ${String(next.value)}`);
       }
@@ -136,16 +169,27 @@ describe.each(['ussd', 'phone', 'identity'] as const)('the %s machine, walked by
   it("createPureTransitions (one shared scope) gives exactly what xstate's transition() gives, on every generated state and event", () => {
     const pure = createPureTransitions(machine);
     const plain = (actions: unknown[]) =>
-      actions.map((action) => JSON.stringify({ type: (action as { type: string }).type, params: (action as { params?: unknown }).params }));
+      actions.map((action) =>
+        JSON.stringify({ type: (action as { type: string }).type, params: (action as { params?: unknown }).params }),
+      );
     const [initial, initialActions] = pure.initial(inputs[kind]);
     const [expectedInitial, expectedInitialActions] = initialTransition(machine, inputs[kind] as never);
-    expect([initial.value, initial.context, plain(initialActions)]).toEqual([expectedInitial.value, expectedInitial.context, plain(expectedInitialActions)]);
+    expect([initial.value, initial.context, plain(initialActions)]).toEqual([
+      expectedInitial.value,
+      expectedInitial.context,
+      plain(expectedInitialActions),
+    ]);
     let compared = 0;
     for (const path of getShortestPaths(machine, options)) {
       for (const event of eventsFor(kind)(path.state)) {
         const [next, actions] = pure.next(path.state, event);
         const [expected, expectedActions] = transition(machine, path.state, event as never);
-        expect([next.value, next.context, next.status, plain(actions)]).toEqual([expected.value, expected.context, expected.status, plain(expectedActions)]);
+        expect([next.value, next.context, next.status, plain(actions)]).toEqual([
+          expected.value,
+          expected.context,
+          expected.status,
+          plain(expectedActions),
+        ]);
         compared += 1;
       }
     }

@@ -12,7 +12,11 @@ export interface FlowMachines {
 
 /** Builds every flow machine, for tools that walk or draw them (the machine tests, the diagrams in docs/flows.md). */
 export function createFlowMachines(policies: FlowPolicies): FlowMachines {
-  return { ussd: createUssdMachine(policies), phone: createPhoneMachine(policies), identity: createIdentityMachine(policies) };
+  return {
+    ussd: createUssdMachine(policies),
+    phone: createPhoneMachine(policies),
+    identity: createIdentityMachine(policies),
+  };
 }
 
 /** Every status a flow can show. */

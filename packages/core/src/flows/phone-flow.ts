@@ -1,4 +1,9 @@
-import { ProviderProtocolError, requireCapabilityV1, type PhoneChannel, type PhoneCheckReasonV1 } from '@verikit/provider';
+import {
+  ProviderProtocolError,
+  requireCapabilityV1,
+  type PhoneChannel,
+  type PhoneCheckReasonV1,
+} from '@verikit/provider';
 import { plainUserEvent, type FlowDefinition } from './flow-definition.js';
 import { phoneNumberKey } from './number-keys.js';
 import { createPhoneMachine } from './phone-machine.js';
@@ -42,7 +47,9 @@ export const phoneFlow: FlowDefinition<PhoneStart> = {
         // The code is out: a malformed sentBy is dropped rather than failing a send that happened.
         return {
           requestId: result.requestId,
-          ...(typeof result.sentBy === 'string' && providerNamePattern.test(result.sentBy) ? { sentBy: result.sentBy } : {}),
+          ...(typeof result.sentBy === 'string' && providerNamePattern.test(result.sentBy)
+            ? { sentBy: result.sentBy }
+            : {}),
         };
       },
     },
@@ -50,9 +57,12 @@ export const phoneFlow: FlowDefinition<PhoneStart> = {
       send: false,
       async run({ input, context, env }) {
         const result = await env.provider.phone!.check({ requestId: input.requestId!, code: input.code! }, context);
-        if (typeof result?.valid !== 'boolean') throw new ProviderProtocolError('the provider returned no validity', { field: 'valid' });
+        if (typeof result?.valid !== 'boolean')
+          throw new ProviderProtocolError('the provider returned no validity', { field: 'valid' });
         // A reason this engine does not know is a plain wrong code.
-        return result.valid || !checkReasons.has(result.reason as string) ? { valid: result.valid } : { valid: false, reason: result.reason };
+        return result.valid || !checkReasons.has(result.reason as string)
+          ? { valid: result.valid }
+          : { valid: false, reason: result.reason };
       },
     },
   },

@@ -47,7 +47,10 @@ function errorOf(event: PhoneEvent): FlowError | undefined {
 }
 
 const codeInvalidError: FlowError = Object.freeze({ code: 'code_invalid', message: 'the code is not correct' });
-const attemptsExhaustedError: FlowError = Object.freeze({ code: 'attempts_exhausted', message: 'the provider allows no more attempts for this code' });
+const attemptsExhaustedError: FlowError = Object.freeze({
+  code: 'attempts_exhausted',
+  message: 'the provider allows no more attempts for this code',
+});
 
 /** The provider's reason for a code that is not valid (`expired`, `attempts-exhausted`, `not-pending`), if it gave one. */
 function checkReason(event: PhoneEvent): unknown {
@@ -72,15 +75,30 @@ export function createPhoneMachine(policies: FlowPolicies) {
         attemptsLeft: policies.maxAttempts,
         error: undefined,
       })),
-      beginResend: assign(({ context, event }) => ({ ...beginSend(context, 'phone.send', event.now, policies), expiresAt: undefined })),
+      beginResend: assign(({ context, event }) => ({
+        ...beginSend(context, 'phone.send', event.now, policies),
+        expiresAt: undefined,
+      })),
       // Only a refused check uses an attempt, when its answer arrives: while checking, the view shows the
       // attempts as before the check, so `attemptsLeft` never goes up again (docs/decisions/0051-attempts-never-given-back.md).
       codeAccepted: assign(({ event }) => ({ ...effectSettled, error: undefined, ...verifiedAt(event) })),
-      attemptUsed: assign(({ context, event }) => ({ ...effectSettled, attemptsLeft: context.attemptsLeft - 1, error: errorOf(event) ?? codeInvalidError })),
-      lockedOut: assign(({ event }) => ({ ...effectSettled, attemptsLeft: 0, error: errorOf(event) ?? codeInvalidError })),
+      attemptUsed: assign(({ context, event }) => ({
+        ...effectSettled,
+        attemptsLeft: context.attemptsLeft - 1,
+        error: errorOf(event) ?? codeInvalidError,
+      })),
+      lockedOut: assign(({ event }) => ({
+        ...effectSettled,
+        attemptsLeft: 0,
+        error: errorOf(event) ?? codeInvalidError,
+      })),
       checkNotMade: assign(({ event }) => ({ ...effectSettled, error: errorOf(event) })),
       // The provider says the code can no longer be checked: the flow is expired now (no attempt is used).
-      providerEnded: assign(({ context, event }) => ({ ...effectSettled, error: undefined, expiresAt: Math.min(context.expiresAt ?? event.now, event.now) })),
+      providerEnded: assign(({ context, event }) => ({
+        ...effectSettled,
+        error: undefined,
+        expiresAt: Math.min(context.expiresAt ?? event.now, event.now),
+      })),
       attemptsExhausted: assign({ ...effectSettled, attemptsLeft: 0, error: attemptsExhaustedError }),
     },
     guards: {
@@ -128,8 +146,16 @@ export function createPhoneMachine(policies: FlowPolicies) {
         on: {
           'effect-succeeded': { guard: 'isAwaitedEffect', target: 'awaiting-code', actions: 'codeSent' },
           cancel: { target: 'cancelled', actions: 'clearOnCancel' },
-          'effect-failed': { guard: 'isAwaitedEffect', target: 'send-failed', actions: assign(({ context, event }) => sendFailed(context, event)) },
-          tick: { guard: 'effectOverdue', target: 'send-failed', actions: assign(({ context }) => markEffectUnanswered(context)) },
+          'effect-failed': {
+            guard: 'isAwaitedEffect',
+            target: 'send-failed',
+            actions: assign(({ context, event }) => sendFailed(context, event)),
+          },
+          tick: {
+            guard: 'effectOverdue',
+            target: 'send-failed',
+            actions: assign(({ context }) => markEffectUnanswered(context)),
+          },
         },
       },
       'send-failed': {
@@ -145,7 +171,11 @@ export function createPhoneMachine(policies: FlowPolicies) {
           // A late answer to a check whose deadline passed (its attempt was given back then).
           'effect-succeeded': [
             { guard: and(['isUnansweredEffect', 'codeEndedAtProvider']), target: 'expired', actions: 'providerEnded' },
-            { guard: and(['isUnansweredEffect', 'providerAttemptsExhausted']), target: 'locked', actions: 'attemptsExhausted' },
+            {
+              guard: and(['isUnansweredEffect', 'providerAttemptsExhausted']),
+              target: 'locked',
+              actions: 'attemptsExhausted',
+            },
             { guard: and(['isUnansweredEffect', 'codeValid']), target: 'verified', actions: 'codeAccepted' },
             { guard: and(['isUnansweredEffect', 'lastAttempt']), target: 'locked', actions: 'lockedOut' },
             { guard: 'isUnansweredEffect', actions: 'attemptUsed' },
@@ -153,7 +183,10 @@ export function createPhoneMachine(policies: FlowPolicies) {
           cancel: { target: 'cancelled', actions: 'clearOnCancel' },
           'submit-code': {
             target: 'checking',
-            actions: assign(({ context, event }) => ({ ...beginEffect(context, 'phone.check', event.now, policies), error: undefined })),
+            actions: assign(({ context, event }) => ({
+              ...beginEffect(context, 'phone.check', event.now, policies),
+              error: undefined,
+            })),
           },
           resend: { guard: 'canResend', target: 'sending', actions: 'beginResend' },
         },
@@ -171,21 +204,33 @@ export function createPhoneMachine(policies: FlowPolicies) {
           cancel: { target: 'cancelled', actions: 'clearOnCancel' },
           'effect-succeeded': [
             { guard: and(['isAwaitedEffect', 'codeEndedAtProvider']), target: 'expired', actions: 'providerEnded' },
-            { guard: and(['isAwaitedEffect', 'providerAttemptsExhausted']), target: 'locked', actions: 'attemptsExhausted' },
+            {
+              guard: and(['isAwaitedEffect', 'providerAttemptsExhausted']),
+              target: 'locked',
+              actions: 'attemptsExhausted',
+            },
             { guard: and(['isAwaitedEffect', 'codeValid']), target: 'verified', actions: 'codeAccepted' },
             { guard: and(['isAwaitedEffect', 'lastAttempt']), target: 'locked', actions: 'lockedOut' },
             { guard: 'isAwaitedEffect', target: 'awaiting-code', actions: 'attemptUsed' },
           ],
           'effect-failed': [
             // The provider could not check the code (unreachable, timed out): no attempt is used.
-            { guard: and(['isAwaitedEffect', 'providerUnavailable']), target: 'awaiting-code', actions: 'checkNotMade' },
+            {
+              guard: and(['isAwaitedEffect', 'providerUnavailable']),
+              target: 'awaiting-code',
+              actions: 'checkNotMade',
+            },
             // The provider refused the check: the attempt counts.
             { guard: and(['isAwaitedEffect', 'lastAttempt']), target: 'locked', actions: 'lockedOut' },
             { guard: 'isAwaitedEffect', target: 'awaiting-code', actions: 'attemptUsed' },
           ],
           // No answer by the deadline: the user learnt nothing from the guess, so no attempt is used; a
           // late answer is still applied in awaiting-code.
-          tick: { guard: 'effectOverdue', target: 'awaiting-code', actions: assign(({ context }) => markEffectUnanswered(context)) },
+          tick: {
+            guard: 'effectOverdue',
+            target: 'awaiting-code',
+            actions: assign(({ context }) => markEffectUnanswered(context)),
+          },
         },
       },
       expired: {

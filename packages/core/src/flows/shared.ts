@@ -53,9 +53,20 @@ export interface FlowContextBase {
 
 /** Events every machine understands. Every event carries `now` (ms since epoch) from the engine's clock. */
 type TickEvent = { type: 'tick'; now: number };
-type EffectSucceededEvent = { type: 'effect-succeeded'; now: number; effectId: string; result: Readonly<Record<string, unknown>> };
+type EffectSucceededEvent = {
+  type: 'effect-succeeded';
+  now: number;
+  effectId: string;
+  result: Readonly<Record<string, unknown>>;
+};
 /** `requestSent: false` when the provider's error says the request never left (nothing can have been delivered). */
-type EffectFailedEvent = { type: 'effect-failed'; now: number; effectId: string; error: FlowError; requestSent?: boolean };
+type EffectFailedEvent = {
+  type: 'effect-failed';
+  now: number;
+  effectId: string;
+  error: FlowError;
+  requestSent?: boolean;
+};
 type CancelEvent = { type: 'cancel'; now: number };
 export type BaseEvent = TickEvent | EffectSucceededEvent | EffectFailedEvent | CancelEvent;
 
@@ -90,7 +101,11 @@ export function beginEffect(
   policies: FlowPolicies,
 ): Pick<FlowContextBase, 'effectSeq' | 'effect' | 'unansweredEffectId'> {
   const effectSeq = context.effectSeq + 1;
-  return { effectSeq, unansweredEffectId: undefined, effect: { id: `${context.flowId}:effect:${effectSeq}`, kind, deadline: now + policies.effectTimeoutMs } };
+  return {
+    effectSeq,
+    unansweredEffectId: undefined,
+    effect: { id: `${context.flowId}:effect:${effectSeq}`, kind, deadline: now + policies.effectTimeoutMs },
+  };
 }
 
 /** Guards shared by the machines. They read time only from the event. */
@@ -101,12 +116,14 @@ export const sharedGuards = {
     'effectId' in event && context.unansweredEffectId !== undefined && event.effectId === context.unansweredEffectId,
   effectOverdue: ({ context, event }: { context: FlowContextBase; event: { now: number } }) =>
     context.effect !== undefined && event.now >= context.effect.deadline,
-  codeExpired: ({ context, event }: { context: FlowContextBase; event: { now: number } }) => context.expiresAt !== undefined && event.now >= context.expiresAt,
+  codeExpired: ({ context, event }: { context: FlowContextBase; event: { now: number } }) =>
+    context.expiresAt !== undefined && event.now >= context.expiresAt,
 };
 
 /** True when a resend may happen now under the policies; the reason when not. */
 export function resendBlockedReason(context: FlowContextBase, now: number, policies: FlowPolicies): string | undefined {
-  if (context.sendCount >= policies.maxSendsPerFlow) return `the limit of ${policies.maxSendsPerFlow} sends for this flow is reached`;
+  if (context.sendCount >= policies.maxSendsPerFlow)
+    return `the limit of ${policies.maxSendsPerFlow} sends for this flow is reached`;
   if (context.resendAvailableAt !== undefined && now < context.resendAvailableAt) {
     return `resend is available in ${Math.ceil((context.resendAvailableAt - now) / 1000)} s`;
   }
@@ -115,11 +132,16 @@ export function resendBlockedReason(context: FlowContextBase, now: number, polic
 
 /** True when a time-driven change (expiry, an overdue effect) is due; the engine then applies a `tick`. */
 export function isTickDue(context: FlowContextBase, now: number): boolean {
-  return (context.expiresAt !== undefined && now >= context.expiresAt) || (context.effect !== undefined && now >= context.effect.deadline);
+  return (
+    (context.expiresAt !== undefined && now >= context.expiresAt) ||
+    (context.effect !== undefined && now >= context.effect.deadline)
+  );
 }
 
 /** The context changes when the awaited effect's deadline passes: it becomes unanswered. */
-export function markEffectUnanswered(context: FlowContextBase): Pick<FlowContextBase, 'effect' | 'unansweredEffectId' | 'error'> {
+export function markEffectUnanswered(
+  context: FlowContextBase,
+): Pick<FlowContextBase, 'effect' | 'unansweredEffectId' | 'error'> {
   return { effect: undefined, unansweredEffectId: context.effect?.id, error: outcomeUnknownError };
 }
 

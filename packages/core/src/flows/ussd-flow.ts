@@ -40,7 +40,11 @@ export const ussdFlow: FlowDefinition<UssdStart> = {
         if (typeof result?.otp !== 'string' || typeof result.ussdCode !== 'string' || !result.otp || !result.ussdCode) {
           throw new ProviderProtocolError('the provider returned no otp or ussdCode', { field: 'otp' });
         }
-        return { otp: result.otp, ussdCode: result.ussdCode, ...(result.reference ? { reference: result.reference } : {}) };
+        return {
+          otp: result.otp,
+          ussdCode: result.ussdCode,
+          ...(result.reference ? { reference: result.reference } : {}),
+        };
       },
     },
   },
@@ -48,7 +52,9 @@ export const ussdFlow: FlowDefinition<UssdStart> = {
   // service's result is routed to, for as long as its record lives. Only then: until the user has a
   // code to dial, a result can only be for an earlier flow.
   routes: (previous, next, { secrets }) =>
-    next.value === 'awaiting-dial' && previous?.value !== 'awaiting-dial' ? [routeKey(secrets, next.context.phoneNumber)] : [],
+    next.value === 'awaiting-dial' && previous?.value !== 'awaiting-dial'
+      ? [routeKey(secrets, next.context.phoneNumber)]
+      : [],
   providerEvent: {
     type: 'ussd-verification',
     routeKeys: (event, { secrets }) => [routeKey(secrets, event.phoneNumber), legacyRouteKey(event.phoneNumber)],

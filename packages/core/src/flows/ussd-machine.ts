@@ -34,9 +34,15 @@ interface UssdInput {
   readonly phoneNumber: string;
 }
 
-type UssdEvent = BaseEvent | { type: 'ussd-result'; now: number; status: 'success' | 'failed' } | { type: 'restart'; now: number };
+type UssdEvent =
+  | BaseEvent
+  | { type: 'ussd-result'; now: number; status: 'success' | 'failed' }
+  | { type: 'restart'; now: number };
 
-const dialFailedError: FlowError = Object.freeze({ code: 'dial_failed', message: 'the service reported the USSD verification as failed' });
+const dialFailedError: FlowError = Object.freeze({
+  code: 'dial_failed',
+  message: 'the service reported the USSD verification as failed',
+});
 
 /** Removes what was shown to the user once the flow can no longer be verified by dialling. */
 const forgetCodes = { otp: undefined, ussdCode: undefined, reference: undefined } as const;
@@ -62,7 +68,11 @@ export function createUssdMachine(policies: FlowPolicies) {
           error: undefined,
         };
       }),
-      beginRestart: assign(({ context, event }) => ({ ...beginSend(context, 'ussd.initiate', event.now, policies), ...forgetCodes, expiresAt: undefined })),
+      beginRestart: assign(({ context, event }) => ({
+        ...beginSend(context, 'ussd.initiate', event.now, policies),
+        ...forgetCodes,
+        expiresAt: undefined,
+      })),
     },
     guards: {
       ...sharedGuards,
@@ -82,19 +92,35 @@ export function createUssdMachine(policies: FlowPolicies) {
       initiating: {
         entry: {
           type: 'runEffect',
-          params: ({ context }) => ({ id: context.effect!.id, kind: 'ussd.initiate', input: { phoneNumber: context.phoneNumber } }),
+          params: ({ context }) => ({
+            id: context.effect!.id,
+            kind: 'ussd.initiate',
+            input: { phoneNumber: context.phoneNumber },
+          }),
         },
         on: {
           'effect-succeeded': { guard: 'isAwaitedEffect', target: 'awaiting-dial', actions: 'dialShown' },
-          'effect-failed': { guard: 'isAwaitedEffect', target: 'failed', actions: assign(({ context, event }) => sendFailed(context, event)) },
-          tick: { guard: 'effectOverdue', target: 'failed', actions: assign(({ context }) => markEffectUnanswered(context)) },
+          'effect-failed': {
+            guard: 'isAwaitedEffect',
+            target: 'failed',
+            actions: assign(({ context, event }) => sendFailed(context, event)),
+          },
+          tick: {
+            guard: 'effectOverdue',
+            target: 'failed',
+            actions: assign(({ context }) => markEffectUnanswered(context)),
+          },
           cancel: { target: 'cancelled', actions: assign({ ...effectSettled }) },
         },
       },
       'awaiting-dial': {
         on: {
           'ussd-result': [
-            { guard: 'dialSucceeded', target: 'verified', actions: assign(({ event }) => ({ ...forgetCodes, error: undefined, ...verifiedAt(event) })) },
+            {
+              guard: 'dialSucceeded',
+              target: 'verified',
+              actions: assign(({ event }) => ({ ...forgetCodes, error: undefined, ...verifiedAt(event) })),
+            },
             { target: 'failed', actions: assign({ ...forgetCodes, error: dialFailedError }) },
           ],
           tick: { guard: 'codeExpired', target: 'expired', actions: assign(forgetCodes) },

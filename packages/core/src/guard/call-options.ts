@@ -26,7 +26,9 @@ export function clientOf(options: unknown): string | undefined {
   }
   const unknown = Object.keys(options).filter((key) => key !== 'client');
   if (unknown.length > 0) {
-    throw new InvalidInputError([{ field: 'options', message: `has unknown field(s): ${unknown.map((key) => key.slice(0, 40)).join(', ')}` }]);
+    throw new InvalidInputError([
+      { field: 'options', message: `has unknown field(s): ${unknown.map((key) => key.slice(0, 40)).join(', ')}` },
+    ]);
   }
   return parseInput(callOptionsSchema, options).client;
 }

@@ -81,8 +81,13 @@ const windowMs = z
   .int()
   .min(1000)
   .max(31 * 24 * hour);
-const limit = z.strictObject({ points: points.optional(), windowMs: windowMs.optional() }, { error: 'must be { points, windowMs } or false' });
-const prefixLimit = limit.extend({ digits: z.number({ error: 'must be a whole number from 1 to 12' }).int().min(1).max(12).optional() });
+const limit = z.strictObject(
+  { points: points.optional(), windowMs: windowMs.optional() },
+  { error: 'must be { points, windowMs } or false' },
+);
+const prefixLimit = limit.extend({
+  digits: z.number({ error: 'must be a whole number from 1 to 12' }).int().min(1).max(12).optional(),
+});
 
 /** The guard's options object, `false` limits taken out first (no union, so an error keeps its path). */
 const guardOptionsSchema = z.strictObject({
@@ -91,9 +96,9 @@ const guardOptionsSchema = z.strictObject({
   global: limit.optional(),
   countries: z
     .array(
-      z
-        .string()
-        .refine((code) => /^[A-Z]{2}$/.test(code) && isSupportedCountry(code), { error: 'must be a country code the number library knows, such as NG' }),
+      z.string().refine((code) => /^[A-Z]{2}$/.test(code) && isSupportedCountry(code), {
+        error: 'must be a country code the number library knows, such as NG',
+      }),
       {
         error: 'must be a list of country codes such as ["NG", "GH"]',
       },
@@ -102,9 +107,12 @@ const guardOptionsSchema = z.strictObject({
     .max(300, { error: 'must list at most 300 countries' })
     .optional(),
   store: z
-    .custom<SendGuardStore>((value) => typeof value === 'object' && value !== null && typeof (value as SendGuardStore).limiter === 'function', {
-      error: 'must be a send guard store (memorySendGuardStore(), createRedisSendGuard({ store }))',
-    })
+    .custom<SendGuardStore>(
+      (value) => typeof value === 'object' && value !== null && typeof (value as SendGuardStore).limiter === 'function',
+      {
+        error: 'must be a send guard store (memorySendGuardStore(), createRedisSendGuard({ store }))',
+      },
+    )
     .optional(),
 });
 
@@ -115,7 +123,9 @@ export function checkGuardOptions(options: unknown): void {
     throw new InvalidInputError([{ field: 'guard', message: 'must be the send guard options or false' }]);
   }
   const limitsOn = Object.fromEntries(
-    Object.entries(options).filter(([name, value]) => !(value === false && ['perClient', 'perPrefix', 'global'].includes(name))),
+    Object.entries(options).filter(
+      ([name, value]) => !(value === false && ['perClient', 'perPrefix', 'global'].includes(name)),
+    ),
   );
   parseInput(guardOptionsSchema, limitsOn, 'guard');
 }

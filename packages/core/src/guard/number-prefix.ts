@@ -29,5 +29,8 @@ export function numberFactsOf(phoneNumber: string, digits: number): NumberFacts 
     callingCode = '?';
     national = phoneNumber.replace(/\D/g, '');
   }
-  return { country, prefix: `${callingCode}:${national.slice(0, Math.max(0, Math.min(digits, national.length - hiddenDigits)))}` };
+  return {
+    country,
+    prefix: `${callingCode}:${national.slice(0, Math.max(0, Math.min(digits, national.length - hiddenDigits)))}`,
+  };
 }

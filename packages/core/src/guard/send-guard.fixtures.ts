@@ -18,7 +18,11 @@ export interface Burst {
 }
 
 /** Starts a phone flow to every number at once (as one client, or none) and sorts the outcomes. */
-export async function burst(verikit: Verikit, numbers: readonly string[], client?: string | ((index: number) => string)): Promise<Burst> {
+export async function burst(
+  verikit: Verikit,
+  numbers: readonly string[],
+  client?: string | ((index: number) => string),
+): Promise<Burst> {
   const result: Burst = { admitted: [], refused: [], other: [] };
   await Promise.all(
     numbers.map(async (phoneNumber, index) => {

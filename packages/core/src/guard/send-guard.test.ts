@@ -14,13 +14,17 @@ const nationalDigits = (phoneNumber: string) => phoneNumber.slice(4);
 
 describe('the send guard cuts 300 starts to 300 consecutive numbers at the configured limit (one process)', () => {
   it('per client: exactly `points` sends; the refused starts sent and stored nothing', async () => {
-    const { verikit, provider, raw, keyv } = setup({ guard: { perClient: { points: 20 }, perPrefix: false, global: false } });
+    const { verikit, provider, raw, keyv } = setup({
+      guard: { perClient: { points: 20 }, perPrefix: false, global: false },
+    });
     const result = await burst(verikit, numbers, 'attacker');
     expect(result.other).toEqual([]);
     expect(result.admitted).toHaveLength(20);
     expect(result.refused).toHaveLength(280);
     expect(provider.callsOf('phone.send')).toHaveLength(20);
-    expect(new Set(provider.callsOf('phone.send').map((call) => call.input.phoneNumber))).toEqual(new Set(result.admitted));
+    expect(new Set(provider.callsOf('phone.send').map((call) => call.input.phoneNumber))).toEqual(
+      new Set(result.admitted),
+    );
     // Nothing of a refused start is in the store: no flow, no unit of its number's own limit.
     const stored = raw();
     const refusedNumbers = numbers.filter((phoneNumber) => !result.admitted.includes(phoneNumber));
@@ -33,7 +37,9 @@ describe('the send guard cuts 300 starts to 300 consecutive numbers at the confi
       expect(refusal.message).not.toContain('attacker');
     }
     // Another client is not held back by the first one's limit.
-    await expect(verikit.start({ kind: 'phone', phoneNumber: '+2348099990000' }, { client: 'someone-else' })).resolves.toMatchObject({
+    await expect(
+      verikit.start({ kind: 'phone', phoneNumber: '+2348099990000' }, { client: 'someone-else' }),
+    ).resolves.toMatchObject({
       status: 'awaiting-code',
     });
   });
@@ -44,11 +50,15 @@ describe('the send guard cuts 300 starts to 300 consecutive numbers at the confi
     expect(result.admitted).toHaveLength(15);
     expect(result.refused).toHaveLength(285);
     expect(provider.callsOf('phone.send')).toHaveLength(15);
-    await expect(verikit.start({ kind: 'phone', phoneNumber: '+2348012350000' })).resolves.toMatchObject({ status: 'awaiting-code' });
+    await expect(verikit.start({ kind: 'phone', phoneNumber: '+2348012350000' })).resolves.toMatchObject({
+      status: 'awaiting-code',
+    });
   });
 
   it('the prefix is `digits` national digits: with 9, every block of 10 numbers has its own count', async () => {
-    const { verikit, provider } = setup({ guard: { perClient: false, perPrefix: { points: 2, digits: 9 }, global: false } });
+    const { verikit, provider } = setup({
+      guard: { perClient: false, perPrefix: { points: 2, digits: 9 }, global: false },
+    });
     const result = await burst(verikit, numbers);
     // 30 blocks of 10 numbers (8012340 00x … 8012340 29x), 2 sends each. 9 digits of a 10-digit
     // national number would leave one digit out: the prefix keeps at most all but three, so 7.
@@ -58,7 +68,10 @@ describe('the send guard cuts 300 starts to 300 consecutive numbers at the confi
 
   it('global: exactly `points` sends across every client and prefix', async () => {
     const { verikit, provider } = setup({ guard: { perClient: false, perPrefix: false, global: { points: 25 } } });
-    const spread = Array.from({ length: 300 }, (_, index) => `+23480${String(10_000_000 + index * 3_331).padStart(8, '0')}`);
+    const spread = Array.from(
+      { length: 300 },
+      (_, index) => `+23480${String(10_000_000 + index * 3_331).padStart(8, '0')}`,
+    );
     const result = await burst(verikit, spread, (index) => `client-${index}`);
     expect(result.other).toEqual([]);
     expect(result.admitted).toHaveLength(25);
@@ -67,7 +80,9 @@ describe('the send guard cuts 300 starts to 300 consecutive numbers at the confi
 
   it('with the defaults: one client gets 10 sends, and no client at all gets 10 into one block of numbers', async () => {
     const asClient = setup();
-    expect((await burst(asClient.verikit, numbers, '203.0.113.7')).admitted).toHaveLength(defaultGuardLimits.perClient.points);
+    expect((await burst(asClient.verikit, numbers, '203.0.113.7')).admitted).toHaveLength(
+      defaultGuardLimits.perClient.points,
+    );
     expect(asClient.provider.callsOf('phone.send')).toHaveLength(10);
     const anonymous = setup();
     expect((await burst(anonymous.verikit, numbers)).admitted).toHaveLength(defaultGuardLimits.perPrefix.points);
@@ -83,7 +98,10 @@ describe('the send guard cuts 300 starts to 300 consecutive numbers at the confi
 
 describe('the send guard on resends, identity flows and its answers', () => {
   it('a resend passes the guard for its client: refused at the limit, nothing sent, the flow unchanged', async () => {
-    const { verikit, provider } = setup({ guard: { perClient: { points: 2 }, perPrefix: false, global: false }, policies: { resendCooldownMs: 0 } });
+    const { verikit, provider } = setup({
+      guard: { perClient: { points: 2 }, perPrefix: false, global: false },
+      policies: { resendCooldownMs: 0 },
+    });
     const flow = await verikit.start({ kind: 'phone', phoneNumber: '+2348012345678' }, { client: 'c1' });
     await verikit.send(flow.id, { type: 'resend' }, { client: 'c1' });
     const before = await verikit.get(flow.id);
@@ -94,7 +112,10 @@ describe('the send guard on resends, identity flows and its answers', () => {
   });
 
   it('a resend without a client still counts against its number prefix and the global budget', async () => {
-    const { verikit, provider } = setup({ guard: { perClient: false, perPrefix: false, global: { points: 2 } }, policies: { resendCooldownMs: 0 } });
+    const { verikit, provider } = setup({
+      guard: { perClient: false, perPrefix: false, global: { points: 2 } },
+      policies: { resendCooldownMs: 0 },
+    });
     const flow = await verikit.start({ kind: 'phone', phoneNumber: '+2348012345678' });
     await verikit.send(flow.id, { type: 'resend' });
     await expect(verikit.send(flow.id, { type: 'resend' })).rejects.toSatisfy(RateLimitedError.isInstance);
@@ -104,7 +125,9 @@ describe('the send guard on resends, identity flows and its answers', () => {
   it('identity flows count per client and globally (no number to read a country or prefix from)', async () => {
     const { verikit, provider } = setup({ guard: { perClient: { points: 1 }, countries: ['GH'] } });
     await verikit.start({ kind: 'identity', idType: 'bvn', number: '22212345678' }, { client: 'c1' });
-    await expect(verikit.start({ kind: 'identity', idType: 'nin', number: '22212345679' }, { client: 'c1' })).rejects.toSatisfy(RateLimitedError.isInstance);
+    await expect(
+      verikit.start({ kind: 'identity', idType: 'nin', number: '22212345679' }, { client: 'c1' }),
+    ).rejects.toSatisfy(RateLimitedError.isInstance);
     expect(provider.callsOf('identity.sendOtp')).toHaveLength(1);
   });
 
@@ -112,10 +135,14 @@ describe('the send guard on resends, identity flows and its answers', () => {
     const { verikit } = setup({ guard: { perClient: { points: 3 }, perPrefix: { points: 2 }, global: false } });
     const inBlock = consecutiveNumbers('+2348012340000', 3);
     await burst(verikit, inBlock.slice(0, 2), 'c1');
-    await expect(verikit.start({ kind: 'phone', phoneNumber: inBlock[2]! }, { client: 'c1' })).rejects.toThrow(/per-prefix/);
+    await expect(verikit.start({ kind: 'phone', phoneNumber: inBlock[2]! }, { client: 'c1' })).rejects.toThrow(
+      /per-prefix/,
+    );
     // The per-prefix refusal took nothing of c1's 3: one more start in another block is admitted.
     await verikit.start({ kind: 'phone', phoneNumber: '+2348012350000' }, { client: 'c1' });
-    await expect(verikit.start({ kind: 'phone', phoneNumber: '+2348012360000' }, { client: 'c1' })).rejects.toThrow(/per-client/);
+    await expect(verikit.start({ kind: 'phone', phoneNumber: '+2348012360000' }, { client: 'c1' })).rejects.toThrow(
+      /per-client/,
+    );
   });
 
   it('retryAt is on the engine clock, retryAfterMs is the wait; the refusal is logged by limit, never with the number or client', async () => {
@@ -130,7 +157,13 @@ describe('the send guard on resends, identity flows and its answers', () => {
     expect(refused.retryAt).toBe(clock.now() + refused.retryAfterMs);
     expect(refused.isRetryable).toBe(true);
     const refusals = logs.filter((line) => line.message === 'verikit.guard.refused');
-    expect(refusals).toEqual([{ level: 'warn', message: 'verikit.guard.refused', fields: { limit: 'per-client', retryAfterMs: refused.retryAfterMs } }]);
+    expect(refusals).toEqual([
+      {
+        level: 'warn',
+        message: 'verikit.guard.refused',
+        fields: { limit: 'per-client', retryAfterMs: refused.retryAfterMs },
+      },
+    ]);
     const logged = JSON.stringify(logs);
     expect(logged).not.toContain('8012345679');
     expect(logged).not.toContain('198.51.100.23');
@@ -141,7 +174,9 @@ describe('the country allow-list', () => {
   it('a number of a country not listed is an InvalidInputError naming phoneNumber: nothing sent or stored', async () => {
     const { verikit, provider, raw, logs } = setup({ guard: { countries: ['GH'] } });
     const before = raw();
-    const refused = await verikit.start({ kind: 'phone', phoneNumber: '+2348012345678' }).catch((error: unknown) => error);
+    const refused = await verikit
+      .start({ kind: 'phone', phoneNumber: '+2348012345678' })
+      .catch((error: unknown) => error);
     expect(InvalidInputError.isInstance(refused)).toBe(true);
     expect((refused as InvalidInputError).field).toBe('phoneNumber');
     expect((refused as Error).message).not.toContain('8012345678');
@@ -150,14 +185,20 @@ describe('the country allow-list', () => {
     expect(logs.filter((line) => line.message === 'verikit.guard.refused')).toEqual([
       { level: 'warn', message: 'verikit.guard.refused', fields: { limit: 'country' } },
     ]);
-    await expect(verikit.start({ kind: 'ussd', phoneNumber: '+233201234567' })).resolves.toMatchObject({ kind: 'ussd' });
+    await expect(verikit.start({ kind: 'ussd', phoneNumber: '+233201234567' })).resolves.toMatchObject({
+      kind: 'ussd',
+    });
   });
 
   it('by default every country is allowed, and numbers of no country (+800, +882) are refused', async () => {
     const { verikit, provider } = setup();
-    for (const phoneNumber of ['+2348012345678', '+233201234567', '+12133734253', '+447911123456']) await verikit.start({ kind: 'phone', phoneNumber });
+    for (const phoneNumber of ['+2348012345678', '+233201234567', '+12133734253', '+447911123456'])
+      await verikit.start({ kind: 'phone', phoneNumber });
     for (const phoneNumber of ['+80012345678', '+88213901234']) {
-      await expect(verikit.start({ kind: 'phone', phoneNumber })).rejects.toMatchObject({ code: 'invalid_input', field: 'phoneNumber' });
+      await expect(verikit.start({ kind: 'phone', phoneNumber })).rejects.toMatchObject({
+        code: 'invalid_input',
+        field: 'phoneNumber',
+      });
     }
     expect(provider.callsOf('phone.send')).toHaveLength(4);
   });
@@ -229,10 +270,14 @@ describe('the guard store', () => {
     };
     const { verikit, provider, raw } = setup({ guard: { store: failing } });
     const before = raw();
-    const error = await verikit.start({ kind: 'phone', phoneNumber: '+2348012345678' }, { client: 'c1' }).catch((caught: unknown) => caught);
+    const error = await verikit
+      .start({ kind: 'phone', phoneNumber: '+2348012345678' }, { client: 'c1' })
+      .catch((caught: unknown) => caught);
     expect(StoreError.isInstance(error)).toBe(true);
     expect((error as VerikitError).isRetryable).toBe(true);
-    expect(JSON.stringify({ error, message: (error as Error).message, cause: String((error as Error).cause) })).not.toContain('hunter2');
+    expect(
+      JSON.stringify({ error, message: (error as Error).message, cause: String((error as Error).cause) }),
+    ).not.toContain('hunter2');
     expect(raw()).toBe(before);
     expect(provider.calls).toHaveLength(0);
   });
@@ -243,7 +288,9 @@ describe('the guard store', () => {
     const second = setup({ guard: { perClient: { points: 2 }, store: shared } });
     await first.verikit.start({ kind: 'phone', phoneNumber: '+2348012345678' }, { client: 'c1' });
     await second.verikit.start({ kind: 'phone', phoneNumber: '+2348022345678' }, { client: 'c1' });
-    await expect(first.verikit.start({ kind: 'phone', phoneNumber: '+2348032345678' }, { client: 'c1' })).rejects.toSatisfy(RateLimitedError.isInstance);
+    await expect(
+      first.verikit.start({ kind: 'phone', phoneNumber: '+2348032345678' }, { client: 'c1' }),
+    ).rejects.toSatisfy(RateLimitedError.isInstance);
 
     const offered = memorySendGuardStore();
     const storeSetup = setup({ guard: { perClient: { points: 1 } } });
@@ -251,11 +298,15 @@ describe('the guard store', () => {
     // The memory store with the hook a Redis store has: its guard store.
     const withOffer = new Proxy(store, {
       get: (target, property) =>
-        property === 'sendGuardStore' ? () => offered : (Reflect.get(target, property) as (...args: unknown[]) => unknown).bind(target),
+        property === 'sendGuardStore'
+          ? () => offered
+          : (Reflect.get(target, property) as (...args: unknown[]) => unknown).bind(target),
     });
     const a = setup({ store: withOffer, guard: { perClient: { points: 1 } } });
     const b = setup({ store: withOffer, guard: { perClient: { points: 1 } } });
     await a.verikit.start({ kind: 'phone', phoneNumber: '+2348042345678' }, { client: 'c2' });
-    await expect(b.verikit.start({ kind: 'phone', phoneNumber: '+2348052345678' }, { client: 'c2' })).rejects.toSatisfy(RateLimitedError.isInstance);
+    await expect(b.verikit.start({ kind: 'phone', phoneNumber: '+2348052345678' }, { client: 'c2' })).rejects.toSatisfy(
+      RateLimitedError.isInstance,
+    );
   });
 });

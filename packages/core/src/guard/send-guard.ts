@@ -48,7 +48,11 @@ export class SendGuard {
     this.#secrets = deps.secrets;
     this.#logger = deps.logger;
     this.#digits = settings.perPrefix?.digits ?? 0;
-    const counted = (name: GuardLimitName, limit: GuardLimit | undefined, keyOf: CountedLimit['keyOf']): CountedLimit[] =>
+    const counted = (
+      name: GuardLimitName,
+      limit: GuardLimit | undefined,
+      keyOf: CountedLimit['keyOf'],
+    ): CountedLimit[] =>
       limit === undefined
         ? []
         : [
@@ -56,14 +60,21 @@ export class SendGuard {
               name,
               limit,
               keyOf,
-              limiter: deps.store.limiter({ name, keyPrefix: `guard:${name}`, points: limit.points, durationSeconds: Math.ceil(limit.windowMs / 1000) }),
+              limiter: deps.store.limiter({
+                name,
+                keyPrefix: `guard:${name}`,
+                points: limit.points,
+                durationSeconds: Math.ceil(limit.windowMs / 1000),
+              }),
             },
           ];
     this.#limits = [
       ...counted('per-client', settings.perClient, (attempt) =>
         attempt.client === undefined ? undefined : this.#secrets.hash('guard:client', attempt.client),
       ),
-      ...counted('per-prefix', settings.perPrefix, (_attempt, facts) => (facts === undefined ? undefined : this.#secrets.hash('guard:prefix', facts.prefix))),
+      ...counted('per-prefix', settings.perPrefix, (_attempt, facts) =>
+        facts === undefined ? undefined : this.#secrets.hash('guard:prefix', facts.prefix),
+      ),
       ...counted('global', settings.global, () => 'all'),
     ];
   }
@@ -89,13 +100,19 @@ export class SendGuard {
         await this.#giveBack(taken);
         const refusal = refusalOf(reason);
         if (refusal === undefined)
-          throw VerikitError.isInstance(reason) ? reason : new StoreError('the send guard could not count this send', { cause: safeStoreCause(reason) });
+          throw VerikitError.isInstance(reason)
+            ? reason
+            : new StoreError('the send guard could not count this send', { cause: safeStoreCause(reason) });
         const retryAfterMs = Math.max(0, Math.ceil(refusal.msBeforeNext));
         this.#logger.warn('verikit.guard.refused', { limit: counted.name, retryAfterMs });
         const { points, windowMs } = counted.limit;
-        throw new RateLimitedError(`the ${counted.name} limit of ${points} sends per ${Math.ceil(windowMs / 1000)} s is reached`, now + retryAfterMs, {
-          retryAfterMs,
-        });
+        throw new RateLimitedError(
+          `the ${counted.name} limit of ${points} sends per ${Math.ceil(windowMs / 1000)} s is reached`,
+          now + retryAfterMs,
+          {
+            retryAfterMs,
+          },
+        );
       }
       taken.push({ limiter: counted.limiter, key });
     }

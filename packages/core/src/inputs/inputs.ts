@@ -1,5 +1,12 @@
 import { z } from 'zod';
-import { codeSchema, identityNumberSchema, phoneNumberSchema, senderSchema, smsMessageSchema, whatsAppMessageSchema } from '@verikit/provider';
+import {
+  codeSchema,
+  identityNumberSchema,
+  phoneNumberSchema,
+  senderSchema,
+  smsMessageSchema,
+  whatsAppMessageSchema,
+} from '@verikit/provider';
 
 /** Input of `verikit.start`. */
 export const startInputSchema = z.discriminatedUnion(

@@ -3,7 +3,9 @@ import type { IdentityType } from '@verikit/provider';
 import type { SecretBox } from '../secrets/secrets.js';
 
 /** What a proof is about: a phone number, or an identity number of a type. */
-export type ProofSubject = { readonly phoneNumber: string } | { readonly idType: IdentityType; readonly numberHash: string };
+export type ProofSubject =
+  | { readonly phoneNumber: string }
+  | { readonly idType: IdentityType; readonly numberHash: string };
 
 /**
  * The keyed hash under which the engine's identity flows know a BVN/NIN (the flow's `numberHash`);

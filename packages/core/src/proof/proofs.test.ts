@@ -63,7 +63,13 @@ describe('verikit.verification', () => {
     const { id } = await env.verikit.start({ kind: 'ussd', phoneNumber: phone });
     env.clock.advance(5000);
     await env.provider.completeUssd(phone);
-    expect(await env.verikit.verification(id)).toEqual({ flowId: id, kind: 'ussd', phoneNumber: phone, verifiedAt: env.clock.now(), provider: 'test' });
+    expect(await env.verikit.verification(id)).toEqual({
+      flowId: id,
+      kind: 'ussd',
+      phoneNumber: phone,
+      verifiedAt: env.clock.now(),
+      provider: 'test',
+    });
   });
 
   it('names an identity flow by type and keyed hash, never the number', async () => {
@@ -79,9 +85,15 @@ describe('verikit.verification', () => {
     const env = setup();
     const { id } = await env.verikit.start({ kind: 'phone', phoneNumber: phone });
     const error = await env.verikit.verification(id).catch((caught: unknown) => caught);
-    expect(FlowNotVerifiedError.isInstance(error) && [error.code, error.status, error.field]).toEqual(['flow_not_verified', 'awaiting-code', 'flowId']);
+    expect(FlowNotVerifiedError.isInstance(error) && [error.code, error.status, error.field]).toEqual([
+      'flow_not_verified',
+      'awaiting-code',
+      'flowId',
+    ]);
     await expect(env.verikit.issueProof(id)).rejects.toSatisfy(FlowNotVerifiedError.isInstance);
-    await expect(env.verikit.verification('../etc')).rejects.toSatisfy((caught: unknown) => InvalidInputError.isInstance(caught) && caught.field === 'flowId');
+    await expect(env.verikit.verification('../etc')).rejects.toSatisfy(
+      (caught: unknown) => InvalidInputError.isInstance(caught) && caught.field === 'flowId',
+    );
     await expect(env.verikit.verification('A'.repeat(22))).rejects.toMatchObject({ code: 'flow_not_found' });
   });
 });
@@ -92,7 +104,9 @@ describe('proofs', () => {
     const view = await verifiedPhoneFlow(env);
     const proof = await env.verikit.issueProof(view.id);
     expect(proof.expiresAt).toBe(env.clock.now() + 5 * 60_000);
-    expect(await env.verikit.redeemProof(proof.token, { phoneNumber: phone })).toEqual(await env.verikit.verification(view.id));
+    expect(await env.verikit.redeemProof(proof.token, { phoneNumber: phone })).toEqual(
+      await env.verikit.verification(view.id),
+    );
     expect(await rejection(env.verikit.redeemProof(proof.token, { phoneNumber: phone }))).toBe('used');
   });
 
@@ -135,7 +149,11 @@ describe('proofs', () => {
     const { id } = await engines[0]!.start({ kind: 'phone', phoneNumber: phone });
     await engines[0]!.send(id, { type: 'submit-code', code: provider.lastCode(phone)! });
     const { token } = await engines[1]!.issueProof(id);
-    const results = await Promise.all(Array.from({ length: 10 }, (_, index) => rejection(engines[index % 2]!.redeemProof(token, { phoneNumber: phone }))));
+    const results = await Promise.all(
+      Array.from({ length: 10 }, (_, index) =>
+        rejection(engines[index % 2]!.redeemProof(token, { phoneNumber: phone })),
+      ),
+    );
     expect(results.filter((result) => result === 'accepted')).toHaveLength(1);
     expect(results.filter((result) => result === 'used')).toHaveLength(9);
   });
@@ -147,10 +165,19 @@ describe('proofs', () => {
     const [version, payload, signature] = token.split('.') as [string, string, string];
     const decoded = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
     const extended = Buffer.from(JSON.stringify({ ...decoded, exp: decoded.exp + 3_600_000 })).toString('base64url');
-    expect(await rejection(env.verikit.redeemProof(`${version}.${extended}.${signature}`, { phoneNumber: phone }))).toBe('invalid');
+    expect(
+      await rejection(env.verikit.redeemProof(`${version}.${extended}.${signature}`, { phoneNumber: phone })),
+    ).toBe('invalid');
     const flipped = signature.startsWith('A') ? `B${signature.slice(1)}` : `A${signature.slice(1)}`;
-    expect(await rejection(env.verikit.redeemProof(`${version}.${payload}.${flipped}`, { phoneNumber: phone }))).toBe('invalid');
-    const stranger = createVerikit({ provider: env.provider, secret: 'another-secret-0123456789-abcdefghijkl', store: env.store, clock: env.clock });
+    expect(await rejection(env.verikit.redeemProof(`${version}.${payload}.${flipped}`, { phoneNumber: phone }))).toBe(
+      'invalid',
+    );
+    const stranger = createVerikit({
+      provider: env.provider,
+      secret: 'another-secret-0123456789-abcdefghijkl',
+      store: env.store,
+      clock: env.clock,
+    });
     expect(await rejection(stranger.redeemProof(token, { phoneNumber: phone }))).toBe('invalid');
     // Nothing was used up by the refusals.
     expect((await env.verikit.redeemProof(token, { phoneNumber: phone })).flowId).toBe(view.id);
@@ -162,16 +189,24 @@ describe('proofs', () => {
     const identityView = await verifiedIdentityFlow(env);
     const phoneProof = await env.verikit.issueProof(phoneView.id);
     const identityProof = await env.verikit.issueProof(identityView.id);
-    const payloads = [phoneProof, identityProof].map(({ token }) => Buffer.from(token.split('.')[1]!, 'base64url').toString('utf8'));
+    const payloads = [phoneProof, identityProof].map(({ token }) =>
+      Buffer.from(token.split('.')[1]!, 'base64url').toString('utf8'),
+    );
     expectNoSecrets(payloads, [phone, phone.slice(1), bvn]);
-    const rejected = await env.verikit.redeemProof(phoneProof.token, { phoneNumber: otherPhone }).catch((caught: unknown) => caught);
+    const rejected = await env.verikit
+      .redeemProof(phoneProof.token, { phoneNumber: otherPhone })
+      .catch((caught: unknown) => caught);
     await env.verikit.redeemProof(phoneProof.token, { phoneNumber: phone });
     await env.verikit.redeemProof(identityProof.token, { idType: 'bvn', number: bvn });
-    const used = await env.verikit.redeemProof(phoneProof.token, { phoneNumber: phone }).catch((caught: unknown) => caught);
+    const used = await env.verikit
+      .redeemProof(phoneProof.token, { phoneNumber: phone })
+      .catch((caught: unknown) => caught);
     const views = [await env.verikit.get(phoneView.id), await env.verikit.get(identityView.id)];
     const secrets = [phoneProof.token, identityProof.token, phoneProof.token.split('.')[2]!, bvn, phone, otherPhone];
     expectNoSecrets([env.logs, views, rejected, used, JSON.stringify(rejected), JSON.stringify(used)], secrets);
-    expect(env.logs.map((line) => line.message)).toEqual(expect.arrayContaining(['verikit.proof.issued', 'verikit.proof.redeemed', 'verikit.proof.rejected']));
+    expect(env.logs.map((line) => line.message)).toEqual(
+      expect.arrayContaining(['verikit.proof.issued', 'verikit.proof.redeemed', 'verikit.proof.rejected']),
+    );
   });
 
   it('a rejection says why, safely, and is a 403-class error with the reason in its JSON', async () => {
@@ -200,14 +235,22 @@ describe('proof inputs', () => {
     ['spaces', 'v1.eyJ 9.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA', 'token'],
   ])('a malformed token (%s) is invalid_input on token, never echoed', async (_name, token, field) => {
     const env = setup();
-    const error = await env.verikit.redeemProof(token as string, { phoneNumber: phone }).catch((caught: unknown) => caught);
+    const error = await env.verikit
+      .redeemProof(token as string, { phoneNumber: phone })
+      .catch((caught: unknown) => caught);
     expect(InvalidInputError.isInstance(error) && error.field).toBe(field);
     if (typeof token === 'string' && token.length > 8) expectNoSecrets(JSON.stringify(error), [token]);
   });
 
   it('a well-formed token that is no proof of this engine is rejected as invalid', async () => {
     const env = setup();
-    expect(await rejection(env.verikit.redeemProof(`v1.${Buffer.from('{}').toString('base64url')}.${'A'.repeat(43)}`, { phoneNumber: phone }))).toBe('invalid');
+    expect(
+      await rejection(
+        env.verikit.redeemProof(`v1.${Buffer.from('{}').toString('base64url')}.${'A'.repeat(43)}`, {
+          phoneNumber: phone,
+        }),
+      ),
+    ).toBe('invalid');
   });
 
   it.each([
@@ -244,6 +287,8 @@ describe('proof inputs', () => {
   it('an hour is the longest life', async () => {
     const env = setup();
     const view = await verifiedPhoneFlow(env);
-    expect((await env.verikit.issueProof(view.id, { ttlMs: 60 * 60_000 })).expiresAt).toBe(env.clock.now() + 60 * 60_000);
+    expect((await env.verikit.issueProof(view.id, { ttlMs: 60 * 60_000 })).expiresAt).toBe(
+      env.clock.now() + 60 * 60_000,
+    );
   });
 });

@@ -5,7 +5,13 @@ import type { Clock } from '../engine/options.js';
 import { parseFlowId } from '../inputs/parse-flow-id.js';
 import { generateFlowId, type SecretBox } from '../secrets/secrets.js';
 import type { FlowStore } from '../store/flow-store.js';
-import { defaultProofTtlMs, parseIssueOptions, parseProofClaim, parseProofToken, type ProofClaim } from './proof-inputs.js';
+import {
+  defaultProofTtlMs,
+  parseIssueOptions,
+  parseProofClaim,
+  parseProofToken,
+  type ProofClaim,
+} from './proof-inputs.js';
 import { equalInConstantTime, identityNumberHash, ProofKeys, type ProofSubject } from './proof-keys.js';
 import { decodeProof, encodeProof, type ProofPayload } from './proof-token.js';
 import { verificationOf, type Verification } from './verification.js';
@@ -93,10 +99,18 @@ export class Proofs {
     const now = clock.now();
     if (now >= payload.exp) return this.#reject('expired', payload);
     const subject = this.#subjectOfClaim(payload, claim);
-    if (subject === undefined || !equalInConstantTime(this.#keys.subjectHash(subject), payload.sub)) return this.#reject('mismatch', payload);
-    if (!(await store.claim(`proof:${payload.id}`, Math.max(1, payload.exp - now)))) return this.#reject('used', payload);
+    if (subject === undefined || !equalInConstantTime(this.#keys.subjectHash(subject), payload.sub))
+      return this.#reject('mismatch', payload);
+    if (!(await store.claim(`proof:${payload.id}`, Math.max(1, payload.exp - now))))
+      return this.#reject('used', payload);
     this.#deps.logger.info('verikit.proof.redeemed', { flowId: payload.flowId, kind: payload.kind });
-    const verification: Verification = { flowId: payload.flowId, kind: payload.kind, ...subject, verifiedAt: payload.verifiedAt, provider: payload.provider };
+    const verification: Verification = {
+      flowId: payload.flowId,
+      kind: payload.kind,
+      ...subject,
+      verifiedAt: payload.verifiedAt,
+      provider: payload.provider,
+    };
     return Object.freeze(verification);
   }
 
@@ -110,7 +124,10 @@ export class Proofs {
   }
 
   #reject(reason: ProofRejection, payload?: ProofPayload): never {
-    this.#deps.logger.info('verikit.proof.rejected', { reason, ...(payload === undefined ? {} : { flowId: payload.flowId, kind: payload.kind }) });
+    this.#deps.logger.info('verikit.proof.rejected', {
+      reason,
+      ...(payload === undefined ? {} : { flowId: payload.flowId, kind: payload.kind }),
+    });
     throw new ProofRejectedError(reason);
   }
 }

@@ -32,7 +32,12 @@ export interface Verification {
 export function verificationOf(record: FlowRecord, status: string, provider: string): Verification {
   if (status !== 'verified') throw new FlowNotVerifiedError(record.id, status);
   const context = record.context as FlowContextBase & Record<string, unknown>;
-  const base = { flowId: record.id, kind: record.kind, verifiedAt: context.verifiedAt ?? record.updatedAt, provider: context.sentBy ?? provider };
+  const base = {
+    flowId: record.id,
+    kind: record.kind,
+    verifiedAt: context.verifiedAt ?? record.updatedAt,
+    provider: context.sentBy ?? provider,
+  };
   if (record.kind === 'identity') {
     return Object.freeze({ ...base, idType: context.idType as IdentityType, numberHash: String(context.numberHash) });
   }

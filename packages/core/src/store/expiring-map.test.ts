@@ -22,9 +22,23 @@ describe('expiresOf', () => {
   });
 
   it('reads nothing from a record without one, however its value looks', () => {
-    const values = [{ expires: 5 }, { a: { b: 1, expires: 5 } }, ',"expires":5}', '{"value":1,"expires":5}', [{ expires: 5 }]];
+    const values = [
+      { expires: 5 },
+      { a: { b: 1, expires: 5 } },
+      ',"expires":5}',
+      '{"value":1,"expires":5}',
+      [{ expires: 5 }],
+    ];
     for (const value of values) expect(expiresOf(record(value))).toBeUndefined();
-    for (const other of [undefined, 42, '', '}', ',"expires":}', '{"value":1,"expires":"5"}', '{"value":1,"expires":null}']) {
+    for (const other of [
+      undefined,
+      42,
+      '',
+      '}',
+      ',"expires":}',
+      '{"value":1,"expires":"5"}',
+      '{"value":1,"expires":null}',
+    ]) {
       expect(expiresOf(other)).toBeUndefined();
     }
   });

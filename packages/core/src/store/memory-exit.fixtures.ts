@@ -11,7 +11,16 @@ const store = new KeyvFlowStore(createMemoryKeyv());
 const hour = 60 * 60_000;
 const now = Date.now();
 await store.compareAndSetFlow(
-  { schemaVersion: 1, id: 'exit-check', kind: 'phone', version: 1, value: 'awaiting-code', context: {}, createdAt: now, updatedAt: now },
+  {
+    schemaVersion: 1,
+    id: 'exit-check',
+    kind: 'phone',
+    version: 1,
+    value: 'awaiting-code',
+    context: {},
+    createdAt: now,
+    updatedAt: now,
+  },
   0,
   hour,
 );

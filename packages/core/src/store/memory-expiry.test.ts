@@ -85,7 +85,10 @@ describe('the embedded memory store', () => {
     map.sweep(Date.now() + minute + 1000);
     expect(map.size).toBe(0);
     expect(await store.claim('webhook:w1:1', minute)).toBe(true);
-    expect(await store.consume('sends:a', 1, minute, Date.now() + minute + 1000)).toMatchObject({ allowed: true, used: 1 });
+    expect(await store.consume('sends:a', 1, minute, Date.now() + minute + 1000)).toMatchObject({
+      allowed: true,
+      used: 1,
+    });
   });
 
   it('keeps records written without a TTL', async () => {

@@ -23,7 +23,10 @@ describe('flow records in the memory map', () => {
     await keyv.set('flow:BBBBBBBBBBBBBBBBBBBBBB', { ...record, id: 'BBBBBBBBBBBBBBBBBBBBBB' }, 60_000);
     const map = keyv.store as Map<string, string>;
     const viaKeyv = JSON.parse(map.get('verikit:flow:BBBBBBBBBBBBBBBBBBBBBB')!) as { value: unknown; expires: number };
-    const ours = JSON.parse(envelope({ ...record, id: 'BBBBBBBBBBBBBBBBBBBBBB' }, 60_000)) as { value: unknown; expires: number };
+    const ours = JSON.parse(envelope({ ...record, id: 'BBBBBBBBBBBBBBBBBBBBBB' }, 60_000)) as {
+      value: unknown;
+      expires: number;
+    };
     expect(Object.keys(ours)).toEqual(Object.keys(viaKeyv));
     expect(ours.value).toEqual(viaKeyv.value);
     // Both stamp `expires` with the wall clock at the write: the two writes are apart by the time between them.
@@ -56,7 +59,9 @@ describe('flow records in the memory map', () => {
     const store = new KeyvFlowStore();
     await store.compareAndSetFlow(record, 0, 60_000);
     const results = await Promise.all(
-      Array.from({ length: 20 }, (_, index) => store.compareAndSetFlow({ ...record, version: 4, updatedAt: index }, 3, 60_000)),
+      Array.from({ length: 20 }, (_, index) =>
+        store.compareAndSetFlow({ ...record, version: 4, updatedAt: index }, 3, 60_000),
+      ),
     );
     expect(results.filter(Boolean)).toHaveLength(1);
   });
@@ -64,14 +69,23 @@ describe('flow records in the memory map', () => {
   it('reads an expired record as absent and deletes it, as keyv.get does', async () => {
     const keyv = createMemoryKeyv();
     const map = keyv.store as Map<string, string>;
-    map.set('verikit:flow:CCCCCCCCCCCCCCCCCCCCCC', JSON.stringify({ value: { ...record, id: 'CCCCCCCCCCCCCCCCCCCCCC' }, expires: Date.now() - 1 }));
+    map.set(
+      'verikit:flow:CCCCCCCCCCCCCCCCCCCCCC',
+      JSON.stringify({ value: { ...record, id: 'CCCCCCCCCCCCCCCCCCCCCC' }, expires: Date.now() - 1 }),
+    );
     expect(readLive(map, 'verikit:flow:CCCCCCCCCCCCCCCCCCCCCC')).toBeUndefined();
     expect(map.has('verikit:flow:CCCCCCCCCCCCCCCCCCCCCC')).toBe(false);
     const store = new KeyvFlowStore(keyv);
-    map.set('verikit:flow:CCCCCCCCCCCCCCCCCCCCCC', JSON.stringify({ value: { ...record, id: 'CCCCCCCCCCCCCCCCCCCCCC' }, expires: Date.now() - 1 }));
+    map.set(
+      'verikit:flow:CCCCCCCCCCCCCCCCCCCCCC',
+      JSON.stringify({ value: { ...record, id: 'CCCCCCCCCCCCCCCCCCCCCC' }, expires: Date.now() - 1 }),
+    );
     expect(await store.getFlow('CCCCCCCCCCCCCCCCCCCCCC')).toBeUndefined();
     // An expired record is no record: a new flow may take its key.
-    map.set('verikit:flow:CCCCCCCCCCCCCCCCCCCCCC', JSON.stringify({ value: { ...record, id: 'CCCCCCCCCCCCCCCCCCCCCC' }, expires: Date.now() - 1 }));
+    map.set(
+      'verikit:flow:CCCCCCCCCCCCCCCCCCCCCC',
+      JSON.stringify({ value: { ...record, id: 'CCCCCCCCCCCCCCCCCCCCCC' }, expires: Date.now() - 1 }),
+    );
     expect(await store.compareAndSetFlow({ ...record, id: 'CCCCCCCCCCCCCCCCCCCCCC', version: 1 }, 0, 1000)).toBe(true);
   });
 
@@ -80,6 +94,8 @@ describe('flow records in the memory map', () => {
     (keyv.store as Map<string, string>).set('verikit:flow:DDDDDDDDDDDDDDDDDDDDDD', '{not json');
     const store = new KeyvFlowStore(keyv);
     await expect(store.getFlow('DDDDDDDDDDDDDDDDDDDDDD')).rejects.toMatchObject({ code: 'store_unavailable' });
-    await expect(store.compareAndSetFlow({ ...record, id: 'DDDDDDDDDDDDDDDDDDDDDD' }, 0, 1000)).rejects.toMatchObject({ code: 'store_unavailable' });
+    await expect(store.compareAndSetFlow({ ...record, id: 'DDDDDDDDDDDDDDDDDDDDDD' }, 0, 1000)).rejects.toMatchObject({
+      code: 'store_unavailable',
+    });
   });
 });

@@ -1,5 +1,7 @@
 /** The body as sent, or why it could not be read. */
-export type BodyResult = { readonly ok: true; readonly body: string } | { readonly ok: false; readonly reason: 'too-large' | 'not-utf8' | 'unreadable' };
+export type BodyResult =
+  | { readonly ok: true; readonly body: string }
+  | { readonly ok: false; readonly reason: 'too-large' | 'not-utf8' | 'unreadable' };
 
 /**
  * The one body reader of the HTTP layer: the flow routes read JSON through it, the webhook route the
@@ -11,7 +13,8 @@ export type BodyResult = { readonly ok: true; readonly body: string } | { readon
  */
 export async function readBody(request: Request, maxBytes: number): Promise<BodyResult> {
   const declared = request.headers.get('content-length');
-  if (declared !== null && /^\d+$/.test(declared.trim()) && Number(declared.trim()) > maxBytes) return { ok: false, reason: 'too-large' };
+  if (declared !== null && /^\d+$/.test(declared.trim()) && Number(declared.trim()) > maxBytes)
+    return { ok: false, reason: 'too-large' };
   if (request.bodyUsed) return { ok: false, reason: 'unreadable' };
   if (request.body === null) return { ok: true, body: '' };
 

@@ -33,7 +33,9 @@ export async function readJsonBody(request: Request, maxBytes: number): Promise<
       await request.body?.cancel().catch(() => undefined);
       throw new PayloadTooLargeError(maxBytes);
     }
-    throw new InvalidInputError([{ field: 'body', message: read.reason === 'not-utf8' ? 'is not UTF-8' : 'could not be read' }]);
+    throw new InvalidInputError([
+      { field: 'body', message: read.reason === 'not-utf8' ? 'is not UTF-8' : 'could not be read' },
+    ]);
   }
   const text = read.body.startsWith('\uFEFF') ? read.body.slice(1) : read.body;
   if (text.trim() === '') throw new InvalidInputError([{ field: 'body', message: 'is required: send a JSON object' }]);

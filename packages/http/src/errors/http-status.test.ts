@@ -64,12 +64,15 @@ const cases: ReadonlyArray<[VerikitError, number]> = [
 ];
 
 describe('httpStatusOf: one mapping from error code to HTTP status', () => {
-  it.each(cases.map(([error, status]) => [error.code, error, status] as const))('%s is answered %i', (_code, error, status) => {
-    expect(httpStatusOf(error)).toBe(status);
-    const response = errorResponse(error);
-    expect(response.status).toBe(status);
-    expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
-  });
+  it.each(cases.map(([error, status]) => [error.code, error, status] as const))(
+    '%s is answered %i',
+    (_code, error, status) => {
+      expect(httpStatusOf(error)).toBe(status);
+      const response = errorResponse(error);
+      expect(response.status).toBe(status);
+      expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    },
+  );
 
   it('an unknown code, a code named like an Object property, and anything not a verikit error are 500', () => {
     for (const error of [
@@ -86,9 +89,13 @@ describe('httpStatusOf: one mapping from error code to HTTP status', () => {
   });
 
   it('an error answer carries a stable messageId; a code this release does not list gets verikit.error.unknown', async () => {
-    const body = (await errorResponse(new VerikitError('carrier_blocked', 'blocked')).json()) as { error: { messageId: string } };
+    const body = (await errorResponse(new VerikitError('carrier_blocked', 'blocked')).json()) as {
+      error: { messageId: string };
+    };
     expect(body.error.messageId).toBe('verikit.error.unknown');
-    const rejected = (await errorResponse(new ProofRejectedError('expired')).json()) as { error: Record<string, unknown> };
+    const rejected = (await errorResponse(new ProofRejectedError('expired')).json()) as {
+      error: Record<string, unknown>;
+    };
     expect(rejected.error).toEqual({
       name: 'ProofRejectedError',
       code: 'proof_rejected',

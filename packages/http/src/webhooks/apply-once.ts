@@ -28,7 +28,12 @@ const timedOut = Symbol('timed out');
  * that died between claim and apply blocks redeliveries for that long only; both answers carry a
  * `Retry-After` of the seconds until the claim has lapsed at the latest.
  */
-export async function applyOnce(deps: ApplyOnceDeps, event: ProviderEventV1, webhookId: string, loggedId: string | undefined): Promise<WebhookAnswer> {
+export async function applyOnce(
+  deps: ApplyOnceDeps,
+  event: ProviderEventV1,
+  webhookId: string,
+  loggedId: string | undefined,
+): Promise<WebhookAnswer> {
   const { guard, logger, processingTimeoutMs, leaseMs } = deps;
   const admission = await guard.admit(webhookId);
   if (admission.kind !== 'admitted') {
@@ -49,7 +54,10 @@ export async function applyOnce(deps: ApplyOnceDeps, event: ProviderEventV1, web
   if (first !== timedOut) return { body: first };
   logger.warn('verikit.webhook.timed-out', { webhookId: loggedId, processingTimeoutMs });
   return {
-    body: { status: 'retry', error: { code: 'webhook_timeout', message: 'the event is still being applied; deliver it again later' } },
+    body: {
+      status: 'retry',
+      error: { code: 'webhook_timeout', message: 'the event is still being applied; deliver it again later' },
+    },
     retryAfterSeconds: Math.max(1, Math.ceil((leaseMs - (performance.now() - claimedAt)) / 1000)),
   };
 }
@@ -78,7 +86,10 @@ async function apply(
     const retryable = VerikitError.isInstance(error) && error.isRetryable;
     logger.error('verikit.webhook.apply-failed', { webhookId: loggedId, error: errorCode(error), retryable });
     return retryable
-      ? { status: 'retry', error: { code: errorCode(error), message: 'the event could not be applied now; deliver it again later' } }
+      ? {
+          status: 'retry',
+          error: { code: errorCode(error), message: 'the event could not be applied now; deliver it again later' },
+        }
       : { status: 'error', error: { code: errorCode(error), message: 'the event could not be applied' } };
   }
   await guard.complete(webhookId).catch((error: unknown) => {
@@ -86,6 +97,10 @@ async function apply(
     logger.warn('verikit.webhook.record-failed', { webhookId: loggedId, error: errorCode(error) });
   });
   const { outcome } = result;
-  logger.info(`verikit.webhook.${outcome}`, { webhookId: loggedId, outcome, ...(result.flowId ? { flowId: result.flowId } : {}) });
+  logger.info(`verikit.webhook.${outcome}`, {
+    webhookId: loggedId,
+    outcome,
+    ...(result.flowId ? { flowId: result.flowId } : {}),
+  });
   return outcome === 'applied' && result.flowId ? { status: 'applied', flowId: result.flowId } : { status: outcome };
 }

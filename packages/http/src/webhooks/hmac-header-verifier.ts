@@ -50,14 +50,22 @@ export function createHmacHeaderVerifier(options: HmacHeaderVerifierOptions): We
     verify({ body, headers }: WebhookVerifierInput): VerifiedWebhook {
       const value = headers[header]?.trim();
       if (!value) throw new WebhookVerificationError(`the ${header} header is required`, { field: header });
-      if (!value.startsWith(prefix)) throw new WebhookVerificationError(`the ${header} header does not start with the configured prefix`, { field: header });
+      if (!value.startsWith(prefix))
+        throw new WebhookVerificationError(`the ${header} header does not start with the configured prefix`, {
+          field: header,
+        });
       const written = value.slice(prefix.length);
-      const valid = encoding === 'hex' ? hexPattern.test(written) && written.length % 2 === 0 : base64Pattern.test(written);
-      if (!valid) throw new WebhookVerificationError(`the ${header} header is not a ${encoding} digest`, { field: header });
+      const valid =
+        encoding === 'hex' ? hexPattern.test(written) && written.length % 2 === 0 : base64Pattern.test(written);
+      if (!valid)
+        throw new WebhookVerificationError(`the ${header} header is not a ${encoding} digest`, { field: header });
       const given = Buffer.from(written, encoding === 'hex' ? 'hex' : 'base64');
       const expected = createHmac(algorithm, key).update(body, 'utf8').digest();
       if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
-        throw new WebhookVerificationError(`the ${header} signature does not match the body and the configured secret`, { field: header });
+        throw new WebhookVerificationError(
+          `the ${header} signature does not match the body and the configured secret`,
+          { field: header },
+        );
       }
       return { id: `hmac-${createHash('sha256').update(expected).digest('base64url').slice(0, 32)}` };
     },

@@ -34,20 +34,28 @@ export function createStandardWebhooksVerifier(options: StandardWebhooksVerifier
       const timestamp = headers['webhook-timestamp'];
       const signatures = headers['webhook-signature'];
       if (!id || !timestamp || !signatures) {
-        throw new WebhookVerificationError('the webhook-id, webhook-timestamp and webhook-signature headers are required', {
-          field: 'headers',
-        });
+        throw new WebhookVerificationError(
+          'the webhook-id, webhook-timestamp and webhook-signature headers are required',
+          {
+            field: 'headers',
+          },
+        );
       }
       if (!timestampPattern.test(timestamp.trim())) {
-        throw new WebhookVerificationError('webhook-timestamp must be whole seconds since the epoch', { field: 'webhook-timestamp' });
+        throw new WebhookVerificationError('webhook-timestamp must be whole seconds since the epoch', {
+          field: 'webhook-timestamp',
+        });
       }
       const seconds = Number(timestamp.trim());
       const nowSeconds = Math.floor(now / 1000);
       if (Math.abs(nowSeconds - seconds) > toleranceSeconds) {
         const which = seconds < nowSeconds ? 'too old' : 'too far in the future';
-        throw new WebhookVerificationError(`webhook-timestamp is ${which}: the window is ${toleranceSeconds} s either side of now`, {
-          field: 'webhook-timestamp',
-        });
+        throw new WebhookVerificationError(
+          `webhook-timestamp is ${which}: the window is ${toleranceSeconds} s either side of now`,
+          {
+            field: 'webhook-timestamp',
+          },
+        );
       }
       const expected = encoder.encode(signer.sign(id, new Date(seconds * 1000), body));
       const candidates = signatures.trim().split(/\s+/).slice(0, maximumSignatures);
@@ -57,7 +65,10 @@ export function createStandardWebhooksVerifier(options: StandardWebhooksVerifier
         // Every candidate is compared, so the time taken does not say which one matched.
         if (given.length === expected.length && timingSafeEqual(given, expected)) matched = true;
       }
-      if (!matched) throw new WebhookVerificationError('no webhook-signature matches the body and the configured secret', { field: 'webhook-signature' });
+      if (!matched)
+        throw new WebhookVerificationError('no webhook-signature matches the body and the configured secret', {
+          field: 'webhook-signature',
+        });
       return { id };
     },
   };

@@ -15,13 +15,18 @@ const phoneNumber = '+2348012345678';
 
 function parse(webhook: RawWebhookV1): ProviderEventV1 | null {
   const body = JSON.parse(webhook.body) as { event: string; phoneNumber: string; status: 'success' | 'failed' };
-  return body.event === 'USSD_VERIFICATION' ? { type: 'ussd-verification', phoneNumber: body.phoneNumber, status: body.status } : null;
+  return body.event === 'USSD_VERIFICATION'
+    ? { type: 'ussd-verification', phoneNumber: body.phoneNumber, status: body.status }
+    : null;
 }
 
 /** A USSD flow awaiting its dial, and a receiver with a short processing deadline (so a short lease). */
 async function setup(
   processingTimeoutMs: number,
-  receive?: (event: ProviderEventV1, engine: (event: ProviderEventV1) => Promise<ReceiveResult>) => Promise<ReceiveResult>,
+  receive?: (
+    event: ProviderEventV1,
+    engine: (event: ProviderEventV1) => Promise<ReceiveResult>,
+  ) => Promise<ReceiveResult>,
 ) {
   const clock = new ManualClock(Date.UTC(2031, 5, 1, 12));
   const store: FlowStore = new KeyvFlowStore();
@@ -44,15 +49,23 @@ async function setup(
   const body = JSON.stringify({ event: 'USSD_VERIFICATION', phoneNumber, status: 'success' });
 
   /** One signed delivery of message `id`, timestamped now by the engine's clock, as every redelivery is. */
-  async function deliver(id: string): Promise<{ status: number; retryAfter: string | null; body: WebhookResponseBody }> {
+  async function deliver(
+    id: string,
+  ): Promise<{ status: number; retryAfter: string | null; body: WebhookResponseBody }> {
     const at = new Date(clock.now());
     const headers = {
       'webhook-id': id,
       'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
       'webhook-signature': new Webhook(webhookSecret).sign(id, at, body),
     };
-    const response = await receiver.handle(new Request('https://app.example/webhooks', { method: 'POST', body, headers }));
-    return { status: response.status, retryAfter: response.headers.get('retry-after'), body: (await response.json()) as WebhookResponseBody };
+    const response = await receiver.handle(
+      new Request('https://app.example/webhooks', { method: 'POST', body, headers }),
+    );
+    return {
+      status: response.status,
+      retryAfter: response.headers.get('retry-after'),
+      body: (await response.json()) as WebhookResponseBody,
+    };
   }
   const version = async () => (await store.getFlow(flow.id))!.version;
   return { verikit, store, flow, deliver, version, lines, clock };
@@ -64,8 +77,12 @@ describe('the claim on a message is tied to the processing deadline', () => {
     expect(resolved.processingTimeoutMs).toBe(webhookDefaults.processingTimeoutMs);
     expect(resolved.leaseMs).toBe(15_000);
     expect(webhookLeaseMs(100)).toBe(150);
-    expect(() => resolveWebhookOptions({ secret: webhookSecret, processingTimeoutMs: 5 }, 'webhooks')).toThrow(/webhooks\.processingTimeoutMs/);
-    expect(() => resolveWebhookOptions({ secret: webhookSecret, processingTimeoutMs: 1.5 }, 'webhooks')).toThrow(/processingTimeoutMs/);
+    expect(() => resolveWebhookOptions({ secret: webhookSecret, processingTimeoutMs: 5 }, 'webhooks')).toThrow(
+      /webhooks\.processingTimeoutMs/,
+    );
+    expect(() => resolveWebhookOptions({ secret: webhookSecret, processingTimeoutMs: 1.5 }, 'webhooks')).toThrow(
+      /processingTimeoutMs/,
+    );
   });
 
   it('a message claimed by a process that then died is answered 409 with Retry-After, then applied exactly once after the claim lapses', async () => {
@@ -76,11 +93,17 @@ describe('the claim on a message is tied to the processing deadline', () => {
     const before = await t.version();
 
     // The dead process: it claimed the message, as a delivery does, and never applied nor released it.
-    const dead = await new DeliveryGuard(t.store, { replayTtlMs: webhookDefaults.replayTtlMs, leaseMs }).admit('msg_crashed');
+    const dead = await new DeliveryGuard(t.store, { replayTtlMs: webhookDefaults.replayTtlMs, leaseMs }).admit(
+      'msg_crashed',
+    );
     expect(dead.kind).toBe('admitted');
 
     const blocked = await t.deliver('msg_crashed');
-    expect(blocked).toEqual({ status: 409, retryAfter: String(Math.ceil(leaseMs / 1000)), body: { status: 'in-progress' } });
+    expect(blocked).toEqual({
+      status: 409,
+      retryAfter: String(Math.ceil(leaseMs / 1000)),
+      body: { status: 'in-progress' },
+    });
     expect(await t.version()).toBe(before);
 
     // The sender waits (here the lease, shorter than Retry-After's whole second) and delivers again: the dead claim has lapsed.
@@ -137,6 +160,10 @@ describe('the claim on a message is tied to the processing deadline', () => {
   it('a delivery that finishes in time answers as before, with no Retry-After', async () => {
     const t = await setup(10_000);
     const id = `msg_${randomUUID()}`;
-    expect(await t.deliver(id)).toEqual({ status: 200, retryAfter: null, body: { status: 'applied', flowId: t.flow.id } });
+    expect(await t.deliver(id)).toEqual({
+      status: 200,
+      retryAfter: null,
+      body: { status: 'applied', flowId: t.flow.id },
+    });
   });
 });

@@ -83,7 +83,9 @@ export function webhookLeaseMs(processingTimeoutMs: number): number {
 
 const hmacHeaderSchemeSchema = z.strictObject({
   type: z.literal('hmac-header'),
-  header: z.string({ error: 'must be a header name' }).regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}$/, { error: 'must be a header name' }),
+  header: z
+    .string({ error: 'must be a header name' })
+    .regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}$/, { error: 'must be a header name' }),
   algorithm: z.enum(['sha256', 'sha512'], { error: 'must be sha256 or sha512' }).optional(),
   encoding: z.enum(['hex', 'base64'], { error: 'must be hex or base64' }).optional(),
   prefix: z.string({ error: 'must be a string' }).max(100, { error: 'must be at most 100 characters' }).optional(),
@@ -95,22 +97,42 @@ const verifierSchema = z.custom<WebhookVerifier>(
 );
 
 const optionsSchema = z.object({
-  secret: z.string({ error: 'must be a string' }).min(1, { error: 'must not be empty' }).max(1024, { error: 'is too long' }).optional(),
+  secret: z
+    .string({ error: 'must be a string' })
+    .min(1, { error: 'must not be empty' })
+    .max(1024, { error: 'is too long' })
+    .optional(),
   scheme: z
     .union([z.literal('standard-webhooks'), hmacHeaderSchemeSchema, verifierSchema], {
       error: "must be 'standard-webhooks', an hmac-header scheme, or an object with a verify function",
     })
     .optional(),
-  toleranceSeconds: z.number({ error: 'must be a number' }).int({ error: 'must be whole seconds' }).min(1).max(3600).optional(),
-  replayTtlMs: z.number({ error: 'must be a number' }).int({ error: 'must be whole milliseconds' }).positive().optional(),
+  toleranceSeconds: z
+    .number({ error: 'must be a number' })
+    .int({ error: 'must be whole seconds' })
+    .min(1)
+    .max(3600)
+    .optional(),
+  replayTtlMs: z
+    .number({ error: 'must be a number' })
+    .int({ error: 'must be whole milliseconds' })
+    .positive()
+    .optional(),
   maxBodyBytes: z
     .number({ error: 'must be a number' })
     .int({ error: 'must be whole bytes' })
     .min(1)
     .max(1024 * 1024)
     .optional(),
-  processingTimeoutMs: z.number({ error: 'must be a number' }).int({ error: 'must be whole milliseconds' }).min(10).max(120_000).optional(),
-  allowUnsigned: z.literal(allowUnsignedConsent, { error: `must be exactly '${allowUnsignedConsent}' when set` }).optional(),
+  processingTimeoutMs: z
+    .number({ error: 'must be a number' })
+    .int({ error: 'must be whole milliseconds' })
+    .min(10)
+    .max(120_000)
+    .optional(),
+  allowUnsigned: z
+    .literal(allowUnsignedConsent, { error: `must be exactly '${allowUnsignedConsent}' when set` })
+    .optional(),
 });
 
 /** The name of option `name` in errors, under `prefix` (`webhooks.secret`), or bare (`secret`). */
@@ -122,14 +144,20 @@ export function webhookOptionField(prefix: string | undefined, name: string): st
  * Checks the options and applies the defaults. Throws an `InvalidInputError` naming the field
  * (never echoing the secret): a misconfigured endpoint fails when it is created.
  */
-export function resolveWebhookOptions(options: WebhookOptions, fieldPrefix: string | undefined): ResolvedWebhookOptions {
+export function resolveWebhookOptions(
+  options: WebhookOptions,
+  fieldPrefix: string | undefined,
+): ResolvedWebhookOptions {
   const parsed = parseInput(optionsSchema, options ?? {}, fieldPrefix);
   const toleranceSeconds = parsed.toleranceSeconds ?? webhookDefaults.toleranceSeconds;
   const processingTimeoutMs = parsed.processingTimeoutMs ?? webhookDefaults.processingTimeoutMs;
   const replayTtlMs = parsed.replayTtlMs ?? Math.max(webhookDefaults.replayTtlMs, 2 * toleranceSeconds * 1000);
   if (replayTtlMs < 2 * toleranceSeconds * 1000) {
     throw new InvalidInputError([
-      { field: webhookOptionField(fieldPrefix, 'replayTtlMs'), message: `must be at least twice toleranceSeconds (${2 * toleranceSeconds * 1000} ms)` },
+      {
+        field: webhookOptionField(fieldPrefix, 'replayTtlMs'),
+        message: `must be at least twice toleranceSeconds (${2 * toleranceSeconds * 1000} ms)`,
+      },
     ]);
   }
   return {

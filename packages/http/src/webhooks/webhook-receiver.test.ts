@@ -36,7 +36,10 @@ function parseServiceWebhook(webhook: RawWebhookV1): ProviderEventV1 | null {
   const { event } = parseInput(z.object({ event: z.string({ error: 'must be a string' }) }), json);
   if (event !== 'USSD_VERIFICATION') return null;
   const data = parseInput(
-    z.object({ phoneNumber: z.string({ error: 'must be a string' }), status: z.enum(['success', 'failed'], { error: 'must be success or failed' }) }),
+    z.object({
+      phoneNumber: z.string({ error: 'must be a string' }),
+      status: z.enum(['success', 'failed'], { error: 'must be success or failed' }),
+    }),
     json,
   );
   return { type: 'ussd-verification', phoneNumber: data.phoneNumber, status: data.status };
@@ -49,7 +52,8 @@ interface LogLine {
 }
 
 function capturingLogger(lines: LogLine[]): Logger {
-  const at = (level: string) => (message: string, fields?: Record<string, unknown>) => void lines.push({ level, message, ...(fields ? { fields } : {}) });
+  const at = (level: string) => (message: string, fields?: Record<string, unknown>) =>
+    void lines.push({ level, message, ...(fields ? { fields } : {}) });
   return { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') };
 }
 
@@ -93,14 +97,21 @@ interface SetupOptions {
   store?: FlowStore;
 }
 
-async function setup({ webhooks = { secret: webhookSecret }, parse = parseServiceWebhook, store = new KeyvFlowStore() }: SetupOptions = {}) {
+async function setup({
+  webhooks = { secret: webhookSecret },
+  parse = parseServiceWebhook,
+  store = new KeyvFlowStore(),
+}: SetupOptions = {}) {
   // A clock far from the real one: a check against Date.now() would refuse every webhook here.
   const clock = new ManualClock(Date.UTC(2031, 5, 1, 12));
   const provider = Object.assign(createTestProviderV1(), { webhooks: parse ? { parse } : undefined });
   const lines: LogLine[] = [];
   const logger = capturingLogger(lines);
   const verikit = createVerikit({ provider, secret: engineSecret, clock, logger, store });
-  const receiver = createWebhookReceiver({ receive: verikit.receive, parse: provider.webhooks?.parse, store, clock, logger }, webhooks);
+  const receiver = createWebhookReceiver(
+    { receive: verikit.receive, parse: provider.webhooks?.parse, store, clock, logger },
+    webhooks,
+  );
   const flow = await verikit.start({ kind: 'ussd', phoneNumber });
   const bystander = await verikit.start({ kind: 'ussd', phoneNumber: otherPhoneNumber });
   expect(flow.status).toBe('awaiting-dial');
@@ -118,7 +129,10 @@ async function setup({ webhooks = { secret: webhookSecret }, parse = parseServic
     return (await store.getFlow(flowId))!.version;
   }
 
-  function sign(body: string, options: { id?: string; at?: number; secret?: string | Uint8Array; headers?: Record<string, string> } = {}): Request {
+  function sign(
+    body: string,
+    options: { id?: string; at?: number; secret?: string | Uint8Array; headers?: Record<string, string> } = {},
+  ): Request {
     const id = options.id ?? `msg_${randomUUID()}`;
     const at = options.at ?? clock.now();
     const secret = options.secret ?? webhookSecret;
@@ -181,14 +195,21 @@ describe('a valid Standard Webhooks delivery', () => {
     const genuine = t.sign(ussdBody(), { id: 'msg_rotation' });
     const old = new Webhook(`whsec_${Buffer.from('an-older-secret-an-older-secret!').toString('base64')}`);
     const oldSignature = old.sign('msg_rotation', new Date(t.clock.now()), ussdBody());
-    genuine.headers.set('webhook-signature', `v1a,bm90LWVkMjU1MTk= ${oldSignature} ${genuine.headers.get('webhook-signature')!}`);
+    genuine.headers.set(
+      'webhook-signature',
+      `v1a,bm90LWVkMjU1MTk= ${oldSignature} ${genuine.headers.get('webhook-signature')!}`,
+    );
     expect((await t.deliver(genuine)).status).toBe(200);
   });
 
   it('accepts the timestamp at the edges of the window and refuses it one second beyond', async () => {
     const t = await setup();
-    expect((await t.deliver(t.sign(ussdBody('success', '+2348000000001'), { at: t.clock.now() - 300_000 }))).status).toBe(202);
-    expect((await t.deliver(t.sign(ussdBody('success', '+2348000000001'), { at: t.clock.now() + 300_000 }))).status).toBe(202);
+    expect(
+      (await t.deliver(t.sign(ussdBody('success', '+2348000000001'), { at: t.clock.now() - 300_000 }))).status,
+    ).toBe(202);
+    expect(
+      (await t.deliver(t.sign(ussdBody('success', '+2348000000001'), { at: t.clock.now() + 300_000 }))).status,
+    ).toBe(202);
     expect((await t.deliver(t.sign(ussdBody(), { at: t.clock.now() - 301_000 }))).status).toBe(401);
     expect((await t.deliver(t.sign(ussdBody(), { at: t.clock.now() + 301_000 }))).status).toBe(401);
     expect((await t.verikit.get(t.flow.id)).status).toBe('awaiting-dial');
@@ -199,7 +220,10 @@ describe('a webhook that must change nothing', () => {
   it('refuses one signed with another secret (401) and does not burn its id', async () => {
     const t = await setup();
     const before = await t.versionOf(t.flow.id);
-    const forged = t.sign(ussdBody(), { id: 'msg_forged', secret: `whsec_${Buffer.from('not-the-configured-secret-at-all').toString('base64')}` });
+    const forged = t.sign(ussdBody(), {
+      id: 'msg_forged',
+      secret: `whsec_${Buffer.from('not-the-configured-secret-at-all').toString('base64')}`,
+    });
 
     const { status, body } = await t.deliver(forged);
 
@@ -224,7 +248,11 @@ describe('a webhook that must change nothing', () => {
     const t = await setup();
     const sent = JSON.stringify({ event: 'USSD_VERIFICATION', phoneNumber, status: 'success' }, null, 2);
     const signed = t.sign(sent);
-    const reserialized = new Request(url, { method: 'POST', headers: signed.headers, body: JSON.stringify(JSON.parse(sent)) });
+    const reserialized = new Request(url, {
+      method: 'POST',
+      headers: signed.headers,
+      body: JSON.stringify(JSON.parse(sent)),
+    });
     expect((await t.deliver(reserialized)).status).toBe(401);
     expect((await t.verikit.get(t.flow.id)).status).toBe('awaiting-dial');
   });
@@ -335,7 +363,12 @@ describe('a webhook that must change nothing', () => {
   it('answers 413 to a megabyte body, declared or streamed without a length', async () => {
     const t = await setup();
     const before = await t.versionOf(t.flow.id);
-    const huge = JSON.stringify({ event: 'USSD_VERIFICATION', phoneNumber, status: 'success', padding: 'x'.repeat(1024 * 1024) });
+    const huge = JSON.stringify({
+      event: 'USSD_VERIFICATION',
+      phoneNumber,
+      status: 'success',
+      padding: 'x'.repeat(1024 * 1024),
+    });
     const declared = await t.deliver(t.sign(huge));
     expect(declared.status).toBe(413);
     expect(declared.body.status).toBe('too-large');
@@ -344,13 +377,16 @@ describe('a webhook that must change nothing', () => {
     const chunk = new TextEncoder().encode(huge);
     const stream = new ReadableStream<Uint8Array>({
       start(controller) {
-        for (let offset = 0; offset < chunk.length; offset += 16 * 1024) controller.enqueue(chunk.slice(offset, offset + 16 * 1024));
+        for (let offset = 0; offset < chunk.length; offset += 16 * 1024)
+          controller.enqueue(chunk.slice(offset, offset + 16 * 1024));
         controller.close();
       },
     });
     const headers = new Headers(signed.headers);
     headers.delete('content-length');
-    const streamed = await t.deliver(new Request(url, { method: 'POST', headers, body: stream, duplex: 'half' } as RequestInit));
+    const streamed = await t.deliver(
+      new Request(url, { method: 'POST', headers, body: stream, duplex: 'half' } as RequestInit),
+    );
     expect(streamed.status).toBe(413);
     expect(await t.versionOf(t.flow.id)).toBe(before);
   });
@@ -359,7 +395,9 @@ describe('a webhook that must change nothing', () => {
     const t = await setup();
     const signed = t.sign(ussdBody());
     const bytes = new Uint8Array([0x7b, 0xff, 0xfe, 0x7d]);
-    const { status, body } = await t.deliver(new Request(url, { method: 'POST', headers: signed.headers, body: bytes }));
+    const { status, body } = await t.deliver(
+      new Request(url, { method: 'POST', headers: signed.headers, body: bytes }),
+    );
     expect(status).toBe(400);
     expect(body.error?.field).toBe('body');
     expect((await t.verikit.get(t.flow.id)).status).toBe('awaiting-dial');
@@ -388,7 +426,9 @@ describe('a webhook that must change nothing', () => {
         const changed = target.slice(0, index) + String.fromCharCode(code) + target.slice(index + 1);
         const headers = new Headers(template.headers);
         if (!inBody) headers.set('webhook-signature', changed);
-        const { status } = await t.deliver(new Request(url, { method: 'POST', headers, body: inBody ? changed : body }));
+        const { status } = await t.deliver(
+          new Request(url, { method: 'POST', headers, body: inBody ? changed : body }),
+        );
         expect(status).toBe(401);
       }),
       { numRuns: 150 },
@@ -423,9 +463,15 @@ describe('events that apply to no flow', () => {
 
   it('answers 501 when the provider has no webhook parser, after verifying', async () => {
     const t = await setup({ parse: null });
-    expect((await t.deliver(t.sign(ussdBody(), { secret: `whsec_${Buffer.from('some-other-secret-some-other-secret').toString('base64')}` }))).status).toBe(
-      401,
-    );
+    expect(
+      (
+        await t.deliver(
+          t.sign(ussdBody(), {
+            secret: `whsec_${Buffer.from('some-other-secret-some-other-secret').toString('base64')}`,
+          }),
+        )
+      ).status,
+    ).toBe(401);
     const { status, body } = await t.deliver(t.sign(ussdBody()));
     expect(status).toBe(501);
     expect(body).toMatchObject({ status: 'unsupported', error: { code: 'capability_missing' } });
@@ -472,8 +518,11 @@ describe('without a secret', () => {
 
   it('accepts unsigned webhooks only when the user opts in by name, once per message', async () => {
     const t = await setup({ webhooks: { allowUnsigned: allowUnsignedConsent } });
-    expect(t.lines.some((line) => line.level === 'warn' && line.message === 'verikit.webhook.unsigned-accepted')).toBe(true);
-    const unsigned = () => new Request(url, { method: 'POST', body: ussdBody(), headers: { 'webhook-id': 'msg_unsigned' } });
+    expect(t.lines.some((line) => line.level === 'warn' && line.message === 'verikit.webhook.unsigned-accepted')).toBe(
+      true,
+    );
+    const unsigned = () =>
+      new Request(url, { method: 'POST', body: ussdBody(), headers: { 'webhook-id': 'msg_unsigned' } });
     expect((await t.deliver(unsigned())).body).toEqual({ status: 'applied', flowId: t.flow.id });
     expect((await t.deliver(unsigned())).body).toEqual({ status: 'duplicate' });
     const withoutId = () => new Request(url, { method: 'POST', body: ussdBody('failed', otherPhoneNumber) });
@@ -488,7 +537,12 @@ describe('without a secret', () => {
 
   it('rejects a near-miss of the opt-in words when the engine is configured', async () => {
     const store = new KeyvFlowStore();
-    const deps = { receive: async () => ({ outcome: 'no-active-flow' as const }), store, clock: new ManualClock(), logger: capturingLogger([]) };
+    const deps = {
+      receive: async () => ({ outcome: 'no-active-flow' as const }),
+      store,
+      clock: new ManualClock(),
+      logger: capturingLogger([]),
+    };
     expect(() => createWebhookReceiver(deps, { allowUnsigned: 'yes' as never })).toThrow(InvalidInputError);
     expect(() => createWebhookReceiver(deps, { allowUnsigned: true as never })).toThrow(/allowUnsigned/);
   });
@@ -496,15 +550,24 @@ describe('without a secret', () => {
 
 describe('the hmac-header scheme', () => {
   const hmacSecret = 'a-shared-secret-for-hmac-header-signing';
-  const sign = (body: string, options: { secret?: string; algorithm?: 'sha256' | 'sha512'; encoding?: 'hex' | 'base64'; prefix?: string } = {}) => {
+  const sign = (
+    body: string,
+    options: { secret?: string; algorithm?: 'sha256' | 'sha512'; encoding?: 'hex' | 'base64'; prefix?: string } = {},
+  ) => {
     const digest = createHmac(options.algorithm ?? 'sha256', options.secret ?? hmacSecret)
       .update(body)
       .digest(options.encoding ?? 'hex');
-    return new Request(url, { method: 'POST', body, headers: { 'X-Verikit-Signature': `${options.prefix ?? ''}${digest}` } });
+    return new Request(url, {
+      method: 'POST',
+      body,
+      headers: { 'X-Verikit-Signature': `${options.prefix ?? ''}${digest}` },
+    });
   };
 
   it('applies a valid one, refuses a forged one, and answers a replay duplicate', async () => {
-    const t = await setup({ webhooks: { secret: hmacSecret, scheme: { type: 'hmac-header', header: 'X-Verikit-Signature' } } });
+    const t = await setup({
+      webhooks: { secret: hmacSecret, scheme: { type: 'hmac-header', header: 'X-Verikit-Signature' } },
+    });
     const before = await t.versionOf(t.flow.id);
     const forged = await t.deliver(sign(ussdBody(), { secret: 'not-the-shared-secret-for-hmac-signing' }));
     expect(forged.status).toBe(401);
@@ -520,16 +583,28 @@ describe('the hmac-header scheme', () => {
     const t = await setup({
       webhooks: {
         secret: hmacSecret,
-        scheme: { type: 'hmac-header', header: 'x-verikit-signature', algorithm: 'sha512', encoding: 'base64', prefix: 'sha512=' },
+        scheme: {
+          type: 'hmac-header',
+          header: 'x-verikit-signature',
+          algorithm: 'sha512',
+          encoding: 'base64',
+          prefix: 'sha512=',
+        },
       },
     });
     expect((await t.deliver(sign(ussdBody(), { algorithm: 'sha512', encoding: 'base64' }))).status).toBe(401);
-    expect((await t.deliver(sign(ussdBody(), { algorithm: 'sha256', encoding: 'base64', prefix: 'sha512=' }))).status).toBe(401);
-    expect((await t.deliver(sign(ussdBody(), { algorithm: 'sha512', encoding: 'base64', prefix: 'sha512=' }))).status).toBe(200);
+    expect(
+      (await t.deliver(sign(ussdBody(), { algorithm: 'sha256', encoding: 'base64', prefix: 'sha512=' }))).status,
+    ).toBe(401);
+    expect(
+      (await t.deliver(sign(ussdBody(), { algorithm: 'sha512', encoding: 'base64', prefix: 'sha512=' }))).status,
+    ).toBe(200);
   });
 
   it('refuses a missing or non-hex signature header', async () => {
-    const t = await setup({ webhooks: { secret: hmacSecret, scheme: { type: 'hmac-header', header: 'x-verikit-signature' } } });
+    const t = await setup({
+      webhooks: { secret: hmacSecret, scheme: { type: 'hmac-header', header: 'x-verikit-signature' } },
+    });
     expect((await t.deliver(new Request(url, { method: 'POST', body: ussdBody() }))).status).toBe(401);
     const request = sign(ussdBody());
     request.headers.set('x-verikit-signature', 'zz'.repeat(32));
@@ -552,7 +627,8 @@ describe('a custom verifier', () => {
         },
       },
     });
-    const request = (token: string) => new Request(url, { method: 'POST', body: ussdBody(), headers: { 'x-token': token, 'x-delivery': 'd-1' } });
+    const request = (token: string) =>
+      new Request(url, { method: 'POST', body: ussdBody(), headers: { 'x-token': token, 'x-delivery': 'd-1' } });
     expect((await t.deliver(request('guess'))).status).toBe(401);
     expect((await t.deliver(request('let-me-in'))).body.status).toBe('applied');
     expect((await t.deliver(request('let-me-in'))).body.status).toBe('duplicate');
@@ -613,7 +689,9 @@ describe('failures while applying', () => {
   it('applies concurrent deliveries of one message exactly once', async () => {
     const t = await setup();
     const before = await t.versionOf(t.flow.id);
-    const results = await Promise.all(Array.from({ length: 8 }, () => t.deliver(t.sign(ussdBody(), { id: 'msg_burst' }))));
+    const results = await Promise.all(
+      Array.from({ length: 8 }, () => t.deliver(t.sign(ussdBody(), { id: 'msg_burst' }))),
+    );
     const statuses = results.map((result) => result.body.status);
     expect(statuses.filter((status) => status === 'applied')).toHaveLength(1);
     for (const result of results) {
@@ -629,7 +707,13 @@ describe('secrets', () => {
     const t = await setup();
     const store = new FlakyStore(t.store);
     const flaky = createWebhookReceiver(
-      { receive: t.verikit.receive, parse: parseServiceWebhook, store, clock: t.clock, logger: capturingLogger(t.lines) },
+      {
+        receive: t.verikit.receive,
+        parse: parseServiceWebhook,
+        store,
+        clock: t.clock,
+        logger: capturingLogger(t.lines),
+      },
       { secret: webhookSecret },
     );
     const signatures: string[] = [];
@@ -653,20 +737,35 @@ describe('secrets', () => {
     const errors: unknown[] = [];
     for (const secret of ['whsec_!!!', 'short']) {
       try {
-        createWebhookReceiver({ receive: t.verikit.receive, store, clock: t.clock, logger: capturingLogger(t.lines) }, { secret });
+        createWebhookReceiver(
+          { receive: t.verikit.receive, store, clock: t.clock, logger: capturingLogger(t.lines) },
+          { secret },
+        );
       } catch (error) {
         errors.push(error);
       }
     }
     expect(errors).toHaveLength(2);
 
-    const everything = JSON.stringify([t.responses, t.lines, errors.map((error) => ({ ...(error as object), message: (error as Error).message }))]);
+    const everything = JSON.stringify([
+      t.responses,
+      t.lines,
+      errors.map((error) => ({ ...(error as object), message: (error as Error).message })),
+    ]);
     expect(t.responses.some((body) => body.status === 'applied')).toBe(true);
     expect(t.lines.some((line) => line.message.startsWith('verikit.webhook.'))).toBe(true);
-    for (const secret of [webhookSecret, keyBytes.toString('base64'), keyBytes.toString(), 'whsec_!!!', engineSecret, ...signatures]) {
+    for (const secret of [
+      webhookSecret,
+      keyBytes.toString('base64'),
+      keyBytes.toString(),
+      'whsec_!!!',
+      engineSecret,
+      ...signatures,
+    ]) {
       expect(everything).not.toContain(secret);
     }
-    for (const number of [phoneNumber, otherPhoneNumber, '+2348011111111']) expect(everything).not.toContain(number.slice(4));
+    for (const number of [phoneNumber, otherPhoneNumber, '+2348011111111'])
+      expect(everything).not.toContain(number.slice(4));
     expect(everything).not.toContain('USSD_VERIFICATION');
   });
 });
@@ -681,7 +780,9 @@ describe('configuration', () => {
 
   it('fails at creation on a malformed or short secret, without echoing it', () => {
     expect(() => createWebhookReceiver(deps(), { secret: 'whsec_not base64!' })).toThrow(/valid base64/);
-    expect(() => createWebhookReceiver(deps(), { secret: `whsec_${Buffer.from('short').toString('base64')}` })).toThrow(/at least 16 bytes/);
+    expect(() => createWebhookReceiver(deps(), { secret: `whsec_${Buffer.from('short').toString('base64')}` })).toThrow(
+      /at least 16 bytes/,
+    );
     expect(() => createWebhookReceiver(deps(), { secret: 'tooshort' })).toThrow(InvalidInputError);
     const malformed = () => createWebhookReceiver(deps(), { secret: 'whsec_s3cr3t!!' });
     expect(malformed).toThrow(InvalidInputError);
@@ -696,14 +797,24 @@ describe('configuration', () => {
     expect(httpStatusOf(error)).toBe(400);
     expect((error as Error).message).toMatch(/valid base64/);
     const thrown = error as Error & { issues?: unknown };
-    expect(JSON.stringify([{ ...thrown }, thrown.message, thrown.stack, thrown.issues, String(thrown.cause)])).not.toContain('s3cr3t');
+    expect(
+      JSON.stringify([{ ...thrown }, thrown.message, thrown.stack, thrown.issues, String(thrown.cause)]),
+    ).not.toContain('s3cr3t');
   });
 
   it('fails at creation on a bad scheme, tolerance or replay window', () => {
     expect(() => createWebhookReceiver(deps(), { secret: webhookSecret, scheme: 'svix' as never })).toThrow(/scheme/);
-    expect(() => createWebhookReceiver(deps(), { secret: webhookSecret, scheme: { type: 'hmac-header', header: 'bad header' } })).toThrow(/header/);
-    expect(() => createWebhookReceiver(deps(), { secret: webhookSecret, toleranceSeconds: 0 })).toThrow(/toleranceSeconds/);
-    expect(() => createWebhookReceiver(deps(), { secret: webhookSecret, replayTtlMs: 60_000 })).toThrow(/twice toleranceSeconds/);
-    expect(() => createWebhookReceiver(deps(), { secret: webhookSecret, maxBodyBytes: 10 * 1024 * 1024 })).toThrow(/maxBodyBytes/);
+    expect(() =>
+      createWebhookReceiver(deps(), { secret: webhookSecret, scheme: { type: 'hmac-header', header: 'bad header' } }),
+    ).toThrow(/header/);
+    expect(() => createWebhookReceiver(deps(), { secret: webhookSecret, toleranceSeconds: 0 })).toThrow(
+      /toleranceSeconds/,
+    );
+    expect(() => createWebhookReceiver(deps(), { secret: webhookSecret, replayTtlMs: 60_000 })).toThrow(
+      /twice toleranceSeconds/,
+    );
+    expect(() => createWebhookReceiver(deps(), { secret: webhookSecret, maxBodyBytes: 10 * 1024 * 1024 })).toThrow(
+      /maxBodyBytes/,
+    );
   });
 });

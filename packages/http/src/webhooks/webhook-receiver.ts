@@ -12,7 +12,13 @@ import { createHmacHeaderVerifier } from './hmac-header-verifier.js';
 import { readBody } from '../body/read-body.js';
 import { webhookKeyOf } from './secret-key.js';
 import { createStandardWebhooksVerifier } from './standard-webhooks-verifier.js';
-import { requireWebhookSecret, resolveWebhookOptions, webhookOptionField, type ResolvedWebhookOptions, type WebhookOptions } from './webhook-options.js';
+import {
+  requireWebhookSecret,
+  resolveWebhookOptions,
+  webhookOptionField,
+  type ResolvedWebhookOptions,
+  type WebhookOptions,
+} from './webhook-options.js';
 import { malformed, webhookResponse, type WebhookResponseBody } from './webhook-response.js';
 import { applyOnce } from './apply-once.js';
 import type { VerifiedWebhook, WebhookVerifier } from './webhook-verifier.js';
@@ -66,13 +72,23 @@ const webhookIdPattern = /^[\x21-\x7e]{1,256}$/;
  * );
  * const response = await receiver.handle(request);
  */
-export function createWebhookReceiver(deps: WebhookReceiverDeps, options: WebhookOptions = {}, creation: ReceiverCreation = {}): WebhookReceiver {
+export function createWebhookReceiver(
+  deps: WebhookReceiverDeps,
+  options: WebhookOptions = {},
+  creation: ReceiverCreation = {},
+): WebhookReceiver {
   const resolved = resolveWebhookOptions(options, 'fieldPrefix' in creation ? creation.fieldPrefix : 'webhooks');
   if (creation.requireSecret === true) requireWebhookSecret(resolved);
   const verifier = verifierFor(resolved);
   const { logger } = deps;
   const guard = new DeliveryGuard(deps.store, { replayTtlMs: resolved.replayTtlMs, leaseMs: resolved.leaseMs });
-  const applyDeps = { receive: deps.receive, guard, logger, processingTimeoutMs: resolved.processingTimeoutMs, leaseMs: resolved.leaseMs };
+  const applyDeps = {
+    receive: deps.receive,
+    guard,
+    logger,
+    processingTimeoutMs: resolved.processingTimeoutMs,
+    leaseMs: resolved.leaseMs,
+  };
   if (verifier === undefined && resolved.allowUnsigned) {
     logger.warn('verikit.webhook.unsigned-accepted', {
       hint: 'webhooks are accepted without verification (allowUnsigned): anyone who can reach the endpoint can verify any USSD flow',
@@ -91,11 +107,17 @@ export function createWebhookReceiver(deps: WebhookReceiverDeps, options: Webhoo
     try {
       const verified = await verifier.verify({ ...webhook, now: deps.clock.now() });
       if (typeof verified?.id !== 'string' || !webhookIdPattern.test(verified.id)) {
-        return stop(malformed(new InvalidInputError([{ field: 'webhook-id', message: 'must be 1 to 256 visible ASCII characters' }])));
+        return stop(
+          malformed(
+            new InvalidInputError([{ field: 'webhook-id', message: 'must be 1 to 256 visible ASCII characters' }]),
+          ),
+        );
       }
       return { ok: true, value: { id: verified.id } };
     } catch (error) {
-      const refusal = WebhookVerificationError.isInstance(error) ? error : new WebhookVerificationError('the webhook could not be verified');
+      const refusal = WebhookVerificationError.isInstance(error)
+        ? error
+        : new WebhookVerificationError('the webhook could not be verified');
       logger.info('verikit.webhook.unverified', { reason: refusal.message });
       return stop(unverified(refusal));
     }
@@ -104,19 +126,30 @@ export function createWebhookReceiver(deps: WebhookReceiverDeps, options: Webhoo
   function parse(webhook: RawWebhookV1, webhookId: string | undefined): Step<ProviderEventV1 | null> {
     const parser = deps.parse;
     if (parser === undefined) {
-      logger.error('verikit.webhook.unsupported', { webhookId, hint: 'the configured provider has no webhooks.parse: it pushes no events' });
-      return stop({ status: 'unsupported', error: { code: 'capability_missing', message: 'the configured provider does not parse webhooks' } });
+      logger.error('verikit.webhook.unsupported', {
+        webhookId,
+        hint: 'the configured provider has no webhooks.parse: it pushes no events',
+      });
+      return stop({
+        status: 'unsupported',
+        error: { code: 'capability_missing', message: 'the configured provider does not parse webhooks' },
+      });
     }
     try {
       return { ok: true, value: parser(webhook) };
     } catch (error) {
       if (InvalidInputError.isInstance(error) || error instanceof SyntaxError) {
-        const invalid = InvalidInputError.isInstance(error) ? error : new InvalidInputError([{ field: 'body', message: 'is not valid JSON' }]);
+        const invalid = InvalidInputError.isInstance(error)
+          ? error
+          : new InvalidInputError([{ field: 'body', message: 'is not valid JSON' }]);
         logger.info('verikit.webhook.malformed', { webhookId, field: invalid.field });
         return stop(malformed(invalid));
       }
       logger.error('verikit.webhook.parse-failed', { webhookId, error: errorCode(error) });
-      return stop({ status: 'error', error: { code: 'webhook_parse_failed', message: 'the provider could not parse the webhook' } });
+      return stop({
+        status: 'error',
+        error: { code: 'webhook_parse_failed', message: 'the provider could not parse the webhook' },
+      });
     }
   }
 
@@ -161,7 +194,13 @@ export function createWebhookReceiver(deps: WebhookReceiverDeps, options: Webhoo
         logger.error('verikit.webhook.failed', { error: errorCode(error), retryable });
         return webhookResponse(
           retryable
-            ? { status: 'retry', error: { code: errorCode(error), message: 'the webhook could not be processed now; deliver it again later' } }
+            ? {
+                status: 'retry',
+                error: {
+                  code: errorCode(error),
+                  message: 'the webhook could not be processed now; deliver it again later',
+                },
+              }
             : { status: 'error', error: { code: errorCode(error), message: 'the webhook could not be processed' } },
         );
       }
@@ -174,12 +213,15 @@ function verifierFor(options: ResolvedWebhookOptions): WebhookVerifier | undefin
   if (typeof scheme === 'object' && 'verify' in scheme) return scheme;
   if (secret === undefined) return undefined;
   const key = webhookKeyOf(secret, webhookOptionField(options.fieldPrefix, 'secret'));
-  if (scheme === 'standard-webhooks') return createStandardWebhooksVerifier({ key, toleranceSeconds: options.toleranceSeconds });
+  if (scheme === 'standard-webhooks')
+    return createStandardWebhooksVerifier({ key, toleranceSeconds: options.toleranceSeconds });
   return createHmacHeaderVerifier({ ...scheme, key });
 }
 
 /** The result of one step of handling: go on with a value, or stop with a response. */
-type Step<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly response: WebhookResponseBody };
+type Step<T> =
+  | { readonly ok: true; readonly value: T }
+  | { readonly ok: false; readonly response: WebhookResponseBody };
 
 function stop(response: WebhookResponseBody): { ok: false; response: WebhookResponseBody } {
   return { ok: false, response };
@@ -203,5 +245,8 @@ function headersOf(headers: Headers): Record<string, string> {
 }
 
 function unverified(error: WebhookVerificationError): WebhookResponseBody {
-  return { status: 'unverified', error: { code: error.code, message: error.message, ...(error.field ? { field: error.field } : {}) } };
+  return {
+    status: 'unverified',
+    error: { code: error.code, message: error.message, ...(error.field ? { field: error.field } : {}) },
+  };
 }

@@ -71,13 +71,20 @@ const defaultRetryAfterSeconds = 30;
 
 /** The JSON response for `body`, with the HTTP status its `status` maps to. */
 export function webhookResponse(body: WebhookResponseBody, retryAfterSeconds?: number): Response {
-  const headers: Record<string, string> = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' };
+  const headers: Record<string, string> = {
+    'content-type': 'application/json; charset=utf-8',
+    'cache-control': 'no-store',
+  };
   if (body.status === 'method-not-allowed') headers.allow = 'POST';
-  if (body.status === 'retry' || body.status === 'in-progress') headers['retry-after'] = String(retryAfterSeconds ?? defaultRetryAfterSeconds);
+  if (body.status === 'retry' || body.status === 'in-progress')
+    headers['retry-after'] = String(retryAfterSeconds ?? defaultRetryAfterSeconds);
   return new Response(JSON.stringify(body), { status: httpStatusOf[body.status], headers });
 }
 
 /** The `malformed` answer for an input error, naming its field. */
 export function malformed(error: InvalidInputError): WebhookResponseBody {
-  return { status: 'malformed', error: { code: error.code, message: error.message, ...(error.field ? { field: error.field } : {}) } };
+  return {
+    status: 'malformed',
+    error: { code: error.code, message: error.message, ...(error.field ? { field: error.field } : {}) },
+  };
 }

@@ -11,8 +11,10 @@ const webhookSecret = `whsec_${Buffer.from('webhook-secret-required-key-32b!').t
 
 function engine(options: { parses?: boolean; lines?: Array<{ level: string; message: string; hint?: unknown }> } = {}) {
   const parse = (): ProviderEventV1 | null => null;
-  const provider = options.parses === false ? createTestProviderV1() : Object.assign(createTestProviderV1(), { webhooks: { parse } });
-  const at = (level: string) => (message: string, fields?: Record<string, unknown>) => void options.lines?.push({ level, message, hint: fields?.hint });
+  const provider =
+    options.parses === false ? createTestProviderV1() : Object.assign(createTestProviderV1(), { webhooks: { parse } });
+  const at = (level: string) => (message: string, fields?: Record<string, unknown>) =>
+    void options.lines?.push({ level, message, hint: fields?.hint });
   const logger: Logger = { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') };
   return createVerikit({ provider, secret: engineSecret, logger });
 }
@@ -50,7 +52,10 @@ describe('a webhook handler without a secret', () => {
     const verikit = engine();
     const error = refusal(() => createFlowHandler({ verikit, webhooks: { secret: unset } }), 'webhooks.secret');
     expect(error.message).toMatch(/webhooks\.allowUnsigned/);
-    refusal(() => createFlowHandler({ verikit, webhooks: { scheme: 'standard-webhooks', toleranceSeconds: 60 } }), 'webhooks.secret');
+    refusal(
+      () => createFlowHandler({ verikit, webhooks: { scheme: 'standard-webhooks', toleranceSeconds: 60 } }),
+      'webhooks.secret',
+    );
   });
 
   it('names the option as written in other errors too: secret for the handler, webhooks.secret under the flow handler', () => {
@@ -64,9 +69,13 @@ describe('a webhook handler without a secret', () => {
     const verikit = engine();
     expect(createWebhookHandler({ verikit, allowUnsigned: allowUnsignedConsent })).toBeTypeOf('function');
     expect(createWebhookHandler({ verikit, scheme: { verify: () => ({ id: 'msg_1' }) } })).toBeTypeOf('function');
-    expect(createFlowHandler({ verikit, webhooks: { secret: unset, allowUnsigned: allowUnsignedConsent } })).toBeTypeOf('function');
+    expect(createFlowHandler({ verikit, webhooks: { secret: unset, allowUnsigned: allowUnsignedConsent } })).toBeTypeOf(
+      'function',
+    );
     const handler = createWebhookHandler({ verikit, secret: webhookSecret });
-    expect((await handler(new Request('http://app.example/webhooks', { method: 'POST', body: '{}' }))).status).toBe(401);
+    expect((await handler(new Request('http://app.example/webhooks', { method: 'POST', body: '{}' }))).status).toBe(
+      401,
+    );
   });
 
   it('createFlowHandler without any webhooks option keeps a route that refuses (401), and warns at creation when the provider sends webhooks', async () => {
@@ -77,7 +86,10 @@ describe('a webhook handler without a secret', () => {
     expect(String(warning?.hint)).toMatch(/webhooks: \{ secret \}/);
     const response = await handler(new Request('http://app.example/webhooks', { method: 'POST', body: '{}' }));
     expect(response.status).toBe(401);
-    expect(await response.json()).toMatchObject({ status: 'unverified', error: { message: expect.stringMatching(/no webhook secret is configured/) } });
+    expect(await response.json()).toMatchObject({
+      status: 'unverified',
+      error: { message: expect.stringMatching(/no webhook secret is configured/) },
+    });
 
     const quiet: typeof lines = [];
     createFlowHandler({ verikit: engine({ parses: false, lines: quiet }) });

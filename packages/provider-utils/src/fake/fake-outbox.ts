@@ -45,7 +45,8 @@ export class FakeOutbox {
 
   /** The text of the last message to `to`. */
   lastText(to: string): string | undefined {
-    for (let index = this.#messages.length - 1; index >= 0; index -= 1) if (this.#messages[index]!.to === to) return this.#messages[index]!.text;
+    for (let index = this.#messages.length - 1; index >= 0; index -= 1)
+      if (this.#messages[index]!.to === to) return this.#messages[index]!.text;
     return undefined;
   }
 

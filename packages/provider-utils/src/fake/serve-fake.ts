@@ -12,7 +12,10 @@ export interface FakeServer {
 }
 
 /** Serves a Web-standard handler on 127.0.0.1 (port 0: a free one) through @hono/node-server. */
-export async function serveFake(fetch: (request: Request) => Response | Promise<Response>, port = 0): Promise<FakeServer> {
+export async function serveFake(
+  fetch: (request: Request) => Response | Promise<Response>,
+  port = 0,
+): Promise<FakeServer> {
   const server = await new Promise<ServerType>((resolve, reject) => {
     const started = serve({ fetch, hostname: '127.0.0.1', port }, () => resolve(started));
     started.once('error', reject);

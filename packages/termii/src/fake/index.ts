@@ -4,5 +4,11 @@
  *
  * @module \@verikit/termii/fake
  */
-export { startTermiiFake, defaultTermiiFakeApiKey, type TermiiFake, type TermiiFakeOptions, type TermiiFakeRequest } from './start-termii-fake.js';
+export {
+  startTermiiFake,
+  defaultTermiiFakeApiKey,
+  type TermiiFake,
+  type TermiiFakeOptions,
+  type TermiiFakeRequest,
+} from './start-termii-fake.js';
 export { termiiMagicNumbers, termiiMagicDescriptions, type TermiiMagicBehaviour } from './termii-magic-numbers.js';

@@ -14,10 +14,13 @@ export interface TermiiFakeState {
 }
 
 type Body = Record<string, unknown>;
-const fail = (c: Context, status: 400 | 401 | 404 | 429 | 500, message: string) => c.json({ code: 'fail', message }, status);
+const fail = (c: Context, status: 400 | 401 | 404 | 429 | 500, message: string) =>
+  c.json({ code: 'fail', message }, status);
 const isNumber = (value: unknown): value is string => typeof value === 'string' && /^[1-9]\d{6,14}$/.test(value);
-const isSender = (value: unknown): value is string => typeof value === 'string' && /^(?:[A-Za-z0-9]{3,11}|\d{3,15})$/.test(value);
-const int = (value: unknown, min: number, max: number): value is number => Number.isInteger(value) && (value as number) >= min && (value as number) <= max;
+const isSender = (value: unknown): value is string =>
+  typeof value === 'string' && /^(?:[A-Za-z0-9]{3,11}|\d{3,15})$/.test(value);
+const int = (value: unknown, min: number, max: number): value is number =>
+  Number.isInteger(value) && (value as number) >= min && (value as number) <= max;
 
 /**
  * Runs the checks every Termii route shares: latency, a JSON body, the API key in it, the magic numbers.
@@ -31,7 +34,8 @@ async function admit(c: Context, state: TermiiFakeState, numberField: string): P
   } catch {
     return fail(c, 400, 'The request body must be JSON');
   }
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) return fail(c, 400, 'The request body must be a JSON object');
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    return fail(c, 400, 'The request body must be a JSON object');
   const fields = body as Body;
   if (fields['api_key'] !== state.apiKey) return fail(c, 401, 'Invalid API key');
   const magic = termiiMagicOf(fields[numberField]);
@@ -41,7 +45,8 @@ async function admit(c: Context, state: TermiiFakeState, numberField: string): P
   if (magic === 'unauthorized') return fail(c, 401, 'Unauthorized');
   if (magic === 'rate-limited') return fail(c, 429, 'Too many requests');
   if (magic === 'not-json') return c.html('<html><body>Bad gateway</body></html>', 200);
-  if (!isNumber(fields[numberField])) return fail(c, 400, `${numberField} must be a phone number in international format, digits only`);
+  if (!isNumber(fields[numberField]))
+    return fail(c, 400, `${numberField} must be a phone number in international format, digits only`);
   return fields;
 }
 
@@ -61,9 +66,14 @@ export function mountTermiiRoutes(app: Hono, state: TermiiFakeState): void {
     const body = await admit(c, state, 'to');
     if (body instanceof Response) return body;
     const channel = body['channel'];
-    if (channel !== 'dnd' && channel !== 'generic' && channel !== 'WhatsApp') return fail(c, 400, 'channel must be dnd, generic or WhatsApp');
+    if (channel !== 'dnd' && channel !== 'generic' && channel !== 'WhatsApp')
+      return fail(c, 400, 'channel must be dnd, generic or WhatsApp');
     if (!isSender(body['from'])) return fail(c, 400, 'from must be an approved sender id of 3 to 11 characters');
-    if (!int(body['pin_length'], 4, 8) || !int(body['pin_attempts'], 1, 1000) || !int(body['pin_time_to_live'], 0, 60)) {
+    if (
+      !int(body['pin_length'], 4, 8) ||
+      !int(body['pin_attempts'], 1, 1000) ||
+      !int(body['pin_time_to_live'], 0, 60)
+    ) {
       return fail(c, 400, 'pin_length must be 4 to 8, pin_attempts at least 1, pin_time_to_live 0 to 60');
     }
     const placeholder = body['pin_placeholder'];
@@ -71,7 +81,12 @@ export function mountTermiiRoutes(app: Hono, state: TermiiFakeState): void {
     if (typeof placeholder !== 'string' || typeof text !== 'string' || !text.includes(placeholder))
       return fail(c, 400, 'message_text must contain pin_placeholder');
     const to = body['to'] as string;
-    const { pinId, pin } = state.tokens.issue(to, body['pin_length'] as number, body['pin_attempts'] as number, body['pin_time_to_live'] as number);
+    const { pinId, pin } = state.tokens.issue(
+      to,
+      body['pin_length'] as number,
+      body['pin_attempts'] as number,
+      body['pin_time_to_live'] as number,
+    );
     const blocked = channel === 'generic' && termiiMagicOf(to) === 'dnd';
     if (!blocked)
       state.outbox.push({
@@ -88,13 +103,34 @@ export function mountTermiiRoutes(app: Hono, state: TermiiFakeState): void {
   app.post('/api/sms/otp/send/voice', async (c) => {
     const body = await admit(c, state, 'phone_number');
     if (body instanceof Response) return body;
-    if (!int(body['pin_length'], 4, 8) || !int(body['pin_attempts'], 1, 1000) || !int(body['pin_time_to_live'], 0, 60)) {
+    if (
+      !int(body['pin_length'], 4, 8) ||
+      !int(body['pin_attempts'], 1, 1000) ||
+      !int(body['pin_time_to_live'], 0, 60)
+    ) {
       return fail(c, 400, 'pin_length must be 4 to 8, pin_attempts at least 1, pin_time_to_live 0 to 60');
     }
     const to = body['phone_number'] as string;
-    const { pinId, pin } = state.tokens.issue(to, body['pin_length'] as number, body['pin_attempts'] as number, body['pin_time_to_live'] as number);
-    state.outbox.push({ channel: 'voice', to: `+${to}`, text: `(voice call) Your code is ${pin.split('').join(' ')}`, code: pin });
-    return c.json({ code: 'ok', message_id: String(Date.now()), pinId, message: 'Successfully Sent', balance: 100, user: 'Termii Fake' });
+    const { pinId, pin } = state.tokens.issue(
+      to,
+      body['pin_length'] as number,
+      body['pin_attempts'] as number,
+      body['pin_time_to_live'] as number,
+    );
+    state.outbox.push({
+      channel: 'voice',
+      to: `+${to}`,
+      text: `(voice call) Your code is ${pin.split('').join(' ')}`,
+      code: pin,
+    });
+    return c.json({
+      code: 'ok',
+      message_id: String(Date.now()),
+      pinId,
+      message: 'Successfully Sent',
+      balance: 100,
+      user: 'Termii Fake',
+    });
   });
 
   // developers.termii.com/verify-token.
@@ -103,7 +139,8 @@ export function mountTermiiRoutes(app: Hono, state: TermiiFakeState): void {
     const body = (await c.req.json().catch(() => null)) as Body | null;
     if (body === null || typeof body !== 'object') return fail(c, 400, 'The request body must be a JSON object');
     if (body['api_key'] !== state.apiKey) return fail(c, 401, 'Invalid API key');
-    if (typeof body['pin_id'] !== 'string' || typeof body['pin'] !== 'string') return fail(c, 400, 'pin_id and pin are required');
+    if (typeof body['pin_id'] !== 'string' || typeof body['pin'] !== 'string')
+      return fail(c, 400, 'pin_id and pin are required');
     const result = state.tokens.check(body['pin_id'], body['pin']);
     if (!result.found) return fail(c, 404, 'Pin not found');
     const answer = { pinId: body['pin_id'], verified: result.verified, msisdn: result.to };
@@ -115,15 +152,24 @@ export function mountTermiiRoutes(app: Hono, state: TermiiFakeState): void {
     const body = await admit(c, state, 'to');
     if (body instanceof Response) return body;
     const channel = body['channel'];
-    if (channel !== 'dnd' && channel !== 'generic' && channel !== 'whatsapp') return fail(c, 400, 'channel must be dnd, generic or whatsapp');
+    if (channel !== 'dnd' && channel !== 'generic' && channel !== 'whatsapp')
+      return fail(c, 400, 'channel must be dnd, generic or whatsapp');
     if (body['type'] !== 'plain') return fail(c, 400, 'type must be plain');
-    if (channel !== 'whatsapp' && !isSender(body['from'])) return fail(c, 400, 'from must be an approved sender id of 3 to 11 characters');
-    if (channel === 'whatsapp' && (typeof body['from'] !== 'string' || body['from'].length === 0)) return fail(c, 400, 'from must be a device name');
+    if (channel !== 'whatsapp' && !isSender(body['from']))
+      return fail(c, 400, 'from must be an approved sender id of 3 to 11 characters');
+    if (channel === 'whatsapp' && (typeof body['from'] !== 'string' || body['from'].length === 0))
+      return fail(c, 400, 'from must be a device name');
     const sms = body['sms'];
     if (typeof sms !== 'string' || sms.length === 0) return fail(c, 400, 'sms is required');
     const to = body['to'] as string;
     const blocked = channel === 'generic' && termiiMagicOf(to) === 'dnd';
-    if (!blocked) state.outbox.push({ channel: channel === 'whatsapp' ? 'whatsapp' : 'sms', to: `+${to}`, from: body['from'] as string, text: sms });
+    if (!blocked)
+      state.outbox.push({
+        channel: channel === 'whatsapp' ? 'whatsapp' : 'sms',
+        to: `+${to}`,
+        from: body['from'] as string,
+        text: sms,
+      });
     return c.json({
       code: 'ok',
       message_id: `${Date.now()}${Math.floor(Math.random() * 1000)}`,

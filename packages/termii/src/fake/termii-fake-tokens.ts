@@ -8,7 +8,9 @@ interface Token {
 }
 
 /** What Verify Token answers, as the fake reads Termii's reference. */
-export type TokenCheck = { found: false } | { found: true; to: string; verified: true | false | 'Expired' | 'Attempts Exceeded' };
+export type TokenCheck =
+  | { found: false }
+  | { found: true; to: string; verified: true | false | 'Expired' | 'Attempts Exceeded' };
 
 /** The fake's token store: codes it sent, by pin id; a verified or spent code is forgotten. */
 export class TermiiFakeTokens {

@@ -1,5 +1,12 @@
 /** A failure the Termii fake produces on purpose. */
-export type TermiiMagicBehaviour = 'rejected' | 'server-error' | 'unauthorized' | 'slow' | 'not-json' | 'rate-limited' | 'dnd';
+export type TermiiMagicBehaviour =
+  | 'rejected'
+  | 'server-error'
+  | 'unauthorized'
+  | 'slow'
+  | 'not-json'
+  | 'rate-limited'
+  | 'dnd';
 
 /** What each behaviour does, for docs and the CLI. */
 export const termiiMagicDescriptions: Readonly<Record<TermiiMagicBehaviour, string>> = Object.freeze({
@@ -12,7 +19,15 @@ export const termiiMagicDescriptions: Readonly<Record<TermiiMagicBehaviour, stri
   dnd: 'a number on Do-Not-Disturb: accepted on the generic route but never delivered; delivered on the dnd route',
 });
 
-const order: readonly TermiiMagicBehaviour[] = ['rejected', 'server-error', 'unauthorized', 'slow', 'not-json', 'rate-limited', 'dnd'];
+const order: readonly TermiiMagicBehaviour[] = [
+  'rejected',
+  'server-error',
+  'unauthorized',
+  'slow',
+  'not-json',
+  'rate-limited',
+  'dnd',
+];
 
 /**
  * E.164 numbers that fail on purpose: `+23480399000` followed by `01`…`07`. They are valid Nigerian

@@ -5,5 +5,11 @@
  *
  * @module \@verikit/testing/contract
  */
-export { runProviderContract, type ContractSubject, type ContractFailure, type ContractOperation, type ContractInputOverride } from './provider-contract.js';
+export {
+  runProviderContract,
+  type ContractSubject,
+  type ContractFailure,
+  type ContractOperation,
+  type ContractInputOverride,
+} from './provider-contract.js';
 export type { ContractIdentity } from './contract-identity.js';

@@ -64,11 +64,19 @@ export interface ContractSubject {
 const errorClasses: Record<ContractFailure, { isInstance(error: unknown): boolean; name: string }> = {
   rejected: { isInstance: (error) => ProviderRejectedError.isInstance(error), name: 'ProviderRejectedError' },
   unavailable: { isInstance: (error) => ProviderUnavailableError.isInstance(error), name: 'ProviderUnavailableError' },
-  authentication: { isInstance: (error) => ProviderAuthenticationError.isInstance(error), name: 'ProviderAuthenticationError' },
+  authentication: {
+    isInstance: (error) => ProviderAuthenticationError.isInstance(error),
+    name: 'ProviderAuthenticationError',
+  },
   protocol: { isInstance: (error) => ProviderProtocolError.isInstance(error), name: 'ProviderProtocolError' },
 };
 
-const retryable: Record<ContractFailure, boolean> = { rejected: false, unavailable: true, authentication: false, protocol: false };
+const retryable: Record<ContractFailure, boolean> = {
+  rejected: false,
+  unavailable: true,
+  authentication: false,
+  protocol: false,
+};
 
 /**
  * The provider contract: every capability's success path and typed failures, the same for every
@@ -90,16 +98,32 @@ export function runProviderContract(name: string, makeSubject: () => Promise<Con
       await subject?.cleanup?.();
     });
 
-    const inputs: Record<ContractOperation, (override: ContractInputOverride) => (provider: ProviderV1) => Promise<unknown>> = {
-      'ussd.initiate': (override) => (provider) => provider.ussd!.initiate({ phoneNumber: override.phoneNumber ?? freshPhoneNumber() }, context()),
+    const inputs: Record<
+      ContractOperation,
+      (override: ContractInputOverride) => (provider: ProviderV1) => Promise<unknown>
+    > = {
+      'ussd.initiate': (override) => (provider) =>
+        provider.ussd!.initiate({ phoneNumber: override.phoneNumber ?? freshPhoneNumber() }, context()),
       'phone.send': (override) => (provider) =>
-        provider.phone!.send({ phoneNumber: override.phoneNumber ?? freshPhoneNumber(), channel: 'sms', from: 'Verikit' }, context()),
+        provider.phone!.send(
+          { phoneNumber: override.phoneNumber ?? freshPhoneNumber(), channel: 'sms', from: 'Verikit' },
+          context(),
+        ),
       'identity.sendOtp': (override) => (provider) =>
-        provider.identity!.sendOtp({ idType: 'bvn', number: override.number ?? subject.identities!.bvn.number, otp: '482913' }, context()),
+        provider.identity!.sendOtp(
+          { idType: 'bvn', number: override.number ?? subject.identities!.bvn.number, otp: '482913' },
+          context(),
+        ),
       'sms.send': (override) => (provider) =>
-        provider.sms!.send({ from: 'Verikit', to: override.phoneNumber ?? freshPhoneNumber(), message: 'Welcome to verikit' }, context()),
+        provider.sms!.send(
+          { from: 'Verikit', to: override.phoneNumber ?? freshPhoneNumber(), message: 'Welcome to verikit' },
+          context(),
+        ),
       'whatsapp.send': (override) => (provider) =>
-        provider.whatsapp!.send({ phoneNumber: override.phoneNumber ?? freshPhoneNumber(), message: 'Welcome to verikit' }, context()),
+        provider.whatsapp!.send(
+          { phoneNumber: override.phoneNumber ?? freshPhoneNumber(), message: 'Welcome to verikit' },
+          context(),
+        ),
     };
 
     it('declares specification v1 and a name', () => {
@@ -107,7 +131,8 @@ export function runProviderContract(name: string, makeSubject: () => Promise<Con
       expect(subject.provider.name).toMatch(/^[a-z][a-z0-9-]*$/);
     });
 
-    const has = (capability: 'ussd' | 'phone' | 'identity' | 'sms' | 'whatsapp') => subject.provider[capability] !== undefined;
+    const has = (capability: 'ussd' | 'phone' | 'identity' | 'sms' | 'whatsapp') =>
+      subject.provider[capability] !== undefined;
     /** `it` for a capability's tests: skipped (and reported as skipped) when the provider lacks the capability. */
     const onlyWith =
       (capability: 'ussd' | 'phone' | 'identity') =>
@@ -123,18 +148,24 @@ export function runProviderContract(name: string, makeSubject: () => Promise<Con
 
     describe('declared capabilities', () => {
       it('declares at least one capability, and each declared one is an object', () => {
-        const declared = (['ussd', 'phone', 'identity', 'sms', 'whatsapp', 'webhooks'] as const).filter((each) => subject.provider[each] !== undefined);
+        const declared = (['ussd', 'phone', 'identity', 'sms', 'whatsapp', 'webhooks'] as const).filter(
+          (each) => subject.provider[each] !== undefined,
+        );
         expect(declared.length).toBeGreaterThan(0);
         for (const each of declared) expect(typeof subject.provider[each]).toBe('object');
       });
       for (const capability of ['ussd', 'sms', 'whatsapp'] as const) {
         it(`${capability}: absent → requireCapabilityV1 throws a CapabilityError; present → it passes`, () => {
-          if (has(capability)) return expect(() => requireCapabilityV1(subject.provider, { capability, from: 'Verikit' })).not.toThrow();
+          if (has(capability))
+            return expect(() => requireCapabilityV1(subject.provider, { capability, from: 'Verikit' })).not.toThrow();
           absent({ capability })();
         });
       }
       it('phone: absent → requireCapabilityV1 throws a CapabilityError', () => {
-        if (has('phone')) return expect(() => requireCapabilityV1(subject.provider, { capability: 'phone', channel: 'sms' })).not.toThrow();
+        if (has('phone'))
+          return expect(() =>
+            requireCapabilityV1(subject.provider, { capability: 'phone', channel: 'sms' }),
+          ).not.toThrow();
         absent({ capability: 'phone', channel: 'sms' })();
       });
       it('identity: a type not declared → requireCapabilityV1 throws a CapabilityError', () => {
@@ -158,14 +189,22 @@ export function runProviderContract(name: string, makeSubject: () => Promise<Con
         if (subject.completeUssd === undefined) return expect(subject.provider.webhooks).toBeUndefined();
         const phoneNumber = freshPhoneNumber();
         const { otp } = await subject.provider.ussd!.initiate({ phoneNumber }, context());
-        await expect(subject.completeUssd(phoneNumber, otp, 'success')).resolves.toEqual({ type: 'ussd-verification', phoneNumber, status: 'success' });
+        await expect(subject.completeUssd(phoneNumber, otp, 'success')).resolves.toEqual({
+          type: 'ussd-verification',
+          phoneNumber,
+          status: 'success',
+        });
       });
       it('reports a failed dial as a failed USSD_VERIFICATION', async () => {
         if (subject.completeUssd === undefined) return expect(subject.provider.webhooks).toBeUndefined();
         const phoneNumber = freshPhoneNumber();
         const { otp } = await subject.provider.ussd!.initiate({ phoneNumber }, context());
         const wrong = otp === '0000' ? '1111' : '0000';
-        await expect(subject.completeUssd(phoneNumber, wrong, 'failed')).resolves.toEqual({ type: 'ussd-verification', phoneNumber, status: 'failed' });
+        await expect(subject.completeUssd(phoneNumber, wrong, 'failed')).resolves.toEqual({
+          type: 'ussd-verification',
+          phoneNumber,
+          status: 'failed',
+        });
       });
     });
 
@@ -192,10 +231,15 @@ export function runProviderContract(name: string, makeSubject: () => Promise<Con
       }
       it('a code we generate: accepted when customCode is declared, a CapabilityError on code otherwise', async () => {
         const phoneNumber = freshPhoneNumber();
-        const sending = subject.provider.phone!.send({ phoneNumber, channel: 'sms', from: 'Verikit', code: '731902' }, context());
+        const sending = subject.provider.phone!.send(
+          { phoneNumber, channel: 'sms', from: 'Verikit', code: '731902' },
+          context(),
+        );
         if (subject.provider.phone!.customCode === true) {
           const { requestId } = await sending;
-          await expect(subject.provider.phone!.check({ requestId, code: '731902' }, context())).resolves.toMatchObject({ valid: true });
+          await expect(subject.provider.phone!.check({ requestId, code: '731902' }, context())).resolves.toMatchObject({
+            valid: true,
+          });
           return;
         }
         const error = await failureOf(sending);
@@ -205,19 +249,29 @@ export function runProviderContract(name: string, makeSubject: () => Promise<Con
       });
       it('sends a code and accepts it once entered', async () => {
         const phoneNumber = freshPhoneNumber();
-        const { requestId } = await subject.provider.phone!.send({ phoneNumber, channel: 'sms', from: 'Verikit' }, context());
+        const { requestId } = await subject.provider.phone!.send(
+          { phoneNumber, channel: 'sms', from: 'Verikit' },
+          context(),
+        );
         expect(typeof requestId).toBe('string');
         expect(requestId.length).toBeGreaterThan(0);
         const code = await subject.lastCode(phoneNumber);
         expect(code).toMatch(/^\d{4,10}$/);
-        await expect(subject.provider.phone!.check({ requestId, code: code! }, context())).resolves.toEqual({ valid: true });
+        await expect(subject.provider.phone!.check({ requestId, code: code! }, context())).resolves.toEqual({
+          valid: true,
+        });
       });
       it('says a wrong code is not valid', async () => {
         const phoneNumber = freshPhoneNumber();
-        const { requestId } = await subject.provider.phone!.send({ phoneNumber, channel: 'sms', from: 'Verikit' }, context());
+        const { requestId } = await subject.provider.phone!.send(
+          { phoneNumber, channel: 'sms', from: 'Verikit' },
+          context(),
+        );
         const code = (await subject.lastCode(phoneNumber))!;
         const wrong = code === '000000' ? '111111' : '000000';
-        await expect(subject.provider.phone!.check({ requestId, code: wrong }, context())).resolves.toEqual({ valid: false });
+        await expect(subject.provider.phone!.check({ requestId, code: wrong }, context())).resolves.toEqual({
+          valid: false,
+        });
       });
       it('gives each send its own requestId', async () => {
         const phoneNumber = freshPhoneNumber();
@@ -226,7 +280,9 @@ export function runProviderContract(name: string, makeSubject: () => Promise<Con
         expect(first.requestId).not.toBe(second.requestId);
       });
       it('rejects a check of an unknown requestId with ProviderRejectedError', async () => {
-        const error = await failureOf(subject.provider.phone!.check({ requestId: 'no-such-request', code: '123456' }, context()));
+        const error = await failureOf(
+          subject.provider.phone!.check({ requestId: 'no-such-request', code: '123456' }, context()),
+        );
         expect(ProviderRejectedError.isInstance(error)).toBe(true);
       });
     });
@@ -240,7 +296,9 @@ export function runProviderContract(name: string, makeSubject: () => Promise<Con
         it(`delivers our OTP to the phone registered for the ${idType.toUpperCase()}`, async () => {
           const identity = subject.identities![idType];
           const otp = idType === 'bvn' ? '604217' : '918273';
-          await expect(subject.provider.identity!.sendOtp({ idType, number: identity.number, otp }, context())).resolves.toBeUndefined();
+          await expect(
+            subject.provider.identity!.sendOtp({ idType, number: identity.number, otp }, context()),
+          ).resolves.toBeUndefined();
           expect(await subject.lastCode(identity.phoneNumber)).toBe(otp);
         });
       }
@@ -250,7 +308,10 @@ export function runProviderContract(name: string, makeSubject: () => Promise<Con
       it('sends an SMS', async (test) => {
         if (!has('sms')) test.skip();
         const to = freshPhoneNumber();
-        const result = await subject.provider.sms!.send({ from: 'Verikit', to, message: 'Your order shipped' }, context());
+        const result = await subject.provider.sms!.send(
+          { from: 'Verikit', to, message: 'Your order shipped' },
+          context(),
+        );
         expect(typeof result).toBe('object');
         expect(await subject.lastMessage(to)).toBe('Your order shipped');
       });
@@ -264,7 +325,13 @@ export function runProviderContract(name: string, makeSubject: () => Promise<Con
     });
 
     describe('typed failures', () => {
-      const operations: ContractOperation[] = ['ussd.initiate', 'phone.send', 'identity.sendOtp', 'sms.send', 'whatsapp.send'];
+      const operations: ContractOperation[] = [
+        'ussd.initiate',
+        'phone.send',
+        'identity.sendOtp',
+        'sms.send',
+        'whatsapp.send',
+      ];
       for (const operation of operations) {
         for (const failure of ['rejected', 'unavailable', 'authentication', 'protocol'] as const) {
           it(`${operation}: ${failure} → ${errorClasses[failure].name}`, async (test) => {
@@ -286,12 +353,25 @@ export function runProviderContract(name: string, makeSubject: () => Promise<Con
         if (webhooks === undefined && !has('ussd')) return test.skip();
         if (webhooks === undefined) return expect(subject.completeUssd).toBeDefined();
         const body = JSON.stringify({ event: 'USSD_VERIFICATION', phoneNumber: '+2348031200999', status: 'success' });
-        expect(webhooks.parse({ body, headers: {} })).toEqual({ type: 'ussd-verification', phoneNumber: '+2348031200999', status: 'success' });
-        expect(webhooks.parse({ body: JSON.stringify({ event: 'SOMETHING_ELSE', phoneNumber: '+2348031200999', status: 'success' }), headers: {} })).toBeNull();
-        expect(InvalidInputError.isInstance(failureOrNull(() => webhooks.parse({ body: '{not json', headers: {} })))).toBe(true);
-        expect(InvalidInputError.isInstance(failureOrNull(() => webhooks.parse({ body: JSON.stringify({ event: 'USSD_VERIFICATION' }), headers: {} })))).toBe(
-          true,
-        );
+        expect(webhooks.parse({ body, headers: {} })).toEqual({
+          type: 'ussd-verification',
+          phoneNumber: '+2348031200999',
+          status: 'success',
+        });
+        expect(
+          webhooks.parse({
+            body: JSON.stringify({ event: 'SOMETHING_ELSE', phoneNumber: '+2348031200999', status: 'success' }),
+            headers: {},
+          }),
+        ).toBeNull();
+        expect(
+          InvalidInputError.isInstance(failureOrNull(() => webhooks.parse({ body: '{not json', headers: {} }))),
+        ).toBe(true);
+        expect(
+          InvalidInputError.isInstance(
+            failureOrNull(() => webhooks.parse({ body: JSON.stringify({ event: 'USSD_VERIFICATION' }), headers: {} })),
+          ),
+        ).toBe(true);
       });
     });
   });

@@ -1,4 +1,10 @@
-import { ProviderAuthenticationError, ProviderProtocolError, ProviderRejectedError, ProviderUnavailableError, type VerikitError } from '@verikit/provider';
+import {
+  ProviderAuthenticationError,
+  ProviderProtocolError,
+  ProviderRejectedError,
+  ProviderUnavailableError,
+  type VerikitError,
+} from '@verikit/provider';
 import { createTestProviderV1 } from '../test-provider-v1.js';
 import { runProviderContract, type ContractFailure } from './provider-contract.js';
 
@@ -16,7 +22,10 @@ const errors: Record<ContractFailure, () => VerikitError> = {
 
 runProviderContract('test double', async () => {
   const provider = createTestProviderV1({
-    identities: { [identities.bvn.number]: identities.bvn.phoneNumber, [identities.nin.number]: identities.nin.phoneNumber },
+    identities: {
+      [identities.bvn.number]: identities.bvn.phoneNumber,
+      [identities.nin.number]: identities.nin.phoneNumber,
+    },
     phoneCode: () => String(100000 + Math.floor(Math.random() * 900000)),
   });
   return {

@@ -102,7 +102,15 @@ export async function startTwilioFake(options: TwilioFakeOptions = {}): Promise<
   });
   app.get('/__fake/outbox', (c) => c.json(outbox.messages));
   app.notFound((c) =>
-    c.json({ code: 20404, message: 'The requested resource was not found', more_info: 'https://www.twilio.com/docs/errors/20404', status: 404 }, 404),
+    c.json(
+      {
+        code: 20404,
+        message: 'The requested resource was not found',
+        more_info: 'https://www.twilio.com/docs/errors/20404',
+        status: 404,
+      },
+      404,
+    ),
   );
   const server = await serveFake(app.fetch, options.port ?? 0);
   return Object.assign(runningFake({ server, outbox, latency, listeners, clearPending: () => verifications.clear() }), {

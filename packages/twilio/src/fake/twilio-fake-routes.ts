@@ -58,7 +58,8 @@ async function admit(c: Context, state: TwilioFakeState, api: 'verify' | 'messag
   if (magic === 'unauthorized') return twilioFailure(c, 401, 20003, 'Authenticate');
   if (magic === 'rate-limited') return twilioFailure(c, 429, 20429, 'Too Many Requests');
   if (magic === 'not-json') return c.html('<html><body>Bad gateway</body></html>', 200);
-  if (magic === 'unsubscribed' && api === 'messaging') return twilioFailure(c, 400, 21610, 'Attempt to send to unsubscribed recipient');
+  if (magic === 'unsubscribed' && api === 'messaging')
+    return twilioFailure(c, 400, 21610, 'Attempt to send to unsubscribed recipient');
   return form;
 }
 
@@ -77,14 +78,18 @@ export function mountTwilioRoutes(app: Hono, state: TwilioFakeState): void {
   app.post('/v2/Services/:service/Verifications', async (c) => {
     const form = await admit(c, state, 'verify');
     if (form instanceof Response) return form;
-    if (c.req.param('service') !== state.verifyServiceSid) return twilioFailure(c, 404, 20404, 'The requested resource was not found');
-    if (twilioMagicOf(form['To']) === 'max-send-attempts') return twilioFailure(c, 429, 60203, 'Max send attempts reached');
+    if (c.req.param('service') !== state.verifyServiceSid)
+      return twilioFailure(c, 404, 20404, 'The requested resource was not found');
+    if (twilioMagicOf(form['To']) === 'max-send-attempts')
+      return twilioFailure(c, 429, 60203, 'Max send attempts reached');
     const to = form['To'] ?? '';
     if (!e164.test(to)) return twilioFailure(c, 400, 60200, 'Invalid parameter `To`');
     const channel = form['Channel'];
-    if (channel !== 'sms' && channel !== 'call' && channel !== 'whatsapp') return twilioFailure(c, 400, 60200, 'Invalid parameter `Channel`');
+    if (channel !== 'sms' && channel !== 'call' && channel !== 'whatsapp')
+      return twilioFailure(c, 400, 60200, 'Invalid parameter `Channel`');
     const custom = form['CustomCode'];
-    if (custom !== undefined && (!state.customCode || !/^\d{4,10}$/.test(custom))) return twilioFailure(c, 400, 60200, 'Invalid parameter `CustomCode`');
+    if (custom !== undefined && (!state.customCode || !/^\d{4,10}$/.test(custom)))
+      return twilioFailure(c, 400, 60200, 'Invalid parameter `CustomCode`');
     const verification = state.verifications.send(to, channel, custom);
     if (verification === undefined) return twilioFailure(c, 429, 60203, 'Max send attempts reached');
     const spoken =
@@ -105,7 +110,11 @@ export function mountTwilioRoutes(app: Hono, state: TwilioFakeState): void {
         lookup: {},
         amount: null,
         payee: null,
-        send_code_attempts: Array.from({ length: verification.sends }, () => ({ time: now, channel, attempt_sid: newSid('VL') })),
+        send_code_attempts: Array.from({ length: verification.sends }, () => ({
+          time: now,
+          channel,
+          attempt_sid: newSid('VL'),
+        })),
         date_created: now,
         date_updated: now,
         sna: null,
@@ -119,13 +128,20 @@ export function mountTwilioRoutes(app: Hono, state: TwilioFakeState): void {
   app.post('/v2/Services/:service/VerificationCheck', async (c) => {
     const form = await admit(c, state, 'verify');
     if (form instanceof Response) return form;
-    if (c.req.param('service') !== state.verifyServiceSid) return twilioFailure(c, 404, 20404, 'The requested resource was not found');
+    if (c.req.param('service') !== state.verifyServiceSid)
+      return twilioFailure(c, 404, 20404, 'The requested resource was not found');
     const code = form['Code'];
-    if (code === undefined || !/^[0-9A-Za-z]{4,10}$/.test(code)) return twilioFailure(c, 400, 60200, 'Invalid parameter `Code`');
+    if (code === undefined || !/^[0-9A-Za-z]{4,10}$/.test(code))
+      return twilioFailure(c, 400, 60200, 'Invalid parameter `Code`');
     const sid = form['VerificationSid'];
-    if (sid !== undefined && !/^VE[0-9a-f]{32}$/.test(sid)) return twilioFailure(c, 400, 60200, 'Invalid parameter `VerificationSid`');
-    if (sid === undefined && form['To'] === undefined) return twilioFailure(c, 400, 60200, 'Either a `To` or a `VerificationSid` must be specified');
-    const outcome = state.verifications.check({ ...(sid === undefined ? {} : { sid }), ...(form['To'] === undefined ? {} : { to: form['To'] }) }, code);
+    if (sid !== undefined && !/^VE[0-9a-f]{32}$/.test(sid))
+      return twilioFailure(c, 400, 60200, 'Invalid parameter `VerificationSid`');
+    if (sid === undefined && form['To'] === undefined)
+      return twilioFailure(c, 400, 60200, 'Either a `To` or a `VerificationSid` must be specified');
+    const outcome = state.verifications.check(
+      { ...(sid === undefined ? {} : { sid }), ...(form['To'] === undefined ? {} : { to: form['To'] }) },
+      code,
+    );
     if (outcome.kind === 'not-found') return twilioFailure(c, 404, 20404, 'The requested resource was not found');
     if (outcome.kind === 'max-checks') return twilioFailure(c, 429, 60202, 'Max check attempts reached');
     const now = new Date().toISOString();
@@ -149,11 +165,13 @@ export function mountTwilioRoutes(app: Hono, state: TwilioFakeState): void {
   app.post('/2010-04-01/Accounts/:account/Messages.json', async (c) => {
     const form = await admit(c, state, 'messaging');
     if (form instanceof Response) return form;
-    if (c.req.param('account') !== state.accountSid) return twilioFailure(c, 404, 20404, 'The requested resource was not found');
+    if (c.req.param('account') !== state.accountSid)
+      return twilioFailure(c, 404, 20404, 'The requested resource was not found');
     const to = form['To'] ?? '';
     const from = form['From'];
     const whatsapp = to.startsWith('whatsapp:');
-    if (!e164.test(whatsapp ? to.slice(9) : to)) return twilioFailure(c, 400, 21211, "The 'To' number is not a valid phone number.");
+    if (!e164.test(whatsapp ? to.slice(9) : to))
+      return twilioFailure(c, 400, 21211, "The 'To' number is not a valid phone number.");
     if (from === undefined && form['MessagingServiceSid'] === undefined)
       return twilioFailure(c, 400, 21603, "A 'From' or 'MessagingServiceSid' parameter is required to send a message");
     if (whatsapp !== (from?.startsWith('whatsapp:') ?? false) && from !== undefined)
@@ -163,7 +181,12 @@ export function mountTwilioRoutes(app: Hono, state: TwilioFakeState): void {
       return twilioFailure(c, 400, 21602, 'Message body is required and must be at most 1600 characters.');
     const sid = newSid('SM');
     const recipient = whatsapp ? to.slice(9) : to;
-    state.outbox.push({ channel: whatsapp ? 'whatsapp' : 'sms', to: recipient, ...(from === undefined ? {} : { from }), text: body });
+    state.outbox.push({
+      channel: whatsapp ? 'whatsapp' : 'sms',
+      to: recipient,
+      ...(from === undefined ? {} : { from }),
+      text: body,
+    });
     const now = new Date().toUTCString();
     return c.json(
       {

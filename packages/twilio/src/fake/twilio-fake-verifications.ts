@@ -41,14 +41,23 @@ export class TwilioFakeVerifications {
     }
     if (existing !== undefined) this.#forget(existing);
     const code = customCode ?? String(randomInt(0, 1_000_000)).padStart(6, '0');
-    const verification: Verification = { sid: newSid('VE'), to, channel, code, sends: 1, checksLeft: 5, expiresAt: Date.now() + 10 * 60_000 };
+    const verification: Verification = {
+      sid: newSid('VE'),
+      to,
+      channel,
+      code,
+      sends: 1,
+      checksLeft: 5,
+      expiresAt: Date.now() + 10 * 60_000,
+    };
     this.#byTo.set(to, verification);
     this.#bySid.set(verification.sid, verification);
     return verification;
   }
 
   check(by: { sid?: string; to?: string }, code: string): VerificationCheckOutcome {
-    const verification = by.sid !== undefined ? this.#bySid.get(by.sid) : by.to !== undefined ? this.#byTo.get(by.to) : undefined;
+    const verification =
+      by.sid !== undefined ? this.#bySid.get(by.sid) : by.to !== undefined ? this.#byTo.get(by.to) : undefined;
     if (verification === undefined) return { kind: 'not-found' };
     if (Date.now() > verification.expiresAt) {
       this.#forget(verification);

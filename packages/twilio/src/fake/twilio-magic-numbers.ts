@@ -1,5 +1,13 @@
 /** A failure the Twilio fake produces on purpose. */
-export type TwilioMagicBehaviour = 'rejected' | 'server-error' | 'unauthorized' | 'slow' | 'not-json' | 'rate-limited' | 'max-send-attempts' | 'unsubscribed';
+export type TwilioMagicBehaviour =
+  | 'rejected'
+  | 'server-error'
+  | 'unauthorized'
+  | 'slow'
+  | 'not-json'
+  | 'rate-limited'
+  | 'max-send-attempts'
+  | 'unsubscribed';
 
 /** What each behaviour does, for docs and the CLI. */
 export const twilioMagicDescriptions: Readonly<Record<TwilioMagicBehaviour, string>> = Object.freeze({

@@ -15,5 +15,10 @@ export type { IdentityCapabilityV1, IdentitySendOtpInputV1, IdentityType } from 
 export type { MessageSendResultV1 } from './message-send-result-v1.js';
 export type { SmsCapabilityV1, SmsSendInputV1 } from './sms-capability-v1.js';
 export type { WhatsAppCapabilityV1, WhatsAppSendInputV1 } from './whatsapp-capability-v1.js';
-export type { ProviderEventV1, RawWebhookV1, UssdVerificationEventV1, WebhooksCapabilityV1 } from './webhooks-capability-v1.js';
+export type {
+  ProviderEventV1,
+  RawWebhookV1,
+  UssdVerificationEventV1,
+  WebhooksCapabilityV1,
+} from './webhooks-capability-v1.js';
 export { requireCapabilityV1, type CapabilityNeedV1 } from './require-capability-v1.js';

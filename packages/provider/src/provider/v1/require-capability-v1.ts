@@ -44,27 +44,32 @@ export type CapabilityNeedV1 =
  * declares, so it makes no request: the engine calls it when a flow starts, before it stores or sends.
  */
 export function requireCapabilityV1(provider: ProviderV1, need: CapabilityNeedV1): void {
-  const missing = (what: string, field?: string) => new CapabilityError(what, provider.name, field === undefined ? {} : { field });
+  const missing = (what: string, field?: string) =>
+    new CapabilityError(what, provider.name, field === undefined ? {} : { field });
   switch (need.capability) {
     case 'phone': {
       const phone = provider.phone;
       if (phone === undefined) throw missing('phone verification');
       if (!phone.channels.includes(need.channel)) throw missing(`phone verification by ${need.channel}`, 'channel');
-      if (need.customCode === true && phone.customCode !== true) throw missing('phone verification with a code we generate', 'code');
+      if (need.customCode === true && phone.customCode !== true)
+        throw missing('phone verification with a code we generate', 'code');
       return;
     }
     case 'sms': {
       const sms = provider.sms;
       if (sms === undefined) throw missing('sms');
-      if (need.from === undefined && sms.requires?.includes('sender') === true) throw missing('sms without a sender (configure a default sender)', 'from');
+      if (need.from === undefined && sms.requires?.includes('sender') === true)
+        throw missing('sms without a sender (configure a default sender)', 'from');
       return;
     }
     case 'identity': {
       const identity = provider.identity;
-      if (identity === undefined || !identity.types.includes(need.idType)) throw missing(`${need.idType} verification`, 'idType');
+      if (identity === undefined || !identity.types.includes(need.idType))
+        throw missing(`${need.idType} verification`, 'idType');
       return;
     }
     default:
-      if (provider[need.capability] === undefined) throw missing(need.capability === 'ussd' ? 'ussd verification' : need.capability);
+      if (provider[need.capability] === undefined)
+        throw missing(need.capability === 'ussd' ? 'ussd verification' : need.capability);
   }
 }
