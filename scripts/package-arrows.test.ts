@@ -2,7 +2,14 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { arrowViolations, type Manifest } from './package-arrows.js';
+import {
+  arrowViolations,
+  type Manifest,
+  manifestEdges,
+  providerCrossings,
+  providerPackages,
+} from './package-arrows.js';
+import { readPackageImports } from './package-imports.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -21,6 +28,18 @@ function workspaceManifests(): Manifest[] {
     }));
 }
 
+/** A manifest as a package.json under packages/ would give it. */
+const manifest = (
+  name: string,
+  fields: Partial<Omit<Manifest, 'name' | 'path'>> = {},
+  path = `packages/${name}/package.json`,
+) => ({
+  name,
+  path,
+  ...fields,
+});
+const ws = 'workspace:*';
+
 describe('package arrows', () => {
   it('every package.json dependency among our packages follows the arrow table', () => {
     const manifests = workspaceManifests();
@@ -30,17 +49,6 @@ describe('package arrows', () => {
 });
 
 describe('arrowViolations', () => {
-  const manifest = (
-    name: string,
-    fields: Partial<Omit<Manifest, 'name' | 'path'>> = {},
-    path = `packages/${name}/package.json`,
-  ) => ({
-    name,
-    path,
-    ...fields,
-  });
-  const ws = 'workspace:*';
-
   it('accepts the arrows the table allows', () => {
     expect(
       arrowViolations([
@@ -108,5 +116,54 @@ describe('arrowViolations', () => {
     expect(arrowViolations([manifest('@verikit/core', { devDependencies: { '@verikit/nowhere': ws } })])).toEqual([
       '@verikit/core devDependencies -> @verikit/nowhere: @verikit/nowhere is not in the arrow table',
     ]);
+  });
+});
+
+describe('provider packages', () => {
+  it('import no other provider, in package.json or in shipped code; only composition points import one', () => {
+    const fromCode = new Map(readPackageImports(root).map((entry) => [entry.name, entry.ours]));
+    expect(fromCode.get('@verikit/cli')).toContain('@verikit/termii');
+    expect(providerCrossings(manifestEdges(workspaceManifests()), 'depends on')).toEqual([]);
+    expect(providerCrossings(fromCode, 'imports')).toEqual([]);
+  });
+
+  it('refuses a provider importing another provider', () => {
+    const edges = new Map([['@verikit/termii', ['@verikit/provider', '@verikit/provider-utils', '@verikit/gateway']]]);
+    expect(providerCrossings(edges, 'imports')).toEqual([
+      '@verikit/termii imports @verikit/gateway: a provider package never imports another provider; move what both ' +
+        'need to @verikit/provider-utils',
+    ]);
+  });
+
+  it('refuses a provider in another provider’s devDependencies, and a non-provider depending on a provider', () => {
+    const problems = providerCrossings(
+      manifestEdges([
+        manifest('@verikit/twilio', { devDependencies: { '@verikit/termii': ws } }),
+        manifest('@verikit/http', { dependencies: { '@verikit/gateway': ws } }),
+        // A binding's tests may run a provider's fake: devDependencies of a non-provider are not edges here.
+        manifest('@verikit/redis', { devDependencies: { '@verikit/twilio': ws } }),
+      ]),
+      'depends on',
+    );
+    expect(problems).toEqual([
+      '@verikit/twilio depends on @verikit/termii: a provider package never imports another provider; move what ' +
+        'both need to @verikit/provider-utils',
+      '@verikit/http depends on @verikit/gateway: only a composition point (@verikit/cli, examples/*, examples, ' +
+        'verikit-monorepo) imports a provider',
+    ]);
+  });
+
+  it('lets composition points import every provider, and the sandbox the gateway only through its named exception', () => {
+    const edges = new Map([
+      ['@verikit/cli', ['@verikit/gateway', '@verikit/termii', '@verikit/twilio']],
+      ['examples', ['@verikit/gateway', '@verikit/twilio']],
+      ['@verikit/sandbox', ['@verikit/gateway']],
+    ]);
+    expect(providerCrossings(edges, 'imports')).toEqual([]);
+    expect(providerCrossings(edges, 'imports', providerPackages, {})).toEqual([
+      '@verikit/sandbox imports @verikit/gateway: only a composition point (@verikit/cli, examples/*, examples, ' +
+        'verikit-monorepo) imports a provider',
+    ]);
+    expect(providerCrossings(new Map([['@verikit/sandbox', ['@verikit/termii']]]), 'imports')).toHaveLength(1);
   });
 });

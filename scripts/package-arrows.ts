@@ -17,7 +17,25 @@ export interface ArrowRow {
 const provider = '@verikit/provider';
 const providerUtils = '@verikit/provider-utils';
 const core = '@verikit/core';
-const providers = ['@verikit/gateway', '@verikit/termii', '@verikit/twilio'];
+/**
+ * The provider packages, one per service: the one list of them. A new packages/<provider> is added here; the rule
+ * below then keeps it apart from every other provider.
+ */
+export const providerPackages: readonly string[] = ['@verikit/gateway', '@verikit/termii', '@verikit/twilio'];
+const providers = providerPackages;
+
+/** The composition points: the only packages that may import a provider (besides applications). */
+export const compositionPoints: readonly string[] = ['@verikit/cli', 'examples/*', 'examples', 'verikit-monorepo'];
+
+/**
+ * Named exceptions to "only a composition point imports a provider", importer → the one provider it may import.
+ *
+ * TEMPORARY: @verikit/sandbox is the gateway's fake in a package of its own, and so imports @verikit/gateway. The
+ * fake is moving to @verikit/gateway/fake; delete this entry (and the sandbox's row below) when the @verikit/sandbox
+ * package is gone, or as soon as it no longer imports the gateway: the rule then holds with no exception.
+ */
+export const providerImportExceptions: Readonly<Record<string, string>> = { '@verikit/sandbox': '@verikit/gateway' };
+
 const bindings = ['@verikit/redis', '@verikit/http', '@verikit/testing', '@verikit/sandbox'];
 const client = '@verikit/client';
 const react = '@verikit/react';
@@ -42,8 +60,8 @@ export const packageArrows: Readonly<Record<string, ArrowRow>> = {
   '@verikit/http': { tier: 3, dependsOn: [provider, core] },
   // The test double, clock and contract suite need only the spec, so any package above it may test with them.
   '@verikit/testing': { tier: 1, dependsOn: [provider] },
-  // The sandbox may host the provider packages whose service it emulates.
-  '@verikit/sandbox': { tier: 3, dependsOn: [provider, core, ...providers] },
+  // The gateway's fake, in a package of its own until it moves to @verikit/gateway/fake (providerImportExceptions).
+  '@verikit/sandbox': { tier: 3, dependsOn: [provider, core, '@verikit/gateway'] },
   [client]: { tier: 3, dependsOn: [] },
   [react]: { tier: 4, dependsOn: [client] },
   '@verikit/cli': { tier: 5, dependsOn: belowCli },
@@ -150,4 +168,51 @@ function cycles(manifests: readonly Manifest[], workspace: ReadonlySet<string>):
   };
   for (const name of [...edges.keys()].sort()) visit(name, []);
   return found;
+}
+
+/** Which package imports which, as read from package.json files or from source: importer → imported names. */
+export type ImportEdges = ReadonlyMap<string, readonly string[]>;
+
+/**
+ * Every arrow to a provider package from a package that is not a composition point, one sentence each: a provider
+ * never imports another provider (they share through @verikit/provider-utils), and nothing but cli, the examples
+ * and applications imports a provider at all. `how` says what the edges were read from, for the message.
+ */
+export function providerCrossings(
+  edges: ImportEdges,
+  how: string,
+  providers: readonly string[] = providerPackages,
+  exceptions: Readonly<Record<string, string>> = providerImportExceptions,
+): string[] {
+  const problems: string[] = [];
+  for (const [from, targets] of edges) {
+    if (compositionPoints.includes(from)) continue;
+    for (const target of targets) {
+      if (!providers.includes(target) || target === from || exceptions[from] === target) continue;
+      problems.push(
+        providers.includes(from)
+          ? `${from} ${how} ${target}: a provider package never imports another provider; move what both need to ` +
+              '@verikit/provider-utils'
+          : `${from} ${how} ${target}: only a composition point (${compositionPoints.join(', ')}) imports a provider`,
+      );
+    }
+  }
+  return problems;
+}
+
+/**
+ * Dependencies as edges for {@link providerCrossings}: every package's runtime and peer dependencies, and a
+ * provider's devDependencies too (a provider's tests have no reason to load another provider). Examples are keyed
+ * by their table row.
+ */
+export function manifestEdges(manifests: readonly Manifest[], providers = providerPackages): ImportEdges {
+  return new Map(
+    manifests.map((manifest) => {
+      const fields = providers.includes(manifest.name)
+        ? (['dependencies', 'peerDependencies', 'devDependencies'] as const)
+        : (['dependencies', 'peerDependencies'] as const);
+      const key = rowOf(manifest)?.key ?? manifest.name;
+      return [key, fields.flatMap((field) => Object.keys(manifest[field] ?? {}))];
+    }),
+  );
 }

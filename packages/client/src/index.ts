@@ -32,6 +32,9 @@ export type {
 } from './flow-view.js';
 export type { FlowClientCredentials, FlowClientHeaders, FlowClientHeaderValues } from './transport.js';
 export type { FlowClientTimers } from './timers.js';
+/** @public Building blocks for a UI binding other than React (docs/architecture.md, "Where a new thing goes"). */
 export { remainingMs } from './countdown.js';
+/** @public Building blocks for a UI binding other than React (docs/architecture.md, "Where a new thing goes"). */
 export { ServerClock } from './server-clock.js';
+/** @public Building blocks for a UI binding other than React (docs/architecture.md, "Where a new thing goes"). */
 export { EventStreamParser, type EventStreamHandlers, type ServerSentEvent } from './sse-parser.js';

@@ -27,7 +27,9 @@ export {
   type ReceiveResult,
   type CallOptions,
 } from './engine/create-verikit.js';
+/** @public Tuning the send guard: the limits an application starts from. */
 export { defaultGuardLimits, type GuardLimit, type PrefixLimit, type SendGuardOptions } from './guard/guard-options.js';
+/** @public Given to `createVerikit({ guard: { store } })` to share counts between engines of one process. */
 export {
   memorySendGuardStore,
   type SendGuardStore,
@@ -39,6 +41,7 @@ export type { Verification } from './proof/verification.js';
 export type { IssuedProof } from './proof/proofs.js';
 export type { IssueProofOptions, ProofClaim } from './proof/proof-inputs.js';
 export type { StartInput, UserEvent, SendSmsInput, SendWhatsAppInput } from './inputs/inputs.js';
+/** @public The engine's input rules, for an application that takes these inputs on a route of its own. */
 export { startInputSchema, userEventSchema, sendSmsInputSchema, sendWhatsAppInputSchema } from './inputs/inputs.js';
 export type { FlowView, FlowViewError } from './engine/view.js';
 export { errorMessageIds, messageIdOf, unknownErrorMessageId } from './engine/message-ids.js';

@@ -1,7 +1,6 @@
 import { Hono, type Handler } from 'hono';
 import { z } from 'zod';
-import type { Verikit } from '@verikit/core';
-import type { FlowView } from '@verikit/core';
+import type { Verikit, FlowView } from '@verikit/core';
 import { parseInput } from '@verikit/provider';
 import { clientKeyResolver } from './client-key.js';
 import { Cors, corsMiddleware, type CorsEnv } from './cors.js';

@@ -1,7 +1,5 @@
 import { EventNotAllowedError, messageIdOf } from '@verikit/core';
-import { InvalidInputError } from '@verikit/provider';
-import { RateLimitedError } from '@verikit/provider';
-import { VerikitError } from '@verikit/provider';
+import { InvalidInputError, RateLimitedError, VerikitError } from '@verikit/provider';
 import { httpStatusOf } from './errors/http-status.js';
 import { MethodNotAllowedError } from './errors/method-not-allowed-error.js';
 import { jsonResponse } from './json-response.js';

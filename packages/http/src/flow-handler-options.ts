@@ -1,7 +1,5 @@
 import type { z } from 'zod';
-import type { Verikit } from '@verikit/core';
-import type { startInputSchema } from '@verikit/core';
-import type { FlowView } from '@verikit/core';
+import type { Verikit, startInputSchema, FlowView } from '@verikit/core';
 import type { ClientKeyFunction } from './client-key.js';
 import type { CorsOptions } from './cors.js';
 import type { createWebhookHandler, WebhookHandlerOptions } from './webhooks/create-webhook-handler.js';

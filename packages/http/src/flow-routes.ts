@@ -1,6 +1,4 @@
-import type { Verikit } from '@verikit/core';
-import { startInputSchema, userEventSchema } from '@verikit/core';
-import type { FlowView } from '@verikit/core';
+import { type Verikit, startInputSchema, userEventSchema, type FlowView } from '@verikit/core';
 import { parseFlowId } from '@verikit/core/inputs';
 import { parseInput } from '@verikit/provider';
 import { readJsonBody } from './body/read-json-body.js';

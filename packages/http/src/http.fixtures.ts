@@ -2,12 +2,18 @@ import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import { createTestProviderV1, ServerSentEventReader, type TestProviderV1 } from '@verikit/testing';
-import { MemoryChangeBus, type FlowChangeBus, type FlowListener } from '@verikit/core';
-import { createVerikit, type Verikit, type VerikitOptions } from '@verikit/core';
-import type { FlowView } from '@verikit/core';
+import {
+  MemoryChangeBus,
+  type FlowChangeBus,
+  type FlowListener,
+  createVerikit,
+  type Verikit,
+  type VerikitOptions,
+  type FlowView,
+  KeyvFlowStore,
+} from '@verikit/core';
 import type { WebhooksCapabilityV1 } from '@verikit/provider';
 import Keyv from 'keyv';
-import { KeyvFlowStore } from '@verikit/core';
 import { createFlowHandler } from './create-flow-handler.js';
 import type { FlowHandlerOptions } from './flow-handler-options.js';
 import { toNodeHandler } from './node-adapter.js';

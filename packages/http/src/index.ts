@@ -20,6 +20,7 @@ export type { ErrorResponseBody } from './error-response.js';
 export { toNodeHandler, type NodeHandler, type NodeHandlerOptions } from './node-adapter.js';
 export { answerClientErrors } from './node-client-errors.js';
 export { httpStatusOf } from './errors/http-status.js';
+/** @public The HTTP layer's errors, for an application's `instanceof` checks (docs/http.md). */
 export {
   ForbiddenError,
   MethodNotAllowedError,

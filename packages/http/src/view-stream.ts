@@ -1,5 +1,4 @@
-import type { FlowListener } from '@verikit/core';
-import type { FlowView } from '@verikit/core';
+import type { FlowListener, FlowView } from '@verikit/core';
 
 /** What {@link openViewStream} needs. */
 export interface ViewStreamSource {

@@ -17,10 +17,12 @@ export {
   type HttpRequest,
   type HttpRequestInfo,
 } from './http-client.js';
+/** @public For a provider package outside this repository, which builds on the same parts (docs/providers/README.md). */
 export { networkError, networkCodeOf, isConnectionRefused, safeCause, type NetworkFailure } from './network-error.js';
 export { statusError, parseJsonBody } from './status-error.js';
 export { redactMessage } from './redact.js';
 export { settingReader, checkSettings, type SettingReader, type SettingSource } from './load-setting.js';
+/** @public For a provider package outside this repository, which builds on the same parts (docs/providers/README.md). */
 export {
   baseUrlSchema,
   secretSchema,
@@ -32,6 +34,7 @@ export {
   transportDefaults,
   type TransportSettings,
 } from './settings-schemas.js';
+/** @public Documented in docs/providers/README.md, for a provider with its own transport. */
 export { isProvablyUnsent } from './is-provably-unsent.js';
 export { composeProviders, type ProviderComposition } from './compose-providers.js';
 export { withFailover, type FailoverOptions } from './with-failover.js';

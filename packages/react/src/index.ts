@@ -6,6 +6,7 @@
  *
  * @module
  */
+/** @public `useFlowClient` is documented in docs/ui.md for a product's own components. */
 export { FlowClientProvider, useFlowClient, type FlowClientProviderProps } from './flow-client-context.js';
 export { useFlow, type UseFlowResult } from './use-flow.js';
 export { useStartFlow, type UseStartFlowResult } from './use-start-flow.js';
@@ -18,5 +19,6 @@ export {
   type ResendButtonState,
 } from './resend-button.js';
 export { UssdInstructions, type UssdInstructionsProps, type UssdInstructionsState } from './ussd-instructions.js';
+/** @public Documented in docs/ui.md, for a product that draws its own USSD instructions. */
 export { ussdTelHref } from './tel-href.js';
 export type { RequestState } from './use-request-state.js';

@@ -6,8 +6,7 @@
 import { createRedisChangeBus, createRedisStore, type RedisChangeBus, type RedisFlowStore } from '@verikit/redis';
 import { createTestProviderV1, freshPhoneNumber, ServerSentEventReader } from '@verikit/testing';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createVerikit } from '@verikit/core';
-import type { FlowView } from '@verikit/core';
+import { createVerikit, type FlowView } from '@verikit/core';
 import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';

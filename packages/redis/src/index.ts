@@ -21,4 +21,5 @@ export {
 export { createRedisChangeBus, RedisChangeBus, type RedisChangeBusOptions } from './redis-change-bus.js';
 export { createRedisClusterStore, type RedisClusterStoreOptions } from './redis-cluster-store.js';
 export type { PubSubMode } from './subscriber-link.js';
+/** @public Documented in docs/abuse.md: the send guard's counts on a Redis of their own. */
 export { createRedisSendGuard, type RedisSendGuardHost, type RedisSendGuardOptions } from './redis-send-guard.js';

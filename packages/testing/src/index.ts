@@ -11,4 +11,5 @@ export * from './manual-clock.js';
 export * from './server-sent-event-reader.js';
 export { failureOf } from './failure-of.js';
 export { freshPhoneNumber } from './fresh-phone-number.js';
+/** @public Documented in the package README, for a provider's own secret-leak tests. */
 export { reachableText, expectNoSecrets } from './reachable-text.js';

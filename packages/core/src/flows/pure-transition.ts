@@ -20,7 +20,8 @@ export interface PureTransitions {
  * transition takes about 15 µs (docs/decisions/0007-one-inert-scope-per-machine.md). Our machines
  * spawn and invoke nothing, and a transition is synchronous, so one scope can serve every call: each
  * call points the scope's action executor at a fresh list. Nothing is executed, exactly as with
- * xstate's functions; `pure-transition.test.ts` checks both give the same snapshots and actions.
+ * xstate's functions; machines.test.ts checks both give the same snapshots and actions on every generated
+ * state and event.
  */
 export function createPureTransitions(machine: AnyStateMachine): PureTransitions {
   const self = createActor(machine);

@@ -1,0 +1,18 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { errorMessageIds, messageIdOf, unknownErrorMessageId } from '../index.js';
+
+// A product translates the message ids docs/ui.md lists; the page and @verikit/core's table must hold the same ids.
+const page = readFileSync(new URL('../../../../docs/ui.md', import.meta.url), 'utf8');
+const documented = new Set([...page.matchAll(/`(verikit\.error\.[a-z_]+)`/g)].map((match) => match[1]));
+
+describe('the error message ids', () => {
+  it('are all in docs/ui.md, the fallback id included, and the page lists no other', () => {
+    const ids = new Set([...Object.values(errorMessageIds), unknownErrorMessageId]);
+    expect([...documented].sort()).toEqual([...ids].sort());
+  });
+
+  it('give a code outside the table the fallback id', () => {
+    expect(messageIdOf('a_custom_providers_code')).toBe(unknownErrorMessageId);
+  });
+});
