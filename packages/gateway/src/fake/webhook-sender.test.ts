@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { SandboxEvent } from './sandbox-options.js';
+import type { GatewayFakeEvent } from './gateway-fake-options.js';
 import { WebhookSender } from './webhook-sender.js';
 
 const secret = `whsec_${Buffer.from('a-webhook-sender-test-secret-32b!').toString('base64')}`;
@@ -24,7 +24,7 @@ describe('WebhookSender', () => {
     process.on('warning', onWarning);
     cleanups.push(() => void process.off('warning', onWarning));
 
-    const events: SandboxEvent[] = [];
+    const events: GatewayFakeEvent[] = [];
     const retries = 25;
     const sender = new WebhookSender({
       url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
@@ -59,7 +59,7 @@ describe('WebhookSender', () => {
       [15, 15],
       [0, 1],
     ] as const) {
-      const events: SandboxEvent[] = [];
+      const events: GatewayFakeEvent[] = [];
       const sender = new WebhookSender({
         url,
         secret,
@@ -77,5 +77,47 @@ describe('WebhookSender', () => {
         [200, false, undefined],
       ]);
     }
+  });
+  it('raises no MaxListenersExceededWarning with 30 webhooks in flight and waiting to retry at once', async () => {
+    const held: Array<() => void> = [];
+    const server = createServer((request, response) => {
+      request.resume();
+      // The first attempt at each webhook is held, then answered 503: all 30 wait for their retry together.
+      request.on('end', () =>
+        request.headers['webhook-id'] !== undefined && !retried.has(request.headers['webhook-id'] as string)
+          ? held.push(() => {
+              retried.add(request.headers['webhook-id'] as string);
+              response.writeHead(503).end();
+            })
+          : response.writeHead(200).end(),
+      );
+    });
+    const retried = new Set<string>();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    cleanups.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error) => void warnings.push(warning);
+    process.on('warning', onWarning);
+    cleanups.push(() => void process.off('warning', onWarning));
+
+    const sender = new WebhookSender({
+      url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
+      secret,
+      retryDelaysMs: [200],
+      timeoutMs: 30_000,
+      emit: () => undefined,
+    });
+    cleanups.push(() => sender.close());
+    const concurrent = 30;
+    const deliveries = Array.from({ length: concurrent }, (_, index) =>
+      sender.send({ event: 'USSD_VERIFICATION', index }),
+    );
+    // Every attempt is in flight (the receiver holds its answer) before any is answered.
+    while (held.length < concurrent) await new Promise((resolve) => setTimeout(resolve, 5));
+    for (const answer of held) answer();
+    for (const delivery of await Promise.all(deliveries))
+      expect(delivery).toMatchObject({ delivered: true, attempts: 2 });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(warnings.filter((warning) => warning.name === 'MaxListenersExceededWarning').map(String)).toEqual([]);
   });
 });
