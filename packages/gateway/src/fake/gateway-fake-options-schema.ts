@@ -31,7 +31,12 @@ const schema = z.strictObject(
     webhookMaxRetryAfterMs: z.number().int().min(0).max(3_600_000).optional(),
     webhookTimeoutMs: z.number().int().min(1).max(120_000).optional(),
     codeTtlMs: z.number().int().min(1).optional(),
-    maxAttempts: z.number().int().min(1).max(100).optional(),
+    maxAttempts: z
+      .number()
+      .int({ error: 'must be a whole number from 1 to 100' })
+      .min(1, { error: 'must be a whole number from 1 to 100' })
+      .max(100, { error: 'must be a whole number from 1 to 100' })
+      .optional(),
     identities: z
       .array(
         z.strictObject({
