@@ -1,11 +1,9 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { createVerikit } from '@verikit/core';
 import { createGatewayProvider } from '@verikit/gateway';
 import { type ProviderV1, silentLogger } from '@verikit/provider';
 import { createTermiiProvider } from '@verikit/termii';
 import { createTwilioProvider } from '@verikit/twilio';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { capture, gatewayFakeOf } from './cli.fixtures.js';
 import type { FakeProvider, FakeRun } from './fakes.js';
 import { runCli } from './run-cli.js';
@@ -167,31 +165,4 @@ describe('verikit sandbox: the attempt limit follows the engine', () => {
       await run.close();
     }
   });
-});
-
-describe('verikit sandbox: a port in use, or not a port', () => {
-  let taken: Server;
-  let port: number;
-  beforeAll(async () => {
-    taken = createServer((_request, response) => response.end());
-    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
-    port = (taken.address() as AddressInfo).port;
-  });
-  afterAll(async () => {
-    await new Promise((resolve) => taken.close(resolve));
-  });
-  for (const provider of ['gateway', 'termii', 'twilio'] as const) {
-    it(`${provider}: a port in use exits 1 with one line naming the port`, async () => {
-      const io = capture();
-      expect(await runCli(['sandbox', '--provider', provider, '--port', String(port)], io)).toBe(1);
-      expect(io.errors).toEqual([
-        `verikit sandbox: port ${port} on 127.0.0.1 is already in use: stop what uses it, or pick another with --port (0 picks a free one)`,
-      ]);
-    });
-    it(`${provider}: --port -1 names --port and its range (not "argument is ambiguous")`, async () => {
-      const io = capture();
-      expect(await runCli(['sandbox', '--provider', provider, '--port', '-1'], io)).toBe(2);
-      expect(io.errors).toEqual(['verikit sandbox: --port must be a whole number from 0 to 65535']);
-    });
-  }
 });

@@ -1,4 +1,4 @@
-import { createServer } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { GatewayFakeEvent } from './gateway-fake-options.js';
@@ -11,23 +11,33 @@ describe('WebhookSender', () => {
   afterEach(async () => {
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
   });
+  /** Listens on a free port until the test ends; returns the hook URL. */
+  const listen = async (server: Server): Promise<string> => {
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    cleanups.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
+    return `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+  };
+  /** The process warnings emitted until the test ends. */
+  const collectWarnings = (): Error[] => {
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error) => void warnings.push(warning);
+    process.on('warning', onWarning);
+    cleanups.push(() => void process.off('warning', onWarning));
+    return warnings;
+  };
 
   it('leaves no abort listener behind on its stop signal after each retry wait (no MaxListenersExceededWarning)', async () => {
     const server = createServer((request, response) => {
       request.resume();
       request.on('end', () => response.writeHead(500).end());
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    cleanups.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
-    const warnings: Error[] = [];
-    const onWarning = (warning: Error) => void warnings.push(warning);
-    process.on('warning', onWarning);
-    cleanups.push(() => void process.off('warning', onWarning));
+    const url = await listen(server);
+    const warnings = collectWarnings();
 
     const events: GatewayFakeEvent[] = [];
     const retries = 25;
     const sender = new WebhookSender({
-      url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
+      url,
       secret,
       retryDelaysMs: Array.from({ length: retries }, () => 1),
       timeoutMs: 5000,
@@ -51,9 +61,7 @@ describe('WebhookSender', () => {
         else response.writeHead(200).end();
       });
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    cleanups.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
-    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+    const url = await listen(server);
 
     for (const [maxRetryAfterMs, expectedWait] of [
       [15, 15],
@@ -93,15 +101,11 @@ describe('WebhookSender', () => {
       );
     });
     const retried = new Set<string>();
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    cleanups.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
-    const warnings: Error[] = [];
-    const onWarning = (warning: Error) => void warnings.push(warning);
-    process.on('warning', onWarning);
-    cleanups.push(() => void process.off('warning', onWarning));
+    const url = await listen(server);
+    const warnings = collectWarnings();
 
     const sender = new WebhookSender({
-      url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
+      url,
       secret,
       retryDelaysMs: [200],
       timeoutMs: 30_000,
