@@ -21,7 +21,7 @@ import { fileURLToPath } from 'node:url';
 import { silentLogger, type ProviderV1 } from '@verikit/provider';
 import { compareWithBare, type RoundTrip } from './round-trips.js';
 import { createGatewayProvider } from '@verikit/gateway';
-import { startSandbox } from '@verikit/sandbox';
+import { startGatewayFake } from '@verikit/gateway/fake';
 
 const serverFlag = 'VERIKIT_GATEWAY_BENCH_SERVER';
 const rounds = 5;
@@ -29,9 +29,9 @@ const roundMs = 1500;
 const phonePath = '/gateway/api/v1/verify/phoneNumber';
 const checkPath = '/gateway/api/v1/verify/phoneCheck';
 
-/** The child: a sandbox on a free port; prints its URL and apiKey. */
+/** The child: the gateway fake on a free port; prints its URL and apiKey. */
 async function serve(): Promise<void> {
-  const sandbox = await startSandbox({ outboxLimit: 100 });
+  const sandbox = await startGatewayFake({ outboxLimit: 100 });
   process.stdout.write(`${JSON.stringify({ url: sandbox.url, apiKey: sandbox.apiKey })}\n`);
 }
 
@@ -90,7 +90,7 @@ export async function run(): Promise<void> {
     const bare = bareRoundTrip(server.url, server.apiKey);
     const offset = { next: 0 };
     console.log(
-      `phone send + check round trips against the sandbox in a child process, ${rounds} alternating rounds of ${roundMs} ms`,
+      `phone send + check round trips against the gateway fake in a child process, ${rounds} alternating rounds of ${roundMs} ms`,
     );
     for (const concurrency of [1, 64])
       await compareWithBare('gateway', gateway, bare, { concurrency, rounds, roundMs, offset });

@@ -12,7 +12,7 @@ import type { AddressInfo } from 'node:net';
 import { createVerikit, type FlowView, type Verikit } from '@verikit/core';
 import { createFlowHandler, toNodeHandler } from '@verikit/http';
 import { createGatewayProvider } from '@verikit/gateway';
-import { defaultTestIdentities, generateWebhookSecret, startSandbox } from '@verikit/sandbox';
+import { defaultTestIdentities, generateWebhookSecret, startGatewayFake } from '@verikit/gateway/fake';
 import { attemptNote } from './attempt-note.js';
 
 const secret = 'demo-secret-not-for-production-0123456789';
@@ -24,7 +24,7 @@ const app = createServer((req, res) => handle!(req, res));
 await new Promise<void>((resolve) => app.listen(0, '127.0.0.1', resolve));
 const appUrl = `http://127.0.0.1:${(app.address() as AddressInfo).port}`;
 
-const sandbox = await startSandbox({ webhookUrl: `${appUrl}/webhooks`, webhookSecret });
+const sandbox = await startGatewayFake({ webhookUrl: `${appUrl}/webhooks`, webhookSecret });
 const provider = createGatewayProvider({
   apiKey: sandbox.apiKey,
   baseUrl: sandbox.baseUrl,

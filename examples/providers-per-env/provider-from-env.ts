@@ -12,7 +12,7 @@ import { createTwilioProvider } from '@verikit/twilio';
 export function providerFromEnv(env: Readonly<Record<string, string | undefined>> = process.env): ProviderV1 {
   switch (env['VERIKIT_PROVIDER']) {
     case 'gateway':
-      return createGatewayProvider({ defaultSender: 'Acme' });
+      return createGatewayProvider();
     case 'termii':
       return createTermiiProvider();
     case 'twilio':

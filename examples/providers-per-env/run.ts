@@ -1,11 +1,11 @@
 /**
- * Runs the same signup flow on the gateway (over the sandbox), Termii and Twilio (over their fakes), and a
+ * Runs the same signup flow on the gateway, Termii and Twilio (over their fakes), and a
  * composition of Twilio and Termii, changing only the environment between runs:
  * `pnpm tsx --conditions=@verikit/source examples/providers-per-env/run.ts`.
  *
  * @module
  */
-import { startSandbox } from '@verikit/sandbox';
+import { startGatewayFake } from '@verikit/gateway/fake';
 import { startTermiiFake } from '@verikit/termii/fake';
 import { startTwilioFake } from '@verikit/twilio/fake';
 import { providerFromEnv } from './provider-from-env.js';
@@ -13,15 +13,16 @@ import { signup } from './signup.js';
 
 /** Starts the three local servers and returns the environment of each provider, and where codes land. */
 export async function startLocalServices() {
-  const sandbox = await startSandbox();
+  const gateway = await startGatewayFake();
   const termii = await startTermiiFake();
   const twilio = await startTwilioFake();
   const environments: Record<string, Record<string, string>> = {
     gateway: {
       VERIKIT_PROVIDER: 'gateway',
-      GATEWAY_API_KEY: sandbox.apiKey,
-      GATEWAY_BASE_URL: sandbox.baseUrl,
-      GATEWAY_USSD_BASE_URL: sandbox.ussdBaseUrl,
+      GATEWAY_API_KEY: gateway.apiKey,
+      GATEWAY_BASE_URL: gateway.baseUrl,
+      GATEWAY_USSD_BASE_URL: gateway.ussdBaseUrl,
+      GATEWAY_SENDER: 'Acme',
     },
     termii: {
       VERIKIT_PROVIDER: 'termii',
@@ -40,11 +41,11 @@ export async function startLocalServices() {
   };
   environments['composed'] = { ...environments['termii']!, ...environments['twilio']!, VERIKIT_PROVIDER: 'composed' };
   const lastCode = (phoneNumber: string) =>
-    sandbox.lastCode(phoneNumber) ?? twilio.lastCode(phoneNumber) ?? termii.lastCode(phoneNumber);
+    gateway.lastCode(phoneNumber) ?? twilio.lastCode(phoneNumber) ?? termii.lastCode(phoneNumber);
   const close = async () => {
-    await Promise.all([sandbox.close(), termii.close(), twilio.close()]);
+    await Promise.all([gateway.close(), termii.close(), twilio.close()]);
   };
-  return { environments, lastCode, sandbox, termii, twilio, close };
+  return { environments, lastCode, gateway, termii, twilio, close };
 }
 
 /** Runs the signup once per provider; returns each outcome. */

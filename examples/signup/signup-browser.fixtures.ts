@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import type { Sandbox } from '@verikit/sandbox';
+import type { GatewayFake } from '@verikit/gateway/fake';
 import { buildPage } from './server/build-page.js';
 import { startSignupServer, type SignupServer } from './server/start-server.js';
 
@@ -41,7 +41,7 @@ export function launchChromium(): Promise<Browser> {
 /** The app under test, on the sandbox, with short policies so that every state is reached quickly. */
 export interface SignupHarness {
   readonly server: SignupServer;
-  readonly sandbox: Sandbox;
+  readonly sandbox: GatewayFake;
   close(): Promise<void>;
 }
 

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { defaultTestIdentities } from '@verikit/sandbox';
+import { defaultTestIdentities } from '@verikit/gateway/fake';
 import { freshPhoneNumber } from '@verikit/testing';
 import {
   browserTestsSkipReason,

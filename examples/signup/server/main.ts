@@ -2,7 +2,7 @@
  * `pnpm --filter @verikit/example-signup start`: builds the page with Vite, then serves the signup
  * app on http://127.0.0.1:3000 (PORT, HOST), on the sandbox unless VERIKIT_PROVIDER says otherwise.
  */
-import { defaultTestIdentities } from '@verikit/sandbox';
+import { defaultTestIdentities } from '@verikit/gateway/fake';
 import { buildPage } from './build-page.js';
 import { startSignupServer } from './start-server.js';
 

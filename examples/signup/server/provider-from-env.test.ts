@@ -22,6 +22,21 @@ describe('providerFromEnv', () => {
     await expect(fetch(`${setup.sandbox!.url}/__sandbox/health`)).rejects.toThrow();
   });
 
+  it("gives the sandbox the engine's maxAttempts: with 7, the right code after six wrong ones is verified", async () => {
+    const setup = await providerFromEnv({}, { ...context, maxAttempts: 7 });
+    try {
+      expect(setup.sandbox?.maxAttempts).toBe(7);
+      const verikit = createVerikit({ provider: setup.provider, secret, policies: { maxAttempts: 7 } });
+      const phoneNumber = freshPhoneNumber();
+      const flow = await verikit.start({ kind: 'phone', phoneNumber });
+      for (let wrong = 0; wrong < 6; wrong += 1) await verikit.send(flow.id, { type: 'submit-code', code: '000000' });
+      const view = await verikit.send(flow.id, { type: 'submit-code', code: setup.sandbox!.lastCode(phoneNumber)! });
+      expect(view.status).toBe('verified');
+    } finally {
+      await setup.close();
+    }
+  });
+
   it('runs on the test double with VERIKIT_PROVIDER=test, handing its USSD results to the engine', async () => {
     const setup = await providerFromEnv({ VERIKIT_PROVIDER: 'test' }, context);
     const verikit = createVerikit({ provider: setup.provider, secret });

@@ -1,7 +1,7 @@
 import type { Verikit } from '@verikit/core';
 import { createGatewayProvider } from '@verikit/gateway';
+import { generateWebhookSecret, startGatewayFake, type GatewayFake } from '@verikit/gateway/fake';
 import { InvalidInputError, type ProviderV1 } from '@verikit/provider';
-import { generateWebhookSecret, startSandbox, type Sandbox } from '@verikit/sandbox';
 import { createTestProviderV1, type TestProviderV1 } from '@verikit/testing';
 import type { Env } from './settings-from-env.js';
 
@@ -13,7 +13,7 @@ export interface ProviderSetup {
   /** The secret the webhook route checks signatures with; undefined when the provider sends no webhooks. */
   readonly webhookSecret: string | undefined;
   /** The sandbox, when the server started one (read its outbox, act as the user who dials). */
-  readonly sandbox?: Sandbox;
+  readonly sandbox?: GatewayFake;
   /** The test double, when `VERIKIT_PROVIDER=test`. */
   readonly testProvider?: TestProviderV1;
   /** Called once the engine exists: the test double hands its USSD results to it directly. */
@@ -24,6 +24,8 @@ export interface ProviderSetup {
 /** Where the server can be reached: the sandbox sends its signed webhooks there. */
 export interface ProviderContext {
   readonly webhookUrl: string;
+  /** The engine's `maxAttempts`, when set: the sandbox must allow as many wrong codes, or a right one reads "not correct". */
+  readonly maxAttempts?: number;
 }
 
 /** One entry per `VERIKIT_PROVIDER` value. A new provider package (termii, twilio) is one more entry here. */
@@ -58,7 +60,12 @@ export async function providerFromEnv(env: Env, context: ProviderContext): Promi
 async function sandboxSetup(_env: Env, context: ProviderContext): Promise<ProviderSetup> {
   const webhookSecret = generateWebhookSecret();
   // One quick retry: the webhook route is in this process, so a failed delivery is worth one more try only.
-  const sandbox = await startSandbox({ webhookUrl: context.webhookUrl, webhookSecret, webhookRetryDelaysMs: [200] });
+  const sandbox = await startGatewayFake({
+    webhookUrl: context.webhookUrl,
+    webhookSecret,
+    webhookRetryDelaysMs: [200],
+    ...(context.maxAttempts === undefined ? {} : { maxAttempts: context.maxAttempts }),
+  });
   const provider = createGatewayProvider({
     apiKey: sandbox.apiKey,
     baseUrl: sandbox.baseUrl,

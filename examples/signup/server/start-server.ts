@@ -54,7 +54,10 @@ export async function startSignupServer(options: StartSignupServerOptions): Prom
     });
   let setup: ProviderSetup;
   try {
-    setup = await providerFromEnv(env, { webhookUrl: `${url}/api/verify/webhooks` });
+    setup = await providerFromEnv(env, {
+      webhookUrl: `${url}/api/verify/webhooks`,
+      ...(settings.policies.maxAttempts === undefined ? {} : { maxAttempts: settings.policies.maxAttempts }),
+    });
   } catch (error) {
     await stop();
     throw error;

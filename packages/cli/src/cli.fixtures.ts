@@ -1,7 +1,9 @@
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
+import type { GatewayFake } from '@verikit/gateway/fake';
 import type { CliIo } from './cli-io.js';
+import type { FakeRun } from './fakes.js';
 
 /** Output captured in memory, for `runCli` in the test's own process. */
 export function capture(env: Record<string, string> = {}): CliIo & { lines: string[]; errors: string[] } {
@@ -22,7 +24,7 @@ export interface CliProcess {
   readonly child: ChildProcessByStdio<null, Readable, Readable>;
   /** Everything printed so far. */
   readonly output: { stdout: string; stderr: string };
-  /** Resolves with the URL once the sandbox printed its "listening on" line; rejects if it ends first. */
+  /** Resolves with the URL once the fake printed its "listening on" line; rejects if it ends first. */
   readonly listening: Promise<string>;
   /** Resolves when the process ended: its exit code, or the signal that ended it. */
   readonly ended: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
@@ -60,4 +62,13 @@ export function killGroup(cli: CliProcess): void {
   } catch {
     // The group is gone: nothing left.
   }
+}
+
+/** The gateway fake `runCli` started, or the test fails with what the command printed. */
+export function gatewayFakeOf(result: FakeRun | number, io: { errors: string[] }): GatewayFake {
+  if (typeof result === 'number' || result.provider !== 'gateway')
+    throw new Error(
+      `did not start the gateway fake (${typeof result === 'number' ? `exit ${result}` : result.provider}): ${io.errors.join('\n')}`,
+    );
+  return result.fake;
 }

@@ -1,7 +1,7 @@
-import type { SandboxEvent } from '@verikit/sandbox';
+import type { GatewayFakeEvent } from '@verikit/gateway/fake';
 
-/** One line for a sandbox event. Request summaries come with codes, OTPs and identity numbers masked. */
-export function formatEvent(event: SandboxEvent): string {
+/** One line for an event of the gateway's fake. Request summaries come with codes, OTPs and identity numbers masked. */
+export function formatEvent(event: GatewayFakeEvent): string {
   const time = new Date().toISOString().slice(11, 23);
   if (event.type === 'request') {
     const summary = event.summary === undefined ? '' : ` ${JSON.stringify(event.summary)}`;

@@ -5,6 +5,6 @@
  */
 export { runCli, usage } from './run-cli.js';
 export { runSandboxCommand, sandboxUsage } from './sandbox-command.js';
-export { runProviderFake, type ProviderFakeRun, type FakeProvider, type FakeFlags } from './provider-fake-command.js';
+export type { FakeRun, FakeProvider, FakeFlags } from './fakes.js';
 export { processIo, type CliIo } from './cli-io.js';
 export { formatEvent } from './format-event.js';

@@ -46,7 +46,15 @@ describe('--port', () => {
       if (value.trim() !== '') expect(error.message).not.toContain(value.trim());
     });
   }
-  for (const args of [['--port', '65536'], ['--port=-1'], ['--port', '1e3']]) {
+  // `--port -1` is the flag's value, not an ambiguous second flag, for every provider.
+  for (const args of [
+    ['--port', '65536'],
+    ['--port=-1'],
+    ['--port', '-1'],
+    ['--port', '1e3'],
+    ['--provider', 'termii', '--port', '-1'],
+    ['--provider', 'twilio', '--port', '-1'],
+  ]) {
     it(`exits 2 on verikit sandbox ${args.join(' ')}, naming --port and its range`, async () => {
       const io = capture();
       expect(await runCli(['sandbox', ...args], io)).toBe(2);
@@ -68,14 +76,16 @@ describe('a port already in use', () => {
     await new Promise((resolve) => taken.close(resolve));
   });
 
-  it('exits 1 with one line naming the port', async () => {
-    const io = capture();
-    expect(await runCli(['sandbox', '--port', String(port)], io)).toBe(1);
-    expect(io.errors).toEqual([
-      `verikit sandbox: port ${port} on 127.0.0.1 is already in use: stop what uses it, or pick another with --port (0 picks a free one)`,
-    ]);
-    expect(io.lines).toEqual([]);
-  });
+  for (const provider of ['gateway', 'termii', 'twilio']) {
+    it(`exits 1 with one line naming the port (--provider ${provider})`, async () => {
+      const io = capture();
+      expect(await runCli(['sandbox', '--provider', provider, '--port', String(port)], io)).toBe(1);
+      expect(io.errors).toEqual([
+        `verikit sandbox: port ${port} on 127.0.0.1 is already in use: stop what uses it, or pick another with --port (0 picks a free one)`,
+      ]);
+      expect(io.lines).toEqual([]);
+    });
+  }
   it('through the real bin: exit code 1, one line on stderr, no stack trace', async () => {
     const child = spawn(process.execPath, [binPath, 'sandbox', '--port', String(port)], {
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,6 +1,5 @@
-import type { Sandbox } from '@verikit/sandbox';
 import type { CliIo } from './cli-io.js';
-import type { ProviderFakeRun } from './provider-fake-command.js';
+import type { FakeRun } from './fakes.js';
 import { cliVersion } from './cli-version.js';
 import { runSandboxCommand } from './sandbox-command.js';
 
@@ -8,14 +7,14 @@ import { runSandboxCommand } from './sandbox-command.js';
 export const usage = `Usage: verikit <command> [options]
 
 Commands:
-  sandbox    run the sandbox that emulates the service, or a provider's fake (verikit sandbox --help)
+  sandbox    run a provider's fake: the gateway service (default), Termii or Twilio (verikit sandbox --help)
 
 Options:
   -v, --version   the version of verikit
   -h, --help      this help`;
 
-/** Runs the command in `args`: a running sandbox or provider fake, or an exit code. */
-export async function runCli(args: readonly string[], io: CliIo): Promise<Sandbox | ProviderFakeRun | number> {
+/** Runs the command in `args`: a running fake, or an exit code. */
+export async function runCli(args: readonly string[], io: CliIo): Promise<FakeRun | number> {
   const [command, ...rest] = args;
   if (command === 'sandbox') return runSandboxCommand(rest, io);
   if (command === '--version' || command === '-v') {

@@ -1,66 +1,92 @@
 import { parseArgs } from 'node:util';
 import { InvalidInputError } from '@verikit/provider';
-import { generateWebhookSecret, startSandbox, type Sandbox } from '@verikit/sandbox';
 import type { CliIo } from './cli-io.js';
-import { displayUrl, formatEvent } from './format-event.js';
-import { runProviderFake, type ProviderFakeRun } from './provider-fake-command.js';
+import { type FakeFlags, type FakeProvider, type FakeRun, fakes } from './fakes.js';
 import { parsePort } from './port-flag.js';
 import { startFailureMessage } from './start-failure.js';
 
 /** The help text of `verikit sandbox`. */
 export const sandboxUsage = `Usage: verikit sandbox [options]
 
-Runs the sandbox: an HTTP server on 127.0.0.1 that behaves like the service (docs/sandbox.md), or, with
---provider termii|twilio, a fake of that provider's public API (docs/providers/).
+Runs a fake of a provider's API on 127.0.0.1 (docs/sandbox.md): the gateway service by default, or Termii's
+or Twilio's public API. Prints a .env block that points the provider at it, then every request it answers.
 
 Options:
-  --provider <name>      gateway (default: the sandbox), termii or twilio (their fakes)
+  --provider <name>      gateway (default), termii or twilio
   --port <n>             port to listen on (default 0: a free port)
-  --api-key <key>        the apiKey to accept (or VERIKIT_SANDBOX_API_KEY; default: sandbox-api-key);
-                         for termii the API key, for twilio the auth token
-  --webhook-url <url>    where to send USSD_VERIFICATION webhooks
-  --webhook-secret <s>   signing secret, whsec_<base64> (or VERIKIT_WEBHOOK_SECRET; default: generated)
+  --api-key <key>        the key to accept: the gateway's apiKey (or VERIKIT_SANDBOX_API_KEY; default:
+                         sandbox-api-key), Termii's API key, Twilio's auth token
   --latency <ms>         latency added to every answer (default 0)
   --slow <ms>            latency of the magic "slow" numbers (default 3000)
-  -h, --help             this help`;
+  -h, --help             this help
 
-const integer = (name: string, value: string | undefined): number | undefined => {
+Gateway only:
+  --webhook-url <url>    where to send USSD_VERIFICATION webhooks
+  --webhook-secret <s>   signing secret, whsec_<base64> (or VERIKIT_WEBHOOK_SECRET; default: generated)
+  --max-attempts <n>     wrong codes allowed per phone verification, 1 to 100 (or VERIKIT_MAX_ATTEMPTS, the
+                         engine's setting in the examples; default 5): keep it equal to the engine's maxAttempts`;
+
+const options = {
+  port: { type: 'string' },
+  'api-key': { type: 'string' },
+  'webhook-url': { type: 'string' },
+  'webhook-secret': { type: 'string' },
+  'max-attempts': { type: 'string' },
+  latency: { type: 'string' },
+  slow: { type: 'string' },
+  provider: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+/** The flag each option of a fake comes from, for error messages. */
+const flagOfField: Readonly<Record<string, string>> = {
+  port: '--port',
+  apiKey: '--api-key',
+  authToken: '--api-key',
+  latencyMs: '--latency',
+  slowMs: '--slow',
+  webhookUrl: '--webhook-url',
+  webhookSecret: '--webhook-secret',
+  maxAttempts: '--max-attempts',
+};
+
+/**
+ * `--port -1` is the flag and its value, not two flags: every flag that takes a value is joined to the
+ * token after it (`--port=-1`), so a value that starts with `-` reaches the flag's own check.
+ */
+function joinValues(args: readonly string[]): string[] {
+  const joined: string[] = [];
+  for (let index = 0; index < args.length; index += 1) {
+    const arg = args[index]!;
+    const name = arg.startsWith('--') && !arg.includes('=') ? arg.slice(2) : undefined;
+    const takesValue =
+      name !== undefined && Object.hasOwn(options, name) && options[name as keyof typeof options].type === 'string';
+    if (takesValue && index + 1 < args.length) {
+      joined.push(`${arg}=${args[index + 1]}`);
+      index += 1;
+    } else joined.push(arg);
+  }
+  return joined;
+}
+
+const integer = (flag: string, value: string | undefined): number | undefined => {
   if (value === undefined) return undefined;
-  if (!/^\d{1,6}$/.test(value)) throw new InvalidInputError([{ field: name, message: 'must be a whole number' }]);
+  if (!/^\d{1,6}$/.test(value)) throw new InvalidInputError([{ field: flag, message: 'must be a whole number' }]);
   return Number(value);
 };
 
-/** The flags `verikit sandbox` accepts; throws on an unknown or malformed one. */
-function readSandboxFlags(args: readonly string[]) {
-  return parseArgs({
-    args: [...args],
-    strict: true,
-    allowPositionals: false,
-    options: {
-      port: { type: 'string' },
-      'api-key': { type: 'string' },
-      'webhook-url': { type: 'string' },
-      'webhook-secret': { type: 'string' },
-      latency: { type: 'string' },
-      slow: { type: 'string' },
-      provider: { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
-    },
-  }).values;
-}
-
 /**
- * `verikit sandbox`: starts the sandbox and prints every request it answers and every webhook attempt
- * it makes. Never prints the apiKey or a given webhook secret; a generated secret is printed once, as
- * the receiver needs it. Resolves with the running sandbox, or with an exit code on bad flags.
+ * `verikit sandbox [--provider gateway|termii|twilio]`: starts that provider's fake from the one table of
+ * fakes, prints a `.env` block for the provider's env-only factory and every request it answers (and, for the
+ * gateway, every webhook attempt). Never prints a key or secret that was given; a generated webhook secret
+ * is printed, as the receiver needs it. Resolves with the running fake, or with an exit code.
  */
-export async function runSandboxCommand(
-  args: readonly string[],
-  io: CliIo,
-): Promise<Sandbox | ProviderFakeRun | number> {
-  let parsed: ReturnType<typeof readSandboxFlags>;
+export async function runSandboxCommand(args: readonly string[], io: CliIo): Promise<FakeRun | number> {
+  let parsed: ReturnType<
+    typeof parseArgs<{ options: typeof options; strict: true; allowPositionals: false }>
+  >['values'];
   try {
-    parsed = readSandboxFlags(args);
+    parsed = parseArgs({ args: joinValues(args), strict: true, allowPositionals: false, options }).values;
   } catch (error) {
     io.err(`verikit sandbox: ${error instanceof Error ? error.message.split('\n')[0] : 'bad arguments'}`);
     io.err(sandboxUsage);
@@ -71,100 +97,82 @@ export async function runSandboxCommand(
     return 0;
   }
   const provider = parsed.provider ?? 'gateway';
-  if (provider !== 'gateway' && provider !== 'termii' && provider !== 'twilio') {
-    io.err('verikit sandbox: --provider must be gateway, termii or twilio');
+  if (!Object.hasOwn(fakes, provider)) {
+    io.err(
+      `verikit sandbox: --provider must be ${Object.keys(fakes)
+        .join(', ')
+        .replace(/, (\w+)$/, ' or $1')}`,
+    );
     return 2;
   }
-  if (provider !== 'gateway') {
-    if (parsed['webhook-url'] !== undefined || parsed['webhook-secret'] !== undefined) {
+  const gateway = provider === 'gateway';
+  if (!gateway) {
+    const given = ['--webhook-url', '--webhook-secret', '--max-attempts'].filter(
+      (flag) => parsed[flag.slice(2) as 'webhook-url'] !== undefined,
+    );
+    if (given.length > 0) {
       io.err(
-        `verikit sandbox: --webhook-url and --webhook-secret are for the gateway sandbox, not --provider ${provider}`,
+        `verikit sandbox: ${given.join(' and ')} ${given.length > 1 ? 'are' : 'is'} for the gateway, not --provider ${provider}`,
       );
-      return 2;
-    }
-    try {
-      const port = integer('--port', parsed.port);
-      const latencyMs = integer('--latency', parsed.latency);
-      const slowMs = integer('--slow', parsed.slow);
-      const secret = parsed['api-key'];
-      return await runProviderFake(
-        provider,
-        {
-          ...(port === undefined ? {} : { port }),
-          ...(latencyMs === undefined ? {} : { latencyMs }),
-          ...(slowMs === undefined ? {} : { slowMs }),
-          ...(secret === undefined ? {} : { secret }),
-        },
-        io,
-      );
-    } catch (error) {
-      io.err(`verikit sandbox: ${InvalidInputError.isInstance(error) ? error.message : 'bad arguments'}`);
       return 2;
     }
   }
-  const apiKey = parsed['api-key'] ?? io.env['VERIKIT_SANDBOX_API_KEY'];
-  const givenSecret = parsed['webhook-secret'] ?? io.env['VERIKIT_WEBHOOK_SECRET'];
-  const webhookSecret = givenSecret ?? generateWebhookSecret();
-  let sandbox: Sandbox;
+  // Where each value came from, so an error names the flag or the variable the person actually set.
+  const fromEnvironment = {
+    apiKey: gateway && parsed['api-key'] === undefined && io.env['VERIKIT_SANDBOX_API_KEY'] !== undefined,
+    webhookSecret: gateway && parsed['webhook-secret'] === undefined && io.env['VERIKIT_WEBHOOK_SECRET'] !== undefined,
+    maxAttempts: gateway && parsed['max-attempts'] === undefined && io.env['VERIKIT_MAX_ATTEMPTS'] !== undefined,
+  };
   let port: number | undefined;
+  let flags: FakeFlags;
   try {
     port = parsePort(parsed.port);
     const latencyMs = integer('--latency', parsed.latency);
     const slowMs = integer('--slow', parsed.slow);
-    sandbox = await startSandbox({
-      webhookSecret,
+    const apiKey = parsed['api-key'] ?? (gateway ? io.env['VERIKIT_SANDBOX_API_KEY'] : undefined);
+    const maxAttempts = integer(
+      fromEnvironment.maxAttempts ? 'VERIKIT_MAX_ATTEMPTS' : '--max-attempts',
+      parsed['max-attempts'] ?? (gateway ? io.env['VERIKIT_MAX_ATTEMPTS'] : undefined),
+    );
+    // Without one, the fake generates a secret and the .env block prints it.
+    const webhookSecret = parsed['webhook-secret'] ?? (gateway ? io.env['VERIKIT_WEBHOOK_SECRET'] : undefined);
+    flags = {
       ...(port === undefined ? {} : { port }),
-      ...(apiKey === undefined ? {} : { apiKey }),
-      ...(parsed['webhook-url'] === undefined ? {} : { webhookUrl: parsed['webhook-url'] }),
       ...(latencyMs === undefined ? {} : { latencyMs }),
       ...(slowMs === undefined ? {} : { slowMs }),
-    });
+      ...(apiKey === undefined ? {} : { apiKey }),
+      ...(gateway && webhookSecret !== undefined ? { webhookSecret } : {}),
+      ...(parsed['webhook-url'] === undefined ? {} : { webhookUrl: parsed['webhook-url'] }),
+      ...(maxAttempts === undefined ? {} : { maxAttempts }),
+    };
+  } catch (error) {
+    io.err(`verikit sandbox: ${InvalidInputError.isInstance(error) ? error.message : 'bad arguments'}`);
+    return 2;
+  }
+  let started: Awaited<ReturnType<(typeof fakes)[FakeProvider]>>;
+  try {
+    started = await fakes[provider as FakeProvider](flags, io);
   } catch (error) {
     if (InvalidInputError.isInstance(error)) {
-      const flag = error.field?.startsWith('--')
-        ? error.field
-        : flagOf(error.field, {
-            apiKey: parsed['api-key'] === undefined,
-            webhookSecret: parsed['webhook-secret'] === undefined,
-          });
+      const field = error.field ?? 'input';
+      const flag =
+        field === 'apiKey' && fromEnvironment.apiKey
+          ? 'VERIKIT_SANDBOX_API_KEY'
+          : field === 'webhookSecret' && fromEnvironment.webhookSecret
+            ? 'VERIKIT_WEBHOOK_SECRET'
+            : field === 'maxAttempts' && fromEnvironment.maxAttempts
+              ? 'VERIKIT_MAX_ATTEMPTS'
+              : (flagOfField[field] ?? `--${field}`);
       io.err(`verikit sandbox: ${flag} ${error.issues[0]?.message ?? 'is invalid'}`);
       return 2;
     }
     io.err(`verikit sandbox: ${startFailureMessage(error, port)}`);
     return 1;
   }
-  sandbox.onEvent((event) => io.out(formatEvent(event)));
-  io.out(`verikit sandbox listening on ${sandbox.url}`);
-  io.out(`  baseUrl:        ${sandbox.baseUrl}`);
-  io.out(`  ussdBaseUrl:    ${sandbox.ussdBaseUrl}`);
-  io.out(
-    `  apiKey:         ${apiKey === undefined ? 'the default sandbox key (docs/sandbox.md)' : 'as given (not shown)'}`,
-  );
-  io.out(
-    `  webhooks:       ${parsed['webhook-url'] === undefined ? 'none (pass --webhook-url)' : displayUrl(parsed['webhook-url'])}`,
-  );
-  io.out(
-    `  webhook secret: ${givenSecret === undefined ? `${webhookSecret} (generated for this run)` : 'as given (not shown)'}`,
-  );
-  io.out(`  outbox:         GET ${sandbox.url}/__sandbox/outbox   dial USSD: POST ${sandbox.url}/__sandbox/ussd/dial`);
-  return sandbox;
-}
-
-/**
- * The flag (or environment variable) a sandbox option came from, for error messages. `fromEnvironment`
- * says which of the options an environment variable can give were not given as flags.
- */
-function flagOf(
-  field: string | undefined,
-  fromEnvironment: { readonly apiKey: boolean; readonly webhookSecret: boolean },
-): string {
-  const flags: Record<string, string> = {
-    latencyMs: '--latency',
-    slowMs: '--slow',
-    webhookUrl: '--webhook-url',
-    port: '--port',
-  };
-  if (field === 'apiKey') return fromEnvironment.apiKey ? 'VERIKIT_SANDBOX_API_KEY' : '--api-key';
-  if (field === 'webhookSecret') return fromEnvironment.webhookSecret ? 'VERIKIT_WEBHOOK_SECRET' : '--webhook-secret';
-  return (field === undefined ? undefined : flags[field]) ?? `--${field ?? 'input'}`;
+  const { run, env, notes } = started;
+  io.out(`verikit sandbox (${provider} fake) listening on ${run.fake.url}`);
+  io.out(`# .env for the ${provider} provider: paste it, and its factory needs no settings`);
+  for (const line of env) io.out(line);
+  for (const line of notes) io.out(`# ${line}`);
+  return run;
 }

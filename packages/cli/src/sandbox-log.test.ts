@@ -1,13 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { capture } from './cli.fixtures.js';
+import { capture, gatewayFakeOf } from './cli.fixtures.js';
 import { runCli } from './run-cli.js';
 
 describe('verikit sandbox request lines', () => {
   it('show the last digits of a phone number, so two lines can be told apart, and never a whole number, OTP or BVN', async () => {
     const io = capture();
-    const sandbox = await runCli(['sandbox', '--port', '0'], io);
-    if (typeof sandbox === 'number' || !('dialUssd' in sandbox))
-      throw new Error(`exit ${sandbox}: ${io.errors.join('\n')}`);
+    const sandbox = gatewayFakeOf(await runCli(['sandbox', '--port', '0'], io), io);
     try {
       const post = (path: string, body: unknown) =>
         fetch(`${sandbox.baseUrl}/gateway/api/v1${path}`, {

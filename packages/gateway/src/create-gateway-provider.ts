@@ -11,7 +11,7 @@ import type { GatewayOperation } from './endpoints.js';
 import type { Envelope } from './envelope.js';
 import { readFirstText, readPath } from './field-path.js';
 import { createGatewayClient } from './gateway-client.js';
-import type { GatewayProviderOptions } from './gateway-options.js';
+import type { GatewayProviderSettings } from './gateway-settings.js';
 import {
   identitySendOtpSchema,
   phoneCheckSchema,
@@ -20,7 +20,7 @@ import {
   ussdInitiateSchema,
   whatsAppSendSchema,
 } from './input-schemas.js';
-import { resolveGatewayOptions } from './options-schema.js';
+import { resolveGatewaySettings } from './gateway-settings-schema.js';
 import { createWebhookParser } from './webhook-parser.js';
 
 const alternatives = {
@@ -48,19 +48,21 @@ function exactly(pattern: RegExp): RegExp {
  * Creates the provider for the verification and messaging service (docs/service.md)
  * over HTTP: USSD OTP, phone verification, BVN/NIN OTP, SMS, WhatsApp, and the USSD_VERIFICATION webhook.
  *
- * Throws an `InvalidInputError` naming the field when the options are malformed; the apiKey is never
- * echoed, logged or put in an error.
+ * Every setting may come from the environment (`GATEWAY_API_KEY`, `GATEWAY_BASE_URL`,
+ * `GATEWAY_USSD_BASE_URL`, `GATEWAY_SENDER`), read at each call. Throws an `InvalidInputError` naming the
+ * setting or variable when one is missing or malformed; the apiKey is never echoed, logged or put in an error.
  *
  * @example
- * const provider = createGatewayProvider({
+ * const provider = createGatewayProvider(); // every setting from the environment
+ * const explicit = createGatewayProvider({
  *   apiKey: process.env.GATEWAY_API_KEY!,
  *   baseUrl: 'https://api.example.com',
  *   ussdBaseUrl: 'https://ussd.example.com',
  *   defaultSender: 'Acme',
  * });
  */
-export function createGatewayProvider(options: GatewayProviderOptions): ProviderV1 {
-  const resolved = resolveGatewayOptions(options);
+export function createGatewayProvider(settings: GatewayProviderSettings = {}): ProviderV1 {
+  const resolved = resolveGatewaySettings(settings);
   const client = createGatewayClient(resolved);
   const name = resolved.name;
   const mapping = resolved.mapping ?? {};
@@ -90,9 +92,11 @@ export function createGatewayProvider(options: GatewayProviderOptions): Provider
   }
 
   function senderOf(from: string | undefined): string {
-    const sender = from ?? resolved.defaultSender;
+    const sender = from ?? resolved.defaultSender();
     if (sender === undefined)
-      throw new InvalidInputError([{ field: 'from', message: 'is required: pass from, or configure defaultSender' }]);
+      throw new InvalidInputError([
+        { field: 'from', message: 'is required: pass from, or set defaultSender (or GATEWAY_SENDER)' },
+      ]);
     return sender;
   }
 
@@ -188,7 +192,7 @@ export function createGatewayProvider(options: GatewayProviderOptions): Provider
       },
     },
     sms: {
-      ...(resolved.defaultSender === undefined ? { requires: Object.freeze(['sender'] as const) } : {}),
+      ...(resolved.defaultSender() === undefined ? { requires: Object.freeze(['sender'] as const) } : {}),
       async send(input, context) {
         const parsed = parseInput(smsSendSchema, input);
         const body = { from: senderOf(parsed.from), message: parsed.message, to: parsed.to };

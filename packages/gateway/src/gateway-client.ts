@@ -2,7 +2,7 @@ import { ProviderRejectedError, type ProviderCallContextV1 } from '@verikit/prov
 import { createHttpClient, redactMessage, statusError } from '@verikit/provider-utils';
 import { gatewayEndpoints, type GatewayOperation } from './endpoints.js';
 import { readEnvelope, type Envelope } from './envelope.js';
-import type { ResolvedGatewayOptions } from './options-schema.js';
+import type { ResolvedGatewaySettings } from './gateway-settings-schema.js';
 
 /** A response of the service that was read: its HTTP status and its envelope (2xx only). */
 interface GatewayReply {
@@ -32,7 +32,7 @@ interface Route {
  * docs/decisions/0101-lean-ky.md): the apiKey is read at each call and put in the `apiKey` header of a
  * copy made after every hook ran, so no hook or logger ever sees it.
  */
-export function createGatewayClient(options: ResolvedGatewayOptions): GatewayClient {
+export function createGatewayClient(options: ResolvedGatewaySettings): GatewayClient {
   const http = createHttpClient<GatewayOperation>({
     name: 'gateway',
     timeout: options.timeout,

@@ -1,6 +1,6 @@
 import { InvalidInputError, type ProviderEventV1, type RawWebhookV1 } from '@verikit/provider';
 import { readFirstText, readPath } from './field-path.js';
-import type { GatewayMapping } from './gateway-options.js';
+import type { GatewayMapping } from './gateway-settings.js';
 
 const defaultEventPaths = ['event', 'type', 'eventType', 'event_type', 'data.event', 'data.type', 'data.eventType'];
 const defaultPhonePaths = [

@@ -18,13 +18,8 @@ const channels: readonly PhoneChannel[] = Object.freeze(['sms', 'voice', 'whatsa
 /**
  * How Verify Token's `verified` reads: `true`/`"True"` valid; `"Expired"` and an exhausted attempt count are
  * the flow's own state, not errors; anything else false is a wrong code.
- *
- * The provider's own reading of an answer, exported from the package by accident (nothing outside the
- * provider uses it; its parameter type is not public): left out of the reference.
- *
- * @internal
  */
-export function readVerified(answer: TermiiAnswer): PhoneCheckResultV1 {
+function readVerified(answer: TermiiAnswer): PhoneCheckResultV1 {
   const verified = answer['verified'];
   if (verified === true || (typeof verified === 'string' && verified.toLowerCase() === 'true')) return { valid: true };
   if (typeof verified === 'string') {

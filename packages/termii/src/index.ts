@@ -5,7 +5,7 @@
  *
  * @module \@verikit/termii
  */
-export { createTermiiProvider, readVerified } from './create-termii-provider.js';
+export { createTermiiProvider } from './create-termii-provider.js';
 export type { TermiiProviderSettings, TermiiOperation, TermiiRoute } from './termii-settings.js';
 export { toTermiiNumber, termiiSenderSchema } from './termii-format.js';
 export { termiiPaths } from './termii-client.js';

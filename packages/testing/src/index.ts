@@ -2,7 +2,7 @@
  * Test tools for verikit: a scriptable test double of provider spec v1, a manual clock, a reader
  * of server-sent events, and the helpers every package's tests share (fresh phone numbers, the typed
  * failure of a call, the secrets check). The provider contract suite, which imports vitest, is the
- * subpath `@verikit/testing/contract`; the sandbox server is `@verikit/sandbox`.
+ * subpath `@verikit/testing/contract`; the sandbox server is `@verikit/gateway/fake`.
  *
  * @module \@verikit/testing
  */

@@ -20,13 +20,8 @@ const verifyChannel: Record<PhoneChannel, string> = { sms: 'sms', voice: 'call',
 /**
  * How a VerificationCheck reads: approved and valid is valid; `expired`, `max_attempts_reached` and the
  * other ended statuses are the flow's own state (a reason), not errors.
- *
- * The provider's own reading of an answer, exported from the package by accident (nothing outside the
- * provider uses it; its parameter type is not public): left out of the reference.
- *
- * @internal
  */
-export function readVerificationCheck(answer: TwilioAnswer): PhoneCheckResultV1 {
+function readVerificationCheck(answer: TwilioAnswer): PhoneCheckResultV1 {
   if (answer['valid'] === true && answer['status'] === 'approved') return { valid: true };
   const status = answer['status'];
   if (status === 'expired') return { valid: false, reason: 'expired' };

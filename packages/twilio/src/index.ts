@@ -5,7 +5,7 @@
  *
  * @module \@verikit/twilio
  */
-export { createTwilioProvider, readVerificationCheck } from './create-twilio-provider.js';
+export { createTwilioProvider } from './create-twilio-provider.js';
 export type { TwilioProviderSettings, TwilioOperation } from './twilio-settings.js';
 export { twilioError, type TwilioFailure } from './twilio-client.js';
 export {

@@ -1,7 +1,7 @@
 /** A message a fake "delivered": what the user's phone would show. Fakes keep codes in clear: they are for tests. */
 export interface FakeMessage {
-  /** How it travelled: a voice message is the text a call would read out. */
-  readonly channel: 'sms' | 'voice' | 'whatsapp';
+  /** How it travelled: a voice message is the text a call would read out; `ussd` is a session to dial. */
+  readonly channel: 'sms' | 'voice' | 'whatsapp' | 'ussd';
   /** The recipient, in E.164. */
   readonly to: string;
   /** The sender ID or number, when the request named one. */
@@ -14,9 +14,12 @@ export interface FakeMessage {
   readonly at: number;
 }
 
-/** The messages a fake delivered, oldest first, at most `limit` of them. */
-export class FakeOutbox {
-  readonly #messages: FakeMessage[] = [];
+/**
+ * The messages a fake delivered, oldest first, at most `limit` of them. A fake whose messages carry more
+ * (the gateway fake's `kind`) names its own message type.
+ */
+export class FakeOutbox<Message extends FakeMessage = FakeMessage> {
+  readonly #messages: Message[] = [];
   readonly #limit: number;
 
   constructor(limit = 1000) {
@@ -24,14 +27,16 @@ export class FakeOutbox {
   }
 
   /** Every message kept, oldest first; the array is live, copy it to keep a snapshot. */
-  get messages(): readonly FakeMessage[] {
+  get messages(): readonly Message[] {
     return this.#messages;
   }
 
-  /** Delivers a message: stamps it with the time and drops the oldest past the limit. */
-  push(message: Omit<FakeMessage, 'at'>): void {
-    this.#messages.push({ ...message, at: Date.now() });
+  /** Delivers a message: stamps it with the time, drops the oldest past the limit, and returns it as kept. */
+  push(message: Omit<Message, 'at'>): Message {
+    const stored = Object.freeze({ ...message, at: Date.now() }) as Message;
+    this.#messages.push(stored);
     if (this.#messages.length > this.#limit) this.#messages.splice(0, this.#messages.length - this.#limit);
+    return stored;
   }
 
   /** The code of the last message to `to` that carried one. */

@@ -3,13 +3,13 @@ import type { FakeMessage, FakeOutbox } from './fake-outbox.js';
 import type { FakeServer } from './serve-fake.js';
 
 /** What every running fake of a provider's API offers a test: where it is, what it delivered, and its knobs. */
-export interface RunningFake<Answered> {
+export interface RunningFake<Answered, Message extends FakeMessage = FakeMessage> {
   /** Where the fake listens, `http://127.0.0.1:<port>`; the outbox is at `/__fake/outbox`. */
   readonly url: string;
   /** The port it listens on, useful when 0 was asked for. */
   readonly port: number;
   /** Every message delivered (codes and messages), oldest first. */
-  readonly outbox: readonly FakeMessage[];
+  readonly outbox: readonly Message[];
   /** The last code sent to an E.164 number, to submit it in a test. */
   lastCode(phoneNumber: string): string | undefined;
   /** The text of the last message to an E.164 number. */
@@ -25,11 +25,11 @@ export interface RunningFake<Answered> {
 }
 
 /** What {@link runningFake} builds a {@link RunningFake} from: the parts every fake has, and how to forget its pending codes. */
-export interface RunningFakeParts<Answered> {
+export interface RunningFakeParts<Answered, Message extends FakeMessage = FakeMessage> {
   /** The fake's listening server. */
   readonly server: FakeServer;
   /** What it delivered. */
-  readonly outbox: FakeOutbox;
+  readonly outbox: FakeOutbox<Message>;
   /** The latency its routes read before answering. */
   readonly latency: FakeLatency;
   /** Who hears of each answered request. */
@@ -42,7 +42,9 @@ export interface RunningFakeParts<Answered> {
  * The {@link RunningFake} every provider fake returns, built once from its parts; a fake adds only what is its
  * own (its base URLs, credentials) with `Object.assign`, which keeps `outbox` a live getter.
  */
-export function runningFake<Answered>(parts: RunningFakeParts<Answered>): RunningFake<Answered> {
+export function runningFake<Answered, Message extends FakeMessage = FakeMessage>(
+  parts: RunningFakeParts<Answered, Message>,
+): RunningFake<Answered, Message> {
   const { server, outbox, latency, listeners, clearPending } = parts;
   return {
     url: server.url,

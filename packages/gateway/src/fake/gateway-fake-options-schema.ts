@@ -1,6 +1,6 @@
 import { parseInput } from '@verikit/provider';
 import { z } from 'zod';
-import type { SandboxOptions } from './sandbox-options.js';
+import type { GatewayFakeOptions } from './gateway-fake-options.js';
 import { defaultTestIdentities, type TestIdentity } from './test-identities.js';
 import { defaultMaxRetryAfterMs } from './retry-after.js';
 
@@ -31,7 +31,12 @@ const schema = z.strictObject(
     webhookMaxRetryAfterMs: z.number().int().min(0).max(3_600_000).optional(),
     webhookTimeoutMs: z.number().int().min(1).max(120_000).optional(),
     codeTtlMs: z.number().int().min(1).optional(),
-    maxAttempts: z.number().int().min(1).max(100).optional(),
+    maxAttempts: z
+      .number()
+      .int({ error: 'must be a whole number from 1 to 100' })
+      .min(1, { error: 'must be a whole number from 1 to 100' })
+      .max(100, { error: 'must be a whole number from 1 to 100' })
+      .optional(),
     identities: z
       .array(
         z.strictObject({
@@ -47,8 +52,8 @@ const schema = z.strictObject(
   { error: 'must be an options object' },
 );
 
-/** Sandbox options with defaults applied. */
-export interface ResolvedSandboxOptions {
+/** GatewayFake options with defaults applied. */
+export interface ResolvedGatewayFakeOptions {
   readonly port: number;
   readonly apiKey: string;
   readonly webhookUrl: string | undefined;
@@ -64,15 +69,15 @@ export interface ResolvedSandboxOptions {
   readonly outboxLimit: number;
 }
 
-/** The apiKey the sandbox accepts when none is given. */
-export const defaultSandboxApiKey = 'sandbox-api-key';
+/** The apiKey the fake accepts when none is given. */
+export const defaultGatewayFakeApiKey = 'sandbox-api-key';
 
-/** Validates sandbox options (an `InvalidInputError` naming the field) and applies defaults. */
-export function resolveSandboxOptions(options: SandboxOptions): ResolvedSandboxOptions {
+/** Validates the fake's options (an `InvalidInputError` naming the field) and applies defaults. */
+export function resolveGatewayFakeOptions(options: GatewayFakeOptions): ResolvedGatewayFakeOptions {
   const parsed = parseInput(schema, options);
   return {
     port: parsed.port ?? 0,
-    apiKey: parsed.apiKey ?? defaultSandboxApiKey,
+    apiKey: parsed.apiKey ?? defaultGatewayFakeApiKey,
     webhookUrl: parsed.webhookUrl,
     webhookSecret: parsed.webhookSecret,
     latencyMs: parsed.latencyMs ?? 0,

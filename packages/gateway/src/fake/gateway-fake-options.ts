@@ -1,14 +1,14 @@
 import type { TestIdentity } from './test-identities.js';
 
-/** Configuration of {@link startSandbox}. Every field is optional. */
-export interface SandboxOptions {
+/** Configuration of {@link startGatewayFake}. Every field is optional. */
+export interface GatewayFakeOptions {
   /** Port to listen on, on 127.0.0.1. Default 0: a free port. */
   port?: number;
-  /** The apiKey the sandbox accepts. Default `sandbox-api-key`. */
+  /** The apiKey the fake accepts. Default `sandbox-api-key`. */
   apiKey?: string;
   /** Where USSD_VERIFICATION webhooks go. Without it none are sent. */
   webhookUrl?: string;
-  /** The webhook signing secret, `whsec_` + base64. Default: one generated per sandbox (see `webhookSecret` on the handle). */
+  /** The webhook signing secret, `whsec_` + base64. Default: one generated per fake (see `webhookSecret` on the handle). */
   webhookSecret?: string;
   /** Added before every answer, in ms. Default 0. A request may ask for more with the `x-sandbox-latency` header. */
   latencyMs?: number;
@@ -33,10 +33,10 @@ export interface SandboxOptions {
   outboxLimit?: number;
 }
 
-/** Something the sandbox did: a request it answered or a webhook attempt it made. */
-export type SandboxEvent =
+/** Something the fake did: a request it answered or a webhook attempt it made. */
+export type GatewayFakeEvent =
   | {
-      /** The sandbox answered a request. */
+      /** The fake answered a request. */
       readonly type: 'request';
       /** The HTTP method. */
       readonly method: string;
@@ -48,11 +48,11 @@ export type SandboxEvent =
       readonly operation?: string;
       /** The body with secrets (otp, code, number) masked. */
       readonly summary?: Readonly<Record<string, unknown>>;
-      /** How long the sandbox took to answer, in ms. */
+      /** How long the fake took to answer, in ms. */
       readonly durationMs: number;
     }
   | {
-      /** The sandbox attempted a webhook delivery. */
+      /** The fake attempted a webhook delivery. */
       readonly type: 'webhook';
       /** The `webhook-id`, the same for every attempt at one event. */
       readonly id: string;

@@ -5,9 +5,9 @@ import {
   type ProviderCallContextV1,
 } from '@verikit/provider';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createGatewayProvider } from '@verikit/gateway';
+import { createGatewayProvider } from './index.js';
 import { expectNoSecrets, failureOf } from '@verikit/testing';
-import { startSandbox, type Sandbox } from './start-sandbox.js';
+import { startGatewayFake, type GatewayFake } from './fake/start-gateway-fake.js';
 
 const apiKey = 'sk_live_Gateway-From-Env-0042';
 const context = (): ProviderCallContextV1 => ({
@@ -15,10 +15,10 @@ const context = (): ProviderCallContextV1 => ({
   idempotencyKey: 'flow:effect:1',
   logger: silentLogger,
 });
-let sandbox: Sandbox;
+let sandbox: GatewayFake;
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ apiKey });
+  sandbox = await startGatewayFake({ apiKey });
 });
 afterAll(async () => {
   await sandbox.close();
@@ -73,5 +73,38 @@ describe('gateway settings from the environment', () => {
     const late = await failureOf(provider.sms!.send({ to: '+2348031239902', message: 'x' }, context()));
     expect([InvalidInputError.isInstance(late), late.field]).toEqual([true, 'GATEWAY_BASE_URL']);
     expect(sandbox.outbox.length).toBe(before);
+  });
+  it('createGatewayProvider() with no argument runs a phone verification from GATEWAY_* alone, sender included', async () => {
+    vi.stubEnv('GATEWAY_API_KEY', apiKey);
+    vi.stubEnv('GATEWAY_BASE_URL', sandbox.baseUrl);
+    vi.stubEnv('GATEWAY_USSD_BASE_URL', sandbox.ussdBaseUrl);
+    vi.stubEnv('GATEWAY_SENDER', 'FromEnv');
+    const provider = createGatewayProvider();
+    expect(provider.sms?.requires).toBeUndefined();
+    const { requestId } = await provider.phone!.send({ phoneNumber: '+2348031239903', channel: 'sms' }, context());
+    expect(sandbox.outbox.at(-1)).toMatchObject({ to: '+2348031239903', from: 'FromEnv', kind: 'phone-code' });
+    const code = sandbox.lastCode('+2348031239903')!;
+    expect(await provider.phone!.check({ requestId, code }, context())).toEqual({ valid: true });
+  });
+  it('createGatewayProvider({ apiKey, baseUrl, ussdBaseUrl }) takes its sender from GATEWAY_SENDER', async () => {
+    vi.stubEnv('GATEWAY_SENDER', 'EnvSender');
+    const provider = createGatewayProvider({ apiKey, baseUrl: sandbox.baseUrl, ussdBaseUrl: sandbox.ussdBaseUrl });
+    await provider.phone!.send({ phoneNumber: '+2348031239904', channel: 'sms' }, context());
+    expect(sandbox.outbox.at(-1)).toMatchObject({ to: '+2348031239904', from: 'EnvSender' });
+  });
+  it('without a sender anywhere, a send names from, defaultSender and GATEWAY_SENDER; a bad one names the variable', async () => {
+    vi.stubEnv('GATEWAY_SENDER', undefined);
+    const provider = createGatewayProvider({ apiKey, baseUrl: sandbox.baseUrl, ussdBaseUrl: sandbox.ussdBaseUrl });
+    expect(provider.sms?.requires).toEqual(['sender']);
+    const error = await failureOf(provider.phone!.send({ phoneNumber: '+2348031239905', channel: 'sms' }, context()));
+    expect([error.field, error.message]).toEqual([
+      'from',
+      'from is required: pass from, or set defaultSender (or GATEWAY_SENDER)',
+    ]);
+    vi.stubEnv('GATEWAY_SENDER', 'A sender that is far too long');
+    const bad = errorOf(() =>
+      createGatewayProvider({ apiKey, baseUrl: sandbox.baseUrl, ussdBaseUrl: sandbox.ussdBaseUrl }),
+    );
+    expect(bad.field).toBe('GATEWAY_SENDER');
   });
 });

@@ -9,13 +9,13 @@ import {
   type ProviderCallContextV1,
   type ProviderV1,
 } from '@verikit/provider';
-import { createGatewayProvider, type GatewayProviderOptions } from '@verikit/gateway';
+import { createGatewayProvider, type GatewayProviderSettings } from './index.js';
 import { expectNoSecrets, failureOf } from '@verikit/testing';
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { magicIdentityNumberFor as magicId, magicPhoneNumberFor as magic } from './gateway.fixtures.js';
 import { startScriptedServer } from './scripted-server.fixtures.js';
-import { startSandbox, type Sandbox } from './start-sandbox.js';
+import { startGatewayFake, type GatewayFake } from './fake/start-gateway-fake.js';
 
 const apiKey = 'sk_live_5ecret-Gateway-Key-0123456789';
 const bvn = '22222222222';
@@ -51,7 +51,7 @@ async function closedPort(): Promise<number> {
 const errors: unknown[] = [];
 const secrets = [apiKey, bvn, nin];
 
-let sandbox: Sandbox;
+let sandbox: GatewayFake;
 let provider: ProviderV1;
 let fetchCalls = 0;
 const countingFetch: typeof fetch = (input, init) => {
@@ -61,7 +61,7 @@ const countingFetch: typeof fetch = (input, init) => {
 // The hooks keep the requests; the test reads their headers after the calls, as a leaky logger would.
 const seenByHooks: Request[] = [];
 
-function gateway(overrides: Partial<GatewayProviderOptions> = {}): ProviderV1 {
+function gateway(overrides: Partial<GatewayProviderSettings> = {}): ProviderV1 {
   return createGatewayProvider({
     apiKey,
     baseUrl: sandbox.baseUrl,
@@ -73,7 +73,7 @@ function gateway(overrides: Partial<GatewayProviderOptions> = {}): ProviderV1 {
 }
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ apiKey, slowMs: 400 });
+  sandbox = await startGatewayFake({ apiKey, slowMs: 400 });
   provider = gateway({
     fetch: countingFetch,
     hooks: {
@@ -367,7 +367,7 @@ describe('createGatewayProvider: bad configuration', () => {
     it(`refuses ${field} with an InvalidInputError that names it and never echoes the key`, () => {
       let error: unknown;
       try {
-        createGatewayProvider(options as GatewayProviderOptions);
+        createGatewayProvider(options as GatewayProviderSettings);
       } catch (caught) {
         error = caught;
       }

@@ -1,4 +1,4 @@
-/** A failure the sandbox produces on purpose. */
+/** A failure the fake produces on purpose. */
 export type MagicBehaviour =
   | 'rejected'
   | 'server-error'

@@ -1,17 +1,17 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Context, Hono } from 'hono';
-import { magicBehaviourOf } from './magic-numbers.js';
-import { sandboxEndpoints, sandboxPathPrefixes, type SandboxEndpoint } from './sandbox-endpoints.js';
-import type { SandboxEvent } from './sandbox-options.js';
-import type { SandboxService } from './sandbox-service.js';
+import { magicBehaviourOf } from './gateway-magic-numbers.js';
+import { gatewayFakeEndpoints, gatewayFakePathPrefixes, type GatewayFakeEndpoint } from './gateway-fake-endpoints.js';
+import type { GatewayFakeEvent } from './gateway-fake-options.js';
+import type { GatewayFakeService } from './gateway-fake-service.js';
 import { redactBody } from './redact-body.js';
 
 export interface ServiceRouteDependencies {
-  readonly service: SandboxService;
+  readonly service: GatewayFakeService;
   readonly apiKey: string;
   readonly latency: { ms: number };
   readonly slowMs: number;
-  readonly emit: ((event: SandboxEvent) => void) | undefined;
+  readonly emit: ((event: GatewayFakeEvent) => void) | undefined;
 }
 
 const digest = (value: string) => createHash('sha256').update(value).digest();
@@ -33,7 +33,7 @@ export function mountServiceRoutes(app: Hono, deps: ServiceRouteDependencies): v
   const authorised = (header: string | undefined) =>
     header !== undefined && timingSafeEqual(digest(header), expectedKey);
 
-  const handler = (endpoint: SandboxEndpoint) => async (c: Context) => {
+  const handler = (endpoint: GatewayFakeEndpoint) => async (c: Context) => {
     const startedAt = performance.now();
     let body: unknown;
     const answer = (status: number, payload: unknown, asText = false) => {
@@ -93,8 +93,8 @@ export function mountServiceRoutes(app: Hono, deps: ServiceRouteDependencies): v
       : failure(outcome.status);
   };
 
-  for (const endpoint of sandboxEndpoints) {
+  for (const endpoint of gatewayFakeEndpoints) {
     const handle = handler(endpoint);
-    for (const prefix of sandboxPathPrefixes) app.post(prefix + endpoint.path, handle);
+    for (const prefix of gatewayFakePathPrefixes) app.post(prefix + endpoint.path, handle);
   }
 }

@@ -1,10 +1,10 @@
-import { createGatewayProvider } from '@verikit/gateway';
+import { createGatewayProvider } from './index.js';
 import type { ProviderV1 } from '@verikit/provider';
-import { magicIdentityNumbers, magicPhoneNumbers, type MagicBehaviour } from './magic-numbers.js';
-import type { Sandbox } from './start-sandbox.js';
+import { magicIdentityNumbers, magicPhoneNumbers, type MagicBehaviour } from './fake/gateway-magic-numbers.js';
+import type { GatewayFake } from './fake/start-gateway-fake.js';
 
 /** The gateway provider pointed at `sandbox`, as the tests of the pair use it (sender `Verikit`, 5 s timeout). */
-export function gatewayOver(sandbox: Sandbox): ProviderV1 {
+export function gatewayOver(sandbox: GatewayFake): ProviderV1 {
   return createGatewayProvider({
     apiKey: sandbox.apiKey,
     baseUrl: sandbox.baseUrl,

@@ -1,8 +1,8 @@
 import { runProviderContract, type ContractFailure, type ContractOperation } from '@verikit/testing/contract';
 import { gatewayOver, magicIdentityNumberFor, magicPhoneNumberFor } from './gateway.fixtures.js';
-import type { MagicBehaviour } from './magic-numbers.js';
-import { startSandbox } from './start-sandbox.js';
-import { verifySandboxWebhook } from './verify-sandbox-webhook.js';
+import type { MagicBehaviour } from './fake/gateway-magic-numbers.js';
+import { startGatewayFake } from './fake/start-gateway-fake.js';
+import { verifyGatewayFakeWebhook } from './fake/verify-gateway-fake-webhook.js';
 import { startWebhookReceiver } from './webhook-receiver.fixtures.js';
 
 const behaviour: Record<ContractFailure, MagicBehaviour> = {
@@ -14,7 +14,7 @@ const behaviour: Record<ContractFailure, MagicBehaviour> = {
 
 runProviderContract('gateway over the sandbox', async () => {
   const receiver = await startWebhookReceiver();
-  const sandbox = await startSandbox({ webhookUrl: receiver.url, webhookRetryDelaysMs: [5, 5] });
+  const sandbox = await startGatewayFake({ webhookUrl: receiver.url, webhookRetryDelaysMs: [5, 5] });
   const provider = gatewayOver(sandbox);
   return {
     provider,
@@ -34,7 +34,7 @@ runProviderContract('gateway over the sandbox', async () => {
       const delivery = await sandbox.dialUssd(phoneNumber, { otp });
       if (!delivery.delivered) throw new Error('the webhook was not delivered');
       const webhook = receiver.received.find((each) => each.headers['webhook-id'] === delivery.id)!;
-      verifySandboxWebhook(webhook, sandbox.webhookSecret);
+      verifyGatewayFakeWebhook(webhook, sandbox.webhookSecret);
       return provider.webhooks!.parse(webhook);
     },
     async cleanup() {

@@ -1,6 +1,8 @@
 import { randomInt, randomUUID } from 'node:crypto';
-import type { GatewayOperation, GatewayWebhookBody } from '@verikit/gateway';
-import type { SandboxOutbox } from './sandbox-outbox.js';
+import type { FakeOutbox } from '@verikit/provider-utils/fake';
+import type { GatewayOperation } from '../endpoints.js';
+import type { GatewayWebhookBody } from '../webhook-parser.js';
+import type { GatewayFakeMessage } from './gateway-fake-outbox.js';
 import type { TestIdentity } from './test-identities.js';
 import type { WebhookDelivery, WebhookSender } from './webhook-sender.js';
 
@@ -11,7 +13,7 @@ export interface ServiceOutcome {
   readonly data: Record<string, unknown> | null;
 }
 
-/** A phone verification the sandbox is holding. */
+/** A phone verification the fake is holding. */
 export interface PhoneVerification {
   readonly requestId: string;
   readonly phoneNumber: string;
@@ -31,8 +33,9 @@ export interface UssdSession {
   status: 'pending' | 'success' | 'failed';
 }
 
-export interface SandboxServiceOptions {
-  readonly outbox: SandboxOutbox;
+/** What the fake's service works with. */
+export interface GatewayFakeServiceOptions {
+  readonly outbox: FakeOutbox<GatewayFakeMessage>;
   readonly webhooks: WebhookSender;
   readonly identities: readonly TestIdentity[];
   readonly codeTtlMs: number;
@@ -45,21 +48,27 @@ const digits = (length: number) => String(randomInt(0, 10 ** length)).padStart(l
 const maxHeld = 100_000;
 
 /** The service's behaviour, without HTTP: codes, sessions, identities, the outbox and webhooks. */
-export class SandboxService {
-  readonly #options: SandboxServiceOptions;
+export class GatewayFakeService {
+  readonly #options: GatewayFakeServiceOptions;
   readonly phoneVerifications = new Map<string, PhoneVerification>();
   readonly ussdSessions = new Map<string, UssdSession>();
 
-  constructor(options: SandboxServiceOptions) {
+  #sequence = 0;
+
+  constructor(options: GatewayFakeServiceOptions) {
     this.#options = options;
+  }
+
+  /** Delivers a message to the outbox, with an id of its own. */
+  #deliver(message: Omit<GatewayFakeMessage, 'id' | 'at'>): void {
+    this.#options.outbox.push({ ...message, id: `msg-${++this.#sequence}` });
   }
 
   /** Runs one operation on a validated body. */
   handle(operation: GatewayOperation, body: Record<string, unknown>): ServiceOutcome {
-    const outbox = this.#options.outbox;
     switch (operation) {
       case 'sms.send':
-        outbox.add({
+        this.#deliver({
           kind: 'sms',
           channel: 'sms',
           to: body['to'] as string,
@@ -68,7 +77,7 @@ export class SandboxService {
         });
         return ok();
       case 'whatsapp.send':
-        outbox.add({
+        this.#deliver({
           kind: 'whatsapp',
           channel: 'whatsapp',
           to: body['phoneNumber'] as string,
@@ -83,7 +92,7 @@ export class SandboxService {
         );
         if (identity === undefined) return refused();
         const otp = body['otp'] as string;
-        outbox.add({
+        this.#deliver({
           kind: 'identity-otp',
           channel: 'sms',
           to: identity.phoneNumber,
@@ -122,7 +131,7 @@ export class SandboxService {
       channel === 'voice'
         ? `(voice call) Your verification code is ${code.split('').join(' ')}`
         : `Your verification code is ${code}`;
-    this.#options.outbox.add({ kind: 'phone-code', channel, to: phoneNumber, from, text, code });
+    this.#deliver({ kind: 'phone-code', channel, to: phoneNumber, from, text, code });
     return ok({ requestId });
   }
 
@@ -151,7 +160,7 @@ export class SandboxService {
       status: 'pending',
     };
     this.ussdSessions.set(phoneNumber, session);
-    this.#options.outbox.add({
+    this.#deliver({
       kind: 'ussd',
       channel: 'ussd',
       to: phoneNumber,

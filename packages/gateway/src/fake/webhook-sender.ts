@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { defaultMaxRetryAfterMs, nextRetryDelayMs, retryAfterMs } from './retry-after.js';
-import type { SandboxEvent } from './sandbox-options.js';
+import type { GatewayFakeEvent } from './gateway-fake-options.js';
 
 /** The outcome of delivering one webhook, all attempts included. */
 export interface WebhookDelivery {
@@ -26,23 +26,8 @@ export interface WebhookSenderOptions {
   /** The longest wait a receiver's `Retry-After` may impose (0: ignore `Retry-After`). Default 60,000. */
   readonly maxRetryAfterMs?: number;
   readonly timeoutMs: number;
-  readonly emit: (event: SandboxEvent) => void;
+  readonly emit: (event: GatewayFakeEvent) => void;
 }
-
-/** Waits `ms`, or less when `signal` aborts; the abort listener is removed either way (the signal lives long). */
-const sleep = (ms: number, signal: AbortSignal) =>
-  new Promise<void>((resolve) => {
-    if (signal.aborted) return resolve();
-    const onAbort = () => {
-      clearTimeout(timer);
-      resolve();
-    };
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
 
 /**
  * Sends webhooks signed with Standard Webhooks (`webhook-id`, `webhook-timestamp`,
@@ -56,6 +41,11 @@ export class WebhookSender {
   readonly #signer: Webhook;
   readonly #stopped = new AbortController();
   readonly #pending = new Set<Promise<WebhookDelivery>>();
+  /**
+   * Wakes each retry wait in progress, for `close`. Kept here rather than as an abort listener per wait on the
+   * long-lived stop signal, which warns (MaxListenersExceededWarning) past 10 webhooks waiting at once.
+   */
+  readonly #waiting = new Set<() => void>();
   readonly deliveries: WebhookDelivery[] = [];
 
   constructor(options: WebhookSenderOptions) {
@@ -134,7 +124,7 @@ export class WebhookSender {
         this.deliveries.push(delivery);
         return delivery;
       }
-      if (retryInMs !== undefined) await sleep(retryInMs, this.#stopped.signal);
+      if (retryInMs !== undefined) await this.#sleep(retryInMs);
     }
     const delivery = {
       id,
@@ -147,9 +137,24 @@ export class WebhookSender {
     return delivery;
   }
 
+  /** Waits `ms`, or less when the sender closes. */
+  #sleep(ms: number): Promise<void> {
+    return new Promise<void>((resolve) => {
+      if (this.#stopped.signal.aborted) return resolve();
+      const wake = () => {
+        clearTimeout(timer);
+        this.#waiting.delete(wake);
+        resolve();
+      };
+      const timer = setTimeout(wake, ms);
+      this.#waiting.add(wake);
+    });
+  }
+
   /** Stops retrying and waits for attempts in flight. */
   async close(): Promise<void> {
     this.#stopped.abort();
+    for (const wake of [...this.#waiting]) wake();
     await Promise.all([...this.#pending]);
   }
 }

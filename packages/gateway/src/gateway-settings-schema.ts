@@ -8,7 +8,7 @@ import {
   type SettingReader,
 } from '@verikit/provider-utils';
 import { z } from 'zod';
-import type { GatewayProviderOptions } from './gateway-options.js';
+import type { GatewayProviderSettings } from './gateway-settings.js';
 
 const pathSchema = z
   .string({ error: 'must be a dotted path such as data.otp' })
@@ -17,8 +17,8 @@ const pathSchema = z
 
 const valuesSchema = z.array(z.string().min(1).max(64), { error: 'must be a list of strings' }).min(1).max(20);
 
-/** The schema of {@link GatewayProviderOptions}: unknown keys are refused, so typos surface. */
-const gatewayProviderOptionsSchema = z.strictObject(
+/** The schema of {@link GatewayProviderSettings}: unknown keys are refused, so typos surface. */
+const gatewayProviderSettingsSchema = z.strictObject(
   {
     apiKey: secretSchema.optional(),
     baseUrl: baseUrlSchema.optional(),
@@ -61,18 +61,26 @@ const gatewayProviderOptionsSchema = z.strictObject(
     ninPattern: z.instanceof(RegExp, { error: 'must be a RegExp' }).optional(),
     ...transportSettingsShape,
   },
-  { error: 'must be an options object' },
+  { error: 'must be a settings object' },
 );
 
-/** Resolved options: defaults applied; the key and addresses read through readers, at each call. */
-export interface ResolvedGatewayOptions
+/** Resolved settings: defaults applied; the key, addresses and sender read through readers, at each call. */
+export interface ResolvedGatewaySettings
   extends Omit<
-    GatewayProviderOptions,
-    'apiKey' | 'baseUrl' | 'ussdBaseUrl' | 'timeout' | 'connectionRetries' | 'connectionRetryDelayMs' | 'name'
+    GatewayProviderSettings,
+    | 'apiKey'
+    | 'baseUrl'
+    | 'ussdBaseUrl'
+    | 'defaultSender'
+    | 'timeout'
+    | 'connectionRetries'
+    | 'connectionRetryDelayMs'
+    | 'name'
   > {
   readonly apiKey: SettingReader<string>;
   readonly baseUrl: SettingReader<string>;
   readonly ussdBaseUrl: SettingReader<string>;
+  readonly defaultSender: SettingReader<string | undefined>;
   readonly timeout: number;
   readonly connectionRetries: number;
   readonly connectionRetryDelayMs: number;
@@ -80,12 +88,12 @@ export interface ResolvedGatewayOptions
 }
 
 /**
- * Validates options, or throws an `InvalidInputError` naming the field (values are never echoed). The
- * apiKey and base addresses not passed come from `GATEWAY_API_KEY`, `GATEWAY_BASE_URL` and
- * `GATEWAY_USSD_BASE_URL`: checked now, read again at each call.
+ * Validates settings, or throws an `InvalidInputError` naming the field (values are never echoed). The
+ * apiKey, base addresses and sender not passed come from `GATEWAY_API_KEY`, `GATEWAY_BASE_URL`,
+ * `GATEWAY_USSD_BASE_URL` and `GATEWAY_SENDER`: checked now, read again at each call.
  */
-export function resolveGatewayOptions(options: unknown): ResolvedGatewayOptions {
-  const parsed = parseInput(gatewayProviderOptionsSchema, options);
+export function resolveGatewaySettings(settings: unknown): ResolvedGatewaySettings {
+  const parsed = parseInput(gatewayProviderSettingsSchema, settings === undefined ? {} : settings);
   const apiKey = settingReader({
     name: 'apiKey',
     environmentVariable: 'GATEWAY_API_KEY',
@@ -104,12 +112,20 @@ export function resolveGatewayOptions(options: unknown): ResolvedGatewayOptions 
     schema: baseUrlSchema,
     value: parsed.ussdBaseUrl,
   });
-  checkSettings([apiKey, baseUrl, ussdBaseUrl]);
+  const defaultSender = settingReader<string | undefined>({
+    name: 'defaultSender',
+    environmentVariable: 'GATEWAY_SENDER',
+    schema: senderSchema,
+    value: parsed.defaultSender,
+    optional: true,
+  });
+  checkSettings([apiKey, baseUrl, ussdBaseUrl, defaultSender]);
   return {
-    ...(parsed as Omit<GatewayProviderOptions, 'apiKey' | 'baseUrl' | 'ussdBaseUrl'>),
+    ...(parsed as Omit<GatewayProviderSettings, 'apiKey' | 'baseUrl' | 'ussdBaseUrl' | 'defaultSender'>),
     apiKey,
     baseUrl,
     ussdBaseUrl,
+    defaultSender,
     timeout: parsed.timeout ?? 10_000,
     connectionRetries: parsed.connectionRetries ?? 1,
     connectionRetryDelayMs: parsed.connectionRetryDelayMs ?? 50,

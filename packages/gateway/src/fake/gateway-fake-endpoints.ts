@@ -1,7 +1,7 @@
-import { gatewayEndpoints, gatewayPathPrefixes, type GatewayOperation } from '@verikit/gateway';
+import { gatewayEndpoints, gatewayPathPrefixes, type GatewayOperation } from '../endpoints.js';
 import { z } from 'zod';
 
-// The service's own checks of a request body, as the sandbox emulates them: looser than verikit's
+// The service's own checks of a request body, as the fake emulates them: looser than verikit's
 // (any `+` and 8 to 15 digits is a phone number here), so verikit's stricter checks are what tests see.
 const phoneNumber = z
   .string({ error: 'is required' })
@@ -37,17 +37,17 @@ const bodySchemas: Readonly<Record<GatewayOperation, z.ZodType<Record<string, un
   'whatsapp.send': z.object({ message: text(4096), phoneNumber }),
 };
 
-/** The interface gives no messages for USSD initiation: these two are the sandbox's own. */
+/** The interface gives no messages for USSD initiation: these two are the fake's own. */
 const ussdMessages = {
   successMessage: 'Verification initiated',
   failureMessage: 'Error initiating verification',
 } as const;
 
-/** One endpoint as the sandbox serves it: its route after the prefix, its messages and its body schema. */
-export interface SandboxEndpoint {
+/** One endpoint as the fake serves it: its route after the prefix, its messages and its body schema. */
+export interface GatewayFakeEndpoint {
   /** The provider operation the endpoint serves. */
   readonly operation: GatewayOperation;
-  /** The path the sandbox serves it at. */
+  /** The path the fake serves it at. */
   readonly path: string;
   /** The `message` of a success answer, as the service words it. */
   readonly successMessage: string;
@@ -62,7 +62,7 @@ export interface SandboxEndpoint {
  * (`gatewayEndpoints`, the one table of routes and messages) with the service's body checks added;
  * each is served under both path prefixes.
  */
-export const sandboxEndpoints: readonly SandboxEndpoint[] = Object.freeze(
+export const gatewayFakeEndpoints: readonly GatewayFakeEndpoint[] = Object.freeze(
   (Object.keys(gatewayEndpoints) as GatewayOperation[]).map((operation) => {
     const endpoint = gatewayEndpoints[operation];
     return Object.freeze({
@@ -76,4 +76,4 @@ export const sandboxEndpoints: readonly SandboxEndpoint[] = Object.freeze(
 );
 
 /** The two path prefixes every endpoint is served under. */
-export const sandboxPathPrefixes: readonly string[] = Object.freeze(Object.values(gatewayPathPrefixes));
+export const gatewayFakePathPrefixes: readonly string[] = Object.freeze(Object.values(gatewayPathPrefixes));

@@ -7,14 +7,14 @@
 import { createVerikit, KeyvFlowStore, StoreError, type FlowRecord, type FlowView, type Verikit } from '@verikit/core';
 import { createFlowHandler, toNodeHandler } from '@verikit/http';
 import { ProviderUnavailableError, silentLogger, type ProviderCallContextV1 } from '@verikit/provider';
-import { createGatewayProvider } from '@verikit/gateway';
+import { createGatewayProvider } from './index.js';
 import { failureOf } from '@verikit/testing';
 import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { gatewayOver } from './gateway.fixtures.js';
 import { startScriptedServer } from './scripted-server.fixtures.js';
-import { generateWebhookSecret, startSandbox, type Sandbox } from './start-sandbox.js';
+import { generateWebhookSecret, startGatewayFake, type GatewayFake } from './fake/start-gateway-fake.js';
 
 const engineSecret = 'gateway-wire-test-secret-0123456789abcdef';
 const apiKey = 'sk_live_wire-Test-Key-0123456789';
@@ -92,7 +92,7 @@ async function startWebhookApp(options: { refuseFirst?: number; store?: KeyvFlow
 
   const webhookSecret = generateWebhookSecret();
   // Retries on the schedule alone: the app's Retry-After (30 s after a store outage) is honoured in retry-after-end-to-end.test.ts.
-  const sandbox: Sandbox = await startSandbox({
+  const sandbox: GatewayFake = await startGatewayFake({
     webhookUrl: `${appUrl}/webhooks`,
     webhookSecret,
     webhookRetryDelaysMs: [20],

@@ -1,14 +1,16 @@
 import type { Hono } from 'hono';
 import { z } from 'zod';
-import { magicBehaviourDescriptions, magicIdentityNumbers, magicPhoneNumbers } from './magic-numbers.js';
-import type { OutboxKind, SandboxOutbox } from './sandbox-outbox.js';
-import type { SandboxService } from './sandbox-service.js';
+import { magicBehaviourDescriptions, magicIdentityNumbers, magicPhoneNumbers } from './gateway-magic-numbers.js';
+import type { FakeOutbox } from '@verikit/provider-utils/fake';
+import type { GatewayFakeMessage, GatewayFakeMessageKind } from './gateway-fake-outbox.js';
+import type { GatewayFakeService } from './gateway-fake-service.js';
 import type { TestIdentity } from './test-identities.js';
 import type { WebhookSender } from './webhook-sender.js';
 
+/** What the control endpoints read and act on. */
 export interface ControlDependencies {
-  readonly outbox: SandboxOutbox;
-  readonly service: SandboxService;
+  readonly outbox: FakeOutbox<GatewayFakeMessage>;
+  readonly service: GatewayFakeService;
   readonly webhooks: WebhookSender;
   readonly identities: readonly TestIdentity[];
   readonly latency: { ms: number };
@@ -38,17 +40,18 @@ export function mountControlRoutes(app: Hono, deps: ControlDependencies): void {
   app.get('/__sandbox/health', (c) => c.json({ ok: true }));
   app.get('/__sandbox/outbox', (c) => {
     const to = c.req.query('to');
-    const kind = c.req.query('kind') as OutboxKind | undefined;
+    const kind = c.req.query('kind') as GatewayFakeMessageKind | undefined;
     const messages = deps.outbox.messages.filter(
       (message) => (to === undefined || message.to === to) && (kind === undefined || message.kind === kind),
     );
     return c.json({ messages });
   });
+  // Where every provider fake serves its outbox (`RunningFake`): the same messages, as a list.
+  app.get('/__fake/outbox', (c) => c.json(deps.outbox.messages));
   app.get('/__sandbox/outbox/last', (c) => {
     const to = c.req.query('to');
     if (to === undefined) return c.json({ error: 'to is required' }, 400);
-    const messages = deps.outbox.to(to);
-    const last = messages[messages.length - 1];
+    const last = deps.outbox.messages.findLast((message) => message.to === to);
     return last === undefined ? c.json({ error: 'no message to this number' }, 404) : c.json(last);
   });
   app.delete('/__sandbox/outbox', (c) => {

@@ -10,9 +10,9 @@ import type { AddressInfo } from 'node:net';
 import { createVerikit, KeyvFlowStore, type FlowRecord, type FlowView } from '@verikit/core';
 import { createWebhookHandler, toNodeHandler } from '@verikit/http';
 import { describe, expect, it } from 'vitest';
-import { gatewayOver } from './gateway.fixtures.js';
-import type { SandboxEvent } from './sandbox-options.js';
-import { generateWebhookSecret, startSandbox } from './start-sandbox.js';
+import { gatewayOver } from '../gateway.fixtures.js';
+import type { GatewayFakeEvent } from './gateway-fake-options.js';
+import { generateWebhookSecret, startGatewayFake } from './start-gateway-fake.js';
 
 const engineSecret = 'retry-after-end-to-end-secret-0123456789';
 
@@ -75,14 +75,14 @@ describe('a webhook whose handler died after claiming it', () => {
       }),
     );
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const sandbox = await startSandbox({
+    const sandbox = await startGatewayFake({
       webhookUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks`,
       webhookSecret,
       // Without Retry-After the third attempt would come 20 ms after the second, while the claim still holds.
       webhookRetryDelaysMs: [20, 20],
     });
-    const events: SandboxEvent[] = [];
-    sandbox.onEvent((event) => events.push(event));
+    const events: GatewayFakeEvent[] = [];
+    sandbox.onRequest((event) => events.push(event));
     try {
       const provider = gatewayOver(sandbox);
       const verikit = createVerikit({ provider, secret: engineSecret, store });

@@ -70,18 +70,24 @@ export interface GatewayMapping {
   };
 }
 
-/** Configuration of {@link createGatewayProvider}. */
-export interface GatewayProviderOptions {
+/**
+ * Settings of {@link createGatewayProvider}. Every one may be left out; the key, addresses and sender then
+ * come from the environment variable named beside it, read at each call and never logged.
+ */
+export interface GatewayProviderSettings {
   /**
    * The API key from the service dashboard, sent in the `apiKey` header. Never logged or put in an error.
-   * Default: the `GATEWAY_API_KEY` environment variable, read at each call.
+   * Default: the `GATEWAY_API_KEY` environment variable.
    */
   readonly apiKey?: string;
   /** Base address of every endpoint but USSD initiation, e.g. `https://api.example.com`. Default: `GATEWAY_BASE_URL`. */
   readonly baseUrl?: string;
   /** Base address of USSD initiation (a different host). Default: `GATEWAY_USSD_BASE_URL`. */
   readonly ussdBaseUrl?: string;
-  /** Sender used when a call gives no `from` (SMS, phone verification). */
+  /**
+   * Sender used when a call gives no `from` (SMS, phone verification). Default: `GATEWAY_SENDER`; without
+   * one, SMS and phone sends need `from`.
+   */
   readonly defaultSender?: string;
   /** Per-request timeout in ms. Default 10 000. The engine's abort signal applies as well. */
   readonly timeout?: number;
@@ -100,3 +106,6 @@ export interface GatewayProviderOptions {
   /** The provider's name (`provider.name`): what `sendSms` results and capability errors report. Default `gateway`. */
   readonly name?: string;
 }
+
+/** @deprecated The settings' old name: use {@link GatewayProviderSettings}. */
+export type GatewayProviderOptions = GatewayProviderSettings;

@@ -3,9 +3,9 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { magicPhoneNumbers } from './magic-numbers.js';
-import type { SandboxEvent } from './sandbox-options.js';
-import { startSandbox, type Sandbox } from './start-sandbox.js';
+import { magicPhoneNumbers } from './gateway-magic-numbers.js';
+import type { GatewayFakeEvent } from './gateway-fake-options.js';
+import { startGatewayFake, type GatewayFake } from './start-gateway-fake.js';
 
 const secret = `whsec_${Buffer.from('a-sandbox-test-secret-of-32-bytes!').toString('base64')}`;
 
@@ -33,9 +33,9 @@ async function startReceiver(statuses: number[]) {
   };
 }
 
-let sandbox: Sandbox;
+let sandbox: GatewayFake;
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
-const events: SandboxEvent[] = [];
+const events: GatewayFakeEvent[] = [];
 
 const post = (path: string, body: unknown, headers: Record<string, string> = { apikey: sandbox.apiKey }) =>
   fetch(sandbox.url + path, {
@@ -46,14 +46,14 @@ const post = (path: string, body: unknown, headers: Record<string, string> = { a
 
 beforeAll(async () => {
   receiver = await startReceiver([500, 503]);
-  sandbox = await startSandbox({
+  sandbox = await startGatewayFake({
     apiKey: 'sandbox-test-key',
     webhookUrl: receiver.url,
     webhookSecret: secret,
     webhookRetryDelaysMs: [5, 10, 20],
     slowMs: 10,
   });
-  sandbox.onEvent((event) => events.push(event));
+  sandbox.onRequest((event) => events.push(event));
 });
 afterAll(async () => {
   await sandbox.close();
@@ -240,7 +240,11 @@ describe('sandbox: control endpoints', () => {
     receiver.received.length = 0;
     await post('/gateway/api/v1/ussd/initiate-verification', { phoneNumber: '+2348031110007' });
     const failing = await startReceiver([500, 500, 500, 500, 500]);
-    const strict = await startSandbox({ webhookUrl: failing.url, webhookSecret: secret, webhookRetryDelaysMs: [1, 1] });
+    const strict = await startGatewayFake({
+      webhookUrl: failing.url,
+      webhookSecret: secret,
+      webhookRetryDelaysMs: [1, 1],
+    });
     try {
       const response = await fetch(`${strict.url}/gateway/api/v1/ussd/initiate-verification`, {
         method: 'POST',
@@ -293,7 +297,7 @@ describe('sandbox: control endpoints', () => {
   });
 });
 
-describe('startSandbox: bad options', () => {
+describe('startGatewayFake: bad options', () => {
   for (const [field, options] of [
     ['port', { port: 70_000 }],
     ['webhookSecret', { webhookSecret: 'not-a-secret' }],
@@ -304,7 +308,7 @@ describe('startSandbox: bad options', () => {
     ['input', { apikey: 'x' }],
   ] as const) {
     it(`refuses ${field} ${JSON.stringify(options).replace('not-a-secret', '…')} with an InvalidInputError`, async () => {
-      const error = await startSandbox(options as never).then(
+      const error = await startGatewayFake(options as never).then(
         () => undefined,
         (caught: unknown) => caught,
       );

@@ -1,4 +1,4 @@
-/** An identity the sandbox knows: an OTP sent for it goes to `phoneNumber`. */
+/** An identity the fake knows: an OTP sent for it goes to `phoneNumber`. */
 export interface TestIdentity {
   /** Which register the number belongs to. */
   readonly idType: 'bvn' | 'nin';

@@ -1,0 +1,168 @@
+import { createVerikit } from '@verikit/core';
+import { createGatewayProvider } from '@verikit/gateway';
+import { type ProviderV1, silentLogger } from '@verikit/provider';
+import { createTermiiProvider } from '@verikit/termii';
+import { createTwilioProvider } from '@verikit/twilio';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { capture, gatewayFakeOf } from './cli.fixtures.js';
+import type { FakeProvider, FakeRun } from './fakes.js';
+import { runCli } from './run-cli.js';
+
+const context = () => ({ signal: new AbortController().signal, idempotencyKey: 'cli:effect:1', logger: silentLogger });
+const secret = 'a-cli-test-flow-secret-of-at-least-32-characters';
+
+afterEach(() => {
+  vi.unstubAllEnvs();
+});
+
+async function started(provider: FakeProvider, args: readonly string[] = [], env: Record<string, string> = {}) {
+  const io = capture(env);
+  const run = await runCli(['sandbox', '--provider', provider, ...args], io);
+  if (typeof run === 'number') throw new Error(`did not start (exit ${run}): ${io.errors.join('\n')}`);
+  return { io, run };
+}
+
+/** The `NAME=value` lines the command printed: what a developer pastes into `.env`. */
+function envBlock(lines: readonly string[]): Record<string, string> {
+  return Object.fromEntries(
+    lines
+      .filter((line) => /^[A-Z][A-Z0-9_]*=/.test(line))
+      .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]),
+  );
+}
+
+/** The env-only factory of each provider: no settings, everything from the pasted variables. */
+const envOnly: Record<FakeProvider, () => ProviderV1> = {
+  gateway: () => createGatewayProvider(),
+  termii: () => createTermiiProvider(),
+  twilio: () => createTwilioProvider(),
+};
+
+const lastCodeOf = (run: FakeRun, phoneNumber: string) => run.fake.lastCode(phoneNumber);
+
+describe('verikit sandbox --provider: one table of fakes', () => {
+  for (const provider of ['gateway', 'termii', 'twilio'] as const) {
+    it(`${provider}: the printed .env block, pasted, runs a phone verification with the env-only factory`, async () => {
+      const { io, run } = await started(provider);
+      try {
+        expect(run.provider).toBe(provider);
+        const env = envBlock(io.lines);
+        for (const [name, value] of Object.entries(env)) vi.stubEnv(name, value);
+        const verikit = createVerikit({ provider: envOnly[provider](), secret });
+        const phoneNumber = '+2348031130010';
+        const flow = await verikit.start({ kind: 'phone', phoneNumber });
+        const view = await verikit.send(flow.id, { type: 'submit-code', code: lastCodeOf(run, phoneNumber)! });
+        expect(view.status).toBe('verified');
+        // SMS needs the sender the block names: no "from is required".
+        await envOnly[provider]().sms!.send({ to: '+2348031130011', message: 'hello' }, context());
+        expect(run.fake.lastMessage('+2348031130011')).toBe('hello');
+      } finally {
+        await run.close();
+      }
+    });
+  }
+  it('gateway: the block names every GATEWAY_ variable, the webhook secret and the attempt limit', async () => {
+    const { io, run } = await started('gateway');
+    try {
+      const env = envBlock(io.lines);
+      expect(Object.keys(env)).toEqual([
+        'GATEWAY_API_KEY',
+        'GATEWAY_BASE_URL',
+        'GATEWAY_USSD_BASE_URL',
+        'GATEWAY_SENDER',
+        'VERIKIT_WEBHOOK_SECRET',
+        'VERIKIT_MAX_ATTEMPTS',
+      ]);
+      const fake = gatewayFakeOf(run, io);
+      expect(env).toMatchObject({ GATEWAY_BASE_URL: fake.baseUrl, VERIKIT_WEBHOOK_SECRET: fake.webhookSecret });
+    } finally {
+      await run.close();
+    }
+  });
+  it('termii: prints requests and magic numbers, and never a given key', async () => {
+    const { io, run } = await started('termii', ['--api-key', 'cli-termii-key-99']);
+    if (run.provider !== 'termii') throw new Error('not termii');
+    try {
+      const provider = createTermiiProvider({
+        apiKey: 'cli-termii-key-99',
+        baseUrl: run.fake.baseUrl,
+        senderId: 'Acme',
+      });
+      await provider.sms!.send({ to: '+2348031130001', message: 'hello' }, context());
+      expect(run.fake.lastMessage('+2348031130001')).toBe('hello');
+      const output = io.lines.join('\n');
+      expect(output).toContain(`TERMII_BASE_URL=${run.fake.baseUrl}`);
+      expect(output).toContain('TERMII_SENDER_ID=');
+      expect(output).toMatch(/POST \/api\/sms\/send 200/);
+      expect(output).toContain('+2348039900007  dnd');
+      expect(output).not.toContain('cli-termii-key-99');
+    } finally {
+      await run.close();
+    }
+  });
+  it('twilio: starts the fake with the settings a provider needs', async () => {
+    const { io, run } = await started('twilio', ['--latency', '0']);
+    if (run.provider !== 'twilio') throw new Error('not twilio');
+    try {
+      const provider = createTwilioProvider({ ...run.fake.settings });
+      const { requestId } = await provider.phone!.send({ phoneNumber: '+2348031130002', channel: 'sms' }, context());
+      await expect(
+        provider.phone!.check({ requestId, code: run.fake.lastCode('+2348031130002')! }, context()),
+      ).resolves.toEqual({ valid: true });
+      expect(io.lines.join('\n')).toContain(`TWILIO_ACCOUNT_SID=${run.fake.settings.accountSid}`);
+    } finally {
+      await run.close();
+    }
+  });
+  it('refuses an unknown provider and gateway-only flags, with exit code 2', async () => {
+    const io = capture();
+    expect(await runCli(['sandbox', '--provider', 'vonage'], io)).toBe(2);
+    expect(await runCli(['sandbox', '--provider', 'termii', '--webhook-url', 'http://127.0.0.1:9/x'], io)).toBe(2);
+    expect(await runCli(['sandbox', '--provider', 'twilio', '--max-attempts', '7'], io)).toBe(2);
+    expect(await runCli(['sandbox', '--provider', 'twilio', '--port', 'abc'], io)).toBe(2);
+    expect(io.errors).toEqual([
+      'verikit sandbox: --provider must be gateway, termii or twilio',
+      'verikit sandbox: --webhook-url is for the gateway, not --provider termii',
+      'verikit sandbox: --max-attempts is for the gateway, not --provider twilio',
+      'verikit sandbox: --port must be a whole number from 0 to 65535',
+    ]);
+  });
+});
+
+describe('verikit sandbox: the attempt limit follows the engine', () => {
+  it('with VERIKIT_MAX_ATTEMPTS=7, the right code after six wrong ones is verified (not "not correct")', async () => {
+    const { io, run } = await started('gateway', [], { VERIKIT_MAX_ATTEMPTS: '7' });
+    try {
+      const env = envBlock(io.lines);
+      expect(env['VERIKIT_MAX_ATTEMPTS']).toBe('7');
+      for (const [name, value] of Object.entries(env)) vi.stubEnv(name, value);
+      const verikit = createVerikit({
+        provider: createGatewayProvider(),
+        secret,
+        policies: { maxAttempts: Number(env['VERIKIT_MAX_ATTEMPTS']) },
+      });
+      const phoneNumber = '+2348031130020';
+      const flow = await verikit.start({ kind: 'phone', phoneNumber });
+      for (let wrong = 0; wrong < 6; wrong += 1) await verikit.send(flow.id, { type: 'submit-code', code: '000000' });
+      const view = await verikit.send(flow.id, { type: 'submit-code', code: run.fake.lastCode(phoneNumber)! });
+      expect(view.status).toBe('verified');
+    } finally {
+      await run.close();
+    }
+  });
+  it('--max-attempts sets it too, and a bad value names where it came from', async () => {
+    const io = capture({ VERIKIT_MAX_ATTEMPTS: 'many' });
+    expect(await runCli(['sandbox'], io)).toBe(2);
+    expect(await runCli(['sandbox', '--max-attempts', '0'], io)).toBe(2);
+    expect(io.errors).toEqual([
+      'verikit sandbox: VERIKIT_MAX_ATTEMPTS must be a whole number',
+      'verikit sandbox: --max-attempts must be a whole number from 1 to 100',
+    ]);
+    const { run } = await started('gateway', ['--max-attempts', '9']);
+    try {
+      expect(gatewayFakeOf(run, { errors: [] }).maxAttempts).toBe(9);
+    } finally {
+      await run.close();
+    }
+  });
+});

@@ -1,0 +1,120 @@
+import { randomBytes } from 'node:crypto';
+import { clampLatency, FakeOutbox, runningFake, serveFake, type RunningFake } from '@verikit/provider-utils/fake';
+import { Hono } from 'hono';
+import { mountControlRoutes } from './control-routes.js';
+import type { GatewayFakeEvent, GatewayFakeOptions } from './gateway-fake-options.js';
+import { resolveGatewayFakeOptions } from './gateway-fake-options-schema.js';
+import type { GatewayFakeMessage } from './gateway-fake-outbox.js';
+import { GatewayFakeService } from './gateway-fake-service.js';
+import { mountServiceRoutes } from './service-routes.js';
+import { WebhookSender, type WebhookDelivery } from './webhook-sender.js';
+
+/**
+ * A running gateway fake. `onRequest` hears every request it answered and every webhook attempt it made;
+ * `close` stops webhook retries, then the server.
+ */
+export interface GatewayFake extends RunningFake<GatewayFakeEvent, GatewayFakeMessage> {
+  /** The base address to give the provider as `baseUrl` (the same server). */
+  readonly baseUrl: string;
+  /** The base address to give the provider as `ussdBaseUrl` (the same server). */
+  readonly ussdBaseUrl: string;
+  /** The apiKey the fake accepts. */
+  readonly apiKey: string;
+  /** The webhook signing secret (`whsec_…`), given or generated. */
+  readonly webhookSecret: string;
+  /** Wrong codes it allows per phone verification: give the engine the same `maxAttempts`. */
+  readonly maxAttempts: number;
+  /** Every webhook delivery finished so far. */
+  readonly deliveries: readonly WebhookDelivery[];
+  /**
+   * Acts as the user who dials the USSD code and enters `otp` (or forces `status`): sends the signed
+   * USSD_VERIFICATION webhook and resolves when it was delivered or retries ran out. Rejects when the
+   * number has no pending USSD session and no `status` was given.
+   */
+  dialUssd(phoneNumber: string, input?: { otp?: string; status?: 'success' | 'failed' }): Promise<WebhookDelivery>;
+}
+
+/** A fresh `whsec_` secret of 32 random bytes. */
+export function generateWebhookSecret(): string {
+  return `whsec_${randomBytes(32).toString('base64')}`;
+}
+
+/**
+ * Starts the gateway fake: an HTTP server on 127.0.0.1 that behaves like the service (docs/sandbox.md).
+ *
+ * @example
+ * const fake = await startGatewayFake({ webhookUrl: 'http://127.0.0.1:3000/webhooks', webhookSecret });
+ * const provider = createGatewayProvider({
+ *   apiKey: fake.apiKey,
+ *   baseUrl: fake.baseUrl,
+ *   ussdBaseUrl: fake.ussdBaseUrl,
+ *   defaultSender: 'Acme',
+ * });
+ * // …
+ * await fake.close();
+ */
+export async function startGatewayFake(options: GatewayFakeOptions = {}): Promise<GatewayFake> {
+  const resolved = resolveGatewayFakeOptions(options);
+  const webhookSecret = resolved.webhookSecret ?? generateWebhookSecret();
+  const listeners = new Set<(event: GatewayFakeEvent) => void>();
+  const emit = (event: GatewayFakeEvent) => {
+    for (const listener of listeners) {
+      try {
+        listener(event);
+      } catch {
+        // A listener's failure is not the fake's.
+      }
+    }
+  };
+  const latency = { ms: clampLatency(resolved.latencyMs) };
+  const outbox = new FakeOutbox<GatewayFakeMessage>(resolved.outboxLimit);
+  const webhooks = new WebhookSender({
+    url: resolved.webhookUrl,
+    secret: webhookSecret,
+    retryDelaysMs: resolved.webhookRetryDelaysMs,
+    maxRetryAfterMs: resolved.webhookMaxRetryAfterMs,
+    timeoutMs: resolved.webhookTimeoutMs,
+    emit,
+  });
+  const service = new GatewayFakeService({
+    outbox,
+    webhooks,
+    identities: resolved.identities,
+    codeTtlMs: resolved.codeTtlMs,
+    maxAttempts: resolved.maxAttempts,
+  });
+
+  const app = new Hono();
+  mountServiceRoutes(app, {
+    service,
+    apiKey: resolved.apiKey,
+    latency,
+    slowMs: resolved.slowMs,
+    get emit() {
+      return listeners.size === 0 ? undefined : emit;
+    },
+  });
+  mountControlRoutes(app, { outbox, service, webhooks, identities: resolved.identities, latency });
+  app.notFound((c) => c.json({ success: false, message: 'Not found', code: 0, data: null }, 404));
+
+  const server = await serveFake(app.fetch, resolved.port);
+  const running = runningFake({ server, outbox, latency, listeners, clearPending: () => service.reset() });
+  let closing: Promise<void> | undefined;
+  return Object.assign(running, {
+    baseUrl: server.url,
+    ussdBaseUrl: server.url,
+    apiKey: resolved.apiKey,
+    webhookSecret,
+    maxAttempts: resolved.maxAttempts,
+    deliveries: webhooks.deliveries,
+    async dialUssd(phoneNumber: string, input: { otp?: string; status?: 'success' | 'failed' } = {}) {
+      const delivery = service.dialUssd({ phoneNumber, ...input });
+      if (delivery === undefined) throw new Error('no pending USSD session for this phone number');
+      return delivery;
+    },
+    close() {
+      closing ??= webhooks.close().then(() => server.close());
+      return closing;
+    },
+  });
+}
