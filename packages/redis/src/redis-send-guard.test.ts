@@ -161,6 +161,40 @@ describe('createRedisSendGuard', () => {
     },
   );
 
+  it.skipIf(oneProcessSkipReason !== undefined)(
+    'a start refused on Redis consumes nothing: 10 presses (5 sent) and 12 addresses (5 sent) leave the block free',
+    async () => {
+      const namespace = uniqueNamespace('guard-refused');
+      const store = createRedisStore({ url: redisUrl, namespace });
+      stores.push(store);
+      const provider = createTestProviderV1();
+      const verikit = createVerikit({
+        provider,
+        store,
+        secret,
+        guard: { perClient: { points: 10 }, perPrefix: { points: 10 }, global: { points: 20 } },
+      });
+      const start = (phoneNumber: string, client: string) =>
+        verikit.start({ kind: 'phone', phoneNumber }, { client }).then(
+          () => 'sent',
+          (error: unknown) => (RateLimitedError.isInstance(error) ? 'refused' : error),
+        );
+      // Ten presses on one's own number: 5 sent, 5 refused by the number's own limit.
+      const presses: unknown[] = [];
+      for (let press = 0; press < 10; press += 1) presses.push(await start(numbers[0]!, 'me'));
+      expect(presses).toEqual([...Array(5).fill('sent'), ...Array(5).fill('refused')]);
+      // Twelve addresses for another number of the block: 5 sent, 7 refused.
+      const twelve = await Promise.all(Array.from({ length: 12 }, (_, index) => start(numbers[1]!, `a${index}`)));
+      expect(twelve.filter((outcome) => outcome === 'sent')).toHaveLength(5);
+      expect(twelve.filter((outcome) => outcome === 'refused')).toHaveLength(7);
+      // The prefix (10) and the global budget (20) hold only the 10 sent: the block is full, other blocks are not.
+      expect(await start(numbers[2]!, 'someone')).toBe('refused');
+      expect(await start('+2348012350000', 'me')).toBe('sent');
+      expect(provider.callsOf('phone.send')).toHaveLength(11);
+      await deleteNamespace(namespace);
+    },
+  );
+
   it.each<[string, unknown, string]>([
     ['no options', undefined, 'store'],
     ['no store', {}, 'store'],
