@@ -307,6 +307,19 @@ describe('hostile input to the guard options and the call options: a typed error
 });
 
 describe('the guard store', () => {
+  it('a refused consume takes nothing: one unit given back after 3 refusals is one unit available', async () => {
+    const limiter = memorySendGuardStore().limiter({
+      name: 'global',
+      keyPrefix: 'guard:global',
+      points: 1,
+      durationSeconds: 60,
+    });
+    await limiter.consume('all', 1);
+    for (let refusal = 0; refusal < 3; refusal += 1) await expect(limiter.consume('all', 1)).rejects.toBeDefined();
+    await limiter.reward('all', 1);
+    await limiter.consume('all', 1);
+  });
+
   it('a backend that fails is a retryable StoreError with none of its message; nothing sent or stored', async () => {
     const failing: SendGuardStore = {
       limiter: () => ({

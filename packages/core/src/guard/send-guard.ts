@@ -36,9 +36,9 @@ type GuardRelease = () => Promise<void>;
  * The send guard (docs/abuse.md, docs/decisions/0030-send-guard.md): before a send is committed, it
  * refuses a number of a country not allowed, then takes one unit of each limit that applies (per
  * client, per number prefix, global, in that order). A refused attempt consumes nothing: it gives
- * back the units it took, the refusing limit's included (rate-limiter-flexible counts a refused
- * consume too), so one limit's refusals do not use up another's; and an admitted attempt refused
- * later (the per-number limit) gives its units back through the release `check` returns. Keys are keyed hashes (the engine's secret): no
+ * back the units it took (a limiter's refusal takes nothing itself, see `GuardRateLimiter`), so one
+ * limit's refusals do not use up another's; and an admitted attempt refused later (the per-number
+ * limit) gives its units back through the release `check` returns. Keys are keyed hashes (the engine's secret): no
  * number, prefix or client address is ever a key name or a log field.
  */
 export class SendGuard {
@@ -103,9 +103,8 @@ export class SendGuard {
       try {
         await counted.limiter.consume(key, 1);
       } catch (reason) {
+        await this.#giveBack(taken);
         const refusal = refusalOf(reason);
-        // A refused consume was counted all the same: it is given back with the others.
-        await this.#giveBack(refusal === undefined ? taken : [...taken, { limiter: counted.limiter, key }]);
         if (refusal === undefined)
           throw VerikitError.isInstance(reason)
             ? reason
