@@ -1,6 +1,9 @@
-/** Masks every run of 4 or more digits (a code, a BVN/NIN, a phone number) with `•`, at most 12 of them. */
+/**
+ * Masks every run of 4 or more digits (a code, a BVN/NIN, a phone number) with `•`, at most 12 of them,
+ * except a duration in milliseconds (`15000 ms`): our own timeout messages stay readable.
+ */
 export function maskDigits(text: string): string {
-  return text.replace(/\d{4,}/g, (digits) => '•'.repeat(Math.min(digits.length, 12)));
+  return text.replace(/\d{4,}(?!\d)(?! ?ms\b)/g, (digits) => '•'.repeat(Math.min(digits.length, 12)));
 }
 
 /**

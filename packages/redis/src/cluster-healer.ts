@@ -1,8 +1,15 @@
+/** A node connection of a node-redis cluster client, as far as this package looks at it. */
+interface NodeConnection {
+  readonly isReady: boolean;
+  readonly options?: unknown;
+  sendCommand?(args: string[]): Promise<unknown>;
+}
+
 /** One node of a node-redis cluster client's slot map, as far as this package looks at it. */
 interface ClusterNodeView {
   readonly address: string;
-  readonly client?: { readonly isReady: boolean; readonly options?: unknown };
-  readonly pubSub?: { readonly client: { readonly isReady: boolean; readonly options?: unknown } };
+  readonly client?: NodeConnection;
+  readonly pubSub?: { readonly client: NodeConnection };
 }
 
 /** The node-redis cluster client surface the healer uses (`RedisClusterType`). */
@@ -10,7 +17,10 @@ export interface HealableCluster {
   readonly isOpen: boolean;
   readonly masters: readonly ClusterNodeView[];
   readonly pubSubNode?: { readonly client: { readonly isReady: boolean } } | undefined;
-  readonly _slots: { rediscover(startWith: never): Promise<void> };
+  readonly _slots: {
+    readonly slots: ReadonlyArray<{ readonly master: { readonly address: string } } | undefined>;
+    rediscover(startWith: never): Promise<void>;
+  };
   on(event: string, listener: (...args: unknown[]) => void): unknown;
 }
 
@@ -30,47 +40,151 @@ export function clusterConnectionsUp(cluster: HealableCluster): boolean {
   return cluster.masters.every((node) => (node.client?.isReady ?? true) && (node.pubSub?.client.isReady ?? true));
 }
 
+/** Who serves which slots: one `from:host:port` entry per run of slots with one master. */
+function slotOwners(cluster: HealableCluster): string {
+  const runs: string[] = [];
+  let previous: string | undefined;
+  cluster._slots.slots.forEach((shard, slot) => {
+    const address = shard?.master.address;
+    if (address !== previous) runs.push(`${slot}:${address}`);
+    previous = address;
+  });
+  return runs.join(',');
+}
+
+/** True when a `CLUSTER SLOTS` reply names another master than the client's map for some slot. */
+export function mapIsStale(cluster: HealableCluster, reply: unknown): boolean {
+  if (!Array.isArray(reply)) return false;
+  return reply.some((range) => {
+    if (!Array.isArray(range) || !Array.isArray(range[2])) return false;
+    const [from, , [host, port]] = range as [unknown, unknown, [unknown, unknown]];
+    return cluster._slots.slots[Number(from)]?.master.address !== `${String(host)}:${String(port)}`;
+  });
+}
+
+/** Settles as `promise` does, or with `undefined` after `ms`. */
+function within<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<undefined>((resolve) => {
+    timer = setTimeout(resolve, ms, undefined);
+    timer.unref();
+  });
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+}
+
+/** Hears a `CLUSTER SLOTS` answer and the connection to the node that gave it. */
+type SlotsListener = (reply: unknown, seed: unknown) => void;
+
 const firstDelayMs = 100;
 const maxDelayMs = 500;
+/** How often the slot map is compared with the cluster's: the one check that sees a node that hangs. */
+const checkIntervalMs = 1000;
+/** How long a node may take to answer `CLUSTER SLOTS` before the next one is asked. */
+const askTimeoutMs = 500;
+/** How long a refresh may take before the healer stops waiting for it. */
+const refreshTimeoutMs = 3000;
 
 /**
- * Refreshes a cluster client's slot map while one of its connections is down, until every one is up.
+ * Keeps a cluster client's slot map current when a master is lost, whether it dies or hangs
+ * (docs/decisions/0310-cluster-slot-map-refresh-on-connection-loss.md, 0320-hung-node-slot-map-check.md).
  *
- * node-redis refreshes the map only when a node answers MOVED. With the offline queue off, a command
- * for a dead master fails at once on the client's own (reconnecting) connection and never reaches a
- * node that could answer MOVED, so after a failover the promoted replica is never found while the dead
- * node stays away (docs/decisions/0310-cluster-slot-map-refresh-on-connection-loss.md). The healer
- * starts when a node connection errs or reconnects (or when {@link ClusterHealer.poke} is called after
- * a failed call), asks the cluster for its slot map every 100 to 500 ms, and stops once every
- * connection is up: within half a second of the cluster promoting a replica, calls reach it.
+ * - A node that dies: node-redis refreshes the map only when a node answers MOVED, and with the
+ *   offline queue off a command for a dead master fails on the client's own (reconnecting)
+ *   connection without reaching any node. When a node connection errs or reconnects (or
+ *   {@link ClusterHealer.poke} is called after a failed call), the healer refreshes the map every
+ *   100 to 500 ms until every connection is up again.
+ * - A node that hangs (a stopped process, a partition without a reset) keeps its connection "up" and
+ *   causes no error at all: commands sent to it just wait. Once a second (and at once after a failed
+ *   call) the healer asks a node that answers within 500 ms for its `CLUSTER SLOTS`, and refreshes the
+ *   map when another node now serves some slots: within about a second of the promotion, calls reach
+ *   the promoted replica. One small command a second per cluster client.
+ *
+ * Listeners given to {@link ClusterHealer.onSlots} hear every answer, so the change bus's subscriber
+ * client (which has no command connection to ask with) follows too.
  */
 export class ClusterHealer {
   readonly #cluster: HealableCluster;
+  readonly #listeners = new Set<SlotsListener>();
+  readonly #timer: NodeJS.Timeout;
   #running: Promise<void> | undefined;
+  /** The last connection whose node answered a check: the seed of choice (a hung node's connection looks ready too). */
+  #answered: NodeConnection | undefined;
+  #checking: Promise<void> | undefined;
   #closed = false;
 
   constructor(cluster: HealableCluster) {
     this.#cluster = cluster;
     cluster.on('node-reconnecting', () => this.poke());
     cluster.on('node-error', () => this.poke());
+    this.#timer = setInterval(() => this.#check(), checkIntervalMs);
+    this.#timer.unref();
   }
 
   /** Starts refreshing the slot map unless it is already being refreshed (cheap to call often). */
   poke(): void {
-    if (this.#running || this.#closed) return;
+    if (this.#closed) return;
+    this.#check();
+    if (this.#running) return;
     this.#running = this.#heal().finally(() => {
       this.#running = undefined;
     });
   }
 
+  /**
+   * Calls `listener` after every check with the cluster's `CLUSTER SLOTS` answer and the connection
+   * that gave it (a node that answers), so another client of the same cluster (the change bus's
+   * subscriber, which holds no command connection) can check its own map. Returns the unsubscribe.
+   */
+  onSlots(listener: SlotsListener): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
   /** Resolves when the refresh in progress, if any, has ended. */
-  settled(): Promise<void> {
-    return this.#running ?? Promise.resolve();
+  async settled(): Promise<void> {
+    await Promise.all([this.#running, this.#checking]);
   }
 
   /** Stops refreshing (the cluster client is being closed). */
   close(): void {
     this.#closed = true;
+    clearInterval(this.#timer);
+  }
+
+  /** Refreshes the map from `seed` (a node connection whose options name a node that answers); true when it changed. */
+  async refresh(seed: unknown): Promise<boolean> {
+    const before = slotOwners(this.#cluster);
+    await within(
+      this.#cluster._slots.rediscover(seed as never).catch(() => undefined),
+      refreshTimeoutMs,
+    );
+    return slotOwners(this.#cluster) !== before;
+  }
+
+  /** Compares the map with a node's, at most one check at a time. */
+  #check(): void {
+    if (this.#checking || this.#closed || !this.#cluster.isOpen || this.#cluster.masters.length === 0) return;
+    this.#checking = this.#compare().finally(() => {
+      this.#checking = undefined;
+    });
+  }
+
+  async #compare(): Promise<void> {
+    const connections = this.#cluster.masters
+      .map((node) => node.client)
+      .filter((client): client is NodeConnection => client?.isReady === true && client.sendCommand !== undefined)
+      .sort(() => Math.random() - 0.5);
+    for (const client of connections.slice(0, 3)) {
+      const reply = await within(
+        client.sendCommand!(['CLUSTER', 'SLOTS']).catch(() => undefined),
+        askTimeoutMs,
+      );
+      if (reply === undefined || this.#closed) continue;
+      this.#answered = client;
+      if (mapIsStale(this.#cluster, reply)) await this.refresh(client);
+      for (const listener of [...this.#listeners]) listener(reply, client);
+      return;
+    }
   }
 
   async #heal(): Promise<void> {
@@ -81,7 +195,7 @@ export class ClusterHealer {
       if (clusterConnectionsUp(cluster)) return;
       const seed = this.#seed();
       // A failed refresh (no node reachable yet) is reported by the cluster's 'error' event; try again.
-      if (seed) await cluster._slots.rediscover(seed as never).catch(() => undefined);
+      if (seed) await this.refresh(seed);
       if (clusterConnectionsUp(cluster)) return;
     }
   }
@@ -91,6 +205,7 @@ export class ClusterHealer {
     const connections = this.#cluster.masters.flatMap((node) =>
       [node.client, node.pubSub?.client].filter((client) => client !== undefined),
     );
+    if (this.#answered?.isReady && connections.includes(this.#answered)) return this.#answered;
     return connections.find((client) => client.isReady) ?? connections[0];
   }
 }

@@ -95,6 +95,8 @@ export class RedisChangeBus implements FlowChangeBus {
   readonly #onMessage = (message: string, channel: string): void => this.#receive(message, channel);
   #link: SubscriberLink | undefined;
   #keeper: SubscriptionKeeper | undefined;
+  /** Stops listening to the publisher cluster's slot-map changes. */
+  #stopWatching: (() => void) | undefined;
   #closed = false;
 
   constructor(options: RedisChangeBusOptions) {
@@ -200,6 +202,7 @@ export class RedisChangeBus implements FlowChangeBus {
     if (this.#closed) return;
     this.#closed = true;
     this.#subscriptions.clear();
+    this.#stopWatching?.();
     // Subscriptions in flight are waited for while Redis answers; queued ones (Redis unreachable)
     // would never settle, so the wait is bounded and the connection destroyed.
     await this.#keeper?.close(this.#subscribeTimeoutMs || attemptTimeoutMs);
@@ -214,6 +217,15 @@ export class RedisChangeBus implements FlowChangeBus {
       error: (error) => this.#logger.warn('verikit.redis.subscriber.error', { error: errorName(error) }),
     });
     this.#link = link;
+    // On a cluster the store's healer asks for the slot map once a second: the subscriber's map follows it, and the
+    // subscriptions follow the map (a master that died or hangs).
+    if (link.checkSlots && isClusterClient(this.#publisher)) {
+      this.#stopWatching = healerFor(this.#publisher).onSlots((reply, seed) => {
+        link.checkSlots!(reply, seed).catch((error: unknown) =>
+          this.#logger.warn('verikit.redis.subscriber.error', { error: errorName(error) }),
+        );
+      });
+    }
     this.#keeper = new SubscriptionKeeper({
       link,
       listener: this.#onMessage,

@@ -117,6 +117,7 @@ describe.skipIf(missing !== undefined)(
         if (pending.size > 0) await sleep(50);
       }
       const servedAfterMs = Date.now() - promotedAt;
+      console.info(`[measured] every flow served ${servedAfterMs} ms after the promotion of a killed master's replica`);
       stop = true;
       await Promise.all(load);
       expect([...pending], `not served ${servedAfterMs} ms after the promotion`).toEqual([]);

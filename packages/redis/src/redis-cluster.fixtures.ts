@@ -141,8 +141,25 @@ export class PrivateCluster {
 
   /** SIGKILL to the server on `port` (one started by this cluster: its PID file is in the cluster's directory). */
   kill(port: number): void {
-    const pid = Number(readFileSync(join(this.#dir, String(port), 'redis.pid'), 'utf8'));
-    process.kill(pid, 'SIGKILL');
+    process.kill(this.#pid(port), 'SIGKILL');
+  }
+
+  /** SIGSTOP to the server on `port`: it hangs (its connections stay open, nothing is answered) until {@link thaw}. */
+  freeze(port: number): void {
+    process.kill(this.#pid(port), 'SIGSTOP');
+  }
+
+  /** SIGCONT to a server {@link freeze} stopped. */
+  thaw(port: number): void {
+    try {
+      process.kill(this.#pid(port), 'SIGCONT');
+    } catch {
+      // Already gone.
+    }
+  }
+
+  #pid(port: number): number {
+    return Number(readFileSync(join(this.#dir, String(port), 'redis.pid'), 'utf8'));
   }
 
   /** Waits until the master on `port` has caught every replica up (their offsets equal its own). */

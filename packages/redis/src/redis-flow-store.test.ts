@@ -7,6 +7,7 @@ import {
   type FlowRecord,
   type FlowStore,
 } from '@verikit/core';
+import { InvalidInputError } from '@verikit/provider';
 import { createTestProviderV1 } from '@verikit/testing';
 import Keyv from 'keyv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -259,5 +260,38 @@ describe.skipIf(skipReason !== undefined)('RedisFlowStore on a real Redis', () =
         await second.close();
       }
     });
+  });
+});
+
+describe('createRedisStore refuses a URL node-redis cannot use', () => {
+  it.each<[string, Record<string, unknown>, string, RegExp]>([
+    ['no scheme', { url: 'user:hunter2@127.0.0.1:6379' }, 'url', /has no scheme: write it as redis:\/\/host:6379/],
+    ['a host alone', { url: 'localhost' }, 'url', /has no scheme/],
+    [
+      'another scheme',
+      { url: 'http://user:hunter2@127.0.0.1:6379' },
+      'url',
+      /must start with redis:\/\/ or rediss:\/\//,
+    ],
+    ['a number', { url: 6379 }, 'url', /must be a string/],
+    ['no scheme in client.url', { client: { url: '127.0.0.1:6379' } }, 'client.url', /has no scheme/],
+  ])('%s: an InvalidInputError naming the option, never echoing the value', (_label, options, field, message) => {
+    let error: unknown;
+    try {
+      createRedisStore(options as never);
+    } catch (caught) {
+      error = caught;
+    }
+    expect(InvalidInputError.isInstance(error), String(error)).toBe(true);
+    expect((error as InvalidInputError).field).toBe(field);
+    expect((error as Error).message).toMatch(message);
+    expect((error as Error).message).not.toContain('hunter2');
+  });
+
+  it('accepts redis:// and rediss:// without connecting', async () => {
+    for (const url of ['redis://127.0.0.1:1', 'rediss://user:pass@127.0.0.1:1/2']) {
+      const store = createRedisStore({ url });
+      await store.disconnect();
+    }
   });
 });

@@ -9,6 +9,7 @@ import {
   type SendGuardStore,
 } from '@verikit/core';
 import { safeStoreCause } from '@verikit/core/store';
+import { InvalidInputError } from '@verikit/provider';
 import Keyv from 'keyv';
 import { healerFor, isClusterClient, type ClusterHealer } from './cluster-healer.js';
 import { CommandDeadline, CommandTimeoutError } from './command-deadline.js';
@@ -21,7 +22,10 @@ export type RedisFlowStoreClient = KeyvRedis<unknown>['client'];
 
 /** Options of {@link createRedisStore}. */
 export interface RedisStoreOptions {
-  /** `redis://[user:password@]host:port[/db]` (or `rediss://`). Default `redis://127.0.0.1:6379`. */
+  /**
+   * `redis://[user:password@]host:port[/db]` (or `rediss://`). Default `redis://127.0.0.1:6379`. Any other
+   * form (`127.0.0.1:6379`, `localhost`) is an `InvalidInputError` naming `url`.
+   */
   url?: string;
   /**
    * node-redis client options, merged under what this package requires: `disableOfflineQueue` is
@@ -68,6 +72,22 @@ function failFastReconnect(): { strategy: (retries: number) => number | false; o
 }
 
 /**
+ * Refuses a Redis URL node-redis cannot use (`127.0.0.1:6379`, `localhost`, `http://…`) with an
+ * `InvalidInputError` naming the option, instead of node-redis's bare `TypeError` at connect. The
+ * value is never echoed: it can hold a password.
+ */
+function checkRedisUrl(url: unknown, field: string): void {
+  if (typeof url === 'string' && /^rediss?:\/\/\S/.test(url)) return;
+  const problem =
+    typeof url !== 'string'
+      ? 'must be a string'
+      : /^[a-z][a-z0-9+.-]*:\/\//i.test(url)
+        ? 'must start with redis:// or rediss://'
+        : 'has no scheme: write it as redis://host:6379 (or rediss:// for TLS)';
+  throw new InvalidInputError([{ field, message: problem }]);
+}
+
+/**
  * Creates a {@link RedisFlowStore} with its own connection, configured so that an outage is a typed
  * error at once: offline queue off, a connect timeout, a command timeout, and no connection retry
  * while the caller waits.
@@ -79,13 +99,15 @@ function failFastReconnect(): { strategy: (retries: number) => number | false; o
  * await store.close();
  */
 export function createRedisStore(options: RedisStoreOptions = {}): RedisFlowStore {
+  const url = options.url ?? options.client?.url ?? 'redis://127.0.0.1:6379';
+  checkRedisUrl(url, options.url === undefined && options.client?.url !== undefined ? 'client.url' : 'url');
   const reconnect = failFastReconnect();
   const connectTimeoutMs = options.connectTimeoutMs ?? defaultConnectTimeoutMs;
   const commandTimeoutMs = options.commandTimeoutMs ?? defaultCommandTimeoutMs;
   const given = options.client ?? {};
   const clientOptions: RedisClientOptions = {
     ...given,
-    url: options.url ?? given.url ?? 'redis://127.0.0.1:6379',
+    url,
     disableOfflineQueue: true,
     socket: {
       connectTimeout: connectTimeoutMs,

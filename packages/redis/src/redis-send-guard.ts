@@ -1,6 +1,8 @@
 import { InvalidInputError } from '@verikit/provider';
 import type { GuardLimiterSpec, GuardRateLimiter, SendGuardStore } from '@verikit/core';
-import { RateLimiterRedis } from 'rate-limiter-flexible';
+import keySlot from 'cluster-key-slot';
+import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import { isClusterClient, type HealableCluster } from './cluster-healer.js';
 import { CommandDeadline } from './command-deadline.js';
 
 /** What the guard's counts need of a Redis flow store: its connection and its key names. */
@@ -33,11 +35,121 @@ function isHost(value: unknown): value is RedisSendGuardHost {
   );
 }
 
+/** How many keys the global budget is spread over on a cluster (docs/decisions/0321-global-budget-spread-over-keys.md). */
+const globalShards = 16;
+/** How long one shard of the global budget may take before the next is tried. */
+const shardAttemptMs = 500;
+/** How long a shard that failed is passed over. */
+const shardRestMs = 5000;
+/** Shards that may fail for one send before it fails. */
+const shardFailuresPerSend = 3;
+const slotCount = 16_384;
+
+/** A hash tag per shard, found once: shard i's key lives in the i-th sixteenth of the slot space, so the shards spread over the masters. */
+const shardTags: readonly string[] = Array.from({ length: globalShards }, (_, shard) => {
+  for (let attempt = 0; ; attempt += 1) {
+    const tag = `g${shard}.${attempt}`;
+    if (Math.floor((keySlot(tag) * globalShards) / slotCount) === shard) return tag;
+  }
+});
+
+/**
+ * The Redis key names of the guard, in one place: a limit's prefix (`<namespace>::guard:<limit>`, to which
+ * rate-limiter-flexible adds `:<key>`), and the key of one shard of the global budget (`all:{g<n>.<m>}`).
+ */
+const guardKeys = {
+  prefix: (store: RedisSendGuardHost, spec: GuardLimiterSpec) => store.redisKey(spec.keyPrefix),
+  shard: (key: string, shard: number) => `${key}:{${shardTags[shard]}}`,
+};
+
+/** A limiter whose refused consume takes nothing: rate-limiter-flexible counts it, and it is given back at once. */
+function takingNothingWhenRefused(limiter: RateLimiterRedis, deadline: CommandDeadline): GuardRateLimiter {
+  return {
+    consume: (key, points = 1) =>
+      deadline.guard(limiter.consume(key, points)).catch(async (reason: unknown) => {
+        if (!(reason instanceof Error)) await deadline.guard(limiter.reward(key, points)).catch(() => undefined);
+        throw reason;
+      }),
+    reward: (key, points = 1) => deadline.guard(limiter.reward(key, points)),
+  };
+}
+
+/**
+ * The global budget on a cluster, spread over up to 16 keys on as many slot ranges (so over every master):
+ * each send takes its unit from one shard picked at random, and from the next when that one is full or fails. A
+ * shard that fails (its master dead or hung: no answer within 500 ms) is passed over for 5 s, so a lost master
+ * costs the sends nothing but its share of the budget; a full one is passed over until its window ends.
+ */
+class SpreadBudget implements GuardRateLimiter {
+  readonly #shards: readonly GuardRateLimiter[];
+  readonly #masterOf: (shard: number) => string | undefined;
+  readonly #fullUntil: number[];
+  readonly #restUntil: number[];
+  #last = 0;
+
+  /** @param masterOf The address of the master serving a shard's key, from the client's slot map. */
+  constructor(shards: readonly GuardRateLimiter[], masterOf: (shard: number) => string | undefined) {
+    this.#shards = shards;
+    this.#masterOf = masterOf;
+    this.#fullUntil = shards.map(() => 0);
+    this.#restUntil = shards.map(() => 0);
+  }
+
+  async consume(key: string, points = 1): Promise<RateLimiterRes> {
+    const count = this.#shards.length;
+    const first = Math.floor(Math.random() * count);
+    const order = Array.from({ length: count }, (_, step) => (first + step) % count);
+    const now = Date.now();
+    // Resting shards are tried only when every shard rests (every master answered slowly): the budget still counts.
+    const ready = order.filter((shard) => this.#restUntil[shard]! <= now);
+    let failure: unknown;
+    let failures = 0;
+    for (const shard of ready.length > 0 ? ready : order) {
+      if (this.#fullUntil[shard]! > Date.now() || (ready.length > 0 && this.#restUntil[shard]! > Date.now())) continue;
+      if (failures >= shardFailuresPerSend) break;
+      try {
+        const result = await this.#shards[shard]!.consume(guardKeys.shard(key, shard), points);
+        this.#last = shard;
+        return result;
+      } catch (reason) {
+        if (reason instanceof Error) {
+          // Every shard of that master rests: one lost master costs a send one attempt, not one per shard.
+          const master = this.#masterOf(shard);
+          for (let other = 0; other < count; other += 1)
+            if (other === shard || (master !== undefined && this.#masterOf(other) === master))
+              this.#restUntil[other] = Date.now() + shardRestMs;
+          failure = reason;
+          failures += 1;
+        } else {
+          const wait = (reason as { msBeforeNext?: number }).msBeforeNext ?? 1000;
+          this.#fullUntil[shard] = Date.now() + wait;
+        }
+      }
+    }
+    if (failure !== undefined && failures >= shardFailuresPerSend) throw failure;
+    const full = this.#fullUntil.filter((until) => until > Date.now());
+    if (full.length === 0) throw failure ?? new Error('no shard of the global budget answered');
+    throw new RateLimiterRes(0, Math.max(0, Math.min(...full) - Date.now()), 0, false);
+  }
+
+  async reward(key: string, points = 1): Promise<RateLimiterRes> {
+    // The budget is the sum of the shards: a unit given back to the last shard that gave one is given back to it.
+    const shard = this.#last;
+    this.#fullUntil[shard] = 0;
+    return this.#shards[shard]!.reward(guardKeys.shard(key, shard), points);
+  }
+}
+
 /**
  * The send guard's counts in Redis, shared by every instance of the deployment: one
  * rate-limiter-flexible `RateLimiterRedis` per limit on the store's own node-redis client (one
  * Lua script on one key per count, so it runs on Redis Cluster as on one node). Keys are
- * `<namespace>::guard:<limit>:<keyed hash>` (`…:guard:global:all`): never a number or an address.
+ * `<namespace>::guard:<limit>:<keyed hash>` (`…:guard:global:all` on one node): never a number or an
+ * address. A refused count takes nothing.
+ *
+ * On a cluster the global budget is spread over 16 keys on 16 slot ranges (`…:guard:global:all:{g<n>.<m>}`,
+ * each with its share of the points): a master that dies or hangs takes its share of the budget out for
+ * as long as it is away, never the starts of numbers it does not serve (docs/abuse.md, docs/scaling.md).
  *
  * A Redis flow store already offers this as its `sendGuardStore()`, which the engine uses by
  * default; create one yourself only to count somewhere else than the flows.
@@ -58,26 +170,45 @@ export function createRedisSendGuard(options: RedisSendGuardOptions): SendGuardS
   }
   const { store } = options;
   const deadline = new CommandDeadline(timeout);
-  return {
-    limiter(spec: GuardLimiterSpec): GuardRateLimiter {
-      const limiter = new RateLimiterRedis({
+  const shardDeadline = new CommandDeadline(timeout === 0 ? shardAttemptMs : Math.min(timeout, shardAttemptMs));
+  const counter = (spec: GuardLimiterSpec, points: number, shardOf: CommandDeadline) =>
+    takingNothingWhenRefused(
+      new RateLimiterRedis({
         storeClient: store.client,
         // node-redis v4/v5 (single node and cluster): rate-limiter-flexible cannot always tell it from ioredis.
         useRedisPackage: true,
-        keyPrefix: store.redisKey(spec.keyPrefix),
-        points: spec.points,
+        keyPrefix: guardKeys.prefix(store, spec),
+        points,
         duration: spec.durationSeconds,
-      });
-      return {
-        consume: async (key, points) => {
-          await store.connect();
-          return deadline.guard(limiter.consume(key, points));
-        },
-        reward: async (key, points) => {
-          await store.connect();
-          return deadline.guard(limiter.reward(key, points));
-        },
-      };
+      }),
+      shardOf,
+    );
+  const connected = (limiter: GuardRateLimiter): GuardRateLimiter => ({
+    consume: async (key, points) => {
+      await store.connect();
+      return limiter.consume(key, points);
+    },
+    reward: async (key, points) => {
+      await store.connect();
+      return limiter.reward(key, points);
+    },
+  });
+  return {
+    limiter(spec: GuardLimiterSpec): GuardRateLimiter {
+      if (spec.name !== 'global' || !isClusterClient(store.client))
+        return connected(counter(spec, spec.points, deadline));
+      const count = Math.min(globalShards, spec.points);
+      const shares = Array.from(
+        { length: count },
+        (_, shard) => Math.floor(spec.points / count) + (shard < spec.points % count ? 1 : 0),
+      );
+      const slots = store.client as HealableCluster;
+      return connected(
+        new SpreadBudget(
+          shares.map((share) => counter(spec, share, shardDeadline)),
+          (shard) => slots._slots.slots[keySlot(shardTags[shard]!)]?.master.address,
+        ),
+      );
     },
   };
 }

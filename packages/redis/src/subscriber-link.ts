@@ -2,6 +2,7 @@ import {
   clusterConnectionsUp,
   healerFor,
   isClusterClient,
+  mapIsStale,
   type ClusterHealer,
   type HealableCluster,
 } from './cluster-healer.js';
@@ -25,6 +26,12 @@ export interface SubscriberLink {
   unsubscribe(channel: string, listener: MessageListener): Promise<void>;
   /** Closes the connection(s): gracefully when up, at once otherwise. */
   close(): Promise<void>;
+  /**
+   * The cluster's `CLUSTER SLOTS` answer, from `seed` (a connection to a node that answers): when
+   * another node now serves some slots (a failover, a node that hung), re-read the slot map and report
+   * the subscriptions lost, so every one is sent again where its channel now lives. Absent on a single node.
+   */
+  checkSlots?(reply: unknown, seed: unknown): Promise<void>;
 }
 
 /** What a link reports to the keeper: a connection carrying subscriptions was lost, and driver errors. */
@@ -154,9 +161,13 @@ class ClusterSubscriberLink implements SubscriberLink {
   readonly #healer: ClusterHealer;
   #connecting: Promise<void> | undefined;
 
+  readonly #events: LinkEvents;
+  #refreshing = false;
+
   constructor(cluster: PubSubClient & HealableCluster, mode: PubSubMode, events: LinkEvents) {
     this.#cluster = cluster;
     this.#mode = mode;
+    this.#events = events;
     this.#healer = healerFor(cluster);
     cluster.on('error', (error) => events.error(error));
     cluster.on('node-error', (error) => events.error(error));
@@ -190,6 +201,20 @@ class ClusterSubscriberLink implements SubscriberLink {
     return this.#mode === 'sharded'
       ? this.#cluster.sSubscribe!(channel, listener)
       : this.#cluster.subscribe(channel, listener);
+  }
+
+  async checkSlots(reply: unknown, seed: unknown): Promise<void> {
+    if (!this.#cluster.isOpen || this.#connecting || this.#refreshing || !mapIsStale(this.#cluster, reply)) return;
+    // node-redis drops, without a word, the pub/sub connection of a node that leaves the map and its
+    // sharded subscriptions with it; a node that hangs never tells it to move them (it sends SUNSUBSCRIBE
+    // only once it wakes up as a replica). So every subscription is sent again once the map is current.
+    this.#refreshing = true;
+    try {
+      await this.#healer.refresh(seed);
+    } finally {
+      this.#refreshing = false;
+    }
+    this.#events.lost();
   }
 
   async unsubscribe(channel: string, listener: MessageListener): Promise<void> {

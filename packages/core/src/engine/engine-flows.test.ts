@@ -93,6 +93,19 @@ describe('phone flow', () => {
     expect((await verikit.send(failed.id, { type: 'resend' })).status).toBe('awaiting-code');
   });
 
+  it('a timeout keeps its own figure readable in the view (15000 ms), and a code next to it is still masked', async () => {
+    const { verikit, provider } = setup();
+    provider.failNext(
+      'phone.send',
+      new ProviderUnavailableError('sms.send: the service did not answer within 15000 ms'),
+    );
+    const failed = await verikit.start({ kind: 'phone', phoneNumber: '+2348012345678' });
+    expect(failed.error!.message).toBe('sms.send: the service did not answer within 15000 ms');
+    provider.failNext('phone.send', new ProviderUnavailableError('code 482913 sent to 08012345678, retry in 2000 ms'));
+    const masked = await verikit.start({ kind: 'phone', phoneNumber: '+2348012345679' });
+    expect(masked.error!.message).toBe('code •••••• sent to •••••••••••, retry in 2000 ms');
+  });
+
   it("a provider's error message that echoes an identity number or a code is masked in the view and the record", async () => {
     const { verikit, provider, raw } = setup();
     provider.failNext(

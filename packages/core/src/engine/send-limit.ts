@@ -32,7 +32,8 @@ export class SendLimit {
 
   /**
    * Admits one send: the guard first (nothing of the recipient's limit is used by a send it refuses),
-   * then one unit of the recipient's limit.
+   * then one unit of the recipient's limit; when that refuses (or fails), the guard's units are given
+   * back, so a refused send consumes nothing anywhere.
    */
   async admit(
     key: string,
@@ -40,8 +41,13 @@ export class SendLimit {
     client: string | undefined,
     now: number,
   ): Promise<void> {
-    await this.#guard?.check({ phoneNumber: phoneNumberOf(context), client }, now);
-    await this.take(key, now);
+    const release = await this.#guard?.check({ phoneNumber: phoneNumberOf(context), client }, now);
+    try {
+      await this.take(key, now);
+    } catch (error) {
+      await release?.();
+      throw error;
+    }
   }
 
   /** Takes one unit for `key`; a `RateLimitedError` (with when the window ends) when none is left. */

@@ -17,8 +17,8 @@ export interface GuardLimiterSpec {
 
 /**
  * The two calls of a rate-limiter-flexible limiter the guard makes. `consume` resolves when a unit
- * was taken and rejects with a `RateLimiterRes` (`msBeforeNext`) when none is left, or with an
- * `Error` when the backend failed; `reward` gives a unit back.
+ * was taken and rejects with a `RateLimiterRes` (`msBeforeNext`) when none is left, having taken
+ * nothing, or with an `Error` when the backend failed; `reward` gives a unit back.
  */
 export type GuardRateLimiter = Pick<RateLimiterAbstract, 'consume' | 'reward'>;
 
@@ -43,7 +43,16 @@ export function memorySendGuardStore(): SendGuardStore {
       const id = `${keyPrefix}/${points}/${durationSeconds}`;
       let limiter = limiters.get(id);
       if (limiter === undefined) {
-        limiter = new RateLimiterMemory({ keyPrefix, points, duration: durationSeconds });
+        const counts = new RateLimiterMemory({ keyPrefix, points, duration: durationSeconds });
+        limiter = {
+          // rate-limiter-flexible counts a refused consume too: it is given back at once, so a refusal takes nothing.
+          consume: (key, taken) =>
+            counts.consume(key, taken).catch(async (reason: unknown) => {
+              if (!(reason instanceof Error)) await counts.reward(key, taken);
+              throw reason;
+            }),
+          reward: (key, given) => counts.reward(key, given),
+        };
         limiters.set(id, limiter);
       }
       return limiter;

@@ -145,6 +145,52 @@ describe('the send guard on resends, identity flows and its answers', () => {
     );
   });
 
+  it('ten presses on one number (5 sent, 5 refused by its own limit) leave the rest of its prefix free', async () => {
+    // Issue 16: the refused presses used to hold units of the prefix (and the global budget) for an hour.
+    const { verikit, provider } = setup({ guard: { perPrefix: { points: 10 }, global: { points: 10 } } });
+    const presses = await burst(
+      verikit,
+      Array.from({ length: 10 }, () => '+2348012340000'),
+      'me',
+    );
+    expect([presses.admitted.length, presses.refused.length, presses.other]).toEqual([5, 5, []]);
+    expect(presses.refused.every((error) => /for this recipient/.test(error.message))).toBe(true);
+    // The prefix and the global budget hold exactly the 5 sent: 5 more numbers of the block, from elsewhere.
+    const neighbours = await burst(verikit, consecutiveNumbers('+2348012340001', 6), (index) => `n${index}`);
+    expect([neighbours.admitted.length, neighbours.refused.length]).toEqual([5, 1]);
+    expect(provider.callsOf('phone.send')).toHaveLength(10);
+  });
+
+  it('12 starts to one number from 12 addresses (5 sent) do not lock the 1,000-number block', async () => {
+    const { verikit } = setup({ guard: { perClient: { points: 1 }, perPrefix: { points: 10 } } });
+    const starts = await burst(
+      verikit,
+      Array.from({ length: 12 }, () => '+2348012340000'),
+      (index) => `a${index}`,
+    );
+    expect([starts.admitted.length, starts.refused.length, starts.other]).toEqual([5, 7, []]);
+    // Each of the 7 refused addresses kept its own unit too: it can start for another number at once.
+    const others = await burst(verikit, consecutiveNumbers('+2348012340100', 5), (index) => `a${index + 5}`);
+    expect([others.admitted.length, others.refused.length]).toEqual([5, 0]);
+  });
+
+  it('20 starts refused by the per-number limit leave the client its one unit', async () => {
+    const { verikit } = setup({
+      guard: { perClient: { points: 1 }, perPrefix: false, global: false },
+      policies: { maxSendsPerHour: 1 },
+    });
+    // The first press takes the number's only send; the next 20 are refused by the per-number limit and give back
+    // the client's unit each time, so the client still has it for another number.
+    await verikit.start({ kind: 'phone', phoneNumber: '+2348012340000' });
+    const refused = await burst(
+      verikit,
+      Array.from({ length: 20 }, () => '+2348012340000'),
+      'c1',
+    );
+    expect(refused.refused).toHaveLength(20);
+    await verikit.start({ kind: 'phone', phoneNumber: '+2348012340001' }, { client: 'c1' });
+  });
+
   it('retryAt is on the engine clock, retryAfterMs is the wait; the refusal is logged by limit, never with the number or client', async () => {
     const { verikit, clock, logs } = setup({ guard: { perClient: { points: 1, windowMs: 60_000 } } });
     await verikit.start({ kind: 'phone', phoneNumber: '+2348012345678' }, { client: '198.51.100.23' });
@@ -261,6 +307,19 @@ describe('hostile input to the guard options and the call options: a typed error
 });
 
 describe('the guard store', () => {
+  it('a refused consume takes nothing: one unit given back after 3 refusals is one unit available', async () => {
+    const limiter = memorySendGuardStore().limiter({
+      name: 'global',
+      keyPrefix: 'guard:global',
+      points: 1,
+      durationSeconds: 60,
+    });
+    await limiter.consume('all', 1);
+    for (let refusal = 0; refusal < 3; refusal += 1) await expect(limiter.consume('all', 1)).rejects.toBeDefined();
+    await limiter.reward('all', 1);
+    await limiter.consume('all', 1);
+  });
+
   it('a backend that fails is a retryable StoreError with none of its message; nothing sent or stored', async () => {
     const failing: SendGuardStore = {
       limiter: () => ({

@@ -29,11 +29,16 @@ function refusalOf(reason: unknown): { msBeforeNext: number } | undefined {
   return typeof msBeforeNext === 'number' && Number.isFinite(msBeforeNext) ? { msBeforeNext } : undefined;
 }
 
+/** Gives back every unit an admitted attempt took (the send did not happen after all); never throws. */
+type GuardRelease = () => Promise<void>;
+
 /**
  * The send guard (docs/abuse.md, docs/decisions/0030-send-guard.md): before a send is committed, it
  * refuses a number of a country not allowed, then takes one unit of each limit that applies (per
- * client, per number prefix, global, in that order). A refused attempt gives back the units it took,
- * so one limit's refusals do not use up another's. Keys are keyed hashes (the engine's secret): no
+ * client, per number prefix, global, in that order). A refused attempt consumes nothing: it gives
+ * back the units it took (a limiter's refusal takes nothing itself, see `GuardRateLimiter`), so one
+ * limit's refusals do not use up another's; and an admitted attempt refused later (the per-number
+ * limit) gives its units back through the release `check` returns. Keys are keyed hashes (the engine's secret): no
  * number, prefix or client address is ever a key name or a log field.
  */
 export class SendGuard {
@@ -82,9 +87,10 @@ export class SendGuard {
   /**
    * Admits one send or throws: an `InvalidInputError` naming `phoneNumber` for a country not
    * allowed, a `RateLimitedError` (`retryAfterMs`, `retryAt` on the engine's clock) for a limit
-   * reached, a `StoreError` when the counts cannot be read.
+   * reached, a `StoreError` when the counts cannot be read. Resolves with the release that gives
+   * the units back when the send does not happen after all.
    */
-  async check(attempt: SendAttempt, now: number): Promise<void> {
+  async check(attempt: SendAttempt, now: number): Promise<GuardRelease> {
     const facts = attempt.phoneNumber === undefined ? undefined : numberFactsOf(attempt.phoneNumber, this.#digits);
     if (facts !== undefined && !this.#allows(facts.country)) {
       this.#logger.warn('verikit.guard.refused', { limit: 'country' });
@@ -116,6 +122,7 @@ export class SendGuard {
       }
       taken.push({ limiter: counted.limiter, key });
     }
+    return () => this.#giveBack(taken);
   }
 
   #allows(country: string | undefined): boolean {
@@ -123,7 +130,7 @@ export class SendGuard {
     return this.#settings.countries === undefined || this.#settings.countries.has(country);
   }
 
-  /** Gives back the units of a refused attempt; a failure here only leaves the count a little high. */
+  /** Gives back the units of a refused attempt; a failure here only leaves the count a little high (never a refusal). */
   async #giveBack(taken: ReadonlyArray<{ limiter: GuardRateLimiter; key: string }>): Promise<void> {
     await Promise.all(taken.map(({ limiter, key }) => limiter.reward(key, 1).catch(() => undefined)));
   }
