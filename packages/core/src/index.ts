@@ -34,7 +34,7 @@ export {
   type GuardLimiterSpec,
   type GuardLimitName,
   type GuardRateLimiter,
-} from './guard/send-guard-store.js';
+} from './store/send-guard-store.js';
 export type { Verification } from './proof/verification.js';
 export type { IssuedProof } from './proof/proofs.js';
 export type { IssueProofOptions, ProofClaim } from './proof/proof-inputs.js';

@@ -1,7 +1,7 @@
 import type { Verikit } from '@verikit/core';
 import { startInputSchema, userEventSchema } from '@verikit/core';
 import type { FlowView } from '@verikit/core';
-import { parseFlowId } from '@verikit/core/inputs';
+import { parseFlowId } from '@verikit/core/internal';
 import { parseInput } from '@verikit/provider';
 import { readJsonBody } from './body/read-json-body.js';
 import { errorAnswer } from './error-response.js';

@@ -8,7 +8,7 @@ import type { FlowRecord, FlowStore } from '../store/flow-store.js';
 import type { FlowChangeBus } from './change-bus.js';
 import type { FlowQueue } from './flow-queue.js';
 import type { FlowRecords, Loaded } from './flow-records.js';
-import type { Clock } from './options.js';
+import type { Clock } from '../time/clock.js';
 import { toView, type FlowView } from './view.js';
 
 /** What one try of a commit does with the flow it loaded. */

@@ -11,7 +11,7 @@ import { UsageError } from '../errors/usage-error.js';
 import type { FlowEnvironment } from '../flows/flow-definition.js';
 import type { CallOptions } from '../guard/call-options.js';
 import { SendGuard } from '../guard/send-guard.js';
-import { memorySendGuardStore } from '../guard/send-guard-store.js';
+import { memorySendGuardStore } from '../store/send-guard-store.js';
 import type { FlowPolicies } from '../flows/policies.js';
 import type { SendSmsInput, SendWhatsAppInput, StartInput, UserEvent } from '../inputs/inputs.js';
 import { parseFlowId } from '../inputs/parse-flow-id.js';
@@ -27,14 +27,16 @@ import { EffectRunner } from './effect-runner.js';
 import { FlowQueue } from './flow-queue.js';
 import { FlowRecords } from './flow-records.js';
 import { sendSms, sendWhatsApp } from './messaging.js';
-import { resolveOptions, type Clock, type VerikitOptions } from './options.js';
+import { resolveOptions, type VerikitOptions } from './options.js';
+import type { Clock } from '../time/clock.js';
 import { receiveProviderEvent, type ReceiveResult } from './receive.js';
 import { SendLimit } from './send-limit.js';
 import { startFlow } from './start-flow.js';
 import { applyUserEvent } from './user-event.js';
 import { toView, type FlowView } from './view.js';
 
-export type { Clock, VerikitOptions } from './options.js';
+export type { VerikitOptions } from './options.js';
+export type { Clock } from '../time/clock.js';
 export type { CallOptions } from '../guard/call-options.js';
 export type { ReceiveResult } from './receive.js';
 

@@ -1,5 +1,5 @@
 import type { ReceiveResult } from '@verikit/core';
-import { errorCode } from '@verikit/core/logging';
+import { errorCode } from '@verikit/core/internal';
 import { InvalidInputError, VerikitError, type Logger, type ProviderEventV1 } from '@verikit/provider';
 import type { DeliveryGuard } from './delivery-guard.js';
 import { malformed, type WebhookAnswer, type WebhookResponseBody } from './webhook-response.js';

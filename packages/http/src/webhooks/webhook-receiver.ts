@@ -6,7 +6,7 @@ import { WebhookVerificationError } from './webhook-verification-error.js';
 import type { Logger } from '@verikit/provider';
 import type { ProviderEventV1, RawWebhookV1 } from '@verikit/provider';
 import type { FlowStore } from '@verikit/core';
-import { errorCode } from '@verikit/core/logging';
+import { errorCode } from '@verikit/core/internal';
 import { DeliveryGuard } from './delivery-guard.js';
 import { createHmacHeaderVerifier } from './hmac-header-verifier.js';
 import { readBody } from '../body/read-body.js';
