@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Verikit } from '@verikit/core';
 import { createGatewayProvider } from '@verikit/gateway';
 import { InvalidInputError, type ProviderV1 } from '@verikit/provider';
@@ -77,7 +78,7 @@ function testSetup(): ProviderSetup {
     webhookSecret: undefined,
     testProvider,
     connect(verikit) {
-      unsubscribe = testProvider.onEvent((event) => verikit.receive(event));
+      unsubscribe = testProvider.onEvent((event) => verikit.receive({ id: randomUUID(), event }));
     },
     async close() {
       unsubscribe();

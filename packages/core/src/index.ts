@@ -25,6 +25,8 @@ export {
   type VerikitOptions,
   type Clock,
   type ReceiveResult,
+  type ProviderDelivery,
+  type ReceiveOptions,
   type CallOptions,
 } from './engine/create-verikit.js';
 export { defaultGuardLimits, type GuardLimit, type PrefixLimit, type SendGuardOptions } from './guard/guard-options.js';
@@ -41,6 +43,7 @@ export type { IssueProofOptions, ProofClaim } from './proof/proof-inputs.js';
 export type { StartInput, UserEvent, SendSmsInput, SendWhatsAppInput } from './inputs/inputs.js';
 export { startInputSchema, userEventSchema, sendSmsInputSchema, sendWhatsAppInputSchema } from './inputs/inputs.js';
 export type { FlowView, FlowViewError } from './engine/view.js';
+export { receiveDefaults } from './inbound/receive-delivery.js';
 export { errorMessageIds, messageIdOf, unknownErrorMessageId } from './engine/message-ids.js';
 export { MemoryChangeBus, type FlowChangeBus, type FlowListener } from './engine/change-bus.js';
 export { defaultPolicies, type FlowPolicies } from './flows/policies.js';

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { createProviderDouble, type ProviderDouble } from './provider-double.fixtures.js';
 import { describe, expect, it } from 'vitest';
 import { CapabilityError, ProviderRejectedError, ProviderUnavailableError, RateLimitedError } from '@verikit/provider';
@@ -354,7 +355,10 @@ describe('ussd flow', () => {
     const started = await verikit.start({ kind: 'ussd', phoneNumber: phone });
     expect(started.status).toBe('awaiting-dial');
     await new Promise((resolve) => setTimeout(resolve, 250));
-    const received = await verikit.receive({ type: 'ussd-verification', phoneNumber: phone, status: 'success' });
+    const received = await verikit.receive({
+      id: randomUUID(),
+      event: { type: 'ussd-verification', phoneNumber: phone, status: 'success' },
+    });
     expect(received).toMatchObject({ outcome: 'applied', flowId: started.id });
     expect((await verikit.get(started.id)).status).toBe('verified');
   });
@@ -373,14 +377,22 @@ describe('ussd flow', () => {
   it('ignores an event for a number with no active flow, and a second event once verified', async () => {
     const { verikit, provider } = setup();
     expect(
-      await verikit.receive({ type: 'ussd-verification', phoneNumber: '+2348011111111', status: 'success' }),
+      await verikit.receive({
+        id: randomUUID(),
+        event: { type: 'ussd-verification', phoneNumber: '+2348011111111', status: 'success' },
+      }),
     ).toEqual({ outcome: 'no-active-flow' });
     const { id } = await verikit.start({ kind: 'ussd', phoneNumber: phone });
     await provider.completeUssd(phone);
     const version = (await verikit.get(id)).version;
-    expect((await verikit.receive({ type: 'ussd-verification', phoneNumber: phone, status: 'failed' })).outcome).toBe(
-      'no-active-flow',
-    );
+    expect(
+      (
+        await verikit.receive({
+          id: randomUUID(),
+          event: { type: 'ussd-verification', phoneNumber: phone, status: 'failed' },
+        })
+      ).outcome,
+    ).toBe('no-active-flow');
     expect((await verikit.get(id)).version).toBe(version);
   });
 

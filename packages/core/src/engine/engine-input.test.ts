@@ -155,7 +155,7 @@ describe('bad input to every public function: a typed error naming the field, an
       [{ type: 'ussd-verification', phoneNumber: megabyte, status: 'success' }, 'event.phoneNumber'],
       [null, 'event'],
     ] as const) {
-      expect((await invalid(() => verikit.receive(event as never))).field).toBe(field);
+      expect((await invalid(() => verikit.receive({ id: 'msg_1', event } as never))).field).toBe(field);
     }
     expect(raw()).toBe(before);
   });

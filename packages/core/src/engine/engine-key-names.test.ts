@@ -69,7 +69,10 @@ describe('store key names carry a keyed hash of the phone number, never the numb
     await store.setRoute(`ussd:${phone}`, started.id, 60_000);
     expect(keyNames(keyv).filter((name) => name.includes('route:ussd:phone:'))).toEqual([]);
 
-    const result = await verikit.receive({ type: 'ussd-verification', phoneNumber: phone, status: 'success' });
+    const result = await verikit.receive({
+      id: 'msg_legacy_route',
+      event: { type: 'ussd-verification', phoneNumber: phone, status: 'success' },
+    });
     expect(result).toMatchObject({ outcome: 'applied', flowId: started.id });
     expect(keyNames(keyv).filter((name) => name.includes(phone.slice(-7)))).toHaveLength(1);
   });

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { createProviderDouble, type ProviderDouble } from './provider-double.fixtures.js';
 import { ManualClock } from './manual-clock.fixtures.js';
 import type { Logger } from '@verikit/provider';
@@ -28,7 +29,7 @@ export function setup(options: Partial<VerikitOptions> & { provider?: ProviderDo
   const store = new KeyvFlowStore(keyv);
   const { logger, lines } = captureLogger();
   const verikit = createVerikit({ provider, secret: testSecret, clock, store, logger, ...options });
-  provider.onEvent((event) => verikit.receive(event));
+  provider.onEvent((event) => verikit.receive({ id: randomUUID(), event }));
   /** Every raw value in the store, as stored (JSON strings). */
   const raw = (): string => JSON.stringify([...(keyv.store as Map<string, unknown>).entries()]);
   return { provider, clock, keyv, store, verikit, raw, logs: lines };
