@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { createProviderDouble, type ProviderDouble } from './provider-double.fixtures.js';
+import { createTestProviderV1, type TestProviderV1 } from '@verikit/testing';
 import { ManualClock } from './manual-clock.fixtures.js';
 import type { Logger } from '@verikit/provider';
 import { KeyvFlowStore, createMemoryKeyv } from '../store/keyv-flow-store.js';
@@ -22,8 +22,8 @@ export function captureLogger(): { logger: Logger; lines: CapturedLog[] } {
   return { logger: { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') }, lines };
 }
 
-export function setup(options: Partial<VerikitOptions> & { provider?: ProviderDouble } = {}) {
-  const provider = options.provider ?? createProviderDouble();
+export function setup(options: Partial<VerikitOptions> & { provider?: TestProviderV1 } = {}) {
+  const provider = options.provider ?? createTestProviderV1();
   const clock = new ManualClock();
   const keyv = createMemoryKeyv();
   const store = new KeyvFlowStore(keyv);
