@@ -2,7 +2,7 @@ import type { AnyMachineSnapshot } from 'xstate';
 import type { Logger } from '@verikit/provider';
 import { ConflictError } from '../errors/conflict-error.js';
 import type { FlowEnvironment, InternalEvent } from '../flows/flow-definition.js';
-import type { EffectRequest } from '../flows/shared.js';
+import type { EffectRequest } from '../flows/flow-context.js';
 import { errorCode } from '../logging/error-code.js';
 import type { FlowRecord, FlowStore } from '../store/flow-store.js';
 import type { FlowChangeBus } from './change-bus.js';

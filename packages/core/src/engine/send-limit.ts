@@ -2,7 +2,7 @@ import { sendsLimitKey } from '../store/store-keys.js';
 import { RateLimitedError } from '@verikit/provider';
 import type { FlowDefinition, FlowEnvironment } from '../flows/flow-definition.js';
 import type { FlowPolicies } from '../flows/policies.js';
-import type { EffectRequest } from '../flows/shared.js';
+import type { EffectRequest } from '../flows/flow-context.js';
 import type { SendGuard } from '../guard/send-guard.js';
 import type { FlowStore } from '../store/flow-store.js';
 

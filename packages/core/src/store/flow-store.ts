@@ -1,4 +1,4 @@
-import type { FlowKind } from '../flows/shared.js';
+import type { FlowKind } from '../flows/flow-context.js';
 import type { SendGuardStore } from './send-guard-store.js';
 
 /** The record format version written by this release. Older or newer records are refused with a `RecordSchemaError`. */
