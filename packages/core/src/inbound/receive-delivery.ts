@@ -4,6 +4,7 @@ import { providerEventSchema } from '../inputs/inputs.js';
 import { errorCode } from '../logging/error-code.js';
 import type { FlowStore } from '../store/flow-store.js';
 import { DeliveryClaims, type Admission } from './delivery-claims.js';
+import type { FlowView } from '../engine/view.js';
 import type { AppliedEvent } from './apply-provider-event.js';
 
 /** One delivery of something a provider told us: the typed event and the id its redeliveries share. */
@@ -33,21 +34,22 @@ export interface ReceiveOptions {
   readonly replayTtlMs?: number;
 }
 
-/** What `verikit.receive` did with a delivery. A failure rejects, with the claim given back. */
-export type ReceiveResult =
-  | AppliedEvent
-  /** This delivery id was applied before: nothing changed. */
-  | { readonly outcome: 'duplicate' }
+/** What `verikit.receive` did with a delivery. A failure rejects instead, with the claim given back. */
+export interface ReceiveResult {
   /**
-   * Another delivery of the same id is being applied (or one died applying it): deliver again
-   * after `retryAfterMs`, when its claim has lapsed at the latest.
+   * `applied`: a live flow took the event. `no-active-flow`: none waits for it (ended, expired, or never
+   * started here). `duplicate`: this delivery id was applied before; nothing changed. `in-progress`: another
+   * delivery of the id is being applied (or one died applying it). `timed-out`: not applied within
+   * `processingTimeoutMs`; the application runs on and still records or gives back the claim.
    */
-  | { readonly outcome: 'in-progress'; readonly retryAfterMs: number }
-  /**
-   * The event was not applied within `processingTimeoutMs`. Its application runs on and still
-   * records or gives back the claim; deliver again after `retryAfterMs`.
-   */
-  | { readonly outcome: 'timed-out'; readonly retryAfterMs: number };
+  readonly outcome: 'applied' | 'no-active-flow' | 'duplicate' | 'in-progress' | 'timed-out';
+  /** The flow that took the event (`applied`), or that no longer waits for it, when known. */
+  readonly flowId?: string;
+  /** That flow's view after the event (`applied`). */
+  readonly view?: FlowView;
+  /** `in-progress` and `timed-out`: deliver again after this many ms, when the claim has lapsed at the latest. */
+  readonly retryAfterMs?: number;
+}
 
 /** The defaults of {@link ReceiveOptions}. */
 export const receiveDefaults = Object.freeze({

@@ -92,20 +92,29 @@ export function malformed(error: InvalidInputError): WebhookResponseBody {
 export function answerOf(result: ReceiveResult): WebhookAnswer {
   switch (result.outcome) {
     case 'applied':
-      return { body: { status: 'applied', flowId: result.flowId } };
+      return {
+        body: result.flowId === undefined ? { status: 'applied' } : { status: 'applied', flowId: result.flowId },
+      };
     case 'in-progress':
-      return { body: { status: 'in-progress' }, retryAfterSeconds: Math.max(1, Math.ceil(result.retryAfterMs / 1000)) };
+      return { body: { status: 'in-progress' }, retryAfterSeconds: retryAfterSecondsOf(result) };
     case 'timed-out':
       return {
         body: {
           status: 'retry',
           error: { code: 'webhook_timeout', message: 'the event is still being applied; deliver it again later' },
         },
-        retryAfterSeconds: Math.max(1, Math.ceil(result.retryAfterMs / 1000)),
+        retryAfterSeconds: retryAfterSecondsOf(result),
       };
     default:
       return { body: { status: result.outcome } };
   }
+}
+
+/** `Retry-After` in whole seconds (at least 1) for what the engine says; the default when it says nothing. */
+function retryAfterSecondsOf(result: ReceiveResult): number {
+  return result.retryAfterMs === undefined
+    ? defaultRetryAfterSeconds
+    : Math.max(1, Math.ceil(result.retryAfterMs / 1000));
 }
 
 /** The answer to a delivery the engine could not apply: the claim was given back, so a redelivery may succeed. */
