@@ -1,7 +1,7 @@
 import { Hono, type Handler } from 'hono';
 import { z } from 'zod';
 import type { Verikit, FlowView } from '@verikit/core';
-import { parseInput } from '@verikit/provider';
+import { parseInput, silentLogger } from '@verikit/provider';
 import { clientKeyResolver } from './client-key.js';
 import { Cors, corsMiddleware, type CorsEnv } from './cors.js';
 import { errorResponse } from './error-response.js';
@@ -97,6 +97,7 @@ const optionsSchema = z.object({
 export function createFlowHandler(options: FlowHandlerOptions): FlowHandler {
   parseInput(optionsSchema, options);
   const { verikit } = options;
+  const logger = options.logger ?? silentLogger;
   const basePath = normalizeBasePath(options.basePath ?? '');
   const webhookPath = options.webhookPath === false ? undefined : (options.webhookPath ?? '/webhooks');
   const routes = flowRoutes({
@@ -108,7 +109,7 @@ export function createFlowHandler(options: FlowHandlerOptions): FlowHandler {
     clientKey: clientKeyResolver({
       clientKey: options.clientKey,
       trustProxy: options.trustProxy ?? false,
-      logger: verikit.logger,
+      logger,
     }),
   });
 
@@ -151,17 +152,20 @@ export function createFlowHandler(options: FlowHandlerOptions): FlowHandler {
   app.notFound((c) => fail(new RouteNotFoundError(), c.req.raw));
   app.onError((error, c) => fail(error, c.req.raw));
   const api = basePath === '' ? app : app.basePath(basePath);
-  if (webhookPath !== undefined) {
+  // The webhook route exists only where something sends webhooks: a provider with a `webhooks`
+  // capability, or a parser of one's own. Termii and Twilio send none, and need no secret.
+  const receivesWebhooks = verikit.webhooks !== undefined || options.webhooks?.parse !== undefined;
+  if (webhookPath !== undefined && receivesWebhooks) {
     const configured = options.webhooks !== undefined;
-    if (!configured && verikit.provider.webhooks !== undefined) {
-      verikit.logger.warn('verikit.webhook.not-configured', {
+    if (!configured) {
+      logger.warn('verikit.webhook.not-configured', {
         hint: 'the provider sends webhooks but createFlowHandler has no webhooks option: every webhook is refused (401) until webhooks: { secret } is set; webhookPath: false leaves the route out',
       });
     }
     // Given webhook options must authenticate (a secret, a verifier, or the explicit opt-out):
     // `webhooks: { secret: process.env.X }` with X unset throws here, naming webhooks.secret.
     const handleWebhook = webhookHandlerFor(
-      { ...options.webhooks, verikit },
+      { logger, ...options.webhooks, verikit },
       { fieldPrefix: 'webhooks', requireSecret: configured },
     );
     const answer = route(routeMethods.webhooks, (request) => handleWebhook(request), new Cors(undefined));

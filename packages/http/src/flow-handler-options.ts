@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { Logger } from '@verikit/provider';
 import type { Verikit, startInputSchema, FlowView } from '@verikit/core';
 import type { ClientKeyFunction } from './client-key.js';
 import type { CorsOptions } from './cors.js';
@@ -42,13 +43,14 @@ export interface FlowHandlerOptions {
    * How the webhook route verifies what it receives: the secret, scheme and window (docs/webhooks.md).
    * When given, `secret` is required (or a verifier of your own, or the explicit `allowUnsigned`):
    * `{ secret: process.env.X }` with X unset throws at creation, naming `webhooks.secret`.
-   * Default: none, so every webhook is refused (401), and a warning is logged at creation when the
-   * provider sends webhooks.
+   * Default: none, so every webhook is refused (401), and a warning is logged at creation. Ignored
+   * when the provider sends no webhooks (Termii, Twilio): the route is off, and no secret is needed.
    */
   webhooks?: Omit<WebhookHandlerOptions, 'verikit'>;
   /**
    * The webhook route, below `basePath`, answered by {@link createWebhookHandler} with the `webhooks`
-   * options. Default `'/webhooks'`; `false` leaves the route out (404).
+   * options. Default `'/webhooks'`; `false` leaves the route out (404). Off whatever this says when
+   * the provider has no `webhooks` capability and `webhooks.parse` is not given.
    */
   webhookPath?: string | false;
   /** Interval of SSE heartbeat comments, in ms. Default 15,000. */
@@ -66,6 +68,12 @@ export interface FlowHandlerOptions {
    * the default client key is then its last entry. Default `false` (a client could set the header).
    */
   trustProxy?: boolean;
+  /**
+   * Where the handler logs (a client key it cannot read, webhooks refused or not configured); the
+   * `webhooks` options take it too unless they name their own. Default: silent. Give the engine's
+   * logger to read every verikit line in one place.
+   */
+  logger?: Logger;
   /**
    * Called with every error answered with a 5xx (store or provider down, or an unexpected
    * failure, whose details the client never sees), for the application's logs.

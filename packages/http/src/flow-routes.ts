@@ -1,5 +1,5 @@
 import { type Verikit, startInputSchema, userEventSchema, type FlowView } from '@verikit/core';
-import { parseFlowId } from '@verikit/core/inputs';
+import { parseFlowId } from '@verikit/core/internal';
 import { parseInput } from '@verikit/provider';
 import { readJsonBody } from './body/read-json-body.js';
 import { errorAnswer } from './error-response.js';

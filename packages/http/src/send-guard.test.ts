@@ -126,7 +126,7 @@ describe('clientKey and trustProxy', () => {
       logger,
       guard: { perClient: { points: 2 }, perPrefix: false },
     });
-    const handler = createFlowHandler({ verikit });
+    const handler = createFlowHandler({ verikit, logger });
     const statuses: number[] = [];
     for (const phoneNumber of numbers.slice(0, 4)) {
       const request = new Request('http://localhost/flows', {

@@ -1,17 +1,15 @@
 import {
   InvalidInputError,
   VerikitError,
-  type Logger,
   type MessageSendResultV1,
-  type ProviderEventV1,
-  type ProviderV1,
+  type WebhooksCapabilityV1,
 } from '@verikit/provider';
 import { StoreError } from '../errors/store-error.js';
 import { UsageError } from '../errors/usage-error.js';
 import type { FlowEnvironment } from '../flows/flow-definition.js';
 import type { CallOptions } from '../guard/call-options.js';
 import { SendGuard } from '../guard/send-guard.js';
-import { memorySendGuardStore } from '../guard/send-guard-store.js';
+import { memorySendGuardStore } from '../store/send-guard-store.js';
 import type { FlowPolicies } from '../flows/policies.js';
 import type { SendSmsInput, SendWhatsAppInput, StartInput, UserEvent } from '../inputs/inputs.js';
 import { parseFlowId } from '../inputs/parse-flow-id.js';
@@ -19,7 +17,6 @@ import type { IssueProofOptions, ProofClaim } from '../proof/proof-inputs.js';
 import { Proofs, type IssuedProof } from '../proof/proofs.js';
 import type { Verification } from '../proof/verification.js';
 import { SecretBox } from '../secrets/secrets.js';
-import type { FlowStore } from '../store/flow-store.js';
 import { safeStoreCause } from '../store/safe-store-cause.js';
 import type { FlowListener } from './change-bus.js';
 import { CommitLoop } from './commit-loop.js';
@@ -27,16 +24,23 @@ import { EffectRunner } from './effect-runner.js';
 import { FlowQueue } from './flow-queue.js';
 import { FlowRecords } from './flow-records.js';
 import { sendSms, sendWhatsApp } from './messaging.js';
-import { resolveOptions, type Clock, type VerikitOptions } from './options.js';
-import { receiveProviderEvent, type ReceiveResult } from './receive.js';
+import { resolveOptions, type VerikitOptions } from './options.js';
+import { applyProviderEvent } from '../inbound/apply-provider-event.js';
+import {
+  receiveDelivery,
+  type ProviderDelivery,
+  type ReceiveOptions,
+  type ReceiveResult,
+} from '../inbound/receive-delivery.js';
 import { SendLimit } from './send-limit.js';
 import { startFlow } from './start-flow.js';
 import { applyUserEvent } from './user-event.js';
 import { toView, type FlowView } from './view.js';
 
-export type { Clock, VerikitOptions } from './options.js';
+export type { VerikitOptions } from './options.js';
+export type { Clock } from '../time/clock.js';
 export type { CallOptions } from '../guard/call-options.js';
-export type { ReceiveResult } from './receive.js';
+export type { ProviderDelivery, ReceiveOptions, ReceiveResult } from '../inbound/receive-delivery.js';
 
 /** The verikit engine: starts flows, takes user events, runs provider calls, and sends messages. */
 export interface Verikit {
@@ -62,8 +66,20 @@ export interface Verikit {
    * it after `subscribe(flowId, …)`: without a live subscription it rejects with a `UsageError`.
    */
   subscribed(flowId: string): Promise<void>;
-  /** Applies a verified provider event (the USSD result) to the flow it concerns. */
-  receive(event: ProviderEventV1): Promise<ReceiveResult>;
+  /**
+   * The one entry for what a provider tells us (today the USSD result): applies a verified
+   * delivery's event to the flow it concerns, once per delivery id across every instance sharing
+   * the store. A redelivery of an applied id is a `duplicate`; one that meets another delivery of
+   * the same id is `in-progress`; a failure rejects and gives the id back, so the next delivery
+   * applies it afresh (docs/webhooks.md). Verifying the delivery is the caller's job
+   * (`@verikit/http`'s webhook route).
+   */
+  receive(delivery: ProviderDelivery, options?: ReceiveOptions): Promise<ReceiveResult>;
+  /**
+   * How the provider's webhooks are read into events: its `webhooks` capability, or `undefined`
+   * when the provider sends no webhooks (then no webhook route is needed).
+   */
+  readonly webhooks: WebhooksCapabilityV1 | undefined;
   /**
    * What a verified flow verified (the full phone number, or the identity type and the number's keyed
    * hash; when; by which provider), for the backend only. A flow not verified: `FlowNotVerifiedError`.
@@ -90,16 +106,8 @@ export interface Verikit {
       provider: string;
     }
   >;
-  /** The provider the engine was created with (its `webhooks.parse` reads the provider's webhooks). */
-  readonly provider: ProviderV1;
-  /** The engine's clock: what `now` means for every flow, webhook timestamps included. */
-  readonly clock: Clock;
-  /** The engine's logger. */
-  readonly logger: Logger;
   /** The policies in force. */
   readonly policies: Readonly<FlowPolicies>;
-  /** Where the engine keeps flows (the HTTP layer keeps webhook ids there too). */
-  readonly store: FlowStore;
 }
 
 /**
@@ -153,10 +161,7 @@ export function createVerikit(options: VerikitOptions): Verikit {
 
   const verikit: Verikit = {
     policies,
-    store,
-    provider,
-    clock,
-    logger,
+    webhooks: provider.webhooks,
     start: (input, options) => startFlow({ settings, env, records, commits, limits, effects }, input, options),
     send: (flowId, event, options) => applyUserEvent({ env, commits, limits, effects }, flowId, event, options),
     get,
@@ -197,7 +202,12 @@ export function createVerikit(options: VerikitOptions): Verikit {
         });
       }
     },
-    receive: (event) => receiveProviderEvent({ store, commits, env }, event),
+    receive: (delivery, receiveOptions) =>
+      receiveDelivery(
+        { store, logger, apply: (event) => applyProviderEvent({ store, commits, env }, event) },
+        delivery,
+        receiveOptions,
+      ),
     verification: (flowId) => proofs.verification(flowId),
     issueProof: (flowId, proofOptions) => proofs.issue(flowId, proofOptions),
     redeemProof: (token, claim) => proofs.redeem(token, claim),

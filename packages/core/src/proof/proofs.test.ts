@@ -3,7 +3,7 @@ import { inspect } from 'node:util';
 import { InvalidInputError } from '@verikit/provider';
 import { createVerikit } from '../engine/create-verikit.js';
 import { setup, testSecret } from '../engine/engine.fixtures.js';
-import { createProviderDouble } from '../engine/provider-double.fixtures.js';
+import { createTestProviderV1 } from '@verikit/testing';
 import { FlowNotVerifiedError } from '../errors/flow-not-verified-error.js';
 import { ProofRejectedError, type ProofRejection } from '../errors/proof-rejected-error.js';
 import { KeyvFlowStore, createMemoryKeyv } from '../store/keyv-flow-store.js';
@@ -144,7 +144,7 @@ describe('proofs', () => {
 
   it('is accepted once across engines sharing a store, even when redeemed in parallel', async () => {
     const keyv = createMemoryKeyv();
-    const provider = createProviderDouble();
+    const provider = createTestProviderV1();
     const engines = [0, 1].map(() => createVerikit({ provider, secret: testSecret, store: new KeyvFlowStore(keyv) }));
     const { id } = await engines[0]!.start({ kind: 'phone', phoneNumber: phone });
     await engines[0]!.send(id, { type: 'submit-code', code: provider.lastCode(phone)! });

@@ -1,7 +1,8 @@
+import { proofClaimKey } from '../store/store-keys.js';
 import type { Logger } from '@verikit/provider';
 import { ProofRejectedError, type ProofRejection } from '../errors/proof-rejected-error.js';
 import type { FlowRecords } from '../engine/flow-records.js';
-import type { Clock } from '../engine/options.js';
+import type { Clock } from '../time/clock.js';
 import { parseFlowId } from '../inputs/parse-flow-id.js';
 import { generateFlowId, type SecretBox } from '../secrets/secrets.js';
 import type { FlowStore } from '../store/flow-store.js';
@@ -101,7 +102,7 @@ export class Proofs {
     const subject = this.#subjectOfClaim(payload, claim);
     if (subject === undefined || !equalInConstantTime(this.#keys.subjectHash(subject), payload.sub))
       return this.#reject('mismatch', payload);
-    if (!(await store.claim(`proof:${payload.id}`, Math.max(1, payload.exp - now))))
+    if (!(await store.claim(proofClaimKey(payload.id), Math.max(1, payload.exp - now))))
       return this.#reject('used', payload);
     this.#deps.logger.info('verikit.proof.redeemed', { flowId: payload.flowId, kind: payload.kind });
     const verification: Verification = {
