@@ -4,6 +4,7 @@ import type { Verikit } from '@verikit/core';
 import type { FlowView } from '@verikit/core';
 import { parseInput } from '@verikit/provider';
 import { clientKeyResolver } from './client-key.js';
+import { StreamCounter } from './stream-limits.js';
 import { Cors, corsMiddleware, type CorsEnv } from './cors.js';
 import { errorResponse } from './error-response.js';
 import { ForbiddenError } from './errors/forbidden-error.js';
@@ -51,6 +52,14 @@ const optionsSchema = z.object({
     })
     .optional(),
   trustProxy: z.boolean({ error: 'must be true or false' }).optional(),
+  ipv6PrefixBits: z.number().int().min(32).max(128).optional(),
+  requireFlowSecret: z.boolean({ error: 'must be true or false' }).optional(),
+  streamLimits: z
+    .strictObject({
+      perClient: z.number().int().min(1).max(1_000_000).optional(),
+      perFlow: z.number().int().min(1).max(1_000_000).optional(),
+    })
+    .optional(),
   onError: z.function().optional(),
   cors: z
     .object({
@@ -78,7 +87,10 @@ const optionsSchema = z.object({
  * Hono routes, our CORS middleware, and one error answer for everything.
  *
  * Routes, below `basePath`:
- * - `POST /flows`: start a flow (201 with the view)
+ * - `POST /flows`: start a flow (201 with the view and its `flowSecret`; `Idempotency-Key` and
+ *   `Verikit-Owner` make a repeat return the same flow)
+ * - every route of a flow needs the flow secret the start answered with (`Verikit-Flow-Secret`
+ *   header), unless `requireFlowSecret: false`; without it the flow does not exist (404)
  * - `GET /flows/:id`: read the view
  * - `POST /flows/:id/events`: send a user event (`submit-code`, `resend`, `restart`, `cancel`)
  * - `GET /flows/:id/stream`: server-sent events of the view, live
@@ -109,9 +121,17 @@ export function createFlowHandler(options: FlowHandlerOptions): FlowHandler {
     clientKey: clientKeyResolver({
       clientKey: options.clientKey,
       trustProxy: options.trustProxy ?? false,
+      ipv6PrefixBits: options.ipv6PrefixBits ?? 64,
       logger: verikit.logger,
     }),
+    requireFlowSecret: options.requireFlowSecret ?? true,
+    streams: new StreamCounter(options.streamLimits),
   });
+  if (options.requireFlowSecret === false && options.authorize === undefined) {
+    verikit.logger.warn('verikit.http.flow-secret-off', {
+      hint: 'requireFlowSecret: false without authorize: whoever holds a flow id may read, drive and prove that flow',
+    });
+  }
 
   async function authorize(request: Request, flow: FlowView | FlowStartRequest, action: FlowAction): Promise<void> {
     if ((await options.authorize?.(request, flow, action)) !== true) throw new ForbiddenError();

@@ -16,6 +16,10 @@ export type {
 } from './flow-handler-options.js';
 export type { CorsOptions } from './cors.js';
 export type { ClientKeyFunction } from './client-key.js';
+export type { StreamLimits } from './stream-limits.js';
+export { toHonoHandler, type HonoHandlerOptions } from './hono-handler.js';
+export { flowSecretHeader } from './flow-routes.js';
+export { idempotencyKeyHeader, ownerHeader } from './start-options.js';
 export type { ErrorResponseBody } from './error-response.js';
 export { toNodeHandler, type NodeHandler, type NodeHandlerOptions } from './node-adapter.js';
 export { answerClientErrors } from './node-client-errors.js';

@@ -1,9 +1,12 @@
 import { z } from 'zod';
-import { identityNumberSchema, parseInput, phoneNumberSchema } from '@verikit/provider';
+import { identityNumberSchema, InvalidInputError, parseInput, phoneNumberSchema } from '@verikit/provider';
 import { proofTokenPattern } from './proof-token.js';
 
 /** The longest proof token taken: far above any this engine issues. */
 const maxTokenLength = 2200;
+
+/** The most proofs one claim set redeems. */
+const maxClaimSet = 10;
 
 /** Longest and shortest lives of a proof: long enough to finish a signup form, short enough to be worth little if leaked. */
 export const defaultProofTtlMs = 5 * 60_000;
@@ -60,6 +63,20 @@ export function parseProofClaim(claim: unknown): ProofClaim {
   return isPhone ? parseInput(phoneClaimSchema, claim, 'claim') : parseInput(identityClaimSchema, claim, 'claim');
 }
 
+/** The proofs of a claim set: 1 to 10 `{ token, claim }`, each checked as `redeemProof` checks its arguments. */
+export function parseRedeemItems(items: unknown): { token: string; claim: ProofClaim }[] {
+  if (!Array.isArray(items) || items.length === 0 || items.length > maxClaimSet) {
+    throw new InvalidInputError([
+      { field: 'proofs', message: `must be a list of 1 to ${maxClaimSet} { token, claim }` },
+    ]);
+  }
+  return items.map((item: unknown) => {
+    const { token, claim } = (typeof item === 'object' && item !== null ? item : {}) as Record<string, unknown>;
+    return { token: parseProofToken(token), claim: parseProofClaim(claim) };
+  });
+}
+
+/** Checks the options of `issueProof`. */
 export function parseIssueOptions(options: unknown): IssueProofOptions {
   return parseInput(issueOptionsSchema, options ?? {}, 'options');
 }

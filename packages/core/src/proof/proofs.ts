@@ -5,15 +5,10 @@ import type { Clock } from '../engine/options.js';
 import { parseFlowId } from '../inputs/parse-flow-id.js';
 import { generateFlowId, type SecretBox } from '../secrets/secrets.js';
 import type { FlowStore } from '../store/flow-store.js';
-import {
-  defaultProofTtlMs,
-  parseIssueOptions,
-  parseProofClaim,
-  parseProofToken,
-  type ProofClaim,
-} from './proof-inputs.js';
+import { defaultProofTtlMs, parseIssueOptions, parseRedeemItems, type ProofClaim } from './proof-inputs.js';
 import { equalInConstantTime, identityNumberHash, ProofKeys, type ProofSubject } from './proof-keys.js';
 import { decodeProof, encodeProof, type ProofPayload } from './proof-token.js';
+import { proofStoreKeys, redemptionMemoryMs } from './proof-store-keys.js';
 import { verificationOf, type Verification } from './verification.js';
 
 /** A proof as issued: the token to hand to the browser, and when it stops being accepted. */
@@ -44,9 +39,9 @@ function subjectOf(verification: Verification): ProofSubject {
 
 /**
  * What the backend learns of a verified flow, and the proofs it hands through the browser to its
- * signup endpoint (docs/decisions/0050-proof-of-verification.md). A proof is signed, short-lived,
- * carries only a keyed hash of the verified number, and is accepted once across every instance
- * sharing the store. Neither the token nor a number is ever logged.
+ * signup endpoint (docs/decisions/0050-proof-of-verification.md). A proof is sealed (opaque),
+ * short-lived, carries only a keyed hash of the verified number, and a flow's proofs are accepted
+ * once in all across every instance sharing the store (decision 0902). Neither the token nor a number is ever logged.
  */
 export class Proofs {
   readonly #deps: ProofDeps;
@@ -69,6 +64,9 @@ export class Proofs {
   async issue(rawFlowId: string, rawOptions?: { ttlMs?: number }): Promise<IssuedProof> {
     const options = parseIssueOptions(rawOptions);
     const verification = await this.verification(rawFlowId);
+    // A verification is redeemed once: after that, the flow proves nothing more.
+    if ((await this.#deps.store.getRoute(proofStoreKeys.redeemed(verification.flowId))) !== undefined)
+      this.#reject('used', { flowId: verification.flowId, kind: verification.kind });
     const expiresAt = this.#deps.clock.now() + (options.ttlMs ?? defaultProofTtlMs);
     const payload: ProofPayload = {
       v: 1,
@@ -82,36 +80,61 @@ export class Proofs {
       exp: expiresAt,
     };
     this.#deps.logger.info('verikit.proof.issued', { flowId: verification.flowId, kind: verification.kind });
-    return Object.freeze({ token: encodeProof(this.#keys, payload), expiresAt });
+    return Object.freeze({ token: encodeProof(this.#deps.secrets, payload), expiresAt });
   }
 
   /**
-   * Accepts a proof once for the number claimed: checks the signature, the expiry, that the claim is
-   * the verified number, then claims the proof's id in the store. A claim for another number leaves
-   * the proof usable: only the holder of the right number can use it, and a typo is no lock-out.
+   * Accepts a proof once for the number claimed: opens the token, checks the expiry, that the claim
+   * is the verified number, then claims the flow's one redemption in the store. A claim for another
+   * number leaves the proof usable: only the holder of the right number can use it, and a typo is no
+   * lock-out.
    */
   async redeem(rawToken: string, rawClaim: ProofClaim): Promise<Verification> {
-    const token = parseProofToken(rawToken);
-    const claim = parseProofClaim(rawClaim);
-    const { clock, store } = this.#deps;
-    const payload = decodeProof(this.#keys, token);
+    const [verification] = await this.redeemAll([{ token: rawToken, claim: rawClaim }]);
+    return verification!;
+  }
+
+  /**
+   * Accepts several proofs as one claim set, all or none: every token is opened and checked against
+   * its claim, and every flow is checked unredeemed, before any is claimed. Only a redeem of the same
+   * flow racing this one can leave part of a set claimed (docs/security.md).
+   */
+  async redeemAll(items: readonly { token: string; claim: ProofClaim }[]): Promise<Verification[]> {
+    const checked = parseRedeemItems(items).map(({ token, claim }) => this.#check(token, claim));
+    const flowIds = checked.map(({ payload }) => payload.flowId);
+    if (new Set(flowIds).size !== flowIds.length) this.#reject('used', checked[0]!.payload);
+    const { store } = this.#deps;
+    for (const { payload } of checked) {
+      if ((await store.getRoute(proofStoreKeys.redeemed(payload.flowId))) !== undefined) this.#reject('used', payload);
+    }
+    // One order for every set, so two sets racing for the same flows meet at the first one they share.
+    for (const { payload } of [...checked].sort((a, b) => (a.payload.flowId < b.payload.flowId ? -1 : 1))) {
+      if (!(await store.claim(proofStoreKeys.redemption(payload.flowId), redemptionMemoryMs)))
+        this.#reject('used', payload);
+      await store.setRoute(proofStoreKeys.redeemed(payload.flowId), payload.flowId, redemptionMemoryMs);
+    }
+    return checked.map(({ payload, subject }) => {
+      this.#deps.logger.info('verikit.proof.redeemed', { flowId: payload.flowId, kind: payload.kind });
+      const verification: Verification = {
+        flowId: payload.flowId,
+        kind: payload.kind,
+        ...subject,
+        verifiedAt: payload.verifiedAt,
+        provider: payload.provider,
+      };
+      return Object.freeze(verification);
+    });
+  }
+
+  /** A token opened and checked against its claim, before anything is claimed. */
+  #check(token: string, claim: ProofClaim): { payload: ProofPayload; subject: ProofSubject } {
+    const payload = decodeProof(this.#deps.secrets, token);
     if (payload === undefined) return this.#reject('invalid');
-    const now = clock.now();
-    if (now >= payload.exp) return this.#reject('expired', payload);
+    if (this.#deps.clock.now() >= payload.exp) return this.#reject('expired', payload);
     const subject = this.#subjectOfClaim(payload, claim);
     if (subject === undefined || !equalInConstantTime(this.#keys.subjectHash(subject), payload.sub))
       return this.#reject('mismatch', payload);
-    if (!(await store.claim(`proof:${payload.id}`, Math.max(1, payload.exp - now))))
-      return this.#reject('used', payload);
-    this.#deps.logger.info('verikit.proof.redeemed', { flowId: payload.flowId, kind: payload.kind });
-    const verification: Verification = {
-      flowId: payload.flowId,
-      kind: payload.kind,
-      ...subject,
-      verifiedAt: payload.verifiedAt,
-      provider: payload.provider,
-    };
-    return Object.freeze(verification);
+    return { payload, subject };
   }
 
   /** The subject a claim names, for the kind of flow the proof is about; undefined when it cannot be that flow's. */
@@ -123,7 +146,7 @@ export class Proofs {
     return 'phoneNumber' in claim ? { phoneNumber: claim.phoneNumber } : undefined;
   }
 
-  #reject(reason: ProofRejection, payload?: ProofPayload): never {
+  #reject(reason: ProofRejection, payload?: Pick<ProofPayload, 'flowId' | 'kind'>): never {
     this.#deps.logger.info('verikit.proof.rejected', {
       reason,
       ...(payload === undefined ? {} : { flowId: payload.flowId, kind: payload.kind }),
