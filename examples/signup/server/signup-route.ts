@@ -1,7 +1,7 @@
 import type { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { z } from 'zod';
-import type { ProofClaim, Verikit } from '@verikit/core';
+import type { ProofClaim, Verification, Verikit } from '@verikit/core';
 import { MethodNotAllowedError, PayloadTooLargeError, UnsupportedMediaTypeError } from '@verikit/http';
 import {
   identityNumberSchema,
@@ -80,8 +80,8 @@ async function readJson(request: Request): Promise<unknown> {
 async function signUp(deps: SignupDependencies, body: unknown): Promise<SignupResult> {
   const input = parseInput(signupSchema, body);
   await redeem(deps.verikit, input.phoneProof, { phoneNumber: input.phoneNumber }, 'phoneProof');
-  await redeem(deps.verikit, input.bvnProof, { idType: 'bvn', number: input.bvn }, 'bvnProof');
-  const account = deps.accounts.create({ phoneNumber: input.phoneNumber, bvn: input.bvn });
+  const bvn = await redeem(deps.verikit, input.bvnProof, { idType: 'bvn', number: input.bvn }, 'bvnProof');
+  const account = deps.accounts.create({ phoneNumber: input.phoneNumber, bvn: input.bvn, bvnHash: bvn.numberHash! });
   try {
     await deps.verikit.sendSms({
       to: input.phoneNumber,
@@ -100,9 +100,9 @@ async function redeem(
   token: string,
   claim: ProofClaim,
   field: 'phoneProof' | 'bvnProof',
-): Promise<void> {
+): Promise<Verification> {
   try {
-    await verikit.redeemProof(token, claim);
+    return await verikit.redeemProof(token, claim);
   } catch (error) {
     // A token that is not even shaped like a proof is as much a forgery as one with a bad signature.
     const rejected =

@@ -1,6 +1,7 @@
 import { FlowClientError, invalidArgument } from './errors/flow-client-error.js';
 import type { FlowEvent, FlowView, StartFlowInput } from './flow-view.js';
 import { FlowObserver, type FlowObserverOptions, type ObserverRegistry } from './flow-observer.js';
+import { FlowHandles, inputKey, newIdempotencyKey, platformStorage, type FlowHandleStorage } from './flow-handles.js';
 import { platformTimers, type FlowClientTimers } from './timers.js';
 import { checkFlowId, FlowTransport, type FlowClientCredentials, type FlowClientHeaders } from './transport.js';
 
@@ -19,6 +20,17 @@ export interface FlowClientOptions {
   credentials?: FlowClientCredentials;
   /** The clock and timers to run on. Default: the platform's. */
   timers?: FlowClientTimers;
+  /**
+   * Where the handles of started flows (id + flow secret) are kept, so a reload resumes a flow
+   * instead of sending a new code. Default: `sessionStorage` where there is one (this tab only),
+   * else memory. `false`: memory only.
+   */
+  storage?: FlowHandleStorage | false;
+  /**
+   * Where the browser's owner token is kept, which lets a second tab starting the same
+   * verification join the live flow. Default: `localStorage` where there is one, else memory.
+   */
+  ownerStorage?: FlowHandleStorage | false;
 }
 
 /** Options of one call. */
@@ -114,6 +126,11 @@ export function createFlowClient(options: FlowClientOptions): FlowClient {
     headers,
     options.credentials,
     checkTimers(options.timers) ?? platformTimers,
+    new FlowHandles(
+      baseUrl,
+      options.storage === false ? undefined : (options.storage ?? platformStorage('sessionStorage')),
+      options.ownerStorage === false ? undefined : (options.ownerStorage ?? platformStorage('localStorage')),
+    ),
   );
 
   const observers = new Map<string, Set<FlowObserver>>();
@@ -149,7 +166,26 @@ export function createFlowClient(options: FlowClientOptions): FlowClient {
     baseUrl,
     async start(input, requestOptions = {}) {
       checkPlainObject(input, 'input');
-      return transport.view('POST', '/flows', input, requestOptions.signal);
+      // A flow this client started for the same input and still live is resumed: no second code.
+      const key = await inputKey(input);
+      const earlier = key === undefined ? undefined : transport.handles.startedFor(key);
+      if (earlier !== undefined) {
+        const view = await transport
+          .view('GET', `/flows/${earlier}`, undefined, requestOptions.signal, earlier)
+          .catch((error: unknown) => {
+            if (FlowClientError.isInstance(error) && error.code === 'flow_not_found') return undefined;
+            throw error;
+          });
+        if (view !== undefined && !view.done) return view;
+        transport.handles.forget(earlier);
+      }
+      const view = await transport.view('POST', '/flows', input, requestOptions.signal, undefined, {
+        'idempotency-key': newIdempotencyKey(),
+        'verikit-owner': transport.handles.owner(),
+      });
+      const secret = transport.handles.secretOf(view.id);
+      if (key !== undefined && secret !== undefined) transport.handles.remember(view.id, secret, key);
+      return view;
     },
     async send(flowId, event, requestOptions = {}) {
       const id = checkFlowId(flowId);

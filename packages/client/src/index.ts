@@ -32,6 +32,7 @@ export type {
 } from './flow-view.js';
 export type { FlowClientCredentials, FlowClientHeaders, FlowClientHeaderValues } from './transport.js';
 export type { FlowClientTimers } from './timers.js';
+export type { FlowHandleStorage } from './flow-handles.js';
 export { remainingMs } from './countdown.js';
 export { ServerClock } from './server-clock.js';
 export { EventStreamParser, type EventStreamHandlers, type ServerSentEvent } from './sse-parser.js';

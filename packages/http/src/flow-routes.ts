@@ -69,7 +69,10 @@ export function flowRoutes(
       const input = parseInput(startInputSchema, await readJsonBody(request, maxBodyBytes));
       await authorize(request, input, 'start');
       const client = await deps.clientKey(request, env);
-      const view = await verikit.start(input, { ...startOptionsOf(request), ...(client === undefined ? {} : { client }) });
+      const view = await verikit.start(input, {
+        ...startOptionsOf(request),
+        ...(client === undefined ? {} : { client }),
+      });
       // The flow secret goes only to whoever started the flow (or repeats its start with the same key or owner).
       return jsonResponse({ ...view, flowSecret: verikit.flowSecret(view.id) }, 201, {
         location: `${basePath}/flows/${encodeURIComponent(view.id)}`,

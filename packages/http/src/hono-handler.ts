@@ -15,7 +15,10 @@ export interface HonoHandlerOptions {
  * The flow handler as a Hono handler that passes the client address along, so the per-client limits
  * hold without code of yours: `app.all('/api/verify/*', toHonoHandler(handler, { getConnInfo }))`.
  */
-export function toHonoHandler(handler: FlowHandler, options: HonoHandlerOptions = {}): (c: Context) => Promise<Response> {
+export function toHonoHandler(
+  handler: FlowHandler,
+  options: HonoHandlerOptions = {},
+): (c: Context) => Promise<Response> {
   return (c) => {
     const address = options.getConnInfo?.(c).remote.address;
     const env = address === undefined ? c.env : { ...(c.env as object | undefined), clientAddress: address };
