@@ -1,7 +1,10 @@
 /** Where the client keeps flow handles: the subset of the Web Storage API it uses (`sessionStorage`, `localStorage`). */
 export interface FlowHandleStorage {
+  /** The value under `key`, or null. */
   getItem(key: string): string | null;
+  /** Keeps `value` under `key`. */
   setItem(key: string, value: string): void;
+  /** Drops `key`. */
   removeItem(key: string): void;
 }
 

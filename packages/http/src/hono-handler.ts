@@ -8,7 +8,16 @@ export interface HonoHandlerOptions {
    * `@hono/node-server/conninfo`): how the handler learns the client address for its per-client
    * limits. Without it, only @hono/node-server's bindings are read.
    */
-  getConnInfo?: (c: Context) => { remote: { address?: string | undefined } };
+  getConnInfo?: (c: Context) => ConnInfoLike;
+}
+
+/** What {@link HonoHandlerOptions.getConnInfo} returns that is read: Hono's `ConnInfo`. */
+export interface ConnInfoLike {
+  /** The remote end of the connection. */
+  remote: {
+    /** The client address, when the runtime knows it. */
+    address?: string | undefined;
+  };
 }
 
 /**

@@ -17,7 +17,7 @@ export type {
 export type { CorsOptions } from './cors.js';
 export type { ClientKeyFunction } from './client-key.js';
 export type { StreamLimits } from './stream-limits.js';
-export { toHonoHandler, type HonoHandlerOptions } from './hono-handler.js';
+export { toHonoHandler, type HonoHandlerOptions, type ConnInfoLike } from './hono-handler.js';
 export { flowSecretHeader } from './flow-routes.js';
 export { idempotencyKeyHeader, ownerHeader } from './start-options.js';
 export type { ErrorResponseBody } from './error-response.js';

@@ -9,7 +9,7 @@ export interface StreamLimits {
 }
 
 /** The defaults: a page needs one stream; a few tabs and reconnects fit well below these. */
-export const defaultStreamLimits: Readonly<Required<StreamLimits>> = { perClient: 20, perFlow: 5 };
+const defaultStreamLimits: Readonly<Required<StreamLimits>> = { perClient: 20, perFlow: 5 };
 
 /** How long a refused client is told to wait before trying again: a stream frees up when another ends. */
 const retryAfterMs = 5000;

@@ -53,12 +53,12 @@ export interface IssueProofOptions {
 }
 
 /** A well-formed token (`InvalidInputError` on `token` otherwise); whether it is genuine is checked later. */
-export function parseProofToken(token: unknown): string {
+function parseProofToken(token: unknown): string {
   return parseInput(tokenSchema, token, 'token');
 }
 
 /** A claim with a phone number, or with an identity type and number (`InvalidInputError` on `claim.*` otherwise). */
-export function parseProofClaim(claim: unknown): ProofClaim {
+function parseProofClaim(claim: unknown): ProofClaim {
   const isPhone = typeof claim === 'object' && claim !== null && Object.hasOwn(claim, 'phoneNumber');
   return isPhone ? parseInput(phoneClaimSchema, claim, 'claim') : parseInput(identityClaimSchema, claim, 'claim');
 }
