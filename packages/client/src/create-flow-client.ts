@@ -43,8 +43,16 @@ export interface FlowRequestOptions {
 export interface FlowClient {
   /** The base URL, without a trailing slash. */
   readonly baseUrl: string;
-  /** Starts a flow (`POST /flows`); resolves to its first view. */
+  /**
+   * Starts a flow (`POST /flows`); resolves to its first view. A live flow this client started for
+   * the same input (kept in `storage`, so across reloads) is resumed instead: no second code.
+   */
   start(input: StartFlowInput, options?: FlowRequestOptions): Promise<FlowView>;
+  /**
+   * The live flow this client started for the same input (after a reload too), read again; undefined
+   * when there is none, or it is done or gone. Starts nothing.
+   */
+  resume(input: StartFlowInput, options?: FlowRequestOptions): Promise<FlowView | undefined>;
   /** Sends a user event (`POST /flows/:id/events`); resolves to the view after it. Observers of the flow see that view too. */
   send(flowId: string, event: FlowEvent, options?: FlowRequestOptions): Promise<FlowView>;
   /** Reads a flow (`GET /flows/:id`). Observers of the flow see the view too. */
@@ -162,23 +170,31 @@ export function createFlowClient(options: FlowClientOptions): FlowClient {
     }
   }
 
+  /** The live flow this client started for `input`, read again; undefined when there is none. */
+  async function resumeFlow(input: StartFlowInput, requestOptions: FlowRequestOptions): Promise<FlowView | undefined> {
+    checkPlainObject(input, 'input');
+    const key = await inputKey(input);
+    const earlier = key === undefined ? undefined : transport.handles.startedFor(key);
+    if (earlier === undefined) return undefined;
+    const view = await transport
+      .view('GET', `/flows/${earlier}`, undefined, requestOptions.signal, earlier)
+      .catch((error: unknown) => {
+        if (FlowClientError.isInstance(error) && error.code === 'flow_not_found') return undefined;
+        throw error;
+      });
+    if (view !== undefined && !view.done) return view;
+    transport.handles.forget(earlier);
+    return undefined;
+  }
+
   return {
     baseUrl,
+    resume: (input, requestOptions = {}) => resumeFlow(input, requestOptions),
     async start(input, requestOptions = {}) {
-      checkPlainObject(input, 'input');
       // A flow this client started for the same input and still live is resumed: no second code.
+      const resumed = await resumeFlow(input, requestOptions);
+      if (resumed !== undefined) return resumed;
       const key = await inputKey(input);
-      const earlier = key === undefined ? undefined : transport.handles.startedFor(key);
-      if (earlier !== undefined) {
-        const view = await transport
-          .view('GET', `/flows/${earlier}`, undefined, requestOptions.signal, earlier)
-          .catch((error: unknown) => {
-            if (FlowClientError.isInstance(error) && error.code === 'flow_not_found') return undefined;
-            throw error;
-          });
-        if (view !== undefined && !view.done) return view;
-        transport.handles.forget(earlier);
-      }
       const view = await transport.view('POST', '/flows', input, requestOptions.signal, undefined, {
         'idempotency-key': newIdempotencyKey(),
         'verikit-owner': transport.handles.owner(),
