@@ -27,6 +27,8 @@ export function createSignupApp(options: SignupAppOptions): Hono {
   const flows = createFlowHandler({
     verikit: options.verikit,
     basePath: '/api/verify',
+    // A phone proof waits while the user fills in the BVN step: 30 minutes, not the default 5.
+    proofTtlMs: 30 * 60_000,
     ...(options.webhookSecret === undefined ? {} : { webhooks: { secret: options.webhookSecret } }),
     onError: options.onError === undefined ? undefined : (error) => options.onError!(error),
   });

@@ -54,6 +54,12 @@ const optionsSchema = z.object({
   trustProxy: z.boolean({ error: 'must be true or false' }).optional(),
   ipv6PrefixBits: z.number().int().min(32).max(128).optional(),
   requireFlowSecret: z.boolean({ error: 'must be true or false' }).optional(),
+  proofTtlMs: z
+    .number({ error: 'must be a number of milliseconds' })
+    .int({ error: 'must be a whole number of milliseconds' })
+    .min(1000, { error: 'must be at least 1000 ms' })
+    .max(60 * 60_000, { error: 'must be at most 3600000 ms (1 hour)' })
+    .optional(),
   streamLimits: z
     .strictObject({
       perClient: z.number().int().min(1).max(1_000_000).optional(),
@@ -125,6 +131,7 @@ export function createFlowHandler(options: FlowHandlerOptions): FlowHandler {
       logger: verikit.logger,
     }),
     requireFlowSecret: options.requireFlowSecret ?? true,
+    proofTtlMs: options.proofTtlMs,
     streams: new StreamCounter(options.streamLimits),
   });
   if (options.requireFlowSecret === false && options.authorize === undefined) {

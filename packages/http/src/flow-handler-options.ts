@@ -48,6 +48,11 @@ export interface FlowHandlerOptions {
    * opens the flow, so a warning is logged at creation when no `authorize` is given.
    */
   requireFlowSecret?: boolean;
+  /**
+   * How long a proof from `POST /flows/:id/proof` lives, in ms: long enough for the rest of your form
+   * (a phone proof waits while the user fills in the BVN step). Default 5 minutes, at most 1 hour.
+   */
+  proofTtlMs?: number;
   /** Live streams this server holds per client and per flow; the excess is a 429 with `Retry-After`. Default 20 and 5. */
   streamLimits?: StreamLimits;
   /** How much of an IPv6 address names one client, in bits. Default 64 (one subscriber's network). */

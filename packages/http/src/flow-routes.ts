@@ -26,6 +26,8 @@ export interface FlowRouteDeps {
     | undefined;
   /** Whether read, stream, events and proof require the flow secret (the default), or leave it to `authorize`. */
   readonly requireFlowSecret: boolean;
+  /** The life of an issued proof, in ms; undefined: the engine's default. */
+  readonly proofTtlMs: number | undefined;
   /** Counts live streams per client and per flow. */
   readonly streams: StreamCounter;
 }
@@ -125,7 +127,10 @@ export function flowRoutes(
       const flowId = ownedFlowId(request, id);
       // As for `send`: the hook needs the flow; without one, `issueProof` reads it and answers the same 404.
       if (deps.authorize !== undefined) await deps.authorize(request, await verikit.get(flowId), 'proof');
-      const { token, expiresAt } = await verikit.issueProof(flowId);
+      const { token, expiresAt } = await verikit.issueProof(
+        flowId,
+        deps.proofTtlMs === undefined ? undefined : { ttlMs: deps.proofTtlMs },
+      );
       return jsonResponse({ token, expiresAt }, 201);
     },
   };

@@ -53,26 +53,27 @@ export interface IssueProofOptions {
 }
 
 /** A well-formed token (`InvalidInputError` on `token` otherwise); whether it is genuine is checked later. */
-function parseProofToken(token: unknown): string {
-  return parseInput(tokenSchema, token, 'token');
+function parseProofToken(token: unknown, field: string): string {
+  return parseInput(tokenSchema, token, field);
 }
 
 /** A claim with a phone number, or with an identity type and number (`InvalidInputError` on `claim.*` otherwise). */
-function parseProofClaim(claim: unknown): ProofClaim {
+function parseProofClaim(claim: unknown, field: string): ProofClaim {
   const isPhone = typeof claim === 'object' && claim !== null && Object.hasOwn(claim, 'phoneNumber');
-  return isPhone ? parseInput(phoneClaimSchema, claim, 'claim') : parseInput(identityClaimSchema, claim, 'claim');
+  return isPhone ? parseInput(phoneClaimSchema, claim, field) : parseInput(identityClaimSchema, claim, field);
 }
 
 /** The proofs of a claim set: 1 to 10 `{ token, claim }`, each checked as `redeemProof` checks its arguments. */
-export function parseRedeemItems(items: unknown): { token: string; claim: ProofClaim }[] {
+export function parseRedeemItems(items: unknown, single = false): { token: string; claim: ProofClaim }[] {
   if (!Array.isArray(items) || items.length === 0 || items.length > maxClaimSet) {
     throw new InvalidInputError([
       { field: 'proofs', message: `must be a list of 1 to ${maxClaimSet} { token, claim }` },
     ]);
   }
-  return items.map((item: unknown) => {
+  return items.map((item: unknown, index) => {
     const { token, claim } = (typeof item === 'object' && item !== null ? item : {}) as Record<string, unknown>;
-    return { token: parseProofToken(token), claim: parseProofClaim(claim) };
+    const prefix = single ? '' : `proofs.${index}.`;
+    return { token: parseProofToken(token, `${prefix}token`), claim: parseProofClaim(claim, `${prefix}claim`) };
   });
 }
 

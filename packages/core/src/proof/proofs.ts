@@ -90,7 +90,7 @@ export class Proofs {
    * lock-out.
    */
   async redeem(rawToken: string, rawClaim: ProofClaim): Promise<Verification> {
-    const [verification] = await this.redeemAll([{ token: rawToken, claim: rawClaim }]);
+    const [verification] = await this.#redeem([{ token: rawToken, claim: rawClaim }], true);
     return verification!;
   }
 
@@ -99,18 +99,30 @@ export class Proofs {
    * its claim, and every flow is checked unredeemed, before any is claimed. Only a redeem of the same
    * flow racing this one can leave part of a set claimed (docs/security.md).
    */
-  async redeemAll(items: readonly { token: string; claim: ProofClaim }[]): Promise<Verification[]> {
-    const checked = parseRedeemItems(items).map(({ token, claim }) => this.#check(token, claim));
+  redeemAll(items: readonly { token: string; claim: ProofClaim }[]): Promise<Verification[]> {
+    return this.#redeem(items, false);
+  }
+
+  /** Redeems a set; a rejection names the field of the proof at fault (`proofs.1.token`, or `token` for one). */
+  async #redeem(items: readonly { token: string; claim: ProofClaim }[], single: boolean): Promise<Verification[]> {
+    const field = (index: number, part: 'token' | 'claim') => (single ? part : `proofs.${index}.${part}`);
+    const checked = parseRedeemItems(items, single).map(({ token, claim }, index) =>
+      this.#check(token, claim, (part) => field(index, part)),
+    );
     const flowIds = checked.map(({ payload }) => payload.flowId);
-    if (new Set(flowIds).size !== flowIds.length) this.#reject('used', checked[0]!.payload);
+    const repeated = flowIds.findIndex((flowId, index) => flowIds.indexOf(flowId) !== index);
+    if (repeated >= 0) this.#reject('used', checked[repeated]!.payload, field(repeated, 'token'));
     const { store } = this.#deps;
-    for (const { payload } of checked) {
-      if ((await store.getRoute(proofStoreKeys.redeemed(payload.flowId))) !== undefined) this.#reject('used', payload);
+    for (const [index, { payload }] of checked.entries()) {
+      if ((await store.getRoute(proofStoreKeys.redeemed(payload.flowId))) !== undefined)
+        this.#reject('used', payload, field(index, 'token'));
     }
     // One order for every set, so two sets racing for the same flows meet at the first one they share.
-    for (const { payload } of [...checked].sort((a, b) => (a.payload.flowId < b.payload.flowId ? -1 : 1))) {
+    const order = [...checked.keys()].sort((a, b) => (flowIds[a]! < flowIds[b]! ? -1 : 1));
+    for (const index of order) {
+      const { payload } = checked[index]!;
       if (!(await store.claim(proofStoreKeys.redemption(payload.flowId), redemptionMemoryMs)))
-        this.#reject('used', payload);
+        this.#reject('used', payload, field(index, 'token'));
       await store.setRoute(proofStoreKeys.redeemed(payload.flowId), payload.flowId, redemptionMemoryMs);
     }
     return checked.map(({ payload, subject }) => {
@@ -127,13 +139,17 @@ export class Proofs {
   }
 
   /** A token opened and checked against its claim, before anything is claimed. */
-  #check(token: string, claim: ProofClaim): { payload: ProofPayload; subject: ProofSubject } {
+  #check(
+    token: string,
+    claim: ProofClaim,
+    field: (part: 'token' | 'claim') => string,
+  ): { payload: ProofPayload; subject: ProofSubject } {
     const payload = decodeProof(this.#deps.secrets, token);
-    if (payload === undefined) return this.#reject('invalid');
-    if (this.#deps.clock.now() >= payload.exp) return this.#reject('expired', payload);
+    if (payload === undefined) return this.#reject('invalid', undefined, field('token'));
+    if (this.#deps.clock.now() >= payload.exp) return this.#reject('expired', payload, field('token'));
     const subject = this.#subjectOfClaim(payload, claim);
     if (subject === undefined || !equalInConstantTime(this.#keys.subjectHash(subject), payload.sub))
-      return this.#reject('mismatch', payload);
+      return this.#reject('mismatch', payload, field('claim'));
     return { payload, subject };
   }
 
@@ -146,11 +162,11 @@ export class Proofs {
     return 'phoneNumber' in claim ? { phoneNumber: claim.phoneNumber } : undefined;
   }
 
-  #reject(reason: ProofRejection, payload?: Pick<ProofPayload, 'flowId' | 'kind'>): never {
+  #reject(reason: ProofRejection, payload?: Pick<ProofPayload, 'flowId' | 'kind'>, field?: string): never {
     this.#deps.logger.info('verikit.proof.rejected', {
       reason,
       ...(payload === undefined ? {} : { flowId: payload.flowId, kind: payload.kind }),
     });
-    throw new ProofRejectedError(reason);
+    throw new ProofRejectedError(reason, field === undefined ? {} : { field });
   }
 }
