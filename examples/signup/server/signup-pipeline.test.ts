@@ -13,7 +13,7 @@ import { createSignupApp } from './create-app.js';
 import { PageFiles } from './page-files.js';
 
 // The signup pipeline as issue 16 tried it: a slow BVN step, and one verification used for two accounts.
-let cleanup: Array<() => Promise<void>> = [];
+const cleanup: Array<() => Promise<void>> = [];
 afterEach(async () => {
   for (const step of cleanup.splice(0)) await step();
 });

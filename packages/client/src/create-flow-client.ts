@@ -3,7 +3,13 @@ import type { FlowEvent, FlowView, StartFlowInput } from './flow-view.js';
 import { FlowObserver, type FlowObserverOptions, type ObserverRegistry } from './flow-observer.js';
 import { FlowHandles, inputKey, newIdempotencyKey, platformStorage, type FlowHandleStorage } from './flow-handles.js';
 import { platformTimers, type FlowClientTimers } from './timers.js';
-import { checkFlowId, FlowTransport, type FlowClientCredentials, type FlowClientHeaders } from './transport.js';
+import {
+  checkFlowId,
+  FlowTransport,
+  type FlowClientCredentials,
+  type FlowClientHeaders,
+  type FlowProof,
+} from './transport.js';
 
 /** Options of {@link createFlowClient}. */
 export interface FlowClientOptions {
@@ -57,6 +63,11 @@ export interface FlowClient {
   send(flowId: string, event: FlowEvent, options?: FlowRequestOptions): Promise<FlowView>;
   /** Reads a flow (`GET /flows/:id`). Observers of the flow see the view too. */
   get(flowId: string, options?: FlowRequestOptions): Promise<FlowView>;
+  /**
+   * A proof that the flow is verified (`POST /flows/:id/proof`), with the flow secret this client
+   * holds, for your signup endpoint to redeem.
+   */
+  proof(flowId: string, options?: FlowRequestOptions): Promise<FlowProof>;
   /** An observer that follows the flow live once subscribed. */
   observe(flowId: string, options?: FlowObserverOptions): FlowObserver;
   /** The estimated offset of the server's clock from this device's (`server - local`), in ms. */
@@ -223,6 +234,7 @@ export function createFlowClient(options: FlowClientOptions): FlowClient {
       share(id, view);
       return view;
     },
+    proof: (flowId, requestOptions = {}) => transport.proof(checkFlowId(flowId), requestOptions.signal),
     observe(flowId, observerOptions = {}) {
       return new FlowObserver(transport, registry, checkFlowId(flowId), observerOptions);
     },

@@ -30,7 +30,7 @@ export type {
   FlowViewError,
   StartFlowInput,
 } from './flow-view.js';
-export type { FlowClientCredentials, FlowClientHeaders, FlowClientHeaderValues } from './transport.js';
+export type { FlowClientCredentials, FlowClientHeaders, FlowClientHeaderValues, FlowProof } from './transport.js';
 export type { FlowClientTimers } from './timers.js';
 export type { FlowHandleStorage } from './flow-handles.js';
 export { remainingMs } from './countdown.js';

@@ -18,6 +18,14 @@ export type FlowClientHeaders =
   | FlowClientHeaderValues
   | (() => FlowClientHeaderValues | Promise<FlowClientHeaderValues>);
 
+/** A proof that a flow is verified, for the app's signup endpoint to redeem. */
+export interface FlowProof {
+  /** The opaque, single-use token. */
+  readonly token: string;
+  /** When the server stops accepting it (server clock, ms since the epoch). */
+  readonly expiresAt: number;
+}
+
 /** Whether cookies go with requests, as `fetch`'s `credentials`. */
 export type FlowClientCredentials = 'omit' | 'same-origin' | 'include';
 
@@ -141,6 +149,20 @@ export class FlowTransport {
     if (typeof flowSecret === 'string') this.handles.remember(view.id, flowSecret);
     this.clock.observeServerTime(view.serverTime, sentAt, receivedAt);
     return view;
+  }
+
+  /** Asks for the proof of a verified flow (`POST /flows/:id/proof`); throws the rebuilt error otherwise. */
+  async proof(flowId: string, signal: AbortSignal | undefined): Promise<FlowProof> {
+    const { response, receivedAt } = await this.#send(`/flows/${flowId}/proof`, {
+      method: 'POST',
+      headers: { accept: 'application/json' },
+      signal: signal ?? null,
+    });
+    if (!response.ok) throw await errorFromResponse(response, receivedAt);
+    const value = (await readBoundedJson(response)) as Partial<FlowProof> | undefined;
+    if (typeof value?.token !== 'string' || typeof value.expiresAt !== 'number')
+      throw badResponse(response.status, 'a proof');
+    return Object.freeze({ token: value.token, expiresAt: value.expiresAt });
   }
 
   /** Opens the flow's event stream, resuming after `lastEventId` when given. The caller reads or cancels the body. */
