@@ -64,6 +64,9 @@ describe('finding 1: the flow id is no credential', () => {
     );
     const { token } = (await proof.json()) as { token: string };
     expect(Buffer.from(token.slice(3), 'base64url').toString('latin1')).not.toContain(started.id);
+    const owned = { 'verikit-flow-secret': started.flowSecret };
+    const view = await (await fetch(`${setup.url}/flows/${started.id}`, { headers: owned })).text();
+    expect(view).not.toContain(started.flowSecret);
     expect(JSON.stringify(lines)).not.toContain(started.flowSecret);
     expect(JSON.stringify(await setup.snapshot())).not.toContain(started.flowSecret);
   });
@@ -111,7 +114,7 @@ describe('finding 3 and 7: the client address, per /64, never one shared bucket'
     expect(clientAddressKey('not-an-ip', 64)).toBeUndefined();
   });
 
-  it('60 addresses in one /64 share one per-client count; a handler called without an address blocks no one', async () => {
+  it('12 addresses in one /64 share one per-client count of 10; junk in X-Forwarded-For is a 400; without an address no one is blocked', async () => {
     const verikit = createVerikit({
       provider: createTestProviderV1(),
       secret: httpTestSecret,
@@ -134,6 +137,16 @@ describe('finding 3 and 7: the client address, per /64, never one shared bucket'
       body: JSON.stringify({ kind: 'phone', phoneNumber }),
     });
     expect((await handler(junk)).status).toBe(400);
+    // Called without any address (the documented Hono setup before toHonoHandler): never one shared bucket.
+    const bare = createFlowHandler({ verikit });
+    for (let index = 0; index < 12; index += 1) {
+      const request = new Request('http://localhost/flows', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ kind: 'phone', phoneNumber: `+23480123401${String(index).padStart(2, '0')}` }),
+      });
+      expect((await bare(request)).status).toBe(201);
+    }
   });
 });
 
