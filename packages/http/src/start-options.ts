@@ -1,3 +1,5 @@
+import { InvalidInputError } from '@verikit/core';
+
 /** The request header naming a start, as Stripe's: a repeat with the same key returns the same flow. */
 export const idempotencyKeyHeader = 'idempotency-key';
 
@@ -13,13 +15,22 @@ const ownerPattern = /^[A-Za-z0-9_-]{22,128}$/;
 
 /**
  * The engine's start options a request carries: its `Idempotency-Key` and its owner token. A value
- * of the wrong form is ignored (the start is then a plain start), never echoed.
+ * of the wrong form is refused (`invalid_input` naming the header), never echoed.
  */
 export function startOptionsOf(request: Request): { idempotencyKey?: string; owner?: string } {
   const key = request.headers.get(idempotencyKeyHeader)?.trim();
   const owner = request.headers.get(ownerHeader)?.trim();
+  const issues = [
+    ...(key === undefined || idempotencyKeyPattern.test(key)
+      ? []
+      : [{ field: idempotencyKeyHeader, message: 'must be 1 to 255 visible ASCII characters' }]),
+    ...(owner === undefined || ownerPattern.test(owner)
+      ? []
+      : [{ field: ownerHeader, message: 'must be 22 to 128 characters of A-Z, a-z, 0-9, _ and -' }]),
+  ];
+  if (issues.length > 0) throw new InvalidInputError(issues);
   return {
-    ...(key !== undefined && idempotencyKeyPattern.test(key) ? { idempotencyKey: key } : {}),
-    ...(owner !== undefined && ownerPattern.test(owner) ? { owner: `browser:${owner}` } : {}),
+    ...(key === undefined ? {} : { idempotencyKey: key }),
+    ...(owner === undefined ? {} : { owner: `browser:${owner}` }),
   };
 }

@@ -161,6 +161,9 @@ describe('finding 8 and issue 17.6: a repeat start resumes, never sends again', 
     const owner = { 'verikit-owner': 'o'.repeat(22) };
     const tab1 = await startAs(setup.url, { kind: 'ussd', phoneNumber: '+2348098765432' }, owner);
     const tab2 = await startAs(setup.url, { kind: 'ussd', phoneNumber: '+2348098765432' }, owner);
+    // Junk in either header is refused, not ignored.
+    for (const junk of [{ 'idempotency-key': 'a b' }, { 'verikit-owner': 'short' }] as Record<string, string>[])
+      expect((await postJson(`${setup.url}/flows`, { kind: 'phone', phoneNumber }, junk)).status).toBe(400);
     // One live flow for the number: the dial of the code both tabs show verifies it; no flow is left to fail.
     expect([tab2.id, tab2.flowSecret]).toEqual([tab1.id, tab1.flowSecret]);
     expect(tab2.status).toBe('awaiting-dial');
