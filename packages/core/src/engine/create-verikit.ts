@@ -14,6 +14,7 @@ import type { FlowPolicies } from '../flows/policies.js';
 import type { SendSmsInput, SendWhatsAppInput, StartInput, UserEvent } from '../inputs/inputs.js';
 import { parseFlowId } from '../inputs/parse-flow-id.js';
 import type { IssueProofOptions, ProofClaim } from '../proof/proof-inputs.js';
+import { FlowSecrets } from '../ownership/flow-secrets.js';
 import { Proofs, type IssuedProof } from '../proof/proofs.js';
 import type { Verification } from '../proof/verification.js';
 import { SecretBox } from '../secrets/secrets.js';
@@ -54,6 +55,15 @@ export interface Verikit {
    * starts; a resend or restart passes the send guard, for `options.client` where given.
    */
   send(flowId: string, event: UserEvent, options?: CallOptions): Promise<FlowView>;
+  /**
+   * The flow secret of a flow: what the HTTP API asks of a browser before it reads, follows, drives or
+   * proves the flow (docs/security.md). The flow handler hands it to the browser that started the
+   * flow; a server that starts a flow itself hands it on the same way. Derived from the engine's
+   * secret and the id: never stored, never logged, never in a view.
+   */
+  flowSecret(flowId: string): string;
+  /** True when `secret` is the flow secret of `flowId`, compared in constant time; whether the flow exists plays no part. */
+  isFlowSecret(flowId: string, secret: unknown): boolean;
   /** Reads a flow as of now: a flow read after its expiry is expired whether or not a timer ran. */
   get(flowId: string): Promise<FlowView>;
   /** Same as `send(flowId, { type: 'cancel' })`. */
@@ -85,13 +95,19 @@ export interface Verikit {
    * hash; when; by which provider), for the backend only. A flow not verified: `FlowNotVerifiedError`.
    */
   verification(flowId: string): Promise<Verification>;
-  /** A short-lived signed proof that a flow is verified, for the browser to hand to the app's signup endpoint (default 5 minutes). */
+  /** A short-lived sealed proof that a flow is verified, for the browser to hand to the app's signup endpoint (default 5 minutes). */
   issueProof(flowId: string, options?: IssueProofOptions): Promise<IssuedProof>;
   /**
    * On the signup endpoint: accepts a proof once, for the number it proves; resolves to what was
    * verified. Otherwise a `ProofRejectedError` whose `reason` is `invalid`, `expired`, `mismatch` or `used`.
    */
   redeemProof(token: string, claim: ProofClaim): Promise<Verification>;
+  /**
+   * Redeems several proofs as one claim set, all or none (a phone and a BVN proof at account
+   * creation): resolves to their verifications in order, or rejects with the first `ProofRejectedError`
+   * having used none of them.
+   */
+  redeemProofs(proofs: readonly { token: string; claim: ProofClaim }[]): Promise<Verification[]>;
   /** Sends one SMS through the provider; no flow is involved. */
   sendSms(input: SendSmsInput): Promise<
     MessageSendResultV1 & {
@@ -159,10 +175,15 @@ export function createVerikit(options: VerikitOptions): Verikit {
     provider: provider.name,
   });
 
+  const flowSecrets = new FlowSecrets(settings.secret);
+
   const verikit: Verikit = {
     policies,
     webhooks: provider.webhooks,
-    start: (input, options) => startFlow({ settings, env, records, commits, limits, effects }, input, options),
+    start: (input, options) =>
+      startFlow({ settings, env, records, commits, limits, effects, read: get }, input, options),
+    flowSecret: (flowId) => flowSecrets.of(parseFlowId(flowId)),
+    isFlowSecret: (flowId, secret) => flowSecrets.matches(parseFlowId(flowId), secret),
     send: (flowId, event, options) => applyUserEvent({ env, commits, limits, effects }, flowId, event, options),
     get,
     cancel: (flowId) => verikit.send(flowId, { type: 'cancel' }),
@@ -211,6 +232,7 @@ export function createVerikit(options: VerikitOptions): Verikit {
     verification: (flowId) => proofs.verification(flowId),
     issueProof: (flowId, proofOptions) => proofs.issue(flowId, proofOptions),
     redeemProof: (token, claim) => proofs.redeem(token, claim),
+    redeemProofs: (items) => proofs.redeemAll(items),
     sendSms: (input) => sendSms(settings, input),
     sendWhatsApp: (input) => sendWhatsApp(settings, input),
   };

@@ -3,7 +3,7 @@
  * puts its own prefix or namespace in front (`verikit:` in memory, `<namespace>::` on Redis).
  *
  * Two layers: the store's own kinds of record (`flow:`, `route:`, `claim:`, `limit:`), and inside
- * them the names the engine gives (`ussd:phone:<hash>`, `sends:phone:<hash>`, `proof:<id>`,
+ * them the names the engine gives (`ussd:phone:<hash>`, `sends:phone:<hash>`, `proof:flow:<id>`,
  * `webhook:<delivery id>`). No phone number, identity number or client address is ever part of a
  * key name: callers pass keyed hashes (docs/decisions/0040-number-hashed-in-key-names.md).
  */
@@ -43,9 +43,24 @@ export function sendsLimitKey(subjectKeyPart: string): string {
   return `sends:${subjectKeyPart}`;
 }
 
-/** The claim that a proof was redeemed: a proof is accepted once. */
-export function proofClaimKey(proofId: string): string {
-  return `proof:${proofId}`;
+/** A flow's one redemption, claimed by the redeem that wins (docs/security.md). */
+export function proofRedemptionKey(flowId: string): string {
+  return `proof:flow:${flowId}`;
+}
+
+/** Readable: the flow's proof was redeemed, so `issueProof` refuses. */
+export function proofRedeemedKey(flowId: string): string {
+  return `proof:redeemed:${flowId}`;
+}
+
+/** The flow a start with one idempotency key (and owner) created; `hash` is a keyed hash of both. */
+export function startIdempotencyKey(hash: string): string {
+  return `start:key:${hash}`;
+}
+
+/** The live flow of one owner for a kind and a number; `hash` is a keyed hash of the three. */
+export function startLiveKey(hash: string): string {
+  return `start:live:${hash}`;
 }
 
 /** The marker of an inbound delivery: `done` once applied, `retry:<n>` after attempt `n` failed. */
