@@ -1,5 +1,5 @@
 import type { Verikit } from '@verikit/core';
-import { startInputSchema, userEventSchema } from '@verikit/core';
+import { userEventSchema } from '@verikit/core';
 import type { FlowView } from '@verikit/core';
 import { parseFlowId } from '@verikit/core/inputs';
 import { parseInput } from '@verikit/provider';
@@ -47,7 +47,7 @@ export function flowRoutes(
   const authorize = deps.authorize ?? (async () => undefined);
   return {
     async start(request, _id, env) {
-      const input = parseInput(startInputSchema, await readJsonBody(request, maxBodyBytes));
+      const input = verikit.parseStartInput(await readJsonBody(request, maxBodyBytes));
       await authorize(request, input, 'start');
       const client = await deps.clientKey(request, env);
       const view = await verikit.start(input, client === undefined ? undefined : { client });

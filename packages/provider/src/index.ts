@@ -8,5 +8,14 @@
 export * from './errors/index.js';
 export * from './provider/v1/index.js';
 export * from './schemas.js';
+export {
+  phoneNumberMessageId,
+  phoneNumberMessageIds,
+  readPhoneNumber,
+  type PhoneNumberProblem,
+  type PhoneNumberReading,
+  type PhoneNumberRules,
+  type PhoneNumberUse,
+} from './phone-number.js';
 export { silentLogger, type Logger } from './logger.js';
 export { maskDigits, safeProviderMessage } from './provider-message.js';

@@ -1,5 +1,6 @@
 import {
   InvalidInputError,
+  parseInput,
   VerikitError,
   type Logger,
   type MessageSendResultV1,
@@ -13,7 +14,7 @@ import type { CallOptions } from '../guard/call-options.js';
 import { SendGuard } from '../guard/send-guard.js';
 import { memorySendGuardStore } from '../guard/send-guard-store.js';
 import type { FlowPolicies } from '../flows/policies.js';
-import type { SendSmsInput, SendWhatsAppInput, StartInput, UserEvent } from '../inputs/inputs.js';
+import type { ParsedStartInput, SendSmsInput, SendWhatsAppInput, StartInput, UserEvent } from '../inputs/inputs.js';
 import { parseFlowId } from '../inputs/parse-flow-id.js';
 import type { IssueProofOptions, ProofClaim } from '../proof/proof-inputs.js';
 import { Proofs, type IssuedProof } from '../proof/proofs.js';
@@ -45,6 +46,12 @@ export interface Verikit {
    * `options.client` names who asks, for the send guard's per-client limit (docs/abuse.md).
    */
   start(input: StartInput, options?: CallOptions): Promise<FlowView>;
+  /**
+   * Checks a start input as `start` does and returns it parsed, its phone number in E.164 (read with the
+   * engine's `defaultCountry`): for a layer that must see the input before starting (the HTTP layer's
+   * `authorize`). Throws the same `InvalidInputError`.
+   */
+  parseStartInput(input: unknown): ParsedStartInput;
   /**
    * Applies a user event (`submit-code`, `resend`, `restart`, `cancel`) and any provider call it
    * starts; a resend or restart passes the send guard, for `options.client` where given.
@@ -157,6 +164,7 @@ export function createVerikit(options: VerikitOptions): Verikit {
     provider,
     clock,
     logger,
+    parseStartInput: (input) => parseInput(settings.inputs.start, input),
     start: (input, options) => startFlow({ settings, env, records, commits, limits, effects }, input, options),
     send: (flowId, event, options) => applyUserEvent({ env, commits, limits, effects }, flowId, event, options),
     get,
