@@ -84,11 +84,11 @@ describe('phone flow', () => {
     expect(raw()).toBe(before);
   });
 
-  it('shows a failed send and lets the user resend', async () => {
+  it('shows a failed send that may have gone out as outcome_unknown, and lets the user resend after the cooldown', async () => {
     const { verikit, provider, clock } = setup();
-    provider.failNext('phone.send', new ProviderUnavailableError('the service answered 503'));
+    provider.failNext('phone.send', new ProviderUnavailableError('the service did not answer within 10000 ms'));
     const failed = await verikit.start({ kind: 'phone', phoneNumber: phone });
-    expect(failed).toMatchObject({ status: 'send-failed', error: { code: 'provider_unavailable' } });
+    expect(failed).toMatchObject({ status: 'send-failed', error: { code: 'outcome_unknown' }, allowed: ['cancel'] });
     clock.advance(30_000);
     expect((await verikit.send(failed.id, { type: 'resend' })).status).toBe('awaiting-code');
   });

@@ -1,4 +1,4 @@
-import { isSupportedCountry } from 'libphonenumber-js';
+import { isSupportedCountry } from 'libphonenumber-js/max';
 import { z } from 'zod';
 import {
   parseInput,

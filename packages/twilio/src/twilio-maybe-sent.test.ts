@@ -1,0 +1,42 @@
+import { isProvablyUnsent, ProviderUnavailableError, silentLogger } from '@verikit/provider';
+import { startMisbehavingServer, type Misbehaviour } from '@verikit/provider-utils/fake';
+import { describe, expect, it } from 'vitest';
+import { createTwilioProvider } from './create-twilio-provider.js';
+
+// Finding 6 and issue 17, item 8, on Twilio's wire: a send that may have gone out is never "provably unsent"
+// (the engine keeps its cooldown, failover stays); a 500 answer is (the user may retry at once).
+const cases: ReadonlyArray<[string, Misbehaviour, boolean]> = [
+  ['answers after the timeout', { kind: 'late', delayMs: 1000, body: `{"sid":"VE${'0'.repeat(32)}"}` }, false],
+  ['resets the connection after reading the request', { kind: 'reset' }, false],
+  [
+    'answers 500',
+    { kind: 'status', status: 500, body: '{"code":20500,"message":"Internal Server Error","status":500}' },
+    true,
+  ],
+];
+
+describe('twilio: which failed sends may have gone out', () => {
+  it.each(cases)('a Twilio that %s: provably unsent is %s', async (_label, behaviour, unsent) => {
+    const server = await startMisbehavingServer(behaviour);
+    try {
+      const provider = createTwilioProvider({
+        accountSid: `AC${'0'.repeat(32)}`,
+        authToken: 'twilio-auth-token-0123456789',
+        verifyServiceSid: `VA${'0'.repeat(32)}`,
+        verifyBaseUrl: server.url,
+        apiBaseUrl: server.url,
+        timeout: 200,
+      });
+      const context = { signal: new AbortController().signal, idempotencyKey: 'f:effect:1', logger: silentLogger };
+      const error = await provider.phone!.send({ phoneNumber: '+2348012345678', channel: 'sms' }, context).then(
+        () => undefined,
+        (caught: unknown) => caught,
+      );
+      expect(ProviderUnavailableError.isInstance(error)).toBe(true);
+      expect(isProvablyUnsent(error)).toBe(unsent);
+      expect(server.received()).toBe(1);
+    } finally {
+      await server.close();
+    }
+  });
+});
