@@ -52,7 +52,7 @@ function httpPhoneProvider(name: string, url: string): ProviderV1 {
 }
 
 const maybeSentServers: ReadonlyArray<[string, Misbehaviour]> = [
-  ['answers after the client gave up', { kind: 'late', delayMs: clientTimeoutMs * 5, body: '{}' }],
+  ['answers after the client gave up', { kind: 'late', delayMs: clientTimeoutMs * 25, body: '{}' }],
   ['resets the connection after reading the request', { kind: 'reset' }],
   ['is a gateway answering 504', { kind: 'status', status: 504, body: '{}' }],
 ];
@@ -78,7 +78,7 @@ describe('a send whose outcome is unknown keeps the cooldown (finding 6)', () =>
   );
 
   it('behind withFailover, a send that may have gone out is not repeated by the next provider', async () => {
-    const server = await serverThat({ kind: 'late', delayMs: clientTimeoutMs * 5, body: '{}' });
+    const server = await serverThat({ kind: 'late', delayMs: clientTimeoutMs * 25, body: '{}' });
     const next = createProviderDouble();
     const { verikit } = setup({ provider: withFailover([httpPhoneProvider('flaky', server.url), next]) });
     const failed = await verikit.start({ kind: 'phone', phoneNumber: phone });
