@@ -72,6 +72,7 @@ const acceptedTypes: Readonly<Record<Exclude<PhoneNumberUse, 'any'>, ReadonlySet
 /** The outcome of {@link readPhoneNumber}: the number in E.164, or what is wrong with it. */
 export type PhoneNumberReading =
   | {
+      /** The number was read. */
       readonly ok: true;
       /** E.164: `+`, the country code and the national significant number (no trunk `0`). */
       readonly e164: string;
@@ -79,7 +80,9 @@ export type PhoneNumberReading =
       readonly country: string | undefined;
     }
   | {
+      /** The number was refused. */
       readonly ok: false;
+      /** What is wrong with it. */
       readonly problem: PhoneNumberProblem;
       /** Developer English that also reads to a person ("is too short"); never echoes the number. */
       readonly message: string;

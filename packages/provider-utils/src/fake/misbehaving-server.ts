@@ -8,9 +8,26 @@ import { createServer, type Socket } from 'node:net';
  * - `status`: an answer with `status` and `body` at once (500: the provider says the call failed).
  */
 export type Misbehaviour =
-  | { readonly kind: 'late'; readonly delayMs: number; readonly body: string }
-  | { readonly kind: 'reset' }
-  | { readonly kind: 'status'; readonly status: number; readonly body: string };
+  | {
+      /** Answer 200, too late. */
+      readonly kind: 'late';
+      /** How long after reading the request, in ms. */
+      readonly delayMs: number;
+      /** The answer's JSON body. */
+      readonly body: string;
+    }
+  | {
+      /** Reset the connection instead of answering. */
+      readonly kind: 'reset';
+    }
+  | {
+      /** Answer at once with `status`. */
+      readonly kind: 'status';
+      /** The HTTP status. */
+      readonly status: number;
+      /** The answer's JSON body. */
+      readonly body: string;
+    };
 
 /** A server on 127.0.0.1 that fails as a real provider's network can. */
 export interface MisbehavingServer {
