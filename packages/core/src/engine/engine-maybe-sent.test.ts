@@ -12,7 +12,7 @@ import { createProviderDouble } from './provider-double.fixtures.js';
 // second SMS) and issue 17, item 8 (a provider's 500 on the first send still made the user wait the cooldown).
 // Real HTTP against local servers; the provider is the shared client every HTTP provider is built on.
 const phone = '+2348012345678';
-const clientTimeoutMs = 200;
+const clientTimeoutMs = 2000;
 const servers: MisbehavingServer[] = [];
 
 afterEach(async () => {

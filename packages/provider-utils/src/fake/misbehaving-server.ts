@@ -95,3 +95,33 @@ export async function startMisbehavingServer(behaviour: Misbehaviour): Promise<M
       }),
   };
 }
+
+/** What {@link callAgainst} saw: the call's result or error, and how many requests the server read. */
+export interface CallAgainstOutcome<T> {
+  /** The call's result, when it resolved. */
+  readonly result?: T;
+  /** What the call threw, when it failed. */
+  readonly error?: unknown;
+  /** Requests the server read whole (each one left the client). */
+  readonly received: number;
+}
+
+/**
+ * Starts a {@link startMisbehavingServer} for `behaviour`, runs `call` with its URL (build the provider there),
+ * and closes it: one provider call against a failing wire, for the tests of every provider.
+ */
+export async function callAgainst<T>(
+  behaviour: Misbehaviour,
+  call: (url: string) => Promise<T>,
+): Promise<CallAgainstOutcome<T>> {
+  const server = await startMisbehavingServer(behaviour);
+  try {
+    const outcome = await call(server.url).then(
+      (result) => ({ result }),
+      (error: unknown) => ({ error }),
+    );
+    return { ...outcome, received: server.received() };
+  } finally {
+    await server.close();
+  }
+}
