@@ -167,9 +167,13 @@ export function createGatewayProvider(settings: GatewayProviderSettings = {}): P
           }
           return { valid: value };
         }
+        // Read strictly: the first of the alternatives present decides, and it must be a boolean. A string
+        // ("false"), a number (0) or null is a protocol error, never read as valid (finding 11 of the review).
         for (const path of alternatives.valid) {
           const value = readPath(envelope, path);
+          if (value === undefined) continue;
           if (typeof value === 'boolean') return { valid: value };
+          throw new ProviderProtocolError(`gateway phone.check: ${path} is not a boolean`, { field: path });
         }
         return { valid: true };
       },

@@ -85,7 +85,7 @@ describe('bad input to every route: the right status, a typed error naming the f
     const cases: ReadonlyArray<[unknown, string]> = [
       [{ kind: 'email', phoneNumber }, 'kind'],
       [{ phoneNumber }, 'kind'],
-      [{ kind: 'phone', phoneNumber: '+234 801 234 5678' }, 'phoneNumber'],
+      [{ kind: 'phone', phoneNumber: '+234 201 234 5678' }, 'phoneNumber'],
       [{ kind: 'phone', phoneNumber: '+234801234567a' }, 'phoneNumber'],
       [{ kind: 'phone', phoneNumber: '2348012345678' }, 'phoneNumber'],
       [{ kind: 'ussd', phoneNumber: 2348012345678 }, 'phoneNumber'],

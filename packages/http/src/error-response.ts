@@ -26,6 +26,8 @@ export interface ErrorResponseBody {
       readonly field: string;
       /** What is wrong with it; never echoes the value. */
       readonly message: string;
+      /** The key a UI translates, where the problem has its own (`verikit.error.phone_number.too_short`). */
+      readonly messageId?: string;
     }>;
     /** `event_not_allowed`: the events the flow accepts now. */
     readonly allowed?: readonly string[];
@@ -77,7 +79,9 @@ export function errorAnswer(error: unknown, now: number = Date.now()): ErrorAnsw
   const headers: Record<string, string> = {};
   const details: Record<string, unknown> = {};
   if (InvalidInputError.isInstance(error) && Array.isArray(error.issues))
-    details.issues = error.issues.map(({ field, message }) => ({ field, message }));
+    details.issues = error.issues.map(({ field, message, messageId }) =>
+      typeof messageId === 'string' ? { field, message, messageId } : { field, message },
+    );
   if (EventNotAllowedError.isInstance(error) && Array.isArray(error.allowed)) details.allowed = [...error.allowed];
   if (RateLimitedError.isInstance(error) && Number.isFinite(error.retryAt)) {
     details.retryAt = error.retryAt;
@@ -89,7 +93,10 @@ export function errorAnswer(error: unknown, now: number = Date.now()): ErrorAnsw
   if (MethodNotAllowedError.isInstance(error)) headers.allow = error.allow.join(', ');
   if (status === 503 && headers['retry-after'] === undefined)
     headers['retry-after'] = String(unavailableRetryAfterSeconds);
-  const body: ErrorResponseBody = { error: { ...error.toJSON(), messageId: messageIdOf(error.code), ...details } };
+  // An input problem with its own message id (a phone number's "too short") says so; else the code's.
+  const ownMessageId = InvalidInputError.isInstance(error) ? error.messageId : undefined;
+  const messageId = typeof ownMessageId === 'string' ? ownMessageId : messageIdOf(error.code);
+  const body: ErrorResponseBody = { error: { ...error.toJSON(), messageId, ...details } };
   return { status, headers, body };
 }
 

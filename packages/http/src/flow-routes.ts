@@ -1,4 +1,4 @@
-import { type Verikit, FlowNotFoundError, startInputSchema, userEventSchema, type FlowView } from '@verikit/core';
+import { type Verikit, FlowNotFoundError, userEventSchema, type FlowView } from '@verikit/core';
 import { parseFlowId } from '@verikit/core/internal';
 import { parseInput } from '@verikit/provider';
 import { readJsonBody } from './body/read-json-body.js';
@@ -66,7 +66,7 @@ export function flowRoutes(
   }
   return {
     async start(request, _id, env) {
-      const input = parseInput(startInputSchema, await readJsonBody(request, maxBodyBytes));
+      const input = verikit.parseStartInput(await readJsonBody(request, maxBodyBytes));
       await authorize(request, input, 'start');
       const client = await deps.clientKey(request, env);
       const view = await verikit.start(input, {

@@ -43,7 +43,8 @@ export function safeCause(failure: NetworkFailure, code: string | undefined): Er
 /**
  * Converts a failure below HTTP into a `ProviderUnavailableError`. `requestSent` is `false` only for a
  * refused connection or a failed DNS lookup (no connection was made, so nothing can have been sent);
- * for a timeout, an abort or a dropped connection it is left unknown.
+ * for a timeout, an abort or a dropped connection it is left unknown, and the error is `maybeSent`: the
+ * request may have left and been acted on (docs/decisions/0920-maybe-sent.md).
  */
 export function networkError(
   label: string,
@@ -55,26 +56,31 @@ export function networkError(
   if (signal.aborted) {
     return new ProviderUnavailableError(`${label}: the call was aborted before the service answered`, {
       cause: safeCause('aborted', code),
+      maybeSent: true,
     });
   }
   if (error instanceof Error && error.name === 'TimeoutError') {
     return new ProviderUnavailableError(`${label}: the service did not answer within ${timeoutMs} ms`, {
       cause: safeCause('timeout', code),
+      maybeSent: true,
     });
   }
   if (code === 'ECONNREFUSED') {
     return new ProviderUnavailableError(`${label}: the connection was refused`, {
       cause: safeCause('connection-refused', code),
       requestSent: false,
+      maybeSent: false,
     });
   }
   if (code !== undefined && neverConnected.has(code)) {
     return new ProviderUnavailableError(`${label}: the service's host name could not be resolved`, {
       cause: safeCause('dns', code),
       requestSent: false,
+      maybeSent: false,
     });
   }
   return new ProviderUnavailableError(`${label}: the service could not be reached`, {
     cause: safeCause('network', code),
+    maybeSent: true,
   });
 }

@@ -1,4 +1,5 @@
-import { createServer, type Socket } from 'node:net';
+import { createServer } from 'node:net';
+import { startMisbehavingServer, type MisbehavingServer } from './fake/misbehaving-server.js';
 
 /** A port nothing listens on: bound, then released. */
 export async function closedPort(): Promise<number> {
@@ -10,28 +11,7 @@ export async function closedPort(): Promise<number> {
 }
 
 /** A server that reads requests and never answers: every request left, and its outcome is unknown. */
-export async function startSilentServer(): Promise<{
-  url: string;
-  received: () => number;
-  close: () => Promise<void>;
-}> {
-  const sockets = new Set<Socket>();
-  let received = 0;
-  const server = createServer((socket) => {
-    sockets.add(socket);
-    socket.once('data', () => {
-      received += 1;
-    });
-    socket.on('close', () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as { port: number }).port}`,
-    received: () => received,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const socket of sockets) socket.destroy();
-        server.close(() => resolve());
-      }),
-  };
+export function startSilentServer(): Promise<MisbehavingServer> {
+  // The longest timer Node takes (about 24 days): the answer never comes within a test.
+  return startMisbehavingServer({ kind: 'late', delayMs: 2_147_483_647, body: '{}' });
 }

@@ -25,8 +25,9 @@ const separator = '~';
 /**
  * Tries `members` in order for every call, moving to the next only when the error proves the previous
  * one sent nothing (see `isProvablyUnsent`: connection refused, DNS failure, credentials refused, a
- * capability or channel it lacks). A timeout, a 5xx or a rejection is thrown as it is: it may have
- * followed a send, and a second send is worse than an error.
+ * capability or channel it lacks, an answer that says the call failed: 408, 429, 500, 501, 503). A
+ * timeout, a dropped connection, a gateway's 502/504 or a rejection is thrown as it is: it may have
+ * followed a send (or the next provider would refuse it too), and a second send is worse than an error.
  *
  * A phone send's requestId names the member that sent it (`twilio~VE…`), so the check goes to that
  * member, on any instance, with nothing stored beside the flow; a resend (`resendOf`) tries that member

@@ -8,5 +8,15 @@
 export * from './errors/index.js';
 export * from './provider/v1/index.js';
 export * from './schemas.js';
+/** @public The message ids of a refused phone number, for a UI's message catalogue (docs/ui.md). */
+export {
+  phoneNumberMessageId,
+  phoneNumberMessageIds,
+  readPhoneNumber,
+  type PhoneNumberProblem,
+  type PhoneNumberReading,
+  type PhoneNumberRules,
+  type PhoneNumberUse,
+} from './phone-number.js';
 export { silentLogger, type Logger } from './logger.js';
 export { maskDigits, safeProviderMessage } from './provider-message.js';

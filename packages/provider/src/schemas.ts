@@ -1,18 +1,37 @@
-import { isValidPhoneNumber } from 'libphonenumber-js';
 import { z } from 'zod';
 import { InvalidInputError, type InputIssue } from './errors/invalid-input-error.js';
+import { readPhoneNumber, type PhoneNumberRules } from './phone-number.js';
+
+const phoneNumberSchemas = new Map<string, z.ZodType<string, string>>();
 
 /**
- * A phone number in E.164: `+`, the country code and the number, with no spaces or other
- * characters, and valid for its country (checked with libphonenumber-js).
+ * A phone number as a person types it, parsed into E.164 (see {@link readPhoneNumber}): the schema's
+ * output is the canonical number, so everything after the parse (limits, routes, proofs, provider calls)
+ * sees one form per handset. An issue carries the problem's message id (`verikit.error.phone_number.too_short`)
+ * for a UI to translate. Schemas are cached per rules.
  */
-export const phoneNumberSchema = z
-  .string({ error: 'must be a string' })
-  .max(16, { error: 'must be at most 15 digits after +', abort: true })
-  .regex(/^\+/, { error: 'must start with + and the country code', abort: true })
-  .regex(/^\+\d+$/, { error: 'must contain only digits after +, with no spaces or other characters', abort: true })
-  .min(8, { error: 'is too short', abort: true })
-  .refine((value) => isValidPhoneNumber(value), { error: 'is not a valid phone number for its country code' });
+export function phoneNumberSchemaFor(rules: PhoneNumberRules = {}): z.ZodType<string, string> {
+  const key = `${rules.defaultCountry ?? ''}:${rules.use ?? 'any'}`;
+  let schema = phoneNumberSchemas.get(key);
+  if (schema === undefined) {
+    const fixed: PhoneNumberRules = { ...rules };
+    schema = z.string({ error: 'must be a string' }).transform((value, context) => {
+      const reading = readPhoneNumber(value, fixed);
+      if (reading.ok) return reading.e164;
+      context.addIssue({ code: 'custom', message: reading.message, params: { messageId: reading.messageId } });
+      return z.NEVER;
+    });
+    phoneNumberSchemas.set(key, schema);
+  }
+  return schema;
+}
+
+/**
+ * A phone number in international form (`+` or `00`, the country code, the number; spaces, dashes, dots
+ * and brackets allowed), valid for its country, output in E.164. National forms need a default country:
+ * {@link phoneNumberSchemaFor}.
+ */
+export const phoneNumberSchema: z.ZodType<string, string> = phoneNumberSchemaFor();
 
 /** An 11-digit identity number (BVN, or NIN by default). */
 export const identityNumberSchema = z
@@ -75,16 +94,42 @@ export const whatsAppSendInputSchema = z.object({
   message: whatsAppMessageSchema,
 });
 
-function issuesOf(error: z.ZodError, prefix?: string): InputIssue[] {
+/**
+ * Whether `path` leads to a value in `input`. zod 4 leaves `issue.input` out of its issues (unless asked,
+ * and then it would carry the value, which may be a code), so "missing" is read from the input itself.
+ */
+function isPresent(input: unknown, path: readonly PropertyKey[]): boolean {
+  let current = input;
+  for (const key of path) {
+    if (typeof current !== 'object' || current === null || typeof key === 'symbol' || !Object.hasOwn(current, key))
+      return false;
+    current = (current as Record<string | number, unknown>)[key];
+  }
+  return current !== undefined;
+}
+
+function issuesOf(error: z.ZodError, input: unknown, prefix?: string): InputIssue[] {
   return error.issues.map((issue) => {
     const path = issue.path.map(String).join('.');
     const field = [prefix, path].filter(Boolean).join('.') || 'input';
     let message = issue.message;
     if (issue.code === 'unrecognized_keys')
       message = `has unknown field(s): ${issue.keys.map((key) => key.slice(0, 40)).join(', ')}`;
-    if (issue.code === 'invalid_type' && issue.input === undefined) message = 'is required';
-    return { field, message };
+    if (issue.code === 'invalid_type') {
+      // A missing field is required; a field of the wrong type keeps the schema's own words ("must be a
+      // string"), or says the type zod expected where the schema gave none.
+      if (!isPresent(input, issue.path)) message = 'is required';
+      else if (message.startsWith('Invalid input')) message = `must be ${typeWords(issue.expected)}`;
+    }
+    const messageId = (issue as { params?: { messageId?: unknown } }).params?.messageId;
+    return typeof messageId === 'string' ? { field, message, messageId } : { field, message };
   });
+}
+
+/** "a string", "an object", "a list": the expected type of an `invalid_type` issue in words. */
+function typeWords(expected: string): string {
+  if (expected === 'array') return 'a list';
+  return /^[aeiou]/.test(expected) ? `an ${expected}` : `a ${expected}`;
 }
 
 /**
@@ -94,5 +139,5 @@ function issuesOf(error: z.ZodError, prefix?: string): InputIssue[] {
 export function parseInput<T extends z.ZodType>(schema: T, input: unknown, prefix?: string): z.output<T> {
   const result = schema.safeParse(input);
   if (result.success) return result.data;
-  throw new InvalidInputError(issuesOf(result.error, prefix));
+  throw new InvalidInputError(issuesOf(result.error, input, prefix));
 }

@@ -119,7 +119,7 @@ const settled = Promise.all([
   track({ flowId: '', action: 'start', phase: 'down' }, () =>
     verikit.start({
       kind: 'phone',
-      phoneNumber: `+2348091${String(worker).padStart(2, '0')}${String(Date.now() % 100_000).padStart(5, '0')}`,
+      phoneNumber: `+234809${String(worker).padStart(2, '0')}${String(Date.now() % 100_000).padStart(5, '0')}`,
     }),
   ),
 ]);

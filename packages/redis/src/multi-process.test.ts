@@ -46,7 +46,7 @@ const maxAttempts = scenarioPolicies.maxAttempts!;
 let numberSeed = Math.floor(Math.random() * 40_000_000);
 function freshPhoneNumber(): string {
   numberSeed += 1;
-  return `+2348070${String(numberSeed).padStart(7, '0')}`;
+  return `+234807${String(numberSeed % 10_000_000).padStart(7, '0')}`;
 }
 
 /** Starts one worker process and hands it its plan; it then sends `{ ready }`, waits for "go" and sends `{ report }`. */

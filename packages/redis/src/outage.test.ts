@@ -41,7 +41,7 @@ if (serverMissing !== undefined) {
 let numberSeed = Math.floor(Math.random() * 40_000_000);
 function freshPhoneNumber(): string {
   numberSeed += 1;
-  return `+2348090${String(numberSeed).padStart(7, '0')}`;
+  return `+234809${String(numberSeed % 10_000_000).padStart(7, '0')}`;
 }
 
 /** Asserts the call fails with a retryable StoreError, never FlowNotFoundError. */

@@ -20,7 +20,7 @@ const secret = 'redis-bus-test-secret-0123456789abcdefgh';
 let numberSeed = Math.floor(Math.random() * 40_000_000);
 function freshPhoneNumber(): string {
   numberSeed += 1;
-  return `+2348060${String(numberSeed).padStart(7, '0')}`;
+  return `+234806${String(numberSeed % 10_000_000).padStart(7, '0')}`;
 }
 
 /** Collects views and resolves `until(predicate)` once one matches (the test's timeout bounds the wait). */

@@ -15,7 +15,7 @@ const policies = { maxAttempts: 100, maxSendsPerFlow: 100, resendCooldownMs: 0 }
 let numberSeed = Math.floor(Math.random() * 40_000_000);
 function freshPhoneNumber(): string {
   numberSeed += 1;
-  return `+2348040${String(numberSeed).padStart(7, '0')}`;
+  return `+234804${String(numberSeed % 10_000_000).padStart(7, '0')}`;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -11,7 +11,7 @@ const secret = 'redis-guard-outage-secret-0123456789abcd';
 let numberSeed = Math.floor(Math.random() * 40_000_000);
 function freshPhoneNumber(): string {
   numberSeed += 1;
-  return `+2348060${String(numberSeed).padStart(7, '0')}`;
+  return `+234806${String(numberSeed % 10_000_000).padStart(7, '0')}`;
 }
 
 /** The key the whole global budget lived in before it was spread (its master holds a share of the shards now). */

@@ -16,7 +16,7 @@ const servedWithinMs = 5000;
 let numberSeed = Math.floor(Math.random() * 40_000_000);
 function freshPhoneNumber(): string {
   numberSeed += 1;
-  return `+2348050${String(numberSeed).padStart(7, '0')}`;
+  return `+234805${String(numberSeed % 10_000_000).padStart(7, '0')}`;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

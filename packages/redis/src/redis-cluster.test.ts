@@ -20,7 +20,7 @@ const secret = 'redis-cluster-test-secret-0123456789abcdef';
 let numberSeed = Math.floor(Math.random() * 40_000_000);
 function freshPhoneNumber(): string {
   numberSeed += 1;
-  return `+2348050${String(numberSeed).padStart(7, '0')}`;
+  return `+234805${String(numberSeed % 10_000_000).padStart(7, '0')}`;
 }
 
 /** Resolves with the first view `predicate` accepts, among those the listener got. */

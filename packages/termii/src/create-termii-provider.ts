@@ -16,18 +16,21 @@ import { resolveTermiiSettings } from './termii-settings-schema.js';
 const channels: readonly PhoneChannel[] = Object.freeze(['sms', 'voice', 'whatsapp']);
 
 /**
- * How Verify Token's `verified` reads: `true`/`"True"` valid; `"Expired"` and an exhausted attempt count are
- * the flow's own state, not errors; anything else false is a wrong code.
+ * How Verify Token's `verified` reads, strictly: `true`/`"True"` valid; `false`/`"False"` a wrong code;
+ * `"Expired"` and an exhausted attempt count are the flow's own state, not errors. Anything else (a number, null,
+ * an unknown word) is a `ProviderProtocolError`: never read as valid, nor guessed as a wrong code.
  */
 function readVerified(answer: TermiiAnswer): PhoneCheckResultV1 {
   const verified = answer['verified'];
-  if (verified === true || (typeof verified === 'string' && verified.toLowerCase() === 'true')) return { valid: true };
-  if (typeof verified === 'string') {
-    const text = verified.toLowerCase();
-    if (text.includes('expired')) return { valid: false, reason: 'expired' };
-    if (text.includes('attempt')) return { valid: false, reason: 'attempts-exhausted' };
-  }
-  return { valid: false };
+  if (typeof verified === 'boolean') return { valid: verified };
+  const text = typeof verified === 'string' ? verified.trim().toLowerCase() : undefined;
+  if (text === 'true') return { valid: true };
+  if (text === 'false') return { valid: false };
+  if (text?.includes('expired')) return { valid: false, reason: 'expired' };
+  if (text?.includes('attempt')) return { valid: false, reason: 'attempts-exhausted' };
+  throw new ProviderProtocolError('termii phone.check: verified is not true, false, "Expired" or an attempts notice', {
+    field: 'verified',
+  });
 }
 
 /**

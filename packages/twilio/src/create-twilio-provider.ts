@@ -2,6 +2,7 @@ import {
   CapabilityError,
   InvalidInputError,
   parseInput,
+  ProviderProtocolError,
   ProviderRejectedError,
   type PhoneChannel,
   type PhoneCheckResultV1,
@@ -18,12 +19,19 @@ const channels: readonly PhoneChannel[] = Object.freeze(['sms', 'voice', 'whatsa
 const verifyChannel: Record<PhoneChannel, string> = { sms: 'sms', voice: 'call', whatsapp: 'whatsapp' };
 
 /**
- * How a VerificationCheck reads: approved and valid is valid; `expired`, `max_attempts_reached` and the
- * other ended statuses are the flow's own state (a reason), not errors.
+ * How a VerificationCheck reads, strictly by Twilio's documented types (`status` a string, the legacy `valid` a
+ * boolean or absent): `approved` is valid (unless `valid` says false); `expired`, `max_attempts_reached` and the
+ * other ended statuses are the flow's own state (a reason), not errors; `pending` is a wrong code. A `status`
+ * that is not a string, or a `valid` that is not a boolean, is a `ProviderProtocolError`, never read as valid.
  */
 function readVerificationCheck(answer: TwilioAnswer): PhoneCheckResultV1 {
-  if (answer['valid'] === true && answer['status'] === 'approved') return { valid: true };
   const status = answer['status'];
+  const valid = answer['valid'];
+  if (typeof status !== 'string')
+    throw new ProviderProtocolError('twilio phone.check: status is not a string', { field: 'status' });
+  if (valid !== undefined && valid !== null && typeof valid !== 'boolean')
+    throw new ProviderProtocolError('twilio phone.check: valid is not a boolean', { field: 'valid' });
+  if (status === 'approved' && valid !== false) return { valid: true };
   if (status === 'expired') return { valid: false, reason: 'expired' };
   if (status === 'max_attempts_reached') return { valid: false, reason: 'attempts-exhausted' };
   if (status === 'canceled' || status === 'deleted' || status === 'failed' || status === 'approved')

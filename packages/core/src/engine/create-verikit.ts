@@ -1,5 +1,6 @@
 import {
   InvalidInputError,
+  parseInput,
   VerikitError,
   type MessageSendResultV1,
   type WebhooksCapabilityV1,
@@ -11,7 +12,7 @@ import type { CallOptions } from '../guard/call-options.js';
 import { SendGuard } from '../guard/send-guard.js';
 import { memorySendGuardStore } from '../store/send-guard-store.js';
 import type { FlowPolicies } from '../flows/policies.js';
-import type { SendSmsInput, SendWhatsAppInput, StartInput, UserEvent } from '../inputs/inputs.js';
+import type { ParsedStartInput, SendSmsInput, SendWhatsAppInput, StartInput, UserEvent } from '../inputs/inputs.js';
 import { parseFlowId } from '../inputs/parse-flow-id.js';
 import type { IssueProofOptions, ProofClaim } from '../proof/proof-inputs.js';
 import { FlowSecrets } from '../ownership/flow-secrets.js';
@@ -50,6 +51,12 @@ export interface Verikit {
    * `options.client` names who asks, for the send guard's per-client limit (docs/abuse.md).
    */
   start(input: StartInput, options?: CallOptions): Promise<FlowView>;
+  /**
+   * Checks a start input as `start` does and returns it parsed, its phone number in E.164 (read with the
+   * engine's `defaultCountry`): for a layer that must see the input before starting (the HTTP layer's
+   * `authorize`). Throws the same `InvalidInputError`.
+   */
+  parseStartInput(input: unknown): ParsedStartInput;
   /**
    * Applies a user event (`submit-code`, `resend`, `restart`, `cancel`) and any provider call it
    * starts; a resend or restart passes the send guard, for `options.client` where given.
@@ -180,6 +187,7 @@ export function createVerikit(options: VerikitOptions): Verikit {
   const verikit: Verikit = {
     policies,
     webhooks: provider.webhooks,
+    parseStartInput: (input) => parseInput(settings.inputs.start, input),
     start: (input, options) =>
       startFlow({ settings, env, records, commits, limits, effects, read: get }, input, options),
     flowSecret: (flowId) => flowSecrets.of(parseFlowId(flowId)),

@@ -1,4 +1,10 @@
-import { ProviderUnavailableError, safeProviderMessage, VerikitError, type Logger } from '@verikit/provider';
+import {
+  isProvablyUnsent,
+  ProviderUnavailableError,
+  safeProviderMessage,
+  VerikitError,
+  type Logger,
+} from '@verikit/provider';
 import { FlowNotFoundError } from '../errors/flow-not-found-error.js';
 import type { EffectDefinition, EffectMemory, FlowEnvironment, InternalEvent } from '../flows/flow-definition.js';
 import type { EffectRequest, FlowContextBase, FlowError } from '../flows/flow-context.js';
@@ -9,14 +15,8 @@ import type { FlowView } from './view.js';
 
 type Outcome =
   | { ok: true; result: Record<string, unknown> }
-  | { ok: false; error: FlowError; requestSent?: boolean }
+  | { ok: false; error: FlowError; provablyUnsent: boolean }
   | { ok: 'unknown' };
-
-/** What a provider error says about its request having left, when it says so (`requestSent`); undefined otherwise. */
-function requestSentOf(error: unknown): { requestSent?: boolean } {
-  const requestSent = VerikitError.isInstance(error) ? (error as { requestSent?: unknown }).requestSent : undefined;
-  return typeof requestSent === 'boolean' ? { requestSent } : {};
-}
 
 /**
  * A provider error as a flow shows (and stores) it: our typed errors keep their code, and their message made
@@ -77,7 +77,7 @@ export class EffectRunner {
                 type: 'effect-failed',
                 effectId: effect.id,
                 error: outcome.error,
-                ...(outcome.requestSent === undefined ? {} : { requestSent: outcome.requestSent }),
+                provablyUnsent: outcome.provablyUnsent,
               };
           const committed = await commits.commit(
             flowId,
@@ -139,7 +139,9 @@ export class EffectRunner {
       const result = await Promise.race([call, deadline]);
       if (result !== timedOut) return { ok: true, result };
     } catch (error) {
-      if (!controller.signal.aborted) return { ok: false, error: toFlowError(error), ...requestSentOf(error) };
+      // Whether the failed call may still have sent is decided by one rule, `isProvablyUnsent` (decision 0920).
+      if (!controller.signal.aborted)
+        return { ok: false, error: toFlowError(error), provablyUnsent: isProvablyUnsent(error) };
     } finally {
       clearTimeout(timer);
     }

@@ -12,9 +12,9 @@ function recordViews(verikit: ReturnType<typeof setup>['verikit'], flowId: strin
   return views;
 }
 
-/** A provider error that says whether its request left, as a provider that knows it reports. */
-function unavailable(requestSent: boolean): ProviderUnavailableError {
-  return Object.assign(new ProviderUnavailableError('the connection was refused'), { requestSent });
+/** A provider error that says whether a message may have gone out, as a provider that knows it reports. */
+function unavailable(maybeSent: boolean): ProviderUnavailableError {
+  return new ProviderUnavailableError('the service is unavailable', { requestSent: true, maybeSent });
 }
 
 describe('attemptsLeft never goes up (a check shows the attempts as before it)', () => {
@@ -139,9 +139,12 @@ describe('the view carries what a UI needs to count down and explain', () => {
 });
 
 describe('a send that never left blocks no retry', () => {
-  it('a first send failing as provider_unavailable: resend at once, still counted', async () => {
+  it('a first send the provider answered as failed (503): resend at once, still counted', async () => {
     const { verikit, provider } = setup({ policies: { maxSendsPerFlow: 3 } });
-    provider.failNext('phone.send', new ProviderUnavailableError('the service answered 503'));
+    provider.failNext(
+      'phone.send',
+      new ProviderUnavailableError('the service answered 503', { requestSent: true, maybeSent: false }),
+    );
     const failed = await verikit.start({ kind: 'phone', phoneNumber: phone });
     expect(failed).toMatchObject({ status: 'send-failed', allowed: ['resend', 'cancel'], sendsLeft: 2 });
     expect(failed.resendAvailableAt).toBeUndefined();
@@ -167,7 +170,7 @@ describe('a send that never left blocks no retry', () => {
     });
   });
 
-  it('any send whose error says requestSent: false starts no cooldown; requestSent: true keeps it, even on the first send', async () => {
+  it('any send whose error says nothing was sent starts no cooldown; one that may have sent keeps it, even on the first send', async () => {
     const { verikit, provider, clock } = setup();
     provider.failNext('phone.send', unavailable(true));
     const sent = await verikit.start({ kind: 'phone', phoneNumber: phone });
@@ -193,11 +196,17 @@ describe('a send that never left blocks no retry', () => {
 
   it('USSD and identity too: a first initiation or OTP send that never left may be retried at once', async () => {
     const { verikit, provider } = setup();
-    provider.failNext('ussd.initiate', new ProviderUnavailableError('the connection was refused'));
+    provider.failNext(
+      'ussd.initiate',
+      new ProviderUnavailableError('the connection was refused', { requestSent: false }),
+    );
     const ussd = await verikit.start({ kind: 'ussd', phoneNumber: phone });
     expect(ussd).toMatchObject({ status: 'failed', allowed: ['restart', 'cancel'] });
     expect((await verikit.send(ussd.id, { type: 'restart' })).status).toBe('awaiting-dial');
-    provider.failNext('identity.sendOtp', new ProviderUnavailableError('the connection was refused'));
+    provider.failNext(
+      'identity.sendOtp',
+      new ProviderUnavailableError('the connection was refused', { requestSent: false }),
+    );
     const identity = await verikit.start({ kind: 'identity', idType: 'nin', number: '12345678901' });
     expect(identity).toMatchObject({ status: 'send-failed', allowed: ['resend', 'cancel'] });
     expect((await verikit.send(identity.id, { type: 'resend' })).status).toBe('awaiting-code');

@@ -1,10 +1,5 @@
 import { CapabilityError, parseInput, requireCapabilityV1, type MessageSendResultV1 } from '@verikit/provider';
-import {
-  sendSmsInputSchema,
-  sendWhatsAppInputSchema,
-  type SendSmsInput,
-  type SendWhatsAppInput,
-} from '../inputs/inputs.js';
+import type { SendSmsInput, SendWhatsAppInput } from '../inputs/inputs.js';
 import { generateFlowId } from '../secrets/secrets.js';
 import type { EngineSettings } from './options.js';
 
@@ -30,7 +25,7 @@ function resultOf(provider: string, result: MessageSendResultV1 | undefined): Me
  * request when neither names one: a `CapabilityError` on `from`.
  */
 export async function sendSms(settings: EngineSettings, rawInput: SendSmsInput): Promise<MessageResult> {
-  const input = parseInput(sendSmsInputSchema, rawInput);
+  const input = parseInput(settings.inputs.sendSms, rawInput);
   const { provider } = settings;
   const from = input.from ?? settings.defaultSender;
   requireCapabilityV1(provider, { capability: 'sms', from });
@@ -48,7 +43,7 @@ export async function sendSms(settings: EngineSettings, rawInput: SendSmsInput):
  * a provider that declares `requires: ['sender']` cannot send at all: refused before any request.
  */
 export async function sendWhatsApp(settings: EngineSettings, rawInput: SendWhatsAppInput): Promise<MessageResult> {
-  const input = parseInput(sendWhatsAppInputSchema, rawInput);
+  const input = parseInput(settings.inputs.sendWhatsApp, rawInput);
   const { provider } = settings;
   requireCapabilityV1(provider, { capability: 'whatsapp' });
   if (provider.whatsapp!.requires?.includes('sender') === true) {

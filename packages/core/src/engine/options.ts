@@ -1,3 +1,4 @@
+import { isSupportedCountry } from 'libphonenumber-js/max';
 import { z } from 'zod';
 import {
   parseInput,
@@ -15,6 +16,7 @@ import {
   type GuardSettings,
   type SendGuardOptions,
 } from '../guard/guard-options.js';
+import { inputSchemasFor, type InputSchemas } from '../inputs/inputs.js';
 import type { FlowStore } from '../store/flow-store.js';
 import { KeyvFlowStore } from '../store/keyv-flow-store.js';
 import { MemoryChangeBus, type FlowChangeBus } from './change-bus.js';
@@ -49,6 +51,12 @@ export interface VerikitOptions {
    * `false` turns it off: only the per-number `maxSendsPerHour` is left.
    */
   guard?: SendGuardOptions | false;
+  /**
+   * ISO 3166-1 alpha-2 (`NG`): the country of numbers typed in national form (`0801 234 5678`). Every number
+   * is parsed into E.164 at the edge (start, sendSms, sendWhatsApp), so limits, routes and proofs see one
+   * form per handset. Absent: numbers must start with `+` or `00` and their country code.
+   */
+  defaultCountry?: string;
 }
 
 /** The options with every default applied: what the engine's parts are built from. */
@@ -64,6 +72,8 @@ export interface EngineSettings {
   readonly identityNumberPatterns: Readonly<Partial<Record<IdentityType, RegExp>>>;
   /** The send guard's settings; undefined when it is off. */
   readonly guard: GuardSettings | undefined;
+  /** The input schemas, numbers read with the engine's `defaultCountry`. */
+  readonly inputs: InputSchemas;
 }
 
 const optionsSchema = z.object({
@@ -75,6 +85,12 @@ const optionsSchema = z.object({
   ),
   secret: z.string({ error: 'is required' }).min(32, { error: 'must be at least 32 characters' }),
   defaultSender: senderSchema.optional(),
+  defaultCountry: z
+    .string({ error: 'must be a country code such as NG' })
+    .refine((code) => /^[A-Z]{2}$/.test(code) && isSupportedCountry(code), {
+      error: 'must be a country code the number library knows, such as NG',
+    })
+    .optional(),
   identityNumberPatterns: z
     .strictObject({
       bvn: z.instanceof(RegExp, { error: 'must be a RegExp' }).optional(),
@@ -134,5 +150,6 @@ export function resolveOptions(options: VerikitOptions): EngineSettings {
     defaultSender: options.defaultSender,
     identityNumberPatterns,
     guard: resolveGuardOptions(options.guard),
+    inputs: inputSchemasFor(options.defaultCountry),
   };
 }

@@ -2,7 +2,7 @@ import { parseInput } from '@verikit/provider';
 import { ConflictError } from '../errors/conflict-error.js';
 import { callOptionsOf, type CallOptions } from '../guard/call-options.js';
 import type { EffectMemory, FlowEnvironment } from '../flows/flow-definition.js';
-import { startInputSchema, type StartInput } from '../inputs/inputs.js';
+import type { StartInput } from '../inputs/inputs.js';
 import { startKeys } from '../ownership/start-keys.js';
 import { generateFlowId } from '../secrets/secrets.js';
 import { recordSchemaVersion, type FlowRecord } from '../store/flow-store.js';
@@ -57,7 +57,7 @@ async function awaitRepeat(deps: StartDeps, key: string): Promise<FlowView> {
  */
 export async function startFlow(deps: StartDeps, rawInput: StartInput, options?: CallOptions): Promise<FlowView> {
   const { settings, env, records, commits, limits } = deps;
-  const input = parseInput(startInputSchema, rawInput);
+  const input = parseInput(settings.inputs.start, rawInput);
   const { client, idempotencyKey, owner } = callOptionsOf(options);
   const flow = records.flow(input.kind);
   const { definition } = flow;

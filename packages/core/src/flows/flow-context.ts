@@ -61,13 +61,17 @@ export type EffectSucceededEvent = {
   effectId: string;
   result: Readonly<Record<string, unknown>>;
 };
-/** `requestSent: false` when the provider's error says the request never left (nothing can have been delivered). */
+/**
+ * `provablyUnsent: true` when the provider's error proves nothing was sent (`isProvablyUnsent` of
+ * `@verikit/provider`: the request never left, or the provider answered that the call failed). Otherwise a
+ * failed send may still have delivered its code.
+ */
 export type EffectFailedEvent = {
   type: 'effect-failed';
   now: number;
   effectId: string;
   error: FlowError;
-  requestSent?: boolean;
+  provablyUnsent?: boolean;
 };
 type CancelEvent = { type: 'cancel'; now: number };
 export type BaseEvent = TickEvent | EffectSucceededEvent | EffectFailedEvent | CancelEvent;

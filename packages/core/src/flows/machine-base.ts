@@ -21,7 +21,7 @@ export const baseActions = {
 /** The error a flow shows when an effect's deadline passed without an answer. */
 const outcomeUnknownError: FlowError = Object.freeze({
   code: 'outcome_unknown',
-  message: 'the provider did not answer in time; the outcome is unknown',
+  message: 'the provider did not answer in time; the outcome is unknown (a code may still arrive)',
 });
 
 /** The context changes that start a send: a new effect id, its deadline, the next cooldown. */
@@ -94,25 +94,37 @@ export function markEffectUnanswered(
 }
 
 /**
- * True when a failed send provably delivered nothing: the provider said its request never left, or
- * (providers do not say so yet) the very first send of the flow failed as `provider_unavailable`,
- * before any code went out. Such a send starts no cooldown: the user may retry at once, and the
- * send still counts against `maxSendsPerFlow` and the hourly limit.
+ * True when a failed send provably delivered nothing: the provider's error proves it (the request never
+ * left, or the provider answered that it failed: decision 0920). Such a send starts no cooldown: the user may
+ * retry at once, and the send still counts against `maxSendsPerFlow` and the hourly limit. Any other failure
+ * (a timeout, a reset after the request left, a gateway's 502/504) may have sent the code: the cooldown holds.
  */
-function sendNeverLeft(context: FlowContextBase, event: { type: string }): boolean {
-  if (event.type !== 'effect-failed') return false;
-  const failed = event as EffectFailedEvent;
-  if (failed.requestSent !== undefined) return !failed.requestSent;
-  return failed.error.code === 'provider_unavailable' && context.sendCount === 1;
+function sendNeverLeft(event: { type: string }): boolean {
+  return event.type === 'effect-failed' && (event as EffectFailedEvent).provablyUnsent === true;
 }
 
-/** The context changes when a send fails: its error shown, and its cooldown dropped when it provably never left. */
+/**
+ * The error a failed send shows: its own when nothing was sent; when the provider is unavailable and the send
+ * may have gone out (a timeout, a reset), `outcome_unknown`, so the view says the code may still arrive.
+ */
+function sendError(event: EffectFailedEvent): FlowError {
+  if (event.provablyUnsent === true || event.error.code !== 'provider_unavailable') return event.error;
+  return {
+    code: 'outcome_unknown',
+    message: `${event.error.message} (the outcome is unknown: a code may still arrive)`,
+  };
+}
+
+/**
+ * The context changes when a send fails: its error shown (`outcome_unknown` when it may have been sent), and
+ * its cooldown dropped when it provably never left.
+ */
 export function sendFailed(
   context: FlowContextBase,
   event: { type: string },
 ): Pick<FlowContextBase, 'effect' | 'unansweredEffectId' | 'error' | 'resendAvailableAt'> {
-  const error = event.type === 'effect-failed' ? (event as EffectFailedEvent).error : context.error;
-  return { ...effectSettled, error, ...(sendNeverLeft(context, event) ? { resendAvailableAt: undefined } : {}) };
+  const error = event.type === 'effect-failed' ? sendError(event as EffectFailedEvent) : context.error;
+  return { ...effectSettled, error, ...(sendNeverLeft(event) ? { resendAvailableAt: undefined } : {}) };
 }
 
 /** The provider that delivered a code, from a send's success (the engine adds `sentBy`); else what the context held. */

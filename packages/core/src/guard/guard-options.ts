@@ -1,4 +1,4 @@
-import { isSupportedCountry } from 'libphonenumber-js';
+import { isSupportedCountry } from 'libphonenumber-js/max';
 import { z } from 'zod';
 import { InvalidInputError, parseInput } from '@verikit/provider';
 import type { SendGuardStore } from '../store/send-guard-store.js';

@@ -1,4 +1,4 @@
-import { parsePhoneNumber } from 'libphonenumber-js';
+import { parsePhoneNumber } from 'libphonenumber-js/max';
 
 /** Digits of every number a prefix always leaves out, so that a prefix never names one number. */
 const hiddenDigits = 3;

@@ -2,43 +2,109 @@ import { z } from 'zod';
 import {
   codeSchema,
   identityNumberSchema,
-  phoneNumberSchema,
+  phoneNumberSchemaFor,
+  readPhoneNumber,
   senderSchema,
   smsMessageSchema,
   whatsAppMessageSchema,
+  type PhoneNumberUse,
 } from '@verikit/provider';
 
-/** Input of `verikit.start`. */
-export const startInputSchema = z.discriminatedUnion(
-  'kind',
-  [
-    z.strictObject({
-      /** A USSD flow: the user dials a code and enters the OTP shown. */
-      kind: z.literal('ussd'),
-      /** The user's number in E.164. */
-      phoneNumber: phoneNumberSchema,
-    }),
-    z.strictObject({
-      /** A phone flow: a code sent by SMS, voice or WhatsApp. */
-      kind: z.literal('phone'),
-      /** The user's number in E.164. */
-      phoneNumber: phoneNumberSchema,
-      /** How the code travels. Default `sms`. */
-      channel: z.enum(['sms', 'voice', 'whatsapp'], { error: 'must be sms, voice or whatsapp' }).default('sms'),
-      /** The sender ID or number the code comes from, where the provider lets you choose. */
-      from: senderSchema.optional(),
-    }),
-    z.strictObject({
-      /** An identity flow: a code sent to the number registered for a BVN or NIN. */
-      kind: z.literal('identity'),
-      /** Which identity number `number` is. */
-      idType: z.enum(['bvn', 'nin'], { error: 'must be bvn or nin' }),
-      /** The BVN or NIN, 11 digits; stored only masked, hashed and sealed, never in clear. */
-      number: identityNumberSchema,
-    }),
-  ],
-  { error: 'must be one of ussd, phone, identity' },
-);
+/** The number as typed (`+234 801 234 5678`, `0801 234 5678` with a default country), output in E.164. */
+const phoneFor = (defaultCountry: string | undefined, use: PhoneNumberUse) =>
+  phoneNumberSchemaFor({ defaultCountry, use });
+
+function startSchemaFor(defaultCountry: string | undefined) {
+  return z.discriminatedUnion(
+    'kind',
+    [
+      z.strictObject({
+        /** A USSD flow: the user dials a code and enters the OTP shown. */
+        kind: z.literal('ussd'),
+        /** The user's mobile number: E.164, or as typed (parsed into E.164). */
+        phoneNumber: phoneFor(defaultCountry, 'ussd'),
+      }),
+      z
+        .strictObject({
+          /** A phone flow: a code sent by SMS, voice or WhatsApp. */
+          kind: z.literal('phone'),
+          /** The user's number: E.164, or as typed (parsed into E.164); one that can receive `channel`. */
+          phoneNumber: phoneFor(defaultCountry, 'any'),
+          /** How the code travels. Default `sms`. */
+          channel: z.enum(['sms', 'voice', 'whatsapp'], { error: 'must be sms, voice or whatsapp' }).default('sms'),
+          /** The sender ID or number the code comes from, where the provider lets you choose. */
+          from: senderSchema.optional(),
+        })
+        .superRefine((input, context) => {
+          // Which kinds of number are accepted depends on the channel: read again for it (already E.164).
+          const reading = readPhoneNumber(input.phoneNumber, { use: input.channel });
+          if (!reading.ok)
+            context.addIssue({
+              code: 'custom',
+              path: ['phoneNumber'],
+              message: reading.message,
+              params: { messageId: reading.messageId },
+            });
+        }),
+      z.strictObject({
+        /** An identity flow: a code sent to the number registered for a BVN or NIN. */
+        kind: z.literal('identity'),
+        /** Which identity number `number` is. */
+        idType: z.enum(['bvn', 'nin'], { error: 'must be bvn or nin' }),
+        /** The BVN or NIN, 11 digits; stored only masked, hashed and sealed, never in clear. */
+        number: identityNumberSchema,
+      }),
+    ],
+    { error: 'must be one of ussd, phone, identity' },
+  );
+}
+
+function sendSmsSchemaFor(defaultCountry: string | undefined) {
+  return z.strictObject({
+    /** The sender ID or number. */
+    from: senderSchema.optional(),
+    /** The recipient: E.164, or as typed (parsed into E.164); a number that receives SMS. */
+    to: phoneFor(defaultCountry, 'sms'),
+    /** The text, 1 to 1,600 characters. */
+    message: smsMessageSchema,
+  });
+}
+
+function sendWhatsAppSchemaFor(defaultCountry: string | undefined) {
+  return z.strictObject({
+    /** The recipient: E.164, or as typed (parsed into E.164); a number that can have WhatsApp. */
+    phoneNumber: phoneFor(defaultCountry, 'whatsapp'),
+    /** The text, 1 to 4,096 characters. */
+    message: whatsAppMessageSchema,
+  });
+}
+
+/** The engine's input schemas for one default country: numbers in national form are read as that country's. */
+export interface InputSchemas {
+  readonly start: ReturnType<typeof startSchemaFor>;
+  readonly sendSms: ReturnType<typeof sendSmsSchemaFor>;
+  readonly sendWhatsApp: ReturnType<typeof sendWhatsAppSchemaFor>;
+}
+
+const schemasByCountry = new Map<string, InputSchemas>();
+
+/** The input schemas of an engine whose `defaultCountry` is `defaultCountry` (cached per country). */
+export function inputSchemasFor(defaultCountry: string | undefined): InputSchemas {
+  const key = defaultCountry ?? '';
+  let schemas = schemasByCountry.get(key);
+  if (schemas === undefined) {
+    schemas = {
+      start: startSchemaFor(defaultCountry),
+      sendSms: sendSmsSchemaFor(defaultCountry),
+      sendWhatsApp: sendWhatsAppSchemaFor(defaultCountry),
+    };
+    schemasByCountry.set(key, schemas);
+  }
+  return schemas;
+}
+
+/** Input of `verikit.start`, for an engine without a default country (numbers start with `+` or `00`). */
+export const startInputSchema = inputSchemasFor(undefined).start;
 
 /** What `verikit.start` takes. */
 export type StartInput = z.input<typeof startInputSchema>;
@@ -78,26 +144,14 @@ export type UserEvent = z.input<typeof userEventSchema>;
 /** A user event after parsing: what a flow definition turns into its machine's event. */
 export type ParsedUserEvent = z.output<typeof userEventSchema>;
 
-/** Input of `verikit.sendSms`. `from` falls back to the engine's `defaultSender`, then to the provider's. */
-export const sendSmsInputSchema = z.strictObject({
-  /** The sender ID or number. */
-  from: senderSchema.optional(),
-  /** The recipient, in E.164. */
-  to: phoneNumberSchema,
-  /** The text, 1 to 1,600 characters. */
-  message: smsMessageSchema,
-});
+/** Input of `verikit.sendSms`, for an engine without a default country. `from` falls back to the engine's `defaultSender`, then to the provider's. */
+export const sendSmsInputSchema = inputSchemasFor(undefined).sendSms;
 
 /** What `verikit.sendSms` takes. */
 export type SendSmsInput = z.input<typeof sendSmsInputSchema>;
 
-/** Input of `verikit.sendWhatsApp`. */
-export const sendWhatsAppInputSchema = z.strictObject({
-  /** The recipient, in E.164. */
-  phoneNumber: phoneNumberSchema,
-  /** The text, 1 to 4,096 characters. */
-  message: whatsAppMessageSchema,
-});
+/** Input of `verikit.sendWhatsApp`, for an engine without a default country. */
+export const sendWhatsAppInputSchema = inputSchemasFor(undefined).sendWhatsApp;
 
 /** What `verikit.sendWhatsApp` takes. */
 export type SendWhatsAppInput = z.input<typeof sendWhatsAppInputSchema>;
@@ -105,6 +159,6 @@ export type SendWhatsAppInput = z.input<typeof sendWhatsAppInputSchema>;
 /** Input of `verikit.receive`: an event a provider pushed, after its signature was checked. */
 export const providerEventSchema = z.strictObject({
   type: z.literal('ussd-verification', { error: 'must be ussd-verification' }),
-  phoneNumber: phoneNumberSchema,
+  phoneNumber: phoneFor(undefined, 'any'),
   status: z.enum(['success', 'failed'], { error: 'must be success or failed' }),
 });

@@ -9,3 +9,10 @@ export { serveFake, type FakeServer } from './serve-fake.js';
 export { FakeOutbox, type FakeMessage } from './fake-outbox.js';
 export { delay, clampLatency, type FakeLatency } from './fake-latency.js';
 export { runningFake, type RunningFake, type RunningFakeParts } from './running-fake.js';
+export {
+  callAgainst,
+  startMisbehavingServer,
+  type CallAgainstOutcome,
+  type Misbehaviour,
+  type MisbehavingServer,
+} from './misbehaving-server.js';

@@ -6,3 +6,4 @@ export { ProviderRejectedError } from './provider-rejected-error.js';
 export { ProviderUnavailableError, type ProviderUnavailableErrorOptions } from './provider-unavailable-error.js';
 export { ProviderAuthenticationError } from './provider-authentication-error.js';
 export { ProviderProtocolError } from './provider-protocol-error.js';
+export { isProvablyUnsent } from './is-provably-unsent.js';

@@ -6,6 +6,8 @@ export interface InputIssue {
   field: string;
   /** What is wrong with it; never echoes the value. */
   message: string;
+  /** The key a UI translates, where the problem has its own (`verikit.error.phone_number.too_short`). */
+  messageId?: string;
 }
 
 /**
@@ -16,12 +18,15 @@ export interface InputIssue {
 export class InvalidInputError extends VerikitError {
   /** Every problem found, so a form can mark all its fields at once. */
   readonly issues: readonly InputIssue[];
+  /** The first issue's own message id, where it has one; else a UI uses the code's (`verikit.error.invalid_input`). */
+  readonly messageId: string | undefined;
 
   constructor(issues: readonly InputIssue[], options: { cause?: unknown } = {}) {
     const first = issues[0] ?? { field: 'input', message: 'is invalid' };
     super('invalid_input', `${first.field} ${first.message}`, { field: first.field, ...options });
     this.name = 'InvalidInputError';
     this.issues = issues;
+    this.messageId = first.messageId;
   }
 
   static override isInstance(error: unknown): error is InvalidInputError {
