@@ -32,6 +32,15 @@ export type {
 } from './flow-view.js';
 export type { FlowClientCredentials, FlowClientHeaders, FlowClientHeaderValues } from './transport.js';
 export type { FlowClientTimers } from './timers.js';
+export {
+  errorMessage,
+  formatMessage,
+  messages,
+  type FormatMessageOptions,
+  type MessageCatalogue,
+  type MessageCatalogues,
+  type MessageSource,
+} from './messages.js';
 export { remainingMs } from './countdown.js';
 export { ServerClock } from './server-clock.js';
 export { EventStreamParser, type EventStreamHandlers, type ServerSentEvent } from './sse-parser.js';
