@@ -1,19 +1,33 @@
 import { createContext, useContext, type ReactNode } from 'react';
-import type { FlowClient } from '@verikit/client';
+import { formatMessage, messages as shippedMessages, type FlowClient, type MessageCatalogues } from '@verikit/client';
 
 const FlowClientContext = createContext<FlowClient | undefined>(undefined);
+const LocaleContext = createContext<{ locale: string; messages: MessageCatalogues }>({
+  locale: 'en',
+  messages: shippedMessages,
+});
 
 /** Props of {@link FlowClientProvider}. */
 export interface FlowClientProviderProps {
   /** The client the hooks below use (`createFlowClient`), created once, outside render. */
   client: FlowClient;
+  /** The language of the parts' labels (`fr`, `fr-FR`). Default `en`. */
+  locale?: string;
+  /** The catalogues the parts read their labels from. Default the client's `messages` (English, French). */
+  messages?: MessageCatalogues;
   /** The part of the app that uses the hooks. */
   children?: ReactNode;
 }
 
-/** Makes a flow client available to `useFlow` and `useStartFlow` below it. */
-export function FlowClientProvider({ client, children }: FlowClientProviderProps): ReactNode {
-  return <FlowClientContext.Provider value={client}>{children}</FlowClientContext.Provider>;
+/** Makes a flow client (and the language of the parts) available to the hooks and parts below it. */
+export function FlowClientProvider({ client, locale, messages, children }: FlowClientProviderProps): ReactNode {
+  return (
+    <FlowClientContext.Provider value={client}>
+      <LocaleContext.Provider value={{ locale: locale ?? 'en', messages: messages ?? shippedMessages }}>
+        {children}
+      </LocaleContext.Provider>
+    </FlowClientContext.Provider>
+  );
 }
 
 /** The client of the nearest {@link FlowClientProvider}; throws when there is none, since nothing could work without it. */
@@ -22,4 +36,12 @@ export function useFlowClient(): FlowClient {
   if (client === undefined)
     throw new Error('useFlowClient: wrap the component in <FlowClientProvider client={createFlowClient(…)}>');
   return client;
+}
+
+/** A message in the language of a part's `locale` prop, else the provider's (English without a provider). */
+export function useMessage(
+  locale: string | undefined,
+): (id: string, params?: Record<string, string | number>) => string {
+  const context = useContext(LocaleContext);
+  return (id, params) => formatMessage(id, { locale: locale ?? context.locale, catalogues: context.messages, params });
 }
