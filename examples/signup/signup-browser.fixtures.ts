@@ -41,6 +41,8 @@ export function launchChromium(): Promise<Browser> {
 /** The app under test, on the sandbox, with short policies so that every state is reached quickly. */
 export interface SignupHarness {
   readonly server: SignupServer;
+  /** The built page. */
+  readonly pageDir: string;
   readonly sandbox: Sandbox;
   close(): Promise<void>;
 }
@@ -66,6 +68,7 @@ export async function startHarness(): Promise<SignupHarness> {
     if (sandbox === undefined) throw new Error('the signup server did not start the sandbox');
     return {
       server,
+      pageDir,
       sandbox,
       async close() {
         await server.close();

@@ -1,6 +1,9 @@
 import { useState, type ReactNode } from 'react';
 import { FlowClientError } from '@verikit/client';
+import { useMessage } from '@verikit/react';
+import { errorId } from './messages.js';
 import { requestProof, type Proof } from './signup-api.js';
+import { StepHeading } from './step-heading.js';
 
 /** Props of {@link VerifiedPanel}. */
 export interface VerifiedPanelProps {
@@ -18,6 +21,7 @@ export interface VerifiedPanelProps {
  * never tells the server "it is verified": the server issues the proof and redeems it itself).
  */
 export function VerifiedPanel({ flowId, title, action, onProof }: VerifiedPanelProps): ReactNode {
+  const message = useMessage();
   const [pending, setPending] = useState(false);
   const [error, setError] = useState<string | undefined>(undefined);
   const next = async (): Promise<void> => {
@@ -26,16 +30,16 @@ export function VerifiedPanel({ flowId, title, action, onProof }: VerifiedPanelP
     try {
       await onProof(await requestProof(flowId));
     } catch (failure) {
-      setError(FlowClientError.isInstance(failure) ? failure.message : 'Something went wrong. Please try again.');
+      setError(message(FlowClientError.isInstance(failure) ? errorId(failure) : 'verikit.error.unknown'));
     } finally {
       setPending(false);
     }
   };
   return (
     <>
-      <h2 className="verified">✓ {title}</h2>
+      <StepHeading className="verified">✓ {title}</StepHeading>
       <button type="button" className="primary" disabled={pending} onClick={() => void next()}>
-        {pending ? 'Please wait…' : action}
+        {pending ? message('flow.wait') : action}
       </button>
       {error === undefined ? null : (
         <p role="alert" className="error">

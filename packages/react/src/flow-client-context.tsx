@@ -38,10 +38,16 @@ export function useFlowClient(): FlowClient {
   return client;
 }
 
-/** A message in the language of a part's `locale` prop, else the provider's (English without a provider). */
-export function useMessage(
-  locale: string | undefined,
-): (id: string, params?: Record<string, string | number>) => string {
+/**
+ * The text of a message id (`formatMessage` of `@verikit/client`) in the language of `locale`, else the
+ * `FlowClientProvider`'s, from its catalogues (English without a provider). What the parts use, and an app's
+ * own text can too: add its ids to the catalogues given to the provider.
+ *
+ * @example
+ * const message = useMessage();
+ * message('verikit.error.flow_not_found'); // "This verification has ended. Start again."
+ */
+export function useMessage(locale?: string): (id: string, params?: Record<string, string | number>) => string {
   const context = useContext(LocaleContext);
   return (id, params) => formatMessage(id, { locale: locale ?? context.locale, catalogues: context.messages, params });
 }

@@ -6,7 +6,12 @@
  *
  * @module
  */
-export { FlowClientProvider, useFlowClient, type FlowClientProviderProps } from './flow-client-context.js';
+export {
+  FlowClientProvider,
+  useFlowClient,
+  useMessage,
+  type FlowClientProviderProps,
+} from './flow-client-context.js';
 export { useFlow, type UseFlowResult } from './use-flow.js';
 export { useStartFlow, type UseStartFlowResult } from './use-start-flow.js';
 export { useCountdown, type UseCountdownOptions } from './use-countdown.js';
