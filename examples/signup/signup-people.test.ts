@@ -11,7 +11,6 @@ import {
   startPhoneVerification,
   testPolicies,
   typeCode,
-  verifyPhoneAndBvn,
   wrongCode,
   type SignupHarness,
 } from './signup-browser.fixtures.js';

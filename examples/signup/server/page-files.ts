@@ -91,7 +91,7 @@ export class PageFiles {
       'x-content-type-options': 'nosniff',
     };
     const known = requestHeaders.get('if-none-match');
-    if (known !== null && known.split(',').some((tag) => tag.trim().replace(/^W\//, '') === file.etag))
+    if (known?.split(',').some((tag) => tag.trim().replace(/^W\//, '') === file.etag) === true)
       return new Response(null, { status: 304, headers });
     const accepted = acceptedEncodings(requestHeaders.get('accept-encoding'));
     const [encoding, body] =
