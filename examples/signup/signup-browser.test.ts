@@ -101,6 +101,7 @@ describe.skipIf(skipReason !== undefined)('signup example in Chromium', () => {
     for (let left = testPolicies.maxAttempts - 1; left >= 1; left -= 1) {
       await typeCode(page, wrong);
       await page
+        .locator('main')
         .getByText(`That code is not correct. ${left === 1 ? '1 attempt' : `${left} attempts`} left.`)
         .waitFor();
     }

@@ -304,7 +304,10 @@ describe.skipIf(skipReason !== undefined)('the signup page when the flow is gone
       await first.server.close();
       second = await startHarness({ pageDir: first.pageDir, env: { PORT: port } });
       await flowStatus(page, 'ended');
-      await page.locator('main').getByText('This verification has ended. Start again.').waitFor();
+      await page
+        .locator('main')
+        .getByText('It expired or can no longer be used. Start again to get a new code.')
+        .waitFor();
       await expect
         .poll(async () => (await page.evaluate('document.activeElement?.textContent')) as string)
         .toBe('This verification has ended');

@@ -101,7 +101,7 @@ export function VerifyFlow({ started, verified, onStartOver }: VerifyFlowProps):
         return (
           <>
             <StepHeading>{message('flow.ended.title')}</StepHeading>
-            <p>{message(errorId(flow.sendError ?? flow.error ?? { code: 'flow_not_found' }))}</p>
+            <p>{message('flow.ended.text')}</p>
             {startOver}
           </>
         );
