@@ -14,15 +14,19 @@ export function StartError({ error, field }: { error: FlowClientError | undefine
   const message = useMessage();
   if (error === undefined) return null;
   const issue = error.issues?.find((candidate) => candidate.field === field);
+  const fieldId = fieldMessageIds[field] ?? errorId(error);
   const id =
     error.code === 'rate_limited'
       ? 'start.rateLimited'
       : issue !== undefined || error.field === field
-        ? (issue?.messageId ?? fieldMessageIds[field] ?? errorId(error))
+        ? (issue?.messageId ?? fieldId)
         : errorId(error);
+  // An id this page's catalogue does not know yet (a newer server's) reads as the field's own message, not a generic one.
+  const text = message(id);
+  const shown = text === message('verikit.error.unknown') && id !== 'verikit.error.unknown' ? message(fieldId) : text;
   return (
     <p role="alert" className="error">
-      {message(id)}
+      {shown}
     </p>
   );
 }
