@@ -41,6 +41,8 @@ export function launchChromium(): Promise<Browser> {
 /** The app under test, on the sandbox, with short policies so that every state is reached quickly. */
 export interface SignupHarness {
   readonly server: SignupServer;
+  /** The built page. */
+  readonly pageDir: string;
   readonly sandbox: GatewayFake;
   close(): Promise<void>;
 }
@@ -48,11 +50,21 @@ export interface SignupHarness {
 /** Test policies: 3 attempts, a 3 s resend cooldown. */
 export const testPolicies = { maxAttempts: 3, resendCooldownMs: 3000 } as const;
 
+/** Options of {@link startHarness}. */
+export interface HarnessOptions {
+  /** More settings (`VERIKIT_CODE_TTL_MS`), or `PORT` to listen where a server was before (a restart). */
+  readonly env?: Readonly<Record<string, string>>;
+  /** A page already built (by another harness): not built again, and left in place on close. */
+  readonly pageDir?: string;
+}
+
 /** Builds the page into a temporary directory and starts the server on port 0, on the sandbox. */
-export async function startHarness(): Promise<SignupHarness> {
-  const pageDir = await mkdtemp(join(tmpdir(), 'verikit-signup-page-'));
+export async function startHarness(options: HarnessOptions = {}): Promise<SignupHarness> {
+  const ownPage = options.pageDir === undefined;
+  const pageDir = options.pageDir ?? (await mkdtemp(join(tmpdir(), 'verikit-signup-page-')));
+  const removePage = () => (ownPage ? rm(pageDir, { recursive: true, force: true }) : Promise.resolve());
   try {
-    await buildPage(pageDir);
+    if (ownPage) await buildPage(pageDir);
     const server = await startSignupServer({
       pageDir,
       env: {
@@ -60,20 +72,22 @@ export async function startHarness(): Promise<SignupHarness> {
         VERIKIT_PROVIDER: 'sandbox',
         VERIKIT_MAX_ATTEMPTS: String(testPolicies.maxAttempts),
         VERIKIT_RESEND_COOLDOWN_MS: String(testPolicies.resendCooldownMs),
+        ...options.env,
       },
     });
     const sandbox = server.setup.sandbox;
     if (sandbox === undefined) throw new Error('the signup server did not start the sandbox');
     return {
       server,
+      pageDir,
       sandbox,
       async close() {
         await server.close();
-        await rm(pageDir, { recursive: true, force: true });
+        await removePage();
       },
     };
   } catch (error) {
-    await rm(pageDir, { recursive: true, force: true });
+    await removePage();
     throw error;
   }
 }

@@ -64,19 +64,22 @@ describe.skipIf(skipReason !== undefined)('signup example in Chromium', () => {
     const phoneNumber = freshPhoneNumber();
     await startPhoneVerification(page, phoneNumber, 'phone');
     await flowStatus(page, 'awaiting-code');
-    await page.getByText('We sent a 6-digit code to +234').waitFor();
+    await page.locator('main').getByText('We sent a 6-digit code to +234').waitFor();
     await screenshot(page, 'awaiting-code');
 
     const code = harness.sandbox.lastCode(phoneNumber);
     expect(code).toMatch(/^\d{6}$/);
     await typeCode(page, wrongCode(code));
-    await page.getByText(`That code is not correct. ${testPolicies.maxAttempts - 1} attempts left.`).waitFor();
+    await page
+      .locator('main')
+      .getByText(`That code is not correct. ${testPolicies.maxAttempts - 1} attempts left.`)
+      .waitFor();
     expect(await page.getByRole('textbox', { name: 'Digit 1 of 6' }).getAttribute('aria-invalid')).toBe('true');
     await screenshot(page, 'wrong-code');
 
     await typeCode(page, code!);
     await flowStatus(page, 'verified');
-    await page.getByText('Phone number verified').waitFor();
+    await page.locator('main').getByText('Phone number verified').waitFor();
     await screenshot(page, 'verified');
   }, 30_000);
 
@@ -92,7 +95,7 @@ describe.skipIf(skipReason !== undefined)('signup example in Chromium', () => {
     expect(otp).toMatch(/^\d{4}$/);
     const dial = page.locator('.ussd a');
     expect(await dial.getAttribute('href')).toMatch(/^tel:\*384\*\d{4}%23$/);
-    await page.getByText(`When asked, enter the code ${otp}.`).waitFor();
+    await page.locator('main').getByText(`When asked, enter the code ${otp}.`).waitFor();
     await screenshot(page, 'ussd-dial');
     await page.evaluate('window.__sameDocument = true');
 
@@ -112,12 +115,13 @@ describe.skipIf(skipReason !== undefined)('signup example in Chromium', () => {
     for (let left = testPolicies.maxAttempts - 1; left >= 1; left -= 1) {
       await typeCode(page, wrong);
       await page
+        .locator('main')
         .getByText(`That code is not correct. ${left === 1 ? '1 attempt' : `${left} attempts`} left.`)
         .waitFor();
     }
     await typeCode(page, wrong);
     await flowStatus(page, 'locked');
-    await page.getByText('Too many wrong codes').waitFor();
+    await page.locator('main').getByText('Too many wrong codes').waitFor();
     expect(await page.getByRole('textbox', { name: 'Digit 1 of 6' }).count()).toBe(0);
     await screenshot(page, 'locked');
   }, 30_000);
@@ -159,8 +163,8 @@ describe.skipIf(skipReason !== undefined)('signup example in Chromium', () => {
     const phoneNumber = freshPhoneNumber();
     await verifyPhoneAndBvn(page, harness, { phoneNumber, bvn: firstBvn!.number, bvnPhone: firstBvn!.phoneNumber });
     await page.getByRole('button', { name: 'Create my account' }).click();
-    await page.getByText('Welcome to Acme!').waitFor();
-    await page.getByText(`We sent a welcome SMS to ${phoneNumber}.`).waitFor();
+    await page.locator('main').getByText('Welcome to Acme!').waitFor();
+    await page.locator('main').getByText(`We sent a welcome SMS to ${phoneNumber}.`).waitFor();
     await screenshot(page, 'welcome');
 
     expect(harness.server.accounts.byPhoneNumber(phoneNumber)).toMatchObject({

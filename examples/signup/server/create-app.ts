@@ -42,7 +42,7 @@ export function createSignupApp(options: SignupAppOptions): Hono {
   app.on(
     ['GET', 'HEAD'],
     '*',
-    (c) => options.page.answer(c.req.path, c.req.method) ?? errorAnswer(new RouteNotFoundError()),
+    (c) => options.page.answer(c.req.path, c.req.method, c.req.raw.headers) ?? errorAnswer(new RouteNotFoundError()),
   );
   app.onError((error) => errorAnswer(error));
   return app;

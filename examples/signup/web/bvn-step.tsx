@@ -1,8 +1,9 @@
 import { useState, type ReactNode } from 'react';
-import { useStartFlow } from '@verikit/react';
+import { useMessage, useStartFlow } from '@verikit/react';
 import type { ProvenPhone } from './phone-step.js';
 import { signUp, type SignupAnswer } from './signup-api.js';
 import { StartError } from './start-error.js';
+import { StepHeading } from './step-heading.js';
 import { VerifyFlow } from './verify-flow.js';
 
 /**
@@ -10,6 +11,7 @@ import { VerifyFlow } from './verify-flow.js';
  * created with both proofs.
  */
 export function BvnStep({ phone, onDone }: { phone: ProvenPhone; onDone: (answer: SignupAnswer) => void }): ReactNode {
+  const message = useMessage();
   const { start, view, isPending, error, reset } = useStartFlow();
   const [bvn, setBvn] = useState('');
 
@@ -19,8 +21,8 @@ export function BvnStep({ phone, onDone }: { phone: ProvenPhone; onDone: (answer
         started={view}
         onStartOver={reset}
         verified={{
-          title: 'BVN verified',
-          action: 'Create my account',
+          title: message('bvn.verified'),
+          action: message('bvn.create'),
           onProof: async (proof) =>
             onDone(
               await signUp({
@@ -36,27 +38,28 @@ export function BvnStep({ phone, onDone }: { phone: ProvenPhone; onDone: (answer
   }
   return (
     <form
+      data-status="bvn-form"
       onSubmit={(event) => {
         event.preventDefault();
         void start({ kind: 'identity', idType: 'bvn', number: bvn.trim() });
       }}
     >
-      <h2>Your BVN</h2>
-      <p className="muted">We send a code to the phone number your bank has for it.</p>
-      <label htmlFor="bvn">Bank Verification Number</label>
+      <StepHeading>{message('bvn.title')}</StepHeading>
+      <p className="muted">{message('bvn.help')}</p>
+      <label htmlFor="bvn">{message('bvn.label')}</label>
       <input
         id="bvn"
         name="bvn"
         inputMode="numeric"
         autoComplete="off"
-        placeholder="11 digits"
+        placeholder={message('bvn.placeholder')}
         value={bvn}
         onChange={(event) => setBvn(event.target.value)}
         required
       />
       <StartError error={error} field="number" />
       <button type="submit" className="primary" disabled={isPending}>
-        {isPending ? 'Sending your code…' : 'Verify my BVN'}
+        {isPending ? message('start.sending') : message('bvn.submit')}
       </button>
     </form>
   );

@@ -1,6 +1,7 @@
 import { useState, type ReactNode } from 'react';
 import type { FlowView } from '@verikit/client';
-import { OtpInput, ResendButton, type UseFlowResult } from '@verikit/react';
+import { OtpInput, ResendButton, useMessage, type UseFlowResult } from '@verikit/react';
+import { errorId } from './messages.js';
 
 /** Props of {@link CodeEntry}. */
 export interface CodeEntryProps {
@@ -9,24 +10,34 @@ export interface CodeEntryProps {
 }
 
 /**
- * The code the user received: the input (disabled while the server checks it), what went wrong
- * with the last code and the attempts left, and the resend button with its countdown.
+ * The code the user received: the input (disabled, with "Checking…", from the moment a code is sent
+ * until the answer), what went wrong with the last code and the attempts left, and the resend button
+ * with its countdown.
  */
 export function CodeEntry({ flow, view }: CodeEntryProps): ReactNode {
+  const message = useMessage();
   const [code, setCode] = useState('');
-  const checking = view.status === 'checking';
+  // The answer clears the digits and enables the fields in one render, so focus returns to the first digit.
+  const [answering, setAnswering] = useState(false);
+  const checking = flow.isChecking || answering;
   const wrong = view.error?.code === 'code_invalid';
-  // Once the server answered, the digits are cleared for the next try (a right code leaves this screen anyway).
-  const submit = (complete: string): void => void flow.submitCode(complete).then(() => setCode(''));
+  const submit = (complete: string): void => {
+    if (checking) return;
+    setAnswering(true);
+    void flow.submitCode(complete).then(() => {
+      setCode('');
+      setAnswering(false);
+    });
+  };
 
   const destination =
     view.kind === 'identity'
-      ? `the phone registered for your BVN (${view.number ?? ''})`
-      : (view.phoneNumber ?? 'your phone');
+      ? message('bvn.destination', { number: view.number ?? '' })
+      : (view.phoneNumber ?? message('code.yourPhone'));
   return (
     <>
-      <h2>Enter the code</h2>
-      <p>We sent a 6-digit code to {destination}.</p>
+      <h2>{message('code.title')}</h2>
+      <p>{message('code.sent', { destination })}</p>
       <OtpInput
         className="otp"
         inputClassName="digit"
@@ -34,20 +45,25 @@ export function CodeEntry({ flow, view }: CodeEntryProps): ReactNode {
         onChange={setCode}
         onComplete={submit}
         disabled={checking}
-        invalid={wrong}
+        invalid={wrong && !checking}
         describedBy="code-help"
         autoFocus
       />
-      <p id="code-help" className={wrong ? 'error' : 'muted'} role={wrong ? 'alert' : undefined}>
+      <p id="code-help" className={wrong && !checking ? 'error' : 'muted'} data-checking={checking || undefined}>
         {checking
-          ? 'Checking…'
+          ? message('code.checking')
           : wrong
-            ? `That code is not correct. ${view.attemptsLeft === 1 ? '1 attempt left.' : `${view.attemptsLeft ?? 0} attempts left.`}`
+            ? attemptsLeftText(message, view.attemptsLeft ?? 0)
             : view.error !== undefined
-              ? view.error.message
-              : 'The code arrives by SMS.'}
+              ? message(errorId(view.error))
+              : message('code.arrives')}
       </p>
       <ResendButton flow={flow} className="secondary" />
     </>
   );
+}
+
+/** "That code is not correct. 2 attempts left." */
+export function attemptsLeftText(message: ReturnType<typeof useMessage>, count: number): string {
+  return count === 1 ? message('code.wrong.one') : message('code.wrong.other', { count });
 }

@@ -1,5 +1,6 @@
 /**
- * The signup page: the flow client talks to the flow API the server mounts under /api/verify.
+ * The signup page: the flow client talks to the flow API the server mounts under /api/verify; the
+ * page speaks the browser's language when it has it (English, French).
  *
  * @module
  */
@@ -7,15 +8,21 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createFlowClient } from '@verikit/client';
 import { FlowClientProvider } from '@verikit/react';
+import { Announcer } from './announcer.js';
+import { pageLocale, pageMessages } from './messages.js';
 import { SignupApp } from './signup-app.js';
 import './styles.css';
 
 const client = createFlowClient({ baseUrl: '/api/verify' });
+const locale = pageLocale(navigator.languages);
+document.documentElement.lang = locale;
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
-    <FlowClientProvider client={client}>
-      <SignupApp />
+    <FlowClientProvider client={client} locale={locale} messages={pageMessages}>
+      <Announcer>
+        <SignupApp />
+      </Announcer>
     </FlowClientProvider>
   </StrictMode>,
 );

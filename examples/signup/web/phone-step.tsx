@@ -1,7 +1,8 @@
 import { useEffect, useState, type ReactNode } from 'react';
-import { useStartFlow } from '@verikit/react';
+import { useMessage, useStartFlow } from '@verikit/react';
 import type { Proof } from './signup-api.js';
 import { StartError } from './start-error.js';
+import { StepHeading } from './step-heading.js';
 import { VerifyFlow } from './verify-flow.js';
 
 /** A phone number the user proved is theirs. */
@@ -11,8 +12,8 @@ export interface ProvenPhone {
 }
 
 const methods = [
-  { value: 'phone', label: 'Send me a code by SMS' },
-  { value: 'ussd', label: 'I will dial a USSD code' },
+  { value: 'phone', label: 'phone.method.sms' },
+  { value: 'ussd', label: 'phone.method.ussd' },
 ] as const;
 
 /** What this tab last asked to verify, so a reload resumes that flow instead of sending a new code. */
@@ -31,9 +32,12 @@ function readDraft(): { phoneNumber: string; method: 'phone' | 'ussd' } | undefi
 
 /** Step 1: the phone number, verified by a code sent by SMS or by dialling a USSD code. */
 export function PhoneStep({ onDone }: { onDone: (phone: ProvenPhone) => void }): ReactNode {
+  const message = useMessage();
   const { start, resume, view, isPending, error, reset } = useStartFlow();
   const [phoneNumber, setPhoneNumber] = useState('');
   const [method, setMethod] = useState<'phone' | 'ussd'>('phone');
+  // Back from a flow ("Start again"): focus goes to the form's heading; on the first load it stays where the browser put it.
+  const [returned, setReturned] = useState(false);
 
   // After a reload: the flow this tab started is resumed (the client kept its handle), with no new code.
   useEffect(() => {
@@ -48,10 +52,13 @@ export function PhoneStep({ onDone }: { onDone: (phone: ProvenPhone) => void }):
     return (
       <VerifyFlow
         started={view}
-        onStartOver={reset}
+        onStartOver={() => {
+          reset();
+          setReturned(true);
+        }}
         verified={{
-          title: 'Phone number verified',
-          action: 'Continue',
+          title: message('phone.verified'),
+          action: message('phone.continue'),
           onProof: (proof) => onDone({ phoneNumber: phoneNumber.trim(), proof }),
         }}
       />
@@ -59,6 +66,7 @@ export function PhoneStep({ onDone }: { onDone: (phone: ProvenPhone) => void }):
   }
   return (
     <form
+      data-status="phone-form"
       onSubmit={(event) => {
         event.preventDefault();
         try {
@@ -69,8 +77,8 @@ export function PhoneStep({ onDone }: { onDone: (phone: ProvenPhone) => void }):
         void start({ kind: method, phoneNumber: phoneNumber.trim() });
       }}
     >
-      <h2>Your phone number</h2>
-      <label htmlFor="phone-number">Phone number</label>
+      <StepHeading focus={returned}>{message('phone.title')}</StepHeading>
+      <label htmlFor="phone-number">{message('phone.label')}</label>
       <input
         id="phone-number"
         name="phoneNumber"
@@ -82,7 +90,7 @@ export function PhoneStep({ onDone }: { onDone: (phone: ProvenPhone) => void }):
         required
       />
       <fieldset>
-        <legend>How should we verify it?</legend>
+        <legend>{message('phone.method')}</legend>
         {methods.map(({ value, label }) => (
           <label key={value}>
             <input
@@ -92,13 +100,13 @@ export function PhoneStep({ onDone }: { onDone: (phone: ProvenPhone) => void }):
               checked={method === value}
               onChange={() => setMethod(value)}
             />{' '}
-            {label}
+            {message(label)}
           </label>
         ))}
       </fieldset>
       <StartError error={error} field="phoneNumber" />
       <button type="submit" className="primary" disabled={isPending}>
-        {isPending ? (method === 'ussd' ? 'Preparing your code…' : 'Sending your code…') : 'Verify my number'}
+        {isPending ? message(method === 'ussd' ? 'start.preparing' : 'start.sending') : message('phone.submit')}
       </button>
     </form>
   );

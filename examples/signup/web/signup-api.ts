@@ -38,13 +38,14 @@ async function postJson<T>(path: string, body: unknown): Promise<T> {
     throw new FlowClientError('network_error', 'the server could not be reached', { isRetryable: true, cause: error });
   }
   const answer = (await response.json().catch(() => undefined)) as
-    | { error?: { code?: unknown; message?: unknown; field?: unknown } }
+    | { error?: { code?: unknown; message?: unknown; messageId?: unknown; field?: unknown } }
     | undefined;
   if (response.ok && answer !== undefined) return answer as T;
   const error = answer?.error;
   const code = typeof error?.code === 'string' ? error.code : 'bad_response';
   const message = typeof error?.message === 'string' ? error.message : `the server answered ${response.status}`;
   throw new FlowClientError(code, message, {
+    messageId: typeof error?.messageId === 'string' ? error.messageId : undefined,
     statusCode: response.status,
     field: typeof error?.field === 'string' ? error.field : undefined,
   });

@@ -1,7 +1,9 @@
 import { useState, type ReactNode } from 'react';
+import { useMessage } from '@verikit/react';
 import { BvnStep } from './bvn-step.js';
 import { PhoneStep, type ProvenPhone } from './phone-step.js';
 import type { SignupAnswer } from './signup-api.js';
+import { StepHeading } from './step-heading.js';
 
 type Step =
   | { readonly name: 'phone' }
@@ -10,15 +12,16 @@ type Step =
 
 /** The signup: phone number, then BVN, then the account and its welcome SMS. */
 export function SignupApp(): ReactNode {
+  const message = useMessage();
   const [step, setStep] = useState<Step>({ name: 'phone' });
   return (
     <main>
       <header>
-        <h1>Open your Acme account</h1>
-        <ol className="steps" aria-label="Progress">
-          <li aria-current={step.name === 'phone' ? 'step' : undefined}>Phone</li>
-          <li aria-current={step.name === 'bvn' ? 'step' : undefined}>BVN</li>
-          <li aria-current={step.name === 'welcome' ? 'step' : undefined}>Done</li>
+        <h1>{message('signup.title')}</h1>
+        <ol className="steps" aria-label={message('signup.progress')}>
+          <li aria-current={step.name === 'phone' ? 'step' : undefined}>{message('signup.step.phone')}</li>
+          <li aria-current={step.name === 'bvn' ? 'step' : undefined}>{message('signup.step.bvn')}</li>
+          <li aria-current={step.name === 'welcome' ? 'step' : undefined}>{message('signup.step.done')}</li>
         </ol>
       </header>
       {step.name === 'phone' ? <PhoneStep onDone={(phone) => setStep({ name: 'bvn', phone })} /> : null}
@@ -27,12 +30,12 @@ export function SignupApp(): ReactNode {
       ) : null}
       {step.name === 'welcome' ? (
         <section className="welcome" data-status="welcome">
-          <h2>Welcome to Acme!</h2>
-          <p>Your account is ready.</p>
+          <StepHeading>{message('signup.welcome.title')}</StepHeading>
+          <p>{message('signup.welcome.ready')}</p>
           <p className="muted">
             {step.answer.welcomeSms === 'sent'
-              ? `We sent a welcome SMS to ${step.answer.account.phoneNumber}.`
-              : 'We could not send your welcome SMS, but your account is ready.'}
+              ? message('signup.welcome.sms', { phone: step.answer.account.phoneNumber })
+              : message('signup.welcome.noSms')}
           </p>
         </section>
       ) : null}

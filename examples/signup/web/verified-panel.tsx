@@ -1,7 +1,9 @@
 import { useState, type ReactNode } from 'react';
 import { FlowClientError } from '@verikit/client';
-import { useFlowClient } from '@verikit/react';
+import { useFlowClient, useMessage } from '@verikit/react';
+import { errorId } from './messages.js';
 import type { Proof } from './signup-api.js';
+import { StepHeading } from './step-heading.js';
 
 /** Props of {@link VerifiedPanel}. */
 export interface VerifiedPanelProps {
@@ -20,6 +22,7 @@ export interface VerifiedPanelProps {
  */
 export function VerifiedPanel({ flowId, title, action, onProof }: VerifiedPanelProps): ReactNode {
   const client = useFlowClient();
+  const message = useMessage();
   const [pending, setPending] = useState(false);
   const [error, setError] = useState<string | undefined>(undefined);
   const next = async (): Promise<void> => {
@@ -29,16 +32,16 @@ export function VerifiedPanel({ flowId, title, action, onProof }: VerifiedPanelP
       // The client sends the flow secret it kept when the flow started.
       await onProof(await client.proof(flowId));
     } catch (failure) {
-      setError(FlowClientError.isInstance(failure) ? failure.message : 'Something went wrong. Please try again.');
+      setError(message(FlowClientError.isInstance(failure) ? errorId(failure) : 'verikit.error.unknown'));
     } finally {
       setPending(false);
     }
   };
   return (
     <>
-      <h2 className="verified">✓ {title}</h2>
+      <StepHeading className="verified">✓ {title}</StepHeading>
       <button type="button" className="primary" disabled={pending} onClick={() => void next()}>
-        {pending ? 'Please wait…' : action}
+        {pending ? message('flow.wait') : action}
       </button>
       {error === undefined ? null : (
         <p role="alert" className="error">

@@ -1,7 +1,18 @@
-import type { ReactNode } from 'react';
+import { Fragment, useEffect, useRef, type ReactNode } from 'react';
 import type { FlowView } from '@verikit/client';
-import { ResendButton, UssdInstructions, useCountdown, useFlow, type ResendButtonState } from '@verikit/react';
-import { CodeEntry } from './code-entry.js';
+import {
+  ResendButton,
+  UssdInstructions,
+  useCountdown,
+  useFlow,
+  useMessage,
+  type ResendButtonState,
+  type UseFlowResult,
+} from '@verikit/react';
+import { useAnnounce } from './announcer.js';
+import { attemptsLeftText, CodeEntry } from './code-entry.js';
+import { errorId } from './messages.js';
+import { StepHeading } from './step-heading.js';
 import { VerifiedPanel, type VerifiedPanelProps } from './verified-panel.js';
 
 /** Props of {@link VerifyFlow}. */
@@ -10,9 +21,11 @@ export interface VerifyFlowProps {
   started: FlowView;
   /** Once the flow is verified: the title, the button that moves on, and what to do with the flow's proof. */
   verified: Omit<VerifiedPanelProps, 'flowId'>;
-  /** Back to the form, for a flow that can no longer verify (locked, cancelled) or to use another number. */
+  /** Back to the form, for a flow that can no longer verify (locked, cancelled, gone) or to use another number. */
   onStartOver: () => void;
 }
+
+type Message = ReturnType<typeof useMessage>;
 
 /** "9:58" for a countdown in ms. */
 function minutesAndSeconds(ms: number): string {
@@ -21,43 +34,81 @@ function minutesAndSeconds(ms: number): string {
 }
 
 /**
+ * Whether the flow cannot go on although its last view said it could: the server no longer has it
+ * (`flow_not_found`, after a restart or once it expired from the store) or refuses it (`forbidden`).
+ * The page then shows that it ended, never the old screen as if it were live.
+ */
+function hasEnded(flow: UseFlowResult, view: FlowView): boolean {
+  const gone = (code: string | undefined) => code === 'flow_not_found' || code === 'forbidden';
+  if (gone(flow.sendError?.code)) return true;
+  return !view.done && flow.connection === 'closed' && gone(flow.error?.code);
+}
+
+/**
  * One verification, live: renders whatever state the flow is in (docs/ui.md, "What to render for
  * each status") and offers only the actions the server allows. The view updates by itself: a
- * USSD result arriving by webhook shows here without a reload.
+ * USSD result arriving by webhook shows here without a reload. Each new screen takes focus (its
+ * heading, or the first digit), and its status is spoken once in the page's live region.
  */
 export function VerifyFlow({ started, verified, onStartOver }: VerifyFlowProps): ReactNode {
+  const message = useMessage();
   const flow = useFlow(started.id, { initialView: started });
   const view = flow.view ?? started;
+  const status = hasEnded(flow, view) ? 'ended' : view.status;
   const expiresIn = useCountdown(flow.localExpiresAt);
+  useAnnouncements(flow, view, status, expiresIn, message);
+
   const timeLeft =
     expiresIn === undefined || expiresIn <= 0 ? null : (
-      <p className="muted">Expires in {minutesAndSeconds(expiresIn)}</p>
+      <p className="muted">{message('flow.expiresIn', { time: minutesAndSeconds(expiresIn) })}</p>
     );
-  const canCancel = view.allowed.includes('cancel');
+  const canCancel = status !== 'ended' && status !== 'verified' && view.allowed.includes('cancel');
+  const sendError = flow.sendError;
 
   return (
-    <section className="flow" data-status={view.status} aria-live="polite">
-      {body()}
-      {flow.sendError === undefined ? null : (
+    <section className="flow" data-status={status}>
+      {/* A new screen is a new element: its heading takes focus when it appears. The code screen stays while checking. */}
+      <Fragment key={status === 'checking' ? 'awaiting-code' : status}>{body()}</Fragment>
+      {sendError === undefined || status === 'ended' ? null : (
         <p role="alert" className="error">
-          {flow.sendError.message}
+          {message(errorId(sendError))}
         </p>
       )}
-      {flow.error !== undefined && flow.connection === 'reconnecting' ? <p className="muted">Reconnecting…</p> : null}
-      {canCancel && view.status !== 'verified' ? (
+      {flow.error !== undefined && flow.connection === 'reconnecting' ? (
+        <p className="muted">{message('flow.reconnecting')}</p>
+      ) : null}
+      {canCancel ? (
         <button type="button" className="link" onClick={() => void flow.cancel().then(onStartOver)}>
-          Cancel
+          {message('flow.cancel')}
         </button>
       ) : null}
     </section>
   );
 
   function body(): ReactNode {
-    switch (view.status) {
+    const startOver = <StartOver onStartOver={onStartOver} message={message} />;
+    // A new code is possible (now or after the countdown) only while the flow has sends left.
+    const again = (event: 'resend' | 'restart') =>
+      view.allowed.includes(event) || flow.localResendAvailableAt !== undefined ? (
+        <ResendButton flow={flow} event={event} className="secondary">
+          {(state) => newCodeLabel(message, state)}
+        </ResendButton>
+      ) : (
+        startOver
+      );
+    switch (status) {
+      case 'ended':
+        return (
+          <>
+            <StepHeading>{message('flow.ended.title')}</StepHeading>
+            <p>{message('flow.ended.text')}</p>
+            {startOver}
+          </>
+        );
       case 'initiating':
-        return <p>Preparing your code…</p>;
+        return <p>{message('start.preparing')}</p>;
       case 'sending':
-        return <p>Sending your code to {view.phoneNumber ?? 'your phone'}…</p>;
+        return <p>{message('flow.sendingTo', { phone: view.phoneNumber ?? message('code.yourPhone') })}</p>;
       case 'awaiting-code':
       case 'checking':
         return (
@@ -69,81 +120,154 @@ export function VerifyFlow({ started, verified, onStartOver }: VerifyFlowProps):
       case 'awaiting-dial':
         return (
           <>
-            <h2>Dial to verify</h2>
+            <StepHeading>{message('flow.dial.title')}</StepHeading>
             <UssdInstructions className="ussd" ussdCode={view.ussdCode} otp={view.otp} />
-            <p className="waiting">Waiting for your dial… this page updates by itself.</p>
+            <p className="waiting">{message('flow.dial.waiting')}</p>
             {timeLeft}
           </>
         );
       case 'send-failed':
         return (
           <>
-            <h2>
+            <StepHeading>
+              {message(view.error?.code === 'outcome_unknown' ? 'flow.sendUnknown.title' : 'flow.sendFailed.title')}
+            </StepHeading>
+            <p>
               {view.error?.code === 'outcome_unknown'
-                ? 'We could not confirm the code was sent'
-                : 'The code could not be sent'}
-            </h2>
-            <p role="alert">
-              {view.error?.code === 'outcome_unknown'
-                ? 'The code may still arrive. If it does not, ask for a new one.'
-                : (view.error?.message ?? 'Please try again.')}
+                ? message('flow.sendUnknown.text')
+                : message(view.error === undefined ? 'flow.tryAgain' : errorId(view.error))}
             </p>
-            <ResendButton flow={flow} className="secondary" />
+            {view.allowed.includes('resend') || flow.localResendAvailableAt !== undefined ? (
+              <ResendButton flow={flow} className="secondary" />
+            ) : (
+              startOver
+            )}
           </>
         );
       case 'failed':
         return (
           <>
-            <h2>
-              {view.error?.code === 'outcome_unknown' ? 'We could not confirm your dial' : 'The verification failed'}
-            </h2>
-            <p role="alert">{view.error?.message ?? 'Please try again.'}</p>
-            <ResendButton flow={flow} event="restart" className="secondary">
-              {newCodeLabel}
-            </ResendButton>
+            <StepHeading>
+              {message(view.error?.code === 'outcome_unknown' ? 'flow.dialUnknown.title' : 'flow.failed.title')}
+            </StepHeading>
+            <p>{message(view.error === undefined ? 'flow.tryAgain' : errorId(view.error))}</p>
+            {again('restart')}
           </>
         );
       case 'expired':
         return (
           <>
-            <h2>The code expired</h2>
-            {/* Not done: a new code is possible once the cooldown ends, and the button counts it down. */}
-            {!view.done ? (
-              <ResendButton flow={flow} event={view.kind === 'ussd' ? 'restart' : 'resend'} className="secondary">
-                {newCodeLabel}
-              </ResendButton>
-            ) : (
-              <StartOver onStartOver={onStartOver} />
-            )}
+            <StepHeading>{message('flow.expired.title')}</StepHeading>
+            {view.done ? startOver : again(view.kind === 'ussd' ? 'restart' : 'resend')}
           </>
         );
       case 'locked':
         return (
           <>
-            <h2>Too many wrong codes</h2>
-            <p role="alert">This verification is locked. Start again in a little while.</p>
-            <StartOver onStartOver={onStartOver} />
+            <StepHeading>{message('flow.locked.title')}</StepHeading>
+            <p>{message('flow.locked.text')}</p>
+            {startOver}
           </>
         );
       case 'cancelled':
-        return <StartOver onStartOver={onStartOver} />;
+        return (
+          <>
+            <StepHeading>{message('flow.cancelled.title')}</StepHeading>
+            {startOver}
+          </>
+        );
       case 'verified':
         return <VerifiedPanel flowId={started.id} {...verified} />;
       default:
-        return <p>Please wait…</p>;
+        return <p>{message('flow.wait')}</p>;
     }
   }
 }
 
-/** The label of the button that asks for a new code (USSD restart, or resend after expiry), with its countdown. */
-function newCodeLabel({ secondsLeft }: ResendButtonState): string {
-  return secondsLeft > 0 ? `Get a new code in ${minutesAndSeconds(secondsLeft * 1000)}` : 'Get a new code';
+/**
+ * What the live region says: each status once (a wrong code with the attempts left, "Checking…" while a
+ * code is checked), and of the countdowns only two moments: the code about to expire, a new code possible.
+ */
+function useAnnouncements(
+  flow: UseFlowResult,
+  view: FlowView,
+  status: string,
+  expiresIn: number | undefined,
+  message: Message,
+): void {
+  const announce = useAnnounce();
+  const spoken = flow.isChecking
+    ? { key: 'checking', text: message('code.checking') }
+    : { key: `${status}:${view.version}`, text: statusText(view, status, message) };
+  // biome-ignore lint/correctness/useExhaustiveDependencies: spoken once per status (and version), not on every render.
+  useEffect(() => {
+    if (spoken.text !== undefined) announce(spoken.text);
+  }, [spoken.key]);
+
+  const expiringSoon = expiresIn !== undefined && expiresIn > 0 && expiresIn <= 60_000;
+  const resendIn = useCountdown(flow.localResendAvailableAt);
+  const canAskAgain =
+    flow.localResendAvailableAt !== undefined &&
+    resendIn === 0 &&
+    (view.allowed.includes('resend') || view.allowed.includes('restart'));
+  useThreshold(expiringSoon, () => announce(message('flow.expiresSoon')));
+  useThreshold(canAskAgain, () => announce(message('flow.resendReady')));
 }
 
-function StartOver({ onStartOver }: { onStartOver: () => void }): ReactNode {
+/** Calls `onCross` when `reached` turns true (not when it starts true). */
+function useThreshold(reached: boolean, onCross: () => void): void {
+  const before = useRef(reached);
+  useEffect(() => {
+    if (reached && !before.current) onCross();
+    before.current = reached;
+  });
+}
+
+/** The words for a status as it appears. */
+function statusText(view: FlowView, status: string, message: Message): string | undefined {
+  switch (status) {
+    case 'awaiting-code':
+      if (view.error?.code === 'code_invalid') return attemptsLeftText(message, view.attemptsLeft ?? 0);
+      return message('code.sent', {
+        destination:
+          view.kind === 'identity'
+            ? message('bvn.destination', { number: view.number ?? '' })
+            : (view.phoneNumber ?? message('code.yourPhone')),
+      });
+    case 'checking':
+      return message('code.checking');
+    case 'awaiting-dial':
+      return message('flow.dial.title');
+    case 'send-failed':
+      return message(view.error?.code === 'outcome_unknown' ? 'flow.sendUnknown.title' : 'flow.sendFailed.title');
+    case 'failed':
+      return message('flow.failed.title');
+    case 'expired':
+      return message('flow.expired.title');
+    case 'locked':
+      return `${message('flow.locked.title')}. ${message('flow.locked.text')}`;
+    case 'verified':
+      return message('flow.verified');
+    case 'ended':
+      return message('flow.ended.title');
+    case 'cancelled':
+      return message('flow.cancelled.title');
+    default:
+      return undefined;
+  }
+}
+
+/** The label of the button that asks for a new code (USSD restart, or resend after expiry), with its countdown. */
+function newCodeLabel(message: Message, { secondsLeft }: ResendButtonState): string {
+  return secondsLeft > 0
+    ? message('flow.newCodeIn', { time: minutesAndSeconds(secondsLeft * 1000) })
+    : message('flow.newCode');
+}
+
+function StartOver({ onStartOver, message }: { onStartOver: () => void; message: Message }): ReactNode {
   return (
     <button type="button" className="secondary" onClick={onStartOver}>
-      Start again
+      {message('flow.startAgain')}
     </button>
   );
 }

@@ -105,7 +105,9 @@ describe('createFlowClient: the server typed errors, rebuilt', () => {
       isRetryable: false,
       statusCode: 400,
     });
-    expect(error.issues).toEqual([{ field: 'phoneNumber', message: expect.any(String) }]);
+    expect(error.issues).toEqual([
+      { field: 'phoneNumber', message: expect.any(String), messageId: 'verikit.error.phone_number.needs_country_code' },
+    ]);
     expect(error.message).not.toContain('08012345678');
     expect(VerikitError.isInstance(error)).toBe(true);
     expect(InvalidInputError.isInstance(error)).toBe(true);

@@ -74,6 +74,7 @@ export class FlowObserver extends Subscribable<FlowObserverListener> {
   #deadlineTimer: unknown;
   readonly #deadlineTries = new Map<string, number>();
   #reading: Promise<FlowClientError | undefined> | undefined;
+  #stopClock: (() => void) | undefined;
 
   /**
    * Use `client.observe(flowId)`: the transport and registry are the client's own.
@@ -151,6 +152,8 @@ export class FlowObserver extends Subscribable<FlowObserverListener> {
     if (this.#active) return;
     this.#active = true;
     this.#registry.register(this);
+    // A corrected clock estimate moves the local deadlines (a fast device clock learnt from a later answer).
+    this.#stopClock = this.#transport.clock.onChange(() => this.#clockChanged());
     this.#startFollowing();
   }
 
@@ -159,6 +162,8 @@ export class FlowObserver extends Subscribable<FlowObserverListener> {
     if (this.hasListeners() || !this.#active) return;
     this.#active = false;
     this.#registry.unregister(this);
+    this.#stopClock?.();
+    this.#stopClock = undefined;
     this.#stopFollowing();
     this.#result = Object.freeze({
       ...this.#result,
@@ -190,6 +195,15 @@ export class FlowObserver extends Subscribable<FlowObserverListener> {
       this.#timings,
       run.signal,
     );
+    this.#scheduleDeadline();
+  }
+
+  /** The clock estimate changed: the same view, with its deadlines on this device's clock again. */
+  #clockChanged(): void {
+    const { view, error, connection, localResendAvailableAt, localExpiresAt } = this.#result;
+    const next = this.#resultFor(view, error, connection);
+    if (next.localResendAvailableAt === localResendAvailableAt && next.localExpiresAt === localExpiresAt) return;
+    this.#set(next);
     this.#scheduleDeadline();
   }
 
@@ -242,7 +256,8 @@ export class FlowObserver extends Subscribable<FlowObserverListener> {
       ['resend', view.resendAvailableAt],
       ['expiry', view.expiresAt],
     ] as const) {
-      if (serverAt === undefined) continue;
+      // A deadline the server had already passed when it made the view is shown in it: nothing to read again.
+      if (serverAt === undefined || (view.serverTime !== undefined && serverAt <= view.serverTime)) continue;
       const key = `${name}:${serverAt}`;
       const tries = this.#deadlineTries.get(key) ?? 0;
       if (tries >= deadlineRetries.length) continue;

@@ -33,6 +33,16 @@ export type {
 export type { FlowClientCredentials, FlowClientHeaders, FlowClientHeaderValues, FlowProof } from './transport.js';
 export type { FlowClientTimers } from './timers.js';
 export type { FlowHandleStorage } from './flow-handles.js';
+/** @public Documented in docs/ui.md: the text of an error, from its message id, for a UI of one's own. */
+export {
+  errorMessage,
+  formatMessage,
+  messages,
+  type FormatMessageOptions,
+  type MessageCatalogue,
+  type MessageCatalogues,
+  type MessageSource,
+} from './messages.js';
 /** @public Building blocks for a UI binding other than React (docs/architecture.md, "Where a new thing goes"). */
 export { remainingMs } from './countdown.js';
 /** @public Building blocks for a UI binding other than React (docs/architecture.md, "Where a new thing goes"). */

@@ -10,6 +10,13 @@
 export class ServerClock {
   #low = -Infinity;
   #high = Infinity;
+  readonly #listeners = new Set<() => void>();
+
+  /** Calls `listener` whenever the estimate changes (deadlines on this device's clock move); returns the unsubscribe. */
+  onChange(listener: () => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
 
   /** The current estimate of `server - local`, in ms. */
   get offsetMs(): number {
@@ -42,7 +49,9 @@ export class ServerClock {
       this.#low = nextLow;
       this.#high = nextHigh;
     }
-    return this.offsetMs !== before;
+    if (this.offsetMs === before) return false;
+    for (const listener of [...this.#listeners]) listener();
+    return true;
   }
 
   /** Records a response's `Date` header, for a request sent at `sentAt` and answered at `receivedAt`. */

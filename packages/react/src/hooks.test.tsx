@@ -71,6 +71,34 @@ describe('useStartFlow + useFlow against a real flow server', () => {
     await waitFor(() => expect(server!.bus.active).toBe(0));
   });
 
+  it('isChecking is true from the moment a code is sent until the answer, whatever the view says meanwhile', async () => {
+    server = await startFlowServer();
+    const client = createFlowClient({ baseUrl: server.url });
+    const started = await client.start({ kind: 'phone', phoneNumber });
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    server.intercept = async (request) => {
+      if (request.method === 'POST' && request.url.endsWith('/events')) await held;
+      return undefined;
+    };
+    const { result } = renderHook(() => useFlow(started.id, { initialView: started }), {
+      wrapper: wrapperFor(client),
+    });
+    expect(result.current.isChecking).toBe(false);
+    let answer: Promise<FlowView | undefined> = Promise.resolve(undefined);
+    act(() => {
+      answer = result.current.submitCode('000000');
+    });
+    expect(result.current.isChecking).toBe(true);
+    expect(result.current.view?.status).toBe('awaiting-code');
+    release();
+    await act(() => answer);
+    await waitFor(() => expect(result.current.isChecking).toBe(false));
+    expect(result.current.view?.attemptsLeft).toBe(started.attemptsLeft! - 1);
+  });
+
   it('shows a change made elsewhere (the stream), and disconnects on unmount', async () => {
     server = await startFlowServer();
     const client = createFlowClient({ baseUrl: server.url });

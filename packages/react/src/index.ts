@@ -7,7 +7,12 @@
  * @module
  */
 /** @public `useFlowClient` is documented in docs/ui.md for a product's own components. */
-export { FlowClientProvider, useFlowClient, type FlowClientProviderProps } from './flow-client-context.js';
+export {
+  FlowClientProvider,
+  useFlowClient,
+  useMessage,
+  type FlowClientProviderProps,
+} from './flow-client-context.js';
 export { useFlow, type UseFlowResult } from './use-flow.js';
 export { useStartFlow, type UseStartFlowResult } from './use-start-flow.js';
 export { useCountdown, type UseCountdownOptions } from './use-countdown.js';

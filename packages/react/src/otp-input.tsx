@@ -1,4 +1,13 @@
-import { useId, useRef, type ClipboardEvent, type KeyboardEvent, type ReactNode } from 'react';
+import {
+  useEffect,
+  useId,
+  useRef,
+  type ClipboardEvent,
+  type FormEvent,
+  type KeyboardEvent,
+  type ReactNode,
+} from 'react';
+import { useMessage } from './flow-client-context.js';
 
 /** Props of {@link OtpInput}. */
 export interface OtpInputProps {
@@ -6,19 +15,28 @@ export interface OtpInputProps {
   value: string;
   /** Called with the digits (never anything else) whenever they change. */
   onChange(value: string): void;
-  /** Called once the last digit is entered, with the whole code: submit it from here. */
+  /**
+   * Called with the whole code once per completed entry: when the last missing digit is entered (typed,
+   * pasted or autofilled), or on Enter with every digit there. Changing a digit of a code already complete
+   * does not call it again (press Enter): a correction never sends a burst of codes.
+   */
   onComplete?(code: string): void;
   /** Digits in the code. Default 6. */
   length?: number;
   /** One field per digit (`split`, default) or one field for the whole code (`single`). */
   mode?: 'split' | 'single';
-  /** The accessible name of the code. Default "Verification code". */
+  /** The accessible name of the code. Default the catalogue's `verikit.code.label` ("Verification code"). */
   label?: string;
+  /** The language of the labels (`fr`); default the `FlowClientProvider`'s. */
+  locale?: string;
   /** Marks the code wrong (`aria-invalid`), after the server refused it. */
   invalid?: boolean;
   /** The id of the element describing the code or its error (`aria-describedby`). */
   describedBy?: string;
-  /** Disables every field, e.g. while the code is being checked. */
+  /**
+   * Disables every field, e.g. while the code is being checked (`useFlow`'s `isChecking`). When the fields
+   * come back and focus was lost with them, it returns to the first empty field.
+   */
   disabled?: boolean;
   /** Focuses the (first) field on mount: for a page whose only task is the code. */
   autoFocus?: boolean;
@@ -34,12 +52,18 @@ function digitsOf(text: string, length: number): string {
   return text.replace(/\D/g, '').slice(0, length);
 }
 
+/** The one digit a keystroke or an input event inserts, or undefined (a paste, an autofill, a letter). */
+function typedDigit(data: string | null | undefined): string | undefined {
+  return data !== null && data !== undefined && /^\d$/.test(data) ? data : undefined;
+}
+
 /**
- * A one-time-code input, unstyled. Every field has `autocomplete="one-time-code"` semantics where
- * browsers look for them (the first field), a numeric keyboard (`inputmode="numeric"`) and takes
- * only digits. Pasting or autofilling the whole code into any field fills them all; Backspace on an
- * empty field goes back; arrow keys move. In `split` mode the fields form a labelled group, each
- * named "Digit 2 of 6".
+ * A one-time-code input, unstyled, that behaves like input-otp and the platforms' code fields: each
+ * digit typed lands in the focused field and moves on, also over the same digit; a whole code pasted
+ * or autofilled (`autocomplete="one-time-code"` on every field) into any field fills them all;
+ * Backspace on an empty field goes back; arrow keys move; `onComplete` fires once per completed
+ * entry. In `split` mode the fields form a labelled group, each named "Digit 2 of 6" (from the
+ * message catalogue, in the `locale`).
  */
 export function OtpInput(props: OtpInputProps): ReactNode {
   const {
@@ -48,7 +72,8 @@ export function OtpInput(props: OtpInputProps): ReactNode {
     onComplete,
     length: rawLength = 6,
     mode = 'split',
-    label = 'Verification code',
+    label: labelProp,
+    locale,
     invalid = false,
     describedBy,
     disabled,
@@ -57,20 +82,40 @@ export function OtpInput(props: OtpInputProps): ReactNode {
     className,
     inputClassName,
   } = props;
+  const message = useMessage(locale);
+  const label = labelProp ?? message('verikit.code.label');
   const length = Math.min(12, Math.max(1, Math.floor(rawLength)));
   const digits = digitsOf(value, length);
   const fields = useRef<Array<HTMLInputElement | null>>([]);
   const groupId = useId();
-  // The digits as last committed: focus moves before React renders them, and onFocus must see them.
+  // The digits as last committed: focus moves before React renders them, and handlers must see them.
   const latest = useRef(digits);
   latest.current = digits;
 
-  const commit = (next: string): void => {
+  // Disabling the focused field drops focus to the page; when the fields come back, focus comes back to them.
+  const focusLost = useRef(false);
+  useEffect(() => {
+    if (disabled === true) {
+      focusLost.current = true;
+      return;
+    }
+    if (!focusLost.current) return;
+    focusLost.current = false;
+    const active = typeof document === 'undefined' ? null : document.activeElement;
+    // Lost to the page (Chrome's focus fix-up) or still on a field that was disabled (other browsers).
+    const ours = fields.current.some((field) => field !== null && field === active);
+    if (active === null || active === document.body || ours) focus(latest.current.length);
+  });
+
+  const commit = (next: string, submit = false): void => {
     const clean = digitsOf(next, length);
-    if (clean === digits) return;
-    latest.current = clean;
-    onChange(clean);
-    if (clean.length === length) onComplete?.(clean);
+    const before = latest.current;
+    if (clean !== before) {
+      latest.current = clean;
+      onChange(clean);
+    }
+    // One submit per completed entry: when the code becomes complete, or on Enter.
+    if (clean.length === length && (submit || before.length < length)) onComplete?.(clean);
   };
   const focus = (index: number): void => {
     const field = fields.current[Math.max(0, Math.min(length - 1, index))];
@@ -83,6 +128,12 @@ export function OtpInput(props: OtpInputProps): ReactNode {
     disabled,
     'aria-invalid': invalid || undefined,
     'aria-describedby': describedBy,
+  };
+  const onEnter = (event: KeyboardEvent<HTMLInputElement>): boolean => {
+    if (event.key !== 'Enter') return false;
+    event.preventDefault();
+    if (latest.current.length === length) commit(latest.current, true);
+    return true;
   };
 
   if (mode === 'single') {
@@ -99,34 +150,51 @@ export function OtpInput(props: OtpInputProps): ReactNode {
         maxLength={length}
         value={digits}
         onChange={(event) => commit(event.currentTarget.value)}
+        onKeyDown={onEnter}
       />
     );
   }
 
-  /** Text typed, pasted or autofilled into field `index`: written from there on, focus moving past it. */
+  /** Text typed, pasted or autofilled into field `index`: written from there on (a whole code: from the start), focus moving past it. */
   const enter = (index: number, text: string): void => {
     const incoming = text.replace(/\D/g, '');
     if (incoming === '') return;
-    const start = Math.min(index, digits.length);
-    const next = digitsOf(digits.slice(0, start) + incoming + digits.slice(start + incoming.length), length);
-    commit(next);
+    const current = latest.current;
+    const start = incoming.length >= length ? 0 : Math.min(index, current.length);
+    commit(current.slice(0, start) + incoming + current.slice(start + incoming.length));
     focus(start + incoming.length);
   };
   const onKeyDown = (index: number, event: KeyboardEvent<HTMLInputElement>): void => {
+    if (onEnter(event)) return;
+    const current = latest.current;
+    const digit = event.ctrlKey || event.metaKey || event.altKey ? undefined : typedDigit(event.key);
+    if (digit !== undefined) {
+      // A key pressed: the digit is written here and focus moves on, even over the same digit (no value change, so no change event).
+      event.preventDefault();
+      enter(index, digit);
+      return;
+    }
     if (event.key === 'Backspace') {
       event.preventDefault();
       // A digit here goes; on an empty field, the one before it does, and focus moves back.
-      const at = index < digits.length ? index : index - 1;
+      const at = index < current.length ? index : index - 1;
       if (at < 0) return;
-      commit(digits.slice(0, at) + digits.slice(at + 1));
+      commit(current.slice(0, at) + current.slice(at + 1));
       focus(at);
     } else if (event.key === 'ArrowLeft') {
       event.preventDefault();
       focus(index - 1);
     } else if (event.key === 'ArrowRight') {
       event.preventDefault();
-      focus(Math.min(index + 1, digits.length));
+      focus(Math.min(index + 1, current.length));
     }
+  };
+  const onBeforeInput = (index: number, event: FormEvent<HTMLInputElement>): void => {
+    // A digit from a keyboard that names no key (Android's virtual keyboards): as a key pressed.
+    const digit = typedDigit((event as unknown as { data?: string | null }).data);
+    if (digit === undefined) return;
+    event.preventDefault();
+    enter(index, digit);
   };
   const onPaste = (index: number, event: ClipboardEvent<HTMLInputElement>): void => {
     event.preventDefault();
@@ -146,8 +214,9 @@ export function OtpInput(props: OtpInputProps): ReactNode {
           }}
           type="text"
           className={inputClassName}
-          autoComplete={index === 0 ? 'one-time-code' : 'off'}
-          aria-label={`Digit ${index + 1} of ${length}`}
+          // Every field: the platform offers the code received by SMS in whichever field has focus.
+          autoComplete="one-time-code"
+          aria-label={message('verikit.code.digit', { index: index + 1, length })}
           // biome-ignore lint/a11y/noAutofocus: off unless the app asks for it, as when the user has just requested the code and is about to type it.
           autoFocus={autoFocus === true && index === 0}
           maxLength={length}
@@ -157,14 +226,14 @@ export function OtpInput(props: OtpInputProps): ReactNode {
             if (index > latest.current.length) focus(latest.current.length);
             else event.currentTarget.select();
           }}
+          onBeforeInput={(event) => onBeforeInput(index, event)}
           onChange={(event) => {
-            const typed = event.currentTarget.value;
-            enter(
-              index,
-              typed.length > 1 && digits[index] !== undefined && typed.startsWith(digits[index]!)
-                ? typed.slice(1)
-                : typed,
-            );
+            // What beforeinput did not take: an autofill, a keyboard that sends no text event.
+            const typed = event.currentTarget.value.replace(/\D/g, '');
+            const here = latest.current[index];
+            // A digit added after the one already here (not selected): only the new one counts.
+            const added = typed.length > 1 && typed.length < length && here !== undefined && typed.startsWith(here);
+            enter(index, added ? typed.slice(1) : typed);
           }}
           onKeyDown={(event) => onKeyDown(index, event)}
           onPaste={(event) => onPaste(index, event)}

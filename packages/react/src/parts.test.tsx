@@ -98,6 +98,65 @@ describe('OtpInput', () => {
     expect(document.activeElement).toBe(fields[1]);
   });
 
+  it('a digit typed over one lands there and moves on, even the same digit (12345, back to 1, type 1 then 7: 17345)', async () => {
+    const user = userEvent.setup();
+    const values: string[] = [];
+    render(<ControlledOtp onValue={(value) => values.push(value)} />);
+    const fields = screen.getAllByRole('textbox') as HTMLInputElement[];
+    await user.click(fields[0]!);
+    await user.keyboard('12345');
+    await user.click(fields[0]!);
+    await user.keyboard('1');
+    expect(document.activeElement).toBe(fields[1]);
+    await user.keyboard('7');
+    expect(fields.map((field) => field.value)).toEqual(['1', '7', '3', '4', '5', '']);
+    expect(values.at(-1)).toBe('17345');
+  });
+
+  it('one submit per completed entry: correcting a digit of a complete code does not submit again; Enter does', async () => {
+    const user = userEvent.setup();
+    const done = vi.fn();
+    render(<ControlledOtp onDone={done} />);
+    const fields = screen.getAllByRole('textbox') as HTMLInputElement[];
+    await user.click(fields[0]!);
+    await user.keyboard('123456');
+    expect(done).toHaveBeenCalledTimes(1);
+    await user.click(fields[2]!);
+    await user.keyboard('9');
+    await user.keyboard('8');
+    expect(fields.map((field) => field.value).join('')).toBe('129856');
+    expect(done).toHaveBeenCalledTimes(1);
+    await user.keyboard('{Enter}');
+    expect(done).toHaveBeenCalledTimes(2);
+    expect(done).toHaveBeenLastCalledWith('129856');
+  });
+
+  it('a whole code pasted into a later field fills from the first; labels follow the locale', async () => {
+    const user = userEvent.setup();
+    const done = vi.fn();
+    render(<ControlledOtp onDone={done} locale="fr" />);
+    const fields = screen.getAllByRole('textbox') as HTMLInputElement[];
+    expect(screen.getByRole('group', { name: 'Code de vérification' })).toBeDefined();
+    expect(fields[1]!.getAttribute('aria-label')).toBe('Chiffre 2 sur 6');
+    for (const field of fields) expect(field.getAttribute('autocomplete')).toBe('one-time-code');
+    await user.click(fields[0]!);
+    await user.keyboard('12');
+    await user.paste('654321');
+    expect(fields.map((field) => field.value).join('')).toBe('654321');
+    expect(done).toHaveBeenCalledOnce();
+  });
+
+  it('focus comes back to the first empty field when the fields are enabled again after a check', async () => {
+    const user = userEvent.setup();
+    const { rerender } = render(<OtpInput value="1234" onChange={() => undefined} />);
+    const fields = screen.getAllByRole('textbox') as HTMLInputElement[];
+    await user.click(fields[3]!);
+    rerender(<OtpInput value="" onChange={() => undefined} disabled />);
+    (document.activeElement as HTMLElement | null)?.blur();
+    rerender(<OtpInput value="" onChange={() => undefined} />);
+    expect(document.activeElement).toBe(fields[0]);
+  });
+
   it('single: one field with one-time-code, digits only, invalid and described when told', async () => {
     const user = userEvent.setup();
     const done = vi.fn();

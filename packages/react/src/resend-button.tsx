@@ -1,4 +1,5 @@
 import type { ButtonHTMLAttributes, MouseEvent, ReactNode } from 'react';
+import { useMessage } from './flow-client-context.js';
 import { useCountdown } from './use-countdown.js';
 
 /** What {@link ResendButton} hands a custom label. */
@@ -32,15 +33,18 @@ export interface ResendButtonFlow {
 export interface ResendButtonProps extends Omit<ButtonHTMLAttributes<HTMLButtonElement>, 'children'> {
   /** `useFlow`'s result (or anything with its `view`, `localResendAvailableAt` and `resend`). */
   flow: ResendButtonFlow;
-  /** The label; default "Resend code" and, during the cooldown, "Resend code in 0:27". */
+  /** The label; default the catalogue's "Resend code" and, during the cooldown, "Resend code in 0:27". */
   children?: (state: ResendButtonState) => ReactNode;
+  /** The language of the default label (`fr`); default the `FlowClientProvider`'s. */
+  locale?: string;
   /** The event the button sends: `resend` (phone, BVN/NIN; default) or `restart` (USSD). */
   event?: 'resend' | 'restart';
 }
 
-function defaultLabel({ secondsLeft }: ResendButtonState): string {
-  if (secondsLeft <= 0) return 'Resend code';
-  return `Resend code in ${Math.floor(secondsLeft / 60)}:${String(secondsLeft % 60).padStart(2, '0')}`;
+function defaultLabel(message: ReturnType<typeof useMessage>, { secondsLeft }: ResendButtonState): string {
+  if (secondsLeft <= 0) return message('verikit.resend.label');
+  const time = `${Math.floor(secondsLeft / 60)}:${String(secondsLeft % 60).padStart(2, '0')}`;
+  return message('verikit.resend.wait', { time });
 }
 
 /**
@@ -50,12 +54,14 @@ function defaultLabel({ secondsLeft }: ResendButtonState): string {
  */
 export function ResendButton({
   flow,
-  children = defaultLabel,
+  children,
+  locale,
   event = 'resend',
   onClick,
   type = 'button',
   ...rest
 }: ResendButtonProps): ReactNode {
+  const message = useMessage(locale);
   const left = useCountdown(flow.localResendAvailableAt);
   const secondsLeft = left === undefined ? 0 : Math.ceil(left / 1000);
   const allowed = flow.view?.allowed.includes(event) === true;
@@ -72,7 +78,7 @@ export function ResendButton({
   };
   return (
     <button {...rest} type={type} aria-disabled={!canResend} onClick={handleClick}>
-      {children({ secondsLeft, canResend })}
+      {(children ?? ((state) => defaultLabel(message, state)))({ secondsLeft, canResend })}
     </button>
   );
 }

@@ -1,4 +1,4 @@
-import { useCallback, useMemo, useSyncExternalStore } from 'react';
+import { useCallback, useMemo, useState, useSyncExternalStore } from 'react';
 import type {
   FlowClientError,
   FlowEvent,
@@ -26,6 +26,11 @@ export interface UseFlowResult extends Omit<FlowObserverResult, 'flowId'> {
   cancel(): Promise<FlowView | undefined>;
   /** True while an event is being sent. */
   readonly isSending: boolean;
+  /**
+   * True while a code is being checked: from the moment `submitCode` sends it until the answer, and while
+   * the view says `checking`. Disable the code input and show "Checking…" from it.
+   */
+  readonly isChecking: boolean;
   /** The error of the last event sent (`invalid_input` on `event.code`, `event_not_allowed`, …). */
   readonly sendError: FlowClientError | undefined;
   /** The observer, for what the hook does not cover (`resendInMs()`, `refetch()`). Undefined without a flow id. */
@@ -68,8 +73,14 @@ export function useFlow(flowId: string | undefined, options?: FlowObserverOption
     observer?.getCurrentResult ?? getNoFlow,
   );
   const [sending, run] = useRequestState();
+  const [submitting, setSubmitting] = useState(0);
   const send = useCallback(
-    (event: FlowEvent) => (flowId === undefined ? Promise.resolve(undefined) : run(() => client.send(flowId, event))),
+    (event: FlowEvent) => {
+      if (flowId === undefined) return Promise.resolve(undefined);
+      if (event.type !== 'submit-code') return run(() => client.send(flowId, event));
+      setSubmitting((count) => count + 1);
+      return run(() => client.send(flowId, event)).finally(() => setSubmitting((count) => count - 1));
+    },
     [client, flowId, run],
   );
   const actions = useMemo(
@@ -82,5 +93,14 @@ export function useFlow(flowId: string | undefined, options?: FlowObserverOption
     }),
     [send],
   );
-  return { ...result, flowId, ...actions, isSending: sending.isPending, sendError: sending.error, observer };
+  const isChecking = submitting > 0 || result.view?.status === 'checking';
+  return {
+    ...result,
+    flowId,
+    ...actions,
+    isSending: sending.isPending,
+    isChecking,
+    sendError: sending.error,
+    observer,
+  };
 }

@@ -1,4 +1,5 @@
 import type { HTMLAttributes, ReactNode } from 'react';
+import { useMessage } from './flow-client-context.js';
 import { ussdTelHref } from './tel-href.js';
 
 /** What {@link UssdInstructions} hands a custom renderer. */
@@ -17,8 +18,23 @@ export interface UssdInstructionsProps extends Omit<HTMLAttributes<HTMLDivElemen
   ussdCode: string | undefined;
   /** The view's `otp`. */
   otp?: string | undefined;
-  /** Renders the instructions yourself (another language, another layout). */
+  /** Renders the instructions yourself (another layout). */
   children?: (state: UssdInstructionsState) => ReactNode;
+  /** The language of the default text (`fr`); default the `FlowClientProvider`'s. */
+  locale?: string;
+}
+
+/** A message with one part (`{code}`, `{otp}`) rendered as an element. */
+function withPart(text: string, placeholder: string, part: ReactNode): ReactNode {
+  const at = text.indexOf(placeholder);
+  if (at < 0) return text;
+  return (
+    <>
+      {text.slice(0, at)}
+      {part}
+      {text.slice(at + placeholder.length)}
+    </>
+  );
 }
 
 /**
@@ -26,21 +42,21 @@ export interface UssdInstructionsProps extends Omit<HTMLAttributes<HTMLDivElemen
  * encoded), and which OTP to enter when the USSD menu asks. Unstyled: pass `className`, or render
  * your own with `children`. Renders nothing without a code.
  */
-export function UssdInstructions({ ussdCode, otp, children, ...rest }: UssdInstructionsProps): ReactNode {
+export function UssdInstructions({ ussdCode, otp, children, locale, ...rest }: UssdInstructionsProps): ReactNode {
+  const message = useMessage(locale);
   if (ussdCode === undefined || ussdCode === '') return null;
   const state: UssdInstructionsState = { ussdCode, href: ussdTelHref(ussdCode), otp };
   if (children !== undefined) return <div {...rest}>{children(state)}</div>;
   return (
     <div {...rest}>
       <p>
-        Dial {state.href === undefined ? <strong>{ussdCode}</strong> : <a href={state.href}>{ussdCode}</a>} on the phone
-        you are verifying.
+        {withPart(
+          message('verikit.ussd.dial'),
+          '{code}',
+          state.href === undefined ? <strong>{ussdCode}</strong> : <a href={state.href}>{ussdCode}</a>,
+        )}
       </p>
-      {otp === undefined ? null : (
-        <p>
-          When asked, enter the code <strong>{otp}</strong>.
-        </p>
-      )}
+      {otp === undefined ? null : <p>{withPart(message('verikit.ussd.enter'), '{otp}', <strong>{otp}</strong>)}</p>}
     </div>
   );
 }

@@ -113,13 +113,13 @@ describe("errorFromEvent: the typed error of a stream's `event: error`", () => {
     });
   });
 
-  it('data that is not an API error is a retryable bad_response; odd messageIds and waits are dropped', () => {
+  it("data that is not an API error is a retryable bad_response; odd messageIds are replaced by the code's, odd waits dropped", () => {
     for (const data of ['', 'not json', 'null', '[1]', '{"error":"gone"}', '{"error":{"code":"Not Found!"}}']) {
       expect(errorFromEvent(data)).toMatchObject({
         code: 'bad_response',
         statusCode: 200,
         isRetryable: true,
-        messageId: undefined,
+        messageId: 'verikit.error.bad_response',
       });
     }
     for (const messageId of ['<b>x</b>', 'verikit', `verikit.${'a'.repeat(200)}`, 42]) {
@@ -129,7 +129,7 @@ describe("errorFromEvent: the typed error of a stream's `event: error`", () => {
       expect(error).toMatchObject({
         code: 'flow_not_found',
         isRetryable: false,
-        messageId: undefined,
+        messageId: 'verikit.error.flow_not_found',
         retryAfterMs: undefined,
       });
     }

@@ -14,6 +14,10 @@ function text(value: unknown, max: number): string | undefined {
   return typeof value === 'string' ? value.slice(0, max) : undefined;
 }
 
+function messageIdOf(value: unknown): string | undefined {
+  return typeof value === 'string' && value.length <= 128 && messageIdPattern.test(value) ? value : undefined;
+}
+
 function fieldOf(value: unknown): string | undefined {
   return typeof value === 'string' && fieldPattern.test(value) ? value : undefined;
 }
@@ -24,7 +28,9 @@ function issuesOf(value: unknown): FlowClientIssue[] | undefined {
   for (const item of value.slice(0, maxIssues)) {
     const field = fieldOf((item as Record<string, unknown> | null)?.field);
     const message = text((item as Record<string, unknown> | null)?.message, maxMessageLength);
-    if (field !== undefined && message !== undefined) issues.push(Object.freeze({ field, message }));
+    const messageId = messageIdOf((item as Record<string, unknown> | null)?.messageId);
+    if (field !== undefined && message !== undefined)
+      issues.push(Object.freeze(messageId === undefined ? { field, message } : { field, message, messageId }));
   }
   return Object.freeze(issues) as FlowClientIssue[];
 }
@@ -100,10 +106,7 @@ function errorFromBody(
   }
   const name = typeof error!.name === 'string' && namePattern.test(error!.name) ? error!.name : 'FlowClientError';
   const retryAt = typeof error!.retryAt === 'number' && Number.isFinite(error!.retryAt) ? error!.retryAt : undefined;
-  const messageId =
-    typeof error!.messageId === 'string' && error!.messageId.length <= 128 && messageIdPattern.test(error!.messageId)
-      ? error!.messageId
-      : undefined;
+  const messageId = messageIdOf(error!.messageId);
   return new FlowClientError(code, text(error!.message, maxMessageLength) ?? code, {
     name,
     messageId,

@@ -10,15 +10,17 @@ const clientMarker = Symbol.for('verikit.client-error');
 export interface FlowClientIssue {
   /** The input field at fault, as a dotted path (`phoneNumber`, `event.code`). */
   readonly field: string;
-  /** What is wrong with it, for people; never echoes the value. */
+  /** What is wrong with it, in developer English; never echoes the value. */
   readonly message: string;
+  /** The key to translate, when the server sent one (`verikit.error.phone_number.too_short`). */
+  readonly messageId?: string;
 }
 
 /** What a {@link FlowClientError} is built from. */
 export interface FlowClientErrorOptions {
   /** The server's error class name (`InvalidInputError`); defaults to `FlowClientError`. */
   name?: string;
-  /** The stable key a product translates (`verikit.error.<code>`), when the server sent one. */
+  /** The stable key a product translates; default `verikit.error.<code>`. */
   messageId?: string | undefined;
   /** The input field at fault, where there is one. */
   field?: string | undefined;
@@ -48,8 +50,11 @@ export interface FlowClientErrorOptions {
 export class FlowClientError extends Error {
   /** A stable, machine-readable code: `invalid_input`, `event_not_allowed`, `rate_limited`, `flow_not_found`, … */
   readonly code: string;
-  /** The stable key a product translates (`verikit.error.flow_not_found`, docs/ui.md); undefined for errors made on this side. */
-  readonly messageId: string | undefined;
+  /**
+   * The stable key a product translates (`verikit.error.flow_not_found`; `formatMessage` and the
+   * catalogue in docs/ui.md): the server's, else `verikit.error.<code>` (the client's own errors too).
+   */
+  readonly messageId: string;
   /** The input field at fault (`phoneNumber`, `event.code`), where there is one. */
   readonly field: string | undefined;
   /** True when the same call may succeed if made again later. */
@@ -71,7 +76,7 @@ export class FlowClientError extends Error {
     Object.defineProperty(this, clientMarker, { value: true });
     this.name = options.name ?? 'FlowClientError';
     this.code = code;
-    this.messageId = options.messageId;
+    this.messageId = options.messageId ?? `verikit.error.${code}`;
     this.field = options.field;
     this.isRetryable = options.isRetryable ?? false;
     this.statusCode = options.statusCode ?? 0;

@@ -1,0 +1,176 @@
+/**
+ * One language's messages: message id → text for people, with `{name}` placeholders. A plain object:
+ * spread it to extend or override (`{ ...messages.fr, 'verikit.error.code_invalid': '…' }`).
+ */
+export type MessageCatalogue = Readonly<Record<string, string>>;
+
+/** Catalogues by language tag (`en`, `fr`, `fr-CA`): what {@link formatMessage} looks through. */
+export type MessageCatalogues = Readonly<Record<string, MessageCatalogue>>;
+
+const en: MessageCatalogue = {
+  'verikit.error.code_invalid': 'That code is not correct.',
+  'verikit.error.attempts_exhausted': 'Too many wrong codes. Ask for a new code.',
+  'verikit.error.dial_failed': 'The verification did not go through.',
+  'verikit.error.outcome_unknown': 'We could not confirm the code was sent.',
+  'verikit.error.provider_unavailable': 'The service is unavailable. Try again in a moment.',
+  'verikit.error.provider_rejected': 'The service refused the request.',
+  'verikit.error.provider_authentication': 'Something went wrong on our side.',
+  'verikit.error.provider_protocol': 'Something went wrong on our side.',
+  'verikit.error.provider_error': 'Something went wrong on our side.',
+  'verikit.error.capability_missing': 'This kind of verification is not available.',
+  'verikit.error.record_schema': 'Something went wrong on our side.',
+  'verikit.error.internal_error': 'Something went wrong on our side.',
+  'verikit.error.usage_error': 'Something went wrong on our side.',
+  'verikit.error.invalid_input': 'Check what you entered.',
+  'verikit.error.event_not_allowed': 'That is not possible right now.',
+  'verikit.error.rate_limited': 'Too many codes were sent. Try again later.',
+  'verikit.error.flow_not_found': 'This verification has ended. Start again.',
+  'verikit.error.flow_not_verified': 'The verification is not complete.',
+  'verikit.error.proof_rejected': 'The verification could not be confirmed.',
+  'verikit.error.forbidden': 'You are not allowed to do this.',
+  'verikit.error.conflict': 'Please try again.',
+  'verikit.error.store_unavailable': 'Please try again.',
+  'verikit.error.network_error': 'We could not reach the server. Check your connection and try again.',
+  'verikit.error.bad_response': 'Something went wrong on our side. Please try again.',
+  'verikit.error.unknown': 'Something went wrong.',
+  // Phone numbers the server refuses: one id per problem (`phoneNumberMessageIds` of @verikit/provider); an id not
+  // listed here falls back to the first.
+  'verikit.error.phone_number': 'Enter a valid phone number, such as +2348012345678.',
+  'verikit.error.phone_number.not_a_string': 'Enter a phone number.',
+  'verikit.error.phone_number.empty': 'Enter a phone number.',
+  'verikit.error.phone_number.bad_characters':
+    'A phone number has only digits, spaces and dashes, after an optional +.',
+  'verikit.error.phone_number.needs_country_code': 'Enter the number with its country code, such as +234.',
+  'verikit.error.phone_number.unknown_country_code': 'This country code does not exist. Check the start of the number.',
+  'verikit.error.phone_number.too_short': 'This phone number is too short.',
+  'verikit.error.phone_number.too_long': 'This phone number is too long.',
+  'verikit.error.phone_number.invalid': 'This is not a valid phone number. Check the digits.',
+  'verikit.error.phone_number.not_mobile': 'Enter a mobile phone number: we send the code by SMS.',
+  'verikit.error.phone_number.cannot_receive_calls':
+    'This number cannot receive calls. Choose another way to get the code.',
+  'verikit.error.invalid_id_number': 'Enter the 11 digits of the number.',
+  'verikit.code.label': 'Verification code',
+  'verikit.code.digit': 'Digit {index} of {length}',
+  'verikit.resend.label': 'Resend code',
+  'verikit.resend.wait': 'Resend code in {time}',
+  'verikit.ussd.dial': 'Dial {code} on the phone you are verifying.',
+  'verikit.ussd.enter': 'When asked, enter the code {otp}.',
+};
+
+const fr: MessageCatalogue = {
+  'verikit.error.code_invalid': "Ce code n'est pas correct.",
+  'verikit.error.attempts_exhausted': 'Trop de codes erronés. Demandez un nouveau code.',
+  'verikit.error.dial_failed': "La vérification n'a pas abouti.",
+  'verikit.error.outcome_unknown': "Nous n'avons pas pu confirmer l'envoi du code.",
+  'verikit.error.provider_unavailable': 'Le service est indisponible. Réessayez dans un instant.',
+  'verikit.error.provider_rejected': 'Le service a refusé la demande.',
+  'verikit.error.provider_authentication': 'Un problème est survenu de notre côté.',
+  'verikit.error.provider_protocol': 'Un problème est survenu de notre côté.',
+  'verikit.error.provider_error': 'Un problème est survenu de notre côté.',
+  'verikit.error.capability_missing': "Ce type de vérification n'est pas disponible.",
+  'verikit.error.record_schema': 'Un problème est survenu de notre côté.',
+  'verikit.error.internal_error': 'Un problème est survenu de notre côté.',
+  'verikit.error.usage_error': 'Un problème est survenu de notre côté.',
+  'verikit.error.invalid_input': 'Vérifiez ce que vous avez saisi.',
+  'verikit.error.event_not_allowed': "Ce n'est pas possible pour le moment.",
+  'verikit.error.rate_limited': 'Trop de codes ont été envoyés. Réessayez plus tard.',
+  'verikit.error.flow_not_found': 'Cette vérification est terminée. Recommencez.',
+  'verikit.error.flow_not_verified': "La vérification n'est pas terminée.",
+  'verikit.error.proof_rejected': "La vérification n'a pas pu être confirmée.",
+  'verikit.error.forbidden': "Vous n'êtes pas autorisé à faire cela.",
+  'verikit.error.conflict': 'Veuillez réessayer.',
+  'verikit.error.store_unavailable': 'Veuillez réessayer.',
+  'verikit.error.network_error': 'Impossible de joindre le serveur. Vérifiez votre connexion et réessayez.',
+  'verikit.error.bad_response': 'Un problème est survenu de notre côté. Veuillez réessayer.',
+  'verikit.error.unknown': 'Un problème est survenu.',
+  'verikit.error.phone_number': 'Saisissez un numéro de téléphone valide, par exemple +2348012345678.',
+  'verikit.error.phone_number.not_a_string': 'Saisissez un numéro de téléphone.',
+  'verikit.error.phone_number.empty': 'Saisissez un numéro de téléphone.',
+  'verikit.error.phone_number.bad_characters':
+    'Un numéro de téléphone ne contient que des chiffres, des espaces et des tirets, après un + éventuel.',
+  'verikit.error.phone_number.needs_country_code': "Saisissez le numéro avec l'indicatif du pays, par exemple +234.",
+  'verikit.error.phone_number.unknown_country_code': "Cet indicatif de pays n'existe pas. Vérifiez le début du numéro.",
+  'verikit.error.phone_number.too_short': 'Ce numéro de téléphone est trop court.',
+  'verikit.error.phone_number.too_long': 'Ce numéro de téléphone est trop long.',
+  'verikit.error.phone_number.invalid': "Ce numéro de téléphone n'est pas valide. Vérifiez les chiffres.",
+  'verikit.error.phone_number.not_mobile': 'Saisissez un numéro de mobile : nous envoyons le code par SMS.',
+  'verikit.error.phone_number.cannot_receive_calls':
+    'Ce numéro ne peut pas recevoir d’appels. Choisissez un autre moyen de recevoir le code.',
+  'verikit.error.invalid_id_number': 'Saisissez les 11 chiffres du numéro.',
+  'verikit.code.label': 'Code de vérification',
+  'verikit.code.digit': 'Chiffre {index} sur {length}',
+  'verikit.resend.label': 'Renvoyer le code',
+  'verikit.resend.wait': 'Renvoyer le code dans {time}',
+  'verikit.ussd.dial': 'Composez {code} sur le téléphone à vérifier.',
+  'verikit.ussd.enter': 'Quand on vous le demande, saisissez le code {otp}.',
+};
+
+/**
+ * The messages the client ships, in English and French: every `messageId` an error can carry
+ * (`verikit.error.<code>`, the client's own `network_error` and `bad_response` included) and the
+ * labels of the React parts (`verikit.code.*`, `verikit.resend.*`, `verikit.ussd.*`). Extend or
+ * replace it: `{ ...messages, fr: { ...messages.fr, …yours } }`.
+ */
+export const messages: MessageCatalogues = Object.freeze({ en: Object.freeze(en), fr: Object.freeze(fr) });
+
+/** Options of {@link formatMessage}. */
+export interface FormatMessageOptions {
+  /** A BCP 47 language tag (`fr-FR`); tried as is, then its language (`fr`), then `en`. Default `en`. */
+  locale?: string | undefined;
+  /** The catalogues to look in. Default {@link messages}. */
+  catalogues?: MessageCatalogues | undefined;
+  /** Values for the `{name}` placeholders. */
+  params?: Readonly<Record<string, string | number>> | undefined;
+}
+
+/** The catalogues to try for a locale, most specific first. */
+function cataloguesFor(locale: string, catalogues: MessageCatalogues): MessageCatalogue[] {
+  const tags = [locale, locale.split('-')[0] ?? locale, 'en'];
+  return tags.flatMap((tag) => (Object.hasOwn(catalogues, tag) ? [catalogues[tag]!] : []));
+}
+
+/** The text of `id`, or of its nearest parent id (`a.b.c` → `a.b`) when a catalogue does not list it. */
+function lookUp(id: string, catalogues: readonly MessageCatalogue[]): string | undefined {
+  for (let key = id; key.includes('.'); key = key.slice(0, key.lastIndexOf('.'))) {
+    for (const catalogue of catalogues) if (Object.hasOwn(catalogue, key)) return catalogue[key];
+  }
+  return undefined;
+}
+
+/**
+ * The text of a message id in a language: the locale's catalogue, then its language's, then
+ * English; an id no catalogue lists falls back to its parent (`verikit.error.phone_number.too_short`
+ * → `verikit.error.phone_number`), and an error id to `verikit.error.unknown`. Placeholders
+ * (`{field}`) take `params`. Never returns a developer message.
+ *
+ * @example
+ * formatMessage('verikit.code.digit', { locale: 'fr', params: { index: 2, length: 6 } }); // "Chiffre 2 sur 6"
+ */
+export function formatMessage(id: string, options: FormatMessageOptions = {}): string {
+  const catalogues = cataloguesFor(options.locale ?? 'en', options.catalogues ?? messages);
+  const text =
+    lookUp(id, catalogues) ?? (id.startsWith('verikit.error.') ? lookUp('verikit.error.unknown', catalogues) : id);
+  const params = options.params ?? {};
+  return (text ?? id).replace(/\{(\w+)\}/g, (whole, name: string) =>
+    Object.hasOwn(params, name) ? String(params[name]) : whole,
+  );
+}
+
+/** Anything with an error's `code` and, perhaps, `messageId`: a `FlowClientError` or a view's `error`. */
+export interface MessageSource {
+  /** The error's code: `verikit.error.<code>` when there is no `messageId`. */
+  readonly code: string;
+  /** The key to translate. */
+  readonly messageId?: string | undefined;
+}
+
+/**
+ * The text for people of an error, in a language, from its `messageId` (never its developer
+ * `message`).
+ *
+ * @example
+ * errorMessage(flow.sendError, { locale: 'fr' }); // "Cette vérification est terminée. Recommencez."
+ */
+export function errorMessage(error: MessageSource, options: FormatMessageOptions = {}): string {
+  return formatMessage(error.messageId ?? `verikit.error.${error.code}`, options);
+}
