@@ -7,7 +7,8 @@ import { readJsonBody } from './body/read-json-body.js';
 import { errorAnswer } from './error-response.js';
 import type { FlowAction, FlowStartRequest } from './flow-handler-options.js';
 import { jsonResponse } from './json-response.js';
-import { openViewStream } from './view-stream.js';
+import { withPreparedStream, writesEventStreams } from './node-event-stream.js';
+import { openViewStream, prepareViewStream, type ViewStreamSource } from './view-stream.js';
 
 /** What the flow routes need: the engine and the handler's checked options. */
 export interface FlowRouteDeps {
@@ -68,19 +69,23 @@ export function flowRoutes(
         event.type === 'resend' || event.type === 'restart' ? await deps.clientKey(request, env) : undefined;
       return jsonResponse(await verikit.send(flowId, event, client === undefined ? undefined : { client }));
     },
-    async stream(request, id) {
+    async stream(request, id, env) {
       const flowId = parseFlowId(id ?? '');
-      const stream = await openViewStream({
-        subscribe: (listener) => verikit.subscribe(flowId, listener),
-        ready: () => verikit.subscribed(flowId),
-        read: () => verikit.get(flowId),
+      const source: ViewStreamSource = {
+        ...flowSource(verikit, flowId),
         check: (view) => authorize(request, view, 'stream'),
-        signal: request.signal,
         heartbeatMs,
-        describeError: (error) => errorAnswer(error).body,
-        lastEventId: lastEventIdOf(request),
-      });
-      if (stream === undefined) return new Response(null, { status: 204, headers: { 'cache-control': 'no-store' } });
+        describeError,
+        lastEventId: lastEventIdOf(lastEventIdHeader(request, env)),
+      };
+      // Every check above runs either way; on Node (toNodeHandler) the adapter then writes the events itself.
+      if (writesEventStreams(env)) {
+        const prepared = await prepareViewStream(source);
+        if (prepared === undefined) return noStream();
+        return withPreparedStream(new Response(null, { headers: streamHeaders }), prepared);
+      }
+      const stream = await openViewStream({ ...source, signal: request.signal });
+      if (stream === undefined) return noStream();
       return new Response(stream, { headers: streamHeaders });
     },
     // A proof that the flow is verified, for the browser to hand to the app's signup endpoint, which
@@ -95,7 +100,45 @@ export function flowRoutes(
   };
 }
 
-function lastEventIdOf(request: Request): number | undefined {
-  const header = request.headers.get('last-event-id')?.trim();
+/**
+ * The parts of a stream's source that live as long as the stream, made in a scope of their own: closures made in
+ * the route would share its scope, and keep the request (and the `Request` and `AbortController` a read of its
+ * headers builds) alive for as long as the stream is open.
+ */
+function flowSource(verikit: Verikit, flowId: string): Pick<ViewStreamSource, 'subscribe' | 'ready' | 'read'> {
+  return {
+    subscribe: (listener) => verikit.subscribe(flowId, listener),
+    ready: () => verikit.subscribed(flowId),
+    read: () => verikit.get(flowId),
+  };
+}
+
+/** The body of a stream's `error` event: the body an error answer would have. */
+function describeError(error: unknown): unknown {
+  return errorAnswer(error).body;
+}
+
+/** 204: the flow is done and the client saw its last version (an EventSource stops reconnecting). */
+function noStream(): Response {
+  return new Response(null, { status: 204, headers: { 'cache-control': 'no-store' } });
+}
+
+/**
+ * The `Last-Event-ID` header: from node's request when served by toNodeHandler, since reading the headers of
+ * @hono/node-server's lightweight `Request` builds a full one (with an `AbortController`), which then lives as
+ * long as the stream.
+ */
+function lastEventIdHeader(request: Request, env: unknown): string | undefined {
+  if (writesEventStreams(env)) {
+    const value = (env as { incoming: { headers: Record<string, string | string[] | undefined> } }).incoming.headers[
+      'last-event-id'
+    ];
+    return typeof value === 'string' ? value : undefined;
+  }
+  return request.headers.get('last-event-id') ?? undefined;
+}
+
+function lastEventIdOf(value: string | undefined): number | undefined {
+  const header = value?.trim();
   return header !== undefined && /^\d{1,15}$/.test(header) ? Number(header) : undefined;
 }
