@@ -48,7 +48,7 @@ export function flowRoutes(
   const authorize = deps.authorize ?? (async () => undefined);
   return {
     async start(request, _id, env) {
-      const input = parseInput(startInputSchema, await readJsonBody(request, maxBodyBytes));
+      const input = parseInput(startInputSchema, await readJsonBody(request, maxBodyBytes, env));
       await authorize(request, input, 'start');
       const client = await deps.clientKey(request, env);
       const view = await verikit.start(input, client === undefined ? undefined : { client });
@@ -62,7 +62,7 @@ export function flowRoutes(
     },
     async send(request, id, env) {
       const flowId = parseFlowId(id ?? '');
-      const event = parseInput(userEventSchema, await readJsonBody(request, maxBodyBytes), 'event');
+      const event = parseInput(userEventSchema, await readJsonBody(request, maxBodyBytes, env), 'event');
       // The hook needs the flow; without one, `send` reads it anyway and answers the same 404.
       if (deps.authorize !== undefined) await deps.authorize(request, await verikit.get(flowId), 'send');
       const client =

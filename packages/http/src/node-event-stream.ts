@@ -1,4 +1,4 @@
-import type { ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { PreparedViewStream } from './view-stream.js';
 
 /**
@@ -19,6 +19,11 @@ export function markWritesEventStreams(bindings: object): void {
 /** True when the handler was called by `toNodeHandler`, which writes prepared streams itself. */
 export function writesEventStreams(env: unknown): boolean {
   return typeof env === 'object' && env !== null && (env as { [writesStreams]?: true })[writesStreams] === true;
+}
+
+/** Node's request, when the handler was called by `toNodeHandler` (which reads bodies from it directly). */
+export function nodeRequestOf(env: unknown): IncomingMessage | undefined {
+  return writesEventStreams(env) ? (env as { incoming: IncomingMessage }).incoming : undefined;
 }
 
 /** `response` (status and headers, no body) carrying `prepared`, for `toNodeHandler` to write. */
