@@ -10,7 +10,7 @@ async function outcome(settings: Partial<HttpClientSettings>, url: string, signa
   let attempts = 0;
   const http = createHttpClient({
     name: 'demo',
-    timeout: 300,
+    timeout: 500,
     connectionRetries: 2,
     connectionRetryDelayMs: 1,
     hooks: {
@@ -123,7 +123,7 @@ describe('the default transport answers and fails as fetch does', () => {
         expect(await outcome(settings, `${silent.url}/x`)).toEqual({
           attempts: 1,
           code: 'provider_unavailable',
-          message: 'demo sms.send: the service did not answer within 300 ms',
+          message: 'demo sms.send: the service did not answer within 500 ms',
           requestSent: undefined,
           cause: 'timeout',
         });
