@@ -14,18 +14,17 @@
  * the cost ratio bare rate / gateway rate (1.0 = free; target <= 1.3), and this process's CPU time per
  * round trip, which shows the client's own cost even when the server is the bottleneck.
  */
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { silentLogger, type ProviderV1 } from '@verikit/provider';
+import { spawnServer } from './child.js';
+import { sized } from './mode.js';
 import { compareWithBare, type RoundTrip } from './round-trips.js';
 import { createGatewayProvider } from '@verikit/gateway';
 import { startGatewayFake } from '@verikit/gateway/fake';
 
 const serverFlag = 'VERIKIT_GATEWAY_BENCH_SERVER';
-const rounds = 5;
-const roundMs = 1500;
+const rounds = sized(5, 1);
+const roundMs = sized(1500, 300);
 const phonePath = '/gateway/api/v1/verify/phoneNumber';
 const checkPath = '/gateway/api/v1/verify/phoneCheck';
 
@@ -36,13 +35,8 @@ async function serve(): Promise<void> {
 }
 
 async function startSandboxProcess(): Promise<{ url: string; apiKey: string; stop: () => void }> {
-  const child = spawn(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url)], {
-    env: { ...process.env, [serverFlag]: '1' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const lines = createInterface({ input: child.stdout });
-  const [line] = (await once(lines, 'line')) as [string];
-  return { ...(JSON.parse(line) as { url: string; apiKey: string }), stop: () => child.kill() };
+  const { line, stop } = await spawnServer('sandbox', fileURLToPath(import.meta.url), { [serverFlag]: '1' });
+  return { ...(JSON.parse(line) as { url: string; apiKey: string }), stop };
 }
 
 /** Phone numbers that are valid, distinct, and none of the sandbox's magic ones. */

@@ -9,9 +9,10 @@ import { randomUUID } from 'node:crypto';
 import { createVerikit, type SendGuardOptions, type Verikit } from '@verikit/core';
 import { createRedisStore, type RedisFlowStore } from '@verikit/redis';
 import { createTestProviderV1 } from '@verikit/testing';
+import { sized } from './mode.js';
 
 const secret = 'bench-secret-bench-secret-bench-secret';
-const rounds = 5;
+const rounds = sized(5, 1);
 const policies = { maxSendsPerHour: 1_000_000 };
 const outOfReach: SendGuardOptions = {
   perClient: { points: 1e9 },
@@ -61,7 +62,7 @@ export async function run(): Promise<void> {
     'memory',
     createVerikit({ provider, secret, policies, guard: outOfReach }),
     createVerikit({ provider, secret, policies, guard: false }),
-    2000,
+    sized(2000, 200),
   );
 
   const url = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -79,7 +80,7 @@ export async function run(): Promise<void> {
       'redis',
       createVerikit({ provider, store: stores[0]!, secret, policies, guard: outOfReach }),
       createVerikit({ provider, store: stores[1]!, secret, policies, guard: false }),
-      500,
+      sized(500, 100),
     );
   } finally {
     const client = stores[0]!.client as unknown as {

@@ -15,18 +15,18 @@
  * When Redis is reachable: two instances sharing Redis (store + change bus), an SSE client on B, POST
  * events on A; the delay from sending the POST to B's SSE event, median and p99 on loopback.
  */
-import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer, type IncomingMessage } from 'node:http';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { getRequestListener } from '@hono/node-server';
 import { createVerikit, type FlowPolicies, type FlowView, type UserEvent, type Verikit } from '@verikit/core';
 import { createFlowHandler, toNodeHandler } from '@verikit/http';
 import { createTestProviderV1, ManualClock } from '@verikit/testing';
 import { Hono } from 'hono';
+import { spawnServer } from './child.js';
+import { sized } from './mode.js';
 import { redisUnavailableReason } from '../packages/redis/src/redis-test-env.fixtures.js';
 
 interface AutocannonRequest {
@@ -55,9 +55,9 @@ const autocannon = require('autocannon') as Autocannon;
 
 const secret = 'bench-secret-bench-secret-bench-secret';
 const policies: Partial<FlowPolicies> = { maxAttempts: 100, maxSendsPerHour: 1_000_000 };
-const durationSeconds = 2;
-const rounds = 3;
-const flowCount = 3000;
+const durationSeconds = sized(2, 1);
+const rounds = sized(3, 1);
+const flowCount = sized(3000, 500);
 const serverFlag = 'VERIKIT_HTTP_BENCH_SERVER';
 const servers = ['node:http', 'hono', 'verikit'] as const;
 type ServerKind = (typeof servers)[number];
@@ -133,14 +133,9 @@ async function serve(kind: ServerKind): Promise<void> {
 }
 
 async function startServerProcess(kind: ServerKind): Promise<{ url: string; ids: string[]; stop: () => void }> {
-  const child = spawn(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url)], {
-    env: { ...process.env, [serverFlag]: kind },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const lines = createInterface({ input: child.stdout });
-  const [line] = (await once(lines, 'line')) as [string];
+  const { line, stop } = await spawnServer(`${kind} server`, fileURLToPath(import.meta.url), { [serverFlag]: kind });
   const { port, ids } = JSON.parse(line) as { port: number; ids: string[] };
-  return { url: `http://127.0.0.1:${port}`, ids, stop: () => child.kill() };
+  return { url: `http://127.0.0.1:${port}`, ids, stop };
 }
 
 function roundRobin(ids: string[], build: (id: string) => AutocannonRequest): AutocannonRequest[] {

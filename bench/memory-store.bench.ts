@@ -15,6 +15,7 @@
  */
 import { createVerikit, createMemoryKeyv, KeyvFlowStore, type FlowRecord } from '@verikit/core';
 import { createTestProviderV1, ManualClock } from '@verikit/testing';
+import { sized } from './mode.js';
 
 type MemoryKeyv = ReturnType<typeof createMemoryKeyv>;
 interface Sweepable {
@@ -23,8 +24,8 @@ interface Sweepable {
 }
 
 const ttlMs = 10 * 60_000;
-const perFlowCount = 100_000;
-const expiryCount = 1_000_000;
+const perFlowCount = sized(100_000, 10_000);
+const expiryCount = sized(1_000_000, 50_000);
 
 function heapUsed(): number {
   global.gc!();

@@ -11,11 +11,11 @@
  * At concurrency 1 and 64, rounds alternate provider / bare; printed: round trips per second (medians), the cost
  * ratio bare rate / provider rate (1.0 = free; target <= 1.3), and this process's CPU time per round trip.
  */
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { silentLogger, type ProviderV1 } from '@verikit/provider';
+import { spawnServer } from './child.js';
+import { sized } from './mode.js';
+import type { SummaryRow } from './summary.js';
 import { compareWithBare, type RoundTrip } from './round-trips.js';
 import { createTermiiProvider } from '@verikit/termii';
 import { startTermiiFake } from '@verikit/termii/fake';
@@ -23,8 +23,8 @@ import { createTwilioProvider } from '@verikit/twilio';
 import { startTwilioFake, type TwilioFakeSettings } from '@verikit/twilio/fake';
 
 const serverFlag = 'VERIKIT_PROVIDERS_BENCH_SERVER';
-const rounds = 4;
-const roundMs = 1000;
+const rounds = sized(4, 1);
+const roundMs = sized(1000, 300);
 
 interface Servers {
   termii: { url: string; apiKey: string };
@@ -41,12 +41,8 @@ async function serve(): Promise<void> {
 }
 
 async function startServers(): Promise<Servers & { stop: () => void }> {
-  const child = spawn(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url)], {
-    env: { ...process.env, [serverFlag]: '1' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const [line] = (await once(createInterface({ input: child.stdout }), 'line')) as [string];
-  return { ...(JSON.parse(line) as Servers), stop: () => child.kill() };
+  const { line, stop } = await spawnServer('provider fakes', fileURLToPath(import.meta.url), { [serverFlag]: '1' });
+  return { ...(JSON.parse(line) as Servers), stop };
 }
 
 /** Valid, distinct phone numbers, none of the fakes' magic ones. */
@@ -117,7 +113,7 @@ function bareTwilio(settings: TwilioFakeSettings): RoundTrip {
 }
 
 /** Runs the providers bench: see the file comment. */
-export async function run(): Promise<void> {
+export async function run(): Promise<SummaryRow[]> {
   const servers = await startServers();
   try {
     const arms: Array<[string, RoundTrip, RoundTrip]> = [
@@ -139,10 +135,21 @@ export async function run(): Promise<void> {
       `phone send + check round trips against each provider's fake in a child process, ${rounds} alternating rounds of ${roundMs} ms`,
     );
     const offset = { next: 0 };
+    const rows: SummaryRow[] = [];
     for (const [name, provider, bare] of arms) {
-      for (const concurrency of [1, 64])
-        await compareWithBare(name, provider, bare, { concurrency, rounds, roundMs, offset });
+      for (const concurrency of [1, 64]) {
+        const ratio = await compareWithBare(name, provider, bare, { concurrency, rounds, roundMs, offset });
+        rows.push({
+          measure: `${name} send + check, ${concurrency} in flight: time vs bare fetch`,
+          value: `${ratio.toFixed(2)}x the time`,
+          baseline: 'bare fetch, same requests',
+          ratio,
+          goal: '< 1.0x',
+          met: ratio < 1,
+        });
+      }
     }
+    return rows;
   } finally {
     servers.stop();
   }

@@ -11,21 +11,21 @@
  * The machine has two cores: with two engine processes and Redis on them, the scaling says how much
  * of a core each committed event costs.
  */
-import { type ChildProcess, fork } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { createVerikit } from '@verikit/core';
 import { createRedisChangeBus, createRedisStore } from '@verikit/redis';
 import { createTestProviderV1 } from '@verikit/testing';
 import { createClient } from 'redis';
+import { BenchChild } from './child.js';
+import { sized } from './mode.js';
 import { median, type SummaryRow } from './summary.js';
 
 const childFlag = 'VERIKIT_REDIS_PROCESSES_BENCH';
 const url = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const inFlight = 64;
-const roundMs = Number(process.env.BENCH_REDIS_MS ?? 2500);
-const rounds = 3;
+const roundMs = Number(process.env.BENCH_REDIS_MS ?? sized(2500, 500));
+const rounds = sized(3, 1);
 const secret = 'bench-redis-secret-0123456789abcdefghijk';
 
 type Reply = { ready: true } | { events: number; seconds: number; cpuMicros: number };
@@ -35,7 +35,8 @@ async function serve(namespace: string, offset: number): Promise<void> {
   const store = createRedisStore({ url, namespace });
   const changeBus = createRedisChangeBus({ store });
   const policies = { maxAttempts: 100, maxSendsPerFlow: 100, resendCooldownMs: 0, maxSendsPerHour: 1_000_000 };
-  const verikit = createVerikit({ provider: createTestProviderV1(), store, changeBus, secret, policies });
+  // No send guard: its global limit (1,000 sends an hour) would end the run; its cost is `pnpm bench guard`.
+  const verikit = createVerikit({ provider: createTestProviderV1(), store, changeBus, secret, policies, guard: false });
   const flows = await Promise.all(
     Array.from({ length: inFlight }, (_, lane) =>
       verikit.start({ kind: 'phone', phoneNumber: `+23480${String(offset + lane).padStart(8, '0')}` }),
@@ -82,21 +83,20 @@ export async function run(): Promise<SummaryRow[]> {
     return [{ measure, value: 'Redis unreachable', baseline: '—', ratio: undefined, goal: 'report', met: undefined }];
   }
   const namespace = `vk-bench-procs-${process.pid}-${randomUUID().slice(0, 8)}`;
-  const children: ChildProcess[] = [0, 1].map((index) =>
-    fork(fileURLToPath(import.meta.url), [], {
-      env: { ...process.env, [childFlag]: `${namespace}:${index * 1000}` },
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    }),
+  const children = [0, 1].map(
+    (index) =>
+      new BenchChild(`engine process ${index + 1}`, fileURLToPath(import.meta.url), {
+        [childFlag]: `${namespace}:${index * 1000}`,
+      }),
   );
   try {
-    await Promise.all(children.map((child) => once(child, 'message')));
+    await Promise.all(children.map((child) => child.next()));
     const round = async (count: number) => {
       const redisBefore = await redisCpuSeconds(client);
       const replies = await Promise.all(
-        children.slice(0, count).map(async (child) => {
-          child.send('go');
-          return ((await once(child, 'message')) as [{ events: number; seconds: number; cpuMicros: number }])[0];
-        }),
+        children
+          .slice(0, count)
+          .map((child) => child.ask<{ events: number; seconds: number; cpuMicros: number }>('go')),
       );
       const redisSeconds = (await redisCpuSeconds(client)) - redisBefore;
       const events = replies.reduce((sum, reply) => sum + reply.events, 0);
@@ -130,7 +130,7 @@ export async function run(): Promise<SummaryRow[]> {
       },
     ];
   } finally {
-    for (const child of children) child.kill();
+    for (const child of children) child.stop();
     for await (const keys of client.scanIterator({ MATCH: `${namespace}::*`, COUNT: 1000 }))
       if (keys.length > 0) await client.unlink(keys);
     client.destroy();

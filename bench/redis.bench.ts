@@ -37,13 +37,14 @@ import {
 } from '@verikit/redis';
 import { createTestProviderV1 } from '@verikit/testing';
 import { createClient } from 'redis';
+import { isShort, sized } from './mode.js';
 import { clusterUrls, deleteClusterNamespace, PrivateCluster } from '../packages/redis/src/redis-cluster.fixtures.js';
 import type { SummaryRow } from './summary.js';
 
 const url = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const inFlight = 64;
-const measureMs = Number(process.env.BENCH_REDIS_MS ?? 3000);
-const warmupMs = 700;
+const measureMs = Number(process.env.BENCH_REDIS_MS ?? sized(3000, 500));
+const warmupMs = sized(700, 200);
 const secret = 'bench-redis-secret-0123456789abcdefghijk';
 
 function phoneNumber(index: number): string {
@@ -202,7 +203,7 @@ export async function run(): Promise<SummaryRow[]> {
       `engine in-process (Keyv Map), same load: ${list(memoryRuns)} actions/s → ${memoryActions.toFixed(0)} actions/s = ${(memoryActions * 2).toFixed(0)} committed events/s`,
     );
     console.log(
-      `ratio committed engine events on Redis / raw pairs: ${(committed / baseline).toFixed(2)} (target ≥ 0.50); per user action: ${(actions / baseline).toFixed(2)}`,
+      `ratio committed engine events on Redis / raw pairs: ${(committed / baseline).toFixed(2)} (goal ≥ 0.6); per user action: ${(actions / baseline).toFixed(2)}`,
     );
     console.log(`ratio engine on Redis / engine in-process: ${(actions / memoryActions).toFixed(2)}`);
     const seconds = (2 * measureMs) / 1000;
@@ -215,8 +216,8 @@ export async function run(): Promise<SummaryRow[]> {
       value: `${Math.round(committed).toLocaleString('en-US')} events/s`,
       baseline: `${Math.round(baseline).toLocaleString('en-US')} raw GET + EVALSHA pairs/s`,
       ratio,
-      goal: '≥ 0.5',
-      met: ratio >= 0.5,
+      goal: '≥ 0.6',
+      met: ratio >= 0.6,
     });
 
     // --- pub/sub delay, A → B ---
@@ -236,7 +237,7 @@ export async function run(): Promise<SummaryRow[]> {
       });
     }
     await Promise.all(watchedFlows.map((flow) => b.changeBus.subscribed(flow.id)));
-    const samples = 2000;
+    const samples = sized(2000, 200);
     for (let index = 0; index < samples / 2; index += 1) {
       const flow = watchedFlows[index % watchedFlows.length]!;
       const expected = delays.length + 2;
@@ -261,7 +262,8 @@ export async function run(): Promise<SummaryRow[]> {
     await deleteNamespace(raw, namespace);
     raw.destroy();
   }
-  await clusterBench();
+  // The short mode (CI) leaves the cluster out: starting six Redis servers is not what it checks.
+  if (!isShort()) await clusterBench();
   return rows;
 }
 

@@ -3,28 +3,45 @@
  * Each prints its figures beside a baseline measured in the same run, as a ratio: these machines
  * are noisy, so only side-by-side numbers mean anything. The rows of issue 10's table that the
  * benches return are printed together at the end (bench/summary.ts; docs/performance.md explains them).
+ *
+ * `pnpm bench --short` runs each bench with fewer, shorter rounds (bench/mode.ts): CI runs it to prove that every
+ * bench still completes. A bench that throws (or whose child process dies) is reported and the others still run;
+ * the run then exits with 1.
  */
 import { readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { shortModeVariable } from './mode.js';
 import { printSummary, type SummaryRow } from './summary.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const filters = process.argv.slice(2);
+const args = process.argv.slice(2);
+if (args.includes('--short')) process.env[shortModeVariable] = '1';
+const filters = args.filter((arg) => arg !== '--short');
 const files = readdirSync(here)
   .filter((name) => name.endsWith('.bench.ts'))
   .filter((name) => filters.length === 0 || filters.some((filter) => name.includes(filter)))
   .sort();
 
 const rows: SummaryRow[] = [];
+const failed: string[] = [];
+const runStarted = performance.now();
 for (const file of files) {
   console.log(`\n# ${file}`);
   const started = performance.now();
-  const module = (await import(pathToFileURL(join(here, file)).href)) as {
-    run: () => Promise<readonly SummaryRow[] | undefined>;
-  };
-  rows.push(...((await module.run()) ?? []));
+  try {
+    // Imported after the mode is set: each bench reads it when it loads.
+    const module = (await import(pathToFileURL(join(here, file)).href)) as {
+      run: () => Promise<readonly SummaryRow[] | undefined>;
+    };
+    rows.push(...((await module.run()) ?? []));
+  } catch (error) {
+    failed.push(file);
+    console.log(`FAILED: ${file}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+  }
   console.log(`(${file}: ${((performance.now() - started) / 1000).toFixed(0)} s)`);
 }
 if (rows.length > 0) printSummary(rows);
-process.exit(0);
+console.log(`\n${files.length} benches in ${((performance.now() - runStarted) / 1000).toFixed(0)} s`);
+if (failed.length > 0) console.log(`FAILED: ${failed.join(', ')}`);
+process.exit(failed.length > 0 || files.length === 0 ? 1 : 0);

@@ -91,7 +91,7 @@ export interface GatewayProviderSettings {
   readonly defaultSender?: string;
   /** Per-request timeout in ms. Default 10 000. The engine's abort signal applies as well. */
   readonly timeout?: number;
-  /** A fetch implementation. Default `globalThis.fetch`. */
+  /** A fetch to send through (a proxy agent, a test recorder). Default: undici's `Agent.request()` (decision 0510). */
   readonly fetch?: typeof globalThis.fetch;
   /** Where fields are in responses and webhooks. */
   readonly mapping?: GatewayMapping;

@@ -7,7 +7,8 @@ import type { FlowAction, FlowStartRequest } from './flow-handler-options.js';
 import { jsonResponse } from './json-response.js';
 import { startOptionsOf } from './start-options.js';
 import type { StreamCounter } from './stream-limits.js';
-import { openViewStream } from './view-stream.js';
+import { withPreparedStream, writesEventStreams } from './node-event-stream.js';
+import { openViewStream, prepareViewStream, type ViewStreamSource } from './view-stream.js';
 
 /** What the flow routes need: the engine and the handler's checked options. */
 export interface FlowRouteDeps {
@@ -66,7 +67,7 @@ export function flowRoutes(
   }
   return {
     async start(request, _id, env) {
-      const input = verikit.parseStartInput(await readJsonBody(request, maxBodyBytes));
+      const input = verikit.parseStartInput(await readJsonBody(request, maxBodyBytes, env));
       await authorize(request, input, 'start');
       const client = await deps.clientKey(request, env);
       const view = await verikit.start(input, {
@@ -86,7 +87,7 @@ export function flowRoutes(
     },
     async send(request, id, env) {
       const flowId = ownedFlowId(request, id);
-      const event = parseInput(userEventSchema, await readJsonBody(request, maxBodyBytes), 'event');
+      const event = parseInput(userEventSchema, await readJsonBody(request, maxBodyBytes, env), 'event');
       // The hook needs the flow; without one, `send` reads it anyway and answers the same 404.
       if (deps.authorize !== undefined) await deps.authorize(request, await verikit.get(flowId), 'send');
       const client =
@@ -97,27 +98,27 @@ export function flowRoutes(
       const flowId = ownedFlowId(request, id);
       // Taken before the subscription, given back when it ends (every way a stream ends unsubscribes once).
       const release = deps.streams.take(await deps.clientKey(request, env), flowId);
-      const stream = await openViewStream({
-        subscribe: (listener) => {
-          const unsubscribe = verikit.subscribe(flowId, listener);
-          return () => {
-            unsubscribe();
-            release();
-          };
-        },
-        ready: () => verikit.subscribed(flowId),
-        read: () => verikit.get(flowId),
+      const source: ViewStreamSource = {
+        ...flowSource(verikit, flowId, release),
         check: (view) => authorize(request, view, 'stream'),
-        signal: request.signal,
         heartbeatMs,
-        describeError: (error) => errorAnswer(error).body,
-        lastEventId: lastEventIdOf(request),
-      }).catch((error: unknown) => {
+        describeError,
+        lastEventId: lastEventIdOf(lastEventIdHeader(request, env)),
+      };
+      try {
+        // Every check above runs either way; on Node (toNodeHandler) the adapter then writes the events itself.
+        if (writesEventStreams(env)) {
+          const prepared = await prepareViewStream(source);
+          if (prepared === undefined) return noStream(release);
+          return withPreparedStream(new Response(null, { headers: streamHeaders }), prepared);
+        }
+        const stream = await openViewStream({ ...source, signal: request.signal });
+        if (stream === undefined) return noStream(release);
+        return new Response(stream, { headers: streamHeaders });
+      } catch (error) {
         release();
         throw error;
-      });
-      if (stream === undefined) return new Response(null, { status: 204, headers: { 'cache-control': 'no-store' } });
-      return new Response(stream, { headers: streamHeaders });
+      }
     },
     // A proof that the flow is verified, for the browser to hand to the app's signup endpoint, which
     // redeems it with `verikit.redeemProof`. No body is read: the proof's life is the server's choice.
@@ -134,7 +135,56 @@ export function flowRoutes(
   };
 }
 
-function lastEventIdOf(request: Request): number | undefined {
-  const header = request.headers.get('last-event-id')?.trim();
+/**
+ * The parts of a stream's source that live as long as the stream, made in a scope of their own: closures made in
+ * the route would share its scope, and keep the request (and the `Request` and `AbortController` a read of its
+ * headers builds) alive for as long as the stream is open.
+ */
+function flowSource(
+  verikit: Verikit,
+  flowId: string,
+  release: () => void,
+): Pick<ViewStreamSource, 'subscribe' | 'ready' | 'read'> {
+  return {
+    subscribe: (listener) => {
+      const unsubscribe = verikit.subscribe(flowId, listener);
+      return () => {
+        unsubscribe();
+        release();
+      };
+    },
+    ready: () => verikit.subscribed(flowId),
+    read: () => verikit.get(flowId),
+  };
+}
+
+/** The body of a stream's `error` event: the body an error answer would have. */
+function describeError(error: unknown): unknown {
+  return errorAnswer(error).body;
+}
+
+/** 204: the flow is done and the client saw its last version (an EventSource stops reconnecting); no slot is held. */
+function noStream(release: () => void): Response {
+  release();
+  return new Response(null, { status: 204, headers: { 'cache-control': 'no-store' } });
+}
+
+/**
+ * The `Last-Event-ID` header: from node's request when served by toNodeHandler, since reading the headers of
+ * @hono/node-server's lightweight `Request` builds a full one (with an `AbortController`), which then lives as
+ * long as the stream.
+ */
+function lastEventIdHeader(request: Request, env: unknown): string | undefined {
+  if (writesEventStreams(env)) {
+    const value = (env as { incoming: { headers: Record<string, string | string[] | undefined> } }).incoming.headers[
+      'last-event-id'
+    ];
+    return typeof value === 'string' ? value : undefined;
+  }
+  return request.headers.get('last-event-id') ?? undefined;
+}
+
+function lastEventIdOf(value: string | undefined): number | undefined {
+  const header = value?.trim();
   return header !== undefined && /^\d{1,15}$/.test(header) ? Number(header) : undefined;
 }

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { getRequestListener, RequestError } from '@hono/node-server';
 import { InvalidInputError } from '@verikit/provider';
 import { errorResponse, internalErrorResponse } from './error-response.js';
+import { markWritesEventStreams, preparedStreamOf, writeEventStream } from './node-event-stream.js';
 
 /** A node:http request listener. */
 export type NodeHandler = (req: IncomingMessage, res: ServerResponse) => void;
@@ -24,8 +25,11 @@ export interface NodeHandlerOptions {
  * Connect app, as a last middleware), through @hono/node-server's request listener:
  * - the request is a `Request` built lazily from node's (the body streams from the socket only
  *   when read; `signal` aborts when the client disconnects);
- * - a string body goes out in one write with a `Content-Length`, a stream (server-sent events)
- *   chunk by chunk as it is written, and is cancelled when the client goes away;
+ * - a string body goes out in one write with a `Content-Length`, a stream chunk by chunk as it is
+ *   written, and is cancelled when the client goes away;
+ * - the flow handler's event streams skip the Web stream: the handler runs every check and answers with
+ *   the stream's head, and this adapter writes the events straight to node's response (decision 0511).
+ *   A handler that wraps the flow handler must pass its `Response` on as it is;
  * - a body the handler did not read (too large, refused) is drained after the answer, so the client
  *   receives it and the connection stays usable.
  *
@@ -40,19 +44,36 @@ export function toNodeHandler(
   handler: (request: Request, env?: unknown) => Promise<Response>,
   options: NodeHandlerOptions = {},
 ): NodeHandler {
-  // The bindings (`{ incoming, outgoing }`) go to the handler: the flow handler reads the client address there.
-  const listener = getRequestListener((request, env) => handler(request, env), {
-    overrideGlobalObjects: options.overrideGlobalObjects ?? true,
-    errorHandler: (error) => {
-      if (error instanceof RequestError) return errorResponse(requestErrorOf(error));
-      report(options, error);
-      return internalErrorResponse();
+  // The bindings (`{ incoming, outgoing }`) go to the handler: the flow handler reads the client address there,
+  // and answers an event stream with a prepared stream this adapter writes to `outgoing` itself (decision 0511).
+  const listener = getRequestListener(
+    async (request, env) => {
+      markWritesEventStreams(env);
+      const response = await handler(request, env);
+      const prepared = preparedStreamOf(response);
+      if (prepared === undefined) return response;
+      // toNodeHandler serves node:http (its `NodeHandler` type): the response is a `ServerResponse`.
+      writeEventStream(response, prepared, env.outgoing as ServerResponse);
+      return alreadySent();
     },
-  });
+    {
+      overrideGlobalObjects: options.overrideGlobalObjects ?? true,
+      errorHandler: (error) => {
+        if (error instanceof RequestError) return errorResponse(requestErrorOf(error));
+        report(options, error);
+        return internalErrorResponse();
+      },
+    },
+  );
   return (req, res) => {
     res.once('finish', () => releaseBody(req));
     void listener(req, res);
   };
+}
+
+/** The answer that tells @hono/node-server the response was written already (its `x-hono-already-sent`). */
+function alreadySent(): Response {
+  return new Response(null, { headers: { 'x-hono-already-sent': '1' } });
 }
 
 /** The typed error for a request that has no usable URL, naming the part at fault and never echoing it. */

@@ -13,8 +13,6 @@ export interface ViewStreamSource {
   read(): Promise<FlowView>;
   /** Called with the current view before the stream opens; throws to refuse it (403). */
   check(view: FlowView): Promise<void>;
-  /** Aborts when the client goes away. */
-  signal: AbortSignal;
   /**
    * Interval of the `: heartbeat` comments that keep proxies from closing an idle stream. Each
    * heartbeat also reads the flow again, so a stream learns that its flow is gone or the store is
@@ -94,20 +92,38 @@ function onHeartbeat(intervalMs: number, beat: () => void): () => void {
   };
 }
 
+/** Where a stream's events go: a Web `ReadableStream`'s controller, or node's response (node-event-stream.ts). */
+interface EventSink {
+  /** Writes one event's bytes. */
+  write(bytes: Uint8Array): void;
+  /** Ends the stream (after its last event). */
+  close(): void;
+}
+
 /**
- * Opens a server-sent-events stream of a flow's views: the current view first, then every
+ * A stream that passed its checks: `start` begins writing its events to a sink and returns the function that stops
+ * it (the client went away), which unsubscribes and stops its heartbeat.
+ */
+export type PreparedViewStream = (sink: EventSink) => () => void;
+
+/**
+ * Prepares a server-sent-events stream of a flow's views: the current view first, then every
  * committed change, each once and in version order (older or repeated versions are dropped, so
  * a change bus that delivers twice or out of order does no harm). Subscribes, waits until the
- * subscription is live, then reads: no change between the read and the subscription is lost.
+ * subscription is live, then reads and checks (`source.check`, which throws to refuse the stream): no change
+ * between the read and the subscription is lost. Resolves to `undefined` when there is nothing
+ * to send: the flow is done and the client already saw its last version (answer 204, which
+ * tells an EventSource to stop reconnecting).
  *
  * The stream says why it ends (docs/decisions/0053-stream-says-why-it-ends.md): when the flow is
  * done, the final view then `event: end` with its version; when a heartbeat's read fails (the flow
  * is gone, the store is down), `event: error` with the typed error. Either way it then closes,
- * unsubscribing. It also closes, silently, when `signal` aborts or the consumer cancels it. Resolves to `undefined` when there is nothing
- * to send: the flow is done and the client already saw its last version (answer 204, which
- * tells an EventSource to stop reconnecting).
+ * unsubscribing. It also closes, silently, when the function `start` returned is called.
+ *
+ * The checks all happen here, before anything is written: how the events are then written (a Web
+ * `ReadableStream`, {@link openViewStream}; node's response, node-event-stream.ts) is the server's business.
  */
-export async function openViewStream(source: ViewStreamSource): Promise<ReadableStream<Uint8Array> | undefined> {
+export async function prepareViewStream(source: ViewStreamSource): Promise<PreparedViewStream | undefined> {
   const early: FlowView[] = [];
   let sink: FlowListener | undefined;
   const unsubscribe = source.subscribe((view) => (sink === undefined ? early.push(view) : sink(view)));
@@ -131,29 +147,64 @@ export async function openViewStream(source: ViewStreamSource): Promise<Readable
     sink = next;
   };
   const { read, describeError } = source;
-  return eventStream(
-    [initial, ...early.splice(0)],
-    setSink,
-    unsubscribe,
-    { read, describeError },
-    source.signal,
-    source.heartbeatMs,
-  );
+  const first = [initial, ...early.splice(0)];
+  const { heartbeatMs } = source;
+  return (out) => runEvents(first, setSink, unsubscribe, { read, describeError }, heartbeatMs, out);
 }
 
-/** The stream of {@link openViewStream}: `first` (the current view and any change before it), then what `setSink` receives. */
-function eventStream(
+/**
+ * {@link prepareViewStream} as a Web `ReadableStream` (every runtime): it closes, silently, when `signal` aborts
+ * (the client went away) or the consumer cancels it.
+ */
+export async function openViewStream(
+  source: ViewStreamSource & { signal: AbortSignal },
+): Promise<ReadableStream<Uint8Array> | undefined> {
+  const prepared = await prepareViewStream(source);
+  if (prepared === undefined) return undefined;
+  const { signal } = source;
+  let stop: (() => void) | undefined;
+  let onAbort: (() => void) | undefined;
+  const detach = (): void => {
+    stop?.();
+    if (onAbort !== undefined) signal.removeEventListener('abort', onAbort);
+  };
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      let closed = false;
+      const close = (): void => {
+        if (closed) return;
+        closed = true;
+        detach();
+        try {
+          controller.close();
+        } catch {
+          // Already closed or errored by the consumer.
+        }
+      };
+      stop = prepared({ write: (bytes) => controller.enqueue(bytes), close });
+      if (closed) return;
+      onAbort = close;
+      signal.addEventListener('abort', onAbort, { once: true });
+      if (signal.aborted) close();
+    },
+    cancel() {
+      detach();
+    },
+  });
+}
+
+/** Writes `first` (the current view and any change before it), then what `setSink` receives, to `out`; returns stop. */
+function runEvents(
   first: FlowView[],
   setSink: (sink: FlowListener | undefined) => void,
   unsubscribe: () => void,
   reader: Pick<ViewStreamSource, 'read' | 'describeError'>,
-  signal: AbortSignal,
   heartbeatMs: number,
-): ReadableStream<Uint8Array> {
+  out: EventSink,
+): () => void {
   let closed = false;
   let lastVersion = 0;
   let stopHeartbeat: (() => void) | undefined;
-  let onAbort: (() => void) | undefined;
 
   function finish(): void {
     if (closed) return;
@@ -161,58 +212,44 @@ function eventStream(
     setSink(undefined);
     unsubscribe();
     stopHeartbeat?.();
-    if (onAbort !== undefined) signal.removeEventListener('abort', onAbort);
   }
-
-  return new ReadableStream<Uint8Array>({
-    start(controller) {
-      const close = (): void => {
-        finish();
-        try {
-          controller.close();
-        } catch {
-          // Already closed or errored by the consumer.
-        }
-      };
-      const emit = (view: FlowView): void => {
-        if (closed || view.version <= lastVersion) return;
-        lastVersion = view.version;
-        controller.enqueue(encodedEvent(view));
-        if (!view.done) return;
-        controller.enqueue(endEvent(view.version));
-        close();
-      };
-      let reading = false;
-      const check = (): void => {
-        if (closed || reading) return;
-        reading = true;
-        reader
-          .read()
-          .then(emit, (error: unknown) => {
-            if (closed) return;
-            controller.enqueue(errorEvent(reader.describeError(error)));
-            close();
-          })
-          .catch(() => undefined)
-          .finally(() => {
-            reading = false;
-          });
-      };
-      controller.enqueue(retryBytes);
-      for (const view of first.splice(0)) emit(view);
-      if (closed) return;
-      setSink(emit);
-      stopHeartbeat = onHeartbeat(heartbeatMs, () => {
+  const close = (): void => {
+    if (closed) return;
+    finish();
+    out.close();
+  };
+  const emit = (view: FlowView): void => {
+    if (closed || view.version <= lastVersion) return;
+    lastVersion = view.version;
+    out.write(encodedEvent(view));
+    if (!view.done) return;
+    out.write(endEvent(view.version));
+    close();
+  };
+  let reading = false;
+  const check = (): void => {
+    if (closed || reading) return;
+    reading = true;
+    reader
+      .read()
+      .then(emit, (error: unknown) => {
         if (closed) return;
-        controller.enqueue(heartbeatBytes);
-        check();
+        out.write(errorEvent(reader.describeError(error)));
+        close();
+      })
+      .catch(() => undefined)
+      .finally(() => {
+        reading = false;
       });
-      onAbort = close;
-      signal.addEventListener('abort', onAbort, { once: true });
-      if (signal.aborted) close();
-    },
-    cancel() {
-      finish();
-    },
+  };
+  out.write(retryBytes);
+  for (const view of first.splice(0)) emit(view);
+  if (closed) return finish;
+  setSink(emit);
+  stopHeartbeat = onHeartbeat(heartbeatMs, () => {
+    if (closed) return;
+    out.write(heartbeatBytes);
+    check();
   });
+  return finish;
 }

@@ -36,7 +36,7 @@ export interface TermiiProviderSettings {
   readonly messageText?: string;
   /** Per-request timeout in ms. Default 10 000. */
   readonly timeout?: number;
-  /** A fetch implementation. Default `globalThis.fetch`. */
+  /** A fetch to send through (a proxy agent, a test recorder). Default: undici's `Agent.request()` (decision 0510). */
   readonly fetch?: typeof globalThis.fetch;
   /** ky hooks for tracing and logging: they never see the API key. */
   readonly hooks?: HttpHooks<TermiiOperation>;

@@ -35,7 +35,7 @@ export interface TwilioProviderSettings {
   readonly apiBaseUrl?: string;
   /** Per-request timeout in ms. Default 10 000. */
   readonly timeout?: number;
-  /** A fetch implementation. Default `globalThis.fetch`. */
+  /** A fetch to send through (a proxy agent, a test recorder). Default: undici's `Agent.request()` (decision 0510). */
   readonly fetch?: typeof globalThis.fetch;
   /** ky hooks for tracing and logging: they never see the credentials. */
   readonly hooks?: HttpHooks<TwilioOperation>;

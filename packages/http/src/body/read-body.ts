@@ -1,3 +1,5 @@
+import type { IncomingMessage } from 'node:http';
+
 /** The body as sent, or why it could not be read. */
 export type BodyResult =
   | { readonly ok: true; readonly body: string }
@@ -12,9 +14,7 @@ export type BodyResult =
  * encoding the string again gives back the very bytes that were signed.
  */
 export async function readBody(request: Request, maxBytes: number): Promise<BodyResult> {
-  const declared = request.headers.get('content-length');
-  if (declared !== null && /^\d+$/.test(declared.trim()) && Number(declared.trim()) > maxBytes)
-    return { ok: false, reason: 'too-large' };
+  if (declaredTooLarge(request.headers.get('content-length'), maxBytes)) return { ok: false, reason: 'too-large' };
   if (request.bodyUsed) return { ok: false, reason: 'unreadable' };
   if (request.body === null) return { ok: true, body: '' };
 
@@ -44,9 +44,50 @@ export async function readBody(request: Request, maxBytes: number): Promise<Body
     bytes.set(chunk, offset);
     offset += chunk.byteLength;
   }
+  return decoded(bytes);
+}
+
+/** Strict UTF-8, the byte-order mark kept (see {@link readBody}). */
+function decoded(bytes: Uint8Array): BodyResult {
   try {
     return { ok: true, body: new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes) };
   } catch {
     return { ok: false, reason: 'not-utf8' };
   }
+}
+
+/** True when a declared `Content-Length` is over `maxBytes`. */
+function declaredTooLarge(declared: string | null | undefined, maxBytes: number): boolean {
+  return declared != null && /^\d+$/.test(declared.trim()) && Number(declared.trim()) > maxBytes;
+}
+
+/**
+ * {@link readBody} reading node's request itself, for handlers served by `toNodeHandler`: the same limits and
+ * answers, without the Web `Request` and stream a read through @hono/node-server would build. Bytes past the limit
+ * are left unread (the adapter drains or closes the connection once the answer is sent).
+ */
+export function readNodeBody(incoming: IncomingMessage, maxBytes: number): Promise<BodyResult> {
+  if (declaredTooLarge(incoming.headers['content-length'], maxBytes))
+    return Promise.resolve({ ok: false, reason: 'too-large' });
+  if (incoming.readableEnded) return Promise.resolve({ ok: true, body: '' });
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let total = 0;
+    const finish = (result: BodyResult): void => {
+      incoming.off('data', onData).off('end', onEnd).off('error', onFailure).off('close', onFailure);
+      resolve(result);
+    };
+    const onData = (chunk: Buffer): void => {
+      total += chunk.byteLength;
+      if (total > maxBytes) {
+        incoming.pause();
+        finish({ ok: false, reason: 'too-large' });
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = (): void => finish(decoded(Buffer.concat(chunks, total)));
+    const onFailure = (): void => finish({ ok: false, reason: 'unreadable' });
+    incoming.on('data', onData).on('end', onEnd).on('error', onFailure).on('close', onFailure);
+  });
 }
