@@ -56,9 +56,9 @@ describe('withFailover in an outage: a circuit breaker per member', () => {
     const second = await startSwitchableServer();
     servers.push(first, second);
     const threshold = 3;
-    const halfOpenAfterMs = 300;
+    const halfOpenAfterMs = 2000;
     const failover = withFailover(
-      [createPostingProvider('first', first.url, 150), createPostingProvider('second', second.url)],
+      [createPostingProvider('first', first.url, 2000), createPostingProvider('second', second.url)],
       { breaker: { threshold, halfOpenAfterMs } },
     );
     const outcomes: Array<{ key: string; sentBy?: string; error?: unknown }> = [];
