@@ -1,5 +1,6 @@
 import { createServer, type ServerResponse } from 'node:http';
 import { ProviderUnavailableError, type Logger, type ProviderCallContextV1 } from '@verikit/provider';
+import { createTestProviderV1 } from '@verikit/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createPostingProvider } from './http-provider.fixtures.js';
 import { withFailover } from './with-failover.js';
@@ -109,6 +110,24 @@ describe('withFailover in an outage: a circuit breaker per member', () => {
       .filter((entry) => entry.message === 'verikit.failover.circuit')
       .map((entry) => `${String(entry.fields?.member)}:${String(entry.fields?.to)}`);
     expect(changes).toEqual(['first:open', 'first:closed']);
+  });
+
+  it('an open member still checks the codes it sent; a resend of its code goes to the next member', async () => {
+    const first = createTestProviderV1({ name: 'first', phoneCode: '111111' });
+    const second = createTestProviderV1({ name: 'second', phoneCode: '222222' });
+    const failover = withFailover([first, second], { breaker: { threshold: 1, halfOpenAfterMs: 60_000 } });
+    const phoneNumber = '+2348031230009';
+    const sent = await failover.phone!.send({ phoneNumber, channel: 'sms' }, context());
+    expect(sent.sentBy).toBe('first');
+    first.failNext('phone.send', new ProviderUnavailableError('HTTP 503', { requestSent: true }));
+    await expect(failover.phone!.send({ phoneNumber, channel: 'sms' }, context())).rejects.toThrow('HTTP 503');
+    expect(second.calls).toHaveLength(0);
+    await expect(failover.phone!.check({ requestId: sent.requestId, code: '111111' }, context())).resolves.toEqual({
+      valid: true,
+    });
+    const resent = await failover.phone!.send({ phoneNumber, channel: 'sms', resendOf: sent.requestId }, context());
+    expect(resent.sentBy).toBe('second');
+    expect(second.calls.at(-1)!.input).not.toHaveProperty('resendOf');
   });
 
   it('with every circuit open nothing is sent and the call fails unavailable, saying so', async () => {
