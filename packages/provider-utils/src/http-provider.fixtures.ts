@@ -3,15 +3,20 @@ import { createHttpClient } from './http-client.js';
 import { statusError } from './status-error.js';
 
 /**
- * A minimal HTTP provider on the shared client, with every capability: each call posts to `url` and
- * succeeds on a 2xx. For failover tests that need real network failures (a refused connection, a
+ * A minimal HTTP provider on the shared client, with every capability: each call posts its
+ * idempotency key (`{"idempotencyKey": …}`) to `url` and succeeds on a 2xx. For failover tests that need real network failures (a refused connection, a
  * silent server) in front of another provider.
  */
 export function createPostingProvider(name: string, url: string, timeout = 2000): ProviderV1 {
   const http = createHttpClient({ name, timeout, connectionRetries: 0, connectionRetryDelayMs: 0 });
   const post = async (operation: string, context: Parameters<NonNullable<ProviderV1['sms']>['send']>[1]) => {
     const answer = await http.send(
-      { operation, url: `${url}/${operation}`, path: `/${operation}`, body: '{}' },
+      {
+        operation,
+        url: `${url}/${operation}`,
+        path: `/${operation}`,
+        body: JSON.stringify({ idempotencyKey: context.idempotencyKey }),
+      },
       context,
     );
     if (answer.status < 200 || answer.status > 299) throw statusError(`${name} ${operation}`, answer.status, undefined);

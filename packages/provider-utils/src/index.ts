@@ -38,3 +38,4 @@ export {
 export { isProvablyUnsent } from './is-provably-unsent.js';
 export { composeProviders, type ProviderComposition } from './compose-providers.js';
 export { withFailover, type FailoverOptions } from './with-failover.js';
+export type { FailoverBreakerOptions } from './failover-breaker.js';

@@ -8,13 +8,21 @@ import {
   type ProviderEventV1,
   type ProviderV1,
   type RawWebhookV1,
+  ProviderUnavailableError,
 } from '@verikit/provider';
+import { createMemberBreaker, skipped, type FailoverBreakerOptions, type MemberBreaker } from './failover-breaker.js';
 import { isProvablyUnsent } from './is-provably-unsent.js';
 
 /** Options of {@link withFailover}. */
 export interface FailoverOptions {
   /** The failover provider's name. Default `failover`. */
   readonly name?: string;
+  /**
+   * The circuit breaker of each member: after `threshold` consecutive outage failures new calls skip
+   * the member until, `halfOpenAfterMs` later, one call probes it. `false` turns breakers off.
+   * Default `{ threshold: 5, halfOpenAfterMs: 30_000 }`. Per process: each instance keeps its own.
+   */
+  readonly breaker?: FailoverBreakerOptions | false;
 }
 
 type Capability = 'phone' | 'sms' | 'whatsapp' | 'ussd' | 'identity';
@@ -28,6 +36,11 @@ const separator = '~';
  * capability or channel it lacks, an answer that says the call failed: 408, 429, 500, 501, 503). A
  * timeout, a dropped connection, a gateway's 502/504 or a rejection is thrown as it is: it may have
  * followed a send (or the next provider would refuse it too), and a second send is worse than an error.
+ *
+ * Each member has a circuit breaker (`options.breaker`): after `threshold` consecutive outage failures
+ * (5xx, timeouts, unreachable) new calls skip it, unsent, and go to the next member; after
+ * `halfOpenAfterMs` one call probes it and a success brings it back. A check always goes to the member
+ * that sent the code, open or not. Changes are logged as `verikit.failover.circuit`.
  *
  * A phone send's requestId names the member that sent it (`twilio~VE…`), so the check goes to that
  * member, on any instance, with nothing stored beside the flow; a resend (`resendOf`) tries that member
@@ -57,22 +70,39 @@ export function withFailover(members: readonly ProviderV1[], options: FailoverOp
     throw new InvalidInputError([{ field: 'name', message: 'must be 1 to 32 lowercase letters, digits or dashes' }]);
   }
   const having = (capability: Capability) => members.filter((member) => member[capability] !== undefined);
+  const breakers = breakersOf(members, options.breaker);
 
-  /** Runs `call` on each candidate in turn while the failure proves nothing was sent. */
+  /**
+   * Runs `call` on each candidate in turn while the failure proves nothing was sent, skipping a member
+   * whose circuit is open; when every circuit is open, nothing is sent and the call fails unavailable.
+   */
   async function attempt<T>(
     capability: Capability,
     candidates: readonly ProviderV1[],
     context: ProviderCallContextV1,
     call: (member: ProviderV1) => Promise<T>,
+    guarded = true,
   ): Promise<{ result: T; member: ProviderV1 }> {
     if (candidates.length === 0) throw new CapabilityError(capability, name);
     let index = 0;
     for (;;) {
       const member = candidates[index]!;
+      const next = candidates[index + 1];
       try {
-        return { result: await call(member), member };
+        const breaker = guarded ? breakers.get(member) : undefined;
+        const result =
+          breaker === undefined ? await call(member) : await breaker.run(() => call(member), context.logger);
+        if (result !== skipped) return { result, member };
+        if (next === undefined) {
+          throw new ProviderUnavailableError(
+            `${name}: every provider able to do this is out of rotation (circuit open)`,
+            {
+              requestSent: false,
+            },
+          );
+        }
+        index += 1;
       } catch (error) {
-        const next = candidates[index + 1];
         if (next === undefined || !isProvablyUnsent(error)) throw error;
         context.logger.warn('verikit.failover.next', {
           capability,
@@ -130,8 +160,10 @@ export function withFailover(members: readonly ProviderV1[], options: FailoverOp
         const { member, inner } = split(input?.requestId);
         if (member === undefined) {
           // A requestId from before failover was configured: one of the members made it, most likely the first.
+          // Only that member knows the code, so no breaker stands in the way (as for every check).
           if (typeof input?.requestId === 'string' && !input.requestId.includes(separator)) {
-            return (await attempt('phone', phones, context, (member) => member.phone!.check(input, context))).result;
+            const checked = await attempt('phone', phones, context, (each) => each.phone!.check(input, context), false);
+            return checked.result;
           }
           throw new ProviderRejectedError(`${name} phone.check: the requestId names no provider of this failover`);
         }
@@ -180,6 +212,23 @@ export function withFailover(members: readonly ProviderV1[], options: FailoverOp
   const parsers = members.filter((member) => member.webhooks !== undefined);
   if (parsers.length > 0) provider.webhooks = { parse: (webhook) => parseWithFirst(parsers, webhook) };
   return Object.freeze(provider);
+}
+
+/** A breaker per member, or none when `options` is `false`; the options' numbers checked first. */
+function breakersOf(
+  members: readonly ProviderV1[],
+  options: FailoverBreakerOptions | false | undefined,
+): ReadonlyMap<ProviderV1, MemberBreaker> {
+  if (options === false) return new Map();
+  if (options !== undefined && (typeof options !== 'object' || options === null))
+    throw new InvalidInputError([{ field: 'breaker', message: 'must be an object or false' }]);
+  const limits = { threshold: 1000, halfOpenAfterMs: 86_400_000 } as const;
+  for (const [field, max] of Object.entries(limits)) {
+    const value = (options as Record<string, unknown> | undefined)?.[field];
+    if (value !== undefined && (!Number.isInteger(value) || (value as number) < 1 || (value as number) > max))
+      throw new InvalidInputError([{ field: `breaker.${field}`, message: `must be a whole number from 1 to ${max}` }]);
+  }
+  return new Map(members.map((member) => [member, createMemberBreaker(member.name, options)]));
 }
 
 /** The first member's event for a body; `null` when every member ignores it; the first error when all refuse it. */

@@ -10,6 +10,7 @@ import {
 import { createTermiiClient, requiredText, termiiPaths, type TermiiAnswer } from './termii-client.js';
 import { pinPlaceholder, toTermiiNumber } from './termii-format.js';
 import { phoneCheckSchema, phoneSendSchema, smsSendSchema, whatsAppSendSchema } from './termii-input-schemas.js';
+import { checkWhatsAppCode, isWhatsAppCodeRequest, issueWhatsAppCode } from './termii-whatsapp-code.js';
 import type { TermiiProviderSettings } from './termii-settings.js';
 import { resolveTermiiSettings } from './termii-settings-schema.js';
 
@@ -34,8 +35,9 @@ function readVerified(answer: TermiiAnswer): PhoneCheckResultV1 {
 }
 
 /**
- * Creates the Termii provider: phone verification on Termii's token API (SMS and WhatsApp codes by Send
- * Token, voice codes by Voice Token, checks by Verify Token; Termii's `pinId` is our requestId), and SMS and
+ * Creates the Termii provider: phone verification on Termii's token API (SMS codes by Send Token, voice codes
+ * by Voice Token, checks by Verify Token; Termii's `pinId` is our requestId), WhatsApp codes by Send WhatsApp
+ * Token (a code we make, from `whatsappFrom`, checked here against a keyed hash in the requestId), and SMS and
  * WhatsApp on its messaging API. Codes go by the DND route by default (the generic route does not reach
  * numbers on Do-Not-Disturb). No USSD and no BVN/NIN: those capabilities are absent.
  *
@@ -57,6 +59,14 @@ export function createTermiiProvider(settings: TermiiProviderSettings = {}): Pro
         { field: 'from', message: 'is required: pass from, or configure senderId (TERMII_SENDER_ID)' },
       ]);
     return sender;
+  }
+  function whatsAppSender(): string {
+    const from = resolved.whatsappFrom() ?? resolved.senderId();
+    if (from === undefined)
+      throw new InvalidInputError([
+        { field: 'whatsappFrom', message: 'is required: configure whatsappFrom (TERMII_WHATSAPP_FROM) or senderId' },
+      ]);
+    return from;
   }
   const requiresSender = () =>
     settings?.senderId === undefined && resolved.senderId() === undefined
@@ -81,6 +91,20 @@ export function createTermiiProvider(settings: TermiiProviderSettings = {}): Pro
           pin_length: resolved.pinLength,
         };
         let answer: TermiiAnswer;
+        if (parsed.channel === 'whatsapp') {
+          // Send WhatsApp Token: the messaging route with channel `whatsapp_otp`, the device name as `from`
+          // and the bare code as `sms`; Termii returns a message id and keeps no pin to verify.
+          const from = whatsAppSender();
+          const issued = issueWhatsAppCode(resolved.apiKey(), resolved.pinLength, resolved.pinTimeToLiveMinutes);
+          const sent = await client.post(
+            'phone.send',
+            termiiPaths.send,
+            { to, from, sms: issued.code, type: 'plain', channel: 'whatsapp_otp' },
+            context,
+          );
+          requiredText(`${name} phone.send`, sent, ['message_id', 'messageId']);
+          return { requestId: issued.requestId };
+        }
         if (parsed.channel === 'voice') {
           answer = await client.post('phone.send', termiiPaths.voiceToken, { phone_number: to, ...pin }, context);
         } else {
@@ -92,7 +116,7 @@ export function createTermiiProvider(settings: TermiiProviderSettings = {}): Pro
               pin_type: 'NUMERIC',
               to,
               from: senderOf(parsed.from),
-              channel: parsed.channel === 'whatsapp' ? 'WhatsApp' : resolved.otpRoute,
+              channel: resolved.otpRoute,
               ...pin,
               pin_placeholder: pinPlaceholder,
               message_text: resolved.messageText,
@@ -104,6 +128,8 @@ export function createTermiiProvider(settings: TermiiProviderSettings = {}): Pro
       },
       async check(input, context) {
         const parsed = parseInput(phoneCheckSchema, input);
+        if (isWhatsAppCodeRequest(parsed.requestId))
+          return checkWhatsAppCode(resolved.apiKey(), parsed.requestId, parsed.code);
         // Verify Token answers a wrong or expired code with a `verified` field; 400 bodies carry it too.
         const answer = await client.post(
           'phone.check',
@@ -135,17 +161,9 @@ export function createTermiiProvider(settings: TermiiProviderSettings = {}): Pro
     whatsapp: {
       async send(input, context) {
         const parsed = parseInput(whatsAppSendSchema, input);
-        const from = resolved.whatsappFrom() ?? resolved.senderId();
-        if (from === undefined)
-          throw new InvalidInputError([
-            {
-              field: 'whatsappFrom',
-              message: 'is required: configure whatsappFrom (TERMII_WHATSAPP_FROM) or senderId',
-            },
-          ]);
         const body = {
           to: toTermiiNumber(parsed.phoneNumber),
-          from,
+          from: whatsAppSender(),
           sms: parsed.message,
           type: 'plain',
           channel: 'whatsapp',

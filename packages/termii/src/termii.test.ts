@@ -88,7 +88,7 @@ describe('termii: the wire', () => {
     await expect(termii().phone!.check({ requestId, code }, context())).resolves.toEqual({ valid: true });
     expect(wire.at(-1)!.body).toEqual({ api_key: apiKey, pin_id: requestId, pin: code });
   });
-  it('voice by Voice Token; WhatsApp codes by Send Token on the WhatsApp channel; attempts and time to live passed through', async () => {
+  it('voice by Voice Token, attempts and time to live passed through', async () => {
     const provider = termii({ pinAttempts: 3, pinTimeToLiveMinutes: 2, pinLength: 4 });
     await provider.phone!.send({ phoneNumber: '+2348031110002', channel: 'voice' }, context());
     expect(wire.at(-1)!.body).toEqual({
@@ -99,14 +99,73 @@ describe('termii: the wire', () => {
       pin_length: 4,
     });
     expect(fake.outbox.at(-1)).toMatchObject({ channel: 'voice', to: '+2348031110002' });
-    await provider.phone!.send({ phoneNumber: '+2348031110002', channel: 'whatsapp' }, context());
-    expect(wire.at(-1)!.body).toMatchObject({
-      channel: 'WhatsApp',
-      pin_attempts: 3,
-      pin_time_to_live: 2,
-      pin_length: 4,
+  });
+  it('WhatsApp codes by Send WhatsApp Token from whatsappFrom; checked here, with no request and no code in the requestId', async () => {
+    const provider = termii({ whatsappFrom: 'Acme Device', pinLength: 4 });
+    const { requestId } = await provider.phone!.send({ phoneNumber: '+2348031110012', channel: 'whatsapp' }, context());
+    const code = fake.lastCode('+2348031110012')!;
+    expect(code).toMatch(/^\d{4}$/);
+    expect(wire.at(-1)!.url).toBe(`${fake.baseUrl}/api/sms/send`);
+    expect(wire.at(-1)!.body).toEqual({
+      api_key: apiKey,
+      to: '2348031110012',
+      from: 'Acme Device',
+      sms: code,
+      type: 'plain',
+      channel: 'whatsapp_otp',
     });
-    expect(fake.lastCode('+2348031110002')).toMatch(/^\d{4}$/);
+    expect(requestId).not.toContain(code);
+    expect(requestId).not.toContain('2348031110012');
+    const before = fetches;
+    const wrong = code === '0000' ? '1111' : '0000';
+    await expect(provider.phone!.check({ requestId, code: wrong }, context())).resolves.toEqual({ valid: false });
+    await expect(provider.phone!.check({ requestId, code }, context())).resolves.toEqual({ valid: true });
+    const altered = requestId.replace(/\.(\d+)\./, (_, expiry: string) => `.${Number(expiry) + 600}.`);
+    await expect(provider.phone!.check({ requestId: altered, code }, context())).resolves.toEqual({ valid: false });
+    // Another API key cannot make or check the hash.
+    await expect(termii({ apiKey: 'TLanotherKey1234' }).phone!.check({ requestId, code }, context())).resolves.toEqual({
+      valid: false,
+    });
+    expect(fetches).toBe(before);
+    const expiring = termii({ whatsappFrom: 'Acme Device', pinTimeToLiveMinutes: 0 });
+    const late = await expiring.phone!.send({ phoneNumber: '+2348031110013', channel: 'whatsapp' }, context());
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    await expect(
+      expiring.phone!.check({ requestId: late.requestId, code: fake.lastCode('+2348031110013')! }, context()),
+    ).resolves.toEqual({ valid: false, reason: 'expired' });
+  });
+  it('the fake refuses the retired WhatsApp form of Send Token, and answers Verify Token with "True"/"False" strings', async () => {
+    const retired = await fetch(`${fake.baseUrl}/api/sms/otp/send`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        api_key: apiKey,
+        message_type: 'NUMERIC',
+        pin_type: 'NUMERIC',
+        to: '2348031110014',
+        from: 'Acme',
+        channel: 'WhatsApp',
+        pin_attempts: 3,
+        pin_time_to_live: 5,
+        pin_length: 6,
+        pin_placeholder: '< 1234 >',
+        message_text: 'Your code is < 1234 >',
+      }),
+    });
+    expect(retired.status).toBe(400);
+    expect(await retired.json()).toEqual({ code: 'fail', message: expect.stringMatching(/whatsapp_otp/) });
+    const { requestId } = await termii().phone!.send({ phoneNumber: '+2348031110014', channel: 'sms' }, context());
+    const verify = async (pin: string) => {
+      const answer = await fetch(`${fake.baseUrl}/api/sms/otp/verify`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ api_key: apiKey, pin_id: requestId, pin }),
+      });
+      return (await answer.json()) as { verified: unknown };
+    };
+    const code = fake.lastCode('+2348031110014')!;
+    expect((await verify(code === '000000' ? '111111' : '000000')).verified).toBe('False');
+    expect(await verify(code)).toEqual({ pinId: requestId, verified: 'True', msisdn: '2348031110014' });
   });
   it('SMS on the messaging API (generic route unless told), WhatsApp with the device name', async () => {
     const sent = await termii().sms!.send({ to: '+2348031110003', message: 'Shipped' }, context());
@@ -144,17 +203,21 @@ describe('termii: the wire', () => {
 });
 
 describe('termii: answers mapped to typed results and errors', () => {
-  it('a wrong code is not valid; the last allowed attempt is attempts-exhausted; an unknown pin id is rejected', async () => {
+  it('a wrong code is not valid; once the attempts are used up the code reads expired; an unknown pin id is rejected', async () => {
     const provider = termii({ pinAttempts: 2 });
     const { requestId } = await provider.phone!.send({ phoneNumber: '+2348031110004', channel: 'sms' }, context());
-    const wrong = fake.lastCode('+2348031110004') === '000000' ? '111111' : '000000';
+    const code = fake.lastCode('+2348031110004')!;
+    const wrong = code === '000000' ? '111111' : '000000';
     await expect(provider.phone!.check({ requestId, code: wrong }, context())).resolves.toEqual({ valid: false });
-    await expect(provider.phone!.check({ requestId, code: wrong }, context())).resolves.toEqual({
+    await expect(provider.phone!.check({ requestId, code: wrong }, context())).resolves.toEqual({ valid: false });
+    await expect(provider.phone!.check({ requestId, code }, context())).resolves.toEqual({
       valid: false,
-      reason: 'attempts-exhausted',
+      reason: 'expired',
     });
     expect(
-      ProviderRejectedError.isInstance(await failure(provider.phone!.check({ requestId, code: wrong }, context()))),
+      ProviderRejectedError.isInstance(
+        await failure(provider.phone!.check({ requestId: '6f1c0d1e-0000-4000-8000-000000000000', code }, context())),
+      ),
     ).toBe(true);
   });
   it('an expired code is reported as expired, not as an error', async () => {

@@ -1,4 +1,5 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { parse, stringify } from 'node:querystring';
 import { InvalidInputError } from '@verikit/provider';
 import { baseUrlSchema, secretSchema, settingReader } from '@verikit/provider-utils';
 
@@ -30,24 +31,82 @@ function safeEqual(a: string, b: string): boolean {
   return left.length === right.length && timingSafeEqual(left, right);
 }
 
+/** The URL as written without a port and with one (the scheme's default when it has none); nothing else changed. */
+function portVariants(url: string): readonly string[] {
+  const match = /^([a-z][a-z0-9+.-]*:\/\/)([^/?#]*)/i.exec(url);
+  if (match === null) return [url];
+  const [prefix, scheme, authority] = match as unknown as [string, string, string];
+  const rest = url.slice(prefix.length);
+  const hostStart = authority.lastIndexOf('@') + 1;
+  const colon = authority.indexOf(':', Math.max(hostStart, authority.lastIndexOf(']') + 1));
+  const host = colon === -1 ? authority : authority.slice(0, colon);
+  const withPort = colon === -1 ? `${host}${scheme.toLowerCase() === 'https://' ? ':443' : ':80'}` : authority;
+  return [scheme + host + rest, scheme + withPort + rest];
+}
+
+/** The query re-encoded as Node's legacy `querystring` does, for senders that signed that form. */
+function legacyQuery(url: string): string {
+  const at = url.indexOf('?');
+  return at === -1 || at === url.length - 1 ? url : `${url.slice(0, at)}?${stringify(parse(url.slice(at + 1)))}`;
+}
+
+/**
+ * The URLs Twilio may have signed for a configured URL, in the order twilio-node's `validateRequest`
+ * tries them: as written, without and with the port; then as `new URL()` normalises it, without and with
+ * the port, each also with its query re-encoded the legacy way.
+ */
+function signedUrlCandidates(url: string): readonly string[] {
+  const normalised = portVariants(new URL(url).href);
+  return [...new Set([...portVariants(url), ...normalised, ...normalised.map(legacyQuery)])];
+}
+
+/** Each form parameter name, sorted, followed by its distinct values, sorted, as name+value pairs. */
+function signedParameters(body: string): string {
+  const values = new Map<string, Set<string>>();
+  for (const [key, value] of new URLSearchParams(body)) {
+    const seen = values.get(key) ?? new Set<string>();
+    values.set(key, seen.add(value));
+  }
+  const byCodeUnit = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+  let signed = '';
+  for (const key of [...values.keys()].sort(byCodeUnit)) {
+    for (const value of [...values.get(key)!].sort(byCodeUnit)) signed += key + value;
+  }
+  return signed;
+}
+
 /**
  * Checks `X-Twilio-Signature` as Twilio's security page describes it: base64 of HMAC-SHA1, keyed with the auth
- * token, over the full URL followed, for a form POST, by each parameter name and value sorted by name. When the
- * URL carries `bodySHA256` (JSON callbacks), the signature covers the URL alone and the body must hash to it.
- * Compared in constant time.
+ * token, over the full URL followed, for a form POST, by each parameter name and value sorted by name (a
+ * repeated parameter's distinct values sorted too). When the URL carries `bodySHA256` (JSON callbacks), the
+ * signature covers the URL alone and the body must hash to it. Like twilio-node's `validateRequest`, the URL
+ * is tried without and with its port (`:443`/`:80` added when it has none), since Twilio signs either form;
+ * the fixture in packages/twilio/conformance/ holds twilio-node's own verdicts. Compared in constant time.
  */
 export function verifyTwilioSignature(input: TwilioSignatureInput): boolean {
   if (typeof input.signature !== 'string' || input.signature.length === 0 || input.signature.length > 200) return false;
-  const url = new URL(input.url);
+  let url: URL;
+  try {
+    url = new URL(input.url);
+  } catch {
+    return false;
+  }
   const bodyHash = url.searchParams.get('bodySHA256');
-  let signed = input.url;
+  let parameters = '';
   if (bodyHash !== null) {
     if (!safeEqual(createHash('sha256').update(input.body).digest('hex'), bodyHash)) return false;
   } else {
-    const params = [...new URLSearchParams(input.body)].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    for (const [key, value] of params) signed += key + value;
+    parameters = signedParameters(input.body);
   }
-  return safeEqual(createHmac('sha1', input.authToken).update(signed, 'utf8').digest('base64'), input.signature);
+  const signature = input.signature;
+  return signedUrlCandidates(input.url).some((candidate) =>
+    safeEqual(
+      createHmac('sha1', input.authToken)
+        .update(candidate + parameters, 'utf8')
+        .digest('base64'),
+      signature,
+    ),
+  );
 }
 
 /** Options of {@link createTwilioSignatureVerifier}. */

@@ -61,13 +61,15 @@ export function mountTermiiRoutes(app: Hono, state: TermiiFakeState): void {
     state.emit({ method: c.req.method, path: new URL(c.req.url).pathname, status: c.res.status });
   });
 
-  // developers.termii.com/send-token: SMS (dnd or generic route) and WhatsApp codes.
+  // developers.termii.com/send-token: SMS codes on the dnd or generic route. WhatsApp codes here (channel
+  // "WhatsApp") are the retired form: they now go by Send WhatsApp Token on /api/sms/send (below).
   app.post('/api/sms/otp/send', async (c) => {
     const body = await admit(c, state, 'to');
     if (body instanceof Response) return body;
     const channel = body['channel'];
-    if (channel !== 'dnd' && channel !== 'generic' && channel !== 'WhatsApp')
-      return fail(c, 400, 'channel must be dnd, generic or WhatsApp');
+    if (typeof channel === 'string' && channel.toLowerCase() === 'whatsapp')
+      return fail(c, 400, 'WhatsApp codes are sent by Send WhatsApp Token: /api/sms/send with channel whatsapp_otp');
+    if (channel !== 'dnd' && channel !== 'generic') return fail(c, 400, 'channel must be dnd or generic');
     if (!isSender(body['from'])) return fail(c, 400, 'from must be an approved sender id of 3 to 11 characters');
     if (
       !int(body['pin_length'], 4, 8) ||
@@ -90,7 +92,7 @@ export function mountTermiiRoutes(app: Hono, state: TermiiFakeState): void {
     const blocked = channel === 'generic' && termiiMagicOf(to) === 'dnd';
     if (!blocked)
       state.outbox.push({
-        channel: channel === 'WhatsApp' ? 'whatsapp' : 'sms',
+        channel: 'sms',
         to: `+${to}`,
         from: body['from'] as string,
         text: text.split(placeholder).join(pin),
@@ -144,16 +146,33 @@ export function mountTermiiRoutes(app: Hono, state: TermiiFakeState): void {
     const result = state.tokens.check(body['pin_id'], body['pin']);
     if (!result.found) return fail(c, 404, 'Pin not found');
     const answer = { pinId: body['pin_id'], verified: result.verified, msisdn: result.to };
-    return c.json(answer, result.verified === false ? 400 : 200);
+    return c.json(answer, result.verified === 'False' ? 400 : 200);
   });
 
-  // developers.termii.com/messaging-api: SMS (dnd or generic route) and WhatsApp.
+  // developers.termii.com/messaging-api: SMS (dnd or generic route) and WhatsApp; and
+  // developers.termii.com/send-whatsapp-token: a code the caller made, on channel whatsapp_otp.
   app.post('/api/sms/send', async (c) => {
     const body = await admit(c, state, 'to');
     if (body instanceof Response) return body;
     const channel = body['channel'];
+    if (channel === 'whatsapp_otp') {
+      if (body['type'] !== 'plain') return fail(c, 400, 'type must be plain');
+      if (typeof body['from'] !== 'string' || body['from'].length === 0)
+        return fail(c, 400, 'from must be a device name');
+      const code = body['sms'];
+      if (typeof code !== 'string' || !/^\d{4,6}$/.test(code))
+        return fail(c, 400, 'sms must be a code of 4 to 6 digits');
+      state.outbox.push({ channel: 'whatsapp', to: `+${body['to'] as string}`, from: body['from'], text: code, code });
+      return c.json({
+        code: 'ok',
+        message_id: `${Date.now()}${Math.floor(Math.random() * 1000)}`,
+        message: 'Successfully Sent',
+        balance: 100,
+        user: 'Termii Fake',
+      });
+    }
     if (channel !== 'dnd' && channel !== 'generic' && channel !== 'whatsapp')
-      return fail(c, 400, 'channel must be dnd, generic or whatsapp');
+      return fail(c, 400, 'channel must be dnd, generic, whatsapp or whatsapp_otp');
     if (body['type'] !== 'plain') return fail(c, 400, 'type must be plain');
     if (channel !== 'whatsapp' && !isSender(body['from']))
       return fail(c, 400, 'from must be an approved sender id of 3 to 11 characters');

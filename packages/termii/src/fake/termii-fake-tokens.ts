@@ -7,12 +7,14 @@ interface Token {
   readonly expiresAt: number;
 }
 
-/** What Verify Token answers, as the fake reads Termii's reference. */
-export type TokenCheck =
-  | { found: false }
-  | { found: true; to: string; verified: true | false | 'Expired' | 'Attempts Exceeded' };
+/**
+ * What Verify Token answers: Termii documents `verified` as the string `"True"` and a token as "either
+ * verified or expired"; the fake answers `"False"` for a wrong code and `"Expired"` for a code past its time
+ * to live or whose attempts are used up (declared in docs/providers/termii.md, where Termii is silent).
+ */
+export type TokenCheck = { found: false } | { found: true; to: string; verified: 'True' | 'False' | 'Expired' };
 
-/** The fake's token store: codes it sent, by pin id; a verified or spent code is forgotten. */
+/** The fake's token store: codes it sent, by pin id; a verified code is forgotten, a spent one reads expired. */
 export class TermiiFakeTokens {
   readonly #tokens = new Map<string, Token>();
 
@@ -27,20 +29,16 @@ export class TermiiFakeTokens {
   check(pinId: string, pin: string): TokenCheck {
     const token = this.#tokens.get(pinId);
     if (token === undefined) return { found: false };
-    if (Date.now() > token.expiresAt) {
-      this.#tokens.delete(pinId);
+    if (Date.now() > token.expiresAt || token.attemptsLeft <= 0) {
+      if (Date.now() > token.expiresAt) this.#tokens.delete(pinId);
       return { found: true, to: token.to, verified: 'Expired' };
     }
     if (token.pin === pin) {
       this.#tokens.delete(pinId);
-      return { found: true, to: token.to, verified: true };
+      return { found: true, to: token.to, verified: 'True' };
     }
     token.attemptsLeft -= 1;
-    if (token.attemptsLeft <= 0) {
-      this.#tokens.delete(pinId);
-      return { found: true, to: token.to, verified: 'Attempts Exceeded' };
-    }
-    return { found: true, to: token.to, verified: false };
+    return { found: true, to: token.to, verified: 'False' };
   }
 
   clear(): void {

@@ -1,0 +1,170 @@
+import { createServer, type ServerResponse } from 'node:http';
+import { ProviderUnavailableError, type Logger, type ProviderCallContextV1 } from '@verikit/provider';
+import { createTestProviderV1 } from '@verikit/testing';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createPostingProvider } from './http-provider.fixtures.js';
+import { withFailover } from './with-failover.js';
+
+type Mode = 'ok' | '5xx' | 'hang';
+
+/** A real local server that answers 200, answers 503, or reads the request and never answers. */
+async function startSwitchableServer() {
+  let mode: Mode = 'ok';
+  const received: string[] = [];
+  const hanging = new Set<ServerResponse>();
+  const server = createServer((request, response) => {
+    let body = '';
+    request.on('data', (chunk: Buffer) => (body += chunk.toString()));
+    request.on('end', () => {
+      received.push((JSON.parse(body) as { idempotencyKey: string }).idempotencyKey);
+      if (mode === 'hang') hanging.add(response);
+      else response.writeHead(mode === 'ok' ? 200 : 503, { 'content-type': 'application/json' }).end('{}');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as { port: number }).port}`,
+    received,
+    set: (next: Mode) => {
+      mode = next;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const response of hanging) response.destroy();
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+const logs: Array<{ message: string; fields?: Record<string, unknown> }> = [];
+const record = (message: string, fields?: Record<string, unknown>) => void logs.push({ message, fields });
+const logger: Logger = { debug: record, info: record, warn: record, error: record };
+let flows = 0;
+const context = (): ProviderCallContextV1 => {
+  flows += 1;
+  return { signal: new AbortController().signal, idempotencyKey: `flow-${flows}:send:1`, logger };
+};
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const servers: Array<{ close: () => Promise<void> }> = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((server) => server.close()));
+});
+
+describe('withFailover in an outage: a circuit breaker per member', () => {
+  it('5xx then timeouts open the first member’s circuit within the threshold; new flows go to the second; no flow is sent twice; a probe brings the first back', async () => {
+    const first = await startSwitchableServer();
+    const second = await startSwitchableServer();
+    servers.push(first, second);
+    const threshold = 3;
+    const halfOpenAfterMs = 2000;
+    const failover = withFailover(
+      [createPostingProvider('first', first.url, 2000), createPostingProvider('second', second.url)],
+      { breaker: { threshold, halfOpenAfterMs } },
+    );
+    const outcomes: Array<{ key: string; sentBy?: string; error?: unknown }> = [];
+    const flow = async () => {
+      const call = context();
+      try {
+        const { sentBy } = await failover.phone!.send({ phoneNumber: '+2348031230001', channel: 'sms' }, call);
+        outcomes.push({ key: call.idempotencyKey, sentBy });
+        return sentBy;
+      } catch (error) {
+        outcomes.push({ key: call.idempotencyKey, error });
+        return 'error';
+      }
+    };
+
+    expect(await flow()).toBe('first');
+    // The outage: two 503s, then requests that are read and never answered (timeouts). A 503 is a definite answer
+    // that nothing was sent (decision 0920), so those flows move on to the second member at once; they still count
+    // as failures of the first.
+    first.set('5xx');
+    expect([await flow(), await flow()]).toEqual(['second', 'second']);
+    first.set('hang');
+    // The third consecutive failure opens the circuit: the next flows go to the second member unsent by the first.
+    expect(await flow()).toBe('error');
+    const reachedFirst = first.received.length;
+    expect([await flow(), await flow(), await flow()]).toEqual(['second', 'second', 'second']);
+    expect(first.received).toHaveLength(reachedFirst);
+    // Still down when the half-open probe comes: one flow probes it, fails, and the circuit opens again.
+    await sleep(halfOpenAfterMs + 50);
+    expect(await flow()).toBe('error');
+    expect(first.received).toHaveLength(reachedFirst + 1);
+    expect(await flow()).toBe('second');
+    // Recovered: the next probe succeeds and the first member takes new flows again.
+    first.set('ok');
+    await sleep(halfOpenAfterMs + 50);
+    expect([await flow(), await flow()]).toEqual(['first', 'first']);
+
+    // Every failed flow (a timeout: it may have been sent) reached the first member only, never the second; every
+    // sent flow reached the member named once; a flow reached both only after the first answered 503 (nothing sent).
+    const failures = outcomes.filter((outcome) => outcome.error !== undefined);
+    expect(failures).toHaveLength(2);
+    for (const outcome of failures) expect(ProviderUnavailableError.isInstance(outcome.error)).toBe(true);
+    for (const { key, sentBy } of outcomes) {
+      const byFirst = first.received.filter((each) => each === key).length;
+      const bySecond = second.received.filter((each) => each === key).length;
+      if (sentBy === undefined) expect([byFirst, bySecond], key).toEqual([1, 0]);
+      else if (sentBy === 'first') expect([byFirst, bySecond], key).toEqual([1, 0]);
+      else expect(bySecond, key).toBe(1);
+    }
+    // Visible in the logs: opened, probed, opened again, closed.
+    const changes = logs
+      .filter((entry) => entry.message === 'verikit.failover.circuit')
+      .map((entry) => `${String(entry.fields?.member)}:${String(entry.fields?.to)}`);
+    expect(changes).toEqual(['first:open', 'first:closed']);
+  });
+
+  it('an open member still checks the codes it sent; a resend of its code goes to the next member', async () => {
+    const first = createTestProviderV1({ name: 'first', phoneCode: '111111' });
+    const second = createTestProviderV1({ name: 'second', phoneCode: '222222' });
+    const failover = withFailover([first, second], { breaker: { threshold: 1, halfOpenAfterMs: 60_000 } });
+    const phoneNumber = '+2348031230009';
+    const sent = await failover.phone!.send({ phoneNumber, channel: 'sms' }, context());
+    expect(sent.sentBy).toBe('first');
+    first.failNext('phone.send', new ProviderUnavailableError('HTTP 503', { requestSent: true }));
+    await expect(failover.phone!.send({ phoneNumber, channel: 'sms' }, context())).rejects.toThrow('HTTP 503');
+    expect(second.calls).toHaveLength(0);
+    await expect(failover.phone!.check({ requestId: sent.requestId, code: '111111' }, context())).resolves.toEqual({
+      valid: true,
+    });
+    const resent = await failover.phone!.send({ phoneNumber, channel: 'sms', resendOf: sent.requestId }, context());
+    expect(resent.sentBy).toBe('second');
+    expect(second.calls.at(-1)!.input).not.toHaveProperty('resendOf');
+  });
+
+  it('with every circuit open nothing is sent and the call fails unavailable, saying so', async () => {
+    const only = await startSwitchableServer();
+    servers.push(only);
+    only.set('5xx');
+    const failover = withFailover([createPostingProvider('only', only.url)], {
+      breaker: { threshold: 2, halfOpenAfterMs: 60_000 },
+    });
+    const sms = { from: 'Shop', to: '+2348031230001', message: 'hi' };
+    for (let index = 0; index < 2; index += 1) await expect(failover.sms!.send(sms, context())).rejects.toThrow('503');
+    const error = await failover.sms!.send(sms, context()).catch((caught: unknown) => caught);
+    expect(ProviderUnavailableError.isInstance(error)).toBe(true);
+    expect((error as ProviderUnavailableError).requestSent).toBe(false);
+    expect((error as Error).message).toMatch(/circuit open/);
+    expect(only.received).toHaveLength(2);
+  });
+
+  it('takes the settings docs/providers/README.md shows, and `false`', () => {
+    const members = [
+      createPostingProvider('a', 'http://127.0.0.1:1'),
+      createPostingProvider('b', 'http://127.0.0.1:2'),
+    ];
+    expect(withFailover(members, { breaker: { threshold: 5, halfOpenAfterMs: 30_000 } }).name).toBe('failover');
+    expect(withFailover(members, { breaker: false }).name).toBe('failover');
+  });
+
+  it('refuses breaker settings that are not whole numbers in range, naming the field', () => {
+    expect(() =>
+      withFailover([createPostingProvider('a', 'http://127.0.0.1:1')], { breaker: { threshold: 0 } }),
+    ).toThrow(/breaker\.threshold/);
+    expect(() =>
+      withFailover([createPostingProvider('a', 'http://127.0.0.1:1')], { breaker: { halfOpenAfterMs: 1.5 } }),
+    ).toThrow(/breaker\.halfOpenAfterMs/);
+  });
+});
