@@ -6,9 +6,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import type { GatewayFake } from '@verikit/gateway/fake';
 import { buildPage } from './server/build-page.js';
 import { startSignupServer, type SignupServer } from './server/start-server.js';
-
-/** Debian's Chromium: .ci/run installs the `chromium` package when it is missing (test tools' browser downloads do not work here). */
-const chromiumPath = '/usr/bin/chromium';
+import { chromiumArgs, chromiumPath } from '../../scripts/chromium.js';
 
 /**
  * Whether the browser tests run: they need Chromium. Without it they are skipped with the reason
@@ -23,19 +21,7 @@ export function browserTestsSkipReason(): string | undefined {
 
 /** Chromium headless, with nothing that phones home. */
 export function launchChromium(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: chromiumPath,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  return chromium.launch({ executablePath: chromiumPath, args: [...chromiumArgs] });
 }
 
 /** The app under test, on the sandbox, with short policies so that every state is reached quickly. */

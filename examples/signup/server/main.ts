@@ -1,24 +1,50 @@
 /**
  * `pnpm --filter @verikit/example-signup start`: builds the page with Vite, then serves the signup
  * app on http://127.0.0.1:3000 (PORT, HOST), on the sandbox unless VERIKIT_PROVIDER says otherwise.
+ *
+ * A start that fails (a port in use, a malformed setting) prints one line and exits 1. Ctrl-C closes the
+ * server and exits 0: the handlers stay in place while it closes, since a terminal's Ctrl-C reaches every
+ * process of the group and pnpm passes it on too; a second signal must not end the process "by signal", which
+ * pnpm reports as a failed run (decision 0800 for the CLI, 0981 here).
  */
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { defaultTestIdentities } from '@verikit/gateway/fake';
 import { buildPage } from './build-page.js';
-import { startSignupServer } from './start-server.js';
+import { startFailureMessage } from './start-failure.js';
+import { startSignupServer, type SignupServer } from './start-server.js';
 
-const pageDir = await buildPage();
-const server = await startSignupServer({ pageDir, onError: (error) => console.error('signup server error:', error) });
+// The example's .env (copied from .env.example), when there is one; what the environment already sets wins.
+const envFile = fileURLToPath(new URL('../.env', import.meta.url));
+if (existsSync(envFile)) process.loadEnvFile(envFile);
+
+let server: SignupServer | undefined;
+let stopping = false;
+const stop = () => {
+  if (stopping) return;
+  stopping = true;
+  if (server === undefined) process.exit(0);
+  void server.close().then(() => process.exit(0));
+};
+process.on('SIGINT', stop);
+process.on('SIGTERM', stop);
+
+try {
+  const pageDir = await buildPage();
+  server = await startSignupServer({ pageDir, onError: (error) => console.error('signup server error:', error) });
+} catch (error) {
+  console.error(`signup: ${startFailureMessage(error)}`);
+  process.exit(1);
+}
 const { sandbox } = server.setup;
 console.log(`signup app on ${server.url} (provider: ${server.setup.name})`);
 if (sandbox !== undefined) {
   const bvn = defaultTestIdentities.find((identity) => identity.idType === 'bvn')!;
   console.log(`sandbox on ${sandbox.url}:`);
+  console.log(`  its inbox, in a browser:    ${sandbox.inboxUrl} (the codes sent, a button to dial USSD codes)`);
   console.log(`  the code sent to a number:  curl '${sandbox.url}/__sandbox/outbox/last?to=%2B2348012345678'`);
   console.log(
     `  dial the USSD code:         curl -X POST ${sandbox.url}/__sandbox/ussd/dial -H 'content-type: application/json' -d '{"phoneNumber":"+2348012345678","otp":"<the OTP shown>"}'`,
   );
   console.log(`  a test BVN:                 ${bvn.number} (its code goes to ${bvn.phoneNumber})`);
-}
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => void server.close().then(() => process.exit(0)));
 }

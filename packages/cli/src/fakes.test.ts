@@ -56,6 +56,11 @@ describe('verikit sandbox --provider: one table of fakes', () => {
         // SMS needs the sender the block names: no "from is required".
         await envOnly[provider]().sms!.send({ to: '+2348031130011', message: 'hello' }, context());
         expect(run.fake.lastMessage('+2348031130011')).toBe('hello');
+        // Every fake's inbox page shows what its phones received, and the command prints where it is.
+        expect(io.lines.some((line) => line.startsWith(`inbox: ${run.fake.url}/__inbox `))).toBe(true);
+        const inbox = await (await fetch(run.fake.inboxUrl!)).text();
+        expect(inbox).toContain(`verikit ${provider} fake`);
+        expect(inbox).toContain('<p class="text">hello</p>');
       } finally {
         await run.close();
       }

@@ -10,6 +10,7 @@ export const sandboxUsage = `Usage: verikit sandbox [options]
 
 Runs a fake of a provider's API on 127.0.0.1 (docs/sandbox.md): the gateway service by default, or Termii's
 or Twilio's public API. Prints a .env block that points the provider at it, then every request it answers.
+Open the inbox it prints (http://127.0.0.1:<port>/__inbox) to see the messages, dial USSD codes and watch webhooks.
 
 Options:
   --provider <name>      gateway (default), termii or twilio
@@ -171,6 +172,8 @@ export async function runSandboxCommand(args: readonly string[], io: CliIo): Pro
   }
   const { run, env, notes } = started;
   io.out(`verikit sandbox (${provider} fake) listening on ${run.fake.url}`);
+  if (run.fake.inboxUrl !== undefined)
+    io.out(`inbox: ${run.fake.inboxUrl}  (open it in a browser: what the phones received, USSD dialling, webhooks)`);
   io.out(`# .env for the ${provider} provider: paste it, and its factory needs no settings`);
   for (const line of env) io.out(line);
   for (const line of notes) io.out(`# ${line}`);

@@ -40,6 +40,8 @@ export interface GatewayFakeServiceOptions {
   readonly identities: readonly TestIdentity[];
   readonly codeTtlMs: number;
   readonly maxAttempts: number;
+  /** Called when a USSD session is dialled: the inbox page follows it. */
+  readonly onChange?: () => void;
 }
 
 const ok = (data: Record<string, unknown> | null = null): ServiceOutcome => ({ ok: true, status: 200, data });
@@ -187,6 +189,7 @@ export class GatewayFakeService {
       status = input.otp === session.otp ? 'success' : 'failed';
     }
     if (session !== undefined && session.status === 'pending') session.status = status;
+    this.#options.onChange?.();
     // The body the gateway provider reads (its type is the gateway's), plus what a service would add.
     const body: GatewayWebhookBody = { event: 'USSD_VERIFICATION', phoneNumber: input.phoneNumber, status };
     return this.#options.webhooks.send({

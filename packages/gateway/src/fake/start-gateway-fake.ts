@@ -66,6 +66,10 @@ export async function startGatewayFake(options: GatewayFakeOptions = {}): Promis
       }
     }
   };
+  const changes = new Set<() => void>();
+  const changed = () => {
+    for (const listener of changes) listener();
+  };
   const latency = { ms: clampLatency(resolved.latencyMs) };
   const outbox = new FakeOutbox<GatewayFakeMessage>(resolved.outboxLimit);
   const webhooks = new WebhookSender({
@@ -75,6 +79,7 @@ export async function startGatewayFake(options: GatewayFakeOptions = {}): Promis
     maxRetryAfterMs: resolved.webhookMaxRetryAfterMs,
     timeoutMs: resolved.webhookTimeoutMs,
     emit,
+    onChange: changed,
   });
   const service = new GatewayFakeService({
     outbox,
@@ -82,6 +87,7 @@ export async function startGatewayFake(options: GatewayFakeOptions = {}): Promis
     identities: resolved.identities,
     codeTtlMs: resolved.codeTtlMs,
     maxAttempts: resolved.maxAttempts,
+    onChange: changed,
   });
 
   const app = new Hono();
@@ -97,7 +103,22 @@ export async function startGatewayFake(options: GatewayFakeOptions = {}): Promis
   mountControlRoutes(app, { outbox, service, webhooks, identities: resolved.identities, latency });
   app.notFound((c) => c.json({ success: false, message: 'Not found', code: 0, data: null }, 404));
 
-  const server = await serveFake(app.fetch, resolved.port);
+  const server = await serveFake(app.fetch, resolved.port, {
+    name: 'gateway',
+    outbox,
+    ussdSessions: () => [...service.ussdSessions.values()].toReversed(),
+    dialUssd(phoneNumber, outcome) {
+      const session = service.ussdSessions.get(phoneNumber);
+      if (session === undefined || session.status !== 'pending' || session.expiresAt <= Date.now()) return false;
+      void service.dialUssd({ phoneNumber, status: outcome });
+      return true;
+    },
+    webhooks: () => webhooks.log,
+    onChange(listener) {
+      changes.add(listener);
+      return () => changes.delete(listener);
+    },
+  });
   const running = runningFake({ server, outbox, latency, listeners, clearPending: () => service.reset() });
   let closing: Promise<void> | undefined;
   return Object.assign(running, {

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { FakeInboxWebhook, FakeInboxWebhookAttempt } from '@verikit/provider-utils/fake';
 import { Webhook } from 'standardwebhooks';
 import { defaultMaxRetryAfterMs, nextRetryDelayMs, retryAfterMs } from './retry-after.js';
 import type { GatewayFakeEvent } from './gateway-fake-options.js';
@@ -27,7 +28,21 @@ export interface WebhookSenderOptions {
   readonly maxRetryAfterMs?: number;
   readonly timeoutMs: number;
   readonly emit: (event: GatewayFakeEvent) => void;
+  /** Called when a webhook starts, after each attempt and when it ends: the inbox page follows it. */
+  readonly onChange?: () => void;
 }
+
+/** A webhook as the inbox shows it, updated in place as attempts are made. */
+interface LoggedWebhook {
+  readonly id: string;
+  readonly url?: string;
+  readonly payload: Readonly<Record<string, unknown>>;
+  readonly attempts: FakeInboxWebhookAttempt[];
+  outcome: FakeInboxWebhook['outcome'];
+}
+
+/** Webhooks kept for the inbox; older ones are dropped. */
+const logLimit = 1000;
 
 /**
  * Sends webhooks signed with Standard Webhooks (`webhook-id`, `webhook-timestamp`,
@@ -47,6 +62,7 @@ export class WebhookSender {
    */
   readonly #waiting = new Set<() => void>();
   readonly deliveries: WebhookDelivery[] = [];
+  readonly #log: LoggedWebhook[] = [];
 
   constructor(options: WebhookSenderOptions) {
     this.#options = options;
@@ -61,13 +77,27 @@ export class WebhookSender {
     return promise;
   }
 
+  /** Every webhook sent or being sent, newest first, with its attempts: for the inbox page. */
+  get log(): readonly FakeInboxWebhook[] {
+    return this.#log.toReversed();
+  }
+
+  #logged(entry: LoggedWebhook): LoggedWebhook {
+    this.#log.push(entry);
+    if (this.#log.length > logLimit) this.#log.splice(0, this.#log.length - logLimit);
+    this.#options.onChange?.();
+    return entry;
+  }
+
   async #deliver(id: string, payload: Record<string, unknown>): Promise<WebhookDelivery> {
     const url = this.#options.url;
     if (url === undefined) {
+      this.#logged({ id, payload, attempts: [], outcome: 'not-sent' });
       const delivery = { id, payload, attempts: 0, delivered: false };
       this.deliveries.push(delivery);
       return delivery;
     }
+    const logged = this.#logged({ id, url, payload, attempts: [], outcome: 'sending' });
     const body = JSON.stringify(payload);
     const maxAttempts = this.#options.retryDelaysMs.length + 1;
     let lastStatus: number | undefined;
@@ -108,6 +138,15 @@ export class WebhookSender {
             this.#options.maxRetryAfterMs ?? defaultMaxRetryAfterMs,
           )
         : undefined;
+      logged.attempts.push({
+        attempt,
+        at: now.getTime(),
+        ...(lastStatus === undefined ? {} : { status: lastStatus }),
+        ...(error === undefined ? {} : { error }),
+        ...(retryInMs === undefined ? {} : { retryInMs }),
+      });
+      if (!willRetry) logged.outcome = delivered ? 'delivered' : 'failed';
+      this.#options.onChange?.();
       this.#options.emit({
         type: 'webhook',
         id,
@@ -125,6 +164,10 @@ export class WebhookSender {
         return delivery;
       }
       if (retryInMs !== undefined) await this.#sleep(retryInMs);
+    }
+    if (logged.outcome === 'sending') {
+      logged.outcome = 'failed';
+      this.#options.onChange?.();
     }
     const delivery = {
       id,

@@ -21,6 +21,7 @@ export interface FakeMessage {
 export class FakeOutbox<Message extends FakeMessage = FakeMessage> {
   readonly #messages: Message[] = [];
   readonly #limit: number;
+  readonly #listeners = new Set<() => void>();
 
   constructor(limit = 1000) {
     this.#limit = limit;
@@ -36,6 +37,7 @@ export class FakeOutbox<Message extends FakeMessage = FakeMessage> {
     const stored = Object.freeze({ ...message, at: Date.now() }) as Message;
     this.#messages.push(stored);
     if (this.#messages.length > this.#limit) this.#messages.splice(0, this.#messages.length - this.#limit);
+    this.#changed();
     return stored;
   }
 
@@ -58,5 +60,22 @@ export class FakeOutbox<Message extends FakeMessage = FakeMessage> {
   /** Forgets every message, for a fake's `reset()`. */
   clear(): void {
     this.#messages.length = 0;
+    this.#changed();
+  }
+
+  /** Hears every delivery and clearing, e.g. for the inbox page; returns the unsubscribe function. */
+  subscribe(listener: () => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  #changed(): void {
+    for (const listener of this.#listeners) {
+      try {
+        listener();
+      } catch {
+        // A listener's failure is not the outbox's.
+      }
+    }
   }
 }

@@ -1,6 +1,6 @@
 /**
  * Pieces shared by the fakes of provider APIs (`@verikit/termii/fake`, `@verikit/twilio/fake`): a server
- * on 127.0.0.1, an outbox, latency. A subpath of its own, so providers that never start a fake do not
+ * on 127.0.0.1, an outbox and the inbox page that shows it live, latency. A subpath of its own, so providers that never start a fake do not
  * load hono.
  *
  * @module \@verikit/provider-utils/fake
@@ -8,6 +8,12 @@
 export { serveFake, type FakeServer } from './serve-fake.js';
 export { FakeOutbox, type FakeMessage } from './fake-outbox.js';
 export { delay, clampLatency, type FakeLatency } from './fake-latency.js';
+export type {
+  FakeInboxSource,
+  FakeInboxUssdSession,
+  FakeInboxWebhook,
+  FakeInboxWebhookAttempt,
+} from './inbox/fake-inbox-source.js';
 export { runningFake, type RunningFake, type RunningFakeParts } from './running-fake.js';
 export {
   callAgainst,

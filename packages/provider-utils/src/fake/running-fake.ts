@@ -8,6 +8,11 @@ export interface RunningFake<Answered, Message extends FakeMessage = FakeMessage
   readonly url: string;
   /** The port it listens on, useful when 0 was asked for. */
   readonly port: number;
+  /**
+   * The inbox page, `<url>/__inbox`: the messages, USSD sessions and webhooks, live, for a person to look at.
+   * Every verikit fake has one; undefined only for a fake served without an inbox source.
+   */
+  readonly inboxUrl: string | undefined;
   /** Every message delivered (codes and messages), oldest first. */
   readonly outbox: readonly Message[];
   /** The last code sent to an E.164 number, to submit it in a test. */
@@ -49,6 +54,7 @@ export function runningFake<Answered, Message extends FakeMessage = FakeMessage>
   return {
     url: server.url,
     port: server.port,
+    inboxUrl: server.inboxUrl,
     get outbox() {
       return outbox.messages;
     },

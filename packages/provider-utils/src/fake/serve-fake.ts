@@ -1,5 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
+import type { FakeInboxSource } from './inbox/fake-inbox-source.js';
+import { createInboxHandler, inboxPath } from './inbox/inbox-handler.js';
 
 /** A fake provider API listening on 127.0.0.1. */
 export interface FakeServer {
@@ -7,24 +9,34 @@ export interface FakeServer {
   readonly url: string;
   /** The port bound, useful when 0 was asked for. */
   readonly port: number;
+  /** The inbox page, `http://127.0.0.1:<port>/__inbox`, when the fake was given an inbox source. */
+  readonly inboxUrl: string | undefined;
   /** Stops the server and drops open connections. */
   close(): Promise<void>;
 }
 
-/** Serves a Web-standard handler on 127.0.0.1 (port 0: a free one) through @hono/node-server. */
+/**
+ * Serves a Web-standard handler on 127.0.0.1 (port 0: a free one) through @hono/node-server. With an inbox
+ * source, `/__inbox` serves the inbox page: what the fake's phones received, live (docs/sandbox.md).
+ */
 export async function serveFake(
   fetch: (request: Request) => Response | Promise<Response>,
   port = 0,
+  inbox?: FakeInboxSource,
 ): Promise<FakeServer> {
+  let bound = 0;
+  const inboxHandler = inbox === undefined ? undefined : createInboxHandler(inbox, () => bound);
+  const handle = inboxHandler === undefined ? fetch : (request: Request) => inboxHandler(request) ?? fetch(request);
   const server = await new Promise<ServerType>((resolve, reject) => {
-    const started = serve({ fetch, hostname: '127.0.0.1', port }, () => resolve(started));
+    const started = serve({ fetch: handle, hostname: '127.0.0.1', port }, () => resolve(started));
     started.once('error', reject);
   });
-  const bound = (server.address() as AddressInfo).port;
+  bound = (server.address() as AddressInfo).port;
   let closing: Promise<void> | undefined;
   return {
     url: `http://127.0.0.1:${bound}`,
     port: bound,
+    inboxUrl: inbox === undefined ? undefined : `http://127.0.0.1:${bound}${inboxPath}`,
     close() {
       closing ??= new Promise<void>((resolve) => {
         server.close(() => resolve());

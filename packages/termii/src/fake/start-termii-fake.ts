@@ -63,7 +63,7 @@ export async function startTermiiFake(options: TermiiFakeOptions = {}): Promise<
   });
   app.get('/__fake/outbox', (c) => c.json(outbox.messages));
   app.notFound((c) => c.json({ code: 'fail', message: 'Not found' }, 404));
-  const server = await serveFake(app.fetch, options.port ?? 0);
+  const server = await serveFake(app.fetch, options.port ?? 0, { name: 'termii', outbox });
   return Object.assign(runningFake({ server, outbox, latency, listeners, clearPending: () => tokens.clear() }), {
     baseUrl: server.url,
     apiKey,

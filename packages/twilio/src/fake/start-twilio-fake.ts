@@ -112,7 +112,7 @@ export async function startTwilioFake(options: TwilioFakeOptions = {}): Promise<
       404,
     ),
   );
-  const server = await serveFake(app.fetch, options.port ?? 0);
+  const server = await serveFake(app.fetch, options.port ?? 0, { name: 'twilio', outbox });
   return Object.assign(runningFake({ server, outbox, latency, listeners, clearPending: () => verifications.clear() }), {
     settings: { accountSid, authToken, verifyServiceSid, verifyBaseUrl: server.url, apiBaseUrl: server.url },
   });
