@@ -5,15 +5,7 @@ import importX from 'eslint-plugin-import-x';
 
 export default [
   {
-    ignores: [
-      '**/node_modules/**',
-      '**/dist/**',
-      '**/coverage/**',
-      'docs/api/**',
-      // TEMPORARY: the webhook files are being rewritten on another branch (core receives inbound events). Delete
-      // this line once that branch is merged, then run `pnpm lint:fix` to merge their duplicate imports.
-      'packages/http/src/webhooks/**',
-    ],
+    ignores: ['**/node_modules/**', '**/dist/**', '**/coverage/**', 'docs/api/**'],
   },
   {
     files: ['**/*.{ts,tsx,mts,cts,js,mjs,cjs}'],

@@ -27,7 +27,7 @@ import {
   type Verikit,
 } from '@verikit/core';
 import { ExpiringMap } from '../packages/core/src/store/expiring-map.js';
-import { createIdentityMachine, createPureTransitions } from '@verikit/core/flows';
+import { createIdentityMachine, createPureTransitions } from '@verikit/core/internal';
 import { createTestProviderV1, ManualClock } from '@verikit/testing';
 import { createBaselineMachine, measureBaselineMachine, storedBaselineSnapshot } from './baseline-machine.js';
 import { collectGarbage, median, type SummaryRow } from './summary.js';
@@ -56,8 +56,18 @@ function phoneNumber(index: number): string {
   return `+23480${String(index).padStart(8, '0')}`;
 }
 
-function createEngine(): Verikit {
-  return createVerikit({ provider: createTestProviderV1(), secret, clock: new ManualClock(), policies, guard: false });
+/** An engine and the store it keeps flows in (the bench reads records from it). */
+function createEngine(): { verikit: Verikit; store: KeyvFlowStore } {
+  const store = new KeyvFlowStore();
+  const verikit = createVerikit({
+    provider: createTestProviderV1(),
+    secret,
+    clock: new ManualClock(),
+    policies,
+    guard: false,
+    store,
+  });
+  return { verikit, store };
 }
 
 /**
@@ -134,7 +144,7 @@ function measureBaseline(machine: IdentityMachine, storedSnapshots: string[], st
 }
 
 async function benchEvents(): Promise<SummaryRow> {
-  const verikit = createEngine();
+  const { verikit, store } = createEngine();
   const machine = createIdentityMachine({ ...defaultPolicies, ...policies });
   const engineRates: number[] = [];
   const baselineRates: number[] = [];
@@ -154,7 +164,7 @@ async function benchEvents(): Promise<SummaryRow> {
   await measureEngine(throughKeyv, await startIdentityFlows(throughKeyv, flowsPerRound, 0));
   for (let round = 0; round < rounds; round += 1) {
     const ids = await startIdentityFlows(verikit, flowsPerRound, (round + 1) * flowsPerRound);
-    const records = await Promise.all(ids.map((id) => verikit.store.getFlow(id)));
+    const records = await Promise.all(ids.map((id) => store.getFlow(id)));
     const stored = records.map((record) => JSON.stringify({ value: record!.value, context: record!.context }));
     const smallStored = ids.map(() => storedBaselineSnapshot(smallMachine));
     if (round === 0) {
@@ -214,7 +224,8 @@ async function benchEvents(): Promise<SummaryRow> {
 
 async function benchHeap(): Promise<SummaryRow> {
   const provider = createTestProviderV1();
-  const verikit = createVerikit({ provider, secret, clock: new ManualClock(), policies, guard: false });
+  const store = new KeyvFlowStore();
+  const verikit = createVerikit({ provider, secret, clock: new ManualClock(), policies, guard: false, store });
   // Warm the code paths (and their caches) before the first heap reading.
   for (let index = 0; index < 100; index += 1)
     await verikit.start({ kind: 'phone', phoneNumber: phoneNumber(heapFlows + index) });
@@ -235,7 +246,7 @@ async function benchHeap(): Promise<SummaryRow> {
   const perFlow = (after - before) / heapFlows;
   console.log(`heap per persisted flow            ${Math.round(perFlow)} bytes (goal <= 700)`);
   // Where the bytes are: the characters of the keys and serialized values the store holds, per flow.
-  const entries = [...((verikit.store as KeyvFlowStore).keyv.store as Map<string, unknown>)];
+  const entries = [...(store.keyv.store as Map<string, unknown>)];
   for (const prefix of ['verikit:flow:', 'verikit:limit:']) {
     const matching = entries.filter(([key]) => key.startsWith(prefix));
     const characters = matching.reduce((sum, [key, value]) => sum + key.length + String(value).length, 0);

@@ -36,14 +36,16 @@ const megabytes = (bytes: number) => `${(bytes / 1048576).toFixed(1)} MB`;
 
 /** The record the engine writes when a phone flow starts, to copy with other ids. */
 async function engineRecord(): Promise<FlowRecord> {
+  const store = new KeyvFlowStore();
   const verikit = createVerikit({
+    store,
     provider: createTestProviderV1(),
     secret: 'bench-secret-bench-secret-bench-secret',
     clock: new ManualClock(),
     guard: false,
   });
   const view = await verikit.start({ kind: 'phone', phoneNumber: '+2348030000000' });
-  const record = await verikit.store.getFlow(view.id);
+  const record = await store.getFlow(view.id);
   if (record === undefined) throw new Error('the engine stored no record');
   return record;
 }

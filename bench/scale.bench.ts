@@ -15,7 +15,7 @@ import { type ChildProcess, fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
-import { createVerikit, type FlowRecord, type Verikit } from '@verikit/core';
+import { createVerikit, KeyvFlowStore, type FlowRecord, type Verikit } from '@verikit/core';
 import { createTestProviderV1, ManualClock } from '@verikit/testing';
 import { median, type SummaryRow } from './summary.js';
 
@@ -38,8 +38,8 @@ function phoneNumber(index: number): string {
 async function serve(size: number): Promise<void> {
   const clock = new ManualClock();
   const policies = { maxAttempts: 100, maxSendsPerHour: 1_000_000 };
-  const verikit: Verikit = createVerikit({ provider: createTestProviderV1(), secret, clock, policies });
-  const { store } = verikit;
+  const store = new KeyvFlowStore();
+  const verikit: Verikit = createVerikit({ provider: createTestProviderV1(), secret, clock, policies, store });
   const started = performance.now();
   const first = await verikit.start({ kind: 'phone', phoneNumber: phoneNumber(size) });
   const template = (await store.getFlow(first.id))!;

@@ -4,7 +4,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { defaultPolicies } from '@verikit/core';
-import { createFlowMachines } from '@verikit/core/flows';
+import { createFlowMachines } from '@verikit/core/internal';
 import { renderStateDiagram, type MachineLike } from './state-diagram.js';
 
 /** The document the diagrams live in. */

@@ -46,6 +46,20 @@ describe.skipIf(skipReason !== undefined)('signup example in Chromium', () => {
     await context.close();
   });
 
+  it('a reload resumes the unfinished flow: no new code is sent, and the first code verifies', async () => {
+    const phoneNumber = freshPhoneNumber();
+    await startPhoneVerification(page, phoneNumber, 'phone');
+    await flowStatus(page, 'awaiting-code');
+    const code = harness.sandbox.lastCode(phoneNumber);
+    expect(code).toMatch(/^\d{6}$/);
+    await page.reload();
+    await flowStatus(page, 'awaiting-code');
+    // The same code is still the last one sent: the reload sent nothing.
+    expect(harness.sandbox.lastCode(phoneNumber)).toBe(code);
+    await typeCode(page, code!);
+    await flowStatus(page, 'verified');
+  });
+
   it('verifies a phone number by SMS code: a wrong code shows the attempts left, the right one verifies', async () => {
     const phoneNumber = freshPhoneNumber();
     await startPhoneVerification(page, phoneNumber, 'phone');

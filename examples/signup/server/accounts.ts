@@ -18,15 +18,26 @@ class AccountExistsError extends VerikitError {
   }
 }
 
+/** The BVN already has an account. */
+class BvnTakenError extends VerikitError {
+  constructor() {
+    super('account_exists', 'an account with this BVN already exists', { field: 'bvn' });
+    this.name = 'BvnTakenError';
+  }
+}
+
 /**
  * The app's accounts, in memory: the stand-in for the database a real app writes to. One account
- * per phone number.
+ * per phone number and one per BVN (known by the engine's keyed hash of it, never in the clear).
  */
 export class AccountStore {
   readonly #byPhone = new Map<string, Account>();
+  readonly #bvnHashes = new Set<string>();
 
-  create(input: { phoneNumber: string; bvn: string }, now = Date.now()): Account {
+  create(input: { phoneNumber: string; bvn: string; bvnHash: string }, now = Date.now()): Account {
     if (this.#byPhone.has(input.phoneNumber)) throw new AccountExistsError();
+    if (this.#bvnHashes.has(input.bvnHash)) throw new BvnTakenError();
+    this.#bvnHashes.add(input.bvnHash);
     const account: Account = Object.freeze({
       id: randomUUID(),
       phoneNumber: input.phoneNumber,

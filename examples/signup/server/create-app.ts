@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import type { Verikit } from '@verikit/core';
-import { createFlowHandler, RouteNotFoundError } from '@verikit/http';
+import { createFlowHandler, RouteNotFoundError, toHonoHandler } from '@verikit/http';
 import type { AccountStore } from './accounts.js';
 import { errorAnswer } from './error-answer.js';
 import type { PageFiles } from './page-files.js';
@@ -27,12 +27,16 @@ export function createSignupApp(options: SignupAppOptions): Hono {
   const flows = createFlowHandler({
     verikit: options.verikit,
     basePath: '/api/verify',
+    // A phone proof waits while the user fills in the BVN step: 30 minutes, not the default 5.
+    proofTtlMs: 30 * 60_000,
     ...(options.webhookSecret === undefined ? {} : { webhooks: { secret: options.webhookSecret } }),
     onError: options.onError === undefined ? undefined : (error) => options.onError!(error),
   });
   const app = new Hono();
-  app.all('/api/verify', (c) => flows(c.req.raw));
-  app.all('/api/verify/*', (c) => flows(c.req.raw));
+  // toHonoHandler passes the client address on (from @hono/node-server's bindings here; give it your
+  // runtime's getConnInfo elsewhere), so the per-client limits count each client apart.
+  app.all('/api/verify', toHonoHandler(flows));
+  app.all('/api/verify/*', toHonoHandler(flows));
   mountSignupRoute(app, { verikit: options.verikit, accounts: options.accounts, onError: options.onError });
   app.all('/api/*', () => errorAnswer(new RouteNotFoundError()));
   app.on(

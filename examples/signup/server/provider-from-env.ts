@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Verikit } from '@verikit/core';
 import { createGatewayProvider } from '@verikit/gateway';
 import { generateWebhookSecret, startGatewayFake, type GatewayFake } from '@verikit/gateway/fake';
@@ -84,7 +85,7 @@ function testSetup(): ProviderSetup {
     webhookSecret: undefined,
     testProvider,
     connect(verikit) {
-      unsubscribe = testProvider.onEvent((event) => verikit.receive(event));
+      unsubscribe = testProvider.onEvent((event) => verikit.receive({ id: randomUUID(), event }));
     },
     async close() {
       unsubscribe();

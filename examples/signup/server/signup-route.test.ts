@@ -114,7 +114,10 @@ async function proofOf(start: () => Promise<{ id: string }>, code: () => string)
   const flow = await start();
   const verified = await server.verikit.send(flow.id, { type: 'submit-code', code: code() });
   expect(verified.status).toBe('verified');
-  const response = await fetch(`${server.url}/api/verify/flows/${flow.id}/proof`, { method: 'POST' });
+  const response = await fetch(`${server.url}/api/verify/flows/${flow.id}/proof`, {
+    method: 'POST',
+    headers: { 'verikit-flow-secret': server.verikit.flowSecret(flow.id) },
+  });
   expect(response.status).toBe(201);
   return ((await response.json()) as { token: string }).token;
 }

@@ -1,7 +1,7 @@
 import type { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { z } from 'zod';
-import type { ProofClaim, Verikit } from '@verikit/core';
+import type { ProofClaim, Verification, Verikit } from '@verikit/core';
 import { MethodNotAllowedError, PayloadTooLargeError, UnsupportedMediaTypeError } from '@verikit/http';
 import {
   identityNumberSchema,
@@ -76,12 +76,18 @@ async function readJson(request: Request): Promise<unknown> {
   }
 }
 
-/** Redeems both proofs, then creates the account, then sends the welcome SMS (its failure does not undo the signup). */
+/**
+ * Redeems both proofs as one claim set (all or none: a signup refused on its BVN proof keeps its
+ * phone proof), then creates the account (one per phone number, one per BVN), then sends the welcome
+ * SMS (its failure does not undo the signup).
+ */
 async function signUp(deps: SignupDependencies, body: unknown): Promise<SignupResult> {
   const input = parseInput(signupSchema, body);
-  await redeem(deps.verikit, input.phoneProof, { phoneNumber: input.phoneNumber }, 'phoneProof');
-  await redeem(deps.verikit, input.bvnProof, { idType: 'bvn', number: input.bvn }, 'bvnProof');
-  const account = deps.accounts.create({ phoneNumber: input.phoneNumber, bvn: input.bvn });
+  const [, bvn] = await redeemBoth(deps.verikit, [
+    { token: input.phoneProof, claim: { phoneNumber: input.phoneNumber } },
+    { token: input.bvnProof, claim: { idType: 'bvn', number: input.bvn } },
+  ]);
+  const account = deps.accounts.create({ phoneNumber: input.phoneNumber, bvn: input.bvn, bvnHash: bvn!.numberHash! });
   try {
     await deps.verikit.sendSms({
       to: input.phoneNumber,
@@ -94,20 +100,24 @@ async function signUp(deps: SignupDependencies, body: unknown): Promise<SignupRe
   }
 }
 
-/** Redeems one proof; a rejection names the body field of the proof at fault, so the page knows which step to redo. */
-async function redeem(
+/** The body field of each proof of the set, in order. */
+const proofFields = ['phoneProof', 'bvnProof'] as const;
+
+/** Redeems the set; a rejection names the body field of the proof at fault, so the page knows which step to redo. */
+async function redeemBoth(
   verikit: Verikit,
-  token: string,
-  claim: ProofClaim,
-  field: 'phoneProof' | 'bvnProof',
-): Promise<void> {
+  proofs: readonly { token: string; claim: ProofClaim }[],
+): Promise<Verification[]> {
   try {
-    await verikit.redeemProof(token, claim);
+    return await verikit.redeemProofs(proofs);
   } catch (error) {
-    // A token that is not even shaped like a proof is as much a forgery as one with a bad signature.
+    // A token that is not even shaped like a proof is as much a forgery as one with a bad seal.
+    const index = VerikitError.isInstance(error) ? Number(/^proofs\.(\d)\./.exec(error.field ?? '')?.[1]) : Number.NaN;
+    const field = proofFields[index];
     const rejected =
       VerikitError.isInstance(error) &&
-      (error.code === 'proof_rejected' || (error.code === 'invalid_input' && error.field === 'token'));
+      field !== undefined &&
+      (error.code === 'proof_rejected' || error.code === 'invalid_input');
     if (rejected)
       throw new VerikitError('proof_rejected', 'the proof does not hold for this claim', { field, cause: error });
     throw error;

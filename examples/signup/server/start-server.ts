@@ -36,9 +36,9 @@ export async function startSignupServer(options: StartSignupServerOptions): Prom
   const env = options.env ?? process.env;
   const settings = settingsFromEnv(env);
   const page = await PageFiles.load(options.pageDir);
-  let handle = (_request: Request): Promise<Response> =>
+  let handle = (_request: Request, _env?: unknown): Promise<Response> =>
     Promise.resolve(Response.json({ error: { code: 'starting' } }, { status: 503 }));
-  const server = answerClientErrors(createServer(toNodeHandler((request) => handle(request))));
+  const server = answerClientErrors(createServer(toNodeHandler((request, env) => handle(request, env))));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(settings.port, settings.host, () => resolve());
@@ -72,7 +72,8 @@ export async function startSignupServer(options: StartSignupServerOptions): Prom
     page,
     onError: options.onError,
   });
-  handle = (request) => Promise.resolve(app.fetch(request));
+  // The node bindings go along: the flow API reads the client address from them.
+  handle = (request, env) => Promise.resolve(app.fetch(request, env));
 
   let closing: Promise<void> | undefined;
   return {

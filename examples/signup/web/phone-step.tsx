@@ -1,4 +1,4 @@
-import { useState, type ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { useStartFlow } from '@verikit/react';
 import type { Proof } from './signup-api.js';
 import { StartError } from './start-error.js';
@@ -15,11 +15,34 @@ const methods = [
   { value: 'ussd', label: 'I will dial a USSD code' },
 ] as const;
 
+/** What this tab last asked to verify, so a reload resumes that flow instead of sending a new code. */
+const draftKey = 'signup.phone-step';
+
+function readDraft(): { phoneNumber: string; method: 'phone' | 'ussd' } | undefined {
+  try {
+    const draft = JSON.parse(sessionStorage.getItem(draftKey) ?? 'null') as { phoneNumber?: unknown; method?: unknown };
+    if (typeof draft?.phoneNumber === 'string' && (draft.method === 'phone' || draft.method === 'ussd'))
+      return { phoneNumber: draft.phoneNumber, method: draft.method };
+  } catch {
+    // No storage, or not ours: nothing to resume.
+  }
+  return undefined;
+}
+
 /** Step 1: the phone number, verified by a code sent by SMS or by dialling a USSD code. */
 export function PhoneStep({ onDone }: { onDone: (phone: ProvenPhone) => void }): ReactNode {
-  const { start, view, isPending, error, reset } = useStartFlow();
+  const { start, resume, view, isPending, error, reset } = useStartFlow();
   const [phoneNumber, setPhoneNumber] = useState('');
   const [method, setMethod] = useState<'phone' | 'ussd'>('phone');
+
+  // After a reload: the flow this tab started is resumed (the client kept its handle), with no new code.
+  useEffect(() => {
+    const draft = readDraft();
+    if (draft === undefined) return;
+    setPhoneNumber(draft.phoneNumber);
+    setMethod(draft.method);
+    void resume({ kind: draft.method, phoneNumber: draft.phoneNumber });
+  }, [resume]);
 
   if (view !== undefined) {
     return (
@@ -38,6 +61,11 @@ export function PhoneStep({ onDone }: { onDone: (phone: ProvenPhone) => void }):
     <form
       onSubmit={(event) => {
         event.preventDefault();
+        try {
+          sessionStorage.setItem(draftKey, JSON.stringify({ phoneNumber: phoneNumber.trim(), method }));
+        } catch {
+          // Without storage a reload starts over; the server still resumes this browser's live flow.
+        }
         void start({ kind: method, phoneNumber: phoneNumber.trim() });
       }}
     >

@@ -20,11 +20,6 @@ export interface SignupRequest {
   readonly bvnProof: string;
 }
 
-/** Asks the flow API for the proof of a verified flow (`POST /api/verify/flows/:id/proof`). */
-export function requestProof(flowId: string): Promise<Proof> {
-  return postJson<Proof>(`/api/verify/flows/${encodeURIComponent(flowId)}/proof`, undefined);
-}
-
 /** Creates the account (`POST /api/signup`): the server redeems both proofs first. */
 export function signUp(request: SignupRequest): Promise<SignupAnswer> {
   return postJson<SignupAnswer>('/api/signup', request);

@@ -1,6 +1,7 @@
 import { useState, type ReactNode } from 'react';
 import { FlowClientError } from '@verikit/client';
-import { requestProof, type Proof } from './signup-api.js';
+import { useFlowClient } from '@verikit/react';
+import type { Proof } from './signup-api.js';
 
 /** Props of {@link VerifiedPanel}. */
 export interface VerifiedPanelProps {
@@ -18,13 +19,15 @@ export interface VerifiedPanelProps {
  * never tells the server "it is verified": the server issues the proof and redeems it itself).
  */
 export function VerifiedPanel({ flowId, title, action, onProof }: VerifiedPanelProps): ReactNode {
+  const client = useFlowClient();
   const [pending, setPending] = useState(false);
   const [error, setError] = useState<string | undefined>(undefined);
   const next = async (): Promise<void> => {
     setPending(true);
     setError(undefined);
     try {
-      await onProof(await requestProof(flowId));
+      // The client sends the flow secret it kept when the flow started.
+      await onProof(await client.proof(flowId));
     } catch (failure) {
       setError(FlowClientError.isInstance(failure) ? failure.message : 'Something went wrong. Please try again.');
     } finally {

@@ -73,7 +73,8 @@ describe('createFlowClient: start, send, get over real HTTP', () => {
     await client.get(view.id);
     expect(seen).toEqual(['Bearer t1', 'Bearer t2']);
     const fixed = createFlowClient({ baseUrl: `${server.url}/api/verify`, headers: { authorization: 'Bearer fixed' } });
-    await fixed.get(view.id);
+    // Another client holds no flow secret: it can start, but not read the first client's flow.
+    await fixed.start({ kind: 'phone', phoneNumber });
     expect(seen.at(-1)).toBe('Bearer fixed');
   });
 
@@ -147,7 +148,9 @@ describe('createFlowClient: the server typed errors, rebuilt', () => {
     const client = createFlowClient({ baseUrl: server.url });
     await client.start({ kind: 'phone', phoneNumber });
     const before = Date.now();
-    const error = await failure(client.start({ kind: 'phone', phoneNumber }));
+    // The same client would resume its live flow: another browser (another owner) is refused.
+    const other = createFlowClient({ baseUrl: server.url });
+    const error = await failure(other.start({ kind: 'phone', phoneNumber }));
     expect(error).toMatchObject({ code: 'rate_limited', isRetryable: true, statusCode: 429 });
     expect(error.retryAt).toBeGreaterThan(before);
     expect(error.retryAfterMs).toBeGreaterThan(0);

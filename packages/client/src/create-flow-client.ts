@@ -1,8 +1,15 @@
 import { FlowClientError, invalidArgument } from './errors/flow-client-error.js';
 import type { FlowEvent, FlowView, StartFlowInput } from './flow-view.js';
 import { FlowObserver, type FlowObserverOptions, type ObserverRegistry } from './flow-observer.js';
+import { FlowHandles, inputKey, newIdempotencyKey, platformStorage, type FlowHandleStorage } from './flow-handles.js';
 import { platformTimers, type FlowClientTimers } from './timers.js';
-import { checkFlowId, FlowTransport, type FlowClientCredentials, type FlowClientHeaders } from './transport.js';
+import {
+  checkFlowId,
+  FlowTransport,
+  type FlowClientCredentials,
+  type FlowClientHeaders,
+  type FlowProof,
+} from './transport.js';
 
 /** Options of {@link createFlowClient}. */
 export interface FlowClientOptions {
@@ -19,6 +26,17 @@ export interface FlowClientOptions {
   credentials?: FlowClientCredentials;
   /** The clock and timers to run on. Default: the platform's. */
   timers?: FlowClientTimers;
+  /**
+   * Where the handles of started flows (id + flow secret) are kept, so a reload resumes a flow
+   * instead of sending a new code. Default: `sessionStorage` where there is one (this tab only),
+   * else memory. `false`: memory only.
+   */
+  storage?: FlowHandleStorage | false;
+  /**
+   * Where the browser's owner token is kept, which lets a second tab starting the same
+   * verification join the live flow. Default: `localStorage` where there is one, else memory.
+   */
+  ownerStorage?: FlowHandleStorage | false;
 }
 
 /** Options of one call. */
@@ -31,12 +49,25 @@ export interface FlowRequestOptions {
 export interface FlowClient {
   /** The base URL, without a trailing slash. */
   readonly baseUrl: string;
-  /** Starts a flow (`POST /flows`); resolves to its first view. */
+  /**
+   * Starts a flow (`POST /flows`); resolves to its first view. A live flow this client started for
+   * the same input (kept in `storage`, so across reloads) is resumed instead: no second code.
+   */
   start(input: StartFlowInput, options?: FlowRequestOptions): Promise<FlowView>;
+  /**
+   * The live flow this client started for the same input (after a reload too), read again; undefined
+   * when there is none, or it is done or gone. Starts nothing.
+   */
+  resume(input: StartFlowInput, options?: FlowRequestOptions): Promise<FlowView | undefined>;
   /** Sends a user event (`POST /flows/:id/events`); resolves to the view after it. Observers of the flow see that view too. */
   send(flowId: string, event: FlowEvent, options?: FlowRequestOptions): Promise<FlowView>;
   /** Reads a flow (`GET /flows/:id`). Observers of the flow see the view too. */
   get(flowId: string, options?: FlowRequestOptions): Promise<FlowView>;
+  /**
+   * A proof that the flow is verified (`POST /flows/:id/proof`), with the flow secret this client
+   * holds, for your signup endpoint to redeem.
+   */
+  proof(flowId: string, options?: FlowRequestOptions): Promise<FlowProof>;
   /** An observer that follows the flow live once subscribed. */
   observe(flowId: string, options?: FlowObserverOptions): FlowObserver;
   /** The estimated offset of the server's clock from this device's (`server - local`), in ms. */
@@ -114,6 +145,11 @@ export function createFlowClient(options: FlowClientOptions): FlowClient {
     headers,
     options.credentials,
     checkTimers(options.timers) ?? platformTimers,
+    new FlowHandles(
+      baseUrl,
+      options.storage === false ? undefined : (options.storage ?? platformStorage('sessionStorage')),
+      options.ownerStorage === false ? undefined : (options.ownerStorage ?? platformStorage('localStorage')),
+    ),
   );
 
   const observers = new Map<string, Set<FlowObserver>>();
@@ -145,11 +181,38 @@ export function createFlowClient(options: FlowClientOptions): FlowClient {
     }
   }
 
+  /** The live flow this client started for `input`, read again; undefined when there is none. */
+  async function resumeFlow(input: StartFlowInput, requestOptions: FlowRequestOptions): Promise<FlowView | undefined> {
+    checkPlainObject(input, 'input');
+    const key = await inputKey(input);
+    const earlier = key === undefined ? undefined : transport.handles.startedFor(key);
+    if (earlier === undefined) return undefined;
+    const view = await transport
+      .view('GET', `/flows/${earlier}`, undefined, requestOptions.signal, earlier)
+      .catch((error: unknown) => {
+        if (FlowClientError.isInstance(error) && error.code === 'flow_not_found') return undefined;
+        throw error;
+      });
+    if (view !== undefined && !view.done) return view;
+    transport.handles.forget(earlier);
+    return undefined;
+  }
+
   return {
     baseUrl,
+    resume: (input, requestOptions = {}) => resumeFlow(input, requestOptions),
     async start(input, requestOptions = {}) {
-      checkPlainObject(input, 'input');
-      return transport.view('POST', '/flows', input, requestOptions.signal);
+      // A flow this client started for the same input and still live is resumed: no second code.
+      const resumed = await resumeFlow(input, requestOptions);
+      if (resumed !== undefined) return resumed;
+      const key = await inputKey(input);
+      const view = await transport.view('POST', '/flows', input, requestOptions.signal, undefined, {
+        'idempotency-key': newIdempotencyKey(),
+        'verikit-owner': transport.handles.owner(),
+      });
+      const secret = transport.handles.secretOf(view.id);
+      if (key !== undefined && secret !== undefined) transport.handles.remember(view.id, secret, key);
+      return view;
     },
     async send(flowId, event, requestOptions = {}) {
       const id = checkFlowId(flowId);
@@ -171,6 +234,7 @@ export function createFlowClient(options: FlowClientOptions): FlowClient {
       share(id, view);
       return view;
     },
+    proof: (flowId, requestOptions = {}) => transport.proof(checkFlowId(flowId), requestOptions.signal),
     observe(flowId, observerOptions = {}) {
       return new FlowObserver(transport, registry, checkFlowId(flowId), observerOptions);
     },

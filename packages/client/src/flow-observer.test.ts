@@ -1,3 +1,4 @@
+import type { FlowHandleStorage } from './flow-handles.js';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { countingTimers, phoneNumber, recordVersions, startFlowServer, type FlowServer } from './client.fixtures.js';
 import { createFlowClient, type FlowClient } from './create-flow-client.js';
@@ -29,6 +30,16 @@ async function setup(
   server = await startFlowServer(engine);
   const timers = countingTimers();
   return { server, client: createFlowClient({ baseUrl: server.url, timers }), timers };
+}
+
+/** A Web Storage of this test's own, shared by clients that stand for one browser tab. */
+function memoryStorage(): FlowHandleStorage {
+  const items = new Map<string, string>();
+  return {
+    getItem: (key) => items.get(key) ?? null,
+    setItem: (key, value) => void items.set(key, value),
+    removeItem: (key) => void items.delete(key),
+  };
 }
 
 describe('FlowObserver: following a flow over server-sent events', () => {
@@ -274,7 +285,9 @@ describe('FlowObserver: following a flow over server-sent events', () => {
   it("counts down on the server's clock: a server an hour ahead (Date header) and one sending serverTime", async () => {
     const skew = 3_600_000;
     const { server } = await setup({ clock: { now: () => Date.now() + skew }, policies: { resendCooldownMs: 30_000 } });
+    const handles = memoryStorage();
     const dated = createFlowClient({
+      storage: handles,
       baseUrl: server.url,
       fetch: async (input, init) => {
         const response = await fetch(input, init);
@@ -292,6 +305,8 @@ describe('FlowObserver: following a flow over server-sent events', () => {
 
     const timed = createFlowClient({
       baseUrl: server.url,
+      // Reads the flow `dated` started: it shares its handles (this tab's storage).
+      storage: handles,
       fetch: async (input, init) => {
         const response = await fetch(input, init);
         const body = (await response.json()) as Record<string, unknown>;
@@ -303,6 +318,7 @@ describe('FlowObserver: following a flow over server-sent events', () => {
     expect(Math.abs(timed.serverClockOffsetMs() - skew)).toBeLessThan(1_000);
     // Cross-origin the Date header is unreadable: the server's own serverTime gives the offset.
     const dateless = createFlowClient({
+      storage: handles,
       baseUrl: server.url,
       fetch: async (input, init) => {
         const response = await fetch(input, init);
@@ -314,6 +330,7 @@ describe('FlowObserver: following a flow over server-sent events', () => {
     expect((await dateless.get(started.id)).serverTime).toBeDefined();
     expect(Math.abs(dateless.serverClockOffsetMs() - skew)).toBeLessThan(1_000);
     const offsetFree = createFlowClient({
+      storage: handles,
       baseUrl: server.url,
       fetch: async (input, init) => {
         const response = await fetch(input, init);

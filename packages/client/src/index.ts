@@ -30,8 +30,9 @@ export type {
   FlowViewError,
   StartFlowInput,
 } from './flow-view.js';
-export type { FlowClientCredentials, FlowClientHeaders, FlowClientHeaderValues } from './transport.js';
+export type { FlowClientCredentials, FlowClientHeaders, FlowClientHeaderValues, FlowProof } from './transport.js';
 export type { FlowClientTimers } from './timers.js';
+export type { FlowHandleStorage } from './flow-handles.js';
 /** @public Building blocks for a UI binding other than React (docs/architecture.md, "Where a new thing goes"). */
 export { remainingMs } from './countdown.js';
 /** @public Building blocks for a UI binding other than React (docs/architecture.md, "Where a new thing goes"). */

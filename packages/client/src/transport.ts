@@ -4,6 +4,7 @@ import type { FlowView } from './flow-view.js';
 import { parseView } from './parse-view.js';
 import { readBoundedJson } from './read-body.js';
 import { ServerClock } from './server-clock.js';
+import type { FlowHandles } from './flow-handles.js';
 import type { FlowClientTimers } from './timers.js';
 
 /** Header values in any form `new Headers()` takes (written out, so Node users need no DOM types). */
@@ -16,6 +17,14 @@ export type FlowClientHeaderValues =
 export type FlowClientHeaders =
   | FlowClientHeaderValues
   | (() => FlowClientHeaderValues | Promise<FlowClientHeaderValues>);
+
+/** A proof that a flow is verified, for the app's signup endpoint to redeem. */
+export interface FlowProof {
+  /** The opaque, single-use token. */
+  readonly token: string;
+  /** When the server stops accepting it (server clock, ms since the epoch). */
+  readonly expiresAt: number;
+}
 
 /** Whether cookies go with requests, as `fetch`'s `credentials`. */
 export type FlowClientCredentials = 'omit' | 'same-origin' | 'include';
@@ -45,6 +54,8 @@ export class FlowTransport {
   readonly #fetch: typeof fetch;
   readonly #headers: FlowClientHeaders | undefined;
   readonly #credentials: FlowClientCredentials | undefined;
+  /** The flow handles: every request about a flow carries its secret in a header, never in the URL. */
+  readonly handles: FlowHandles;
 
   constructor(
     baseUrl: string,
@@ -52,7 +63,9 @@ export class FlowTransport {
     headers: FlowClientHeaders | undefined,
     credentials: FlowClientCredentials | undefined,
     timers: FlowClientTimers,
+    handles: FlowHandles,
   ) {
+    this.handles = handles;
     this.baseUrl = baseUrl;
     this.#fetch = fetchFunction;
     this.#headers = headers;
@@ -75,6 +88,9 @@ export class FlowTransport {
       >[0],
     );
     for (const [name, value] of Object.entries(init.headers)) headers.set(name, value);
+    const flowId = /^\/flows\/([A-Za-z0-9_-]{1,64})(\/|$)/.exec(path)?.[1];
+    const secret = flowId === undefined ? undefined : this.handles.secretOf(flowId);
+    if (secret !== undefined) headers.set('verikit-flow-secret', secret);
     const sentAt = this.timers.now();
     let response: Response;
     try {
@@ -101,6 +117,7 @@ export class FlowTransport {
     body: unknown,
     signal: AbortSignal | undefined,
     expectedId?: string,
+    extraHeaders: Record<string, string> = {},
   ): Promise<FlowView> {
     let payload: string | undefined;
     if (body !== undefined) {
@@ -110,7 +127,7 @@ export class FlowTransport {
         throw invalidArgument(method === 'POST' && path === '/flows' ? 'input' : 'event', 'cannot be sent as JSON');
       }
     }
-    const headers: Record<string, string> = { accept: 'application/json' };
+    const headers: Record<string, string> = { accept: 'application/json', ...extraHeaders };
     if (payload !== undefined) headers['content-type'] = 'application/json';
     const { response, sentAt, receivedAt } = await this.#send(path, {
       method,
@@ -121,10 +138,31 @@ export class FlowTransport {
     if (!response.ok) throw await errorFromResponse(response, receivedAt);
     const value = await readBoundedJson(response);
     if (signal?.aborted === true) throw signal.reason;
-    const view = parseView(value, expectedId);
+    // A start answers with the view and the flow secret: the secret is kept in the handles, never in the view.
+    let flowSecret: unknown;
+    let answer = value;
+    if (typeof value === 'object' && value !== null && 'flowSecret' in value) {
+      ({ flowSecret, ...answer } = value as Record<string, unknown>);
+    }
+    const view = parseView(answer, expectedId);
     if (view === undefined) throw badResponse(response.status, 'a flow view');
+    if (typeof flowSecret === 'string') this.handles.remember(view.id, flowSecret);
     this.clock.observeServerTime(view.serverTime, sentAt, receivedAt);
     return view;
+  }
+
+  /** Asks for the proof of a verified flow (`POST /flows/:id/proof`); throws the rebuilt error otherwise. */
+  async proof(flowId: string, signal: AbortSignal | undefined): Promise<FlowProof> {
+    const { response, receivedAt } = await this.#send(`/flows/${flowId}/proof`, {
+      method: 'POST',
+      headers: { accept: 'application/json' },
+      signal: signal ?? null,
+    });
+    if (!response.ok) throw await errorFromResponse(response, receivedAt);
+    const value = (await readBoundedJson(response)) as Partial<FlowProof> | undefined;
+    if (typeof value?.token !== 'string' || typeof value.expiresAt !== 'number')
+      throw badResponse(response.status, 'a proof');
+    return Object.freeze({ token: value.token, expiresAt: value.expiresAt });
   }
 
   /** Opens the flow's event stream, resuming after `lastEventId` when given. The caller reads or cancels the body. */

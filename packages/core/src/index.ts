@@ -25,6 +25,8 @@ export {
   type VerikitOptions,
   type Clock,
   type ReceiveResult,
+  type ProviderDelivery,
+  type ReceiveOptions,
   type CallOptions,
 } from './engine/create-verikit.js';
 /** @public Tuning the send guard: the limits an application starts from. */
@@ -36,7 +38,7 @@ export {
   type GuardLimiterSpec,
   type GuardLimitName,
   type GuardRateLimiter,
-} from './guard/send-guard-store.js';
+} from './store/send-guard-store.js';
 export type { Verification } from './proof/verification.js';
 export type { IssuedProof } from './proof/proofs.js';
 export type { IssueProofOptions, ProofClaim } from './proof/proof-inputs.js';
@@ -44,10 +46,11 @@ export type { StartInput, UserEvent, SendSmsInput, SendWhatsAppInput } from './i
 /** @public The engine's input rules, for an application that takes these inputs on a route of its own. */
 export { startInputSchema, userEventSchema, sendSmsInputSchema, sendWhatsAppInputSchema } from './inputs/inputs.js';
 export type { FlowView, FlowViewError } from './engine/view.js';
+export { receiveDefaults } from './inbound/receive-delivery.js';
 export { errorMessageIds, messageIdOf, unknownErrorMessageId } from './engine/message-ids.js';
 export { MemoryChangeBus, type FlowChangeBus, type FlowListener } from './engine/change-bus.js';
 export { defaultPolicies, type FlowPolicies } from './flows/policies.js';
 export type { FlowStatus } from './flows/machines.js';
-export type { FlowKind, FlowError } from './flows/shared.js';
+export type { FlowKind, FlowError } from './flows/flow-context.js';
 export { recordSchemaVersion, type FlowRecord, type FlowStore, type LimitResult } from './store/flow-store.js';
 export { KeyvFlowStore, createMemoryKeyv } from './store/keyv-flow-store.js';

@@ -141,8 +141,10 @@ async function startUssdOverHttp(appUrl: string, phoneNumber: string): Promise<F
   return (await response.json()) as FlowView;
 }
 
-async function readOverHttp(appUrl: string, flowId: string): Promise<FlowView> {
-  const response = await fetch(`${appUrl}/flows/${flowId}`);
+async function readOverHttp(app: { appUrl: string; verikit: Verikit }, flowId: string): Promise<FlowView> {
+  const response = await fetch(`${app.appUrl}/flows/${flowId}`, {
+    headers: { 'verikit-flow-secret': app.verikit.flowSecret(flowId) },
+  });
   expect(response.status).toBe(200);
   return (await response.json()) as FlowView;
 }
@@ -177,7 +179,7 @@ describe('USSD webhook end to end: sandbox → node:http flow handler → engine
       expect(app.received[1]!.answer).toEqual({ status: 'applied', flowId: started.id });
 
       // Exactly one committed change, made by the webhook: the flow went to verified, one version up.
-      const verified = await readOverHttp(app.appUrl, started.id);
+      const verified = await readOverHttp(app, started.id);
       expect(verified.status).toBe('verified');
       expect(verified.version).toBe(started.version + 1);
       expect(committed.map((view) => [view.status, view.version])).toEqual([['verified', started.version + 1]]);
@@ -190,7 +192,7 @@ describe('USSD webhook end to end: sandbox → node:http flow handler → engine
       const replayOfFirst = await app.replay(app.received[0]!);
       expect([replayOfFirst.status, await replayOfFirst.json()]).toEqual([200, { status: 'duplicate' }]);
 
-      const after = await readOverHttp(app.appUrl, started.id);
+      const after = await readOverHttp(app, started.id);
       expect([after.status, after.version]).toEqual(['verified', verified.version]);
       expect(committed).toHaveLength(1);
       unsubscribe();
@@ -221,13 +223,13 @@ describe('USSD webhook end to end: sandbox → node:http flow handler → engine
       expect(app.received[0]!.answer).toMatchObject({ status: 'retry', error: { code: 'store_unavailable' } });
       expect(app.received[1]!.answer).toEqual({ status: 'applied', flowId: started.id });
 
-      const verified = await readOverHttp(app.appUrl, started.id);
+      const verified = await readOverHttp(app, started.id);
       expect([verified.status, verified.version]).toEqual(['verified', started.version + 1]);
       expect(committed.map((view) => [view.status, view.version])).toEqual([['verified', started.version + 1]]);
 
       const replay = await app.replay(app.received[1]!);
       expect([replay.status, await replay.json()]).toEqual([200, { status: 'duplicate' }]);
-      const after = await readOverHttp(app.appUrl, started.id);
+      const after = await readOverHttp(app, started.id);
       expect(after.version).toBe(verified.version);
       expect(committed).toHaveLength(1);
       unsubscribe();

@@ -1,8 +1,9 @@
 import { Hono, type Handler } from 'hono';
 import { z } from 'zod';
 import type { Verikit, FlowView } from '@verikit/core';
-import { parseInput } from '@verikit/provider';
+import { parseInput, silentLogger } from '@verikit/provider';
 import { clientKeyResolver } from './client-key.js';
+import { StreamCounter } from './stream-limits.js';
 import { Cors, corsMiddleware, type CorsEnv } from './cors.js';
 import { errorResponse } from './error-response.js';
 import { ForbiddenError } from './errors/forbidden-error.js';
@@ -50,6 +51,20 @@ const optionsSchema = z.object({
     })
     .optional(),
   trustProxy: z.boolean({ error: 'must be true or false' }).optional(),
+  ipv6PrefixBits: z.number().int().min(32).max(128).optional(),
+  requireFlowSecret: z.boolean({ error: 'must be true or false' }).optional(),
+  proofTtlMs: z
+    .number({ error: 'must be a number of milliseconds' })
+    .int({ error: 'must be a whole number of milliseconds' })
+    .min(1000, { error: 'must be at least 1000 ms' })
+    .max(60 * 60_000, { error: 'must be at most 3600000 ms (1 hour)' })
+    .optional(),
+  streamLimits: z
+    .strictObject({
+      perClient: z.number().int().min(1).max(1_000_000).optional(),
+      perFlow: z.number().int().min(1).max(1_000_000).optional(),
+    })
+    .optional(),
   onError: z.function().optional(),
   cors: z
     .object({
@@ -77,7 +92,10 @@ const optionsSchema = z.object({
  * Hono routes, our CORS middleware, and one error answer for everything.
  *
  * Routes, below `basePath`:
- * - `POST /flows`: start a flow (201 with the view)
+ * - `POST /flows`: start a flow (201 with the view and its `flowSecret`; `Idempotency-Key` and
+ *   `Verikit-Owner` make a repeat return the same flow)
+ * - every route of a flow needs the flow secret the start answered with (`Verikit-Flow-Secret`
+ *   header), unless `requireFlowSecret: false`; without it the flow does not exist (404)
  * - `GET /flows/:id`: read the view
  * - `POST /flows/:id/events`: send a user event (`submit-code`, `resend`, `restart`, `cancel`)
  * - `GET /flows/:id/stream`: server-sent events of the view, live
@@ -97,6 +115,7 @@ const optionsSchema = z.object({
 export function createFlowHandler(options: FlowHandlerOptions): FlowHandler {
   parseInput(optionsSchema, options);
   const { verikit } = options;
+  const logger = options.logger ?? silentLogger;
   const basePath = normalizeBasePath(options.basePath ?? '');
   const webhookPath = options.webhookPath === false ? undefined : (options.webhookPath ?? '/webhooks');
   const routes = flowRoutes({
@@ -108,9 +127,18 @@ export function createFlowHandler(options: FlowHandlerOptions): FlowHandler {
     clientKey: clientKeyResolver({
       clientKey: options.clientKey,
       trustProxy: options.trustProxy ?? false,
-      logger: verikit.logger,
+      ipv6PrefixBits: options.ipv6PrefixBits ?? 64,
+      logger,
     }),
+    requireFlowSecret: options.requireFlowSecret ?? true,
+    proofTtlMs: options.proofTtlMs,
+    streams: new StreamCounter(options.streamLimits),
   });
+  if (options.requireFlowSecret === false && options.authorize === undefined) {
+    logger.warn('verikit.http.flow-secret-off', {
+      hint: 'requireFlowSecret: false without authorize: whoever holds a flow id may read, drive and prove that flow',
+    });
+  }
 
   async function authorize(request: Request, flow: FlowView | FlowStartRequest, action: FlowAction): Promise<void> {
     if ((await options.authorize?.(request, flow, action)) !== true) throw new ForbiddenError();
@@ -151,17 +179,20 @@ export function createFlowHandler(options: FlowHandlerOptions): FlowHandler {
   app.notFound((c) => fail(new RouteNotFoundError(), c.req.raw));
   app.onError((error, c) => fail(error, c.req.raw));
   const api = basePath === '' ? app : app.basePath(basePath);
-  if (webhookPath !== undefined) {
+  // The webhook route exists only where something sends webhooks: a provider with a `webhooks`
+  // capability, or a parser of one's own. Termii and Twilio send none, and need no secret.
+  const receivesWebhooks = verikit.webhooks !== undefined || options.webhooks?.parse !== undefined;
+  if (webhookPath !== undefined && receivesWebhooks) {
     const configured = options.webhooks !== undefined;
-    if (!configured && verikit.provider.webhooks !== undefined) {
-      verikit.logger.warn('verikit.webhook.not-configured', {
+    if (!configured) {
+      logger.warn('verikit.webhook.not-configured', {
         hint: 'the provider sends webhooks but createFlowHandler has no webhooks option: every webhook is refused (401) until webhooks: { secret } is set; webhookPath: false leaves the route out',
       });
     }
     // Given webhook options must authenticate (a secret, a verifier, or the explicit opt-out):
     // `webhooks: { secret: process.env.X }` with X unset throws here, naming webhooks.secret.
     const handleWebhook = webhookHandlerFor(
-      { ...options.webhooks, verikit },
+      { logger, ...options.webhooks, verikit },
       { fieldPrefix: 'webhooks', requireSecret: configured },
     );
     const answer = route(routeMethods.webhooks, (request) => handleWebhook(request), new Cors(undefined));

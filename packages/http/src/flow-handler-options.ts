@@ -1,7 +1,9 @@
 import type { z } from 'zod';
+import type { Logger } from '@verikit/provider';
 import type { Verikit, startInputSchema, FlowView } from '@verikit/core';
 import type { ClientKeyFunction } from './client-key.js';
 import type { CorsOptions } from './cors.js';
+import type { StreamLimits } from './stream-limits.js';
 import type { createWebhookHandler, WebhookHandlerOptions } from './webhooks/create-webhook-handler.js';
 
 /**
@@ -33,22 +35,39 @@ export interface FlowHandlerOptions {
   /** Cross-origin access for browser apps on other origins. Default: none (same origin only). */
   cors?: CorsOptions;
   /**
-   * Called before every flow action; deny with anything but `true` (403). Default: allow. Flow ids
-   * are unguessable 128-bit capability tokens: without this hook, whoever holds an id may read and
-   * drive that flow, and anyone may start flows (subject to the engine's send limits).
+   * Called before every flow action, after the flow secret is checked; deny with anything but `true`
+   * (403). Default: allow. It adds the app's own policy (the signed-in user owns this number) on
+   * top of the flow secret (docs/security.md).
    */
   authorize?: FlowAuthorizer;
+  /**
+   * Whether reading, following, driving and proving a flow needs its flow secret (the
+   * `Verikit-Flow-Secret` header; `@verikit/client` sends it). Default `true`. `false` is the opt-out
+   * for apps that authorize every request by their own session in `authorize`: the flow id alone then
+   * opens the flow, so a warning is logged at creation when no `authorize` is given.
+   */
+  requireFlowSecret?: boolean;
+  /**
+   * How long a proof from `POST /flows/:id/proof` lives, in ms: long enough for the rest of your form
+   * (a phone proof waits while the user fills in the BVN step). Default 5 minutes, at most 1 hour.
+   */
+  proofTtlMs?: number;
+  /** Live streams this server holds per client and per flow; the excess is a 429 with `Retry-After`. Default 20 and 5. */
+  streamLimits?: StreamLimits;
+  /** How much of an IPv6 address names one client, in bits. Default 64 (one subscriber's network). */
+  ipv6PrefixBits?: number;
   /**
    * How the webhook route verifies what it receives: the secret, scheme and window (docs/webhooks.md).
    * When given, `secret` is required (or a verifier of your own, or the explicit `allowUnsigned`):
    * `{ secret: process.env.X }` with X unset throws at creation, naming `webhooks.secret`.
-   * Default: none, so every webhook is refused (401), and a warning is logged at creation when the
-   * provider sends webhooks.
+   * Default: none, so every webhook is refused (401), and a warning is logged at creation. Ignored
+   * when the provider sends no webhooks (Termii, Twilio): the route is off, and no secret is needed.
    */
   webhooks?: Omit<WebhookHandlerOptions, 'verikit'>;
   /**
    * The webhook route, below `basePath`, answered by {@link createWebhookHandler} with the `webhooks`
-   * options. Default `'/webhooks'`; `false` leaves the route out (404).
+   * options. Default `'/webhooks'`; `false` leaves the route out (404). Off whatever this says when
+   * the provider has no `webhooks` capability and `webhooks.parse` is not given.
    */
   webhookPath?: string | false;
   /** Interval of SSE heartbeat comments, in ms. Default 15,000. */
@@ -57,8 +76,9 @@ export interface FlowHandlerOptions {
   maxBodyBytes?: number;
   /**
    * Who the engine's send guard counts a start or a resend against (docs/abuse.md). Default: the
-   * peer address (known through {@link toNodeHandler} or @hono/node-server), or with `trustProxy`
-   * the last `X-Forwarded-For` entry; a request with neither counts under one shared key.
+   * client address (known through {@link toNodeHandler}, @hono/node-server or `toHonoHandler`), or
+   * with `trustProxy` the last `X-Forwarded-For` entry, IPv6 grouped per /64; a request with neither
+   * is left out of the per-client limit (a warning says so once), never counted in a shared bucket.
    */
   clientKey?: ClientKeyFunction;
   /**
@@ -66,6 +86,12 @@ export interface FlowHandlerOptions {
    * the default client key is then its last entry. Default `false` (a client could set the header).
    */
   trustProxy?: boolean;
+  /**
+   * Where the handler logs (a client key it cannot read, webhooks refused or not configured); the
+   * `webhooks` options take it too unless they name their own. Default: silent. Give the engine's
+   * logger to read every verikit line in one place.
+   */
+  logger?: Logger;
   /**
    * Called with every error answered with a 5xx (store or provider down, or an unexpected
    * failure, whose details the client never sees), for the application's logs.

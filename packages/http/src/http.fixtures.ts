@@ -118,7 +118,9 @@ export async function setupHttp(
     changeBus: bus,
     ...engineOptions,
   });
-  const served = await listen(createFlowHandler({ verikit, ...handlerOptions }));
+  // These tests predate flow secrets and read flows by id alone: they opt out, as an app that
+  // authorizes by its own session would. The attack tests (src/attacks) run with the default.
+  const served = await listen(createFlowHandler({ verikit, requireFlowSecret: false, ...handlerOptions }));
   return {
     verikit,
     provider,

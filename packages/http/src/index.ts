@@ -16,6 +16,12 @@ export type {
 } from './flow-handler-options.js';
 export type { CorsOptions } from './cors.js';
 export type { ClientKeyFunction } from './client-key.js';
+export type { StreamLimits } from './stream-limits.js';
+export { toHonoHandler, type HonoHandlerOptions, type ConnInfoLike } from './hono-handler.js';
+/** @public The header names the HTTP API reads, for a client or a proxy of one's own (docs/security.md). */
+export { flowSecretHeader } from './flow-routes.js';
+/** @public The header names the HTTP API reads, for a client or a proxy of one's own (docs/security.md). */
+export { idempotencyKeyHeader, ownerHeader } from './start-options.js';
 export type { ErrorResponseBody } from './error-response.js';
 export { toNodeHandler, type NodeHandler, type NodeHandlerOptions } from './node-adapter.js';
 export { answerClientErrors } from './node-client-errors.js';

@@ -1,9 +1,15 @@
 /**
- * Masks every run of 4 or more digits (a code, a BVN/NIN, a phone number) with `•`, at most 12 of them,
- * except a duration in milliseconds (`15000 ms`): our own timeout messages stay readable.
+ * A run of 4 or more digits, unless it is a duration verikit writes itself (`within 10000 ms`: the whole run
+ * followed by ` ms`), which is never a number, a code or an identity number.
+ */
+const maskedDigits = /\d{4,}(?!\d| ms\b)/g;
+
+/**
+ * Masks every run of 4 or more digits (a code, a BVN/NIN, a phone number) with `•`, at most 12 of them. A
+ * duration in milliseconds (`10000 ms`) is left as it is.
  */
 export function maskDigits(text: string): string {
-  return text.replace(/\d{4,}(?!\d)(?! ?ms\b)/g, (digits) => '•'.repeat(Math.min(digits.length, 12)));
+  return text.replace(maskedDigits, (digits) => '•'.repeat(Math.min(digits.length, 12)));
 }
 
 /**

@@ -7,6 +7,11 @@ import { useRequestState } from './use-request-state.js';
 export interface UseStartFlowResult {
   /** Starts a flow; resolves to its first view, or undefined when it failed (see `error`). Never rejects. */
   start(input: StartFlowInput): Promise<FlowView | undefined>;
+  /**
+   * Resumes the live flow this browser started for the same input (after a reload: the client keeps
+   * flow handles in `sessionStorage`); resolves to its view, or undefined when there is none. Sends nothing.
+   */
+  resume(input: StartFlowInput): Promise<FlowView | undefined>;
   /** The first view of the flow last started. */
   readonly view: FlowView | undefined;
   /** True while `start` runs: disable the form meanwhile. */
@@ -37,9 +42,17 @@ export function useStartFlow(): UseStartFlowResult {
     },
     [client, run],
   );
+  const resume = useCallback(
+    async (input: StartFlowInput) => {
+      const resumed = await run(() => client.resume(input));
+      if (resumed !== undefined) setView(resumed);
+      return resumed;
+    },
+    [client, run],
+  );
   const reset = useCallback(() => {
     setView(undefined);
     resetState();
   }, [resetState]);
-  return { start, view, isPending: state.isPending, error: state.error, reset };
+  return { start, resume, view, isPending: state.isPending, error: state.error, reset };
 }

@@ -28,8 +28,12 @@ async function listen(
   };
 }
 
-function postJson(url: string, body: unknown): Promise<Response> {
-  return fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+function postJson(url: string, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
+  return fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
 }
 
 async function nextView(events: ServerSentEventReader): Promise<FlowView | undefined> {
@@ -73,21 +77,25 @@ describe.skipIf(unavailable !== undefined)('SSE across instances sharing Redis',
     const a = await instance(clock);
     const b = await instance(clock);
     const phoneNumber = freshPhoneNumber();
-    const flow = (await (await postJson(`${a.url}/flows`, { kind: 'phone', phoneNumber })).json()) as FlowView;
+    const started = await (await postJson(`${a.url}/flows`, { kind: 'phone', phoneNumber })).json();
+    // The flow secret from instance A opens the flow on instance B: it is derived from the shared engine secret.
+    const { flowSecret, ...flow } = started as FlowView & { flowSecret: string };
+    const owned = { 'verikit-flow-secret': flowSecret };
     expect(flow.status).toBe('awaiting-code');
 
     const controller = new AbortController();
     const events = new ServerSentEventReader(
-      await fetch(`${b.url}/flows/${flow.id}/stream`, { signal: controller.signal }),
+      await fetch(`${b.url}/flows/${flow.id}/stream`, { signal: controller.signal, headers: owned }),
     );
     expect(await nextView(events)).toEqual(flow);
     // The Redis SUBSCRIBE is asynchronous: wait for it, as the handler does when the engine exposes it.
     await b.verikit.subscribed(flow.id);
 
-    const response = await postJson(`${a.url}/flows/${flow.id}/events`, {
-      type: 'submit-code',
-      code: a.provider.lastCode(phoneNumber),
-    });
+    const response = await postJson(
+      `${a.url}/flows/${flow.id}/events`,
+      { type: 'submit-code', code: a.provider.lastCode(phoneNumber) },
+      owned,
+    );
     const verified = (await response.json()) as FlowView;
     expect(verified.status).toBe('verified');
 

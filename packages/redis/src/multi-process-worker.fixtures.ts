@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 /**
  * One app instance of the multi-process test, run as its own Node process:
  * `node --import tsx --conditions=@verikit/source multi-process-worker.fixtures.ts <index>`.
@@ -85,7 +86,10 @@ async function act(
 async function ussd(flowId: string, phoneNumber: string): Promise<void> {
   const webhook = async () => {
     try {
-      const result = await verikit.receive({ type: 'ussd-verification', phoneNumber, status: 'success' });
+      const result = await verikit.receive({
+        id: randomUUID(),
+        event: { type: 'ussd-verification', phoneNumber, status: 'success' },
+      });
       actions.push({ flowId, action: 'receive', outcome: result.outcome });
     } catch (error) {
       actions.push({ flowId, action: 'receive', ...outcomeOf(error, unexpected) });

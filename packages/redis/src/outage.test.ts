@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { createClient } from '@keyv/redis';
 import { createVerikit, FlowNotFoundError, StoreError, VerikitError, type FlowView, type Verikit } from '@verikit/core';
 import { ManualClock } from '@verikit/testing';
@@ -195,7 +196,10 @@ describe.skipIf(serverMissing !== undefined)('Redis outage (a private redis-serv
     await expectStoreError(b.verikit.send(phone[0]!.id, { type: 'submit-code', code: rightCode }));
     await expectStoreError(a.verikit.start({ kind: 'phone', phoneNumber: freshPhoneNumber() }));
     await expectStoreError(
-      b.verikit.receive({ type: 'ussd-verification', phoneNumber: ussdNumbers[0]!, status: 'success' }),
+      b.verikit.receive({
+        id: randomUUID(),
+        event: { type: 'ussd-verification', phoneNumber: ussdNumbers[0]!, status: 'success' },
+      }),
     );
     await expectStoreError(a.store.claim('webhook:during-outage', 60_000));
     await enoughStoreErrors;
@@ -238,13 +242,10 @@ describe.skipIf(serverMissing !== undefined)('Redis outage (a private redis-serv
     clock.advance(20_000);
     for (const [index, flow] of ussd.entries()) {
       const result = await b.verikit.receive({
-        type: 'ussd-verification',
-        phoneNumber: ussdNumbers[index]!,
-        status: 'success',
+        id: randomUUID(),
+        event: { type: 'ussd-verification', phoneNumber: ussdNumbers[index]!, status: 'success' },
       });
-      expect(result.outcome).toBe('applied');
-      expect(result.view?.status).toBe('verified');
-      expect(result.flowId).toBe(flow.id);
+      expect(result).toMatchObject({ outcome: 'applied', flowId: flow.id, view: { status: 'verified' } });
     }
     for (const flow of phone) {
       let view = await a.verikit.get(flow.id);

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { createClient } from '@keyv/redis';
 import { createVerikit, StoreError, type FlowView, type Logger } from '@verikit/core';
 import { createTestProviderV1 } from '@verikit/testing';
@@ -64,7 +65,7 @@ describe.skipIf(skipReason !== undefined)('RedisChangeBus across instances', () 
     stores.push(store);
     buses.push(changeBus);
     const verikit = createVerikit({ provider, store, changeBus, secret, ...(clock ? { clock } : {}) });
-    provider.onEvent((event) => verikit.receive(event));
+    provider.onEvent((event) => verikit.receive({ id: randomUUID(), event }));
     return { provider, store, changeBus, verikit };
   }
 

@@ -7,7 +7,7 @@ import {
   type FlowView,
   type Logger,
 } from '@verikit/core';
-import { safeStoreCause } from '@verikit/core/store';
+import { changeChannelPrefix, safeStoreCause } from '@verikit/core/internal';
 import { healerFor, isClusterClient } from './cluster-healer.js';
 import type { RedisFlowStore, RedisFlowStoreClient } from './redis-flow-store.js';
 import { createSubscriberLink, type PubSubClient, type PubSubMode, type SubscriberLink } from './subscriber-link.js';
@@ -105,8 +105,8 @@ export class RedisChangeBus implements FlowChangeBus {
     this.#publisher = publisher as unknown as PubSubClient;
     this.#givenSubscriber = options.subscriber as unknown as PubSubClient | undefined;
     this.#channelPrefix = options.store
-      ? options.store.redisKey('changes:')
-      : `${options.namespace ?? 'verikit'}::changes:`;
+      ? options.store.redisKey(changeChannelPrefix)
+      : `${options.namespace ?? 'verikit'}::${changeChannelPrefix}`;
     this.#logger = options.logger ?? silentLogger;
     this.#onResync = options.onResync;
     const subscribeTimeoutMs = options.subscribeTimeoutMs ?? defaultSubscribeTimeoutMs;

@@ -8,7 +8,7 @@ import {
   type LimitResult,
   type SendGuardStore,
 } from '@verikit/core';
-import { safeStoreCause } from '@verikit/core/store';
+import { claimRecordKey, flowRecordKey, limitRecordKey, routeRecordKey, safeStoreCause } from '@verikit/core/internal';
 import { InvalidInputError } from '@verikit/provider';
 import Keyv from 'keyv';
 import { healerFor, isClusterClient, type ClusterHealer } from './cluster-healer.js';
@@ -195,7 +195,7 @@ export class RedisFlowStore implements FlowStore {
   }
 
   async getFlow(id: string): Promise<FlowRecord | undefined> {
-    const raw = await this.#call('read a flow', (client) => client.get(this.redisKey(`flow:${id}`)));
+    const raw = await this.#call('read a flow', (client) => client.get(this.redisKey(flowRecordKey(id))));
     return decodeRecord(raw);
   }
 
@@ -203,7 +203,7 @@ export class RedisFlowStore implements FlowStore {
     const ttl = redisTtl(ttlMs);
     const payload = encodeRecord(record, ttl);
     const reply = await this.#call('write a flow', (client) =>
-      compareAndSetScript.run(client, this.redisKey(`flow:${record.id}`), [
+      compareAndSetScript.run(client, this.redisKey(flowRecordKey(record.id)), [
         String(expectedVersion),
         payload,
         ttl === undefined ? '' : String(ttl),
@@ -213,7 +213,7 @@ export class RedisFlowStore implements FlowStore {
   }
 
   async getRoute(key: string): Promise<string | undefined> {
-    const raw = await this.#call('read a route', (client) => client.get(this.redisKey(`route:${key}`)));
+    const raw = await this.#call('read a route', (client) => client.get(this.redisKey(routeRecordKey(key))));
     try {
       const value = decodeEnvelope<unknown>(raw as string | null);
       return typeof value === 'string' ? value : undefined;
@@ -226,7 +226,7 @@ export class RedisFlowStore implements FlowStore {
     const ttl = redisTtl(ttlMs);
     await this.#call('write a route', (client) =>
       client.set(
-        this.redisKey(`route:${key}`),
+        this.redisKey(routeRecordKey(key)),
         encodeEnvelope(flowId, ttl),
         ttl === undefined ? undefined : { expiration: { type: 'PX', value: ttl } },
       ),
@@ -236,7 +236,7 @@ export class RedisFlowStore implements FlowStore {
   async claim(key: string, ttlMs: number): Promise<boolean> {
     const ttl = redisTtl(ttlMs) ?? 1;
     const reply = await this.#call('claim a key', (client) =>
-      client.set(this.redisKey(`claim:${key}`), encodeEnvelope(1, ttl), {
+      client.set(this.redisKey(claimRecordKey(key)), encodeEnvelope(1, ttl), {
         condition: 'NX',
         expiration: { type: 'PX', value: ttl },
       }),
@@ -247,7 +247,7 @@ export class RedisFlowStore implements FlowStore {
   async consume(key: string, limit: number, windowMs: number, now: number): Promise<LimitResult> {
     const window = Math.max(1, Math.ceil(windowMs));
     const reply = await this.#call('update a limit', (client) =>
-      consumeScript.run(client, this.redisKey(`limit:${key}`), [
+      consumeScript.run(client, this.redisKey(limitRecordKey(key)), [
         String(Math.floor(now)),
         String(limit),
         String(window),

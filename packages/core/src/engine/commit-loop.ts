@@ -2,13 +2,13 @@ import type { AnyMachineSnapshot } from 'xstate';
 import type { Logger } from '@verikit/provider';
 import { ConflictError } from '../errors/conflict-error.js';
 import type { FlowEnvironment, InternalEvent } from '../flows/flow-definition.js';
-import type { EffectRequest } from '../flows/shared.js';
+import type { EffectRequest } from '../flows/flow-context.js';
 import { errorCode } from '../logging/error-code.js';
 import type { FlowRecord, FlowStore } from '../store/flow-store.js';
 import type { FlowChangeBus } from './change-bus.js';
 import type { FlowQueue } from './flow-queue.js';
 import type { FlowRecords, Loaded } from './flow-records.js';
-import type { Clock } from './options.js';
+import type { Clock } from '../time/clock.js';
 import { toView, type FlowView } from './view.js';
 
 /** What one try of a commit does with the flow it loaded. */

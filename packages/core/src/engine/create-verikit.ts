@@ -1,25 +1,23 @@
 import {
   InvalidInputError,
   VerikitError,
-  type Logger,
   type MessageSendResultV1,
-  type ProviderEventV1,
-  type ProviderV1,
+  type WebhooksCapabilityV1,
 } from '@verikit/provider';
 import { StoreError } from '../errors/store-error.js';
 import { UsageError } from '../errors/usage-error.js';
 import type { FlowEnvironment } from '../flows/flow-definition.js';
 import type { CallOptions } from '../guard/call-options.js';
 import { SendGuard } from '../guard/send-guard.js';
-import { memorySendGuardStore } from '../guard/send-guard-store.js';
+import { memorySendGuardStore } from '../store/send-guard-store.js';
 import type { FlowPolicies } from '../flows/policies.js';
 import type { SendSmsInput, SendWhatsAppInput, StartInput, UserEvent } from '../inputs/inputs.js';
 import { parseFlowId } from '../inputs/parse-flow-id.js';
 import type { IssueProofOptions, ProofClaim } from '../proof/proof-inputs.js';
+import { FlowSecrets } from '../ownership/flow-secrets.js';
 import { Proofs, type IssuedProof } from '../proof/proofs.js';
 import type { Verification } from '../proof/verification.js';
 import { SecretBox } from '../secrets/secrets.js';
-import type { FlowStore } from '../store/flow-store.js';
 import { safeStoreCause } from '../store/safe-store-cause.js';
 import type { FlowListener } from './change-bus.js';
 import { CommitLoop } from './commit-loop.js';
@@ -27,16 +25,23 @@ import { EffectRunner } from './effect-runner.js';
 import { FlowQueue } from './flow-queue.js';
 import { FlowRecords } from './flow-records.js';
 import { sendSms, sendWhatsApp } from './messaging.js';
-import { resolveOptions, type Clock, type VerikitOptions } from './options.js';
-import { receiveProviderEvent, type ReceiveResult } from './receive.js';
+import { resolveOptions, type VerikitOptions } from './options.js';
+import { applyProviderEvent } from '../inbound/apply-provider-event.js';
+import {
+  receiveDelivery,
+  type ProviderDelivery,
+  type ReceiveOptions,
+  type ReceiveResult,
+} from '../inbound/receive-delivery.js';
 import { SendLimit } from './send-limit.js';
 import { startFlow } from './start-flow.js';
 import { applyUserEvent } from './user-event.js';
 import { toView, type FlowView } from './view.js';
 
-export type { Clock, VerikitOptions } from './options.js';
+export type { VerikitOptions } from './options.js';
+export type { Clock } from '../time/clock.js';
 export type { CallOptions } from '../guard/call-options.js';
-export type { ReceiveResult } from './receive.js';
+export type { ProviderDelivery, ReceiveOptions, ReceiveResult } from '../inbound/receive-delivery.js';
 
 /** The verikit engine: starts flows, takes user events, runs provider calls, and sends messages. */
 export interface Verikit {
@@ -50,6 +55,15 @@ export interface Verikit {
    * starts; a resend or restart passes the send guard, for `options.client` where given.
    */
   send(flowId: string, event: UserEvent, options?: CallOptions): Promise<FlowView>;
+  /**
+   * The flow secret of a flow: what the HTTP API asks of a browser before it reads, follows, drives or
+   * proves the flow (docs/security.md). The flow handler hands it to the browser that started the
+   * flow; a server that starts a flow itself hands it on the same way. Derived from the engine's
+   * secret and the id: never stored, never logged, never in a view.
+   */
+  flowSecret(flowId: string): string;
+  /** True when `secret` is the flow secret of `flowId`, compared in constant time; whether the flow exists plays no part. */
+  isFlowSecret(flowId: string, secret: unknown): boolean;
   /** Reads a flow as of now: a flow read after its expiry is expired whether or not a timer ran. */
   get(flowId: string): Promise<FlowView>;
   /** Same as `send(flowId, { type: 'cancel' })`. */
@@ -62,20 +76,38 @@ export interface Verikit {
    * it after `subscribe(flowId, …)`: without a live subscription it rejects with a `UsageError`.
    */
   subscribed(flowId: string): Promise<void>;
-  /** Applies a verified provider event (the USSD result) to the flow it concerns. */
-  receive(event: ProviderEventV1): Promise<ReceiveResult>;
+  /**
+   * The one entry for what a provider tells us (today the USSD result): applies a verified
+   * delivery's event to the flow it concerns, once per delivery id across every instance sharing
+   * the store. A redelivery of an applied id is a `duplicate`; one that meets another delivery of
+   * the same id is `in-progress`; a failure rejects and gives the id back, so the next delivery
+   * applies it afresh (docs/webhooks.md). Verifying the delivery is the caller's job
+   * (`@verikit/http`'s webhook route).
+   */
+  receive(delivery: ProviderDelivery, options?: ReceiveOptions): Promise<ReceiveResult>;
+  /**
+   * How the provider's webhooks are read into events: its `webhooks` capability, or `undefined`
+   * when the provider sends no webhooks (then no webhook route is needed).
+   */
+  readonly webhooks: WebhooksCapabilityV1 | undefined;
   /**
    * What a verified flow verified (the full phone number, or the identity type and the number's keyed
    * hash; when; by which provider), for the backend only. A flow not verified: `FlowNotVerifiedError`.
    */
   verification(flowId: string): Promise<Verification>;
-  /** A short-lived signed proof that a flow is verified, for the browser to hand to the app's signup endpoint (default 5 minutes). */
+  /** A short-lived sealed proof that a flow is verified, for the browser to hand to the app's signup endpoint (default 5 minutes). */
   issueProof(flowId: string, options?: IssueProofOptions): Promise<IssuedProof>;
   /**
    * On the signup endpoint: accepts a proof once, for the number it proves; resolves to what was
    * verified. Otherwise a `ProofRejectedError` whose `reason` is `invalid`, `expired`, `mismatch` or `used`.
    */
   redeemProof(token: string, claim: ProofClaim): Promise<Verification>;
+  /**
+   * Redeems several proofs as one claim set, all or none (a phone and a BVN proof at account
+   * creation): resolves to their verifications in order, or rejects with the first `ProofRejectedError`
+   * having used none of them.
+   */
+  redeemProofs(proofs: readonly { token: string; claim: ProofClaim }[]): Promise<Verification[]>;
   /** Sends one SMS through the provider; no flow is involved. */
   sendSms(input: SendSmsInput): Promise<
     MessageSendResultV1 & {
@@ -90,16 +122,8 @@ export interface Verikit {
       provider: string;
     }
   >;
-  /** The provider the engine was created with (its `webhooks.parse` reads the provider's webhooks). */
-  readonly provider: ProviderV1;
-  /** The engine's clock: what `now` means for every flow, webhook timestamps included. */
-  readonly clock: Clock;
-  /** The engine's logger. */
-  readonly logger: Logger;
   /** The policies in force. */
   readonly policies: Readonly<FlowPolicies>;
-  /** Where the engine keeps flows (the HTTP layer keeps webhook ids there too). */
-  readonly store: FlowStore;
 }
 
 /**
@@ -151,13 +175,15 @@ export function createVerikit(options: VerikitOptions): Verikit {
     provider: provider.name,
   });
 
+  const flowSecrets = new FlowSecrets(settings.secret);
+
   const verikit: Verikit = {
     policies,
-    store,
-    provider,
-    clock,
-    logger,
-    start: (input, options) => startFlow({ settings, env, records, commits, limits, effects }, input, options),
+    webhooks: provider.webhooks,
+    start: (input, options) =>
+      startFlow({ settings, env, records, commits, limits, effects, read: get }, input, options),
+    flowSecret: (flowId) => flowSecrets.of(parseFlowId(flowId)),
+    isFlowSecret: (flowId, secret) => flowSecrets.matches(parseFlowId(flowId), secret),
     send: (flowId, event, options) => applyUserEvent({ env, commits, limits, effects }, flowId, event, options),
     get,
     cancel: (flowId) => verikit.send(flowId, { type: 'cancel' }),
@@ -197,10 +223,16 @@ export function createVerikit(options: VerikitOptions): Verikit {
         });
       }
     },
-    receive: (event) => receiveProviderEvent({ store, commits, env }, event),
+    receive: (delivery, receiveOptions) =>
+      receiveDelivery(
+        { store, logger, apply: (event) => applyProviderEvent({ store, commits, env }, event) },
+        delivery,
+        receiveOptions,
+      ),
     verification: (flowId) => proofs.verification(flowId),
     issueProof: (flowId, proofOptions) => proofs.issue(flowId, proofOptions),
     redeemProof: (token, claim) => proofs.redeem(token, claim),
+    redeemProofs: (items) => proofs.redeemAll(items),
     sendSms: (input) => sendSms(settings, input),
     sendWhatsApp: (input) => sendWhatsApp(settings, input),
   };

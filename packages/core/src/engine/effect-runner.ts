@@ -1,7 +1,7 @@
 import { ProviderUnavailableError, safeProviderMessage, VerikitError, type Logger } from '@verikit/provider';
 import { FlowNotFoundError } from '../errors/flow-not-found-error.js';
 import type { EffectDefinition, EffectMemory, FlowEnvironment, InternalEvent } from '../flows/flow-definition.js';
-import type { EffectRequest, FlowContextBase, FlowError } from '../flows/shared.js';
+import type { EffectRequest, FlowContextBase, FlowError } from '../flows/flow-context.js';
 import { errorCode } from '../logging/error-code.js';
 import { acceptSilently, type CommitLoop } from './commit-loop.js';
 import type { FlowRecords, Loaded } from './flow-records.js';

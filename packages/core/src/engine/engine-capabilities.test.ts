@@ -2,22 +2,22 @@ import { describe, expect, it } from 'vitest';
 import { CapabilityError, type MessagingRequirementV1 } from '@verikit/provider';
 import type { StartInput } from '../inputs/inputs.js';
 import { setup } from './engine.fixtures.js';
-import { createProviderDouble, type ProviderDouble } from './provider-double.fixtures.js';
+import { createTestProviderV1, type TestProviderV1 } from '@verikit/testing';
 
 const phone = '+2348012345678';
 const identityNumber = '22212345678';
 
 /** The double without some capabilities, or with some replaced (the calls and outbox stay the double's). */
 function reshaped(
-  double: ProviderDouble,
+  double: TestProviderV1,
   change: Partial<Record<'ussd' | 'phone' | 'identity' | 'sms' | 'whatsapp', unknown>>,
-): ProviderDouble {
+): TestProviderV1 {
   const provider: Record<string, unknown> = { ...double };
   for (const [key, value] of Object.entries(change)) {
     if (value === undefined) delete provider[key];
     else provider[key] = value;
   }
-  return provider as unknown as ProviderDouble;
+  return provider as unknown as TestProviderV1;
 }
 
 /** What the call rejected with; its value when it resolved (then no `isInstance` check below holds). */
@@ -26,40 +26,40 @@ const failure = (promise: Promise<unknown>): Promise<unknown> => promise.catch((
 describe('start checks what the provider can do, before it stores or sends anything', () => {
   const cases: Array<{
     name: string;
-    provider: () => ProviderDouble;
+    provider: () => TestProviderV1;
     input: StartInput;
     capability: string;
     field?: string;
   }> = [
     {
       name: 'no phone verification',
-      provider: () => reshaped(createProviderDouble(), { phone: undefined }),
+      provider: () => reshaped(createTestProviderV1(), { phone: undefined }),
       input: { kind: 'phone', phoneNumber: phone },
       capability: 'phone verification',
     },
     {
       name: 'no voice channel',
-      provider: () => createProviderDouble({ channels: ['sms'] }),
+      provider: () => createTestProviderV1({ channels: ['sms'] }),
       input: { kind: 'phone', phoneNumber: phone, channel: 'voice' },
       capability: 'phone verification by voice',
       field: 'channel',
     },
     {
       name: 'no whatsapp channel',
-      provider: () => createProviderDouble(),
+      provider: () => createTestProviderV1(),
       input: { kind: 'phone', phoneNumber: phone, channel: 'whatsapp' },
       capability: 'phone verification by whatsapp',
       field: 'channel',
     },
     {
       name: 'no USSD',
-      provider: () => reshaped(createProviderDouble(), { ussd: undefined }),
+      provider: () => reshaped(createTestProviderV1(), { ussd: undefined }),
       input: { kind: 'ussd', phoneNumber: phone },
       capability: 'ussd verification',
     },
     {
       name: 'no identity verification',
-      provider: () => reshaped(createProviderDouble(), { identity: undefined }),
+      provider: () => reshaped(createTestProviderV1(), { identity: undefined }),
       input: { kind: 'identity', idType: 'bvn', number: identityNumber },
       capability: 'bvn verification',
       field: 'idType',
@@ -67,7 +67,7 @@ describe('start checks what the provider can do, before it stores or sends anyth
     {
       name: 'identity without NIN',
       provider: () => {
-        const double = createProviderDouble();
+        const double = createTestProviderV1();
         return reshaped(double, { identity: { ...double.identity!, types: ['bvn'] } });
       },
       input: { kind: 'identity', idType: 'nin', number: identityNumber },
@@ -99,7 +99,7 @@ describe('start checks what the provider can do, before it stores or sends anyth
   );
 
   it('a refused start takes no unit of the hourly send limit', async () => {
-    const provider = createProviderDouble({ channels: ['sms'] });
+    const provider = createTestProviderV1({ channels: ['sms'] });
     const { verikit } = setup({ provider, policies: { maxSendsPerHour: 1 } });
     await failure(verikit.start({ kind: 'phone', phoneNumber: phone, channel: 'voice' }));
     expect((await verikit.start({ kind: 'phone', phoneNumber: phone, channel: 'sms' })).status).toBe('awaiting-code');
@@ -109,19 +109,21 @@ describe('start checks what the provider can do, before it stores or sends anyth
 describe('a phone flow on whatsapp', () => {
   it('sends by whatsapp and verifies, end to end on the double', async () => {
     const { verikit, provider } = setup({
-      provider: createProviderDouble({ channels: ['sms', 'voice', 'whatsapp'], phoneCode: '246810' }),
+      provider: createTestProviderV1({ channels: ['sms', 'voice', 'whatsapp'], phoneCode: '246810' }),
     });
     const started = await verikit.start({ kind: 'phone', phoneNumber: phone, channel: 'whatsapp' });
     expect(started).toMatchObject({ status: 'awaiting-code', channel: 'whatsapp' });
     expect(provider.callsOf('phone.send')[0]!.input).toEqual({ phoneNumber: phone, channel: 'whatsapp' });
-    expect(provider.outbox).toEqual([{ channel: 'whatsapp', to: phone, code: '246810' }]);
+    expect(provider.outbox).toEqual([
+      { channel: 'whatsapp', to: phone, code: '246810', text: 'Your verification code is 246810' },
+    ]);
     expect((await verikit.send(started.id, { type: 'submit-code', code: '246810' })).status).toBe('verified');
   });
 });
 
 describe('messages check a required sender before any request', () => {
   const requiring = (requires: readonly MessagingRequirementV1[]) => {
-    const double = createProviderDouble({ defaultSender: 'Ignored' });
+    const double = createTestProviderV1({ defaultSender: 'Ignored' });
     return reshaped(double, { sms: { ...double.sms!, requires }, whatsapp: { ...double.whatsapp!, requires } });
   };
 

@@ -1,4 +1,4 @@
-import { createProviderDouble } from './provider-double.fixtures.js';
+import { createTestProviderV1 } from '@verikit/testing';
 import { ManualClock } from './manual-clock.fixtures.js';
 import { describe, expect, it } from 'vitest';
 import { EventNotAllowedError } from '../errors/index.js';
@@ -9,7 +9,7 @@ import { setup, testSecret } from './engine.fixtures.js';
 describe('concurrency', () => {
   it('100 parallel events on one flow, through two engines on one store, leave a consistent record with no lost update', async () => {
     const keyv = createMemoryKeyv();
-    const provider = createProviderDouble();
+    const provider = createTestProviderV1();
     const clock = new ManualClock();
     const options = { provider, secret: testSecret, clock, policies: { maxAttempts: 100 } };
     // Two engines: each serializes its own commits; between them, compare-and-set decides.
@@ -38,7 +38,7 @@ describe('concurrency', () => {
   it('parallel wrong submits can never exceed the attempt limit (phone, provider-checked)', async () => {
     const maxAttempts = 5;
     const { verikit, provider } = setup({
-      provider: createProviderDouble({ latencyMs: 2 }),
+      provider: createTestProviderV1({ latencyMs: 2 }),
       policies: { maxAttempts },
     });
     const { id } = await verikit.start({ kind: 'phone', phoneNumber: '+2348012345678' });
@@ -83,7 +83,7 @@ describe('concurrency', () => {
 
   it('parallel wrong submits can never exceed the attempt limit (identity, engine-checked), across two engines', async () => {
     const keyv = createMemoryKeyv();
-    const provider = createProviderDouble();
+    const provider = createTestProviderV1();
     const options = { provider, secret: testSecret, policies: { maxAttempts: 3 } };
     const a = createVerikit({ ...options, store: new KeyvFlowStore(keyv) });
     const b = createVerikit({ ...options, store: new KeyvFlowStore(keyv) });

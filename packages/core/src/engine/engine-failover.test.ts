@@ -5,7 +5,7 @@ import { KeyvFlowStore, createMemoryKeyv } from '../store/keyv-flow-store.js';
 import { captureLogger, testSecret } from './engine.fixtures.js';
 import { createVerikit } from './create-verikit.js';
 import { ManualClock } from './manual-clock.fixtures.js';
-import { createProviderDouble } from './provider-double.fixtures.js';
+import { createTestProviderV1 } from '@verikit/testing';
 
 /**
  * The engine over `withFailover` (the engine's side; the failover provider's own tests are in
@@ -13,8 +13,8 @@ import { createProviderDouble } from './provider-double.fixtures.js';
  * store, as two instances of an app do: each builds its own failover provider from the same members.
  */
 function instances(options: { effectTimeoutMs?: number; firstLatencyMs?: number } = {}) {
-  const first = createProviderDouble({ phoneCode: '111111', latencyMs: options.firstLatencyMs ?? 0 });
-  const second = createProviderDouble({ phoneCode: '222222' });
+  const first = createTestProviderV1({ phoneCode: '111111', latencyMs: options.firstLatencyMs ?? 0 });
+  const second = createTestProviderV1({ phoneCode: '222222' });
   const store = new KeyvFlowStore(createMemoryKeyv());
   const clock = new ManualClock();
   const engine = () =>

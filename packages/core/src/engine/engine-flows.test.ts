@@ -1,4 +1,5 @@
-import { createProviderDouble, type ProviderDouble } from './provider-double.fixtures.js';
+import { randomUUID } from 'node:crypto';
+import { createTestProviderV1, type TestProviderV1 } from '@verikit/testing';
 import { describe, expect, it } from 'vitest';
 import { CapabilityError, ProviderRejectedError, ProviderUnavailableError, RateLimitedError } from '@verikit/provider';
 import { EventNotAllowedError } from '../errors/index.js';
@@ -75,7 +76,7 @@ describe('phone flow', () => {
   });
 
   it('refuses a channel the provider lacks, writing nothing', async () => {
-    const { verikit, raw } = setup({ provider: createProviderDouble({ channels: ['sms'] }) });
+    const { verikit, raw } = setup({ provider: createTestProviderV1({ channels: ['sms'] }) });
     const before = raw();
     const error = await verikit
       .start({ kind: 'phone', phoneNumber: phone, channel: 'voice' })
@@ -133,7 +134,7 @@ describe('phone flow', () => {
 describe('effects whose outcome is unknown', () => {
   it('after the deadline shows outcome_unknown, never repeats the send, and applies a late success', async () => {
     // A provider that ignores the abort signal and answers after the deadline.
-    const provider = createProviderDouble();
+    const provider = createTestProviderV1();
     const { verikit } = setup({ provider, clock: { now: () => Date.now() }, policies: { effectTimeoutMs: 100 } });
     provider.script('phone.send', async () => {
       await new Promise((resolve) => setTimeout(resolve, 300));
@@ -155,7 +156,7 @@ describe('effects whose outcome is unknown', () => {
   });
 
   it('with an injected clock that does not move, a timed-out send still shows outcome_unknown', async () => {
-    const provider = createProviderDouble();
+    const provider = createTestProviderV1();
     const { verikit } = setup({ provider, policies: { effectTimeoutMs: 100 } });
     provider.script('phone.send', () => new Promise(() => {}));
     const view = await verikit.start({ kind: 'phone', phoneNumber: phone });
@@ -163,7 +164,7 @@ describe('effects whose outcome is unknown', () => {
   });
 
   it('a check with no answer by the deadline gives the attempt back, and its late answer is applied', async () => {
-    const provider = createProviderDouble();
+    const provider = createTestProviderV1();
     const { verikit } = setup({ provider, policies: { effectTimeoutMs: 100, maxAttempts: 1 } });
     const { id } = await verikit.start({ kind: 'phone', phoneNumber: phone });
     let answer!: (result: { valid: boolean }) => void;
@@ -192,7 +193,7 @@ describe('effects whose outcome is unknown', () => {
   });
 
   it('an identity OTP whose delivery outcome is unknown can still be entered', async () => {
-    const provider = createProviderDouble();
+    const provider = createTestProviderV1();
     const { verikit } = setup({ provider, policies: { effectTimeoutMs: 100 } });
     let otp = '';
     provider.script('identity.sendOtp', (input) => {
@@ -206,7 +207,7 @@ describe('effects whose outcome is unknown', () => {
   });
 
   it('an identity OTP whose delivery outcome is unknown still expires at its expiresAt', async () => {
-    const provider = createProviderDouble();
+    const provider = createTestProviderV1();
     const { verikit, clock } = setup({ provider, policies: { effectTimeoutMs: 100 } });
     let otp = '';
     provider.script('identity.sendOtp', (input) => {
@@ -309,7 +310,7 @@ describe('effects are committed before they run', () => {
 
 describe('identity flow', () => {
   it.each(['bvn', 'nin'] as const)('verifies a %s with the OTP the engine generated', async (idType) => {
-    const provider = createProviderDouble({ identities: { '22212345678': '+2348099999999' } });
+    const provider = createTestProviderV1({ identities: { '22212345678': '+2348099999999' } });
     const { verikit } = setup({ provider });
     const started = await verikit.start({ kind: 'identity', idType, number: '22212345678' });
     expect(started).toMatchObject({ status: 'awaiting-code', idType, number: '*******5678', attemptsLeft: 5 });
@@ -367,7 +368,10 @@ describe('ussd flow', () => {
     const started = await verikit.start({ kind: 'ussd', phoneNumber: phone });
     expect(started.status).toBe('awaiting-dial');
     await new Promise((resolve) => setTimeout(resolve, 250));
-    const received = await verikit.receive({ type: 'ussd-verification', phoneNumber: phone, status: 'success' });
+    const received = await verikit.receive({
+      id: randomUUID(),
+      event: { type: 'ussd-verification', phoneNumber: phone, status: 'success' },
+    });
     expect(received).toMatchObject({ outcome: 'applied', flowId: started.id });
     expect((await verikit.get(started.id)).status).toBe('verified');
   });
@@ -386,14 +390,22 @@ describe('ussd flow', () => {
   it('ignores an event for a number with no active flow, and a second event once verified', async () => {
     const { verikit, provider } = setup();
     expect(
-      await verikit.receive({ type: 'ussd-verification', phoneNumber: '+2348011111111', status: 'success' }),
+      await verikit.receive({
+        id: randomUUID(),
+        event: { type: 'ussd-verification', phoneNumber: '+2348011111111', status: 'success' },
+      }),
     ).toEqual({ outcome: 'no-active-flow' });
     const { id } = await verikit.start({ kind: 'ussd', phoneNumber: phone });
     await provider.completeUssd(phone);
     const version = (await verikit.get(id)).version;
-    expect((await verikit.receive({ type: 'ussd-verification', phoneNumber: phone, status: 'failed' })).outcome).toBe(
-      'no-active-flow',
-    );
+    expect(
+      (
+        await verikit.receive({
+          id: randomUUID(),
+          event: { type: 'ussd-verification', phoneNumber: phone, status: 'failed' },
+        })
+      ).outcome,
+    ).toBe('no-active-flow');
     expect((await verikit.get(id)).version).toBe(version);
   });
 
@@ -420,15 +432,15 @@ describe('messages', () => {
   });
 
   it('an SMS naming no sender, with no engine defaultSender, takes the provider default sender', async () => {
-    const { verikit, provider } = setup({ provider: createProviderDouble({ defaultSender: 'Acme' }) });
+    const { verikit, provider } = setup({ provider: createTestProviderV1({ defaultSender: 'Acme' }) });
     await verikit.sendSms({ to: phone, message: 'Welcome' });
     await verikit.sendSms({ from: 'Other', to: phone, message: 'Welcome' });
     expect(provider.callsOf('sms.send').map((call) => call.input.from)).toEqual(['Acme', 'Other']);
   });
 
   it('a provider without sms or whatsapp: a typed CapabilityError, and no call made', async () => {
-    const { sms: _sms, whatsapp: _whatsapp, ...full } = createProviderDouble();
-    const provider: ProviderDouble = full;
+    const { sms: _sms, whatsapp: _whatsapp, ...full } = createTestProviderV1();
+    const provider: TestProviderV1 = full;
     const { verikit, raw } = setup({ provider, defaultSender: 'Verikit' });
     const before = raw();
     const secretText = 'Your login code is 918273';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { isValidPhoneNumber } from 'libphonenumber-js';
-import { createProviderDouble } from './provider-double.fixtures.js';
+import { createTestProviderV1 } from '@verikit/testing';
 import { describe, expect, it } from 'vitest';
 import { InvalidInputError, VerikitError } from '@verikit/provider';
 import { EventNotAllowedError, FlowNotFoundError } from '../errors/index.js';
@@ -155,7 +155,7 @@ describe('bad input to every public function: a typed error naming the field, an
       [{ type: 'ussd-verification', phoneNumber: megabyte, status: 'success' }, 'event.phoneNumber'],
       [null, 'event'],
     ] as const) {
-      expect((await invalid(() => verikit.receive(event as never))).field).toBe(field);
+      expect((await invalid(() => verikit.receive({ id: 'msg_1', event } as never))).field).toBe(field);
     }
     expect(raw()).toBe(before);
   });
@@ -178,7 +178,7 @@ describe('bad input to every public function: a typed error naming the field, an
 
   it('identity number patterns with the global flag check every number afresh', async () => {
     const verikit = createVerikit({
-      provider: createProviderDouble(),
+      provider: createTestProviderV1(),
       secret: testSecret,
       identityNumberPatterns: { bvn: /^22\d{9}$/g },
     });
@@ -193,7 +193,7 @@ describe('bad input to every public function: a typed error naming the field, an
   });
 
   it('createVerikit with bad options', () => {
-    const provider = createProviderDouble();
+    const provider = createTestProviderV1();
     const cases: Array<[Record<string, unknown>, string]> = [
       [{ provider, secret: 'short' }, 'secret'],
       [{ provider }, 'secret'],

@@ -3,7 +3,7 @@ import { RateLimitedError } from '@verikit/provider';
 import { setup, testSecret } from './engine.fixtures.js';
 import { createVerikit } from './create-verikit.js';
 import { KeyvFlowStore, createMemoryKeyv } from '../store/keyv-flow-store.js';
-import { createProviderDouble } from './provider-double.fixtures.js';
+import { createTestProviderV1 } from '@verikit/testing';
 
 const phone = '+2348031234567';
 const otherPhone = '+2348037654321';
@@ -42,12 +42,12 @@ describe('store key names carry a keyed hash of the phone number, never the numb
     const keyvA = createMemoryKeyv();
     const keyvB = createMemoryKeyv();
     await createVerikit({
-      provider: createProviderDouble(),
+      provider: createTestProviderV1(),
       secret: testSecret,
       store: new KeyvFlowStore(keyvA),
     }).start({ kind: 'ussd', phoneNumber: phone });
     await createVerikit({
-      provider: createProviderDouble(),
+      provider: createTestProviderV1(),
       secret: `${testSecret}-other`,
       store: new KeyvFlowStore(keyvB),
     }).start({
@@ -69,7 +69,10 @@ describe('store key names carry a keyed hash of the phone number, never the numb
     await store.setRoute(`ussd:${phone}`, started.id, 60_000);
     expect(keyNames(keyv).filter((name) => name.includes('route:ussd:phone:'))).toEqual([]);
 
-    const result = await verikit.receive({ type: 'ussd-verification', phoneNumber: phone, status: 'success' });
+    const result = await verikit.receive({
+      id: 'msg_legacy_route',
+      event: { type: 'ussd-verification', phoneNumber: phone, status: 'success' },
+    });
     expect(result).toMatchObject({ outcome: 'applied', flowId: started.id });
     expect(keyNames(keyv).filter((name) => name.includes(phone.slice(-7)))).toHaveLength(1);
   });

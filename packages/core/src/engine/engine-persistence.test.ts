@@ -1,4 +1,4 @@
-import { createProviderDouble } from './provider-double.fixtures.js';
+import { createTestProviderV1 } from '@verikit/testing';
 import { ManualClock } from './manual-clock.fixtures.js';
 import { describe, expect, it, vi } from 'vitest';
 import { RecordSchemaError } from '../errors/index.js';
@@ -9,7 +9,7 @@ import { setup, testSecret } from './engine.fixtures.js';
 describe('persistence', () => {
   it('a new engine over the same Keyv continues a flow started by another', async () => {
     const keyv = createMemoryKeyv();
-    const provider = createProviderDouble();
+    const provider = createTestProviderV1();
     const clock = new ManualClock();
     const first = createVerikit({ provider, secret: testSecret, clock, store: new KeyvFlowStore(keyv) });
     const bvnFlow = await first.start({ kind: 'identity', idType: 'bvn', number: '12345678901' });
@@ -57,7 +57,7 @@ describe('persistence', () => {
     }
     const store = new CountingStore(createMemoryKeyv());
     const verikit = createVerikit({
-      provider: createProviderDouble(),
+      provider: createTestProviderV1(),
       secret: testSecret,
       clock: new ManualClock(),
       store,
@@ -76,7 +76,7 @@ describe('persistence', () => {
 
   it('a result whose starting record another instance changed meanwhile is applied to the fresh record, not lost or doubled', async () => {
     const keyv = createMemoryKeyv();
-    const provider = createProviderDouble();
+    const provider = createTestProviderV1();
     const clock = new ManualClock();
     const a = createVerikit({ provider, secret: testSecret, clock, store: new KeyvFlowStore(keyv) });
     const b = createVerikit({ provider, secret: testSecret, clock, store: new KeyvFlowStore(keyv) });

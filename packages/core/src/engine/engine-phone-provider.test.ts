@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { EventNotAllowedError } from '../errors/index.js';
 import { setup } from './engine.fixtures.js';
-import { createProviderDouble } from './provider-double.fixtures.js';
+import { createTestProviderV1 } from '@verikit/testing';
 
 const phone = '+2348012345678';
 
@@ -138,7 +138,7 @@ describe('sentBy: which provider sent the code', () => {
   });
 
   it("a malformed sentBy is dropped for the provider's own name, and the send still counts", async () => {
-    const provider = createProviderDouble();
+    const provider = createTestProviderV1();
     const { verikit, keyv } = setup({ provider });
     provider.script('phone.send', { requestId: 'req-x', sentBy: '<script>Evil Name</script>' });
     const started = await verikit.start({ kind: 'phone', phoneNumber: phone });

@@ -1,4 +1,4 @@
-import { createProviderDouble } from './provider-double.fixtures.js';
+import { createTestProviderV1 } from '@verikit/testing';
 import { describe, expect, it } from 'vitest';
 import type { FlowView } from './view.js';
 import { setup, testSecret } from './engine.fixtures.js';
@@ -7,7 +7,7 @@ describe('secrets and identity numbers never leak', () => {
   it('after complete flows: no generated OTP, submitted code or full BVN/NIN in the store, logs, errors or views', async () => {
     const bvn = '22298765432';
     const nin = '33398765432';
-    const provider = createProviderDouble({
+    const provider = createTestProviderV1({
       identities: { [bvn]: '+2348020000001', [nin]: '+2348020000002' },
       phoneCode: '864213',
     });
@@ -75,12 +75,12 @@ describe('secrets and identity numbers never leak', () => {
   });
 
   it('stores the generated OTP only as a keyed hash that depends on the secret', async () => {
-    const provider = createProviderDouble();
+    const provider = createTestProviderV1();
     const one = setup({ provider });
     const { id } = await one.verikit.start({ kind: 'identity', idType: 'bvn', number: '12345678901' });
     const record = (await one.keyv.get(`flow:${id}`)) as { context: { otpHash: string; numberHash: string } };
     expect(record.context.otpHash).toMatch(/^[0-9a-f]{32}$/);
-    const other = setup({ provider: createProviderDouble(), secret: `${testSecret}-other` });
+    const other = setup({ provider: createTestProviderV1(), secret: `${testSecret}-other` });
     const { id: otherId } = await other.verikit.start({ kind: 'identity', idType: 'bvn', number: '12345678901' });
     const otherRecord = (await other.keyv.get(`flow:${otherId}`)) as { context: { numberHash: string } };
     expect(otherRecord.context.numberHash).not.toBe(record.context.numberHash);

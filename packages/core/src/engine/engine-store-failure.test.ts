@@ -1,5 +1,5 @@
 import { inspect } from 'node:util';
-import { createProviderDouble } from './provider-double.fixtures.js';
+import { createTestProviderV1 } from '@verikit/testing';
 import Keyv from 'keyv';
 import { describe, expect, it } from 'vitest';
 import { FlowNotFoundError, StoreError } from '../errors/index.js';
@@ -68,7 +68,7 @@ describe('a failing store', () => {
     const map = new FlakyMap();
     const keyv = new Keyv({ store: map, serialize: JSON.stringify, deserialize: JSON.parse });
     const verikit = createVerikit({
-      provider: createProviderDouble(),
+      provider: createTestProviderV1(),
       secret: testSecret,
       store: new KeyvFlowStore(keyv),
     });
@@ -93,7 +93,7 @@ describe('a failing store', () => {
     const map = new FlakyMap();
     const keyv = new Keyv({ store: map, serialize: JSON.stringify, deserialize: JSON.parse });
     const store = new KeyvFlowStore(keyv);
-    const verikit = createVerikit({ provider: createProviderDouble(), secret: testSecret, store });
+    const verikit = createVerikit({ provider: createTestProviderV1(), secret: testSecret, store });
     const { id } = await verikit.start({ kind: 'phone', phoneNumber: '+2348012345678' });
     map.down = true;
     // Reads fail with the coded driver error; writes with a plain one.
@@ -120,7 +120,7 @@ describe('a failing store', () => {
       }
     }
     const store = new HangingStore();
-    const verikit = createVerikit({ provider: createProviderDouble(), secret: testSecret, store });
+    const verikit = createVerikit({ provider: createTestProviderV1(), secret: testSecret, store });
     const { id } = await verikit.start({ kind: 'phone', phoneNumber: '+2348012345678' });
     store.hanging = true;
     const results = await Promise.all(

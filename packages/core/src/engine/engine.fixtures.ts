@@ -1,4 +1,5 @@
-import { createProviderDouble, type ProviderDouble } from './provider-double.fixtures.js';
+import { randomUUID } from 'node:crypto';
+import { createTestProviderV1, type TestProviderV1 } from '@verikit/testing';
 import { ManualClock } from './manual-clock.fixtures.js';
 import type { Logger } from '@verikit/provider';
 import { KeyvFlowStore, createMemoryKeyv } from '../store/keyv-flow-store.js';
@@ -21,14 +22,14 @@ export function captureLogger(): { logger: Logger; lines: CapturedLog[] } {
   return { logger: { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') }, lines };
 }
 
-export function setup(options: Partial<VerikitOptions> & { provider?: ProviderDouble } = {}) {
-  const provider = options.provider ?? createProviderDouble();
+export function setup(options: Partial<VerikitOptions> & { provider?: TestProviderV1 } = {}) {
+  const provider = options.provider ?? createTestProviderV1();
   const clock = new ManualClock();
   const keyv = createMemoryKeyv();
   const store = new KeyvFlowStore(keyv);
   const { logger, lines } = captureLogger();
   const verikit = createVerikit({ provider, secret: testSecret, clock, store, logger, ...options });
-  provider.onEvent((event) => verikit.receive(event));
+  provider.onEvent((event) => verikit.receive({ id: randomUUID(), event }));
   /** Every raw value in the store, as stored (JSON strings). */
   const raw = (): string => JSON.stringify([...(keyv.store as Map<string, unknown>).entries()]);
   return { provider, clock, keyv, store, verikit, raw, logs: lines };

@@ -5,7 +5,8 @@ import type { FlowDefinition } from '../flows/flow-definition.js';
 import { flowDefinitions } from '../flows/flow-definitions.js';
 import type { FlowPolicies } from '../flows/policies.js';
 import { createPureTransitions, type PureStep, type PureTransitions } from '../flows/pure-transition.js';
-import { isTickDue, type FlowContextBase, type FlowKind } from '../flows/shared.js';
+import type { FlowContextBase, FlowKind } from '../flows/flow-context.js';
+import { isTickDue } from '../flows/machine-base.js';
 import { recordSchemaVersion, type FlowRecord, type FlowStore } from '../store/flow-store.js';
 
 /** A kind of flow as the engine runs it: its definition, its machine for the engine's policies, its transitions. */

@@ -18,12 +18,7 @@ import {
 import type { FlowStore } from '../store/flow-store.js';
 import { KeyvFlowStore } from '../store/keyv-flow-store.js';
 import { MemoryChangeBus, type FlowChangeBus } from './change-bus.js';
-
-/** Where the engine reads the time. Inject one in tests to move time by hand. */
-export interface Clock {
-  /** The current time in ms since the epoch. */
-  now(): number;
-}
+import { systemClock, type Clock } from '../time/clock.js';
 
 /** Options of {@link createVerikit}. */
 export interface VerikitOptions {
@@ -131,7 +126,7 @@ export function resolveOptions(options: VerikitOptions): EngineSettings {
     secret: options.secret,
     policies: Object.freeze({ ...defaultPolicies, ...options.policies }),
     store: options.store ?? new KeyvFlowStore(),
-    clock: options.clock ?? { now: () => Date.now() },
+    clock: options.clock ?? systemClock,
     logger,
     bus:
       options.changeBus ??

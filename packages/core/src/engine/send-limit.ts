@@ -1,7 +1,8 @@
+import { sendsLimitKey } from '../store/store-keys.js';
 import { RateLimitedError } from '@verikit/provider';
 import type { FlowDefinition, FlowEnvironment } from '../flows/flow-definition.js';
 import type { FlowPolicies } from '../flows/policies.js';
-import type { EffectRequest } from '../flows/shared.js';
+import type { EffectRequest } from '../flows/flow-context.js';
 import type { SendGuard } from '../guard/send-guard.js';
 import type { FlowStore } from '../store/flow-store.js';
 
@@ -52,7 +53,7 @@ export class SendLimit {
 
   /** Takes one unit for `key`; a `RateLimitedError` (with when the window ends) when none is left. */
   async take(key: string, now: number): Promise<void> {
-    const result = await this.#store.consume(`sends:${key}`, this.#policies.maxSendsPerHour, windowMs, now);
+    const result = await this.#store.consume(sendsLimitKey(key), this.#policies.maxSendsPerHour, windowMs, now);
     if (!result.allowed) {
       throw new RateLimitedError(
         `the limit of ${this.#policies.maxSendsPerHour} sends per hour for this recipient is reached`,

@@ -1,8 +1,9 @@
 import { parseInput } from '@verikit/provider';
 import { ConflictError } from '../errors/conflict-error.js';
-import { clientOf, type CallOptions } from '../guard/call-options.js';
+import { callOptionsOf, type CallOptions } from '../guard/call-options.js';
 import type { EffectMemory, FlowEnvironment } from '../flows/flow-definition.js';
 import { startInputSchema, type StartInput } from '../inputs/inputs.js';
+import { startKeys } from '../ownership/start-keys.js';
 import { generateFlowId } from '../secrets/secrets.js';
 import { recordSchemaVersion, type FlowRecord } from '../store/flow-store.js';
 import { effectsOf, type CommitLoop } from './commit-loop.js';
@@ -20,6 +21,33 @@ export interface StartDeps {
   readonly commits: CommitLoop;
   readonly limits: SendLimit;
   readonly effects: EffectRunner;
+  /** Reads a flow as of now (`verikit.get`). */
+  readonly read: (flowId: string) => Promise<FlowView>;
+}
+
+/** How long a start with an idempotency key waits for the same start under way elsewhere, and how often it looks. */
+const repeatWaitSteps = 40;
+const repeatWaitStepMs = 50;
+
+/** The flow a start key points to, when it still exists (and, unless `evenDone`, is not finished). */
+async function flowAt(deps: StartDeps, key: string, evenDone: boolean): Promise<FlowView | undefined> {
+  const flowId = await deps.settings.store.getRoute(key);
+  if (flowId === undefined) return undefined;
+  const view = await deps.read(flowId).catch((error: unknown) => {
+    if ((error as { code?: unknown }).code === 'flow_not_found') return undefined;
+    throw error;
+  });
+  return view !== undefined && (evenDone || !view.done) ? view : undefined;
+}
+
+/** The flow of a start with this idempotency key made elsewhere a moment ago, once it is written. */
+async function awaitRepeat(deps: StartDeps, key: string): Promise<FlowView> {
+  for (let step = 0; step < repeatWaitSteps; step += 1) {
+    const view = await flowAt(deps, key, true);
+    if (view !== undefined) return view;
+    await new Promise((resolve) => setTimeout(resolve, repeatWaitStepMs));
+  }
+  throw new ConflictError('a start with this idempotency key is still under way: retry in a moment');
 }
 
 /**
@@ -30,7 +58,7 @@ export interface StartDeps {
 export async function startFlow(deps: StartDeps, rawInput: StartInput, options?: CallOptions): Promise<FlowView> {
   const { settings, env, records, commits, limits } = deps;
   const input = parseInput(startInputSchema, rawInput);
-  const client = clientOf(options);
+  const { client, idempotencyKey, owner } = callOptionsOf(options);
   const flow = records.flow(input.kind);
   const { definition } = flow;
   definition.check(input, env);
@@ -38,6 +66,27 @@ export async function startFlow(deps: StartDeps, rawInput: StartInput, options?:
   const now = settings.clock.now();
   const memory: EffectMemory = {};
   const machineInput = definition.machineInput(input, { flowId: id, now, memory }, env);
+  const numberKey = definition.sendLimitKey(machineInput, env);
+  const { store, policies } = settings;
+  // A repeat of a start (same idempotency key), or a start for a number with a live flow of the
+  // same kind and owner, is answered with that flow: nothing is sent, no limit is used.
+  const repeatKey =
+    idempotencyKey === undefined
+      ? undefined
+      : startKeys.idempotency(env.secrets, owner, `${input.kind}\0${numberKey}\0${idempotencyKey}`);
+  const liveKey = owner === undefined ? undefined : startKeys.live(env.secrets, owner, input.kind, numberKey);
+  if (repeatKey !== undefined) {
+    const repeated = await flowAt(deps, repeatKey, true);
+    if (repeated !== undefined) return repeated;
+    if (!(await store.claim(`${repeatKey}:taken`, policies.effectTimeoutMs * 2))) return awaitRepeat(deps, repeatKey);
+  }
+  if (liveKey !== undefined) {
+    const live = await flowAt(deps, liveKey, false);
+    if (live !== undefined) {
+      if (repeatKey !== undefined) await store.setRoute(repeatKey, live.id, policies.retentionMs);
+      return live;
+    }
+  }
   await limits.admit(definition.sendLimitKey(machineInput, env), machineInput, client, now);
   const [snapshot, actions] = flow.transitions.initial(machineInput);
   const record: FlowRecord = {
@@ -53,6 +102,8 @@ export async function startFlow(deps: StartDeps, rawInput: StartInput, options?:
   const view = await commits.write(record, undefined, snapshot, now);
   if (view === undefined) throw new ConflictError('a flow with this id exists already');
   settings.logger.info('verikit.flow.started', { flowId: id, kind: input.kind });
+  if (repeatKey !== undefined) await store.setRoute(repeatKey, id, policies.retentionMs);
+  if (liveKey !== undefined) await store.setRoute(liveKey, id, policies.codeTtlMs);
   await commits.publish(view);
   return deps.effects.run(id, effectsOf(actions), view, memory, { record, flow, snapshot });
 }

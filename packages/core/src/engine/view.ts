@@ -1,7 +1,7 @@
 import type { AnyMachineSnapshot } from 'xstate';
 import { flowDefinitions } from '../flows/flow-definitions.js';
 import type { FlowStatus } from '../flows/machines.js';
-import type { FlowContextBase, FlowError, FlowKind, FlowLimits } from '../flows/shared.js';
+import type { FlowContextBase, FlowError, FlowKind, FlowLimits } from '../flows/flow-context.js';
 import type { IdentityType, PhoneChannel } from '@verikit/provider';
 import { maskPhoneNumber } from '../secrets/secrets.js';
 import { messageIdOf } from './message-ids.js';

@@ -3,7 +3,7 @@ import type { IdentityType, ProviderCallContextV1, ProviderEventV1, ProviderV1 }
 import type { ParsedStartInput, ParsedUserEvent } from '../inputs/inputs.js';
 import type { SecretBox } from '../secrets/secrets.js';
 import type { FlowPolicies } from './policies.js';
-import type { EffectKind, EffectRequest, FlowKind } from './shared.js';
+import type { EffectKind, EffectRequest, FlowKind } from './flow-context.js';
 
 /** An event the engine applies to a machine: every one carries `now` from the engine's clock. */
 export type InternalEvent = Record<string, unknown> & { type: string; now: number };

@@ -1,7 +1,7 @@
 import type { FlowDefinition } from './flow-definition.js';
 import { identityFlow } from './identity-flow.js';
 import { phoneFlow } from './phone-flow.js';
-import type { FlowKind } from './shared.js';
+import type { FlowKind } from './flow-context.js';
 import { ussdFlow } from './ussd-flow.js';
 
 /** Every kind of flow the engine runs, by kind. A new kind is one definition added here. */

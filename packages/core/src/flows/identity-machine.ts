@@ -2,6 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { and, assign, setup } from 'xstate';
 import type { IdentityType } from '@verikit/provider';
 import type { FlowPolicies } from './policies.js';
+import type { BaseEvent, FlowContextBase, FlowError, FlowLimits } from './flow-context.js';
 import {
   placeholderContext,
   beginSend,
@@ -10,14 +11,10 @@ import {
   resendBlockedReason,
   sendFailed,
   sentByOf,
-  sharedGuards,
+  baseGuards,
   verifiedAt,
-  type BaseEvent,
-  type EffectRequest,
-  type FlowContextBase,
-  type FlowError,
-  type FlowLimits,
-} from './shared.js';
+  baseActions,
+} from './machine-base.js';
 
 /**
  * The BVN/NIN flow's context. The OTP is kept only as a keyed hash; the number only masked, as a
@@ -67,7 +64,7 @@ export function createIdentityMachine(policies: FlowPolicies) {
   const machineSetup = setup({
     types: {} as { context: IdentityContext; events: IdentityEvent; input: IdentityInput },
     actions: {
-      runEffect: (_: unknown, _params: EffectRequest) => {},
+      ...baseActions,
       clearOnCancel: assign({ ...effectSettled, ...forgetSecrets, error: undefined }),
       otpSent: assign(({ context, event }) => ({
         ...effectSettled,
@@ -90,7 +87,7 @@ export function createIdentityMachine(policies: FlowPolicies) {
       })),
     },
     guards: {
-      ...sharedGuards,
+      ...baseGuards,
       canResend: ({ context, event }) => resendBlockedReason(context, event.now, policies) === undefined,
       codeMatches: ({ context, event }) => event.type === 'submit-code' && hashesEqual(context.otpHash, event.codeHash),
       lastAttempt: ({ context }) => context.attemptsLeft <= 1,

@@ -1,3 +1,4 @@
+import { phoneNumberKeyPart } from '../store/store-keys.js';
 import type { SecretBox } from '../secrets/secrets.js';
 
 /**
@@ -8,5 +9,5 @@ import type { SecretBox } from '../secrets/secrets.js';
  * finds the same key, and cannot be reversed by trying every number without the secret.
  */
 export function phoneNumberKey(secrets: SecretBox, phoneNumber: unknown): string {
-  return `phone:${secrets.hash('number:phone', String(phoneNumber))}`;
+  return phoneNumberKeyPart(secrets.hash('number:phone', String(phoneNumber)));
 }

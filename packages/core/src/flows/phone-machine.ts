@@ -1,6 +1,7 @@
 import { and, assign, setup } from 'xstate';
 import type { PhoneChannel } from '@verikit/provider';
 import type { FlowPolicies } from './policies.js';
+import type { BaseEvent, FlowContextBase, FlowError, FlowLimits } from './flow-context.js';
 import {
   placeholderContext,
   beginEffect,
@@ -10,14 +11,10 @@ import {
   resendBlockedReason,
   sendFailed,
   sentByOf,
-  sharedGuards,
+  baseGuards,
   verifiedAt,
-  type BaseEvent,
-  type EffectRequest,
-  type FlowContextBase,
-  type FlowError,
-  type FlowLimits,
-} from './shared.js';
+  baseActions,
+} from './machine-base.js';
 
 /** The phone flow's context. The submitted code is never stored. */
 interface PhoneContext extends FlowContextBase {
@@ -65,7 +62,7 @@ export function createPhoneMachine(policies: FlowPolicies) {
   return setup({
     types: {} as { context: PhoneContext; events: PhoneEvent; input: PhoneInput },
     actions: {
-      runEffect: (_: unknown, _params: EffectRequest) => {},
+      ...baseActions,
       clearOnCancel: assign({ ...effectSettled, error: undefined }),
       codeSent: assign(({ event, context }) => ({
         ...effectSettled,
@@ -102,7 +99,7 @@ export function createPhoneMachine(policies: FlowPolicies) {
       attemptsExhausted: assign({ ...effectSettled, attemptsLeft: 0, error: attemptsExhaustedError }),
     },
     guards: {
-      ...sharedGuards,
+      ...baseGuards,
       canResend: ({ context, event }) => resendBlockedReason(context, event.now, policies) === undefined,
       codeValid: ({ event }) => event.type === 'effect-succeeded' && event.result.valid === true,
       lastAttempt: ({ context }) => context.attemptsLeft <= 1,

@@ -1,3 +1,4 @@
+import { ussdRouteKey } from '../store/store-keys.js';
 import { ProviderProtocolError, requireCapabilityV1 } from '@verikit/provider';
 import type { SecretBox } from '../secrets/secrets.js';
 import { plainUserEvent, type FlowDefinition } from './flow-definition.js';
@@ -7,7 +8,7 @@ import { createUssdMachine } from './ussd-machine.js';
 type UssdStart = { kind: 'ussd'; phoneNumber: string };
 
 function routeKey(secrets: SecretBox, phoneNumber: unknown): string {
-  return `ussd:${phoneNumberKey(secrets, phoneNumber)}`;
+  return ussdRouteKey(phoneNumberKey(secrets, phoneNumber));
 }
 
 /**
@@ -16,7 +17,7 @@ function routeKey(secrets: SecretBox, phoneNumber: unknown): string {
  * (docs/decisions/0040-number-hashed-in-key-names.md).
  */
 function legacyRouteKey(phoneNumber: unknown): string {
-  return `ussd:${String(phoneNumber)}`;
+  return ussdRouteKey(String(phoneNumber));
 }
 
 /**

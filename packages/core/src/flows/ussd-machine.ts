@@ -1,5 +1,6 @@
 import { assign, setup } from 'xstate';
 import type { FlowPolicies } from './policies.js';
+import type { BaseEvent, FlowContextBase, FlowError, FlowLimits } from './flow-context.js';
 import {
   placeholderContext,
   beginSend,
@@ -8,14 +9,10 @@ import {
   resendBlockedReason,
   sendFailed,
   sentByOf,
-  sharedGuards,
+  baseGuards,
   verifiedAt,
-  type BaseEvent,
-  type EffectRequest,
-  type FlowContextBase,
-  type FlowError,
-  type FlowLimits,
-} from './shared.js';
+  baseActions,
+} from './machine-base.js';
 
 /**
  * The USSD flow's context. `otp` and `ussdCode` come from the service and are shown to the user,
@@ -55,7 +52,7 @@ export function createUssdMachine(policies: FlowPolicies) {
   return setup({
     types: {} as { context: UssdContext; events: UssdEvent; input: UssdInput },
     actions: {
-      runEffect: (_: unknown, _params: EffectRequest) => {},
+      ...baseActions,
       dialShown: assign(({ context, event }) => {
         const result = event.type === 'effect-succeeded' ? event.result : {};
         return {
@@ -75,7 +72,7 @@ export function createUssdMachine(policies: FlowPolicies) {
       })),
     },
     guards: {
-      ...sharedGuards,
+      ...baseGuards,
       canRestart: ({ context, event }) => resendBlockedReason(context, event.now, policies) === undefined,
       dialSucceeded: ({ event }) => event.type === 'ussd-result' && event.status === 'success',
     },

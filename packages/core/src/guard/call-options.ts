@@ -8,27 +8,55 @@ export interface CallOptions {
    * characters, only ever stored as a keyed hash. Absent: the per-client limit does not apply.
    */
   client?: string | undefined;
+  /**
+   * `start` only: a key naming this start, as Stripe's `Idempotency-Key`. A repeat with the same key
+   * (and the same `owner`) within the flow's life returns the same flow and sends nothing. 1 to 255
+   * characters, only ever stored as a keyed hash.
+   */
+  idempotencyKey?: string | undefined;
+  /**
+   * `start` only: who the flow belongs to, as the application knows it (a session id, an account id,
+   * a browser's owner token). A start for a number with a live flow of the same kind and the same
+   * owner resumes that flow and sends nothing. 1 to 512 characters, only ever stored as a keyed hash.
+   * Absent: every start is a new flow (unless `idempotencyKey` repeats).
+   */
+  owner?: string | undefined;
 }
 
-const callOptionsSchema = z.object({
-  client: z
-    .string({ error: 'must be a string of 1 to 512 characters' })
-    .min(1, { error: 'must not be empty' })
-    .max(512, { error: 'must be at most 512 characters' })
-    .optional(),
-});
+/** The call options, checked. */
+export interface CheckedCallOptions {
+  readonly client: string | undefined;
+  readonly idempotencyKey: string | undefined;
+  readonly owner: string | undefined;
+}
 
-/** Checks the call options (an `InvalidInputError` naming `client`) and returns the client key. */
-export function clientOf(options: unknown): string | undefined {
-  if (options === undefined) return undefined;
+const text = (max: number) =>
+  z
+    .string({ error: `must be a string of 1 to ${max} characters` })
+    .min(1, { error: 'must not be empty' })
+    .max(max, { error: `must be at most ${max} characters` })
+    .optional();
+
+const callOptionsSchema = z.object({ client: text(512), idempotencyKey: text(255), owner: text(512) });
+const knownFields = new Set(['client', 'idempotencyKey', 'owner']);
+
+/** Checks the call options (an `InvalidInputError` naming the field). */
+export function callOptionsOf(options: unknown): CheckedCallOptions {
+  if (options === undefined) return { client: undefined, idempotencyKey: undefined, owner: undefined };
   if (typeof options !== 'object' || options === null || Array.isArray(options)) {
     throw new InvalidInputError([{ field: 'options', message: 'must be an object such as { client }' }]);
   }
-  const unknown = Object.keys(options).filter((key) => key !== 'client');
+  const unknown = Object.keys(options).filter((key) => !knownFields.has(key));
   if (unknown.length > 0) {
     throw new InvalidInputError([
       { field: 'options', message: `has unknown field(s): ${unknown.map((key) => key.slice(0, 40)).join(', ')}` },
     ]);
   }
-  return parseInput(callOptionsSchema, options).client;
+  const { client, idempotencyKey, owner } = parseInput(callOptionsSchema, options);
+  return { client, idempotencyKey, owner };
+}
+
+/** Checks the call options and returns the client key. */
+export function clientOf(options: unknown): string | undefined {
+  return callOptionsOf(options).client;
 }

@@ -1,7 +1,7 @@
 import { isSupportedCountry } from 'libphonenumber-js';
 import { z } from 'zod';
 import { InvalidInputError, parseInput } from '@verikit/provider';
-import type { SendGuardStore } from './send-guard-store.js';
+import type { SendGuardStore } from '../store/send-guard-store.js';
 
 /** A fixed-window limit: `points` sends per `windowMs`. */
 export interface GuardLimit {

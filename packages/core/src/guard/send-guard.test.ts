@@ -4,7 +4,7 @@ import { setup } from '../engine/engine.fixtures.js';
 import { StoreError } from '../errors/store-error.js';
 import { defaultGuardLimits } from './guard-options.js';
 import { burst, consecutiveNumbers } from './send-guard.fixtures.js';
-import { memorySendGuardStore, type SendGuardStore } from './send-guard-store.js';
+import { memorySendGuardStore, type SendGuardStore } from '../store/send-guard-store.js';
 
 /** 300 consecutive valid numbers inside one block of 1,000 (`+234 8012340 000`–`299`). */
 const numbers = consecutiveNumbers('+2348012340000', 300);

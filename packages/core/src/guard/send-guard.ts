@@ -1,10 +1,11 @@
+import { guardLimitKeyPrefix } from '../store/store-keys.js';
 import { InvalidInputError, RateLimitedError, VerikitError, type Logger } from '@verikit/provider';
 import { StoreError } from '../errors/store-error.js';
 import type { SecretBox } from '../secrets/secrets.js';
 import { safeStoreCause } from '../store/safe-store-cause.js';
 import type { GuardLimit, GuardSettings } from './guard-options.js';
 import { numberFactsOf, type NumberFacts } from './number-prefix.js';
-import type { GuardLimitName, GuardRateLimiter, SendGuardStore } from './send-guard-store.js';
+import type { GuardLimitName, GuardRateLimiter, SendGuardStore } from '../store/send-guard-store.js';
 
 /** One send about to be committed, as the guard sees it. */
 export interface SendAttempt {
@@ -67,7 +68,7 @@ export class SendGuard {
               keyOf,
               limiter: deps.store.limiter({
                 name,
-                keyPrefix: `guard:${name}`,
+                keyPrefix: guardLimitKeyPrefix(name),
                 points: limit.points,
                 durationSeconds: Math.ceil(limit.windowMs / 1000),
               }),

@@ -1,9 +1,12 @@
 import { z } from 'zod';
-import { identityNumberSchema, parseInput, phoneNumberSchema } from '@verikit/provider';
+import { identityNumberSchema, InvalidInputError, parseInput, phoneNumberSchema } from '@verikit/provider';
 import { proofTokenPattern } from './proof-token.js';
 
 /** The longest proof token taken: far above any this engine issues. */
 const maxTokenLength = 2200;
+
+/** The most proofs one claim set redeems. */
+const maxClaimSet = 10;
 
 /** Longest and shortest lives of a proof: long enough to finish a signup form, short enough to be worth little if leaked. */
 export const defaultProofTtlMs = 5 * 60_000;
@@ -50,16 +53,31 @@ export interface IssueProofOptions {
 }
 
 /** A well-formed token (`InvalidInputError` on `token` otherwise); whether it is genuine is checked later. */
-export function parseProofToken(token: unknown): string {
-  return parseInput(tokenSchema, token, 'token');
+function parseProofToken(token: unknown, field: string): string {
+  return parseInput(tokenSchema, token, field);
 }
 
 /** A claim with a phone number, or with an identity type and number (`InvalidInputError` on `claim.*` otherwise). */
-export function parseProofClaim(claim: unknown): ProofClaim {
+function parseProofClaim(claim: unknown, field: string): ProofClaim {
   const isPhone = typeof claim === 'object' && claim !== null && Object.hasOwn(claim, 'phoneNumber');
-  return isPhone ? parseInput(phoneClaimSchema, claim, 'claim') : parseInput(identityClaimSchema, claim, 'claim');
+  return isPhone ? parseInput(phoneClaimSchema, claim, field) : parseInput(identityClaimSchema, claim, field);
 }
 
+/** The proofs of a claim set: 1 to 10 `{ token, claim }`, each checked as `redeemProof` checks its arguments. */
+export function parseRedeemItems(items: unknown, single = false): { token: string; claim: ProofClaim }[] {
+  if (!Array.isArray(items) || items.length === 0 || items.length > maxClaimSet) {
+    throw new InvalidInputError([
+      { field: 'proofs', message: `must be a list of 1 to ${maxClaimSet} { token, claim }` },
+    ]);
+  }
+  return items.map((item: unknown, index) => {
+    const { token, claim } = (typeof item === 'object' && item !== null ? item : {}) as Record<string, unknown>;
+    const prefix = single ? '' : `proofs.${index}.`;
+    return { token: parseProofToken(token, `${prefix}token`), claim: parseProofClaim(claim, `${prefix}claim`) };
+  });
+}
+
+/** Checks the options of `issueProof`. */
 export function parseIssueOptions(options: unknown): IssueProofOptions {
   return parseInput(issueOptionsSchema, options ?? {}, 'options');
 }

@@ -16,27 +16,15 @@ export function identityNumberHash(secrets: SecretBox, idType: IdentityType, num
 }
 
 /**
- * The keys of proofs, derived from the engine's secret (HKDF-SHA256) for proofs only, so that a
- * proof's signature or subject hash is worth nothing anywhere else (and no other hash of the engine
+ * The key of proofs' subjects, derived from the engine's secret (HKDF-SHA256) for proofs only, so that a
+ * proof's subject hash is worth nothing anywhere else (and no other hash of the engine
  * is a proof's).
  */
 export class ProofKeys {
-  readonly #signKey: Buffer;
   readonly #subjectKey: Buffer;
 
   constructor(secret: string) {
-    this.#signKey = Buffer.from(hkdfSync('sha256', secret, 'verikit', 'verikit proof signature v1', 32));
     this.#subjectKey = Buffer.from(hkdfSync('sha256', secret, 'verikit', 'verikit proof subject v1', 32));
-  }
-
-  /** HMAC-SHA256 of what is signed, base64url. */
-  sign(signed: string): string {
-    return createHmac('sha256', this.#signKey).update(signed).digest('base64url');
-  }
-
-  /** True when `signature` is the signature of `signed`, compared in constant time. */
-  verify(signed: string, signature: string): boolean {
-    return equalInConstantTime(this.sign(signed), signature);
   }
 
   /** The keyed hash a proof carries instead of the number: a phone number, or an identity number's keyed hash. */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import type { ProofKeys } from './proof-keys.js';
+import type { SecretBox } from '../secrets/secrets.js';
 
-/** What a proof carries, signed. Never a number in the clear: `sub` is the keyed hash of the verified number. */
+/** What a proof carries, sealed. Never a number in the clear: `sub` is the keyed hash of the verified number. */
 export interface ProofPayload {
   readonly v: 1;
   /** Unique per proof: the key under which its one redemption is claimed. */
@@ -16,8 +16,15 @@ export interface ProofPayload {
   readonly exp: number;
 }
 
-/** `v1.<base64url JSON payload>.<base64url HMAC-SHA256>`. */
-export const proofTokenPattern = /^v1\.[A-Za-z0-9_-]{1,2048}\.[A-Za-z0-9_-]{43}$/;
+/**
+ * `v2.<base64url of AES-256-GCM(iv, tag, payload JSON)>`: the payload is sealed with a key of the
+ * engine's secret, so a token is opaque (no flow id, no kind can be read from it) and any change to
+ * it makes it invalid.
+ */
+export const proofTokenPattern = /^v2\.[A-Za-z0-9_-]{40,2048}$/;
+
+/** The domain proofs are sealed in: no other sealed value of the engine opens as a proof. */
+const proofDomain = 'verikit proof v2';
 
 const payloadSchema = z.strictObject({
   v: z.literal(1),
@@ -31,19 +38,15 @@ const payloadSchema = z.strictObject({
   exp: z.number().int().positive(),
 });
 
-/** The token of a payload: what is signed is the version and the encoded payload. */
-export function encodeProof(keys: ProofKeys, payload: ProofPayload): string {
-  const signed = `v1.${Buffer.from(JSON.stringify(payload)).toString('base64url')}`;
-  return `${signed}.${keys.sign(signed)}`;
+/** The token of a payload. */
+export function encodeProof(box: SecretBox, payload: ProofPayload): string {
+  return `v2.${box.seal(proofDomain, JSON.stringify(payload))}`;
 }
 
-/** The payload of a well-formed token whose signature holds; undefined for anything else. */
-export function decodeProof(keys: ProofKeys, token: string): ProofPayload | undefined {
-  const cut = token.lastIndexOf('.');
-  const signed = token.slice(0, cut);
-  if (!keys.verify(signed, token.slice(cut + 1))) return undefined;
+/** The payload of a well-formed token this engine sealed and nobody altered; undefined for anything else. */
+export function decodeProof(box: SecretBox, token: string): ProofPayload | undefined {
   try {
-    const parsed = payloadSchema.safeParse(JSON.parse(Buffer.from(signed.slice(3), 'base64url').toString('utf8')));
+    const parsed = payloadSchema.safeParse(JSON.parse(box.open(proofDomain, token.slice(3))));
     return parsed.success ? (parsed.data as ProofPayload) : undefined;
   } catch {
     return undefined;

@@ -1,19 +1,15 @@
+import { proofRedeemedKey, proofRedemptionKey } from '../store/store-keys.js';
 import type { Logger } from '@verikit/provider';
 import { ProofRejectedError, type ProofRejection } from '../errors/proof-rejected-error.js';
 import type { FlowRecords } from '../engine/flow-records.js';
-import type { Clock } from '../engine/options.js';
+import type { Clock } from '../time/clock.js';
 import { parseFlowId } from '../inputs/parse-flow-id.js';
 import { generateFlowId, type SecretBox } from '../secrets/secrets.js';
 import type { FlowStore } from '../store/flow-store.js';
-import {
-  defaultProofTtlMs,
-  parseIssueOptions,
-  parseProofClaim,
-  parseProofToken,
-  type ProofClaim,
-} from './proof-inputs.js';
+import { defaultProofTtlMs, parseIssueOptions, parseRedeemItems, type ProofClaim } from './proof-inputs.js';
 import { equalInConstantTime, identityNumberHash, ProofKeys, type ProofSubject } from './proof-keys.js';
 import { decodeProof, encodeProof, type ProofPayload } from './proof-token.js';
+import { redemptionMemoryMs } from './redemption-memory.js';
 import { verificationOf, type Verification } from './verification.js';
 
 /** A proof as issued: the token to hand to the browser, and when it stops being accepted. */
@@ -44,9 +40,9 @@ function subjectOf(verification: Verification): ProofSubject {
 
 /**
  * What the backend learns of a verified flow, and the proofs it hands through the browser to its
- * signup endpoint (docs/decisions/0050-proof-of-verification.md). A proof is signed, short-lived,
- * carries only a keyed hash of the verified number, and is accepted once across every instance
- * sharing the store. Neither the token nor a number is ever logged.
+ * signup endpoint (docs/decisions/0050-proof-of-verification.md). A proof is sealed (opaque),
+ * short-lived, carries only a keyed hash of the verified number, and a flow's proofs are accepted
+ * once in all across every instance sharing the store (decision 0902). Neither the token nor a number is ever logged.
  */
 export class Proofs {
   readonly #deps: ProofDeps;
@@ -69,6 +65,9 @@ export class Proofs {
   async issue(rawFlowId: string, rawOptions?: { ttlMs?: number }): Promise<IssuedProof> {
     const options = parseIssueOptions(rawOptions);
     const verification = await this.verification(rawFlowId);
+    // A verification is redeemed once: after that, the flow proves nothing more.
+    if ((await this.#deps.store.getRoute(proofRedeemedKey(verification.flowId))) !== undefined)
+      this.#reject('used', { flowId: verification.flowId, kind: verification.kind });
     const expiresAt = this.#deps.clock.now() + (options.ttlMs ?? defaultProofTtlMs);
     const payload: ProofPayload = {
       v: 1,
@@ -82,36 +81,77 @@ export class Proofs {
       exp: expiresAt,
     };
     this.#deps.logger.info('verikit.proof.issued', { flowId: verification.flowId, kind: verification.kind });
-    return Object.freeze({ token: encodeProof(this.#keys, payload), expiresAt });
+    return Object.freeze({ token: encodeProof(this.#deps.secrets, payload), expiresAt });
   }
 
   /**
-   * Accepts a proof once for the number claimed: checks the signature, the expiry, that the claim is
-   * the verified number, then claims the proof's id in the store. A claim for another number leaves
-   * the proof usable: only the holder of the right number can use it, and a typo is no lock-out.
+   * Accepts a proof once for the number claimed: opens the token, checks the expiry, that the claim
+   * is the verified number, then claims the flow's one redemption in the store. A claim for another
+   * number leaves the proof usable: only the holder of the right number can use it, and a typo is no
+   * lock-out.
    */
   async redeem(rawToken: string, rawClaim: ProofClaim): Promise<Verification> {
-    const token = parseProofToken(rawToken);
-    const claim = parseProofClaim(rawClaim);
-    const { clock, store } = this.#deps;
-    const payload = decodeProof(this.#keys, token);
-    if (payload === undefined) return this.#reject('invalid');
-    const now = clock.now();
-    if (now >= payload.exp) return this.#reject('expired', payload);
+    const [verification] = await this.#redeem([{ token: rawToken, claim: rawClaim }], true);
+    return verification!;
+  }
+
+  /**
+   * Accepts several proofs as one claim set, all or none: every token is opened and checked against
+   * its claim, and every flow is checked unredeemed, before any is claimed. Only a redeem of the same
+   * flow racing this one can leave part of a set claimed (docs/security.md).
+   */
+  redeemAll(items: readonly { token: string; claim: ProofClaim }[]): Promise<Verification[]> {
+    return this.#redeem(items, false);
+  }
+
+  /** Redeems a set; a rejection names the field of the proof at fault (`proofs.1.token`, or `token` for one). */
+  async #redeem(items: readonly { token: string; claim: ProofClaim }[], single: boolean): Promise<Verification[]> {
+    const field = (index: number, part: 'token' | 'claim') => (single ? part : `proofs.${index}.${part}`);
+    const checked = parseRedeemItems(items, single).map(({ token, claim }, index) =>
+      this.#check(token, claim, (part) => field(index, part)),
+    );
+    const flowIds = checked.map(({ payload }) => payload.flowId);
+    const repeated = flowIds.findIndex((flowId, index) => flowIds.indexOf(flowId) !== index);
+    if (repeated >= 0) this.#reject('used', checked[repeated]!.payload, field(repeated, 'token'));
+    const { store } = this.#deps;
+    for (const [index, { payload }] of checked.entries()) {
+      if ((await store.getRoute(proofRedeemedKey(payload.flowId))) !== undefined)
+        this.#reject('used', payload, field(index, 'token'));
+    }
+    // One order for every set, so two sets racing for the same flows meet at the first one they share.
+    const order = [...checked.keys()].sort((a, b) => (flowIds[a]! < flowIds[b]! ? -1 : 1));
+    for (const index of order) {
+      const { payload } = checked[index]!;
+      if (!(await store.claim(proofRedemptionKey(payload.flowId), redemptionMemoryMs)))
+        this.#reject('used', payload, field(index, 'token'));
+      await store.setRoute(proofRedeemedKey(payload.flowId), payload.flowId, redemptionMemoryMs);
+    }
+    return checked.map(({ payload, subject }) => {
+      this.#deps.logger.info('verikit.proof.redeemed', { flowId: payload.flowId, kind: payload.kind });
+      const verification: Verification = {
+        flowId: payload.flowId,
+        kind: payload.kind,
+        ...subject,
+        verifiedAt: payload.verifiedAt,
+        provider: payload.provider,
+      };
+      return Object.freeze(verification);
+    });
+  }
+
+  /** A token opened and checked against its claim, before anything is claimed. */
+  #check(
+    token: string,
+    claim: ProofClaim,
+    field: (part: 'token' | 'claim') => string,
+  ): { payload: ProofPayload; subject: ProofSubject } {
+    const payload = decodeProof(this.#deps.secrets, token);
+    if (payload === undefined) return this.#reject('invalid', undefined, field('token'));
+    if (this.#deps.clock.now() >= payload.exp) return this.#reject('expired', payload, field('token'));
     const subject = this.#subjectOfClaim(payload, claim);
     if (subject === undefined || !equalInConstantTime(this.#keys.subjectHash(subject), payload.sub))
-      return this.#reject('mismatch', payload);
-    if (!(await store.claim(`proof:${payload.id}`, Math.max(1, payload.exp - now))))
-      return this.#reject('used', payload);
-    this.#deps.logger.info('verikit.proof.redeemed', { flowId: payload.flowId, kind: payload.kind });
-    const verification: Verification = {
-      flowId: payload.flowId,
-      kind: payload.kind,
-      ...subject,
-      verifiedAt: payload.verifiedAt,
-      provider: payload.provider,
-    };
-    return Object.freeze(verification);
+      return this.#reject('mismatch', payload, field('claim'));
+    return { payload, subject };
   }
 
   /** The subject a claim names, for the kind of flow the proof is about; undefined when it cannot be that flow's. */
@@ -123,11 +163,11 @@ export class Proofs {
     return 'phoneNumber' in claim ? { phoneNumber: claim.phoneNumber } : undefined;
   }
 
-  #reject(reason: ProofRejection, payload?: ProofPayload): never {
+  #reject(reason: ProofRejection, payload?: Pick<ProofPayload, 'flowId' | 'kind'>, field?: string): never {
     this.#deps.logger.info('verikit.proof.rejected', {
       reason,
       ...(payload === undefined ? {} : { flowId: payload.flowId, kind: payload.kind }),
     });
-    throw new ProofRejectedError(reason);
+    throw new ProofRejectedError(reason, field === undefined ? {} : { field });
   }
 }

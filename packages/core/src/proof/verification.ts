@@ -1,6 +1,6 @@
 import type { IdentityType } from '@verikit/provider';
 import { FlowNotVerifiedError } from '../errors/flow-not-verified-error.js';
-import type { FlowContextBase, FlowKind } from '../flows/shared.js';
+import type { FlowContextBase, FlowKind } from '../flows/flow-context.js';
 import type { FlowRecord } from '../store/flow-store.js';
 
 /**

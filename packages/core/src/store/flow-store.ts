@@ -1,5 +1,5 @@
-import type { FlowKind } from '../flows/shared.js';
-import type { SendGuardStore } from '../guard/send-guard-store.js';
+import type { FlowKind } from '../flows/flow-context.js';
+import type { SendGuardStore } from './send-guard-store.js';
 
 /** The record format version written by this release. Older or newer records are refused with a `RecordSchemaError`. */
 export const recordSchemaVersion = 1;

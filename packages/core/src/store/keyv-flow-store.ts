@@ -1,3 +1,4 @@
+import { claimRecordKey, flowRecordKey, limitRecordKey, routeRecordKey } from './store-keys.js';
 import Keyv from 'keyv';
 import { StoreError } from '../errors/store-error.js';
 import { VerikitError } from '@verikit/provider';
@@ -77,24 +78,24 @@ export class KeyvFlowStore implements FlowStore {
     const map = this.#map;
     if (map !== undefined) {
       return guarded('read a flow', async () => {
-        const stored = readLive(map, `${memoryKeyPrefix}flow:${id}`);
+        const stored = readLive(map, `${memoryKeyPrefix}${flowRecordKey(id)}`);
         return stored === undefined ? undefined : storedValue<FlowRecord>(stored);
       });
     }
-    return guarded('read a flow', () => this.keyv.get<FlowRecord>(`flow:${id}`));
+    return guarded('read a flow', () => this.keyv.get<FlowRecord>(flowRecordKey(id)));
   }
 
   compareAndSetFlow(record: FlowRecord, expectedVersion: number, ttlMs: number): Promise<boolean> {
     const map = this.#map;
     if (map !== undefined) {
       return guarded('write a flow', async () => {
-        const key = `${memoryKeyPrefix}flow:${record.id}`;
+        const key = `${memoryKeyPrefix}${flowRecordKey(record.id)}`;
         if (versionOf(readLive(map, key)) !== expectedVersion) return false;
         map.set(key, envelope(record, ttlMs));
         return true;
       });
     }
-    const key = `flow:${record.id}`;
+    const key = flowRecordKey(record.id);
     return guarded('write a flow', () =>
       this.#lock.run(key, async () => {
         const current = await this.keyv.get<FlowRecord>(key);
@@ -106,17 +107,17 @@ export class KeyvFlowStore implements FlowStore {
   }
 
   getRoute(key: string): Promise<string | undefined> {
-    return guarded('read a route', () => this.keyv.get<string>(`route:${key}`));
+    return guarded('read a route', () => this.keyv.get<string>(routeRecordKey(key)));
   }
 
   setRoute(key: string, flowId: string, ttlMs: number): Promise<void> {
     return guarded('write a route', async () => {
-      await this.keyv.set(`route:${key}`, flowId, ttlMs);
+      await this.keyv.set(routeRecordKey(key), flowId, ttlMs);
     });
   }
 
   claim(key: string, ttlMs: number): Promise<boolean> {
-    const fullKey = `claim:${key}`;
+    const fullKey = claimRecordKey(key);
     return guarded('claim a key', () =>
       this.#lock.run(fullKey, async () => {
         if ((await this.keyv.get(fullKey)) !== undefined) return false;
@@ -127,7 +128,7 @@ export class KeyvFlowStore implements FlowStore {
   }
 
   consume(key: string, limit: number, windowMs: number, now: number): Promise<LimitResult> {
-    const fullKey = `limit:${key}`;
+    const fullKey = limitRecordKey(key);
     return guarded('update a limit', () =>
       this.#lock.run(fullKey, async () => {
         const current = await this.keyv.get<{ used: number; resetAt: number }>(fullKey);

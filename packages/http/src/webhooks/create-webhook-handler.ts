@@ -1,15 +1,27 @@
-import type { Verikit } from '@verikit/core';
-import { InvalidInputError, type Logger, type ProviderEventV1, type RawWebhookV1 } from '@verikit/provider';
+import type { Clock, Verikit } from '@verikit/core';
+import { systemClock } from '@verikit/core/internal';
+import {
+  InvalidInputError,
+  silentLogger,
+  type Logger,
+  type ProviderEventV1,
+  type RawWebhookV1,
+} from '@verikit/provider';
 import type { WebhookOptions } from './webhook-options.js';
 import { createWebhookReceiver, type ReceiverCreation } from './webhook-receiver.js';
 
 /** Options of {@link createWebhookHandler}: the engine, and how webhooks are signed (see docs/webhooks.md). */
 export interface WebhookHandlerOptions extends WebhookOptions {
-  /** The engine the verified events are applied to. Its store remembers processed message ids, shared by every instance. */
+  /** The engine the verified events are applied to. It remembers processed delivery ids in its store, shared by every instance. */
   verikit: Verikit;
-  /** Reads a verified webhook body into an event. Default: the engine's provider's `webhooks.parse`. */
+  /**
+   * Reads a verified webhook body into an event. Default: the engine's provider's `webhooks.parse`
+   * (`verikit.webhooks`); required when the provider sends no webhooks of its own.
+   */
   parse?: (webhook: RawWebhookV1) => ProviderEventV1 | null;
-  /** Default: the engine's logger. */
+  /** Where webhook timestamps are checked against. Default: the system clock (give the engine's, in tests). */
+  clock?: Clock;
+  /** Where refusals (unverified, malformed) are logged; the engine logs what it applied. Default: silent. */
   logger?: Logger;
 }
 
@@ -17,10 +29,11 @@ export interface WebhookHandlerOptions extends WebhookOptions {
 export type WebhookHandler = (request: Request) => Promise<Response>;
 
 /**
- * Creates the webhook endpoint: it verifies the signature, de-duplicates deliveries across
- * instances, parses the provider's event and applies it to the flow it concerns. Checks the options
- * at once, throwing an `InvalidInputError` that names the option (never its value); a missing
- * `secret` (say, an unset environment variable) is refused too, unless `allowUnsigned` says so.
+ * Creates the webhook endpoint: it verifies the signature, parses the provider's event and hands it
+ * with its delivery id to the engine's `receive`, which applies it once across instances. Checks
+ * the options at once, throwing an `InvalidInputError` that names the option (never its value): a
+ * missing `secret` (say, an unset environment variable) is refused unless `allowUnsigned` says so,
+ * and so is an engine whose provider sends no webhooks (no route is needed then).
  *
  * @example
  * const webhooks = createWebhookHandler({ verikit, secret: process.env.VERIKIT_WEBHOOK_SECRET });
@@ -35,18 +48,27 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
  * `webhooks.*`, and without any `webhooks` option keeps a route that refuses every webhook.
  */
 export function webhookHandlerFor(options: WebhookHandlerOptions, creation: ReceiverCreation): WebhookHandler {
-  const { verikit, parse, logger, ...webhookOptions } = options ?? ({} as WebhookHandlerOptions);
+  const { verikit, parse, clock, logger, ...webhookOptions } = options ?? ({} as WebhookHandlerOptions);
   if (typeof verikit !== 'object' || verikit === null || typeof verikit.receive !== 'function') {
     throw new InvalidInputError([{ field: 'verikit', message: 'must be a verikit engine (createVerikit)' }]);
   }
-  const providerParse = verikit.provider.webhooks;
+  const webhooks = verikit.webhooks;
+  const parser = parse ?? (webhooks ? (webhook: RawWebhookV1) => webhooks.parse(webhook) : undefined);
+  if (parser === undefined) {
+    throw new InvalidInputError([
+      {
+        field: 'verikit',
+        message:
+          "has a provider that sends no webhooks (no webhooks capability): leave the webhook route out, or pass parse to read the sender's webhooks",
+      },
+    ]);
+  }
   const receiver = createWebhookReceiver(
     {
-      receive: (event) => verikit.receive(event),
-      parse: parse ?? (providerParse ? (webhook) => providerParse.parse(webhook) : undefined),
-      store: verikit.store,
-      clock: verikit.clock,
-      logger: logger ?? verikit.logger,
+      receive: (delivery, receiveOptions) => verikit.receive(delivery, receiveOptions),
+      parse: parser,
+      clock: clock ?? systemClock,
+      logger: logger ?? silentLogger,
     },
     webhookOptions,
     creation,

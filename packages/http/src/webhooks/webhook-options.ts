@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { InvalidInputError } from '@verikit/provider';
-import { parseInput } from '@verikit/provider';
+import { receiveDefaults } from '@verikit/core';
+import { InvalidInputError, parseInput } from '@verikit/provider';
 import type { HmacHeaderScheme } from './hmac-header-verifier.js';
 import type { WebhookVerifier } from './webhook-verifier.js';
 
@@ -56,30 +56,19 @@ export interface ResolvedWebhookOptions {
   readonly maxBodyBytes: number;
   readonly allowUnsigned: boolean;
   readonly processingTimeoutMs: number;
-  /** How long a delivery's claim on a message lives: {@link webhookLeaseMs} of the processing timeout. */
-  readonly leaseMs: number;
 }
 
 /** The defaults of {@link WebhookOptions}. */
 export const webhookDefaults = Object.freeze({
   /** Five minutes either way: Standard Webhooks' recommendation. */
   toleranceSeconds: 300,
-  /** A day: far longer than any sender keeps redelivering. */
-  replayTtlMs: 24 * 60 * 60_000,
+  /** A day: far longer than any sender keeps redelivering (the engine's `receiveDefaults`). */
+  replayTtlMs: receiveDefaults.replayTtlMs,
   /** 64 KiB: far above any verification event. */
   maxBodyBytes: 64 * 1024,
-  /** Ten seconds: well within the time a sender waits for an answer. */
-  processingTimeoutMs: 10_000,
+  /** Ten seconds: well within the time a sender waits for an answer (the engine's `receiveDefaults`). */
+  processingTimeoutMs: receiveDefaults.processingTimeoutMs,
 });
-
-/**
- * The lease of a delivery's claim: the processing timeout plus a margin (5 s, or half the timeout
- * when that is shorter) for the answer to be written after the deadline. A claim outliving its
- * processing deadline by more would only keep a dead process's message from being redelivered.
- */
-export function webhookLeaseMs(processingTimeoutMs: number): number {
-  return processingTimeoutMs + Math.min(5_000, Math.ceil(processingTimeoutMs / 2));
-}
 
 const hmacHeaderSchemeSchema = z.strictObject({
   type: z.literal('hmac-header'),
@@ -169,7 +158,6 @@ export function resolveWebhookOptions(
     maxBodyBytes: parsed.maxBodyBytes ?? webhookDefaults.maxBodyBytes,
     allowUnsigned: parsed.allowUnsigned === allowUnsignedConsent,
     processingTimeoutMs,
-    leaseMs: webhookLeaseMs(processingTimeoutMs),
   };
 }
 
@@ -185,7 +173,7 @@ export function requireWebhookSecret(resolved: ResolvedWebhookOptions): void {
   throw new InvalidInputError([
     {
       field: webhookOptionField(resolved.fieldPrefix, 'secret'),
-      message: `is required: the signing secret from the provider dashboard (is its environment variable set?); to accept unsigned webhooks on purpose, set ${webhookOptionField(resolved.fieldPrefix, 'allowUnsigned')}`,
+      message: `is required, since the provider sends webhooks: set it to the signing secret from the provider's dashboard, e.g. { secret: process.env.VERIKIT_WEBHOOK_SECRET } with VERIKIT_WEBHOOK_SECRET=whsec_… in the environment (is that environment variable set?). Only for local experiments, ${webhookOptionField(resolved.fieldPrefix, 'allowUnsigned')} accepts unsigned webhooks`,
     },
   ]);
 }

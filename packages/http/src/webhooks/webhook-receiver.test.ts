@@ -4,15 +4,9 @@ import fc from 'fast-check';
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createVerikit } from '@verikit/core';
-import { InvalidInputError } from '@verikit/provider';
-import { StoreError } from '@verikit/core';
+import { createVerikit, StoreError, type FlowStore, KeyvFlowStore } from '@verikit/core';
+import { InvalidInputError, type Logger, type ProviderEventV1, type RawWebhookV1, parseInput } from '@verikit/provider';
 import { WebhookVerificationError } from './webhook-verification-error.js';
-import type { Logger } from '@verikit/provider';
-import type { ProviderEventV1, RawWebhookV1 } from '@verikit/provider';
-import { parseInput } from '@verikit/provider';
-import type { FlowStore } from '@verikit/core';
-import { KeyvFlowStore } from '@verikit/core';
 import { allowUnsignedConsent, type WebhookOptions } from './webhook-options.js';
 import { createWebhookReceiver } from './webhook-receiver.js';
 import { httpStatusOf } from '../errors/http-status.js';
@@ -109,7 +103,7 @@ async function setup({
   const logger = capturingLogger(lines);
   const verikit = createVerikit({ provider, secret: engineSecret, clock, logger, store });
   const receiver = createWebhookReceiver(
-    { receive: verikit.receive, parse: provider.webhooks?.parse, store, clock, logger },
+    { receive: verikit.receive, parse: parse ?? (() => null), clock, logger },
     webhooks,
   );
   const flow = await verikit.start({ kind: 'ussd', phoneNumber });
@@ -461,24 +455,6 @@ describe('events that apply to no flow', () => {
     expect((await t.verikit.get(t.flow.id)).status).toBe('verified');
   });
 
-  it('answers 501 when the provider has no webhook parser, after verifying', async () => {
-    const t = await setup({ parse: null });
-    expect(
-      (
-        await t.deliver(
-          t.sign(ussdBody(), {
-            secret: `whsec_${Buffer.from('some-other-secret-some-other-secret').toString('base64')}`,
-          }),
-        )
-      ).status,
-    ).toBe(401);
-    const { status, body } = await t.deliver(t.sign(ussdBody()));
-    expect(status).toBe(501);
-    expect(body).toMatchObject({ status: 'unsupported', error: { code: 'capability_missing' } });
-    expect(t.lines.some((line) => line.level === 'error' && line.message === 'verikit.webhook.unsupported')).toBe(true);
-    expect((await t.verikit.get(t.flow.id)).status).toBe('awaiting-dial');
-  });
-
   it('answers 500 when the parser fails with an unexpected error, and logs only its code', async () => {
     const t = await setup({
       parse: () => {
@@ -536,10 +512,9 @@ describe('without a secret', () => {
   });
 
   it('rejects a near-miss of the opt-in words when the engine is configured', async () => {
-    const store = new KeyvFlowStore();
     const deps = {
       receive: async () => ({ outcome: 'no-active-flow' as const }),
-      store,
+      parse: parseServiceWebhook,
       clock: new ManualClock(),
       logger: capturingLogger([]),
     };
@@ -706,11 +681,17 @@ describe('secrets', () => {
   it('appear in no response body, log line or thrown error', async () => {
     const t = await setup();
     const store = new FlakyStore(t.store);
+    const flakyEngine = createVerikit({
+      provider: createTestProviderV1(),
+      secret: engineSecret,
+      clock: t.clock,
+      store,
+      logger: capturingLogger(t.lines),
+    });
     const flaky = createWebhookReceiver(
       {
-        receive: t.verikit.receive,
+        receive: flakyEngine.receive,
         parse: parseServiceWebhook,
-        store,
         clock: t.clock,
         logger: capturingLogger(t.lines),
       },
@@ -738,7 +719,7 @@ describe('secrets', () => {
     for (const secret of ['whsec_!!!', 'short']) {
       try {
         createWebhookReceiver(
-          { receive: t.verikit.receive, store, clock: t.clock, logger: capturingLogger(t.lines) },
+          { receive: t.verikit.receive, parse: parseServiceWebhook, clock: t.clock, logger: capturingLogger(t.lines) },
           { secret },
         );
       } catch (error) {
@@ -773,7 +754,7 @@ describe('secrets', () => {
 describe('configuration', () => {
   const deps = () => ({
     receive: async () => ({ outcome: 'no-active-flow' as const }),
-    store: new KeyvFlowStore(),
+    parse: parseServiceWebhook,
     clock: new ManualClock(),
     logger: capturingLogger([]),
   });

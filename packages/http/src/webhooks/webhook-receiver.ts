@@ -1,13 +1,14 @@
 import { createHash } from 'node:crypto';
-import type { ReceiveResult } from '@verikit/core';
-import { InvalidInputError } from '@verikit/provider';
-import { VerikitError } from '@verikit/provider';
+import type { Clock, ProviderDelivery, ReceiveOptions, ReceiveResult } from '@verikit/core';
+import { errorCode } from '@verikit/core/internal';
+import {
+  InvalidInputError,
+  VerikitError,
+  type Logger,
+  type ProviderEventV1,
+  type RawWebhookV1,
+} from '@verikit/provider';
 import { WebhookVerificationError } from './webhook-verification-error.js';
-import type { Logger } from '@verikit/provider';
-import type { ProviderEventV1, RawWebhookV1 } from '@verikit/provider';
-import type { FlowStore } from '@verikit/core';
-import { errorCode } from '@verikit/core/logging';
-import { DeliveryGuard } from './delivery-guard.js';
 import { createHmacHeaderVerifier } from './hmac-header-verifier.js';
 import { readBody } from '../body/read-body.js';
 import { webhookKeyOf } from './secret-key.js';
@@ -19,24 +20,21 @@ import {
   type ResolvedWebhookOptions,
   type WebhookOptions,
 } from './webhook-options.js';
-import { malformed, webhookResponse, type WebhookResponseBody } from './webhook-response.js';
-import { applyOnce } from './apply-once.js';
+import { answerOf, failureOf, malformed, webhookResponse, type WebhookResponseBody } from './webhook-response.js';
 import type { VerifiedWebhook, WebhookVerifier } from './webhook-verifier.js';
 
-/** What the receiver needs from the engine. `createVerikit` passes its own. */
+/** What the receiver needs: the engine's one entry for inbound events, the provider's parser, a clock and a logger. */
 export interface WebhookReceiverDeps {
-  /** Applies a verified event to the flow it concerns: the engine's `receive`. */
-  receive(event: ProviderEventV1): Promise<ReceiveResult>;
-  /** The provider's `webhooks.parse`; absent when the provider pushes no events. */
-  parse?: ((webhook: RawWebhookV1) => ProviderEventV1 | null) | undefined;
-  /** Where processed message ids are remembered. The engine's store, so every instance shares them. */
-  store: FlowStore;
-  /** The engine's clock: timestamps are checked against it. */
-  clock: { now(): number };
+  /** Applies a verified delivery once per id: the engine's `receive`, which keeps the claims and markers. */
+  receive(delivery: ProviderDelivery, options: ReceiveOptions): Promise<ReceiveResult>;
+  /** Reads a verified webhook into an event: the provider's `webhooks.parse`. */
+  parse: (webhook: RawWebhookV1) => ProviderEventV1 | null;
+  /** Timestamps are checked against it. */
+  clock: Clock;
   logger: Logger;
 }
 
-/** The webhook endpoint: `verikit.webhooks`. */
+/** The webhook endpoint, as {@link createWebhookReceiver} makes it. */
 export interface WebhookReceiver {
   /**
    * Verifies, de-duplicates, parses and applies one webhook delivery, and answers it. Never
@@ -58,16 +56,16 @@ const webhookIdPattern = /^[\x21-\x7e]{1,256}$/;
 
 /**
  * Creates the webhook endpoint. Checks the options at once (throwing an `InvalidInputError` for
- * a malformed secret or scheme); a provider without a webhook parser is reported per request
- * (501), since the endpoint exists whether or not the application uses it.
+ * a malformed secret or scheme).
  *
- * Order of work, so that nothing unverified touches the store: method, body (size-capped),
- * signature and timestamp, parse, claim the message id, apply (waiting at most
- * `processingTimeoutMs`), record the id as processed ({@link applyOnce}).
+ * Order of work, so that nothing unverified reaches the engine: method, body (size-capped),
+ * signature and timestamp, parse; then the engine's `receive` claims the delivery id, applies the
+ * event (waiting at most `processingTimeoutMs`) and records the id as processed. What it answers is
+ * mapped to an HTTP response here, nothing more.
  *
  * @example
  * const receiver = createWebhookReceiver(
- *   { receive: verikit.receive, parse: provider.webhooks?.parse, store, clock, logger },
+ *   { receive: verikit.receive, parse: (webhook) => verikit.webhooks!.parse(webhook), clock, logger },
  *   { secret: process.env.VERIKIT_WEBHOOK_SECRET },
  * );
  * const response = await receiver.handle(request);
@@ -81,13 +79,9 @@ export function createWebhookReceiver(
   if (creation.requireSecret === true) requireWebhookSecret(resolved);
   const verifier = verifierFor(resolved);
   const { logger } = deps;
-  const guard = new DeliveryGuard(deps.store, { replayTtlMs: resolved.replayTtlMs, leaseMs: resolved.leaseMs });
-  const applyDeps = {
-    receive: deps.receive,
-    guard,
-    logger,
+  const receiveOptions: ReceiveOptions = {
     processingTimeoutMs: resolved.processingTimeoutMs,
-    leaseMs: resolved.leaseMs,
+    replayTtlMs: resolved.replayTtlMs,
   };
   if (verifier === undefined && resolved.allowUnsigned) {
     logger.warn('verikit.webhook.unsigned-accepted', {
@@ -124,19 +118,8 @@ export function createWebhookReceiver(
   }
 
   function parse(webhook: RawWebhookV1, webhookId: string | undefined): Step<ProviderEventV1 | null> {
-    const parser = deps.parse;
-    if (parser === undefined) {
-      logger.error('verikit.webhook.unsupported', {
-        webhookId,
-        hint: 'the configured provider has no webhooks.parse: it pushes no events',
-      });
-      return stop({
-        status: 'unsupported',
-        error: { code: 'capability_missing', message: 'the configured provider does not parse webhooks' },
-      });
-    }
     try {
-      return { ok: true, value: parser(webhook) };
+      return { ok: true, value: deps.parse(webhook) };
     } catch (error) {
       if (InvalidInputError.isInstance(error) || error instanceof SyntaxError) {
         const invalid = InvalidInputError.isInstance(error)
@@ -181,7 +164,18 @@ export function createWebhookReceiver(
       logger.info('verikit.webhook.ignored', { webhookId: loggedId, outcome: 'ignored' });
       return webhookResponse({ status: 'ignored' });
     }
-    const answer = await applyOnce(applyDeps, event, webhookId, loggedId);
+    const delivery: ProviderDelivery = {
+      id: webhookId,
+      event,
+      ...(loggedId === undefined ? { idIsPrivate: true } : {}),
+    };
+    let result: ReceiveResult;
+    try {
+      result = await deps.receive(delivery, receiveOptions);
+    } catch (error) {
+      return webhookResponse(failureOf(error));
+    }
+    const answer = answerOf(result);
     return webhookResponse(answer.body, answer.retryAfterSeconds);
   }
 

@@ -1,4 +1,6 @@
-import type { InvalidInputError } from '@verikit/provider';
+import type { ReceiveResult } from '@verikit/core';
+import { errorCode } from '@verikit/core/internal';
+import { InvalidInputError, VerikitError } from '@verikit/provider';
 
 /** What the endpoint says happened, in every response body. */
 export type WebhookStatus =
@@ -20,8 +22,6 @@ export type WebhookStatus =
   | 'too-large'
   /** 405: only POST is accepted. */
   | 'method-not-allowed'
-  /** 501: the provider has no webhook parser. */
-  | 'unsupported'
   /** 503: applying the event failed for a passing reason (store outage), or took longer than `processingTimeoutMs`; the sender should retry. */
   | 'retry'
   /** 500: an unexpected failure; the sender may retry. */
@@ -54,7 +54,6 @@ const httpStatusOf: Readonly<Record<WebhookStatus, number>> = {
   malformed: 400,
   'too-large': 413,
   'method-not-allowed': 405,
-  unsupported: 501,
   retry: 503,
   error: 500,
 };
@@ -87,4 +86,45 @@ export function malformed(error: InvalidInputError): WebhookResponseBody {
     status: 'malformed',
     error: { code: error.code, message: error.message, ...(error.field ? { field: error.field } : {}) },
   };
+}
+
+/** The answer to what the engine's `receive` did with a delivery. */
+export function answerOf(result: ReceiveResult): WebhookAnswer {
+  switch (result.outcome) {
+    case 'applied':
+      return {
+        body: result.flowId === undefined ? { status: 'applied' } : { status: 'applied', flowId: result.flowId },
+      };
+    case 'in-progress':
+      return { body: { status: 'in-progress' }, retryAfterSeconds: retryAfterSecondsOf(result) };
+    case 'timed-out':
+      return {
+        body: {
+          status: 'retry',
+          error: { code: 'webhook_timeout', message: 'the event is still being applied; deliver it again later' },
+        },
+        retryAfterSeconds: retryAfterSecondsOf(result),
+      };
+    default:
+      return { body: { status: result.outcome } };
+  }
+}
+
+/** `Retry-After` in whole seconds (at least 1) for what the engine says; the default when it says nothing. */
+function retryAfterSecondsOf(result: ReceiveResult): number {
+  return result.retryAfterMs === undefined
+    ? defaultRetryAfterSeconds
+    : Math.max(1, Math.ceil(result.retryAfterMs / 1000));
+}
+
+/** The answer to a delivery the engine could not apply: the claim was given back, so a redelivery may succeed. */
+export function failureOf(error: unknown): WebhookResponseBody {
+  // An event the engine refuses as invalid is refused again on every redelivery: tell the sender so.
+  if (InvalidInputError.isInstance(error)) return malformed(error);
+  return VerikitError.isInstance(error) && error.isRetryable
+    ? {
+        status: 'retry',
+        error: { code: errorCode(error), message: 'the event could not be applied now; deliver it again later' },
+      }
+    : { status: 'error', error: { code: errorCode(error), message: 'the event could not be applied' } };
 }

@@ -9,14 +9,18 @@ import { allowUnsignedConsent } from './webhook-options.js';
 const engineSecret = 'engine-secret-for-the-webhook-secret-tests';
 const webhookSecret = `whsec_${Buffer.from('webhook-secret-required-key-32b!').toString('base64')}`;
 
-function engine(options: { parses?: boolean; lines?: Array<{ level: string; message: string; hint?: unknown }> } = {}) {
+function engine(options: { parses?: boolean } = {}) {
   const parse = (): ProviderEventV1 | null => null;
   const provider =
     options.parses === false ? createTestProviderV1() : Object.assign(createTestProviderV1(), { webhooks: { parse } });
+  return createVerikit({ provider, secret: engineSecret });
+}
+
+/** A logger that keeps each line's level, message and hint. */
+function loggerInto(lines: Array<{ level: string; message: string; hint?: unknown }>): Logger {
   const at = (level: string) => (message: string, fields?: Record<string, unknown>) =>
-    void options.lines?.push({ level, message, hint: fields?.hint });
-  const logger: Logger = { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') };
-  return createVerikit({ provider, secret: engineSecret, logger });
+    void lines.push({ level, message, hint: fields?.hint });
+  return { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') };
 }
 
 /** The error `create` throws, checked to be an `InvalidInputError` naming `field`. */
@@ -38,14 +42,34 @@ function refusal(create: () => unknown, field: string): InvalidInputError {
 const unset: string | undefined = undefined;
 
 describe('a webhook handler without a secret', () => {
-  it('createWebhookHandler refuses it at creation, naming secret and saying how to fix or opt out', () => {
+  it('createWebhookHandler refuses it at creation, naming secret and saying first how to set it', () => {
     const verikit = engine();
     for (const options of [{ verikit, secret: unset }, { verikit }]) {
       const error = refusal(() => createWebhookHandler(options), 'secret');
-      expect(error.message).toMatch(/^secret is required/);
+      expect(error.message).toMatch(
+        /^secret is required, since the provider sends webhooks: set it to the signing secret/,
+      );
+      expect(error.message).toMatch(/VERIKIT_WEBHOOK_SECRET=whsec_/);
       expect(error.message).toMatch(/environment variable/);
-      expect(error.message).toMatch(/allowUnsigned/);
+      // The opt-out comes last, as what it is: for local experiments.
+      expect(error.message.indexOf('allowUnsigned')).toBeGreaterThan(error.message.indexOf('VERIKIT_WEBHOOK_SECRET'));
+      expect(error.message).toMatch(/local experiments, allowUnsigned/);
     }
+  });
+
+  it('a provider that sends no webhooks (Termii, Twilio) needs no secret: the flow handler has no webhook route', async () => {
+    const verikit = engine({ parses: false });
+    const lines: Array<{ level: string; message: string; hint?: unknown }> = [];
+    const handler = createFlowHandler({ verikit, logger: loggerInto(lines) });
+    const response = await handler(new Request('http://app.example/webhooks', { method: 'POST', body: '{}' }));
+    expect(response.status).toBe(404);
+    // Webhook options given anyway change nothing: the route stays off, and nothing is refused at creation.
+    const withOptions = createFlowHandler({ verikit, webhooks: { secret: unset } });
+    expect((await withOptions(new Request('http://app.example/webhooks', { method: 'POST' }))).status).toBe(404);
+    expect(lines.filter((line) => line.message.startsWith('verikit.webhook.'))).toEqual([]);
+    // Asking for a webhook handler on purpose is refused, saying why.
+    const error = refusal(() => createWebhookHandler({ verikit, secret: webhookSecret }), 'verikit');
+    expect(error.message).toMatch(/sends no webhooks/);
   });
 
   it('createFlowHandler refuses webhooks: { secret: undefined } at creation, naming webhooks.secret', () => {
@@ -80,7 +104,7 @@ describe('a webhook handler without a secret', () => {
 
   it('createFlowHandler without any webhooks option keeps a route that refuses (401), and warns at creation when the provider sends webhooks', async () => {
     const lines: Array<{ level: string; message: string; hint?: unknown }> = [];
-    const handler = createFlowHandler({ verikit: engine({ lines }) });
+    const handler = createFlowHandler({ verikit: engine(), logger: loggerInto(lines) });
     const warning = lines.find((line) => line.message === 'verikit.webhook.not-configured');
     expect(warning?.level).toBe('warn');
     expect(String(warning?.hint)).toMatch(/webhooks: \{ secret \}/);
@@ -92,8 +116,8 @@ describe('a webhook handler without a secret', () => {
     });
 
     const quiet: typeof lines = [];
-    createFlowHandler({ verikit: engine({ parses: false, lines: quiet }) });
-    createFlowHandler({ verikit: engine({ lines: quiet }), webhookPath: false });
+    createFlowHandler({ verikit: engine({ parses: false }), logger: loggerInto(quiet) });
+    createFlowHandler({ verikit: engine(), logger: loggerInto(quiet), webhookPath: false });
     expect(quiet.filter((line) => line.message === 'verikit.webhook.not-configured')).toEqual([]);
   });
 });

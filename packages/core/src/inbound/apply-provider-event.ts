@@ -1,39 +1,31 @@
-import { parseInput } from '@verikit/provider';
+import type { ProviderEventV1 } from '@verikit/provider';
 import { FlowNotFoundError } from '../errors/flow-not-found-error.js';
 import type { FlowEnvironment } from '../flows/flow-definition.js';
 import { flowDefinitions } from '../flows/flow-definitions.js';
-import { providerEventSchema } from '../inputs/inputs.js';
 import type { FlowStore } from '../store/flow-store.js';
-import { acceptSilently, type CommitLoop } from './commit-loop.js';
-import type { FlowView } from './view.js';
+import { acceptSilently, type CommitLoop } from '../engine/commit-loop.js';
+import type { FlowView } from '../engine/view.js';
 
-/** What `receive` did with a provider event. */
-export interface ReceiveResult {
-  /**
-   * `applied` when a live flow took the event; `no-active-flow` when none waits for it (ended, expired, or never
-   * started here).
-   */
-  readonly outcome: 'applied' | 'no-active-flow';
-  /** The flow that took the event, when one did. */
-  readonly flowId?: string;
-  /** That flow's view after the event. */
-  readonly view?: FlowView;
-}
+/** What applying one provider event did. */
+export type AppliedEvent =
+  /** A live flow took the event. */
+  | { readonly outcome: 'applied'; readonly flowId: string; readonly view: FlowView }
+  /** No flow waits for it: it ended, expired, or was never started here. */
+  | { readonly outcome: 'no-active-flow'; readonly flowId?: string };
 
 const routes = Object.values(flowDefinitions).flatMap((definition) =>
   definition.providerEvent ? [definition.providerEvent] : [],
 );
 
 /**
- * `verikit.receive`: finds the flow a verified provider event concerns through the route key its
- * flow wrote, and applies it there. An event no live flow waits for is no error: the flow ended,
- * expired, or was never started here.
+ * Finds the flow a checked provider event concerns through the route key its flow wrote, and
+ * applies it there. An event no live flow waits for is no error: the flow ended, expired, or was
+ * never started here.
  */
-export async function receiveProviderEvent(
+export async function applyProviderEvent(
   deps: { store: FlowStore; commits: CommitLoop; env: FlowEnvironment },
-  rawEvent: unknown,
-): Promise<ReceiveResult> {
-  const event = parseInput(providerEventSchema, rawEvent, 'event');
+  event: ProviderEventV1,
+): Promise<AppliedEvent> {
   const route = routes.find((candidate) => candidate.type === event.type);
   let flowId: string | undefined;
   for (const key of route?.routeKeys(event, deps.env) ?? []) {

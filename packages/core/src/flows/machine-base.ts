@@ -1,74 +1,22 @@
 import type { FlowPolicies } from './policies.js';
+import type {
+  BaseEvent,
+  EffectFailedEvent,
+  EffectKind,
+  EffectRequest,
+  EffectSucceededEvent,
+  FlowContextBase,
+  FlowError,
+} from './flow-context.js';
 
-/** The kinds of flow verikit runs. */
-export type FlowKind = 'ussd' | 'phone' | 'identity';
+// The setup every machine starts from (the three machines spread it into their own `setup`): the
+// `runEffect` action the engine reads effects from, the guards on effects and expiry, and the context
+// changes of sends, effects and verification that every flow makes the same way.
 
-/** The provider calls a flow can ask the engine to make. */
-export type EffectKind = 'ussd.initiate' | 'phone.send' | 'phone.check' | 'identity.send-otp';
-
-/** An error shown on a flow: safe to render, never carries a secret. */
-export interface FlowError {
-  /** Stable and machine-readable, e.g. `send_failed`: what a UI branches on. */
-  readonly code: string;
-  /** Developer English; never holds a secret, a code or a full identity number. */
-  readonly message: string;
-}
-
-/** A provider call committed with the snapshot before it runs. */
-interface PendingEffect {
-  /** Deterministic: `flowId:effect:n`. */
-  readonly id: string;
-  readonly kind: EffectKind;
-  /** After this instant (ms since epoch) the outcome counts as unknown. */
-  readonly deadline: number;
-}
-
-/** What the engine receives from a machine's `runEffect` action. */
-export interface EffectRequest {
-  readonly id: string;
-  readonly kind: EffectKind;
-  /** Inputs for the provider that are not secret and not in context. The engine adds secrets it holds in memory. */
-  readonly input: Readonly<Record<string, string>>;
-}
-
-/** Fields every flow's context has. */
-export interface FlowContextBase {
-  readonly flowId: string;
-  /** How many effects this flow has started; the next effect id ends with `effectSeq + 1`. */
-  readonly effectSeq: number;
-  /** The effect awaited now. */
-  readonly effect?: PendingEffect;
-  /** The id of an effect whose deadline passed unanswered: a late success is still accepted. */
-  readonly unansweredEffectId?: string;
-  /** Sends made in this flow, the first included. */
-  readonly sendCount: number;
-  readonly resendAvailableAt?: number;
-  readonly expiresAt?: number;
-  readonly error?: FlowError;
-  /** The provider that delivered the code (its `name`, or the `sentBy` a composition reports): what the proof names. */
-  readonly sentBy?: string;
-  /** When the flow became verified (engine clock). */
-  readonly verifiedAt?: number;
-}
-
-/** Events every machine understands. Every event carries `now` (ms since epoch) from the engine's clock. */
-type TickEvent = { type: 'tick'; now: number };
-type EffectSucceededEvent = {
-  type: 'effect-succeeded';
-  now: number;
-  effectId: string;
-  result: Readonly<Record<string, unknown>>;
+/** The actions every machine starts from. `runEffect` does nothing: the engine reads it from the transition's actions and runs the effect. */
+export const baseActions = {
+  runEffect: (_: unknown, _params: EffectRequest) => {},
 };
-/** `requestSent: false` when the provider's error says the request never left (nothing can have been delivered). */
-type EffectFailedEvent = {
-  type: 'effect-failed';
-  now: number;
-  effectId: string;
-  error: FlowError;
-  requestSent?: boolean;
-};
-type CancelEvent = { type: 'cancel'; now: number };
-export type BaseEvent = TickEvent | EffectSucceededEvent | EffectFailedEvent | CancelEvent;
 
 /** The error a flow shows when an effect's deadline passed without an answer. */
 const outcomeUnknownError: FlowError = Object.freeze({
@@ -108,8 +56,8 @@ export function beginEffect(
   };
 }
 
-/** Guards shared by the machines. They read time only from the event. */
-export const sharedGuards = {
+/** The guards every machine starts from. They read time only from the event. */
+export const baseGuards = {
   isAwaitedEffect: ({ context, event }: { context: FlowContextBase; event: BaseEvent | { type: string } }) =>
     'effectId' in event && context.effect !== undefined && event.effectId === context.effect.id,
   isUnansweredEffect: ({ context, event }: { context: FlowContextBase; event: BaseEvent | { type: string } }) =>
@@ -176,15 +124,6 @@ export function sentByOf(context: FlowContextBase, event: { type: string }): str
 /** The context changes that accompany every move to `verified`. */
 export function verifiedAt(event: { now: number }): Pick<FlowContextBase, 'verifiedAt'> {
   return { verifiedAt: event.now };
-}
-
-/**
- * The limits a machine's view reports (`maxAttempts`, `sendsLeft`), kept in the machine's root
- * `meta` so that a view can be built from a snapshot alone.
- */
-export interface FlowLimits {
-  readonly maxAttempts?: number;
-  readonly maxSendsPerFlow: number;
 }
 
 /** The context changes when an effect's result arrives. */

@@ -1,0 +1,82 @@
+/**
+ * What every flow's machine holds and understands: its kind, its context's common fields, the events
+ * every machine takes, the effects it may ask for and the errors it shows.
+ */
+/** The kinds of flow verikit runs. */
+export type FlowKind = 'ussd' | 'phone' | 'identity';
+
+/** The provider calls a flow can ask the engine to make. */
+export type EffectKind = 'ussd.initiate' | 'phone.send' | 'phone.check' | 'identity.send-otp';
+
+/** An error shown on a flow: safe to render, never carries a secret. */
+export interface FlowError {
+  /** Stable and machine-readable, e.g. `send_failed`: what a UI branches on. */
+  readonly code: string;
+  /** Developer English; never holds a secret, a code or a full identity number. */
+  readonly message: string;
+}
+
+/** A provider call committed with the snapshot before it runs. */
+interface PendingEffect {
+  /** Deterministic: `flowId:effect:n`. */
+  readonly id: string;
+  readonly kind: EffectKind;
+  /** After this instant (ms since epoch) the outcome counts as unknown. */
+  readonly deadline: number;
+}
+
+/** What the engine receives from a machine's `runEffect` action. */
+export interface EffectRequest {
+  readonly id: string;
+  readonly kind: EffectKind;
+  /** Inputs for the provider that are not secret and not in context. The engine adds secrets it holds in memory. */
+  readonly input: Readonly<Record<string, string>>;
+}
+
+/** Fields every flow's context has. */
+export interface FlowContextBase {
+  readonly flowId: string;
+  /** How many effects this flow has started; the next effect id ends with `effectSeq + 1`. */
+  readonly effectSeq: number;
+  /** The effect awaited now. */
+  readonly effect?: PendingEffect;
+  /** The id of an effect whose deadline passed unanswered: a late success is still accepted. */
+  readonly unansweredEffectId?: string;
+  /** Sends made in this flow, the first included. */
+  readonly sendCount: number;
+  readonly resendAvailableAt?: number;
+  readonly expiresAt?: number;
+  readonly error?: FlowError;
+  /** The provider that delivered the code (its `name`, or the `sentBy` a composition reports): what the proof names. */
+  readonly sentBy?: string;
+  /** When the flow became verified (engine clock). */
+  readonly verifiedAt?: number;
+}
+
+/** Events every machine understands. Every event carries `now` (ms since epoch) from the engine's clock. */
+type TickEvent = { type: 'tick'; now: number };
+export type EffectSucceededEvent = {
+  type: 'effect-succeeded';
+  now: number;
+  effectId: string;
+  result: Readonly<Record<string, unknown>>;
+};
+/** `requestSent: false` when the provider's error says the request never left (nothing can have been delivered). */
+export type EffectFailedEvent = {
+  type: 'effect-failed';
+  now: number;
+  effectId: string;
+  error: FlowError;
+  requestSent?: boolean;
+};
+type CancelEvent = { type: 'cancel'; now: number };
+export type BaseEvent = TickEvent | EffectSucceededEvent | EffectFailedEvent | CancelEvent;
+
+/**
+ * The limits a machine's view reports (`maxAttempts`, `sendsLeft`), kept in the machine's root
+ * `meta` so that a view can be built from a snapshot alone.
+ */
+export interface FlowLimits {
+  readonly maxAttempts?: number;
+  readonly maxSendsPerFlow: number;
+}

@@ -1,0 +1,16 @@
+/**
+ * `@verikit/core/internal`: what verikit's own packages and tools share with core (the HTTP layer,
+ * the Redis store and change bus, the bench, the flow diagrams). **Not public API**: it changes in
+ * any release without notice. Applications use the main entry.
+ *
+ * @module
+ */
+export { createFlowMachines } from './flows/machines.js';
+export { createIdentityMachine } from './flows/identity-machine.js';
+export { createPureTransitions } from './flows/pure-transition.js';
+export { safeStoreCause } from './store/safe-store-cause.js';
+export * from './store/store-keys.js';
+export { parseFlowId } from './inputs/parse-flow-id.js';
+export { errorCode } from './logging/error-code.js';
+export { systemClock } from './time/clock.js';
+export { deliveryLeaseMs } from './inbound/receive-delivery.js';

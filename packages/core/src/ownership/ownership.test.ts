@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { setup } from '../engine/engine.fixtures.js';
+
+const phone = '+2348012345678';
+
+describe('flow secrets', () => {
+  it('each flow has its own 256-bit secret, accepted only for that flow, and found in no log or record', async () => {
+    const env = setup();
+    const one = await env.verikit.start({ kind: 'phone', phoneNumber: phone });
+    const two = await env.verikit.start({ kind: 'ussd', phoneNumber: '+2348012345679' });
+    const secret = env.verikit.flowSecret(one.id);
+    expect(secret).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(env.verikit.flowSecret(two.id)).not.toBe(secret);
+    expect(env.verikit.isFlowSecret(one.id, secret)).toBe(true);
+    expect(env.verikit.isFlowSecret(two.id, secret)).toBe(false);
+    for (const wrong of [undefined, '', 42, `${secret}x`, secret.slice(1), secret.toLowerCase()])
+      expect(env.verikit.isFlowSecret(one.id, wrong)).toBe(secret === wrong);
+    const stored = JSON.stringify([...(env.keyv.store as Map<string, unknown>).entries()]);
+    expect(`${stored}${JSON.stringify(env.logs)}${JSON.stringify(one)}`).not.toContain(secret);
+  });
+});
+
+describe('idempotent start', () => {
+  it('the same idempotency key returns the same flow and sends once; another key or another number is a new flow', async () => {
+    const env = setup();
+    const first = await env.verikit.start({ kind: 'phone', phoneNumber: phone }, { idempotencyKey: 'a' });
+    const repeat = await env.verikit.start({ kind: 'phone', phoneNumber: phone }, { idempotencyKey: 'a' });
+    expect(repeat.id).toBe(first.id);
+    expect(env.provider.callsOf('phone.send')).toHaveLength(1);
+    const other = await env.verikit.start({ kind: 'phone', phoneNumber: '+2348012345679' }, { idempotencyKey: 'a' });
+    expect(other.id).not.toBe(first.id);
+  });
+
+  it('a start for a number with a live flow of the same kind and owner resumes it; another owner, or a done flow, starts anew', async () => {
+    const env = setup();
+    const first = await env.verikit.start({ kind: 'ussd', phoneNumber: phone }, { owner: 'session-1' });
+    expect((await env.verikit.start({ kind: 'ussd', phoneNumber: phone }, { owner: 'session-1' })).id).toBe(first.id);
+    const stranger = await env.verikit.start({ kind: 'ussd', phoneNumber: phone }, { owner: 'session-2' });
+    expect(stranger.id).not.toBe(first.id);
+    await env.verikit.cancel(first.id);
+    const after = await env.verikit.start({ kind: 'ussd', phoneNumber: phone }, { owner: 'session-1' });
+    expect(after.id).not.toBe(first.id);
+    const keys = [...(env.keyv.store as Map<string, unknown>).keys()].join('\n');
+    expect(keys).not.toContain('session-1');
+  });
+
+  it('refuses malformed options naming the field', async () => {
+    const env = setup();
+    await expect(
+      env.verikit.start({ kind: 'phone', phoneNumber: phone }, { idempotencyKey: '' }),
+    ).rejects.toMatchObject({ code: 'invalid_input', field: 'idempotencyKey' });
+    await expect(
+      env.verikit.start({ kind: 'phone', phoneNumber: phone }, { owner: 'x'.repeat(513) }),
+    ).rejects.toMatchObject({ code: 'invalid_input', field: 'owner' });
+  });
+});

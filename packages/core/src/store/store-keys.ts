@@ -1,0 +1,82 @@
+/**
+ * Every key name verikit stores under, in one place. Plain functions that return strings: a store
+ * puts its own prefix or namespace in front (`verikit:` in memory, `<namespace>::` on Redis).
+ *
+ * Two layers: the store's own kinds of record (`flow:`, `route:`, `claim:`, `limit:`), and inside
+ * them the names the engine gives (`ussd:phone:<hash>`, `sends:phone:<hash>`, `proof:flow:<id>`,
+ * `webhook:<delivery id>`). No phone number, identity number or client address is ever part of a
+ * key name: callers pass keyed hashes (docs/decisions/0040-number-hashed-in-key-names.md).
+ */
+
+/** A flow record, read and compare-and-set by the store. */
+export function flowRecordKey(flowId: string): string {
+  return `flow:${flowId}`;
+}
+
+/** A secondary key (`FlowStore.getRoute`/`setRoute`): a route to a flow, or a delivery marker. */
+export function routeRecordKey(key: string): string {
+  return `route:${key}`;
+}
+
+/** A claim (`FlowStore.claim`): taken once while it lives. */
+export function claimRecordKey(key: string): string {
+  return `claim:${key}`;
+}
+
+/** A fixed-window limit (`FlowStore.consume`). */
+export function limitRecordKey(key: string): string {
+  return `limit:${key}`;
+}
+
+/** The key part that stands for a phone number: its keyed hash (`phone:<hash>`). */
+export function phoneNumberKeyPart(numberHash: string): string {
+  return `phone:${numberHash}`;
+}
+
+/** The route from a phone number's key part to its active USSD flow, which the USSD result is applied to. */
+export function ussdRouteKey(numberKeyPart: string): string {
+  return `ussd:${numberKeyPart}`;
+}
+
+/** The hourly send limit of one subject (a phone number's or an identity number's key part). */
+export function sendsLimitKey(subjectKeyPart: string): string {
+  return `sends:${subjectKeyPart}`;
+}
+
+/** A flow's one redemption, claimed by the redeem that wins (docs/security.md). */
+export function proofRedemptionKey(flowId: string): string {
+  return `proof:flow:${flowId}`;
+}
+
+/** Readable: the flow's proof was redeemed, so `issueProof` refuses. */
+export function proofRedeemedKey(flowId: string): string {
+  return `proof:redeemed:${flowId}`;
+}
+
+/** The flow a start with one idempotency key (and owner) created; `hash` is a keyed hash of both. */
+export function startIdempotencyKey(hash: string): string {
+  return `start:key:${hash}`;
+}
+
+/** The live flow of one owner for a kind and a number; `hash` is a keyed hash of the three. */
+export function startLiveKey(hash: string): string {
+  return `start:live:${hash}`;
+}
+
+/** The marker of an inbound delivery: `done` once applied, `retry:<n>` after attempt `n` failed. */
+export function deliveryMarkerKey(deliveryId: string): string {
+  return `webhook:${deliveryId}`;
+}
+
+/** The claim of one attempt at applying an inbound delivery, held by the one process that runs it. */
+export function deliveryAttemptKey(deliveryId: string, attempt: number): string {
+  return `${deliveryMarkerKey(deliveryId)}:${attempt}`;
+}
+
+/** Prefix of the send guard's counters of one limit (`guard:per-client`). */
+export function guardLimitKeyPrefix(limitName: string): string {
+  return `guard:${limitName}`;
+}
+
+/** Prefix of the channels the change bus publishes a flow's changes on (`changes:<flowId>`). */
+export const changeChannelPrefix = 'changes:';
