@@ -9,6 +9,7 @@ import {
 } from '@verikit/provider';
 import { errorCode } from '../logging/error-code.js';
 import { defaultPolicies, type FlowPolicies } from '../flows/policies.js';
+import type { ReviewNumber } from '../flows/review-numbers.js';
 import {
   checkGuardOptions,
   resolveGuardOptions,
@@ -49,6 +50,12 @@ export interface VerikitOptions {
    * `false` turns it off: only the per-number `maxSendsPerHour` is left.
    */
   guard?: SendGuardOptions | false;
+  /**
+   * Up to 5 numbers whose phone verification code is fixed, for app-store review and monitoring: no code is sent
+   * to them and the provider is never called for them; each use is logged at warning. Off unless set. Each code
+   * must be strong (8 to 10 digits, not a run or a repeat), since it works in production: see docs/abuse.md.
+   */
+  reviewNumbers?: readonly ReviewNumber[];
 }
 
 /** The options with every default applied: what the engine's parts are built from. */
@@ -64,6 +71,8 @@ export interface EngineSettings {
   readonly identityNumberPatterns: Readonly<Partial<Record<IdentityType, RegExp>>>;
   /** The send guard's settings; undefined when it is off. */
   readonly guard: GuardSettings | undefined;
+  /** The review numbers as given; checked when the engine builds them. */
+  readonly reviewNumbers: readonly ReviewNumber[] | undefined;
 }
 
 const optionsSchema = z.object({
@@ -134,5 +143,6 @@ export function resolveOptions(options: VerikitOptions): EngineSettings {
     defaultSender: options.defaultSender,
     identityNumberPatterns,
     guard: resolveGuardOptions(options.guard),
+    reviewNumbers: options.reviewNumbers,
   };
 }
