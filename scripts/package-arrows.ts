@@ -21,7 +21,12 @@ const core = '@verikit/core';
  * The provider packages, one per service: the one list of them. A new packages/<provider> is added here; the rule
  * below then keeps it apart from every other provider.
  */
-export const providerPackages: readonly string[] = ['@verikit/gateway', '@verikit/termii', '@verikit/twilio'];
+export const providerPackages: readonly string[] = [
+  '@verikit/gateway',
+  '@verikit/termii',
+  '@verikit/twilio',
+  '@verikit/africastalking',
+];
 const providers = providerPackages;
 
 /** The composition points: the only packages that may import a provider (besides applications). */

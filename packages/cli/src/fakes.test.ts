@@ -1,3 +1,6 @@
+import type { AddressInfo } from 'node:net';
+import { serve } from '@hono/node-server';
+import { createAfricasTalkingProvider, parseUssdSession, ussdResponse } from '@verikit/africastalking';
 import { createVerikit } from '@verikit/core';
 import { createGatewayProvider } from '@verikit/gateway';
 import { type ProviderV1, silentLogger } from '@verikit/provider';
@@ -32,7 +35,7 @@ function envBlock(lines: readonly string[]): Record<string, string> {
 }
 
 /** The env-only factory of each provider: no settings, everything from the pasted variables. */
-const envOnly: Record<FakeProvider, () => ProviderV1> = {
+const envOnly: Record<Exclude<FakeProvider, 'africastalking'>, () => ProviderV1> = {
   gateway: () => createGatewayProvider(),
   termii: () => createTermiiProvider(),
   twilio: () => createTwilioProvider(),
@@ -119,6 +122,43 @@ describe('verikit sandbox --provider: one table of fakes', () => {
       await run.close();
     }
   });
+  it('africastalking: the printed .env block, pasted, sends SMS with the env-only factory, and the fake dials --webhook-url', async () => {
+    const app = serve({
+      hostname: '127.0.0.1',
+      port: 0,
+      fetch: async (request) => {
+        const session = parseUssdSession(await request.text());
+        return ussdResponse('END', `Dialled by ${session.phoneNumber} with ${session.text}`);
+      },
+    });
+    await new Promise((resolve) => app.once('listening', resolve));
+    const appUrl = `http://127.0.0.1:${(app.address() as AddressInfo).port}`;
+    const { io, run } = await started('africastalking', ['--webhook-url', `${appUrl}/ussd`]);
+    try {
+      if (run.provider !== 'africastalking') throw new Error('not africastalking');
+      const env = envBlock(io.lines);
+      expect(Object.keys(env)).toEqual([
+        'AFRICASTALKING_USERNAME',
+        'AFRICASTALKING_API_KEY',
+        'AFRICASTALKING_BASE_URL',
+        'AFRICASTALKING_SENDER_ID',
+      ]);
+      for (const [name, value] of Object.entries(env)) vi.stubEnv(name, value);
+      await createAfricasTalkingProvider().sms!.send({ to: '+254711000150', message: 'hello' }, context());
+      expect(run.fake.lastMessage('+254711000150')).toBe('hello');
+      const dialled = await fetch(`${run.fake.url}/__fake/ussd/dial`, {
+        method: 'POST',
+        body: JSON.stringify({ phoneNumber: '+254711000151', code: '*384*1234*58#' }),
+      });
+      expect(await dialled.json()).toMatchObject({ kind: 'END', screen: 'Dialled by +254711000151 with 58' });
+      const output = io.lines.join('\n');
+      expect(output).toMatch(/POST \/version1\/messaging 201/);
+      expect(output).toContain('+254711999006  dnd');
+    } finally {
+      await run.close();
+      await new Promise((resolve) => app.close(resolve));
+    }
+  });
   it('refuses an unknown provider and gateway-only flags, with exit code 2', async () => {
     const io = capture();
     expect(await runCli(['sandbox', '--provider', 'vonage'], io)).toBe(2);
@@ -126,7 +166,7 @@ describe('verikit sandbox --provider: one table of fakes', () => {
     expect(await runCli(['sandbox', '--provider', 'twilio', '--max-attempts', '7'], io)).toBe(2);
     expect(await runCli(['sandbox', '--provider', 'twilio', '--port', 'abc'], io)).toBe(2);
     expect(io.errors).toEqual([
-      'verikit sandbox: --provider must be gateway, termii or twilio',
+      'verikit sandbox: --provider must be gateway, termii, twilio or africastalking',
       'verikit sandbox: --webhook-url is for the gateway, not --provider termii',
       'verikit sandbox: --max-attempts is for the gateway, not --provider twilio',
       'verikit sandbox: --port must be a whole number from 0 to 65535',

@@ -1,3 +1,9 @@
+import {
+  africasTalkingMagicDescriptions,
+  africasTalkingMagicNumbers,
+  startAfricasTalkingFake,
+  type AfricasTalkingFake,
+} from '@verikit/africastalking/fake';
 import { type GatewayFake, startGatewayFake } from '@verikit/gateway/fake';
 import { startTermiiFake, termiiMagicDescriptions, termiiMagicNumbers, type TermiiFake } from '@verikit/termii/fake';
 import { startTwilioFake, twilioMagicDescriptions, twilioMagicNumbers, type TwilioFake } from '@verikit/twilio/fake';
@@ -5,7 +11,7 @@ import type { CliIo } from './cli-io.js';
 import { displayUrl, formatEvent } from './format-event.js';
 
 /** The providers whose fakes `verikit sandbox --provider` starts. */
-export type FakeProvider = 'gateway' | 'termii' | 'twilio';
+export type FakeProvider = 'gateway' | 'termii' | 'twilio' | 'africastalking';
 
 /** What the flags of `verikit sandbox` give a fake, already checked. */
 export interface FakeFlags {
@@ -15,9 +21,15 @@ export interface FakeFlags {
   readonly latencyMs?: number;
   /** Latency of the magic "slow" numbers, in ms (`--slow`). */
   readonly slowMs?: number;
-  /** The key the fake accepts (`--api-key`): the gateway's apiKey, Termii's API key, Twilio's auth token. */
+  /**
+   * The key the fake accepts (`--api-key`): the gateway's apiKey, Termii's API key, Twilio's auth token,
+   * Africa's Talking's API key.
+   */
   readonly apiKey?: string;
-  /** Gateway only: where USSD_VERIFICATION webhooks go (`--webhook-url`). */
+  /**
+   * Where the fake calls the application (`--webhook-url`): the gateway's USSD_VERIFICATION webhooks, Africa's
+   * Talking's USSD session requests.
+   */
   readonly webhookUrl?: string;
   /** Gateway only: the webhook signing secret, `whsec_…` (`--webhook-secret`). */
   readonly webhookSecret?: string;
@@ -49,6 +61,14 @@ export type FakeRun =
       /** The running fake: its URL, settings, outbox and magic numbers. */
       readonly fake: TwilioFake;
       /** Stops the fake's server. */
+      close(): Promise<void>;
+    }
+  | {
+      /** Which provider's API the fake plays. */
+      readonly provider: 'africastalking';
+      /** The running fake: its URL, settings, outbox, magic numbers and USSD dialler. */
+      readonly fake: AfricasTalkingFake;
+      /** Stops the fake (pending delivery reports, then the server). */
       close(): Promise<void>;
     };
 
@@ -86,7 +106,8 @@ const common = (flags: FakeFlags) => ({
 
 /**
  * The one table of fakes: per provider, how to start its fake from the flags, and what to print so that the
- * provider's env-only factory (`createGatewayProvider()`, `createTermiiProvider()`, `createTwilioProvider()`)
+ * provider's env-only factory (`createGatewayProvider()`, `createTermiiProvider()`, `createTwilioProvider()`,
+ * `createAfricasTalkingProvider()`)
  * runs against it once the `.env` block is pasted.
  */
 export const fakes: Readonly<Record<FakeProvider, (flags: FakeFlags, io: CliIo) => Promise<Started>>> = {
@@ -152,6 +173,29 @@ export const fakes: Readonly<Record<FakeProvider, (flags: FakeFlags, io: CliIo) 
         'TWILIO_FROM=+15005550006',
       ],
       notes: [`outbox:   GET ${fake.url}/__fake/outbox`, ...magicLines(twilioMagicNumbers, twilioMagicDescriptions)],
+    };
+  },
+  async africastalking(flags, io) {
+    const fake = await startAfricasTalkingFake({
+      ...common(flags),
+      ...(flags.apiKey === undefined ? {} : { apiKey: flags.apiKey }),
+      ...(flags.webhookUrl === undefined ? {} : { callbackUrl: flags.webhookUrl }),
+    });
+    fake.onRequest((line) => io.out(requestLine(line)));
+    const { settings } = fake;
+    return {
+      run: { provider: 'africastalking', fake, close: () => fake.close() },
+      env: [
+        `AFRICASTALKING_USERNAME=${settings.username}`,
+        secretLine('AFRICASTALKING_API_KEY', settings.apiKey, flags.apiKey !== undefined),
+        `AFRICASTALKING_BASE_URL=${settings.baseUrl}`,
+        `AFRICASTALKING_SENDER_ID=${sender}`,
+      ],
+      notes: [
+        `USSD sessions: ${flags.webhookUrl === undefined ? 'none (pass --webhook-url, your USSD callback)' : displayUrl(flags.webhookUrl)}`,
+        `outbox:   GET ${fake.url}/__fake/outbox   dial ${fake.serviceCode}: POST ${fake.url}/__fake/ussd/dial {"phoneNumber","code"}`,
+        ...magicLines(africasTalkingMagicNumbers, africasTalkingMagicDescriptions),
+      ],
     };
   },
 };

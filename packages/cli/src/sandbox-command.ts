@@ -8,21 +8,24 @@ import { startFailureMessage } from './start-failure.js';
 /** The help text of `verikit sandbox`. */
 export const sandboxUsage = `Usage: verikit sandbox [options]
 
-Runs a fake of a provider's API on 127.0.0.1 (docs/sandbox.md): the gateway service by default, or Termii's
-or Twilio's public API. Prints a .env block that points the provider at it, then every request it answers.
+Runs a fake of a provider's API on 127.0.0.1 (docs/sandbox.md): the gateway service by default, or Termii's,
+Twilio's or Africa's Talking's public API. Prints a .env block that points the provider at it, then every request it answers.
 Open the inbox it prints (http://127.0.0.1:<port>/__inbox) to see the messages, dial USSD codes and watch webhooks.
 
 Options:
-  --provider <name>      gateway (default), termii or twilio
+  --provider <name>      gateway (default), termii, twilio or africastalking
   --port <n>             port to listen on (default 0: a free port)
   --api-key <key>        the key to accept: the gateway's apiKey (or VERIKIT_SANDBOX_API_KEY; default:
-                         sandbox-api-key), Termii's API key, Twilio's auth token
+                         sandbox-api-key), Termii's API key, Twilio's auth token, Africa's Talking's API key
   --latency <ms>         latency added to every answer (default 0)
   --slow <ms>            latency of the magic "slow" numbers (default 3000)
   -h, --help             this help
 
+Gateway and Africa's Talking:
+  --webhook-url <url>    where to send USSD_VERIFICATION webhooks (gateway) or USSD session requests
+                         (Africa's Talking: your USSD callback)
+
 Gateway only:
-  --webhook-url <url>    where to send USSD_VERIFICATION webhooks
   --webhook-secret <s>   signing secret, whsec_<base64> (or VERIKIT_WEBHOOK_SECRET; default: generated)
   --max-attempts <n>     wrong codes allowed per phone verification, 1 to 100 (or VERIKIT_MAX_ATTEMPTS, the
                          engine's setting in the examples; default 5): keep it equal to the engine's maxAttempts`;
@@ -77,7 +80,7 @@ const integer = (flag: string, value: string | undefined): number | undefined =>
 };
 
 /**
- * `verikit sandbox [--provider gateway|termii|twilio]`: starts that provider's fake from the one table of
+ * `verikit sandbox [--provider gateway|termii|twilio|africastalking]`: starts that provider's fake from the one table of
  * fakes, prints a `.env` block for the provider's env-only factory and every request it answers (and, for the
  * gateway, every webhook attempt). Never prints a key or secret that was given; a generated webhook secret
  * is printed, as the receiver needs it. Resolves with the running fake, or with an exit code.
@@ -108,9 +111,12 @@ export async function runSandboxCommand(args: readonly string[], io: CliIo): Pro
   }
   const gateway = provider === 'gateway';
   if (!gateway) {
-    const given = ['--webhook-url', '--webhook-secret', '--max-attempts'].filter(
-      (flag) => parsed[flag.slice(2) as 'webhook-url'] !== undefined,
-    );
+    const gatewayOnly = [
+      '--webhook-secret',
+      '--max-attempts',
+      ...(provider === 'africastalking' ? [] : ['--webhook-url']),
+    ];
+    const given = gatewayOnly.filter((flag) => parsed[flag.slice(2) as 'webhook-url'] !== undefined);
     if (given.length > 0) {
       io.err(
         `verikit sandbox: ${given.join(' and ')} ${given.length > 1 ? 'are' : 'is'} for the gateway, not --provider ${provider}`,

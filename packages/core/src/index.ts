@@ -29,6 +29,7 @@ export {
   type ReceiveOptions,
   type CallOptions,
 } from './engine/create-verikit.js';
+export type { ReviewNumber } from './flows/review-numbers.js';
 /** @public Tuning the send guard: the limits an application starts from. */
 export { defaultGuardLimits, type GuardLimit, type PrefixLimit, type SendGuardOptions } from './guard/guard-options.js';
 /** @public Given to `createVerikit({ guard: { store } })` to share counts between engines of one process. */

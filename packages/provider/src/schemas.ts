@@ -33,11 +33,27 @@ export function phoneNumberSchemaFor(rules: PhoneNumberRules = {}): z.ZodType<st
  */
 export const phoneNumberSchema: z.ZodType<string, string> = phoneNumberSchemaFor();
 
-/** An 11-digit identity number (BVN, or NIN by default). */
+/**
+ * A virtual NIN (vNIN): the 16-character token NIMC issues for a NIN, made of capital letters and digits, which
+ * third parties are required to take instead of the NIN itself.
+ */
+const virtualNinPattern = /^[A-Z0-9]{16}$/;
+
+/** True when `number` has the shape of a 16-character virtual NIN rather than an 11-digit BVN or NIN. */
+export function isVirtualNin(number: string): boolean {
+  return virtualNinPattern.test(number);
+}
+
+/**
+ * An identity number: 11 digits (BVN, or NIN by default), or a 16-character virtual NIN (capital letters and
+ * digits), which only a NIN flow on a provider that declares `identity.virtualNin` takes.
+ */
 export const identityNumberSchema = z
   .string({ error: 'must be a string of 11 digits' })
-  .max(64, { error: 'must be 11 digits', abort: true })
-  .regex(/^\d{11}$/, { error: 'must be exactly 11 digits' });
+  .max(64, { error: 'must be 11 digits, or a 16-character virtual NIN', abort: true })
+  .refine((value) => /^\d{11}$/.test(value) || virtualNinPattern.test(value), {
+    error: 'must be exactly 11 digits, or a virtual NIN of 16 capital letters and digits',
+  });
 
 /** A verification code as a user types it: 4 to 10 digits. */
 export const codeSchema = z

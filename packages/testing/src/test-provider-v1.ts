@@ -89,6 +89,8 @@ export interface TestProviderV1Options {
   latencyMs?: number;
   /** The sender of SMS that name none. Default none: such an SMS is an `InvalidInputError` on `from`, as with a real provider. */
   defaultSender?: string;
+  /** Whether identity.sendOtp takes a 16-character virtual NIN (`identity.virtualNin`). Default true. */
+  virtualNin?: boolean;
   /** The phone numbers registered for identity numbers; any number not listed gets `+2348000000000`. */
   identities?: Readonly<Record<string, string>>;
   /**
@@ -239,6 +241,7 @@ export function createTestProviderV1(options: TestProviderV1Options = {}): TestP
     },
     identity: {
       types: ['bvn', 'nin'],
+      virtualNin: options.virtualNin ?? true,
       sendOtp: (input, context) =>
         run('identity.sendOtp', input, context, () => {
           const to = options.identities?.[input.number] ?? '+2348000000000';

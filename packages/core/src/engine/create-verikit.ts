@@ -19,6 +19,7 @@ import { FlowSecrets } from '../ownership/flow-secrets.js';
 import { Proofs, type IssuedProof } from '../proof/proofs.js';
 import type { Verification } from '../proof/verification.js';
 import { SecretBox } from '../secrets/secrets.js';
+import { createReviewNumbers } from '../flows/review-numbers.js';
 import { safeStoreCause } from '../store/safe-store-cause.js';
 import type { FlowListener } from './change-bus.js';
 import { CommitLoop } from './commit-loop.js';
@@ -146,11 +147,13 @@ export interface Verikit {
 export function createVerikit(options: VerikitOptions): Verikit {
   const settings = resolveOptions(options);
   const { provider, policies, store, clock, logger, bus } = settings;
+  const secrets = new SecretBox(settings.secret);
   const env: FlowEnvironment = {
     provider,
     policies,
-    secrets: new SecretBox(settings.secret),
+    secrets,
     identityNumberPatterns: settings.identityNumberPatterns,
+    reviewNumbers: createReviewNumbers(settings.reviewNumbers, secrets, logger),
   };
   const records = new FlowRecords(store, policies);
   const commits = new CommitLoop({ records, queue: new FlowQueue(), store, clock, logger, bus, env });

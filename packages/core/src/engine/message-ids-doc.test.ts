@@ -7,9 +7,11 @@ const page = readFileSync(new URL('../../../../docs/ui.md', import.meta.url), 'u
 const documented = new Set([...page.matchAll(/`(verikit\.error\.[a-z_]+)`/g)].map((match) => match[1]));
 
 describe('the error message ids', () => {
-  it('are all in docs/ui.md, the fallback id included, and the page lists no other', () => {
+  // The page also lists the browser client's own ids (network_error, bad_response, the phone-number problems):
+  // @verikit/client's messages.test.ts holds its catalogue to the same page, row for row.
+  it('are all in docs/ui.md, the fallback id included', () => {
     const ids = new Set([...Object.values(errorMessageIds), unknownErrorMessageId]);
-    expect([...documented].sort()).toEqual([...ids].sort());
+    expect([...ids].filter((id) => !documented.has(id))).toEqual([]);
   });
 
   it('give a code outside the table the fallback id', () => {

@@ -10,6 +10,7 @@ import {
 } from '@verikit/provider';
 import { errorCode } from '../logging/error-code.js';
 import { defaultPolicies, type FlowPolicies } from '../flows/policies.js';
+import type { ReviewNumber } from '../flows/review-numbers.js';
 import {
   checkGuardOptions,
   resolveGuardOptions,
@@ -57,6 +58,12 @@ export interface VerikitOptions {
    * form per handset. Absent: numbers must start with `+` or `00` and their country code.
    */
   defaultCountry?: string;
+  /**
+   * Up to 5 numbers whose phone verification code is fixed, for app-store review and monitoring: no code is sent
+   * to them and the provider is never called for them; each use is logged at warning. Off unless set. Each code
+   * must be strong (8 to 10 digits, not a run or a repeat), since it works in production: see docs/abuse.md.
+   */
+  reviewNumbers?: readonly ReviewNumber[];
 }
 
 /** The options with every default applied: what the engine's parts are built from. */
@@ -74,6 +81,8 @@ export interface EngineSettings {
   readonly guard: GuardSettings | undefined;
   /** The input schemas, numbers read with the engine's `defaultCountry`. */
   readonly inputs: InputSchemas;
+  /** The review numbers as given; checked when the engine builds them. */
+  readonly reviewNumbers: readonly ReviewNumber[] | undefined;
 }
 
 const optionsSchema = z.object({
@@ -151,5 +160,6 @@ export function resolveOptions(options: VerikitOptions): EngineSettings {
     identityNumberPatterns,
     guard: resolveGuardOptions(options.guard),
     inputs: inputSchemasFor(options.defaultCountry),
+    reviewNumbers: options.reviewNumbers,
   };
 }

@@ -3,6 +3,7 @@ import type { IdentityType, ProviderCallContextV1, ProviderEventV1, ProviderV1 }
 import type { ParsedStartInput, ParsedUserEvent } from '../inputs/inputs.js';
 import type { SecretBox } from '../secrets/secrets.js';
 import type { FlowPolicies } from './policies.js';
+import type { ReviewNumbers } from './review-numbers.js';
 import type { EffectKind, EffectRequest, FlowKind } from './flow-context.js';
 
 /** An event the engine applies to a machine: every one carries `now` from the engine's clock. */
@@ -20,6 +21,8 @@ export interface FlowEnvironment {
   readonly secrets: SecretBox;
   /** Patterns an identity number must also match (copied without the global and sticky flags). */
   readonly identityNumberPatterns: Readonly<Partial<Record<IdentityType, RegExp>>>;
+  /** Numbers whose phone code is fixed and never sent; undefined (the default) when the app lists none. */
+  readonly reviewNumbers: ReviewNumbers | undefined;
 }
 
 /** One provider call an effect makes, with what it may read. */

@@ -1,4 +1,10 @@
-import { InvalidInputError, ProviderProtocolError, requireCapabilityV1, type IdentityType } from '@verikit/provider';
+import {
+  InvalidInputError,
+  isVirtualNin,
+  ProviderProtocolError,
+  requireCapabilityV1,
+  type IdentityType,
+} from '@verikit/provider';
 import { RecordSchemaError } from '../errors/record-schema-error.js';
 import { generateOtp, mask } from '../secrets/secrets.js';
 import type { FlowDefinition } from './flow-definition.js';
@@ -16,10 +22,20 @@ export const identityFlow: FlowDefinition<IdentityStart> = {
   createMachine: createIdentityMachine,
   userEvents: ['submit-code', 'resend', 'cancel'],
   check(input, { provider, identityNumberPatterns }) {
-    const pattern = identityNumberPatterns[input.idType];
+    const virtualNin = isVirtualNin(input.number);
+    if (virtualNin && input.idType !== 'nin')
+      throw new InvalidInputError([
+        { field: 'number', message: 'is a 16-character virtual NIN: a BVN is 11 digits (use idType nin for a vNIN)' },
+      ]);
+    // The app's own pattern describes the 11-digit number; a vNIN has its own fixed shape.
+    const pattern = virtualNin ? undefined : identityNumberPatterns[input.idType];
     if (pattern && !pattern.test(input.number))
       throw new InvalidInputError([{ field: 'number', message: `is not a valid ${input.idType.toUpperCase()}` }]);
-    requireCapabilityV1(provider, { capability: 'identity', idType: input.idType });
+    requireCapabilityV1(provider, {
+      capability: 'identity',
+      idType: input.idType,
+      ...(virtualNin ? { virtualNin: true } : {}),
+    });
   },
   machineInput(input, { flowId, now, memory }, { secrets, policies }) {
     memory.otp = generateOtp(policies.otpLength);

@@ -7,6 +7,8 @@ import {
 import { plainUserEvent, type FlowDefinition } from './flow-definition.js';
 import { phoneNumberKey } from './number-keys.js';
 import { createPhoneMachine } from './phone-machine.js';
+import { isReviewRequestId } from './review-numbers.js';
+import { maskPhoneNumber } from '../secrets/secrets.js';
 
 /** The reasons a check may give for a code that is not valid, each mapped onto the flow's state by the machine. */
 const checkReasons: ReadonlySet<string> = new Set<PhoneCheckReasonV1>(['expired', 'attempts-exhausted', 'not-pending']);
@@ -31,6 +33,15 @@ export const phoneFlow: FlowDefinition<PhoneStart> = {
     'phone.send': {
       send: true,
       async run({ input, context, env }) {
+        // A review number's code is fixed: nothing is sent, and the use is logged at warning.
+        const review = env.reviewNumbers?.requestIdFor(input.phoneNumber!);
+        if (review !== undefined) {
+          context.logger.warn('verikit.review_number.used', {
+            step: 'send',
+            phoneNumber: maskPhoneNumber(input.phoneNumber!),
+          });
+          return { requestId: review };
+        }
         const result = await env.provider.phone!.send(
           {
             phoneNumber: input.phoneNumber!,
@@ -56,6 +67,12 @@ export const phoneFlow: FlowDefinition<PhoneStart> = {
     'phone.check': {
       send: false,
       async run({ input, context, env }) {
+        if (isReviewRequestId(input.requestId!)) {
+          // Never the provider: it sent nothing. A number no longer listed fails.
+          const valid = env.reviewNumbers?.check(input.requestId!, input.code!) ?? false;
+          context.logger.warn('verikit.review_number.used', { step: 'check', valid });
+          return { valid };
+        }
         const result = await env.provider.phone!.check({ requestId: input.requestId!, code: input.code! }, context);
         if (typeof result?.valid !== 'boolean')
           throw new ProviderProtocolError('the provider returned no validity', { field: 'valid' });

@@ -32,6 +32,8 @@ export type CapabilityNeedV1 =
       readonly capability: 'identity';
       /** The kind of number to verify. */
       readonly idType: IdentityType;
+      /** True when the number is a 16-character virtual NIN. */
+      readonly virtualNin?: boolean;
     }
   | {
       /** Webhook parsing, for flows whose result arrives as an event. */
@@ -66,6 +68,8 @@ export function requireCapabilityV1(provider: ProviderV1, need: CapabilityNeedV1
       const identity = provider.identity;
       if (identity === undefined || !identity.types.includes(need.idType))
         throw missing(`${need.idType} verification`, 'idType');
+      if (need.virtualNin === true && identity.virtualNin !== true)
+        throw missing('nin verification by virtual NIN (vNIN)', 'number');
       return;
     }
     default:

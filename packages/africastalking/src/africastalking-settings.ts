@@ -1,0 +1,37 @@
+import type { HttpHooks } from '@verikit/provider-utils';
+
+/** The Africa's Talking operations, named as the provider spec names them. */
+export type AfricasTalkingOperation = 'sms.send';
+
+/**
+ * Settings of {@link createAfricasTalkingProvider}. Every one may be left out; the credentials, sender and
+ * address then come from the environment variable named beside it, read at each call and never logged.
+ */
+export interface AfricasTalkingProviderSettings {
+  /** Your Africa's Talking application username; `sandbox` for the sandbox app. Default: `AFRICASTALKING_USERNAME`. */
+  readonly username?: string;
+  /** Your application's API key, sent in the `apiKey` header. Default: `AFRICASTALKING_API_KEY`. */
+  readonly apiKey?: string;
+  /**
+   * The registered short code or alphanumeric sender id used when a call gives no `from`. Default:
+   * `AFRICASTALKING_SENDER_ID`; without one, Africa's Talking sends from its own default sender.
+   */
+  readonly senderId?: string;
+  /**
+   * The API's base URL. Default: `AFRICASTALKING_BASE_URL`, else `https://api.sandbox.africastalking.com` when the
+   * username is `sandbox` and `https://api.africastalking.com` otherwise (as the official SDK chooses).
+   */
+  readonly baseUrl?: string;
+  /** Per-request timeout in ms. Default 10 000. */
+  readonly timeout?: number;
+  /** A fetch implementation. Default `globalThis.fetch`. */
+  readonly fetch?: typeof globalThis.fetch;
+  /** ky hooks for tracing and logging: they never see the API key. */
+  readonly hooks?: HttpHooks<AfricasTalkingOperation>;
+  /** Retries of a refused connection (the only failure that provably did not leave). Default 1; 0 to 5. */
+  readonly connectionRetries?: number;
+  /** Wait before such a retry, in ms. Default 50. */
+  readonly connectionRetryDelayMs?: number;
+  /** `provider.name`. Default `africastalking`. */
+  readonly name?: string;
+}

@@ -1,0 +1,38 @@
+import { parseInput, type ProviderV1 } from '@verikit/provider';
+import { createAfricasTalkingClient } from './africastalking-client.js';
+import { smsSendSchema } from './africastalking-input-schemas.js';
+import type { AfricasTalkingProviderSettings } from './africastalking-settings.js';
+import { resolveAfricasTalkingSettings } from './africastalking-settings-schema.js';
+
+/**
+ * Creates the Africa's Talking provider: SMS on its messaging API (`POST /version1/messaging`, form-encoded,
+ * the API key in the `apiKey` header; each recipient's status code becomes a typed error). Africa's Talking
+ * has no verification API: no phone, USSD OTP or BVN/NIN capability. Its USSD is the other way round (the
+ * network calls the application when a user dials): see `parseUssdSession` and `ussdResponse`.
+ *
+ * Every setting may come from the environment (`AFRICASTALKING_USERNAME`, `AFRICASTALKING_API_KEY`,
+ * `AFRICASTALKING_SENDER_ID`, `AFRICASTALKING_BASE_URL`), read at each call; the username `sandbox` selects
+ * the sandbox API. Bad settings throw an `InvalidInputError` naming the setting.
+ *
+ * @example
+ * const provider = createAfricasTalkingProvider({ senderId: 'Acme' }); // AFRICASTALKING_USERNAME and _API_KEY from the environment
+ */
+export function createAfricasTalkingProvider(settings: AfricasTalkingProviderSettings = {}): ProviderV1 {
+  const resolved = resolveAfricasTalkingSettings(settings);
+  const client = createAfricasTalkingClient(resolved);
+  const provider: ProviderV1 = {
+    specificationVersion: 'v1',
+    name: resolved.name,
+    sms: {
+      // Without a sender, Africa's Talking sends from its own default one: no call needs `from`.
+      async send(input, context) {
+        const parsed = parseInput(smsSendSchema, input);
+        const from = parsed.from ?? resolved.senderId();
+        const form = { to: parsed.to, message: parsed.message, ...(from === undefined ? {} : { from }) };
+        const recipient = await client.sendSms(form, context, 'sms.send');
+        return { messageId: recipient.messageId };
+      },
+    },
+  };
+  return Object.freeze(provider);
+}
