@@ -19,6 +19,8 @@ import type { FlowStore } from '../store/flow-store.js';
 import { KeyvFlowStore } from '../store/keyv-flow-store.js';
 import { MemoryChangeBus, type FlowChangeBus } from './change-bus.js';
 import { systemClock, type Clock } from '../time/clock.js';
+import { EngineTelemetry } from '../telemetry/engine-telemetry.js';
+import type { Telemetry } from '../telemetry/telemetry.js';
 
 /** Options of {@link createVerikit}. */
 export interface VerikitOptions {
@@ -49,6 +51,11 @@ export interface VerikitOptions {
    * `false` turns it off: only the per-number `maxSendsPerHour` is left.
    */
   guard?: SendGuardOptions | false;
+  /**
+   * Where spans and metrics go: `openTelemetry()` from `@verikit/core/opentelemetry`
+   * (docs/observability.md). Default: none, at no cost.
+   */
+  telemetry?: Telemetry;
 }
 
 /** The options with every default applied: what the engine's parts are built from. */
@@ -64,6 +71,8 @@ export interface EngineSettings {
   readonly identityNumberPatterns: Readonly<Partial<Record<IdentityType, RegExp>>>;
   /** The send guard's settings; undefined when it is off. */
   readonly guard: GuardSettings | undefined;
+  /** The spans and metrics; reports nothing without a `telemetry` option. */
+  readonly telemetry: EngineTelemetry;
 }
 
 const optionsSchema = z.object({
@@ -86,6 +95,15 @@ const optionsSchema = z.object({
       error:
         'is configured on the HTTP layer: createWebhookHandler({ verikit, secret }) or createFlowHandler({ verikit, webhooks: { secret } }) from @verikit/http',
     })
+    .optional(),
+  telemetry: z
+    .custom<Telemetry>(
+      (value) =>
+        typeof value === 'object' &&
+        value !== null &&
+        ['span', 'add', 'record'].every((name) => typeof (value as Record<string, unknown>)[name] === 'function'),
+      { error: 'must be a Telemetry such as openTelemetry() from @verikit/core/opentelemetry' },
+    )
     .optional(),
   clock: z
     .custom<Clock>(
@@ -134,5 +152,6 @@ export function resolveOptions(options: VerikitOptions): EngineSettings {
     defaultSender: options.defaultSender,
     identityNumberPatterns,
     guard: resolveGuardOptions(options.guard),
+    telemetry: new EngineTelemetry(options.telemetry),
   };
 }
