@@ -8,6 +8,6 @@
 export * from './errors/index.js';
 export * from './provider/v1/index.js';
 export * from './schemas.js';
-export { silentLogger, type Logger } from './logger.js';
+export { defaultLogger, silentLogger, type Logger } from './logger.js';
 export { pinoLogger, type PinoLike } from './pino-logger.js';
 export { maskDigits, safeProviderMessage } from './provider-message.js';

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import {
+  defaultLogger,
   parseInput,
   senderSchema,
-  silentLogger,
   type IdentityType,
   type Logger,
   type ProviderV1,
@@ -39,7 +39,10 @@ export interface VerikitOptions {
   policies?: Partial<FlowPolicies>;
   /** Carries committed changes to subscribers. Default: in-process. */
   changeBus?: FlowChangeBus;
-  /** Default: silent. verikit never logs secrets, codes or full identity numbers. */
+  /**
+   * Default: `defaultLogger`, warnings and errors to the console. verikit never logs secrets, codes or full
+   * identity numbers.
+   */
   logger?: Logger;
   /** The sender for `sendSms` when a call names none. Absent: the provider's default sender applies. */
   defaultSender?: string;
@@ -138,7 +141,7 @@ export function resolveOptions(options: VerikitOptions): EngineSettings {
     const pattern = options.identityNumberPatterns?.[idType];
     if (pattern) identityNumberPatterns[idType] = new RegExp(pattern.source, pattern.flags.replace(/[gy]/g, ''));
   }
-  const logger = options.logger ?? silentLogger;
+  const logger = options.logger ?? defaultLogger;
   return {
     provider: options.provider,
     secret: options.secret,
