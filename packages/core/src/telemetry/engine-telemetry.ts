@@ -75,13 +75,14 @@ export class EngineTelemetry {
     const sink = this.#sink;
     if (sink === undefined) return work();
     const [capability = call.effect.kind, operation = ''] = call.effect.kind.split('.');
-    const channel = call.effect.input.channel ?? capability;
+    // A phone send names its channel; a USSD session is its own; a check or an identity lookup has none.
+    const channel = call.effect.input.channel ?? (capability === 'ussd' ? 'ussd' : undefined);
     const attributes: TelemetryAttributes = {
       'verikit.flow.id': call.flowId,
       'verikit.provider': call.provider,
       'verikit.capability': capability,
       'verikit.operation': operation,
-      'verikit.channel': channel,
+      ...(channel === undefined ? {} : { 'verikit.channel': channel }),
     };
     return sink.span('verikit.provider.call', attributes, async (annotate) => {
       const began = performance.now();
@@ -98,7 +99,7 @@ export class EngineTelemetry {
       if (call.send)
         sink.add('verikit.sends', {
           'verikit.provider': provider,
-          'verikit.channel': channel,
+          'verikit.channel': channel ?? capability,
           'verikit.outcome': outcome,
         });
       return result;

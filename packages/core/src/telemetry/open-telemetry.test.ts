@@ -8,11 +8,30 @@ import {
   type HistogramMetricData,
 } from '@opentelemetry/sdk-metrics';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setup } from '../engine/engine.fixtures.js';
 import { openTelemetry } from '../opentelemetry.js';
 
 const phoneNumber = '+2348012345678';
+
+/** Spans and metrics as docs/observability.md lists them: one line each, attributes as JSON. */
+function render(
+  spans: ReadonlyArray<{ name: string; parent: string | undefined; attributes: object }>,
+  metrics: ReadonlyArray<{ name: string; unit: string; points: ReadonlyArray<{ attributes: object; value: unknown }> }>,
+): string {
+  const lines = spans.map(
+    (span) => `span   ${span.name}${span.parent ? ` (in ${span.parent})` : ''} ${JSON.stringify(span.attributes)}`,
+  );
+  for (const metric of metrics) {
+    for (const point of metric.points) {
+      lines.push(
+        `metric ${metric.name} [${metric.unit}] ${JSON.stringify(point.attributes)} ${JSON.stringify(point.value)}`,
+      );
+    }
+  }
+  return lines.join('\n');
+}
 const code = '123456';
 
 const contextManager = new AsyncLocalStorageContextManager();
@@ -76,8 +95,6 @@ describe('openTelemetry: what one phone verification reports', () => {
     expect(verified.status).toBe('verified');
 
     const spans = spanList();
-    // Printed for docs/observability.md, which shows this very listing.
-    console.log(JSON.stringify({ spans, metrics: await metricList() }, null, 2).replaceAll(started.id, '<flowId>'));
     const flowId = started.id;
     expect(spans.map((span) => [span.name, span.parent])).toEqual([
       ['verikit.provider.call', 'verikit.start'],
@@ -108,6 +125,10 @@ describe('openTelemetry: what one phone verification reports', () => {
     });
 
     const metrics = await metricList();
+    // docs/observability.md shows this very listing.
+    const listing = render(spans, metrics).replaceAll(flowId, '<flowId>');
+    if (process.env.PRINT_LISTING) console.log(listing);
+    expect(readFileSync(new URL('../../../../docs/observability.md', import.meta.url), 'utf8')).toContain(listing);
     expect(metrics.map((metric) => [metric.name, metric.points])).toEqual([
       ['verikit.flows.started', [{ attributes: { 'verikit.flow.kind': 'phone' }, value: 1 }]],
       [
