@@ -1,6 +1,6 @@
 /**
  * A structured logger. verikit never passes secrets, OTPs, codes or full identity numbers to it.
- * `console` fits; for pino use {@link pinoLogger}, which puts the fields first as pino expects.
+ * `console` fits; for pino use `pinoLogger`, which puts the fields first as pino expects.
  */
 export interface Logger {
   /** Detail for following one flow step by step; off in most deployments. */

@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
-import { pinoLogger } from './pino-logger.js';
+import { pinoLogger } from './index.js';
 
 /** A real pino instance at debug level writing JSON lines to a stream we read back. */
 function pinoToLines() {

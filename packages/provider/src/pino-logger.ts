@@ -1,18 +1,15 @@
 import type { Logger } from './logger.js';
 
-/** One level of a pino logger as verikit calls it: the fields first, then the message (pino's order). */
-type PinoLevel = (fields: Record<string, unknown>, message: string) => void;
-
-/** What {@link pinoLogger} needs of a pino logger (or a child): its four levels. */
+/** What {@link pinoLogger} needs of a pino logger (or a child): its four levels, fields first (pino's order). */
 export interface PinoLike {
   /** pino's `debug`. */
-  debug: PinoLevel;
+  debug(fields: Record<string, unknown>, message: string): void;
   /** pino's `info`. */
-  info: PinoLevel;
+  info(fields: Record<string, unknown>, message: string): void;
   /** pino's `warn`. */
-  warn: PinoLevel;
+  warn(fields: Record<string, unknown>, message: string): void;
   /** pino's `error`. */
-  error: PinoLevel;
+  error(fields: Record<string, unknown>, message: string): void;
 }
 
 /**
