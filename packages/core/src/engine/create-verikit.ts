@@ -181,7 +181,7 @@ export function createVerikit(options: VerikitOptions): Verikit {
     policies,
     webhooks: provider.webhooks,
     start: (input, options) =>
-      telemetry.start(String(input?.kind), () =>
+      telemetry.start((input as { kind?: unknown } | undefined)?.kind, () =>
         startFlow({ settings, env, records, commits, limits, effects, read: get }, input, options),
       ),
     flowSecret: (flowId) => flowSecrets.of(parseFlowId(flowId)),

@@ -1,9 +1,11 @@
-import type { EffectRequest } from '../flows/flow-context.js';
+import type { EffectRequest, FlowKind } from '../flows/flow-context.js';
 import type { FlowStatus } from '../flows/machines.js';
 import type { Telemetry, TelemetryAttributes } from './telemetry.js';
 
 /** The flow ends a verification counts; `cancelled` is the user leaving, not an outcome. */
 const endings: ReadonlySet<string> = new Set<FlowStatus>(['verified', 'failed', 'locked', 'expired']);
+
+const flowKinds: ReadonlySet<string> = new Set<FlowKind>(['phone', 'ussd', 'identity']);
 
 /** What a provider call came to: who answered, and `ok`, `unknown` (no answer in time) or an error code. */
 export interface CallOutcome {
@@ -23,10 +25,12 @@ export class EngineTelemetry {
   }
 
   /** `verikit.start`: a flow start, its first write and its first provider call. */
-  start<T extends { readonly id: string; readonly status: string }>(kind: string, work: () => Promise<T>): Promise<T> {
+  start<T extends { readonly id: string; readonly status: string }>(kind: unknown, work: () => Promise<T>): Promise<T> {
     const sink = this.#sink;
     if (sink === undefined) return work();
-    return sink.span('verikit.start', { 'verikit.flow.kind': kind }, async (annotate) => {
+    // The kind is read before the input is checked: a value of the caller's own is never an attribute.
+    const known = typeof kind === 'string' && flowKinds.has(kind) ? kind : 'invalid';
+    return sink.span('verikit.start', { 'verikit.flow.kind': known }, async (annotate) => {
       const view = await work();
       annotate({ 'verikit.flow.id': view.id, 'verikit.flow.status': view.status });
       return view;

@@ -212,6 +212,12 @@ describe('openTelemetry: what one phone verification reports', () => {
         attributes: { 'verikit.flow.kind': 'phone', 'verikit.error.code': 'invalid_input' },
       },
     ]);
+    // A kind of the caller's own (here a phone number) never becomes an attribute.
+    await expect(verikit.start({ kind: phoneNumber } as never)).rejects.toThrow();
+    expect(spanList()[1]!.attributes).toEqual({
+      'verikit.flow.kind': 'invalid',
+      'verikit.error.code': 'invalid_input',
+    });
   });
 
   it('an inbound delivery is a verikit.receive span with its outcome, the commit it made inside it', async () => {
