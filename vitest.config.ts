@@ -5,8 +5,8 @@ import { defineConfig } from 'vitest/config';
 // vitest hands these conditions to node, where `import` would make a CommonJS `require` of a dual package load
 // its ESM file (Express's router then gets a module namespace for `is-promise`); vite adds `import` itself.
 export default defineConfig({
-  resolve: { conditions: ['@verikit/source', 'module', 'node', 'default'] },
-  ssr: { resolve: { conditions: ['@verikit/source', 'module', 'node', 'default'] } },
+  resolve: { conditions: ['@verikit/source', 'node', 'default'] },
+  ssr: { resolve: { conditions: ['@verikit/source', 'node', 'default'] } },
   test: {
     include: [
       'packages/*/src/**/*.test.ts',

@@ -55,3 +55,4 @@ export type { FlowStatus } from './flows/machines.js';
 export type { FlowKind, FlowError } from './flows/flow-context.js';
 export { recordSchemaVersion, type FlowRecord, type FlowStore, type LimitResult } from './store/flow-store.js';
 export { KeyvFlowStore, createMemoryKeyv } from './store/keyv-flow-store.js';
+export type { Telemetry, TelemetryAttributes, TelemetryCounter, TelemetryHistogram } from './telemetry/telemetry.js';

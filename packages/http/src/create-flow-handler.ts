@@ -1,7 +1,7 @@
 import { Hono, type Handler } from 'hono';
 import { z } from 'zod';
 import type { Verikit, FlowView } from '@verikit/core';
-import { parseInput, silentLogger } from '@verikit/provider';
+import { defaultLogger, parseInput } from '@verikit/provider';
 import { clientKeyResolver } from './client-key.js';
 import { StreamCounter } from './stream-limits.js';
 import { Cors, corsMiddleware, type CorsEnv } from './cors.js';
@@ -115,7 +115,7 @@ const optionsSchema = z.object({
 export function createFlowHandler(options: FlowHandlerOptions): FlowHandler {
   parseInput(optionsSchema, options);
   const { verikit } = options;
-  const logger = options.logger ?? silentLogger;
+  const logger = options.logger ?? defaultLogger;
   const basePath = normalizeBasePath(options.basePath ?? '');
   const webhookPath = options.webhookPath === false ? undefined : (options.webhookPath ?? '/webhooks');
   const routes = flowRoutes({

@@ -88,7 +88,7 @@ export interface FlowHandlerOptions {
   trustProxy?: boolean;
   /**
    * Where the handler logs (a client key it cannot read, webhooks refused or not configured); the
-   * `webhooks` options take it too unless they name their own. Default: silent. Give the engine's
+   * `webhooks` options take it too unless they name their own. Default: `defaultLogger` (warnings and errors to the console). Give the engine's
    * logger to read every verikit line in one place.
    */
   logger?: Logger;

@@ -18,5 +18,6 @@ export {
   type PhoneNumberRules,
   type PhoneNumberUse,
 } from './phone-number.js';
-export { silentLogger, type Logger } from './logger.js';
+export { defaultLogger, silentLogger, type Logger } from './logger.js';
+export { pinoLogger, type PinoLike } from './pino-logger.js';
 export { maskDigits, safeProviderMessage } from './provider-message.js';

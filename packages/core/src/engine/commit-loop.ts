@@ -10,6 +10,7 @@ import type { FlowQueue } from './flow-queue.js';
 import type { FlowRecords, Loaded } from './flow-records.js';
 import type { Clock } from '../time/clock.js';
 import { toView, type FlowView } from './view.js';
+import type { EngineTelemetry } from '../telemetry/engine-telemetry.js';
 
 /** What one try of a commit does with the flow it loaded. */
 export interface Decision {
@@ -55,6 +56,7 @@ export class CommitLoop {
     logger: Logger;
     bus: FlowChangeBus;
     env: FlowEnvironment;
+    telemetry: EngineTelemetry;
   };
 
   constructor(deps: {
@@ -65,6 +67,7 @@ export class CommitLoop {
     logger: Logger;
     bus: FlowChangeBus;
     env: FlowEnvironment;
+    telemetry: EngineTelemetry;
   }) {
     this.#deps = deps;
   }
@@ -81,6 +84,14 @@ export class CommitLoop {
     flowId: string,
     decide: (loaded: Loaded, now: number) => Decision,
     committedHere?: Loaded,
+  ): Promise<Committed> {
+    return this.#deps.telemetry.commit(flowId, () => this.#commit(flowId, decide, committedHere));
+  }
+
+  #commit(
+    flowId: string,
+    decide: (loaded: Loaded, now: number) => Decision,
+    committedHere: Loaded | undefined,
   ): Promise<Committed> {
     const { records, queue, clock } = this.#deps;
     return queue.run(flowId, async () => {
@@ -116,6 +127,7 @@ export class CommitLoop {
             status: view.status,
             version: record.version,
           });
+          this.#deps.telemetry.changed(record.kind, current.value as string, view.status);
           await this.publish(view);
           return { view, effects, loaded: { record, flow: loaded.flow, snapshot: next }, changed: true };
         }

@@ -146,7 +146,7 @@ export interface Verikit {
  */
 export function createVerikit(options: VerikitOptions): Verikit {
   const settings = resolveOptions(options);
-  const { provider, policies, store, clock, logger, bus } = settings;
+  const { provider, policies, store, clock, logger, bus, telemetry } = settings;
   const secrets = new SecretBox(settings.secret);
   const env: FlowEnvironment = {
     provider,
@@ -156,7 +156,7 @@ export function createVerikit(options: VerikitOptions): Verikit {
     reviewNumbers: createReviewNumbers(settings.reviewNumbers, secrets, logger),
   };
   const records = new FlowRecords(store, policies);
-  const commits = new CommitLoop({ records, queue: new FlowQueue(), store, clock, logger, bus, env });
+  const commits = new CommitLoop({ records, queue: new FlowQueue(), store, clock, logger, bus, env, telemetry });
   const guard =
     settings.guard &&
     new SendGuard(settings.guard, {
@@ -172,7 +172,7 @@ export function createVerikit(options: VerikitOptions): Verikit {
     return toView(records.ticked(loaded, now), loaded.record, now);
   }
 
-  const effects = new EffectRunner({ commits, records, env, logger, read: get });
+  const effects = new EffectRunner({ commits, records, env, logger, telemetry, read: get });
   /** Live subscriptions made through this engine, per flow: `subscribed` is only meaningful after one. */
   const listening = new Map<string, number>();
   const proofs = new Proofs({
@@ -192,7 +192,9 @@ export function createVerikit(options: VerikitOptions): Verikit {
     webhooks: provider.webhooks,
     parseStartInput: (input) => parseInput(settings.inputs.start, input),
     start: (input, options) =>
-      startFlow({ settings, env, records, commits, limits, effects, read: get }, input, options),
+      telemetry.start((input as { kind?: unknown } | undefined)?.kind, () =>
+        startFlow({ settings, env, records, commits, limits, effects, read: get }, input, options),
+      ),
     flowSecret: (flowId) => flowSecrets.of(parseFlowId(flowId)),
     isFlowSecret: (flowId, secret) => flowSecrets.matches(parseFlowId(flowId), secret),
     send: (flowId, event, options) => applyUserEvent({ env, commits, limits, effects }, flowId, event, options),
@@ -235,10 +237,12 @@ export function createVerikit(options: VerikitOptions): Verikit {
       }
     },
     receive: (delivery, receiveOptions) =>
-      receiveDelivery(
-        { store, logger, apply: (event) => applyProviderEvent({ store, commits, env }, event) },
-        delivery,
-        receiveOptions,
+      telemetry.receive(() =>
+        receiveDelivery(
+          { store, logger, apply: (event) => applyProviderEvent({ store, commits, env }, event) },
+          delivery,
+          receiveOptions,
+        ),
       ),
     verification: (flowId) => proofs.verification(flowId),
     issueProof: (flowId, proofOptions) => proofs.issue(flowId, proofOptions),

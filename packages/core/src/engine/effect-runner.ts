@@ -12,6 +12,7 @@ import { errorCode } from '../logging/error-code.js';
 import { acceptSilently, type CommitLoop } from './commit-loop.js';
 import type { FlowRecords, Loaded } from './flow-records.js';
 import type { FlowView } from './view.js';
+import type { CallOutcome, EngineTelemetry } from '../telemetry/engine-telemetry.js';
 
 type Outcome =
   | { ok: true; result: Record<string, unknown> }
@@ -29,6 +30,14 @@ function toFlowError(error: unknown): FlowError {
   return { code: 'provider_error', message: 'the provider call failed' };
 }
 
+/** What a call came to, as logs and telemetry say it: who answered (`sentBy` of a composition), and how. */
+function outcomeOf(outcome: Outcome, provider: string): CallOutcome {
+  if (outcome.ok === 'unknown') return { provider, outcome: 'unknown' };
+  if (!outcome.ok) return { provider, outcome: outcome.error.code };
+  const sentBy = outcome.result.sentBy;
+  return { provider: typeof sentBy === 'string' ? sentBy : provider, outcome: 'ok' };
+}
+
 /**
  * Runs committed effects: the provider call each one names (through its flow's definition), under a
  * deadline, with the result fed back to the flow as an event through the commit loop.
@@ -39,6 +48,7 @@ export class EffectRunner {
     records: FlowRecords;
     env: FlowEnvironment;
     logger: Logger;
+    telemetry: EngineTelemetry;
     read: (flowId: string) => Promise<FlowView>;
   };
 
@@ -47,6 +57,7 @@ export class EffectRunner {
     records: FlowRecords;
     env: FlowEnvironment;
     logger: Logger;
+    telemetry: EngineTelemetry;
     read: (flowId: string) => Promise<FlowView>;
   }) {
     this.#deps = deps;
@@ -60,12 +71,17 @@ export class EffectRunner {
     memory: EffectMemory,
     committedHere: Loaded,
   ): Promise<FlowView> {
-    const { commits, logger } = this.#deps;
+    const { commits, logger, env } = this.#deps;
     let latest = view;
     const { definition } = committedHere.flow;
     let hint: Loaded | undefined = committedHere;
     for (const effect of effects) {
-      const outcome = await this.#call(flowId, definition.effects[effect.kind]!, effect, memory, hint);
+      const runner = definition.effects[effect.kind]!;
+      const outcome = await this.#deps.telemetry.providerCall(
+        { flowId, effect, send: runner.send, provider: env.provider.name },
+        () => this.#call(flowId, runner, effect, memory, hint),
+        (settled) => outcomeOf(settled, env.provider.name),
+      );
       try {
         if (outcome.ok === 'unknown') {
           latest = await this.#deps.read(flowId);
@@ -94,7 +110,7 @@ export class EffectRunner {
         flowId,
         kind: committedHere.record.kind,
         effect: effect.kind,
-        outcome: outcome.ok === 'unknown' ? 'unknown' : outcome.ok ? 'ok' : outcome.error.code,
+        outcome: outcomeOf(outcome, env.provider.name).outcome,
       });
     }
     return latest;

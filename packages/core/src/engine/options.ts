@@ -1,9 +1,9 @@
 import { isSupportedCountry } from 'libphonenumber-js/max';
 import { z } from 'zod';
 import {
+  defaultLogger,
   parseInput,
   senderSchema,
-  silentLogger,
   type IdentityType,
   type Logger,
   type ProviderV1,
@@ -22,6 +22,8 @@ import type { FlowStore } from '../store/flow-store.js';
 import { KeyvFlowStore } from '../store/keyv-flow-store.js';
 import { MemoryChangeBus, type FlowChangeBus } from './change-bus.js';
 import { systemClock, type Clock } from '../time/clock.js';
+import { EngineTelemetry } from '../telemetry/engine-telemetry.js';
+import type { Telemetry } from '../telemetry/telemetry.js';
 
 /** Options of {@link createVerikit}. */
 export interface VerikitOptions {
@@ -40,7 +42,10 @@ export interface VerikitOptions {
   policies?: Partial<FlowPolicies>;
   /** Carries committed changes to subscribers. Default: in-process. */
   changeBus?: FlowChangeBus;
-  /** Default: silent. verikit never logs secrets, codes or full identity numbers. */
+  /**
+   * Default: `defaultLogger`, warnings and errors to the console. verikit never logs secrets, codes or full
+   * identity numbers.
+   */
   logger?: Logger;
   /** The sender for `sendSms` when a call names none. Absent: the provider's default sender applies. */
   defaultSender?: string;
@@ -64,6 +69,11 @@ export interface VerikitOptions {
    * must be strong (8 to 10 digits, not a run or a repeat), since it works in production: see docs/abuse.md.
    */
   reviewNumbers?: readonly ReviewNumber[];
+  /**
+   * Where spans and metrics go: `openTelemetry()` from `@verikit/core/opentelemetry`
+   * (docs/observability.md). Default: none, at no cost.
+   */
+  telemetry?: Telemetry;
 }
 
 /** The options with every default applied: what the engine's parts are built from. */
@@ -83,6 +93,8 @@ export interface EngineSettings {
   readonly inputs: InputSchemas;
   /** The review numbers as given; checked when the engine builds them. */
   readonly reviewNumbers: readonly ReviewNumber[] | undefined;
+  /** The spans and metrics; reports nothing without a `telemetry` option. */
+  readonly telemetry: EngineTelemetry;
 }
 
 const optionsSchema = z.object({
@@ -111,6 +123,15 @@ const optionsSchema = z.object({
       error:
         'is configured on the HTTP layer: createWebhookHandler({ verikit, secret }) or createFlowHandler({ verikit, webhooks: { secret } }) from @verikit/http',
     })
+    .optional(),
+  telemetry: z
+    .custom<Telemetry>(
+      (value) =>
+        typeof value === 'object' &&
+        value !== null &&
+        ['span', 'add', 'record'].every((name) => typeof (value as Record<string, unknown>)[name] === 'function'),
+      { error: 'must be a Telemetry such as openTelemetry() from @verikit/core/opentelemetry' },
+    )
     .optional(),
   clock: z
     .custom<Clock>(
@@ -145,7 +166,7 @@ export function resolveOptions(options: VerikitOptions): EngineSettings {
     const pattern = options.identityNumberPatterns?.[idType];
     if (pattern) identityNumberPatterns[idType] = new RegExp(pattern.source, pattern.flags.replace(/[gy]/g, ''));
   }
-  const logger = options.logger ?? silentLogger;
+  const logger = options.logger ?? defaultLogger;
   return {
     provider: options.provider,
     secret: options.secret,
@@ -161,5 +182,6 @@ export function resolveOptions(options: VerikitOptions): EngineSettings {
     guard: resolveGuardOptions(options.guard),
     inputs: inputSchemasFor(options.defaultCountry),
     reviewNumbers: options.reviewNumbers,
+    telemetry: new EngineTelemetry(options.telemetry),
   };
 }

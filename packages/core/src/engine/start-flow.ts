@@ -102,6 +102,7 @@ export async function startFlow(deps: StartDeps, rawInput: StartInput, options?:
   const view = await commits.write(record, undefined, snapshot, now);
   if (view === undefined) throw new ConflictError('a flow with this id exists already');
   settings.logger.info('verikit.flow.started', { flowId: id, kind: input.kind });
+  settings.telemetry.started(input.kind);
   if (repeatKey !== undefined) await store.setRoute(repeatKey, id, policies.retentionMs);
   if (liveKey !== undefined) await store.setRoute(liveKey, id, policies.codeTtlMs);
   await commits.publish(view);

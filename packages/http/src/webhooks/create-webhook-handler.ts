@@ -2,7 +2,7 @@ import type { Clock, Verikit } from '@verikit/core';
 import { systemClock } from '@verikit/core/internal';
 import {
   InvalidInputError,
-  silentLogger,
+  defaultLogger,
   type Logger,
   type ProviderEventV1,
   type RawWebhookV1,
@@ -21,7 +21,7 @@ export interface WebhookHandlerOptions extends WebhookOptions {
   parse?: (webhook: RawWebhookV1) => ProviderEventV1 | null;
   /** Where webhook timestamps are checked against. Default: the system clock (give the engine's, in tests). */
   clock?: Clock;
-  /** Where refusals (unverified, malformed) are logged; the engine logs what it applied. Default: silent. */
+  /** Where refusals (unverified, malformed) and misconfigurations are logged; the engine logs what it applied. Default: `defaultLogger` (warnings and errors to the console). */
   logger?: Logger;
 }
 
@@ -68,7 +68,7 @@ export function webhookHandlerFor(options: WebhookHandlerOptions, creation: Rece
       receive: (delivery, receiveOptions) => verikit.receive(delivery, receiveOptions),
       parse: parser,
       clock: clock ?? systemClock,
-      logger: logger ?? silentLogger,
+      logger: logger ?? defaultLogger,
     },
     webhookOptions,
     creation,

@@ -64,7 +64,7 @@ export function createHmacHeaderVerifier(options: HmacHeaderVerifierOptions): We
       if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
         throw new WebhookVerificationError(
           `the ${header} signature does not match the body and the configured secret`,
-          { field: header },
+          { field: header, signatureMismatch: true },
         );
       }
       return { id: `hmac-${createHash('sha256').update(expected).digest('base64url').slice(0, 32)}` };

@@ -68,6 +68,7 @@ export function createStandardWebhooksVerifier(options: StandardWebhooksVerifier
       if (!matched)
         throw new WebhookVerificationError('no webhook-signature matches the body and the configured secret', {
           field: 'webhook-signature',
+          signatureMismatch: true,
         });
       return { id };
     },

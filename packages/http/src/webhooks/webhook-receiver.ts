@@ -83,6 +83,10 @@ export function createWebhookReceiver(
     processingTimeoutMs: resolved.processingTimeoutMs,
     replayTtlMs: resolved.replayTtlMs,
   };
+  const secretField = webhookOptionField(resolved.fieldPrefix, 'secret');
+  // A misconfiguration is a warning once, with its fix; every later delivery it refuses is an info line, so
+  // that whoever sends requests cannot fill the warnings.
+  const warnOnce = onceEach(logger);
   if (verifier === undefined && resolved.allowUnsigned) {
     logger.warn('verikit.webhook.unsigned-accepted', {
       hint: 'webhooks are accepted without verification (allowUnsigned): anyone who can reach the endpoint can verify any USSD flow',
@@ -92,9 +96,9 @@ export function createWebhookReceiver(
   async function verify(webhook: RawWebhookV1): Promise<Step<VerifiedWebhook>> {
     if (verifier === undefined) {
       if (resolved.allowUnsigned) return { ok: true, value: { id: unsignedIdOf(webhook) } };
-      logger.warn('verikit.webhook.refused', {
+      warnOnce('verikit.webhook.refused', 'verikit.webhook.unverified', {
         reason: 'no-secret',
-        hint: 'set webhooks.secret to the signing secret from the provider dashboard (or opt out with webhooks.allowUnsigned)',
+        hint: `set ${secretField} to the signing secret from the provider dashboard (or opt out with webhooks.allowUnsigned)`,
       });
       return stop(unverified(new WebhookVerificationError('webhooks are refused: no webhook secret is configured')));
     }
@@ -112,7 +116,14 @@ export function createWebhookReceiver(
       const refusal = WebhookVerificationError.isInstance(error)
         ? error
         : new WebhookVerificationError('the webhook could not be verified');
-      logger.info('verikit.webhook.unverified', { reason: refusal.message });
+      if (refusal.signatureMismatch) {
+        warnOnce('verikit.webhook.signature-mismatch', 'verikit.webhook.unverified', {
+          reason: refusal.message,
+          hint: `a webhook's signature does not match ${secretField}: set it to the signing secret the provider shows for this endpoint (the whsec_ form for Standard Webhooks); USSD flows stay in awaiting-dial until it matches. Logged once; later mismatches are info lines`,
+        });
+      } else {
+        logger.info('verikit.webhook.unverified', { reason: refusal.message });
+      }
       return stop(unverified(refusal));
     }
   }
@@ -199,6 +210,19 @@ export function createWebhookReceiver(
         );
       }
     },
+  };
+}
+
+/** Logs `warning` at warn the first time, and at info as `after` every later time. */
+function onceEach(logger: Logger): (warning: string, after: string, fields: Record<string, unknown>) => void {
+  const warned = new Set<string>();
+  return (warning, after, fields) => {
+    if (warned.has(warning)) {
+      logger.info(after, { reason: fields.reason });
+      return;
+    }
+    warned.add(warning);
+    logger.warn(warning, fields);
   };
 }
 
