@@ -60,6 +60,8 @@ describe.skipIf(skipReason !== undefined)('Better Auth example in Chromium', () 
     await verifyWithCode(page, example, phoneNumber);
     await page.getByRole('heading', { name: 'Signed in' }).waitFor();
     expect(await page.locator('#user-phone').textContent()).toBe(phoneNumber);
+    // onSignIn (server/auth.ts) welcomed the new user.
+    expect(example.sandbox.lastMessage(phoneNumber)).toContain('Welcome to Acme!');
 
     await page.getByLabel('Your BVN (11 digits)').fill(bvn.number);
     await page.getByRole('button', { name: 'Verify my BVN' }).click();
