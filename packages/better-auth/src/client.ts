@@ -20,6 +20,12 @@ export function verikitAuthClient() {
   return {
     id: 'verikit',
     $InferServerPlugin: {} as ReturnType<typeof verikitAuth>,
-    atomListeners: [{ matcher: (path: string) => path === '/sign-in/phone-proof', signal: '$sessionSignal' }],
+    atomListeners: [
+      {
+        /** A sign-in by phone changes the session: the client's session atom reads it again. */
+        matcher: (path: string) => path === '/sign-in/phone-proof',
+        signal: '$sessionSignal',
+      },
+    ],
   } satisfies BetterAuthClientPlugin;
 }

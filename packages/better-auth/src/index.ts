@@ -8,5 +8,5 @@
 export { verikitAuth } from './verikit-auth.js';
 export type { UserWithPhoneNumber, IdentityVerificationRecord } from './records.js';
 export type { VerikitAuthOptions } from './verikit-auth-options.js';
+/** @public The error codes the endpoints answer with, for an application's checks of `error.code`. */
 export { VERIKIT_ERROR_CODES } from './error-codes.js';
-export { verikitSchema } from './schema.js';

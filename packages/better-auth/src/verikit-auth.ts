@@ -84,10 +84,12 @@ export function verikitAuth(options: VerikitAuthOptions) {
   return {
     id: 'verikit',
     schema: verikitSchema,
+    /** Creates the flow handler below the auth base path, once Better Auth knows its base URL. */
     init(ctx) {
       handlerBase = `${new URL(ctx.baseURL || 'http://localhost/api/auth').pathname.replace(/\/+$/, '')}${flowPath}`;
       handler = createFlowHandler({ ...options.flowHandler, verikit: options.verikit, basePath: handlerBase });
     },
+    /** Answers the flow routes with verikit's flow handler; every other request goes on to Better Auth. */
     async onRequest(request) {
       const { pathname } = new URL(request.url);
       if (handler === undefined || !(pathname === handlerBase || pathname.startsWith(`${handlerBase}/`))) return;
@@ -143,7 +145,12 @@ export function verikitAuth(options: VerikitAuthOptions) {
       ),
       attachIdentityProof: createAuthEndpoint(
         '/identity/attach-proof',
-        { method: 'POST', body: attachBody, use: [sessionMiddleware] },
+        {
+          method: 'POST',
+          body: attachBody,
+          /** Signed-in users only: a 401 otherwise. */
+          use: [sessionMiddleware],
+        },
         async (ctx) => {
           const { idType, number, proof } = ctx.body;
           const userId = ctx.context.session.user.id;
@@ -195,6 +202,7 @@ export function verikitAuth(options: VerikitAuthOptions) {
     },
     rateLimit: [
       {
+        /** The plugin's two endpoints, 10 a minute per client when Better Auth's rate limiter is on. */
         pathMatcher: (path: string) => path === '/sign-in/phone-proof' || path === '/identity/attach-proof',
         window: 60,
         max: 10,
