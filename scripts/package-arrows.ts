@@ -70,6 +70,8 @@ export const packageArrows: Readonly<Record<string, ArrowRow>> = {
   [client]: { tier: 3, dependsOn: [] },
   [react]: { tier: 4, dependsOn: [client] },
   '@verikit/cli': { tier: 5, dependsOn: belowCli },
+  // An integration where signups are built: on the engine's proofs and the flow routes; nothing imports it.
+  '@verikit/better-auth': { tier: 5, dependsOn: [provider, core, '@verikit/http'] },
   [examplesRow]: { tier: 6, dependsOn: ['*'] },
   [rootRow]: { tier: 6, dependsOn: ['*'] },
 };

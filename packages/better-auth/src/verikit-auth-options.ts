@@ -1,0 +1,41 @@
+import type { Verikit, Verification } from '@verikit/core';
+import type { FlowHandlerOptions } from '@verikit/http';
+import type { UserWithPhoneNumber } from './records.js';
+
+/** Options of {@link verikitAuth}. */
+export interface VerikitAuthOptions {
+  /** The verikit engine whose flows verify the numbers and whose proofs the endpoints redeem. */
+  verikit: Verikit;
+  /**
+   * Where verikit's flow routes live below Better Auth's base path: `'/verikit'` (the default) serves
+   * `/api/auth/verikit/flows`, the `baseUrl` of `createFlowClient`.
+   */
+  flowPath?: string;
+  /**
+   * Options of the flow routes (`createFlowHandler` of `@verikit/http`): `trustProxy` or `clientKey` so the send
+   * guard counts per client (docs/abuse.md), `proofTtlMs`, `webhooks`, `logger`, `cors`, …
+   */
+  flowHandler?: Omit<FlowHandlerOptions, 'verikit' | 'basePath'>;
+  /**
+   * Whether a verified number with no account creates one. Default: on, with a random undeliverable email
+   * (`phone-<uuid>@phone.invalid`: Better Auth needs an email, and nobody can claim this one first) and an
+   * empty name. `false`: only numbers already on an account sign in.
+   */
+  signUp?:
+    | false
+    | {
+        /** The email of a new phone user. Default: a random address at `phone.invalid`. */
+        temporaryEmail?: (phoneNumber: string) => string;
+        /** The name of a new phone user. Default: empty. */
+        name?: (phoneNumber: string) => string;
+      };
+  /** Called after a sign-in by phone, with the user and what verikit verified (a welcome SMS, an audit line). */
+  onSignIn?: (event: {
+    /** The user signed in. */
+    user: UserWithPhoneNumber;
+    /** What the redeemed proof proved: the number, the flow, when, the provider. */
+    verification: Verification;
+    /** True when this sign-in created the user. */
+    isNewUser: boolean;
+  }) => void | Promise<void>;
+}

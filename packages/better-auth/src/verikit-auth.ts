@@ -1,0 +1,213 @@
+import type { BetterAuthPlugin } from 'better-auth';
+import { APIError, createAuthEndpoint, sessionMiddleware } from 'better-auth/api';
+import { setSessionCookie } from 'better-auth/cookies';
+import { z } from 'zod';
+import { InvalidInputError, ProofRejectedError, VerikitError, type Verification } from '@verikit/core';
+import { createFlowHandler, type FlowHandler } from '@verikit/http';
+import { VERIKIT_ERROR_CODES } from './error-codes.js';
+import type { IdentityVerificationRecord, UserWithPhoneNumber } from './records.js';
+import { verikitSchema } from './schema.js';
+import type { VerikitAuthOptions } from './verikit-auth-options.js';
+
+const signInBody = z.object({
+  phoneNumber: z.string().max(32),
+  proof: z.string().max(2200),
+  rememberMe: z.boolean().optional(),
+});
+
+const attachBody = z.object({
+  idType: z.enum(['bvn', 'nin']),
+  number: z.string().max(32),
+  proof: z.string().max(2200),
+});
+
+/** An identity number as verikit's views show it: all but the last four digits hidden. */
+function maskIdentityNumber(number: string): string {
+  return `${'*'.repeat(Math.max(0, number.length - 4))}${number.slice(-4)}`;
+}
+
+/** A verikit error as Better Auth's client reads it: a status, a code and a message, never a number or a token. */
+function toApiError(error: unknown): never {
+  if (ProofRejectedError.isInstance(error)) {
+    throw new APIError('FORBIDDEN', {
+      ...VERIKIT_ERROR_CODES.PROOF_REJECTED,
+      reason: error.reason,
+    });
+  }
+  if (InvalidInputError.isInstance(error)) {
+    // The field as the request named it: the claim's fields are the body's, the token is `proof`.
+    const field = error.field === 'token' ? 'proof' : error.field?.replace(/^claim\./, '');
+    throw new APIError('BAD_REQUEST', { code: VERIKIT_ERROR_CODES.INVALID_INPUT.code, message: error.message, field });
+  }
+  if (VerikitError.isInstance(error) && error.isRetryable) {
+    throw new APIError('SERVICE_UNAVAILABLE', {
+      ...VERIKIT_ERROR_CODES.VERIFICATION_UNAVAILABLE,
+    });
+  }
+  throw error;
+}
+
+/** Redeems a proof once for its claim, or throws the APIError that says why not. */
+async function redeem(options: VerikitAuthOptions, ...args: Parameters<VerikitAuthOptions['verikit']['redeemProof']>) {
+  try {
+    return await options.verikit.redeemProof(...args);
+  } catch (error) {
+    return toApiError(error);
+  }
+}
+
+/** The random, undeliverable address a phone user gets when the app gives no `temporaryEmail`. */
+function defaultTemporaryEmail(): string {
+  return `phone-${crypto.randomUUID()}@phone.invalid`;
+}
+
+/**
+ * The Better Auth plugin: users sign up and in by phone through verikit flows and proofs, on any verikit
+ * provider, and attach a verified BVN/NIN. It serves verikit's flow routes below the auth base path
+ * (`/api/auth/verikit/flows`, for `@verikit/client` or `@verikit/react`), and two endpoints:
+ *
+ * - `POST /sign-in/phone-proof` `{ phoneNumber, proof }`: redeems the proof once, for that number, then finds
+ *   the user with that number or creates one, and starts a session.
+ * - `POST /identity/attach-proof` `{ idType, number, proof }` (signed in): redeems a BVN/NIN proof once and
+ *   keeps its masked number and keyed hash for the user; one number belongs to one account.
+ *
+ * @example
+ * const auth = betterAuth({ database, plugins: [verikitAuth({ verikit })] });
+ */
+export function verikitAuth(options: VerikitAuthOptions) {
+  const flowPath = options.flowPath ?? '/verikit';
+  const allowSignUp = options.signUp !== false;
+  const temporaryEmail = options.signUp === false ? undefined : options.signUp?.temporaryEmail;
+  let handler: FlowHandler | undefined;
+  let handlerBase = '';
+
+  return {
+    id: 'verikit',
+    schema: verikitSchema,
+    /** Creates the flow handler below the auth base path, once Better Auth knows its base URL. */
+    init(ctx) {
+      handlerBase = `${new URL(ctx.baseURL || 'http://localhost/api/auth').pathname.replace(/\/+$/, '')}${flowPath}`;
+      handler = createFlowHandler({ ...options.flowHandler, verikit: options.verikit, basePath: handlerBase });
+    },
+    /** Answers the flow routes with verikit's flow handler; every other request goes on to Better Auth. */
+    async onRequest(request) {
+      const { pathname } = new URL(request.url);
+      if (handler === undefined || !(pathname === handlerBase || pathname.startsWith(`${handlerBase}/`))) return;
+      return { response: await handler(request) };
+    },
+    endpoints: {
+      signInPhoneProof: createAuthEndpoint(
+        '/sign-in/phone-proof',
+        { method: 'POST', body: signInBody },
+        async (ctx) => {
+          const { phoneNumber, proof, rememberMe } = ctx.body;
+          const verification = await redeem(options, proof, { phoneNumber });
+          const verified = verification.phoneNumber!;
+          const { adapter, internalAdapter } = ctx.context;
+          const where = [{ field: 'phoneNumber', value: verified }];
+          let user = await adapter.findOne<UserWithPhoneNumber>({ model: 'user', where });
+          let isNewUser = false;
+          if (user === null) {
+            if (!allowSignUp) {
+              throw new APIError('FORBIDDEN', {
+                ...VERIKIT_ERROR_CODES.SIGN_UP_DISABLED,
+              });
+            }
+            user = await internalAdapter
+              .createUser<UserWithPhoneNumber>(
+                {
+                  email: temporaryEmail?.(verified) ?? defaultTemporaryEmail(),
+                  name: options.signUp === false ? verified : (options.signUp?.name?.(verified) ?? ''),
+                  phoneNumber: verified,
+                  phoneNumberVerified: true,
+                },
+                ctx,
+              )
+              .then((created) => {
+                isNewUser = true;
+                return created;
+              })
+              // Two first sign-ins of one number racing: the unique number lets one create, the other finds it.
+              .catch(async (error: unknown) => {
+                const found = await adapter.findOne<UserWithPhoneNumber>({ model: 'user', where });
+                if (found === null) throw error;
+                return found;
+              });
+          } else if (!user.phoneNumberVerified) {
+            user =
+              (await internalAdapter.updateUser<UserWithPhoneNumber>(user.id, { phoneNumberVerified: true })) ?? user;
+          }
+          const session = await internalAdapter.createSession(user.id, rememberMe === false);
+          await setSessionCookie(ctx, { session, user }, rememberMe === false);
+          await options.onSignIn?.({ user, verification, isNewUser });
+          return ctx.json({ token: session.token, user: { id: user.id, phoneNumber: user.phoneNumber } });
+        },
+      ),
+      attachIdentityProof: createAuthEndpoint(
+        '/identity/attach-proof',
+        {
+          method: 'POST',
+          body: attachBody,
+          /** Signed-in users only: a 401 otherwise. */
+          use: [sessionMiddleware],
+        },
+        async (ctx) => {
+          const { idType, number, proof } = ctx.body;
+          const userId = ctx.context.session.user.id;
+          const verification: Verification = await redeem(options, proof, { idType, number });
+          const { adapter } = ctx.context;
+          const model = 'identityVerification';
+          const sameNumber = await adapter.findOne<IdentityVerificationRecord>({
+            model,
+            where: [{ field: 'numberHash', value: verification.numberHash! }],
+          });
+          if (sameNumber !== null && sameNumber.userId !== userId) {
+            throw new APIError('CONFLICT', {
+              ...VERIKIT_ERROR_CODES.IDENTITY_ALREADY_ATTACHED,
+            });
+          }
+          const ofType = await adapter.findOne<IdentityVerificationRecord>({
+            model,
+            where: [
+              { field: 'userId', value: userId },
+              { field: 'idType', value: idType },
+            ],
+          });
+          if (ofType !== null && ofType.numberHash !== verification.numberHash) {
+            throw new APIError('CONFLICT', {
+              ...VERIKIT_ERROR_CODES.ANOTHER_IDENTITY_ATTACHED,
+            });
+          }
+          const data = {
+            userId,
+            idType,
+            numberMasked: maskIdentityNumber(number),
+            numberHash: verification.numberHash!,
+            provider: verification.provider,
+            verifiedAt: new Date(verification.verifiedAt),
+          };
+          const record =
+            ofType === null
+              ? await adapter.create<typeof data, IdentityVerificationRecord>({ model, data })
+              : ((await adapter.update<IdentityVerificationRecord>({
+                  model,
+                  where: [{ field: 'id', value: ofType.id }],
+                  update: { verifiedAt: data.verifiedAt, provider: data.provider },
+                })) ?? ofType);
+          return ctx.json({
+            identity: { idType: record.idType, number: record.numberMasked, verifiedAt: record.verifiedAt },
+          });
+        },
+      ),
+    },
+    rateLimit: [
+      {
+        /** The plugin's two endpoints, 10 a minute per client when Better Auth's rate limiter is on. */
+        pathMatcher: (path: string) => path === '/sign-in/phone-proof' || path === '/identity/attach-proof',
+        window: 60,
+        max: 10,
+      },
+    ],
+    $ERROR_CODES: VERIKIT_ERROR_CODES,
+  } satisfies BetterAuthPlugin;
+}
