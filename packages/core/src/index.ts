@@ -51,6 +51,6 @@ export { errorMessageIds, messageIdOf, unknownErrorMessageId } from './engine/me
 export { MemoryChangeBus, type FlowChangeBus, type FlowListener } from './engine/change-bus.js';
 export { defaultPolicies, type FlowPolicies } from './flows/policies.js';
 export type { FlowStatus } from './flows/machines.js';
-export type { FlowKind, FlowError } from './flows/flow-context.js';
+export type { FlowKind, FlowError, DeliveryStatus } from './flows/flow-context.js';
 export { recordSchemaVersion, type FlowRecord, type FlowStore, type LimitResult } from './store/flow-store.js';
 export { KeyvFlowStore, createMemoryKeyv } from './store/keyv-flow-store.js';

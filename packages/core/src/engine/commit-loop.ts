@@ -144,6 +144,21 @@ export class CommitLoop {
     return toView(next, record, now);
   }
 
+  /**
+   * Writes route keys to a flow that a committed change learned of outside its snapshot (the ids a
+   * send returned, which its delivery receipts name), living as long as the flow's record. A failing
+   * write is logged: the flow stands, only its receipts will find no flow.
+   */
+  async addRoutes(flowId: string, keys: readonly string[], snapshot: AnyMachineSnapshot): Promise<void> {
+    const { records, store, clock, logger } = this.#deps;
+    try {
+      const ttl = records.ttlFor(snapshot, clock.now());
+      for (const key of keys) await store.setRoute(key, flowId, ttl);
+    } catch (error) {
+      logger.warn('verikit.route.failed', { flowId, error: errorCode(error) });
+    }
+  }
+
   /** Hands a committed view to the change bus; a failing bus is logged, never the caller's error. */
   async publish(view: FlowView): Promise<void> {
     try {
