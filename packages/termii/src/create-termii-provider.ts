@@ -12,6 +12,7 @@ import { pinPlaceholder, toTermiiNumber } from './termii-format.js';
 import { phoneCheckSchema, phoneSendSchema, smsSendSchema, whatsAppSendSchema } from './termii-input-schemas.js';
 import type { TermiiProviderSettings } from './termii-settings.js';
 import { resolveTermiiSettings } from './termii-settings-schema.js';
+import { parseTermiiDeliveryReport } from './termii-delivery-report.js';
 
 const channels: readonly PhoneChannel[] = Object.freeze(['sms', 'voice', 'whatsapp']);
 
@@ -97,7 +98,12 @@ export function createTermiiProvider(settings: TermiiProviderSettings = {}): Pro
             context,
           );
         }
-        return { requestId: requiredText(`${name} phone.send`, answer, ['pinId', 'pin_id']) };
+        // Voice Token answers with the message_id its delivery reports name; Send Token documents none.
+        const messageId = answer['message_id'];
+        return {
+          requestId: requiredText(`${name} phone.send`, answer, ['pinId', 'pin_id']),
+          ...(typeof messageId === 'string' || typeof messageId === 'number' ? { messageId: String(messageId) } : {}),
+        };
       },
       async check(input, context) {
         const parsed = parseInput(phoneCheckSchema, input);
@@ -151,6 +157,8 @@ export function createTermiiProvider(settings: TermiiProviderSettings = {}): Pro
         return { messageId: requiredText(`${name} whatsapp.send`, answer, ['message_id', 'messageId']) };
       },
     },
+    // Termii's delivery reports (docs/providers/termii.md, "Delivery reports").
+    webhooks: { parse: parseTermiiDeliveryReport },
   };
   return Object.freeze(provider);
 }
