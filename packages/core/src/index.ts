@@ -28,6 +28,9 @@ export {
   type ProviderDelivery,
   type ReceiveOptions,
   type CallOptions,
+  type FlowEvent,
+  type FlowEventListener,
+  type FlowEventType,
 } from './engine/create-verikit.js';
 /** @public Tuning the send guard: the limits an application starts from. */
 export { defaultGuardLimits, type GuardLimit, type PrefixLimit, type SendGuardOptions } from './guard/guard-options.js';

@@ -10,6 +10,7 @@ import type { FlowQueue } from './flow-queue.js';
 import type { FlowRecords, Loaded } from './flow-records.js';
 import type { Clock } from '../time/clock.js';
 import { toView, type FlowView } from './view.js';
+import { lifecycleEventsOf, type LifecycleListeners } from './lifecycle-events.js';
 
 /** What one try of a commit does with the flow it loaded. */
 export interface Decision {
@@ -55,6 +56,7 @@ export class CommitLoop {
     logger: Logger;
     bus: FlowChangeBus;
     env: FlowEnvironment;
+    events: LifecycleListeners;
   };
 
   constructor(deps: {
@@ -65,6 +67,7 @@ export class CommitLoop {
     logger: Logger;
     bus: FlowChangeBus;
     env: FlowEnvironment;
+    events: LifecycleListeners;
   }) {
     this.#deps = deps;
   }
@@ -95,8 +98,12 @@ export class CommitLoop {
         const [next, actions] = records.next(loaded, current, decision.event);
         if (next === current && fromHint) continue;
         if (next === current) {
-          decision.onRefused(loaded, current, now);
-          return { view: toView(current, loaded.record, now), effects: [], loaded, changed: false };
+          // A passed deadline is a change of its own: it is committed (and told: \`expired\`) even when the
+          // event is refused. A lost compare-and-set means another instance moved the flow: read again.
+          const ticked = current === loaded.snapshot ? loaded : await this.#commitTick(loaded, current, now);
+          if (ticked === undefined) continue;
+          decision.onRefused(ticked, current, now);
+          return { view: toView(current, ticked.record, now), effects: [], loaded: ticked, changed: false };
         }
         const effects = effectsOf(actions);
         const pending = decision.beforeWrite?.(loaded, effects, now);
@@ -126,6 +133,21 @@ export class CommitLoop {
     });
   }
 
+  /** Commits a tick that changed the flow; undefined when the stored version had moved on. */
+  async #commitTick(loaded: Loaded, ticked: AnyMachineSnapshot, now: number): Promise<Loaded | undefined> {
+    const record: FlowRecord = {
+      ...loaded.record,
+      version: loaded.record.version + 1,
+      value: ticked.value as string,
+      context: ticked.context as Record<string, unknown>,
+      updatedAt: now,
+    };
+    const view = await this.write(record, loaded.snapshot, ticked, now);
+    if (view === undefined) return undefined;
+    await this.publish(view);
+    return { record, flow: loaded.flow, snapshot: ticked };
+  }
+
   /**
    * Compare-and-sets `record` over the version before it (0: a new flow), then writes the route keys
    * the change adds. Returns the view to publish; undefined when the stored version had moved on.
@@ -141,6 +163,8 @@ export class CommitLoop {
     if (!(await store.compareAndSetFlow(record, record.version - 1, ttl))) return undefined;
     const routes = records.flow(record.kind).definition.routes?.(previous, next, env);
     if (routes !== undefined) for (const key of routes) await store.setRoute(key, record.id, ttl);
+    // Committed: the lifecycle events it caused go to this engine's listeners, once.
+    this.#deps.events.emit(lifecycleEventsOf(previous, next, record));
     return toView(next, record, now);
   }
 

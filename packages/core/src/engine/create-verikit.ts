@@ -34,6 +34,7 @@ import {
   type ReceiveResult,
 } from '../inbound/receive-delivery.js';
 import { SendLimit } from './send-limit.js';
+import { LifecycleListeners, type FlowEventListener as Listener, type FlowEventType } from './lifecycle-events.js';
 import { startFlow } from './start-flow.js';
 import { applyUserEvent } from './user-event.js';
 import { toView, type FlowView } from './view.js';
@@ -42,6 +43,7 @@ export type { VerikitOptions } from './options.js';
 export type { Clock } from '../time/clock.js';
 export type { CallOptions } from '../guard/call-options.js';
 export type { ProviderDelivery, ReceiveOptions, ReceiveResult } from '../inbound/receive-delivery.js';
+export type { FlowEvent, FlowEventListener, FlowEventType } from './lifecycle-events.js';
 
 /** The verikit engine: starts flows, takes user events, runs provider calls, and sends messages. */
 export interface Verikit {
@@ -122,6 +124,8 @@ export interface Verikit {
       provider: string;
     }
   >;
+  /** Calls `listener` once with each lifecycle event (or `'*'`: all) this engine commits (docs/flows.md); returns its remover. */
+  on(type: FlowEventType | '*', listener: Listener): () => void;
   /** The policies in force. */
   readonly policies: Readonly<FlowPolicies>;
 }
@@ -146,7 +150,8 @@ export function createVerikit(options: VerikitOptions): Verikit {
     identityNumberPatterns: settings.identityNumberPatterns,
   };
   const records = new FlowRecords(store, policies);
-  const commits = new CommitLoop({ records, queue: new FlowQueue(), store, clock, logger, bus, env });
+  const events = new LifecycleListeners(logger);
+  const commits = new CommitLoop({ records, queue: new FlowQueue(), store, clock, logger, bus, env, events });
   const guard =
     settings.guard &&
     new SendGuard(settings.guard, {
@@ -180,6 +185,7 @@ export function createVerikit(options: VerikitOptions): Verikit {
   const verikit: Verikit = {
     policies,
     webhooks: provider.webhooks,
+    on: (type, listener) => events.on(type, listener),
     start: (input, options) =>
       startFlow({ settings, env, records, commits, limits, effects, read: get }, input, options),
     flowSecret: (flowId) => flowSecrets.of(parseFlowId(flowId)),
