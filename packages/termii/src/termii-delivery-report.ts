@@ -8,12 +8,16 @@ import { InvalidInputError, type ProviderEventV1, type RawWebhookV1 } from '@ver
  * @example
  * createFlowHandler({ verikit, webhooks: { secret: process.env.TERMII_SECRET_KEY, scheme: termiiWebhookScheme } });
  */
-export const termiiWebhookScheme = Object.freeze({
-  type: 'hmac-header',
-  header: 'x-termii-signature',
-  algorithm: 'sha512',
-  encoding: 'hex',
-} as const);
+export const termiiWebhookScheme: {
+  /** An HMAC of the raw body in a header. */
+  readonly type: 'hmac-header';
+  /** The header Termii signs in. */
+  readonly header: 'x-termii-signature';
+  /** HMAC-SHA512. */
+  readonly algorithm: 'sha512';
+  /** The digest in hex. */
+  readonly encoding: 'hex';
+} = Object.freeze({ type: 'hmac-header', header: 'x-termii-signature', algorithm: 'sha512', encoding: 'hex' });
 
 /** Statuses after which Termii will not deliver the message (the text before ` | `, in lower case). */
 const undeliveredStatuses = new Set([

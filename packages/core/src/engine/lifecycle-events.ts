@@ -22,8 +22,11 @@ export type FlowEventType =
 export interface FlowEvent {
   /** Unique per event and the same wherever it is computed: `<flowId>:<version>:<type>`. */
   readonly id: string;
+  /** What happened. */
   readonly type: FlowEventType;
+  /** The flow it happened to. */
   readonly flowId: string;
+  /** Which flow this is. */
   readonly kind: FlowKind;
   /** The flow's status after the change. */
   readonly status: FlowStatus;

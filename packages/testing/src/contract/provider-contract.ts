@@ -64,7 +64,9 @@ export interface ContractSubject {
    * sends no receipts, and the suite skips them.
    */
   readonly deliveryReports?: {
+    /** The channel whose code sends the provider reports on. */
     readonly channel: PhoneChannel;
+    /** The raw webhook of the next receipt, once it arrived. */
     next(): Promise<RawWebhookV1>;
   };
   /** Called once after the suite: stop the fakes and servers the subject started. */
