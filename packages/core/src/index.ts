@@ -28,6 +28,9 @@ export {
   type ProviderDelivery,
   type ReceiveOptions,
   type CallOptions,
+  type FlowEvent,
+  type FlowEventListener,
+  type FlowEventType,
 } from './engine/create-verikit.js';
 export type { ReviewNumber } from './flows/review-numbers.js';
 /** @public Tuning the send guard: the limits an application starts from. */
@@ -52,7 +55,7 @@ export { errorMessageIds, messageIdOf, unknownErrorMessageId } from './engine/me
 export { MemoryChangeBus, type FlowChangeBus, type FlowListener } from './engine/change-bus.js';
 export { defaultPolicies, type FlowPolicies } from './flows/policies.js';
 export type { FlowStatus } from './flows/machines.js';
-export type { FlowKind, FlowError } from './flows/flow-context.js';
+export type { FlowKind, FlowError, DeliveryStatus } from './flows/flow-context.js';
 export { recordSchemaVersion, type FlowRecord, type FlowStore, type LimitResult } from './store/flow-store.js';
 export { KeyvFlowStore, createMemoryKeyv } from './store/keyv-flow-store.js';
 export type { Telemetry, TelemetryAttributes, TelemetryCounter, TelemetryHistogram } from './telemetry/telemetry.js';

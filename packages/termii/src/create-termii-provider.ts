@@ -13,6 +13,7 @@ import { phoneCheckSchema, phoneSendSchema, smsSendSchema, whatsAppSendSchema } 
 import { checkWhatsAppCode, isWhatsAppCodeRequest, issueWhatsAppCode } from './termii-whatsapp-code.js';
 import type { TermiiProviderSettings } from './termii-settings.js';
 import { resolveTermiiSettings } from './termii-settings-schema.js';
+import { parseTermiiDeliveryReport } from './termii-delivery-report.js';
 
 const channels: readonly PhoneChannel[] = Object.freeze(['sms', 'voice', 'whatsapp']);
 
@@ -124,7 +125,12 @@ export function createTermiiProvider(settings: TermiiProviderSettings = {}): Pro
             context,
           );
         }
-        return { requestId: requiredText(`${name} phone.send`, answer, ['pinId', 'pin_id']) };
+        // Voice Token answers with the message_id its delivery reports name; Send Token documents none.
+        const messageId = answer['message_id'];
+        return {
+          requestId: requiredText(`${name} phone.send`, answer, ['pinId', 'pin_id']),
+          ...(typeof messageId === 'string' || typeof messageId === 'number' ? { messageId: String(messageId) } : {}),
+        };
       },
       async check(input, context) {
         const parsed = parseInput(phoneCheckSchema, input);
@@ -172,6 +178,8 @@ export function createTermiiProvider(settings: TermiiProviderSettings = {}): Pro
         return { messageId: requiredText(`${name} whatsapp.send`, answer, ['message_id', 'messageId']) };
       },
     },
+    // Termii's delivery reports (docs/providers/termii.md, "Delivery reports").
+    webhooks: { parse: parseTermiiDeliveryReport },
   };
   return Object.freeze(provider);
 }

@@ -249,7 +249,7 @@ describe('termii: answers mapped to typed results and errors', () => {
 describe('termii: capabilities, input and settings', () => {
   it('declares no USSD, no BVN/NIN, no custom code; a code of ours is a CapabilityError and nothing is sent', async () => {
     const provider = termii();
-    expect([provider.ussd, provider.identity, provider.webhooks]).toEqual([undefined, undefined, undefined]);
+    expect([provider.ussd, provider.identity]).toEqual([undefined, undefined]);
     expect(provider.phone!.channels).toEqual(['sms', 'voice', 'whatsapp']);
     const before = fetches;
     const error = await failure(

@@ -11,6 +11,7 @@ import type { FlowRecords, Loaded } from './flow-records.js';
 import type { Clock } from '../time/clock.js';
 import { toView, type FlowView } from './view.js';
 import type { EngineTelemetry } from '../telemetry/engine-telemetry.js';
+import { lifecycleEventsOf, type LifecycleListeners } from './lifecycle-events.js';
 
 /** What one try of a commit does with the flow it loaded. */
 export interface Decision {
@@ -57,6 +58,7 @@ export class CommitLoop {
     bus: FlowChangeBus;
     env: FlowEnvironment;
     telemetry: EngineTelemetry;
+    events: LifecycleListeners;
   };
 
   constructor(deps: {
@@ -68,6 +70,7 @@ export class CommitLoop {
     bus: FlowChangeBus;
     env: FlowEnvironment;
     telemetry: EngineTelemetry;
+    events: LifecycleListeners;
   }) {
     this.#deps = deps;
   }
@@ -106,8 +109,12 @@ export class CommitLoop {
         const [next, actions] = records.next(loaded, current, decision.event);
         if (next === current && fromHint) continue;
         if (next === current) {
-          decision.onRefused(loaded, current, now);
-          return { view: toView(current, loaded.record, now), effects: [], loaded, changed: false };
+          // A passed deadline is a change of its own: it is committed (and told: \`expired\`) even when the
+          // event is refused. A lost compare-and-set means another instance moved the flow: read again.
+          const ticked = current === loaded.snapshot ? loaded : await this.#commitTick(loaded, current, now);
+          if (ticked === undefined) continue;
+          decision.onRefused(ticked, current, now);
+          return { view: toView(current, ticked.record, now), effects: [], loaded: ticked, changed: false };
         }
         const effects = effectsOf(actions);
         const pending = decision.beforeWrite?.(loaded, effects, now);
@@ -138,6 +145,21 @@ export class CommitLoop {
     });
   }
 
+  /** Commits a tick that changed the flow; undefined when the stored version had moved on. */
+  async #commitTick(loaded: Loaded, ticked: AnyMachineSnapshot, now: number): Promise<Loaded | undefined> {
+    const record: FlowRecord = {
+      ...loaded.record,
+      version: loaded.record.version + 1,
+      value: ticked.value as string,
+      context: ticked.context as Record<string, unknown>,
+      updatedAt: now,
+    };
+    const view = await this.write(record, loaded.snapshot, ticked, now);
+    if (view === undefined) return undefined;
+    await this.publish(view);
+    return { record, flow: loaded.flow, snapshot: ticked };
+  }
+
   /**
    * Compare-and-sets `record` over the version before it (0: a new flow), then writes the route keys
    * the change adds. Returns the view to publish; undefined when the stored version had moved on.
@@ -153,7 +175,24 @@ export class CommitLoop {
     if (!(await store.compareAndSetFlow(record, record.version - 1, ttl))) return undefined;
     const routes = records.flow(record.kind).definition.routes?.(previous, next, env);
     if (routes !== undefined) for (const key of routes) await store.setRoute(key, record.id, ttl);
+    // Committed: the lifecycle events it caused go to this engine's listeners, once.
+    this.#deps.events.emit(lifecycleEventsOf(previous, next, record));
     return toView(next, record, now);
+  }
+
+  /**
+   * Writes route keys to a flow that a committed change learned of outside its snapshot (the ids a
+   * send returned, which its delivery receipts name), living as long as the flow's record. A failing
+   * write is logged: the flow stands, only its receipts will find no flow.
+   */
+  async addRoutes(flowId: string, keys: readonly string[], snapshot: AnyMachineSnapshot): Promise<void> {
+    const { records, store, clock, logger } = this.#deps;
+    try {
+      const ttl = records.ttlFor(snapshot, clock.now());
+      for (const key of keys) await store.setRoute(key, flowId, ttl);
+    } catch (error) {
+      logger.warn('verikit.route.failed', { flowId, error: errorCode(error) });
+    }
   }
 
   /** Hands a committed view to the change bus; a failing bus is logged, never the caller's error. */

@@ -19,6 +19,7 @@ import { resolveOptions, type VerikitOptions } from './options.js';
 import { applyProviderEvent } from '../inbound/apply-provider-event.js';
 import { receiveDelivery } from '../inbound/receive-delivery.js';
 import { SendLimit } from './send-limit.js';
+import { LifecycleListeners } from './lifecycle-events.js';
 import { startFlow } from './start-flow.js';
 import { applyUserEvent } from './user-event.js';
 import { toView, type FlowView } from './view.js';
@@ -29,6 +30,7 @@ export type { VerikitOptions } from './options.js';
 export type { Clock } from '../time/clock.js';
 export type { CallOptions } from '../guard/call-options.js';
 export type { ProviderDelivery, ReceiveOptions, ReceiveResult } from '../inbound/receive-delivery.js';
+export type { FlowEvent, FlowEventListener, FlowEventType } from './lifecycle-events.js';
 
 /**
  * Creates the engine. This file only wires its parts, each of which does one job: the commit loop
@@ -52,7 +54,18 @@ export function createVerikit(options: VerikitOptions): Verikit {
     reviewNumbers: createReviewNumbers(settings.reviewNumbers, secrets, logger),
   };
   const records = new FlowRecords(store, policies);
-  const commits = new CommitLoop({ records, queue: new FlowQueue(), store, clock, logger, bus, env, telemetry });
+  const events = new LifecycleListeners(logger);
+  const commits = new CommitLoop({
+    records,
+    queue: new FlowQueue(),
+    store,
+    clock,
+    logger,
+    bus,
+    env,
+    telemetry,
+    events,
+  });
   const guard =
     settings.guard &&
     new SendGuard(settings.guard, {
@@ -87,6 +100,7 @@ export function createVerikit(options: VerikitOptions): Verikit {
     policies,
     webhooks: provider.webhooks,
     parseStartInput: (input) => parseInput(settings.inputs.start, input),
+    on: (type, listener) => events.on(type, listener),
     start: (input, options) =>
       telemetry.start((input as { kind?: unknown } | undefined)?.kind, () =>
         startFlow({ settings, env, records, commits, limits, effects, read: get }, input, options),

@@ -10,6 +10,7 @@ import type { EffectDefinition, EffectMemory, FlowEnvironment, InternalEvent } f
 import type { EffectRequest, FlowContextBase, FlowError } from '../flows/flow-context.js';
 import { errorCode } from '../logging/error-code.js';
 import { acceptSilently, type CommitLoop } from './commit-loop.js';
+import { deliveryRoutesOf } from '../inbound/delivery-receipts.js';
 import type { FlowRecords, Loaded } from './flow-records.js';
 import type { FlowView } from './view.js';
 import type { CallOutcome, EngineTelemetry } from '../telemetry/engine-telemetry.js';
@@ -102,6 +103,13 @@ export class EffectRunner {
           );
           latest = committed.view;
           hint = committed.changed ? committed.loaded : undefined;
+          // A send's ids route its delivery receipts to this flow.
+          if (outcome.ok && committed.changed && definition.effects[effect.kind]!.send)
+            await commits.addRoutes(
+              flowId,
+              deliveryRoutesOf(this.#deps.env.secrets, outcome.result),
+              committed.loaded.snapshot,
+            );
         }
       } catch (error) {
         if (!FlowNotFoundError.isInstance(error)) throw error;

@@ -7,6 +7,7 @@ import type { FlowPolicies } from '../flows/policies.js';
 import { createPureTransitions, type PureStep, type PureTransitions } from '../flows/pure-transition.js';
 import type { FlowContextBase, FlowKind } from '../flows/flow-context.js';
 import { isTickDue } from '../flows/machine-base.js';
+import { isDeliveryEvent, withDelivery } from '../inbound/delivery-receipts.js';
 import { recordSchemaVersion, type FlowRecord, type FlowStore } from '../store/flow-store.js';
 
 /** A kind of flow as the engine runs it: its definition, its machine for the engine's policies, its transitions. */
@@ -77,9 +78,15 @@ export class FlowRecords {
     return flow.transitions.next(snapshot, { type: 'tick', now })[0];
   }
 
-  /** The next snapshot and its actions; a flow in a final state takes no event (XState would still apply root-level transitions). */
+  /**
+   * The next snapshot and its actions; a flow in a final state takes no event (XState would still apply
+   * root-level transitions). A delivery receipt is no machine event: it is recorded in the context, in
+   * the same state, for every kind of flow alike.
+   */
   next(loaded: Loaded, snapshot: AnyMachineSnapshot, event: unknown): PureStep {
-    return snapshot.status === 'done' ? [snapshot, []] : loaded.flow.transitions.next(snapshot, event);
+    if (snapshot.status === 'done') return [snapshot, []];
+    if (isDeliveryEvent(event)) return [withDelivery(loaded.flow.machine, snapshot, event), []];
+    return loaded.flow.transitions.next(snapshot, event);
   }
 
   /** How long the record must live: past every deadline it holds, plus the retention. */

@@ -7,6 +7,7 @@ import type { IssuedProof } from '../proof/proofs.js';
 import type { Verification } from '../proof/verification.js';
 import type { ProviderDelivery, ReceiveOptions, ReceiveResult } from '../inbound/receive-delivery.js';
 import type { FlowListener } from './change-bus.js';
+import type { FlowEventListener, FlowEventType } from './lifecycle-events.js';
 import type { FlowView } from './view.js';
 
 /** The verikit engine: starts flows, takes user events, runs provider calls, and sends messages. */
@@ -96,4 +97,6 @@ export interface Verikit {
   >;
   /** The policies in force. */
   readonly policies: Readonly<FlowPolicies>;
+  /** Calls `listener` once with each lifecycle event (or `'*'`: all) this engine commits (docs/flows.md); returns its remover. */
+  on(type: FlowEventType | '*', listener: FlowEventListener): () => void;
 }

@@ -1,7 +1,7 @@
 import type { AnyMachineSnapshot } from 'xstate';
 import { flowDefinitions } from '../flows/flow-definitions.js';
 import type { FlowStatus } from '../flows/machines.js';
-import type { FlowContextBase, FlowError, FlowKind, FlowLimits } from '../flows/flow-context.js';
+import type { DeliveryStatus, FlowContextBase, FlowError, FlowKind, FlowLimits } from '../flows/flow-context.js';
 import type { IdentityType, PhoneChannel } from '@verikit/provider';
 import { maskPhoneNumber } from '../secrets/secrets.js';
 import { messageIdOf } from './message-ids.js';
@@ -51,6 +51,11 @@ export interface FlowView {
   readonly ussdCode?: string;
   /** USSD only, while the user may dial: the OTP to enter. */
   readonly otp?: string;
+  /**
+   * What became of the flow's last message, when the provider sent a delivery receipt for it: `delivered`
+   * or `undelivered` (with the provider's `reason`), and when (`at`). Absent until a receipt arrives.
+   */
+  readonly delivery?: DeliveryStatus;
   /** Why the flow failed or a send did not go out; absent otherwise. */
   readonly error?: FlowViewError;
   /** The flow's change counter: strictly increasing, so the higher version is the newer state. */
@@ -110,6 +115,7 @@ export function toView(
   if (context.expiresAt !== undefined && !done) view.expiresAt = context.expiresAt;
   if (context.ussdCode !== undefined) view.ussdCode = context.ussdCode;
   if (context.otp !== undefined) view.otp = context.otp;
+  if (context.delivery !== undefined) view.delivery = { ...(context.delivery as DeliveryStatus) };
   if (context.error !== undefined)
     view.error = {
       code: context.error.code,

@@ -16,6 +16,16 @@ export interface FlowError {
   readonly message: string;
 }
 
+/** What a provider's delivery receipt said of a flow's last message (docs/flows.md, "Delivery receipts"). */
+export interface DeliveryStatus {
+  /** `delivered`: the handset has it; `undelivered`: the provider gave up on it. */
+  readonly status: 'delivered' | 'undelivered';
+  /** The provider's reason for an undelivered message: an error code (`twilio:30003`) or a text, digit runs masked. */
+  readonly reason?: string;
+  /** When the provider says the status changed (or when the receipt arrived, when it does not say). */
+  readonly at: number;
+}
+
 /** A provider call committed with the snapshot before it runs. */
 interface PendingEffect {
   /** Deterministic: `flowId:effect:n`. */
@@ -49,6 +59,8 @@ export interface FlowContextBase {
   readonly error?: FlowError;
   /** The provider that delivered the code (its `name`, or the `sentBy` a composition reports): what the proof names. */
   readonly sentBy?: string;
+  /** The last delivery receipt of the flow's current message; cleared by every new send. */
+  readonly delivery?: DeliveryStatus;
   /** When the flow became verified (engine clock). */
   readonly verifiedAt?: number;
 }

@@ -30,7 +30,10 @@ export function beginSend(
   kind: EffectKind,
   now: number,
   policies: FlowPolicies,
-): Pick<FlowContextBase, 'effectSeq' | 'effect' | 'unansweredEffectId' | 'sendCount' | 'resendAvailableAt' | 'error'> {
+): Pick<
+  FlowContextBase,
+  'effectSeq' | 'effect' | 'unansweredEffectId' | 'sendCount' | 'resendAvailableAt' | 'error' | 'delivery'
+> {
   const sendCount = context.sendCount + 1;
   const cooldown = policies.resendCooldownMs * policies.resendCooldownGrowth ** (sendCount - 1);
   return {
@@ -38,6 +41,8 @@ export function beginSend(
     sendCount,
     resendAvailableAt: now + cooldown,
     error: undefined,
+    // A new message: the receipt of the last one no longer describes it.
+    delivery: undefined,
   };
 }
 

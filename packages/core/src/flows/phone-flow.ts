@@ -58,6 +58,7 @@ export const phoneFlow: FlowDefinition<PhoneStart> = {
         // The code is out: a malformed sentBy is dropped rather than failing a send that happened.
         return {
           requestId: result.requestId,
+          ...(typeof result.messageId === 'string' && result.messageId !== '' ? { messageId: result.messageId } : {}),
           ...(typeof result.sentBy === 'string' && providerNamePattern.test(result.sentBy)
             ? { sentBy: result.sentBy }
             : {}),

@@ -58,7 +58,10 @@ export const ussdFlow: FlowDefinition<UssdStart> = {
       : [],
   providerEvent: {
     type: 'ussd-verification',
-    routeKeys: (event, { secrets }) => [routeKey(secrets, event.phoneNumber), legacyRouteKey(event.phoneNumber)],
+    routeKeys: (event, { secrets }) =>
+      event.type === 'ussd-verification'
+        ? [routeKey(secrets, event.phoneNumber), legacyRouteKey(event.phoneNumber)]
+        : [],
     toEvent: (event, now) => ({ type: 'ussd-result', now, status: event.status }),
   },
 };

@@ -1,6 +1,7 @@
-import type { ProviderEventV1 } from '@verikit/provider';
+import type { DeliveryEventV1, ProviderEventV1 } from '@verikit/provider';
 import { FlowNotFoundError } from '../errors/flow-not-found-error.js';
-import type { FlowEnvironment } from '../flows/flow-definition.js';
+import type { FlowDefinition, FlowEnvironment, InternalEvent } from '../flows/flow-definition.js';
+import { deliveryEventOf, deliveryRoute } from './delivery-receipts.js';
 import { flowDefinitions } from '../flows/flow-definitions.js';
 import type { FlowStore } from '../store/flow-store.js';
 import { acceptSilently, type CommitLoop } from '../engine/commit-loop.js';
@@ -13,9 +14,19 @@ export type AppliedEvent =
   /** No flow waits for it: it ended, expired, or was never started here. */
   | { readonly outcome: 'no-active-flow'; readonly flowId?: string };
 
-const routes = Object.values(flowDefinitions).flatMap((definition) =>
-  definition.providerEvent ? [definition.providerEvent] : [],
-);
+/** Receipts concern every kind of flow that sends: one route, by the id the send returned. */
+const deliveryReceipts: NonNullable<FlowDefinition['providerEvent']> = {
+  type: 'delivery',
+  routeKeys: (event, { secrets }) => (event.type === 'delivery' ? [deliveryRoute(secrets, event.messageId)] : []),
+  toEvent: (event, now) => deliveryEventOf(event as DeliveryEventV1, now) as unknown as InternalEvent,
+};
+
+const routes = [
+  ...Object.values(flowDefinitions).flatMap((definition) =>
+    definition.providerEvent ? [definition.providerEvent] : [],
+  ),
+  deliveryReceipts,
+];
 
 /**
  * Finds the flow a checked provider event concerns through the route key its flow wrote, and

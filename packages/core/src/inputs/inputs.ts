@@ -157,8 +157,23 @@ export const sendWhatsAppInputSchema = inputSchemasFor(undefined).sendWhatsApp;
 export type SendWhatsAppInput = z.input<typeof sendWhatsAppInputSchema>;
 
 /** Input of `verikit.receive`: an event a provider pushed, after its signature was checked. */
-export const providerEventSchema = z.strictObject({
-  type: z.literal('ussd-verification', { error: 'must be ussd-verification' }),
-  phoneNumber: phoneFor(undefined, 'any'),
-  status: z.enum(['success', 'failed'], { error: 'must be success or failed' }),
-});
+export const providerEventSchema = z.discriminatedUnion(
+  'type',
+  [
+    z.strictObject({
+      type: z.literal('ussd-verification'),
+      phoneNumber: phoneFor(undefined, 'any'),
+      status: z.enum(['success', 'failed'], { error: 'must be success or failed' }),
+    }),
+    z.strictObject({
+      type: z.literal('delivery'),
+      messageId: z.string({ error: 'must be a string' }).regex(/^[\x21-\x7e]{1,256}$/, {
+        error: 'must be 1 to 256 visible ASCII characters',
+      }),
+      status: z.enum(['delivered', 'undelivered'], { error: 'must be delivered or undelivered' }),
+      reason: z.string({ error: 'must be a string' }).min(1).max(200).optional(),
+      at: z.number({ error: 'must be a number' }).int().nonnegative().optional(),
+    }),
+  ],
+  { error: 'must be ussd-verification or delivery' },
+);

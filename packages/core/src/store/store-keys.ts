@@ -73,6 +73,14 @@ export function deliveryAttemptKey(deliveryId: string, attempt: number): string 
   return `${deliveryMarkerKey(deliveryId)}:${attempt}`;
 }
 
+/**
+ * The route from a provider's message or request id (its keyed hash) to the flow whose send it was:
+ * the flow a delivery receipt for that message is applied to.
+ */
+export function deliveryRouteKey(messageIdHash: string): string {
+  return `delivery:message:${messageIdHash}`;
+}
+
 /** Prefix of the send guard's counters of one limit (`guard:per-client`). */
 export function guardLimitKeyPrefix(limitName: string): string {
   return `guard:${limitName}`;

@@ -11,4 +11,5 @@ export {
   type TermiiFakeOptions,
   type TermiiFakeRequest,
 } from './start-termii-fake.js';
+export type { TermiiFakeDeliveryReports } from './termii-fake-reports.js';
 export { termiiMagicNumbers, termiiMagicDescriptions, type TermiiMagicBehaviour } from './termii-magic-numbers.js';

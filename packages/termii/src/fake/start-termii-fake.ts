@@ -2,6 +2,7 @@ import { clampLatency, FakeOutbox, runningFake, serveFake, type RunningFake } fr
 import { Hono } from 'hono';
 import { mountTermiiRoutes } from './termii-fake-routes.js';
 import { TermiiFakeTokens } from './termii-fake-tokens.js';
+import { sendTermiiDeliveryReport, type TermiiFakeDeliveryReports } from './termii-fake-reports.js';
 
 /** Options of {@link startTermiiFake}. */
 export interface TermiiFakeOptions {
@@ -13,6 +14,11 @@ export interface TermiiFakeOptions {
   readonly latencyMs?: number;
   /** Latency of the magic "slow" numbers, in ms. Default 3000. */
   readonly slowMs?: number;
+  /**
+   * Send a signed delivery report of every message whose answer names a `message_id` (messaging, voice
+   * codes) to this URL, as Termii does. Absent: no reports.
+   */
+  readonly deliveryReports?: TermiiFakeDeliveryReports;
 }
 
 /** A request the fake answered, for logs (never a body). */
@@ -57,6 +63,9 @@ export async function startTermiiFake(options: TermiiFakeOptions = {}): Promise<
     outbox,
     latency,
     slowMs: clampLatency(options.slowMs ?? 3000),
+    ...(options.deliveryReports
+      ? { report: (message) => sendTermiiDeliveryReport(options.deliveryReports!, message) }
+      : {}),
     emit: (line) => {
       for (const listener of listeners) listener(line);
     },

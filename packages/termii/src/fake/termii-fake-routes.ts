@@ -1,3 +1,4 @@
+import type { TermiiFakeReportedMessage } from './termii-fake-reports.js';
 import { delay, type FakeLatency, type FakeOutbox } from '@verikit/provider-utils/fake';
 import type { Context, Hono } from 'hono';
 import { termiiMagicOf } from './termii-magic-numbers.js';
@@ -11,6 +12,8 @@ export interface TermiiFakeState {
   readonly latency: FakeLatency;
   readonly slowMs: number;
   readonly emit: (line: { method: string; path: string; status: number }) => void;
+  /** Sends a delivery report of a message, when the fake was given a webhook URL. */
+  readonly report?: (message: TermiiFakeReportedMessage) => void;
 }
 
 type Body = Record<string, unknown>;
@@ -125,9 +128,18 @@ export function mountTermiiRoutes(app: Hono, state: TermiiFakeState): void {
       text: `(voice call) Your code is ${pin.split('').join(' ')}`,
       code: pin,
     });
+    const messageId = String(Date.now());
+    state.report?.({
+      messageId,
+      receiver: to,
+      sender: 'Termii',
+      message: '(voice call)',
+      channel: 'voice',
+      delivered: true,
+    });
     return c.json({
       code: 'ok',
-      message_id: String(Date.now()),
+      message_id: messageId,
       pinId,
       message: 'Successfully Sent',
       balance: 100,
@@ -189,9 +201,18 @@ export function mountTermiiRoutes(app: Hono, state: TermiiFakeState): void {
         from: body['from'] as string,
         text: sms,
       });
+    const messageId = `${Date.now()}${Math.floor(Math.random() * 1000)}`;
+    state.report?.({
+      messageId,
+      receiver: to,
+      sender: body['from'] as string,
+      message: sms,
+      channel: channel === 'whatsapp' ? 'whatsapp' : channel,
+      delivered: !blocked,
+    });
     return c.json({
       code: 'ok',
-      message_id: `${Date.now()}${Math.floor(Math.random() * 1000)}`,
+      message_id: messageId,
       message: 'Successfully Sent',
       balance: 100,
       user: 'Termii Fake',

@@ -9,6 +9,7 @@ import {
   VerikitError,
   type CapabilityNeedV1,
   type PhoneChannel,
+  type RawWebhookV1,
   type ProviderEventV1,
   type ProviderV1,
 } from '@verikit/provider';
@@ -57,6 +58,17 @@ export interface ContractSubject {
    * provider reports for it. For a webhook provider this is `webhooks.parse` of the real delivered webhook.
    */
   completeUssd?(phoneNumber: string, otp: string, status: 'success' | 'failed'): Promise<ProviderEventV1 | null>;
+  /**
+   * For a provider that sends delivery receipts: the channel whose code sends it reports, and the raw webhook
+   * of the next receipt the provider (its fake) delivers, as received on a local server. Absent: the provider
+   * sends no receipts, and the suite skips them.
+   */
+  readonly deliveryReports?: {
+    /** The channel whose code sends the provider reports on. */
+    readonly channel: PhoneChannel;
+    /** The raw webhook of the next receipt, once it arrived. */
+    next(): Promise<RawWebhookV1>;
+  };
   /** Called once after the suite: stop the fakes and servers the subject started. */
   cleanup?(): Promise<void>;
 }
@@ -346,11 +358,28 @@ export function runProviderContract(name: string, makeSubject: () => Promise<Con
       }
     });
 
+    describe('delivery receipts', () => {
+      it('reports a delivered code as a delivery event for the id its send returned', async (test) => {
+        const reports = subject.deliveryReports;
+        if (reports === undefined || !has('phone'))
+          return test.skip('the provider sends no delivery receipts for its codes');
+        expect(subject.provider.webhooks).toBeDefined();
+        const phoneNumber = freshPhoneNumber();
+        const report = reports.next();
+        const sent = await subject.provider.phone!.send({ phoneNumber, channel: reports.channel }, context());
+        const event = subject.provider.webhooks!.parse(await report);
+        expect(event).toMatchObject({ type: 'delivery', status: 'delivered' });
+        expect([sent.messageId, sent.requestId]).toContain((event as { messageId: string }).messageId);
+        // The event carries no number and no message text.
+        expect(JSON.stringify(event)).not.toContain(phoneNumber.slice(1));
+      });
+    });
+
     describe('webhooks', () => {
       it('parses a USSD_VERIFICATION body, ignores other events and refuses malformed ones', (test) => {
         const webhooks = subject.provider.webhooks;
-        // A provider with neither USSD nor webhooks has nothing to parse; one with USSD reports results somehow.
-        if (webhooks === undefined && !has('ussd')) return test.skip();
+        // A provider without USSD has no USSD result to parse; one with USSD reports results somehow.
+        if (!has('ussd')) return test.skip('no USSD: the provider reports no USSD results');
         if (webhooks === undefined) return expect(subject.completeUssd).toBeDefined();
         const body = JSON.stringify({ event: 'USSD_VERIFICATION', phoneNumber: '+2348031200999', status: 'success' });
         expect(webhooks.parse({ body, headers: {} })).toEqual({

@@ -16,6 +16,7 @@ export type { MessageSendResultV1 } from './message-send-result-v1.js';
 export type { SmsCapabilityV1, SmsSendInputV1 } from './sms-capability-v1.js';
 export type { WhatsAppCapabilityV1, WhatsAppSendInputV1 } from './whatsapp-capability-v1.js';
 export type {
+  DeliveryEventV1,
   ProviderEventV1,
   RawWebhookV1,
   UssdVerificationEventV1,

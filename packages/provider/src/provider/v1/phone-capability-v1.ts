@@ -35,6 +35,11 @@ export interface PhoneSendResultV1 {
    * check on any instance goes to the provider that sent the code.
    */
   readonly requestId: string;
+  /**
+   * The provider's id of the message that carries the code, when its delivery receipts name the message
+   * rather than the `requestId` (Termii's `message_id`). The engine routes receipts by either.
+   */
+  readonly messageId?: string;
   /** The name of the provider that sent the code, when the provider chose among several (for logs and views). */
   readonly sentBy?: string;
 }

@@ -1,5 +1,5 @@
 /** An event a provider pushes to us, after its signature was verified. */
-export type ProviderEventV1 = UssdVerificationEventV1;
+export type ProviderEventV1 = UssdVerificationEventV1 | DeliveryEventV1;
 
 /** The service's USSD_VERIFICATION event: the user dialled the code and entered the OTP (or failed to). */
 export interface UssdVerificationEventV1 {
@@ -9,6 +9,28 @@ export interface UssdVerificationEventV1 {
   readonly phoneNumber: string;
   /** `success` when the user entered the right OTP. */
   readonly status: 'success' | 'failed';
+}
+
+/**
+ * A delivery receipt: what became of a message the provider sent for a flow (the code of a phone
+ * verification). The engine finds the flow by `messageId`, the `requestId` (or `messageId`) the send
+ * returned. It carries no phone number and no message text.
+ */
+export interface DeliveryEventV1 {
+  /** Tells event kinds apart. */
+  readonly type: 'delivery';
+  /** The provider's id of the message or request, as the send returned it. */
+  readonly messageId: string;
+  /** `delivered`: the handset has it. `undelivered`: the provider gave up on it (see `reason`). */
+  readonly status: 'delivered' | 'undelivered';
+  /**
+   * The provider's reason for an undelivered message: its error code as `<provider>:<code>`
+   * (`twilio:30003`, kept as it is) or a short text (1 to 200 characters; runs of 4 or more digits in it
+   * are masked, since a text may quote a phone number).
+   */
+  readonly reason?: string;
+  /** When the provider says the status changed, in ms since the epoch; absent when it does not say. */
+  readonly at?: number;
 }
 
 /** A webhook as received: the raw body (exactly as sent, for signatures) and its headers. */
