@@ -99,7 +99,7 @@ export function markEffectUnanswered(
  * before any code went out. Such a send starts no cooldown: the user may retry at once, and the
  * send still counts against `maxSendsPerFlow` and the hourly limit.
  */
-function sendNeverLeft(context: FlowContextBase, event: { type: string }): boolean {
+export function sendNeverLeft(context: FlowContextBase, event: { type: string }): boolean {
   if (event.type !== 'effect-failed') return false;
   const failed = event as EffectFailedEvent;
   if (failed.requestSent !== undefined) return !failed.requestSent;

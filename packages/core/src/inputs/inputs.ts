@@ -8,6 +8,14 @@ import {
   whatsAppMessageSchema,
 } from '@verikit/provider';
 
+/** A channel a phone code travels by. */
+const phoneChannelSchema = z.enum(['sms', 'voice', 'whatsapp'], { error: 'must be sms, voice or whatsapp' });
+
+/** A BCP 47 language tag, as providers take it: `en`, `fr`, `pt-BR`, `zh-Hant`. */
+const localeSchema = z
+  .string()
+  .regex(/^[a-z]{2,3}(-[A-Za-z0-9]{2,8}){0,2}$/, { error: 'must be a language tag such as en, fr or pt-BR' });
+
 /** Input of `verikit.start`. */
 export const startInputSchema = z.discriminatedUnion(
   'kind',
@@ -23,8 +31,20 @@ export const startInputSchema = z.discriminatedUnion(
       kind: z.literal('phone'),
       /** The user's number in E.164. */
       phoneNumber: phoneNumberSchema,
-      /** How the code travels. Default `sms`. */
-      channel: z.enum(['sms', 'voice', 'whatsapp'], { error: 'must be sms, voice or whatsapp' }).default('sms'),
+      /** How the code travels, when the flow has one channel. Default `sms`. Not with `channels`. */
+      channel: phoneChannelSchema.optional(),
+      /**
+       * The plan: the channels the code may travel by, in order (`['whatsapp', 'sms', 'voice']`). The first
+       * send goes on the first; a resend may switch to any of them; a failed delivery falls back to the next.
+       */
+      channels: z
+        .array(phoneChannelSchema)
+        .min(1, { error: 'must name at least one channel' })
+        .max(3, { error: 'must name at most 3 channels' })
+        .refine((channels) => new Set(channels).size === channels.length, { error: 'must not name a channel twice' })
+        .optional(),
+      /** The language of the message, a BCP 47 tag (`en`, `fr`, `pt-BR`): the provider's, and the templates'. */
+      locale: localeSchema.optional(),
       /** The sender ID or number the code comes from, where the provider lets you choose. */
       from: senderSchema.optional(),
     }),
@@ -59,6 +79,8 @@ export const userEventSchema = z.discriminatedUnion(
     z.strictObject({
       /** Sends a code again (phone, identity) once the cooldown has passed. */
       type: z.literal('resend'),
+      /** Phone flows: the channel of the plan to send on this time (`voice` for "call me instead"). */
+      channel: phoneChannelSchema.optional(),
     }),
     z.strictObject({
       /** Starts a new USSD session once the cooldown has passed. */
