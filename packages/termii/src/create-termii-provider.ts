@@ -92,7 +92,7 @@ export function createTermiiProvider(settings: TermiiProviderSettings = {}): Pro
               channel: parsed.channel === 'whatsapp' ? 'WhatsApp' : resolved.otpRoute,
               ...pin,
               pin_placeholder: pinPlaceholder,
-              message_text: resolved.messageText,
+              message_text: resolved.messageTemplates(parsed.locale, parsed.channel) ?? resolved.messageText,
             },
             context,
           );
