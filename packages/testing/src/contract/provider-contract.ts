@@ -12,7 +12,7 @@ import {
   type ProviderEventV1,
   type ProviderV1,
 } from '@verikit/provider';
-import { afterAll, beforeAll, describe, expect, it, it as vitestIt } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, it as vitestIt, type TestContext } from 'vitest';
 import { failureOf } from '../failure-of.js';
 import { freshPhoneNumber } from '../fresh-phone-number.js';
 import { context, failureOrNull } from './contract-helpers.js';
@@ -57,6 +57,12 @@ export interface ContractSubject {
    * provider reports for it. For a webhook provider this is `webhooks.parse` of the real delivered webhook.
    */
   completeUssd?(phoneNumber: string, otp: string, status: 'success' | 'failed'): Promise<ProviderEventV1 | null>;
+  /**
+   * The provider was made with a message template for this locale and channel: a code sent in that locale must
+   * arrive as `text(code)`. Absent for a provider that takes no templates (its service writes the text): the
+   * template test is skipped, saying so.
+   */
+  readonly localized?: { readonly locale: string; readonly channel: PhoneChannel; text(code: string): string };
   /** Called once after the suite: stop the fakes and servers the subject started. */
   cleanup?(): Promise<void>;
 }
@@ -136,10 +142,10 @@ export function runProviderContract(name: string, makeSubject: () => Promise<Con
     /** `it` for a capability's tests: skipped (and reported as skipped) when the provider lacks the capability. */
     const onlyWith =
       (capability: 'ussd' | 'phone' | 'identity') =>
-      (title: string, run: () => unknown): void =>
+      (title: string, run: (context: TestContext) => unknown): void =>
         void vitestIt(title, async (context) => {
           if (!has(capability)) context.skip();
-          await run();
+          await run(context);
         });
     const absent = (need: CapabilityNeedV1) => () => {
       const error = failureOrNull(() => requireCapabilityV1(subject.provider, need));
@@ -278,6 +284,44 @@ export function runProviderContract(name: string, makeSubject: () => Promise<Con
         const first = await subject.provider.phone!.send({ phoneNumber, channel: 'sms', from: 'Verikit' }, context());
         const second = await subject.provider.phone!.send({ phoneNumber, channel: 'sms', from: 'Verikit' }, context());
         expect(first.requestId).not.toBe(second.requestId);
+      });
+      it('channel plan: a resend on another declared channel names the first send, and the new code checks', async (test) => {
+        const [first, second] = subject.provider.phone!.channels;
+        if (second === undefined) return test.skip('the provider declares one channel: no plan to switch within');
+        const phoneNumber = freshPhoneNumber();
+        const sent = await subject.provider.phone!.send({ phoneNumber, channel: first!, from: 'Verikit' }, context());
+        const resent = await subject.provider.phone!.send(
+          { phoneNumber, channel: second, from: 'Verikit', resendOf: sent.requestId },
+          context(),
+        );
+        const code = await subject.lastCode(phoneNumber);
+        expect(code).toMatch(/^\d{4,10}$/);
+        await expect(
+          subject.provider.phone!.check({ requestId: resent.requestId, code: code! }, context()),
+        ).resolves.toEqual({ valid: true });
+      });
+      it('locale: a send in a locale is accepted, and its code checks', async () => {
+        const phoneNumber = freshPhoneNumber();
+        const { requestId } = await subject.provider.phone!.send(
+          { phoneNumber, channel: 'sms', from: 'Verikit', locale: 'fr' },
+          context(),
+        );
+        const code = await subject.lastCode(phoneNumber);
+        await expect(subject.provider.phone!.check({ requestId, code: code! }, context())).resolves.toEqual({
+          valid: true,
+        });
+      });
+      it("templates: a code sent in the template's locale arrives in the template's text", async (test) => {
+        const localized = subject.localized;
+        if (localized === undefined)
+          return test.skip('the provider takes no message templates: its service writes the text');
+        const phoneNumber = freshPhoneNumber();
+        await subject.provider.phone!.send(
+          { phoneNumber, channel: localized.channel, from: 'Verikit', locale: localized.locale },
+          context(),
+        );
+        const code = (await subject.lastCode(phoneNumber))!;
+        expect(await subject.lastMessage(phoneNumber)).toBe(localized.text(code));
       });
       it('rejects a check of an unknown requestId with ProviderRejectedError', async () => {
         const error = await failureOf(
