@@ -9,7 +9,7 @@ import {
 } from '@verikit/provider';
 
 /** A channel a phone code travels by. */
-const phoneChannelSchema = z.enum(['sms', 'voice', 'whatsapp'], { error: 'must be sms, voice or whatsapp' });
+const phoneChannelSchema = z.literal(['sms', 'voice', 'whatsapp'], { error: 'must be sms, voice or whatsapp' });
 
 /** A BCP 47 language tag, as providers take it: `en`, `fr`, `pt-BR`, `zh-Hant`. */
 const localeSchema = z

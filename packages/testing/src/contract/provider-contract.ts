@@ -32,6 +32,16 @@ export interface ContractInputOverride {
   readonly number?: string;
 }
 
+/** A message template the subject's provider was made with. */
+export interface ContractTemplate {
+  /** The template's locale: the suite sends in it. */
+  readonly locale: string;
+  /** The template's channel: the suite sends by it. */
+  readonly channel: PhoneChannel;
+  /** The text the phone must show for `code`. */
+  text(code: string): string;
+}
+
 /** A provider under contract, with the hooks the suite needs to observe and steer it. */
 export interface ContractSubject {
   /** The provider under test, as a user would create it. */
@@ -62,7 +72,7 @@ export interface ContractSubject {
    * arrive as `text(code)`. Absent for a provider that takes no templates (its service writes the text): the
    * template test is skipped, saying so.
    */
-  readonly localized?: { readonly locale: string; readonly channel: PhoneChannel; text(code: string): string };
+  readonly localized?: ContractTemplate;
   /** Called once after the suite: stop the fakes and servers the subject started. */
   cleanup?(): Promise<void>;
 }
