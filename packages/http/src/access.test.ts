@@ -118,8 +118,8 @@ describe('authorize', () => {
         return true;
       },
     });
-    await postJson(`${setup.url}/flows`, { kind: 'phone', phoneNumber });
-    expect(startRequest).toEqual({ kind: 'phone', phoneNumber, channel: 'sms' });
+    await postJson(`${setup.url}/flows`, { kind: 'phone', phoneNumber, channels: ['sms', 'voice'] });
+    expect(startRequest).toEqual({ kind: 'phone', phoneNumber, channels: ['sms', 'voice'] });
   });
 
   it('a denial is a 403 on every route, and nothing changes, is sent or is subscribed', async () => {

@@ -44,3 +44,36 @@ describe('composeProviders', () => {
     }
   });
 });
+
+describe('composeProviders with a list for phone (each channel from the first provider that has it)', () => {
+  const context = () => ({ signal: new AbortController().signal, idempotencyKey: 'k', logger: silentLogger });
+
+  it('refuses an empty list, a member without phone verification and two members of one name, naming the entry', () => {
+    const cases: Array<[string, unknown]> = [
+      ['phone', []],
+      ['phone[1]', [createTestProviderV1({ name: 'a' }), { specificationVersion: 'v1', name: 'b' }]],
+      ['phone[1]', [createTestProviderV1({ name: 'a' }), createTestProviderV1({ name: 'a' })]],
+    ];
+    for (const [field, phone] of cases) {
+      expect(() => composeProviders({ phone } as never)).toThrow(
+        expect.objectContaining({ issues: [expect.objectContaining({ field })] }),
+      );
+    }
+  });
+
+  it('declares the union of channels; a check whose requestId names no member is refused, and reaches none', async () => {
+    const chat = createTestProviderV1({ name: 'chat', channels: ['whatsapp'] });
+    const texts = createTestProviderV1({ name: 'texts', channels: ['sms', 'whatsapp'] });
+    const phone = composeProviders({ phone: [chat, texts] }).phone!;
+    expect(phone.channels).toEqual(['whatsapp', 'sms']);
+    expect(await phone.send({ phoneNumber: '+2348031230010', channel: 'whatsapp' }, context())).toEqual({
+      requestId: 'chat~req-1',
+      sentBy: 'chat',
+    });
+    await expect(phone.check({ requestId: 'other~req-1', code: '123456' }, context())).rejects.toThrow(
+      /names no provider/,
+    );
+    await expect(phone.check({ requestId: 'req-1', code: '123456' }, context())).rejects.toThrow(/names no provider/);
+    expect([chat.callsOf('phone.check'), texts.callsOf('phone.check')]).toEqual([[], []]);
+  });
+});

@@ -1,11 +1,16 @@
 import { InvalidInputError, type ProviderV1 } from '@verikit/provider';
+import { phoneByChannel } from './phone-by-channel.js';
 
 /** Which provider serves each capability. Each value is a whole provider; only its named capability is used. */
 export interface ProviderComposition {
   /** The composed provider's name. Default `composed`. */
   readonly name?: string;
-  /** Serves phone verification (send and check; a resend and every check go back to it). */
-  readonly phone?: ProviderV1;
+  /**
+   * Serves phone verification (send and check; a resend and every check go back to it). A list serves each
+   * channel from the first provider that has it (`[termii, twilio]`: Termii's SMS, Twilio's WhatsApp and
+   * voice); a check goes to the provider that sent the code being checked, named in its requestId.
+   */
+  readonly phone?: ProviderV1 | readonly ProviderV1[];
   /** Serves `sms.send`. */
   readonly sms?: ProviderV1;
   /** Serves `whatsapp.send`. */
@@ -28,6 +33,8 @@ const capabilities = ['phone', 'sms', 'whatsapp', 'ussd', 'identity', 'webhooks'
  * provider lacks the capability it was given for.
  *
  * @example
+ * const provider = composeProviders({ phone: [termii, twilio], sms: termii, whatsapp: termii, ussd: gateway, identity: gateway, webhooks: gateway });
+ * @example
  * const provider = composeProviders({ phone: twilio, sms: termii, whatsapp: termii, ussd: gateway, identity: gateway, webhooks: gateway });
  */
 export function composeProviders(composition: ProviderComposition): ProviderV1 {
@@ -46,7 +53,11 @@ export function composeProviders(composition: ProviderComposition): ProviderV1 {
   }
   const provider: { -readonly [K in keyof ProviderV1]: ProviderV1[K] } = { specificationVersion: 'v1', name };
   for (const capability of capabilities) {
-    const source = composition[capability];
+    if (capability === 'phone' && Array.isArray(composition.phone)) {
+      provider.phone = phoneByChannel(name, composition.phone);
+      continue;
+    }
+    const source = composition[capability] as ProviderV1 | undefined;
     if (source === undefined) continue;
     if (typeof source !== 'object' || source === null || source.specificationVersion !== 'v1') {
       throw new InvalidInputError([{ field: capability, message: 'must be a provider of specification v1' }]);

@@ -37,5 +37,11 @@ export {
 /** @public Documented in docs/providers/README.md, for a provider with its own transport. */
 export { isProvablyUnsent } from './is-provably-unsent.js';
 export { composeProviders, type ProviderComposition } from './compose-providers.js';
+/** @public For a provider package outside this repository that takes message texts per locale and channel. */
+export {
+  parseMessageTemplates,
+  type MessageTemplates,
+  type MessageTemplateLookup,
+} from './message-templates.js';
 export { withFailover, type FailoverOptions } from './with-failover.js';
 export type { FailoverBreakerOptions } from './failover-breaker.js';

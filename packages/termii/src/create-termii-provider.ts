@@ -120,7 +120,7 @@ export function createTermiiProvider(settings: TermiiProviderSettings = {}): Pro
               channel: resolved.otpRoute,
               ...pin,
               pin_placeholder: pinPlaceholder,
-              message_text: resolved.messageText,
+              message_text: resolved.messageTemplates(parsed.locale, parsed.channel) ?? resolved.messageText,
             },
             context,
           );

@@ -2,10 +2,12 @@ import { parseInput } from '@verikit/provider';
 import {
   baseUrlSchema,
   checkSettings,
+  parseMessageTemplates,
   secretSchema,
   settingReader,
   transportDefaults,
   transportSettingsShape,
+  type MessageTemplateLookup,
   type SettingReader,
   type TransportSettings,
 } from '@verikit/provider-utils';
@@ -47,6 +49,8 @@ const termiiSettingsSchema = z.strictObject(
       .max(480, { error: 'must be at most 480 characters', abort: true })
       .refine((text) => text.includes(pinPlaceholder), { error: `must contain ${pinPlaceholder} where the code goes` })
       .optional(),
+    // Checked by parseMessageTemplates, which names the template that is wrong.
+    messageTemplates: z.unknown().optional(),
     ...transportSettingsShape,
   },
   { error: 'must be a settings object' },
@@ -64,6 +68,8 @@ export interface ResolvedTermiiSettings extends TransportSettings<NonNullable<Te
   readonly pinAttempts: number;
   readonly pinTimeToLiveMinutes: number;
   readonly messageText: string;
+  /** The text of `messageTemplates` for a send's locale and channel; undefined: `messageText`. */
+  readonly messageTemplates: MessageTemplateLookup;
 }
 
 /** A reader of an optional setting: `undefined` when neither passed nor set. */
@@ -106,6 +112,10 @@ export function resolveTermiiSettings(settings: unknown): ResolvedTermiiSettings
     pinAttempts: parsed.pinAttempts ?? 5,
     pinTimeToLiveMinutes: parsed.pinTimeToLiveMinutes ?? 10,
     messageText: parsed.messageText ?? `Your verification code is ${pinPlaceholder}`,
+    messageTemplates: parseMessageTemplates('messageTemplates', parsed.messageTemplates, {
+      placeholder: pinPlaceholder,
+      maxLength: 480,
+    }),
     ...transportDefaults<NonNullable<TermiiProviderSettings['hooks']>>(parsed, 'termii'),
   };
 }

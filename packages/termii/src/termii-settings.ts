@@ -1,4 +1,4 @@
-import type { HttpHooks } from '@verikit/provider-utils';
+import type { HttpHooks, MessageTemplates } from '@verikit/provider-utils';
 
 /** The Termii operations, named as the provider spec names them. */
 export type TermiiOperation = 'phone.send' | 'phone.check' | 'sms.send' | 'whatsapp.send';
@@ -34,6 +34,13 @@ export interface TermiiProviderSettings {
   readonly pinTimeToLiveMinutes?: number;
   /** The text of an SMS or WhatsApp code, with `< 1234 >` where the code goes. Default `Your verification code is < 1234 >`. */
   readonly messageText?: string;
+  /**
+   * The text per locale, and per channel where they differ, each with `< 1234 >` where the code goes:
+   * `{ fr: 'Votre code est < 1234 >', yo: { whatsapp: '…< 1234 >…' } }`. A flow's `locale` picks one (`pt-BR`,
+   * then `pt`); none found: `messageText`. Checked at creation: a text without `< 1234 >` is an
+   * `InvalidInputError` naming it (`messageTemplates.fr.whatsapp`).
+   */
+  readonly messageTemplates?: MessageTemplates;
   /** Per-request timeout in ms. Default 10 000. */
   readonly timeout?: number;
   /** A fetch to send through (a proxy agent, a test recorder). Default: undici's `Agent.request()` (decision 0510). */

@@ -45,12 +45,14 @@ runProviderContract('termii over its fake', async () => {
     baseUrl: fake.baseUrl,
     senderId: 'Verikit',
     timeout: 5000,
+    messageTemplates: { fr: { sms: 'Votre code Verikit : < 1234 >' } },
   });
   return {
     provider,
     lastCode: (phoneNumber) => fake.lastCode(phoneNumber),
     lastMessage: (phoneNumber) => fake.lastMessage(phoneNumber),
     fail: (_operation, failure) => ({ phoneNumber: magic(behaviour[failure]) }),
+    localized: { locale: 'fr', channel: 'sms', text: (code) => `Votre code Verikit : ${code}` },
     // Termii reports voice codes (Voice Token names the message_id its reports carry); Send Token names none.
     deliveryReports: { channel: 'voice', next: () => inbox.next() },
     cleanup: async () => {

@@ -167,6 +167,24 @@ describe('termii: the wire', () => {
     expect((await verify(code === '000000' ? '111111' : '000000')).verified).toBe('False');
     expect(await verify(code)).toEqual({ pinId: requestId, verified: 'True', msisdn: '2348031110014' });
   });
+  it('message_text comes from the template of the locale and channel (pt-BR, then pt), else messageText', async () => {
+    const provider = termii({
+      messageText: 'Code: < 1234 >',
+      messageTemplates: { fr: 'Votre code est < 1234 >', pt: { sms: 'Seu código é < 1234 >' } },
+    });
+    const phoneNumber = '+2348031110009';
+    await provider.phone!.send({ phoneNumber, channel: 'sms', locale: 'fr' }, context());
+    expect(wire.at(-1)!.body).toMatchObject({ pin_placeholder: '< 1234 >', message_text: 'Votre code est < 1234 >' });
+    expect(fake.outbox.at(-1)!.text).toBe(`Votre code est ${fake.lastCode(phoneNumber)}`);
+    await provider.phone!.send({ phoneNumber, channel: 'sms', locale: 'pt-BR' }, context());
+    expect(wire.at(-1)!.body['message_text']).toBe('Seu código é < 1234 >');
+    // en has no text at all: the default text. (WhatsApp codes go by Send WhatsApp Token, which takes the bare
+    // code and no text: decision 0961.)
+    await provider.phone!.send({ phoneNumber, channel: 'sms', locale: 'en' }, context());
+    expect(wire.at(-1)!.body['message_text']).toBe('Code: < 1234 >');
+    await provider.phone!.send({ phoneNumber, channel: 'sms' }, context());
+    expect(wire.at(-1)!.body['message_text']).toBe('Code: < 1234 >');
+  });
   it('SMS on the messaging API (generic route unless told), WhatsApp with the device name', async () => {
     const sent = await termii().sms!.send({ to: '+2348031110003', message: 'Shipped' }, context());
     expect(sent.messageId).toMatch(/^\d+$/);
@@ -328,6 +346,10 @@ describe('termii: capabilities, input and settings', () => {
     ['pinLength', { apiKey, pinLength: 12 }],
     ['pinTimeToLiveMinutes', { apiKey, pinTimeToLiveMinutes: 61 }],
     ['messageText', { apiKey, messageText: 'no placeholder' }],
+    ['messageTemplates.fr.whatsapp', { apiKey, messageTemplates: { fr: { whatsapp: 'Votre code' } } }],
+    ['messageTemplates.yo', { apiKey, messageTemplates: { yo: 'Koodu re ni {code}' } }],
+    ['messageTemplates.french', { apiKey, messageTemplates: { french: 'Votre code est < 1234 >' } }],
+    ['messageTemplates.fr.telegram', { apiKey, messageTemplates: { fr: { telegram: '< 1234 >' } } }],
     ['otpRoute', { apiKey, otpRoute: 'fast' }],
     ['timeout', { apiKey, timeout: '10s' }],
     ['input', { apiKey, apikey: apiKey }],

@@ -81,7 +81,7 @@ export function createVerikit(options: VerikitOptions): Verikit {
     return toView(records.ticked(loaded, now), loaded.record, now);
   }
 
-  const effects = new EffectRunner({ commits, records, env, logger, telemetry, read: get });
+  const effects = new EffectRunner({ commits, records, env, logger, telemetry, read: get, limits });
   /** Live subscriptions made through this engine, per flow: `subscribed` is only meaningful after one. */
   const listening = new Map<string, number>();
   const proofs = new Proofs({

@@ -1,17 +1,25 @@
 import {
   isProvablyUnsent,
   ProviderUnavailableError,
+  RateLimitedError,
   safeProviderMessage,
   VerikitError,
   type Logger,
 } from '@verikit/provider';
 import { FlowNotFoundError } from '../errors/flow-not-found-error.js';
-import type { EffectDefinition, EffectMemory, FlowEnvironment, InternalEvent } from '../flows/flow-definition.js';
+import type {
+  EffectDefinition,
+  EffectMemory,
+  FlowDefinition,
+  FlowEnvironment,
+  InternalEvent,
+} from '../flows/flow-definition.js';
 import type { EffectRequest, FlowContextBase, FlowError } from '../flows/flow-context.js';
 import { errorCode } from '../logging/error-code.js';
-import { acceptSilently, type CommitLoop } from './commit-loop.js';
+import { acceptSilently, type CommitLoop, type Committed } from './commit-loop.js';
 import { deliveryRoutesOf } from '../inbound/delivery-receipts.js';
 import type { FlowRecords, Loaded } from './flow-records.js';
+import type { SendLimit } from './send-limit.js';
 import type { FlowView } from './view.js';
 import type { CallOutcome, EngineTelemetry } from '../telemetry/engine-telemetry.js';
 
@@ -51,6 +59,7 @@ export class EffectRunner {
     logger: Logger;
     telemetry: EngineTelemetry;
     read: (flowId: string) => Promise<FlowView>;
+    limits?: SendLimit;
   };
 
   constructor(deps: {
@@ -60,11 +69,16 @@ export class EffectRunner {
     logger: Logger;
     telemetry: EngineTelemetry;
     read: (flowId: string) => Promise<FlowView>;
+    /** Admits the sends a result starts by itself (a phone flow's fallback to its next channel). */
+    limits?: SendLimit;
   }) {
     this.#deps = deps;
   }
 
-  /** Runs the committed effects one after another, feeding each result back; returns the last view. */
+  /**
+   * Runs the committed effects one after another, feeding each result back, and then the effects a result
+   * starts by itself (a fallback's send); returns the last view.
+   */
   async run(
     flowId: string,
     effects: readonly EffectRequest[],
@@ -76,11 +90,13 @@ export class EffectRunner {
     let latest = view;
     const { definition } = committedHere.flow;
     let hint: Loaded | undefined = committedHere;
-    for (const effect of effects) {
+    const queue = [...effects];
+    for (let effect = queue.shift(); effect !== undefined; effect = queue.shift()) {
       const runner = definition.effects[effect.kind]!;
+      const current = effect;
       const outcome = await this.#deps.telemetry.providerCall(
         { flowId, effect, send: runner.send, provider: env.provider.name },
-        () => this.#call(flowId, runner, effect, memory, hint),
+        () => this.#call(flowId, runner, current, memory, hint),
         (settled) => outcomeOf(settled, env.provider.name),
       );
       try {
@@ -96,11 +112,7 @@ export class EffectRunner {
                 error: outcome.error,
                 provablyUnsent: outcome.provablyUnsent,
               };
-          const committed = await commits.commit(
-            flowId,
-            (_loaded, now) => ({ event: { ...event, now } as InternalEvent, onRefused: acceptSilently }),
-            hint,
-          );
+          const committed = await this.#commitResult(flowId, definition, event, hint);
           latest = committed.view;
           hint = committed.changed ? committed.loaded : undefined;
           // A send's ids route its delivery receipts to this flow.
@@ -110,6 +122,7 @@ export class EffectRunner {
               deliveryRoutesOf(this.#deps.env.secrets, outcome.result),
               committed.loaded.snapshot,
             );
+          queue.push(...committed.effects);
         }
       } catch (error) {
         if (!FlowNotFoundError.isInstance(error)) throw error;
@@ -122,6 +135,39 @@ export class EffectRunner {
       });
     }
     return latest;
+  }
+
+  /**
+   * Commits an effect's result. A result that starts a send by itself (a fallback) takes the send limit
+   * like a user's resend; when the limit refuses, the result is committed with `fallback: false`, so the
+   * flow shows the failure instead of falling back, and nothing of the result is lost.
+   */
+  async #commitResult(
+    flowId: string,
+    definition: FlowDefinition,
+    event: Omit<InternalEvent, 'now'>,
+    hint: Loaded | undefined,
+  ): Promise<Committed> {
+    const { commits, limits, env, logger } = this.#deps;
+    const take = limits?.forEvent(definition, env);
+    try {
+      return await commits.commit(
+        flowId,
+        (_loaded, now) => ({
+          event: { ...event, now } as InternalEvent,
+          onRefused: acceptSilently,
+          beforeWrite: (current, effects, at) => take?.(current.record.context, effects, at),
+        }),
+        hint,
+      );
+    } catch (error) {
+      if (!RateLimitedError.isInstance(error)) throw error;
+      logger.info('verikit.flow.fallback-refused', { flowId, error: errorCode(error) });
+      return commits.commit(flowId, (_loaded, now) => ({
+        event: { ...event, now, fallback: false } as unknown as InternalEvent,
+        onRefused: acceptSilently,
+      }));
+    }
   }
 
   /**

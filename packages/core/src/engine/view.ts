@@ -31,8 +31,15 @@ export interface FlowView {
   readonly allowed: readonly string[];
   /** The phone number, masked: `+234*******678`. */
   readonly phoneNumber?: string;
-  /** Phone flows: how the code travels. */
+  /** Phone flows: the channel of the newest send. */
   readonly channel?: PhoneChannel;
+  /** Phone flows: the plan, every channel a `resend` may name, in order. */
+  readonly channels?: readonly PhoneChannel[];
+  /**
+   * Phone flows: the channels of the plan not sent on yet, in order; a failed delivery falls back to the
+   * first. When a resend on any channel is possible: `resendAvailableAt`.
+   */
+  readonly channelsLeft?: readonly PhoneChannel[];
   /** Identity flows: which identity number the code was sent for. */
   readonly idType?: IdentityType;
   /** The BVN/NIN, masked: `*******5678`. */
@@ -103,7 +110,11 @@ export function toView(
     allowed,
   };
   if (typeof context.phoneNumber === 'string') view.phoneNumber = maskPhoneNumber(context.phoneNumber);
-  if (context.channel !== undefined) view.channel = context.channel;
+  if (context.channel !== undefined) {
+    view.channel = context.channel;
+    view.channels = Object.freeze([...((context.channels as PhoneChannel[] | undefined) ?? [context.channel])]);
+    view.channelsLeft = Object.freeze([...((context.channelsLeft as PhoneChannel[] | undefined) ?? [])]);
+  }
   if (context.idType !== undefined) view.idType = context.idType;
   if (context.numberMasked !== undefined) view.number = context.numberMasked;
   if (context.attemptsLeft !== undefined) view.attemptsLeft = context.attemptsLeft;

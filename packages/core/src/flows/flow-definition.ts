@@ -98,5 +98,7 @@ export interface FlowDefinition<Input extends ParsedStartInput = ParsedStartInpu
 
 /** The machine event of a user event for flows that keep no secret of their own (USSD, phone). */
 export function plainUserEvent(event: ParsedUserEvent, now: number): InternalEvent {
-  return event.type === 'submit-code' ? { type: event.type, now, code: event.code } : { type: event.type, now };
+  if (event.type === 'submit-code') return { type: event.type, now, code: event.code };
+  if (event.type === 'resend' && event.channel !== undefined) return { type: event.type, now, channel: event.channel };
+  return { type: event.type, now };
 }

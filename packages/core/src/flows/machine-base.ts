@@ -104,7 +104,7 @@ export function markEffectUnanswered(
  * retry at once, and the send still counts against `maxSendsPerFlow` and the hourly limit. Any other failure
  * (a timeout, a reset after the request left, a gateway's 502/504) may have sent the code: the cooldown holds.
  */
-function sendNeverLeft(event: { type: string }): boolean {
+export function sendNeverLeft(_context: FlowContextBase, event: { type: string }): boolean {
   return event.type === 'effect-failed' && (event as EffectFailedEvent).provablyUnsent === true;
 }
 
@@ -129,7 +129,7 @@ export function sendFailed(
   event: { type: string },
 ): Pick<FlowContextBase, 'effect' | 'unansweredEffectId' | 'error' | 'resendAvailableAt'> {
   const error = event.type === 'effect-failed' ? sendError(event as EffectFailedEvent) : context.error;
-  return { ...effectSettled, error, ...(sendNeverLeft(event) ? { resendAvailableAt: undefined } : {}) };
+  return { ...effectSettled, error, ...(sendNeverLeft(context, event) ? { resendAvailableAt: undefined } : {}) };
 }
 
 /** The provider that delivered a code, from a send's success (the engine adds `sentBy`); else what the context held. */

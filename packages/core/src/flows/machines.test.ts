@@ -56,6 +56,21 @@ function eventsFor(kind: 'ussd' | 'phone' | 'identity') {
       effectId,
       error: { code: 'provider_rejected', message: 'refused' },
     });
+    if (kind === 'phone') {
+      // A send that provably never left (a fallback follows when a channel is left), and the same refused by the limit.
+      const unsent = { code: 'provider_rejected', message: 'refused' };
+      events.push({ type: 'effect-failed', now: beforeDeadline, effectId, error: unsent, provablyUnsent: true });
+      events.push({
+        type: 'effect-failed',
+        now: beforeDeadline,
+        effectId,
+        error: unsent,
+        provablyUnsent: true,
+        fallback: false,
+      });
+      events.push({ type: 'delivery-failed', now: beforeDeadline, requestId: 'req-1' });
+      events.push({ type: 'delivery-failed', now: beforeDeadline, requestId: 'req-older' });
+    }
     const resendAt = c.resendAvailableAt ?? T0;
     if (kind === 'ussd') {
       events.push(
@@ -72,6 +87,10 @@ function eventsFor(kind: 'ussd' | 'phone' | 'identity') {
           { type: 'submit-code', now: codeTime, codeHash: 'b'.repeat(32) },
         );
       events.push({ type: 'resend', now: resendAt, otpHash: matchingHash });
+      if (kind === 'phone') {
+        events.push({ type: 'resend', now: resendAt, channel: 'voice' });
+        events.push({ type: 'resend', now: resendAt, channel: 'whatsapp' });
+      }
     }
     return events;
   };
@@ -79,7 +98,13 @@ function eventsFor(kind: 'ussd' | 'phone' | 'identity') {
 
 const inputs = {
   ussd: { flowId: 'flow-ussd-0000000000000', now: T0, phoneNumber: '+2348012345678' },
-  phone: { flowId: 'flow-phone-000000000000', now: T0, phoneNumber: '+2348012345678', channel: 'sms' },
+  phone: {
+    flowId: 'flow-phone-000000000000',
+    now: T0,
+    phoneNumber: '+2348012345678',
+    channels: ['sms', 'voice'],
+    locale: 'fr',
+  },
   identity: {
     flowId: 'flow-identity-000000000',
     now: T0,

@@ -1,4 +1,5 @@
 import {
+  InvalidInputError,
   ProviderProtocolError,
   requireCapabilityV1,
   type PhoneChannel,
@@ -16,7 +17,19 @@ const checkReasons: ReadonlySet<string> = new Set<PhoneCheckReasonV1>(['expired'
 /** What `sentBy` must look like to be kept: a provider name (failover members' names are such). */
 const providerNamePattern = /^[a-z][a-z0-9-]{0,31}$/;
 
-type PhoneStart = { kind: 'phone'; phoneNumber: string; channel: PhoneChannel; from?: string | undefined };
+type PhoneStart = {
+  kind: 'phone';
+  phoneNumber: string;
+  channel?: PhoneChannel | undefined;
+  channels?: PhoneChannel[] | undefined;
+  locale?: string | undefined;
+  from?: string | undefined;
+};
+
+/** The plan of a start: `channels`, or the one `channel`, or SMS. */
+function planOf(input: PhoneStart): readonly PhoneChannel[] {
+  return input.channels ?? [input.channel ?? 'sms'];
+}
 
 /** Phone verification: the provider sends a code and checks the code the user submits. */
 export const phoneFlow: FlowDefinition<PhoneStart> = {
@@ -24,8 +37,20 @@ export const phoneFlow: FlowDefinition<PhoneStart> = {
   createMachine: createPhoneMachine,
   userEvents: ['submit-code', 'resend', 'cancel'],
   // The provider makes the code, so the flow never needs `customCode`.
-  check: (input, { provider }) => requireCapabilityV1(provider, { capability: 'phone', channel: input.channel }),
-  machineInput: ({ kind: _kind, ...input }, { flowId, now }) => ({ flowId, now, ...input }),
+  // Every channel of the plan is checked at start: a resend or a fallback never meets a missing channel.
+  check: (input, { provider }) => {
+    if (input.channel !== undefined && input.channels !== undefined)
+      throw new InvalidInputError([{ field: 'channels', message: 'must not be given with channel' }]);
+    for (const channel of planOf(input)) requireCapabilityV1(provider, { capability: 'phone', channel });
+  },
+  machineInput: (input, { flowId, now }) => ({
+    flowId,
+    now,
+    phoneNumber: input.phoneNumber,
+    channels: planOf(input),
+    ...(input.from === undefined ? {} : { from: input.from }),
+    ...(input.locale === undefined ? {} : { locale: input.locale }),
+  }),
   // The same key as the USSD flow's: one hourly limit per phone number, whichever flow sends.
   sendLimitKey: (context, { secrets }) => phoneNumberKey(secrets, context.phoneNumber),
   toEvent: (event, { now }) => plainUserEvent(event, now),
@@ -47,6 +72,7 @@ export const phoneFlow: FlowDefinition<PhoneStart> = {
             phoneNumber: input.phoneNumber!,
             channel: input.channel as PhoneChannel,
             ...(input.from ? { from: input.from } : {}),
+            ...(input.locale ? { locale: input.locale } : {}),
             // A resend names the send it repeats, so a provider that chose among several sends it by the same one.
             ...(input.resendOf ? { resendOf: input.resendOf } : {}),
           },

@@ -5,6 +5,7 @@ import type { BaseEvent, FlowContextBase, FlowError, FlowLimits } from './flow-c
 import {
   placeholderContext,
   beginEffect,
+  sendNeverLeft,
   beginSend,
   effectSettled,
   markEffectUnanswered,
@@ -19,7 +20,14 @@ import {
 /** The phone flow's context. The submitted code is never stored. */
 interface PhoneContext extends FlowContextBase {
   readonly phoneNumber: string;
+  /** The channel of the newest send. */
   readonly channel: PhoneChannel;
+  /** The plan: every channel this flow may send on, in order (absent on flows started before plans: `[channel]`). */
+  readonly channels?: readonly PhoneChannel[];
+  /** The channels of the plan not sent on yet, in order: an automatic fallback takes the first. */
+  readonly channelsLeft?: readonly PhoneChannel[];
+  /** The language of the messages (BCP 47), as given at start. */
+  readonly locale?: string;
   readonly from?: string;
   /** The newest send's; kept through a resend, which names it as `resendOf`, until the new one replaces it. */
   readonly requestId?: string;
@@ -30,11 +38,40 @@ interface PhoneInput {
   readonly flowId: string;
   readonly now: number;
   readonly phoneNumber: string;
-  readonly channel: PhoneChannel;
+  /** The plan, in order, at least one channel: the first send goes on the first. */
+  readonly channels: readonly PhoneChannel[];
+  readonly locale?: string;
   readonly from?: string;
 }
 
-type PhoneEvent = BaseEvent | { type: 'submit-code'; now: number; code: string } | { type: 'resend'; now: number };
+/**
+ * The phone machine's events. `resend` may name a channel of the plan to switch to. `delivery-failed`
+ * says a sent code did not reach the phone (a provider's delivery receipt, raised by the engine): the
+ * flow falls back to the next channel left, when one is and the flow may still send. An `effect-failed`
+ * with `fallback: false` (the engine's send limit refused the fallback's send) does not fall back.
+ */
+type PhoneEvent =
+  | Exclude<BaseEvent, { type: 'effect-failed' }>
+  | (Extract<BaseEvent, { type: 'effect-failed' }> & { fallback?: false })
+  | { type: 'submit-code'; now: number; code: string }
+  | { type: 'resend'; now: number; channel?: PhoneChannel }
+  | { type: 'delivery-failed'; now: number; requestId?: string; fallback?: false };
+
+/** The error a flow shows when a code was not delivered and no channel is left to fall back to. */
+const deliveryFailedError: FlowError = Object.freeze({
+  code: 'delivery_failed',
+  message: 'the code could not be delivered',
+});
+
+/** The plan of a context (flows stored before plans have only `channel`). */
+function planOf(context: PhoneContext): readonly PhoneChannel[] {
+  return context.channels ?? [context.channel];
+}
+
+/** The context changes of a send on `channel`: it becomes the current one and leaves the channels left. */
+function switchTo(context: PhoneContext, channel: PhoneChannel): Pick<PhoneContext, 'channel' | 'channelsLeft'> {
+  return { channel, channelsLeft: (context.channelsLeft ?? []).filter((left) => left !== channel) };
+}
 
 /** Errors after which the provider cannot have checked the code. */
 const retryableErrorCodes = new Set(['provider_unavailable', 'outcome_unknown']);
@@ -74,8 +111,16 @@ export function createPhoneMachine(policies: FlowPolicies) {
       })),
       beginResend: assign(({ context, event }) => ({
         ...beginSend(context, 'phone.send', event.now, policies),
+        ...switchTo(context, (event.type === 'resend' ? event.channel : undefined) ?? context.channel),
         expiresAt: undefined,
       })),
+      // An automatic fallback: the next channel left, a send counted like any other, no cooldown to wait.
+      fallBack: assign(({ context, event }) => ({
+        ...beginSend(context, 'phone.send', event.now, policies),
+        ...switchTo(context, context.channelsLeft![0]!),
+        expiresAt: undefined,
+      })),
+      deliveryFailed: assign({ error: deliveryFailedError }),
       // Only a refused check uses an attempt, when its answer arrives: while checking, the view shows the
       // attempts as before the check, so `attemptsLeft` never goes up again (docs/decisions/0051-attempts-never-given-back.md).
       codeAccepted: assign(({ event }) => ({ ...effectSettled, error: undefined, ...verifiedAt(event) })),
@@ -100,7 +145,19 @@ export function createPhoneMachine(policies: FlowPolicies) {
     },
     guards: {
       ...baseGuards,
-      canResend: ({ context, event }) => resendBlockedReason(context, event.now, policies) === undefined,
+      // A resend may switch only to a channel of the plan.
+      canResend: ({ context, event }) =>
+        resendBlockedReason(context, event.now, policies) === undefined &&
+        (event.type !== 'resend' || event.channel === undefined || planOf(context).includes(event.channel)),
+      // A fallback needs a channel left and a send left; the engine says `fallback: false` when its limit refused.
+      canFallBack: ({ context, event }) =>
+        (context.channelsLeft?.length ?? 0) > 0 &&
+        context.sendCount < policies.maxSendsPerFlow &&
+        !('fallback' in event && event.fallback === false),
+      sendProvablyUnsent: ({ context, event }) => sendNeverLeft(context, event),
+      // A receipt about an older send (a requestId that is not the newest) changes nothing.
+      isNewestSend: ({ context, event }) =>
+        event.type === 'delivery-failed' && (event.requestId === undefined || event.requestId === context.requestId),
       codeValid: ({ event }) => event.type === 'effect-succeeded' && event.result.valid === true,
       lastAttempt: ({ context }) => context.attemptsLeft <= 1,
       // `not-pending` reaches a flow only before it recorded an approval (a verified flow takes no event): the code is spent.
@@ -119,8 +176,11 @@ export function createPhoneMachine(policies: FlowPolicies) {
         ...base,
         ...beginSend(base, 'phone.send', input.now, policies),
         phoneNumber: input.phoneNumber,
-        channel: input.channel,
+        channel: input.channels[0]!,
+        channels: input.channels,
+        channelsLeft: input.channels.slice(1),
         ...(input.from === undefined ? {} : { from: input.from }),
+        ...(input.locale === undefined ? {} : { locale: input.locale }),
         attemptsLeft: policies.maxAttempts,
       };
     },
@@ -136,6 +196,7 @@ export function createPhoneMachine(policies: FlowPolicies) {
               phoneNumber: context.phoneNumber,
               channel: context.channel,
               ...(context.from ? { from: context.from } : {}),
+              ...(context.locale ? { locale: context.locale } : {}),
               ...(context.requestId ? { resendOf: context.requestId } : {}),
             },
           }),
@@ -143,11 +204,20 @@ export function createPhoneMachine(policies: FlowPolicies) {
         on: {
           'effect-succeeded': { guard: 'isAwaitedEffect', target: 'awaiting-code', actions: 'codeSent' },
           cancel: { target: 'cancelled', actions: 'clearOnCancel' },
-          'effect-failed': {
-            guard: 'isAwaitedEffect',
-            target: 'send-failed',
-            actions: assign(({ context, event }) => sendFailed(context, event)),
-          },
+          'effect-failed': [
+            // Nothing left on this channel: the next channel of the plan is tried at once.
+            {
+              guard: and(['isAwaitedEffect', 'sendProvablyUnsent', 'canFallBack']),
+              target: 'sending',
+              reenter: true,
+              actions: 'fallBack',
+            },
+            {
+              guard: 'isAwaitedEffect',
+              target: 'send-failed',
+              actions: assign(({ context, event }) => sendFailed(context, event)),
+            },
+          ],
           tick: {
             guard: 'effectOverdue',
             target: 'send-failed',
@@ -178,6 +248,10 @@ export function createPhoneMachine(policies: FlowPolicies) {
             { guard: 'isUnansweredEffect', actions: 'attemptUsed' },
           ],
           cancel: { target: 'cancelled', actions: 'clearOnCancel' },
+          'delivery-failed': [
+            { guard: and(['isNewestSend', 'canFallBack']), target: 'sending', actions: 'fallBack' },
+            { guard: 'isNewestSend', actions: 'deliveryFailed' },
+          ],
           'submit-code': {
             target: 'checking',
             actions: assign(({ context, event }) => ({

@@ -10,6 +10,14 @@ import {
   type PhoneNumberUse,
 } from '@verikit/provider';
 
+/** A channel a phone code travels by. */
+const phoneChannelSchema = z.literal(['sms', 'voice', 'whatsapp'], { error: 'must be sms, voice or whatsapp' });
+
+/** A BCP 47 language tag, as providers take it: `en`, `fr`, `pt-BR`, `zh-Hant`. */
+const localeSchema = z
+  .string()
+  .regex(/^[a-z]{2,3}(-[A-Za-z0-9]{2,8}){0,2}$/, { error: 'must be a language tag such as en, fr or pt-BR' });
+
 /** The number as typed (`+234 801 234 5678`, `0801 234 5678` with a default country), output in E.164. */
 const phoneFor = (defaultCountry: string | undefined, use: PhoneNumberUse) =>
   phoneNumberSchemaFor({ defaultCountry, use });
@@ -28,23 +36,40 @@ function startSchemaFor(defaultCountry: string | undefined) {
         .strictObject({
           /** A phone flow: a code sent by SMS, voice or WhatsApp. */
           kind: z.literal('phone'),
-          /** The user's number: E.164, or as typed (parsed into E.164); one that can receive `channel`. */
+          /** The user's number: E.164, or as typed (parsed into E.164); one that can receive every channel. */
           phoneNumber: phoneFor(defaultCountry, 'any'),
-          /** How the code travels. Default `sms`. */
-          channel: z.enum(['sms', 'voice', 'whatsapp'], { error: 'must be sms, voice or whatsapp' }).default('sms'),
+          /** How the code travels, when the flow has one channel. Default `sms`. Not with `channels`. */
+          channel: phoneChannelSchema.optional(),
+          /**
+           * The plan: the channels the code may travel by, in order (`['whatsapp', 'sms', 'voice']`). The first
+           * send goes on the first; a resend may switch to any of them; a failed delivery falls back to the next.
+           */
+          channels: z
+            .array(phoneChannelSchema)
+            .min(1, { error: 'must name at least one channel' })
+            .max(3, { error: 'must name at most 3 channels' })
+            .refine((channels) => new Set(channels).size === channels.length, {
+              error: 'must not name a channel twice',
+            })
+            .optional(),
+          /** The language of the message, a BCP 47 tag (`en`, `fr`, `pt-BR`): the provider's, and the templates'. */
+          locale: localeSchema.optional(),
           /** The sender ID or number the code comes from, where the provider lets you choose. */
           from: senderSchema.optional(),
         })
         .superRefine((input, context) => {
-          // Which kinds of number are accepted depends on the channel: read again for it (already E.164).
-          const reading = readPhoneNumber(input.phoneNumber, { use: input.channel });
-          if (!reading.ok)
+          // Which kinds of number are accepted depends on the channels: read again for each (already E.164).
+          for (const use of input.channels ?? [input.channel ?? 'sms']) {
+            const reading = readPhoneNumber(input.phoneNumber, { use });
+            if (reading.ok) continue;
             context.addIssue({
               code: 'custom',
               path: ['phoneNumber'],
               message: reading.message,
               params: { messageId: reading.messageId },
             });
+            return;
+          }
         }),
       z.strictObject({
         /** An identity flow: a code sent to the number registered for a BVN or NIN. */
@@ -125,6 +150,8 @@ export const userEventSchema = z.discriminatedUnion(
     z.strictObject({
       /** Sends a code again (phone, identity) once the cooldown has passed. */
       type: z.literal('resend'),
+      /** Phone flows: the channel of the plan to send on this time (`voice` for "call me instead"). */
+      channel: phoneChannelSchema.optional(),
     }),
     z.strictObject({
       /** Starts a new USSD session once the cooldown has passed. */

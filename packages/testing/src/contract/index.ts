@@ -8,6 +8,7 @@
 export {
   runProviderContract,
   type ContractSubject,
+  type ContractTemplate,
   type ContractFailure,
   type ContractOperation,
   type ContractInputOverride,

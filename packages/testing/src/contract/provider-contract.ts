@@ -13,7 +13,7 @@ import {
   type ProviderEventV1,
   type ProviderV1,
 } from '@verikit/provider';
-import { afterAll, beforeAll, describe, expect, it, it as vitestIt } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, it as vitestIt, type TestContext } from 'vitest';
 import { failureOf } from '../failure-of.js';
 import { freshPhoneNumber } from '../fresh-phone-number.js';
 import { context, failureOrNull } from './contract-helpers.js';
@@ -31,6 +31,16 @@ export interface ContractInputOverride {
   readonly phoneNumber?: string;
   /** The BVN/NIN to use instead of the suite's own. */
   readonly number?: string;
+}
+
+/** A message template the subject's provider was made with. */
+export interface ContractTemplate {
+  /** The template's locale: the suite sends in it. */
+  readonly locale: string;
+  /** The template's channel: the suite sends by it. */
+  readonly channel: PhoneChannel;
+  /** The text the phone must show for `code`. */
+  text(code: string): string;
 }
 
 /** A provider under contract, with the hooks the suite needs to observe and steer it. */
@@ -69,6 +79,12 @@ export interface ContractSubject {
     /** The raw webhook of the next receipt, once it arrived. */
     next(): Promise<RawWebhookV1>;
   };
+  /**
+   * The provider was made with a message template for this locale and channel: a code sent in that locale must
+   * arrive as `text(code)`. Absent for a provider that takes no templates (its service writes the text): the
+   * template test is skipped, saying so.
+   */
+  readonly localized?: ContractTemplate;
   /** Called once after the suite: stop the fakes and servers the subject started. */
   cleanup?(): Promise<void>;
 }
@@ -148,10 +164,10 @@ export function runProviderContract(name: string, makeSubject: () => Promise<Con
     /** `it` for a capability's tests: skipped (and reported as skipped) when the provider lacks the capability. */
     const onlyWith =
       (capability: 'ussd' | 'phone' | 'identity') =>
-      (title: string, run: () => unknown): void =>
+      (title: string, run: (context: TestContext) => unknown): void =>
         void vitestIt(title, async (context) => {
           if (!has(capability)) context.skip();
-          await run();
+          await run(context);
         });
     const absent = (need: CapabilityNeedV1) => () => {
       const error = failureOrNull(() => requireCapabilityV1(subject.provider, need));
@@ -290,6 +306,44 @@ export function runProviderContract(name: string, makeSubject: () => Promise<Con
         const first = await subject.provider.phone!.send({ phoneNumber, channel: 'sms', from: 'Verikit' }, context());
         const second = await subject.provider.phone!.send({ phoneNumber, channel: 'sms', from: 'Verikit' }, context());
         expect(first.requestId).not.toBe(second.requestId);
+      });
+      it('channel plan: a resend on another declared channel names the first send, and the new code checks', async (test) => {
+        const [first, second] = subject.provider.phone!.channels;
+        if (second === undefined) return test.skip('the provider declares one channel: no plan to switch within');
+        const phoneNumber = freshPhoneNumber();
+        const sent = await subject.provider.phone!.send({ phoneNumber, channel: first!, from: 'Verikit' }, context());
+        const resent = await subject.provider.phone!.send(
+          { phoneNumber, channel: second, from: 'Verikit', resendOf: sent.requestId },
+          context(),
+        );
+        const code = await subject.lastCode(phoneNumber);
+        expect(code).toMatch(/^\d{4,10}$/);
+        await expect(
+          subject.provider.phone!.check({ requestId: resent.requestId, code: code! }, context()),
+        ).resolves.toEqual({ valid: true });
+      });
+      it('locale: a send in a locale is accepted, and its code checks', async () => {
+        const phoneNumber = freshPhoneNumber();
+        const { requestId } = await subject.provider.phone!.send(
+          { phoneNumber, channel: 'sms', from: 'Verikit', locale: 'fr' },
+          context(),
+        );
+        const code = await subject.lastCode(phoneNumber);
+        await expect(subject.provider.phone!.check({ requestId, code: code! }, context())).resolves.toEqual({
+          valid: true,
+        });
+      });
+      it("templates: a code sent in the template's locale arrives in the template's text", async (test) => {
+        const localized = subject.localized;
+        if (localized === undefined)
+          return test.skip('the provider takes no message templates: its service writes the text');
+        const phoneNumber = freshPhoneNumber();
+        await subject.provider.phone!.send(
+          { phoneNumber, channel: localized.channel, from: 'Verikit', locale: localized.locale },
+          context(),
+        );
+        const code = (await subject.lastCode(phoneNumber))!;
+        expect(await subject.lastMessage(phoneNumber)).toBe(localized.text(code));
       });
       it('rejects a check of an unknown requestId with ProviderRejectedError', async () => {
         const error = await failureOf(

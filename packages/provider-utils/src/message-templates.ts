@@ -1,0 +1,64 @@
+import { z } from 'zod';
+import { InvalidInputError, type PhoneChannel } from '@verikit/provider';
+
+/**
+ * The text of a code's message per locale, and per channel where they differ: `{ fr: 'Votre code : < 1234 >' }`
+ * or `{ fr: { sms: '…', whatsapp: '…' } }`. Keys are BCP 47 tags (`en`, `fr`, `pt-BR`); every text holds the
+ * provider's code placeholder.
+ */
+export type MessageTemplates = Readonly<Record<string, string | Readonly<Partial<Record<PhoneChannel, string>>>>>;
+
+/** Picks a template's text for a send: the exact locale, then its language (`pt` for `pt-BR`); undefined when none. */
+export type MessageTemplateLookup = (locale: string | undefined, channel: PhoneChannel) => string | undefined;
+
+const localeKeyPattern = /^[a-z]{2,3}(-[A-Za-z0-9]{2,8}){0,2}$/;
+const channelKeys = ['sms', 'voice', 'whatsapp'] as const;
+
+/**
+ * Validates `templates` at creation and returns the lookup a provider uses at each send. Throws an
+ * `InvalidInputError` naming the template (`messageTemplates.fr.whatsapp`) whose text lacks `placeholder`, is
+ * longer than `maxLength`, or whose locale or channel is not one.
+ */
+export function parseMessageTemplates(
+  field: string,
+  templates: unknown,
+  options: { placeholder: string; maxLength: number },
+): MessageTemplateLookup {
+  if (templates === undefined) return () => undefined;
+  const issues: Array<{ field: string; message: string }> = [];
+  const text = (path: string, value: unknown) => {
+    const parsed = z
+      .string({ error: 'must be a string' })
+      .min(1, { error: 'must not be empty', abort: true })
+      .max(options.maxLength, { error: `must be at most ${options.maxLength} characters`, abort: true })
+      .refine((each) => each.includes(options.placeholder), {
+        error: `must contain ${options.placeholder} where the code goes`,
+      })
+      .safeParse(value);
+    if (!parsed.success) issues.push({ field: path, message: parsed.error.issues[0]!.message });
+  };
+  if (typeof templates !== 'object' || templates === null || Array.isArray(templates)) {
+    throw new InvalidInputError([{ field, message: 'must be an object of texts per locale' }]);
+  }
+  for (const [locale, value] of Object.entries(templates)) {
+    const path = `${field}.${locale.slice(0, 40)}`;
+    if (!localeKeyPattern.test(locale))
+      issues.push({ field: path, message: 'must be a language tag such as en or pt-BR' });
+    else if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
+      for (const [channel, each] of Object.entries(value)) {
+        if ((channelKeys as readonly string[]).includes(channel)) text(`${path}.${channel}`, each);
+        else issues.push({ field: `${path}.${channel.slice(0, 40)}`, message: 'must be sms, voice or whatsapp' });
+      }
+    } else text(path, value);
+  }
+  if (issues.length > 0) throw new InvalidInputError(issues);
+  const table = structuredClone(templates) as MessageTemplates;
+  const pick = (locale: string, channel: PhoneChannel): string | undefined => {
+    const entry = Object.hasOwn(table, locale) ? table[locale] : undefined;
+    return typeof entry === 'string' ? entry : entry?.[channel];
+  };
+  return (locale, channel) => {
+    if (locale === undefined) return undefined;
+    return pick(locale, channel) ?? pick(locale.split('-')[0]!, channel);
+  };
+}
