@@ -54,7 +54,7 @@ function bvn(index: number): string {
 }
 
 function phoneNumber(index: number): string {
-  return `+23480${String(index).padStart(8, '0')}`;
+  return `+234803${String(index % 10_000_000).padStart(7, '0')}`;
 }
 
 /** An engine and the store it keeps flows in (the bench reads records from it). */

@@ -129,23 +129,31 @@ async function serve(kind: ServerKind): Promise<void> {
   const server = createServer(listener as Parameters<typeof createServer>[1]);
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
-  process.stdout.write(`${JSON.stringify({ port: (server.address() as AddressInfo).port, ids })}\n`);
+  // Each flow's secret, as the browser that started it holds it: the verikit handler checks it on every request.
+  const secrets = Object.fromEntries(ids.map((id) => [id, verikit.flowSecret(id)]));
+  process.stdout.write(`${JSON.stringify({ port: (server.address() as AddressInfo).port, ids, secrets })}\n`);
 }
 
-async function startServerProcess(kind: ServerKind): Promise<{ url: string; ids: string[]; stop: () => void }> {
+async function startServerProcess(
+  kind: ServerKind,
+): Promise<{ url: string; ids: string[]; secrets: Record<string, string>; stop: () => void }> {
   const { line, stop } = await spawnServer(`${kind} server`, fileURLToPath(import.meta.url), { [serverFlag]: kind });
-  const { port, ids } = JSON.parse(line) as { port: number; ids: string[] };
-  return { url: `http://127.0.0.1:${port}`, ids, stop };
+  const { port, ids, secrets } = JSON.parse(line) as { port: number; ids: string[]; secrets: Record<string, string> };
+  return { url: `http://127.0.0.1:${port}`, ids, secrets, stop };
 }
 
-function roundRobin(ids: string[], build: (id: string) => AutocannonRequest): AutocannonRequest[] {
+function roundRobin(
+  ids: string[],
+  secrets: Record<string, string>,
+  build: (id: string, secret: string) => AutocannonRequest,
+): AutocannonRequest[] {
   let next = 0;
   return [
     {
       setupRequest: (request) => {
         const id = ids[next % ids.length]!;
         next += 1;
-        return { ...request, ...build(id) };
+        return { ...request, ...build(id, secrets[id]!) };
       },
     },
   ];
@@ -153,11 +161,15 @@ function roundRobin(ids: string[], build: (id: string) => AutocannonRequest): Au
 
 const event = JSON.stringify({ type: 'submit-code', code: '000000' });
 const operations = {
-  'GET /flows/:id': (id: string): AutocannonRequest => ({ method: 'GET', path: `/flows/${id}` }),
-  'POST /flows/:id/events': (id: string): AutocannonRequest => ({
+  'GET /flows/:id': (id: string, secret: string): AutocannonRequest => ({
+    method: 'GET',
+    path: `/flows/${id}`,
+    headers: { 'verikit-flow-secret': secret },
+  }),
+  'POST /flows/:id/events': (id: string, secret: string): AutocannonRequest => ({
     method: 'POST',
     path: `/flows/${id}/events`,
-    headers: { 'content-type': 'application/json' },
+    headers: { 'content-type': 'application/json', 'verikit-flow-secret': secret },
     body: event,
   }),
 };
@@ -185,7 +197,12 @@ async function measureServers(): Promise<void> {
       [Operation, (id: string) => AutocannonRequest]
     >) {
       for (const server of started)
-        await autocannon({ url: server.url, connections: 16, duration: 1, requests: roundRobin(server.ids, build) });
+        await autocannon({
+          url: server.url,
+          connections: 16,
+          duration: 1,
+          requests: roundRobin(server.ids, server.secrets, build),
+        });
       for (const connections of concurrencies) {
         for (let round = 0; round < rounds; round += 1) {
           for (const kind of servers) {
@@ -194,7 +211,7 @@ async function measureServers(): Promise<void> {
               url: server.url,
               connections,
               duration: durationSeconds,
-              requests: roundRobin(server.ids, build),
+              requests: roundRobin(server.ids, server.secrets, build),
             });
             if (result.non2xx > 0 || result.errors > 0 || result.timeouts > 0) {
               console.log(
@@ -281,16 +298,19 @@ async function measureCrossInstanceDelay(): Promise<void> {
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ kind: 'phone', phoneNumber }),
       });
-      const flow = (await started.json()) as FlowView;
+      const flow = (await started.json()) as FlowView & { flowSecret: string };
+      const owner = { 'verikit-flow-secret': flow.flowSecret };
       const controller = new AbortController();
-      const views = viewsOf(await fetch(`${b.url}/flows/${flow.id}/stream`, { signal: controller.signal }));
+      const views = viewsOf(
+        await fetch(`${b.url}/flows/${flow.id}/stream`, { signal: controller.signal, headers: owner }),
+      );
       await views.next();
       await b.changeBus.subscribed(flow.id);
       for (let attempt = 0; attempt < 40; attempt += 1) {
         const sent = performance.now();
         const response = await fetch(`${a.url}/flows/${flow.id}/events`, {
           method: 'POST',
-          headers: { 'content-type': 'application/json' },
+          headers: { 'content-type': 'application/json', ...owner },
           body: JSON.stringify({ type: 'submit-code', code: '000000' }),
         });
         const answered = performance.now();
@@ -312,8 +332,8 @@ async function measureCrossInstanceDelay(): Promise<void> {
     for (const instance of instances) {
       instance.server.closeAllConnections();
       instance.server.close();
-      await instance.changeBus.close();
     }
+    // The bench's keys go before the connections close (closing a change bus may close its store's client).
     const client = instances[0]!.store.client as unknown as { sendCommand(args: string[]): Promise<unknown> };
     let cursor = '0';
     do {
@@ -328,6 +348,7 @@ async function measureCrossInstanceDelay(): Promise<void> {
       if (keys.length > 0) await client.sendCommand(['UNLINK', ...keys]);
       cursor = nextCursor;
     } while (cursor !== '0');
+    for (const instance of instances) await instance.changeBus.close();
     for (const instance of instances) await instance.store.close();
   }
 }

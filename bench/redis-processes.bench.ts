@@ -39,7 +39,7 @@ async function serve(namespace: string, offset: number): Promise<void> {
   const verikit = createVerikit({ provider: createTestProviderV1(), store, changeBus, secret, policies, guard: false });
   const flows = await Promise.all(
     Array.from({ length: inFlight }, (_, lane) =>
-      verikit.start({ kind: 'phone', phoneNumber: `+23480${String(offset + lane).padStart(8, '0')}` }),
+      verikit.start({ kind: 'phone', phoneNumber: `+234803${String((offset + lane) % 10_000_000).padStart(7, '0')}` }),
     ),
   );
   const load = async (ms: number): Promise<Reply> => {

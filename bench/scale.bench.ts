@@ -31,7 +31,7 @@ type Request = { pattern: Pattern };
 type Answer = { ready: true; fillSeconds: number; heapMb: number } | { cpuMicrosPerAction: number };
 
 function phoneNumber(index: number): string {
-  return `+2348${String(index).padStart(9, '0')}`;
+  return `+234803${String(index % 10_000_000).padStart(7, '0')}`;
 }
 
 /** The child: `size` flows, then one round of actions per request. */

@@ -43,7 +43,7 @@ const headers = {
 
 type Kind = 'bare' | 'web-stream' | 'verikit';
 type Command = { command: 'heap' } | { command: 'change' };
-type Reply = { port: number; path: string } | { heap: number } | { at: number; version: number };
+type Reply = { port: number; path: string; secret?: string } | { heap: number } | { at: number; version: number };
 
 const wallNow = (): number => performance.timeOrigin + performance.now();
 
@@ -131,7 +131,9 @@ async function serve(kind: Kind): Promise<void> {
     port = bare.port;
     change = async () => bare.change();
   } else {
-    port = await listen(createServer(toNodeHandler(createFlowHandler({ verikit }))));
+    // Every stream of the bench follows one flow from one client: the per-flow and per-client caps are raised.
+    const streamLimits = { perClient: 100_000, perFlow: 100_000 };
+    port = await listen(createServer(toNodeHandler(createFlowHandler({ verikit, streamLimits }))));
     change = async () => (await verikit.send(flow.id, { type: 'submit-code', code: '000000' })).version;
   }
   process.on('message', async (message: Command) => {
@@ -143,7 +145,11 @@ async function serve(kind: Kind): Promise<void> {
       process.send!({ at, version: await change() } satisfies Reply);
     }
   });
-  process.send!({ port, path: kind !== 'verikit' ? '/stream' : `/flows/${flow.id}/stream` } satisfies Reply);
+  process.send!({
+    port,
+    path: kind !== 'verikit' ? '/stream' : `/flows/${flow.id}/stream`,
+    secret: kind !== 'verikit' ? undefined : verikit.flowSecret(flow.id),
+  } satisfies Reply);
 }
 
 /** One streaming GET on a raw socket; `waitFor(version)` resolves with the time its event arrived. */
@@ -153,10 +159,11 @@ class StreamClient {
   #seen = new Map<number, number>();
   #waiting: { version: number; resolve: (at: number) => void } | undefined;
 
-  constructor(port: number, path: string) {
+  constructor(port: number, path: string, secret: string | undefined) {
     this.socket = connect(port, '127.0.0.1');
     this.socket.setEncoding('latin1');
-    this.socket.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n`);
+    const owner = secret === undefined ? '' : `verikit-flow-secret: ${secret}\r\n`;
+    this.socket.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n${owner}\r\n`);
     this.socket.on('data', (chunk: string) => this.#read(chunk));
   }
 
@@ -192,6 +199,7 @@ class ServerProcess {
   readonly child: BenchChild;
   port = 0;
   path = '';
+  secret: string | undefined;
   clients: StreamClient[] = [];
 
   constructor(readonly kind: Kind) {
@@ -199,9 +207,10 @@ class ServerProcess {
   }
 
   async started(): Promise<void> {
-    const reply = await this.child.next<{ port: number; path: string }>();
+    const reply = await this.child.next<{ port: number; path: string; secret?: string }>();
     this.port = reply.port;
     this.path = reply.path;
+    this.secret = reply.secret;
   }
 
   ask<T extends Reply>(command: Command): Promise<T> {
@@ -209,7 +218,7 @@ class ServerProcess {
   }
 
   async open(count: number): Promise<void> {
-    const opened = Array.from({ length: count }, () => new StreamClient(this.port, this.path));
+    const opened = Array.from({ length: count }, () => new StreamClient(this.port, this.path, this.secret));
     await Promise.all(opened.map((client) => client.opened()));
     this.clients.push(...opened);
   }
