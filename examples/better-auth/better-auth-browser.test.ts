@@ -3,11 +3,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { defaultTestIdentities } from '@verikit/gateway/fake';
 import { freshPhoneNumber } from '@verikit/testing';
+import { chromiumArgs, chromiumPath } from '../../scripts/chromium.js';
 import { startExample, type ExampleServer } from './server/start-server.js';
 
 // The example in a real browser: Debian's Chromium driven by playwright-core, against the example's own server
 // (Better Auth with the verikit plugin on SQLite, the gateway sandbox over HTTP).
-const chromiumPath = '/usr/bin/chromium';
 const skipReason =
   existsSync(chromiumPath) || process.env.CI === 'true'
     ? undefined
@@ -31,16 +31,7 @@ describe.skipIf(skipReason !== undefined)('Better Auth example in Chromium', () 
       startExample(0),
       chromium.launch({
         executablePath: chromiumPath,
-        args: [
-          '--headless',
-          '--no-sandbox',
-          '--disable-gpu',
-          '--disable-quic',
-          '--no-first-run',
-          '--disable-background-networking',
-          '--disable-component-update',
-          '--disable-sync',
-        ],
+        args: [...chromiumArgs],
       }),
     ]);
   }, 60_000);
