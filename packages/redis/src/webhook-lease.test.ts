@@ -3,7 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { createVerikit, type FlowStore } from '@verikit/core';
 import { createWebhookHandler } from '@verikit/http';
 import type { ProviderEventV1, RawWebhookV1 } from '@verikit/provider';
-import { createTestProviderV1 } from '@verikit/testing';
+import { createTestProviderV1, freshPhoneNumber } from '@verikit/testing';
 import { afterAll, describe, expect, it } from 'vitest';
 import { deliverWebhook, scenarioWebhookSecret, signWebhook } from './multi-process.fixtures.js';
 import { createRedisStore, type RedisFlowStore } from './redis-flow-store.js';
@@ -61,7 +61,8 @@ describe.skipIf(skipReason !== undefined)('a webhook claimed on Redis by an inst
     });
     const healthy = createWebhookHandler({ verikit, ...options });
 
-    const phoneNumber = `+23481${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`;
+    // A real mobile number shape (random digits after +23481 are not all valid under the full metadata).
+    const phoneNumber = freshPhoneNumber();
     const flow = await verikit.start({ kind: 'ussd', phoneNumber });
     const webhook = signWebhook(
       flow.id,
