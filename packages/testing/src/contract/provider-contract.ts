@@ -372,7 +372,7 @@ export function runProviderContract(name: string, makeSubject: () => Promise<Con
 
     describe('messages', () => {
       it('sends an SMS', async (test) => {
-        if (!has('sms')) test.skip();
+        if (!has('sms')) test.skip('the provider has no sms capability');
         const to = freshPhoneNumber();
         const result = await subject.provider.sms!.send(
           { from: 'Verikit', to, message: 'Your order shipped' },
@@ -382,7 +382,7 @@ export function runProviderContract(name: string, makeSubject: () => Promise<Con
         expect(await subject.lastMessage(to)).toBe('Your order shipped');
       });
       it('sends a WhatsApp message', async (test) => {
-        if (!has('whatsapp')) test.skip();
+        if (!has('whatsapp')) test.skip('the provider has no whatsapp capability');
         const phoneNumber = freshPhoneNumber();
         const result = await subject.provider.whatsapp!.send({ phoneNumber, message: 'Your order shipped' }, context());
         expect(typeof result).toBe('object');
@@ -401,7 +401,8 @@ export function runProviderContract(name: string, makeSubject: () => Promise<Con
       for (const operation of operations) {
         for (const failure of ['rejected', 'unavailable', 'authentication', 'protocol'] as const) {
           it(`${operation}: ${failure} → ${errorClasses[failure].name}`, async (test) => {
-            if (!has(operation.split('.')[0] as 'ussd')) test.skip();
+            if (!has(operation.split('.')[0] as 'ussd'))
+              test.skip(`the provider has no ${operation.split('.')[0]} capability`);
             const override = await subject.fail(operation, failure);
             const error = await failureOf(inputs[operation](override)(subject.provider));
             expect(VerikitError.isInstance(error)).toBe(true);
