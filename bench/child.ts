@@ -7,6 +7,7 @@
 import { type ChildProcess, fork, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
+import { sourceCondition } from './build.js';
 
 /** The error a bench gets when its child exits while the bench waits for it. */
 function exitError(name: string, code: number | null, signal: NodeJS.Signals | null): Error {
@@ -29,16 +30,21 @@ export class BenchChild {
   readonly process: ChildProcess;
   readonly #exited: Promise<never>;
 
-  /** Forks `file` (this bench's own module) with `env` added; `execArgv` adds node flags to the parent's. */
+  /**
+   * Forks `file` (this bench's own module) with `env` added; `execArgv` adds node flags to the parent's. With
+   * `published`, the workspace packages it imports resolve to their built `dist/` instead of their source.
+   */
   constructor(
     readonly name: string,
     file: string,
     env: Record<string, string>,
     execArgv: readonly string[] = [],
+    published = false,
   ) {
+    const inherited = published ? process.execArgv.filter((flag) => flag !== sourceCondition) : process.execArgv;
     this.process = fork(file, [], {
       env: { ...process.env, ...env },
-      execArgv: [...process.execArgv, ...execArgv],
+      execArgv: [...inherited, ...execArgv],
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
     this.#exited = exited(this.process, name);

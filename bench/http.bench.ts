@@ -1,32 +1,39 @@
 /**
- * `pnpm bench http`: the verikit flow handler on node:http beside the same work on Hono and on bare
- * node:http, measured in the same run.
+ * `pnpm bench http`: the verikit flow handler on node:http beside the same work on bare node:http and on Hono,
+ * measured in the same run.
  *
- * Three servers, each in its own child process on 127.0.0.1 with its own engine (test double,
- * in-memory store, 3000 BVN flows created beforehand), so that each has a core and its own heap:
- * - `node:http`: a bare request listener that does the same engine call and answers the same JSON;
- * - `hono`: a minimal Hono app on @hono/node-server, one hand route per operation calling
- *   `verikit.get` / `verikit.send`;
- * - `verikit`: `createFlowHandler({ verikit })` through `toNodeHandler`.
- * autocannon, in this process, drives `GET /flows/:id` and `POST /flows/:id/events` (a wrong code: the
- * whole commit path, no provider call), round-robin over the flows, with 1 and then 64 connections.
- * Printed: requests per second per cell and the ratio verikit / hono (the goal is at least 0.9).
+ * The servers (bench/http-servers.ts, which says what each does) run at once, each in its own child process with its
+ * own engine and flows, on the published build of the packages (built here first, as the SSE bench does), so that
+ * each has its own heap: `node:http`, a bare request listener doing the same checks and
+ * engine call; `hono`, a minimal Hono app; `verikit`, `createFlowHandler({ verikit })` through `toNodeHandler`; and,
+ * when `BENCH_HTTP_BEFORE=/path/to/an/earlier/packages/http/dist/index.js` is set, `verikit before`, that build of
+ * the handler (for a before/after in one run). autocannon, in this process, drives `GET /flows/:id` and
+ * `POST /flows/:id/events` (a wrong code: the whole commit path, no provider call), round robin over the flows with
+ * their flow secrets, at 1 and 64 connections. Rounds alternate: each round runs every server once, in an order that
+ * rotates from round to round. Every answer must be a 2xx (a flow that locked would make its arm answer errors and
+ * look faster): the bench fails otherwise.
+ *
+ * Printed per cell: requests per second (median of the rounds), server CPU per request (`process.cpuUsage` of the
+ * child, read around each round), and the ratios verikit / node:http (the median of the rounds' ratios; the goal for
+ * POST is at least 0.8) and verikit / hono. `BENCH_HTTP_CPU_PROF=<dir>` runs the verikit child under `--cpu-prof`;
+ * `BENCH_HTTP_ROUNDS` sets the number of rounds.
  *
  * When Redis is reachable: two instances sharing Redis (store + change bus), an SSE client on B, POST
  * events on A; the delay from sending the POST to B's SSE event, median and p99 on loopback.
  */
 import { once } from 'node:events';
-import { createServer, type IncomingMessage } from 'node:http';
+import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { getRequestListener } from '@hono/node-server';
-import { createVerikit, type FlowPolicies, type FlowView, type UserEvent, type Verikit } from '@verikit/core';
+import { createVerikit, type FlowPolicies, type FlowView } from '@verikit/core';
 import { createFlowHandler, toNodeHandler } from '@verikit/http';
-import { createTestProviderV1, ManualClock } from '@verikit/testing';
-import { Hono } from 'hono';
-import { spawnServer } from './child.js';
+import { createTestProviderV1 } from '@verikit/testing';
+import { buildPackages } from './build.js';
+import { BenchChild } from './child.js';
+import { beforeBuildVariable, serve, serverKindVariable, type ServerKind, type ServerReady } from './http-servers.js';
 import { sized } from './mode.js';
+import { median, percentile, type SummaryRow } from './summary.js';
 import { redisUnavailableReason } from '../packages/redis/src/redis-test-env.fixtures.js';
 
 interface AutocannonRequest {
@@ -38,7 +45,6 @@ interface AutocannonRequest {
 }
 interface AutocannonResult {
   requests: { average: number; total: number };
-  latency: { p50: number; p99: number };
   non2xx: number;
   errors: number;
   timeouts: number;
@@ -56,104 +62,53 @@ const autocannon = require('autocannon') as Autocannon;
 const secret = 'bench-secret-bench-secret-bench-secret';
 const policies: Partial<FlowPolicies> = { maxAttempts: 100, maxSendsPerHour: 1_000_000 };
 const durationSeconds = sized(2, 1);
-const rounds = sized(3, 1);
-const flowCount = sized(3000, 500);
-const serverFlag = 'VERIKIT_HTTP_BENCH_SERVER';
-const servers = ['node:http', 'hono', 'verikit'] as const;
-type ServerKind = (typeof servers)[number];
+// BENCH_HTTP_ROUNDS: more rounds where the machine is noisy.
+const rounds = Number(process.env.BENCH_HTTP_ROUNDS ?? sized(5, 2));
+const flowCount = sized(5000, 1000);
+const postGoal = 0.8;
 
-function createEngine(): Verikit {
-  return createVerikit({ provider: createTestProviderV1(), secret, clock: new ManualClock(), policies, guard: false });
+interface Server extends ServerReady {
+  readonly kind: ServerKind;
+  readonly child: BenchChild;
 }
 
-async function startIdentityFlows(verikit: Verikit, count: number): Promise<string[]> {
-  const ids: string[] = [];
-  for (let index = 0; index < count; index += 1) {
-    const view = await verikit.start({
-      kind: 'identity',
-      idType: 'bvn',
-      number: `2${String(index).padStart(10, '0')}`,
-    });
-    ids.push(view.id);
-  }
-  return ids;
+function kinds(): ServerKind[] {
+  const before = process.env[beforeBuildVariable];
+  return ['node:http', 'hono', 'verikit', ...(before ? (['verikit before'] as const) : [])];
 }
 
-async function bodyOf(request: IncomingMessage): Promise<string> {
-  let text = '';
-  request.setEncoding('utf8');
-  for await (const chunk of request) text += chunk as string;
-  return text;
-}
-
-/** The bare node:http listener: the same engine calls, the same JSON, nothing else. */
-function bareListener(verikit: Verikit): Parameters<typeof createServer>[1] {
-  const json = (response: import('node:http').ServerResponse, status: number, value: unknown) => {
-    response.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' });
-    response.end(JSON.stringify(value));
-  };
-  return (request, response) => {
-    const [, , id, tail] = (request.url ?? '').split('/');
-    const work = async () => {
-      if (request.method === 'GET' && id !== undefined && tail === undefined)
-        return json(response, 200, await verikit.get(id));
-      if (request.method === 'POST' && id !== undefined && tail === 'events') {
-        return json(response, 200, await verikit.send(id, JSON.parse(await bodyOf(request)) as UserEvent));
-      }
-      json(response, 404, { error: 'not found' });
-    };
-    work().catch(() => json(response, 500, { error: 'failed' }));
-  };
-}
-
-/** The minimal Hono app: one hand route per operation. */
-function honoListener(verikit: Verikit): ReturnType<typeof getRequestListener> {
-  const app = new Hono();
-  app.get('/flows/:id', async (c) => c.json(await verikit.get(c.req.param('id'))));
-  app.post('/flows/:id/events', async (c) =>
-    c.json(await verikit.send(c.req.param('id'), await c.req.json<UserEvent>())),
+async function startServer(kind: ServerKind): Promise<Server> {
+  const profile = process.env.BENCH_HTTP_CPU_PROF;
+  const execArgv = kind === 'verikit' && profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : [];
+  // The published build, as users run it (decision 1221: tsx gives every function an own `name`, a cost per closure).
+  const child = new BenchChild(
+    `${kind} server`,
+    fileURLToPath(import.meta.url),
+    { [serverKindVariable]: kind },
+    execArgv,
+    true,
   );
-  return getRequestListener(app.fetch);
+  try {
+    return { kind, child, ...(await child.next<ServerReady>()) };
+  } catch (error) {
+    child.stop();
+    throw error;
+  }
 }
 
-/** A child process: one server of `kind` on 127.0.0.1; prints its port and flow ids. */
-async function serve(kind: ServerKind): Promise<void> {
-  const verikit = createEngine();
-  const ids = await startIdentityFlows(verikit, flowCount);
-  const listener =
-    kind === 'node:http'
-      ? bareListener(verikit)
-      : kind === 'hono'
-        ? honoListener(verikit)
-        : toNodeHandler(createFlowHandler({ verikit }));
-  const server = createServer(listener as Parameters<typeof createServer>[1]);
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  // Each flow's secret, as the browser that started it holds it: the verikit handler checks it on every request.
-  const secrets = Object.fromEntries(ids.map((id) => [id, verikit.flowSecret(id)]));
-  process.stdout.write(`${JSON.stringify({ port: (server.address() as AddressInfo).port, ids, secrets })}\n`);
+async function cpuMicroseconds(server: Server): Promise<number> {
+  const { user, system } = await server.child.ask<NodeJS.CpuUsage>('cpu');
+  return user + system;
 }
 
-async function startServerProcess(
-  kind: ServerKind,
-): Promise<{ url: string; ids: string[]; secrets: Record<string, string>; stop: () => void }> {
-  const { line, stop } = await spawnServer(`${kind} server`, fileURLToPath(import.meta.url), { [serverFlag]: kind });
-  const { port, ids, secrets } = JSON.parse(line) as { port: number; ids: string[]; secrets: Record<string, string> };
-  return { url: `http://127.0.0.1:${port}`, ids, secrets, stop };
-}
-
-function roundRobin(
-  ids: string[],
-  secrets: Record<string, string>,
-  build: (id: string, secret: string) => AutocannonRequest,
-): AutocannonRequest[] {
+function roundRobin(server: Server, build: (id: string, secret: string) => AutocannonRequest): AutocannonRequest[] {
   let next = 0;
   return [
     {
       setupRequest: (request) => {
-        const id = ids[next % ids.length]!;
+        const id = server.ids[next % server.ids.length]!;
         next += 1;
-        return { ...request, ...build(id, secrets[id]!) };
+        return { ...request, ...build(id, server.secrets[id]!) };
       },
     },
   ];
@@ -161,92 +116,116 @@ function roundRobin(
 
 const event = JSON.stringify({ type: 'submit-code', code: '000000' });
 const operations = {
-  'GET /flows/:id': (id: string, secret: string): AutocannonRequest => ({
+  'GET /flows/:id': (id: string, flowSecret: string): AutocannonRequest => ({
     method: 'GET',
     path: `/flows/${id}`,
-    headers: { 'verikit-flow-secret': secret },
+    headers: { 'verikit-flow-secret': flowSecret },
   }),
-  'POST /flows/:id/events': (id: string, secret: string): AutocannonRequest => ({
+  'POST /flows/:id/events': (id: string, flowSecret: string): AutocannonRequest => ({
     method: 'POST',
     path: `/flows/${id}/events`,
-    headers: { 'content-type': 'application/json', 'verikit-flow-secret': secret },
+    headers: { 'content-type': 'application/json', 'verikit-flow-secret': flowSecret },
     body: event,
   }),
 };
 type Operation = keyof typeof operations;
 const concurrencies = [1, 64] as const;
 
-function format(rate: number): string {
-  return `${Math.round(rate).toLocaleString('en-US')}/s`.padStart(9);
+/** One round of one server: its rate and its CPU per request; throws unless every answer was a 2xx. */
+async function measure(server: Server, operation: Operation, connections: number) {
+  const cpuBefore = await cpuMicroseconds(server);
+  const result = await autocannon({
+    url: `http://127.0.0.1:${server.port}`,
+    connections,
+    duration: durationSeconds,
+    requests: roundRobin(server, operations[operation]),
+  });
+  const cpu = (await cpuMicroseconds(server)) - cpuBefore;
+  if (result.non2xx > 0 || result.errors > 0 || result.timeouts > 0) {
+    throw new Error(
+      `${server.kind} ${operation} c=${connections}: ${result.non2xx} non-2xx answers, ${result.errors} errors, ${result.timeouts} timeouts of ${result.requests.total}`,
+    );
+  }
+  return { rate: result.requests.average, cpuPerRequest: cpu / Math.max(1, result.requests.total) };
 }
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? 0;
+interface Cell {
+  rates: number[];
+  cpu: number[];
 }
 
-async function measureServers(): Promise<void> {
-  // All three servers run at once (an idle one costs nothing) and every cell is measured in rounds,
-  // the servers in turn, so that a burst of load from elsewhere on this shared machine hits all
-  // three alike; each cell prints the median of its rounds.
-  const started = await Promise.all(servers.map((kind) => startServerProcess(kind)));
-  const byKind = new Map(servers.map((kind, index) => [kind, started[index]!]));
-  const rates = new Map<string, number[]>();
+const format = (rate: number) => `${Math.round(rate).toLocaleString('en-US')}/s`;
+
+async function measureServers(): Promise<SummaryRow[]> {
+  const arms = kinds();
+  const servers = await Promise.all(arms.map((kind) => startServer(kind)));
+  const cells = new Map<string, Cell>();
+  const cellOf = (kind: ServerKind, operation: Operation, connections: number): Cell => {
+    const key = `${kind} ${operation} ${connections}`;
+    if (!cells.has(key)) cells.set(key, { rates: [], cpu: [] });
+    return cells.get(key)!;
+  };
   try {
-    for (const [operation, build] of Object.entries(operations) as Array<
-      [Operation, (id: string) => AutocannonRequest]
-    >) {
-      for (const server of started)
-        await autocannon({
-          url: server.url,
-          connections: 16,
-          duration: 1,
-          requests: roundRobin(server.ids, server.secrets, build),
-        });
+    for (const operation of Object.keys(operations) as Operation[]) {
+      for (const server of servers) await measure(server, operation, 16);
       for (const connections of concurrencies) {
         for (let round = 0; round < rounds; round += 1) {
-          for (const kind of servers) {
-            const server = byKind.get(kind)!;
-            const result = await autocannon({
-              url: server.url,
-              connections,
-              duration: durationSeconds,
-              requests: roundRobin(server.ids, server.secrets, build),
-            });
-            if (result.non2xx > 0 || result.errors > 0 || result.timeouts > 0) {
-              console.log(
-                `  ! ${kind} ${operation} c=${connections}: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts of ${result.requests.total}`,
-              );
-            }
-            const key = `${kind} ${operation} ${connections}`;
-            rates.set(key, [...(rates.get(key) ?? []), result.requests.average]);
+          // The order rotates, so that no arm always runs right after the same one.
+          const order = servers.map((_, index) => servers[(index + round) % servers.length]!);
+          for (const server of order) {
+            const { rate, cpuPerRequest } = await measure(server, operation, connections);
+            cellOf(server.kind, operation, connections).rates.push(rate);
+            cellOf(server.kind, operation, connections).cpu.push(cpuPerRequest);
           }
         }
       }
     }
   } finally {
-    for (const server of started) server.stop();
+    for (const server of servers) server.child.stop();
   }
+  /** The median over rounds of `kind`'s rate over `baseline`'s in the same round. */
+  const ratio = (kind: ServerKind, baseline: ServerKind, operation: Operation, connections: number) => {
+    const mine = cellOf(kind, operation, connections).rates;
+    const theirs = cellOf(baseline, operation, connections).rates;
+    return median(mine.map((rate, round) => rate / theirs[round]!));
+  };
   console.log(
-    `node ${process.version}, ${flowCount} flows; requests per second, median of ${rounds} rounds of ${durationSeconds} s, servers in turn`,
+    `node ${process.version}, ${flowCount} flows; ${rounds} alternating rounds of ${durationSeconds} s per cell; median rate, median server CPU per request, median of the rounds' ratios`,
   );
-  console.log(
-    `${'operation'.padEnd(24)} ${'conns'.padStart(5)} ${servers.map((kind) => kind.padStart(9)).join(' ')}  verikit/hono`,
-  );
+  const rows: SummaryRow[] = [];
   for (const operation of Object.keys(operations) as Operation[]) {
     for (const connections of concurrencies) {
-      const cell = (kind: ServerKind) => median(rates.get(`${kind} ${operation} ${connections}`) ?? []);
-      const ratio = cell('hono') > 0 ? (cell('verikit') / cell('hono')).toFixed(2) : 'n/a';
+      const figures = arms.map((kind) => {
+        const cell = cellOf(kind, operation, connections);
+        return `${kind} ${format(median(cell.rates))} (${median(cell.cpu).toFixed(0)} CPU-µs)`;
+      });
+      const versusBare = ratio('verikit', 'node:http', operation, connections);
+      const cpuRatio =
+        median(cellOf('node:http', operation, connections).cpu) / median(cellOf('verikit', operation, connections).cpu);
+      const goal = operation.startsWith('POST') ? ` (goal ≥ ${postGoal})` : '';
+      const before = arms.includes('verikit before')
+        ? `, before ${ratio('verikit before', 'node:http', operation, connections).toFixed(2)}`
+        : '';
+      const cpuBefore = arms.includes('verikit before')
+        ? `, before ${(median(cellOf('node:http', operation, connections).cpu) / median(cellOf('verikit before', operation, connections).cpu)).toFixed(2)}`
+        : '';
+      console.log(`${operation} c=${connections}: ${figures.join(', ')}`);
       console.log(
-        `${operation.padEnd(24)} ${String(connections).padStart(5)} ${servers.map((kind) => format(cell(kind))).join(' ')}  ${ratio}`,
+        `  verikit / node:http ${versusBare.toFixed(2)}${goal}${before}; CPU per request, bare / verikit: ${cpuRatio.toFixed(2)}${cpuBefore}; verikit / hono ${ratio('verikit', 'hono', operation, connections).toFixed(2)}`,
       );
+      if (operation.startsWith('POST')) {
+        rows.push({
+          measure: `POST an event, verikit / node:http, ${connections === 1 ? '1 in flight' : `${connections} in flight`}`,
+          value: format(median(cellOf('verikit', operation, connections).rates)),
+          baseline: `${format(median(cellOf('node:http', operation, connections).rates))} (bare node:http; CPU per request, bare / verikit: ${cpuRatio.toFixed(2)})`,
+          ratio: versusBare,
+          goal: `≥ ${postGoal}`,
+          met: versusBare >= postGoal,
+        });
+      }
     }
   }
-}
-
-function percentile(values: number[], fraction: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(fraction * sorted.length))]!;
+  return rows;
 }
 
 /** Reads `event: view` frames of an SSE response. */
@@ -354,10 +333,16 @@ async function measureCrossInstanceDelay(): Promise<void> {
 }
 
 /** Runs the HTTP bench: see the file comment. */
-export async function run(): Promise<void> {
-  await measureServers();
-  await measureCrossInstanceDelay();
+export async function run(): Promise<SummaryRow[]> {
+  const removeBuild = buildPackages(['provider', 'core', 'testing', 'http']);
+  try {
+    const rows = await measureServers();
+    await measureCrossInstanceDelay();
+    return rows;
+  } finally {
+    removeBuild();
+  }
 }
 
-const serverKind = process.env[serverFlag];
-if (servers.includes(serverKind as ServerKind)) await serve(serverKind as ServerKind);
+const serverKind = process.env[serverKindVariable];
+if (serverKind !== undefined && serverKind !== '') await serve(serverKind as ServerKind, flowCount);

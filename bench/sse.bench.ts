@@ -1,8 +1,10 @@
 /**
- * `pnpm bench sse`: server-sent-event streams of verikit's flow handler beside a bare node:http SSE
+ * `pnpm bench sse.bench`: server-sent-event streams of verikit's flow handler beside a bare node:http SSE
  * server, measured in the same run. Rows 6 and 7 of issue 10's table.
  *
- * Each server runs in its own child process (own heap and core), with --expose-gc:
+ * Each server runs in its own child process (own heap and core), with --expose-gc, on the published build of the
+ * packages (their `dist/`, built first; bench/build.ts): through tsx, every closure a stream keeps would carry an
+ * own `name` property that the published code does not have, about 200 bytes each:
  * - `bare`: node:http; `GET /stream` answers the same headers and a first event, keeps the response in
  *   a set, and on a change serializes the new view once and writes it to every response (one shared
  *   heartbeat timer, as a hand-written SSE server would have);
@@ -15,17 +17,23 @@
  * first event. Heap per open stream: the server's heap (after `gc()`) with the streams open, minus
  * before, over 1,000. Fan-out: the server stamps the time (`performance.timeOrigin + now()`, one clock
  * on this machine) and commits a change; this process notes when the last of the 1,000 streams received
- * it. Changes alternate between the two servers; printed: median and p99 of the time to the last stream.
+ * it. Changes alternate between the servers, each round starting with the next one; printed: median and p99 of the
+ * time to the last stream, and the server's CPU time per change (from its stamp until the last stream received it).
  * The client's own reading of 1,000 sockets is in both figures alike.
+ *
+ * `BENCH_SSE_BEFORE=/path/to/an/older/packages/http/dist/index.js` adds that build of `@verikit/http` as one more
+ * arm (`before`: the same flow handler and engine, the older HTTP package), for a before/after in the same run. The
+ * path must be where that build's own imports resolve (inside a checkout with its `node_modules`).
  */
 import { once } from 'node:events';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import { type AddressInfo, connect, type Socket } from 'node:net';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { getRequestListener } from '@hono/node-server';
 import { createVerikit, type FlowView } from '@verikit/core';
 import { createFlowHandler, toNodeHandler } from '@verikit/http';
 import { createTestProviderV1 } from '@verikit/testing';
+import { buildPackages } from './build.js';
 import { BenchChild } from './child.js';
 import { sized } from './mode.js';
 import { collectGarbage, median, percentile, type SummaryRow } from './summary.js';
@@ -41,9 +49,14 @@ const headers = {
   'x-content-type-options': 'nosniff',
 };
 
-type Kind = 'bare' | 'web-stream' | 'verikit';
-type Command = { command: 'heap' } | { command: 'change' };
-type Reply = { port: number; path: string; secret?: string } | { heap: number } | { at: number; version: number };
+type Kind = 'bare' | 'web-stream' | 'verikit' | 'before';
+const beforeBuild = process.env.BENCH_SSE_BEFORE;
+type Command = { command: 'heap' } | { command: 'change' } | { command: 'cpu' };
+type Reply =
+  | { port: number; path: string; secret?: string }
+  | { heap: number }
+  | { at: number; version: number }
+  | { cpuMicros: number };
 
 const wallNow = (): number => performance.timeOrigin + performance.now();
 
@@ -64,11 +77,15 @@ async function serveBare(view: FlowView): Promise<{ port: number; change: () => 
   const open = new Set<ServerResponse>();
   let current = view;
   const event = (next: FlowView) => `id: ${next.version}\nevent: view\ndata: ${JSON.stringify(next)}\n\n`;
+  // One listener for every response (no closure per stream, as a careful hand-written server would have it).
+  function closed(this: ServerResponse): void {
+    open.delete(this);
+  }
   const server = createServer((_req, res) => {
     res.writeHead(200, headers);
     res.write(`retry: 3000\n\n${event(current)}`);
     open.add(res);
-    res.on('close', () => open.delete(res));
+    res.on('close', closed);
   });
   setInterval(() => {
     for (const res of open) res.write(': heartbeat\n\n');
@@ -126,29 +143,38 @@ async function serve(kind: Kind): Promise<void> {
   const flow = await verikit.start({ kind: 'phone', phoneNumber: '+2348031234567' });
   let port: number;
   let change: () => Promise<number>;
-  if (kind !== 'verikit') {
+  const http: Pick<typeof import('@verikit/http'), 'createFlowHandler' | 'toNodeHandler'> =
+    kind === 'before' ? await import(pathToFileURL(beforeBuild!).href) : { createFlowHandler, toNodeHandler };
+  const handlerKind = kind === 'verikit' || kind === 'before';
+  if (!handlerKind) {
     const bare = await (kind === 'bare' ? serveBare : serveWebStream)(flow);
     port = bare.port;
     change = async () => bare.change();
   } else {
     // Every stream of the bench follows one flow from one client: the per-flow and per-client caps are raised.
     const streamLimits = { perClient: 100_000, perFlow: 100_000 };
-    port = await listen(createServer(toNodeHandler(createFlowHandler({ verikit, streamLimits }))));
+    port = await listen(createServer(http.toNodeHandler(http.createFlowHandler({ verikit, streamLimits }))));
     change = async () => (await verikit.send(flow.id, { type: 'submit-code', code: '000000' })).version;
   }
+  let changeCpu = process.cpuUsage();
   process.on('message', async (message: Command) => {
     if (message.command === 'heap') {
       collectGarbage();
       process.send!({ heap: process.memoryUsage().heapUsed } satisfies Reply);
+    } else if (message.command === 'cpu') {
+      // The server's CPU time (its own threads, the collector's included) from the last change's stamp until now.
+      const { user, system } = process.cpuUsage(changeCpu);
+      process.send!({ cpuMicros: user + system } satisfies Reply);
     } else {
+      changeCpu = process.cpuUsage();
       const at = wallNow();
       process.send!({ at, version: await change() } satisfies Reply);
     }
   });
   process.send!({
     port,
-    path: kind !== 'verikit' ? '/stream' : `/flows/${flow.id}/stream`,
-    secret: kind !== 'verikit' ? undefined : verikit.flowSecret(flow.id),
+    path: handlerKind ? `/flows/${flow.id}/stream` : '/stream',
+    secret: handlerKind ? verikit.flowSecret(flow.id) : undefined,
   } satisfies Reply);
 }
 
@@ -203,7 +229,7 @@ class ServerProcess {
   clients: StreamClient[] = [];
 
   constructor(readonly kind: Kind) {
-    this.child = new BenchChild(`${kind} SSE server`, fileURLToPath(import.meta.url), { [childFlag]: kind });
+    this.child = new BenchChild(`${kind} SSE server`, fileURLToPath(import.meta.url), { [childFlag]: kind }, [], true);
   }
 
   async started(): Promise<void> {
@@ -227,20 +253,26 @@ class ServerProcess {
     for (const client of clients) client.socket.destroy();
   }
 
-  /** One change; the milliseconds until the last stream received it. */
-  async fanOut(): Promise<number> {
+  /**
+   * One change: the milliseconds until the last stream received it, and the server's CPU time from the change until
+   * then (a figure the neighbours of a shared machine disturb far less than the wall time).
+   */
+  async fanOut(): Promise<{ ms: number; cpuMicros: number }> {
     const { at, version } = await this.ask<{ at: number; version: number }>({ command: 'change' });
     const arrivals = await Promise.all(this.clients.map((client) => client.waitFor(version)));
-    return Math.max(...arrivals) - at;
+    const ms = Math.max(...arrivals) - at;
+    return { ms, cpuMicros: (await this.ask<{ cpuMicros: number }>({ command: 'cpu' })).cpuMicros };
   }
 }
 
 /** Rows 6 and 7: see the file comment. */
 export async function run(): Promise<SummaryRow[]> {
-  const servers = [new ServerProcess('bare'), new ServerProcess('web-stream'), new ServerProcess('verikit')];
+  const removeBuild = buildPackages(['provider', 'core', 'testing', 'http']);
+  const kinds: Kind[] = ['bare', 'web-stream', 'verikit', ...(beforeBuild === undefined ? [] : (['before'] as const))];
+  const servers = kinds.map((kind) => new ServerProcess(kind));
   try {
     for (const server of servers) await server.started();
-    const heapPerStream: Record<Kind, number> = { bare: 0, 'web-stream': 0, verikit: 0 };
+    const heapPerStream: Record<Kind, number> = { bare: 0, 'web-stream': 0, verikit: 0, before: 0 };
     for (const server of servers) {
       // Warm the code paths, then drop those streams before the first reading.
       await server.open(20);
@@ -251,10 +283,17 @@ export async function run(): Promise<SummaryRow[]> {
       const after = (await server.ask<{ heap: number }>({ command: 'heap' })).heap;
       heapPerStream[server.kind] = (after - before) / streamCount;
     }
-    const delays: Record<Kind, number[]> = { bare: [], 'web-stream': [], verikit: [] };
+    const delays: Record<Kind, number[]> = { bare: [], 'web-stream': [], verikit: [], before: [] };
+    const cpu: Record<Kind, number[]> = { bare: [], 'web-stream': [], verikit: [], before: [] };
     for (let round = 0; round < 5; round += 1) for (const server of servers) await server.fanOut(); // warm-up
+    // Each round starts with the next server: a server's change must not always follow the same neighbour (whose
+    // collector, and the client's reading of its 1,000 sockets, may still be running).
     for (let round = 0; round < changes; round += 1)
-      for (const server of servers) delays[server.kind].push(await server.fanOut());
+      for (const server of [...servers.slice(round % servers.length), ...servers.slice(0, round % servers.length)]) {
+        const { ms, cpuMicros } = await server.fanOut();
+        delays[server.kind].push(ms);
+        cpu[server.kind].push(cpuMicros);
+      }
     const heapRatio = heapPerStream.verikit / heapPerStream.bare;
     const medianRatio = median(delays.verikit) / median(delays.bare);
     const p99Ratio = percentile(delays.verikit, 0.99) / percentile(delays.bare, 0.99);
@@ -268,13 +307,32 @@ export async function run(): Promise<SummaryRow[]> {
     console.log(
       `verikit flow handler  ${Math.round(heapPerStream.verikit)} bytes/stream   ratio ${heapRatio.toFixed(2)} (goal <= 1.3)`,
     );
+    if (beforeBuild !== undefined) {
+      const ratio = heapPerStream.before / heapPerStream.bare;
+      console.log(`before (older http)   ${Math.round(heapPerStream.before)} bytes/stream   ratio ${ratio.toFixed(2)}`);
+    }
     console.log(
       `one change reaching all ${streamCount.toLocaleString('en-US')} streams, ${changes} changes alternating between the servers`,
     );
-    for (const kind of ['bare', 'web-stream', 'verikit'] as const) {
-      console.log(`${kind.padEnd(10)} median ${ms(median(delays[kind]))}, p99 ${ms(percentile(delays[kind], 0.99))}`);
+    for (const kind of kinds) {
+      const cpuMs = ms(median(cpu[kind]) / 1000);
+      console.log(
+        `${kind.padEnd(10)} median ${ms(median(delays[kind]))}, p99 ${ms(percentile(delays[kind], 0.99))}; server CPU per change, median ${cpuMs}`,
+      );
     }
+    const cpuRatio = median(cpu.verikit) / median(cpu.bare);
     console.log(`ratio verikit / bare: median ${medianRatio.toFixed(2)}, p99 ${p99Ratio.toFixed(2)} (goal <= 1.2)`);
+    console.log(
+      `server CPU per change, verikit / bare: ${cpuRatio.toFixed(2)} (the change's own engine work included)`,
+    );
+    if (beforeBuild !== undefined) {
+      const [medianBefore, p99Before] = [
+        median(delays.before) / median(delays.bare),
+        percentile(delays.before, 0.99) / percentile(delays.bare, 0.99),
+      ];
+      console.log(`ratio before / bare: median ${medianBefore.toFixed(2)}, p99 ${p99Before.toFixed(2)}`);
+      console.log(`server CPU per change, before / bare: ${(median(cpu.before) / median(cpu.bare)).toFixed(2)}`);
+    }
     console.log(
       `ratio web-stream / bare: median ${(median(delays['web-stream']) / median(delays.bare)).toFixed(2)} (the adapter's floor)`,
     );
@@ -296,6 +354,14 @@ export async function run(): Promise<SummaryRow[]> {
         met: medianRatio <= 1.2,
       },
       {
+        measure: `SSE: server CPU per change to ${count} streams`,
+        value: ms(median(cpu.verikit) / 1000),
+        baseline: `${ms(median(cpu.bare) / 1000)} (bare)`,
+        ratio: cpuRatio,
+        goal: 'report',
+        met: undefined,
+      },
+      {
         measure: `SSE: one change to ${count} streams, p99`,
         value: ms(percentile(delays.verikit, 0.99)),
         baseline: `${ms(percentile(delays.bare, 0.99))} (bare)`,
@@ -309,6 +375,7 @@ export async function run(): Promise<SummaryRow[]> {
       server.close(server.clients);
       server.child.stop();
     }
+    removeBuild();
   }
 }
 

@@ -11,9 +11,9 @@ import { renderStateDiagram, type MachineLike } from './state-diagram.js';
 export const flowsDocPath = fileURLToPath(new URL('../docs/flows.md', import.meta.url));
 
 /** The machines drawn in docs/flows.md, by marker name. Guards and states do not depend on the policies. */
-export function flowDiagramMachines(): { ussd: MachineLike; phone: MachineLike; identity: MachineLike } {
+export function flowDiagramMachines(): Readonly<Record<'ussd' | 'phone' | 'identity' | 'dial-in', MachineLike>> {
   const machines = createFlowMachines(defaultPolicies);
-  return { ussd: machines.ussd, phone: machines.phone, identity: machines.identity };
+  return { ussd: machines.ussd, phone: machines.phone, identity: machines.identity, 'dial-in': machines['dial-in'] };
 }
 
 const markerPattern = /<!-- diagram:([a-z0-9-]+):(start|end) -->/g;

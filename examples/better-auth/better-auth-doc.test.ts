@@ -21,6 +21,7 @@ describe('docs/integrations/better-auth.md', () => {
     const found = snippets(page);
     expect(found.map(({ file }) => file)).toEqual([
       'examples/better-auth/server/auth.ts',
+      'examples/better-auth/server/start-server.ts',
       'examples/better-auth/web/main.ts',
       'examples/better-auth/web/main.ts',
       'examples/better-auth/web/main.ts',

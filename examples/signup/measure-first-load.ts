@@ -11,10 +11,8 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { freshPhoneNumber } from '@verikit/testing';
-import { launchChromium, startHarness } from './signup-browser.fixtures.js';
+import { launchChromium, slow3g, startHarness } from './signup-browser.fixtures.js';
 
-/** Chrome DevTools' "Slow 3G" preset, as CDP takes it. */
-const slow3g = { offline: false, latency: 2000, downloadThroughput: 50_000, uploadThroughput: 50_000 };
 const runs = 3;
 
 const harness = await startHarness();

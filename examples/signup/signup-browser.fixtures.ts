@@ -2,7 +2,8 @@ import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll } from 'vitest';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import type { GatewayFake } from '@verikit/gateway/fake';
 import { buildPage } from './server/build-page.js';
 import { startSignupServer, type SignupServer } from './server/start-server.js';
@@ -33,8 +34,15 @@ export interface SignupHarness {
   close(): Promise<void>;
 }
 
-/** Test policies: 3 attempts, a 3 s resend cooldown. */
-export const testPolicies = { maxAttempts: 3, resendCooldownMs: 3000 } as const;
+/** Chrome DevTools' "Slow 3G" preset, as CDP's `Network.emulateNetworkConditions` takes it. */
+export const slow3g = { offline: false, latency: 2000, downloadThroughput: 50_000, uploadThroughput: 50_000 } as const;
+
+/**
+ * Test policies: 3 attempts, a 6 s resend cooldown. The tests that check the countdown act within it (read the
+ * countdown, click during it); a loaded machine took seconds from the start to the first of those actions, too near
+ * the 3 s this was.
+ */
+export const testPolicies = { maxAttempts: 3, resendCooldownMs: 6000 } as const;
 
 /** Options of {@link startHarness}. */
 export interface HarnessOptions {
@@ -134,4 +142,126 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   await page
     .locator('main')
     .screenshot({ path: join(resolve(dir), `signup-${name}.png`), animations: 'disabled', caret: 'hide' });
+}
+
+/** Records every text the page's live region (`#announcer`) speaks, from the first render: an init script. */
+export const recordSpoken = `
+  window.__spoken = [];
+  new MutationObserver(() => {
+    const region = document.getElementById('announcer');
+    const text = region?.textContent ?? '';
+    if (region !== null && text !== '' && text !== window.__lastSpoken) window.__spoken.push(text);
+    window.__lastSpoken = text;
+  }).observe(document, { subtree: true, childList: true, characterData: true });
+`;
+
+/**
+ * An init script that sets the page's clock `skewMs` ahead, as on a device whose clock is fast: `Date`
+ * (and so `Date.now()`) reads ahead; timers and `performance.now()` run as they do.
+ */
+export function fastClock(skewMs: number): string {
+  return `
+    const RealDate = Date;
+    class FastDate extends RealDate {
+      constructor(...args) { if (args.length === 0) super(RealDate.now() + ${skewMs}); else super(...args); }
+      static now() { return RealDate.now() + ${skewMs}; }
+    }
+    window.Date = FastDate;
+  `;
+}
+
+/** What the live region said, in order (the page must run {@link recordSpoken}). */
+export async function spoken(page: Page): Promise<string[]> {
+  return (await page.evaluate('window.__spoken')) as string[];
+}
+
+/** What has focus: a field's accessible name, or an element's tag and text. */
+export async function focused(page: Page): Promise<string> {
+  return (await page.evaluate(
+    `(() => { const e = document.activeElement; return e === null ? '' : (e.getAttribute('aria-label') ?? e.tagName.toLowerCase() + ': ' + e.textContent); })()`,
+  )) as string;
+}
+
+/** The types of the events the page sends (`POST …/events`), as they are sent. */
+export function recordEvents(page: Page): string[] {
+  const events: string[] = [];
+  page.on('request', (request) => {
+    if (request.method() === 'POST' && request.url().endsWith('/events'))
+      events.push((JSON.parse(request.postData() ?? '{}') as { type: string }).type);
+  });
+  return events;
+}
+
+/** Options of {@link BrowserSuite.open}. */
+interface OpenOptions {
+  /** Where the page goes; default the harness's page. */
+  readonly url?: string;
+  /** The browser's language; default `en-GB`. */
+  readonly locale?: string;
+  /** Scripts run in every page of the context before the page's own (`addInitScript`). */
+  readonly init?: readonly string[];
+  /** Default 520×760. */
+  readonly viewport?: { readonly width: number; readonly height: number };
+  /** How long an action or a wait may take, in ms; default 15,000. */
+  readonly timeoutMs?: number;
+}
+
+/** One describe's Chromium and signup server, and the browser contexts its tests open (each closed after its test). */
+export interface BrowserSuite {
+  /** The server on the sandbox, started once for the describe (unless `{ harness: false }`). */
+  readonly harness: SignupHarness;
+  readonly browser: Browser;
+  /** A new context (a browser profile of its own: its own storage, so its own owner token), closed after the test. */
+  newContext(options?: OpenOptions): Promise<BrowserContext>;
+  /** A new context and a page in it, at `options.url` (default: the harness's page). */
+  open(options?: OpenOptions): Promise<Page>;
+}
+
+/**
+ * Registers the hooks of a describe of browser tests: Chromium and (unless `harness: false`) the signup
+ * server (with `env` besides the test policies) start before its tests, and every context a test opened is closed after it.
+ */
+export function useBrowserSuite(options: { harness?: boolean; env?: HarnessOptions['env'] } = {}): BrowserSuite {
+  let harness: SignupHarness | undefined;
+  let browser: Browser | undefined;
+  const contexts: BrowserContext[] = [];
+  beforeAll(async () => {
+    [harness, browser] = await Promise.all([
+      options.harness === false ? undefined : startHarness({ env: options.env }),
+      launchChromium(),
+    ]);
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+    await harness?.close();
+  });
+  afterEach(async () => {
+    await Promise.all(contexts.splice(0).map((context) => context.close()));
+  });
+  const suite: BrowserSuite = {
+    get harness() {
+      if (harness === undefined) throw new Error('this suite started no signup server');
+      return harness;
+    },
+    get browser() {
+      if (browser === undefined) throw new Error('Chromium is not running');
+      return browser;
+    },
+    async newContext(open: OpenOptions = {}) {
+      const context = await suite.browser.newContext({
+        viewport: open.viewport ?? { width: 520, height: 760 },
+        locale: open.locale ?? 'en-GB',
+      });
+      contexts.push(context);
+      context.setDefaultTimeout(open.timeoutMs ?? 15_000);
+      for (const script of open.init ?? []) await context.addInitScript(script);
+      return context;
+    },
+    async open(open: OpenOptions = {}) {
+      const page = await (await suite.newContext(open)).newPage();
+      await page.goto(open.url ?? suite.harness.server.url);
+      return page;
+    },
+  };
+  return suite;
 }

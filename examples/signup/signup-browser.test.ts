@@ -1,16 +1,16 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import { defaultTestIdentities } from '@verikit/gateway/fake';
 import { freshPhoneNumber } from '@verikit/testing';
 import {
   browserTestsSkipReason,
   flowStatus,
-  launchChromium,
+  recordEvents,
   screenshot,
-  startHarness,
   startPhoneVerification,
   testPolicies,
   typeCode,
+  useBrowserSuite,
   verifyPhoneAndBvn,
   wrongCode,
   type SignupHarness,
@@ -24,26 +24,12 @@ if (skipReason !== undefined) console.warn(`skipping the signup browser tests: $
 const [firstBvn, secondBvn] = defaultTestIdentities.filter((identity) => identity.idType === 'bvn');
 
 describe.skipIf(skipReason !== undefined)('signup example in Chromium', () => {
+  const suite = useBrowserSuite();
   let harness: SignupHarness;
-  let browser: Browser;
-  let context: BrowserContext;
   let page: Page;
-
-  beforeAll(async () => {
-    [harness, browser] = await Promise.all([startHarness(), launchChromium()]);
-  }, 60_000);
-  afterAll(async () => {
-    await browser?.close();
-    await harness?.close();
-  });
   beforeEach(async () => {
-    context = await browser.newContext({ viewport: { width: 520, height: 720 } });
-    context.setDefaultTimeout(10_000);
-    page = await context.newPage();
-    await page.goto(harness.server.url);
-  });
-  afterEach(async () => {
-    await context.close();
+    harness = suite.harness;
+    page = await suite.open({ viewport: { width: 520, height: 720 }, timeoutMs: 10_000 });
   });
 
   it('a reload resumes the unfinished flow: no new code is sent, and the first code verifies', async () => {
@@ -128,25 +114,23 @@ describe.skipIf(skipReason !== undefined)('signup example in Chromium', () => {
 
   it('counts down the resend cooldown, then resends, and the new code verifies', async () => {
     const phoneNumber = freshPhoneNumber();
-    const events: string[] = [];
-    page.on('request', (request) => {
-      if (request.method() === 'POST' && request.url().endsWith('/events'))
-        events.push((JSON.parse(request.postData() ?? '{}') as { type: string }).type);
-    });
+    const events = recordEvents(page);
     await startPhoneVerification(page, phoneNumber, 'phone');
     await flowStatus(page, 'awaiting-code');
     const resend = page.getByRole('button', { name: /^Resend code/ });
     expect(await resend.getAttribute('aria-disabled')).toBe('true');
-    expect(await resend.textContent()).toMatch(/^Resend code in 0:0[1-3]$/);
+    expect(await resend.textContent()).toMatch(/^Resend code in 0:0[1-6]$/);
 
     // A click during the cooldown sends nothing (forced: Playwright itself waits while aria-disabled is true).
     await resend.click({ force: true });
+    // Still counting down after the click: it was made during the cooldown.
+    expect(await resend.getAttribute('aria-disabled')).toBe('true');
 
     await page.locator('button[aria-disabled="false"]', { hasText: /^Resend code$/ }).waitFor();
     await screenshot(page, 'resend-available');
     await resend.click();
-    // The next cooldown is longer (growth 2): the button counts down again.
-    await page.locator('button[aria-disabled="true"]', { hasText: /^Resend code in 0:0[1-6]$/ }).waitFor();
+    // The next cooldown is longer (growth 2, 12 s): the button counts down again.
+    await page.locator('button[aria-disabled="true"]', { hasText: /^Resend code in 0:(0[1-9]|1[0-2])$/ }).waitFor();
     await flowStatus(page, 'awaiting-code');
     const messages = harness.sandbox.outbox.filter((message) => message.to === phoneNumber);
     expect(messages).toHaveLength(2);

@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { toNodeHandler } from 'better-auth/node';
 import { build } from 'esbuild';
+import { toNodeHandler } from '@verikit/better-auth/node';
 import { createGatewayProvider } from '@verikit/gateway';
 import { generateWebhookSecret, startGatewayFake, type GatewayFake } from '@verikit/gateway/fake';
 import { createAuth } from './auth.js';

@@ -13,16 +13,17 @@ const defaultPageDir = fileURLToPath(new URL('../dist/', import.meta.url));
 /**
  * Builds the React page with Vite's JS API into `outDir`. The verikit packages are read from their
  * TypeScript sources (the `@verikit/source` export condition), as in the repository's tests, so
- * nothing needs building first; an app installing them from npm drops that condition.
+ * nothing needs building first; an app installing them from npm drops that condition. `entry` is
+ * the HTML file in web/ to build (the tests build a page of their own there).
  */
-export async function buildPage(outDir: string = defaultPageDir): Promise<string> {
+export async function buildPage(outDir: string = defaultPageDir, entry = 'index.html'): Promise<string> {
   // Vite and the React plugin choose a production build from NODE_ENV alone, which a test runner
   // sets to `test`: production it is, for this build only, so the page tested is the page served.
   const nodeEnv = process.env.NODE_ENV;
   process.env.NODE_ENV = 'production';
   try {
-    await buildWithVite(outDir);
-    await inlineEntry(outDir);
+    await buildWithVite(outDir, entry);
+    await inlineEntry(outDir, entry);
   } finally {
     if (nodeEnv === undefined) delete process.env.NODE_ENV;
     else process.env.NODE_ENV = nodeEnv;
@@ -30,14 +31,14 @@ export async function buildPage(outDir: string = defaultPageDir): Promise<string
   return outDir;
 }
 
-async function buildWithVite(outDir: string): Promise<void> {
+async function buildWithVite(outDir: string, entry: string): Promise<void> {
   await build({
     root: webDir,
     configFile: false,
     logLevel: 'warn',
     plugins: [react()],
     resolve: { conditions: ['@verikit/source', 'browser', 'module', 'import', 'default'] },
-    build: { outDir, emptyOutDir: true, sourcemap: false },
+    build: { outDir, emptyOutDir: true, sourcemap: false, rollupOptions: { input: join(webDir, entry) } },
   });
 }
 
@@ -47,8 +48,8 @@ async function buildWithVite(outDir: string): Promise<void> {
  * shows the form seconds sooner than an HTML page that then asks for its script. The page is revalidated
  * by its ETag, so a repeat visit still costs a 304 and no body.
  */
-async function inlineEntry(outDir: string): Promise<void> {
-  const indexPath = join(outDir, 'index.html');
+async function inlineEntry(outDir: string, entry: string): Promise<void> {
+  const indexPath = join(outDir, entry);
   let html = await readFile(indexPath, 'utf8');
   const asset = async (href: string) => readFile(join(outDir, href.replace(/^\//, '')), 'utf8');
   for (const [tag, href] of [...html.matchAll(/<script type="module" crossorigin src="([^"]+)"><\/script>/g)].map(

@@ -147,9 +147,7 @@ export function VerifyFlow({ started, verified, onStartOver }: VerifyFlowProps):
       case 'failed':
         return (
           <>
-            <StepHeading>
-              {message(view.error?.code === 'outcome_unknown' ? 'flow.dialUnknown.title' : 'flow.failed.title')}
-            </StepHeading>
+            <StepHeading>{message(failedTitle(view))}</StepHeading>
             <p>{message(view.error === undefined ? 'flow.tryAgain' : errorId(view.error))}</p>
             {again('restart')}
           </>
@@ -241,7 +239,7 @@ function statusText(view: FlowView, status: string, message: Message): string | 
     case 'send-failed':
       return message(view.error?.code === 'outcome_unknown' ? 'flow.sendUnknown.title' : 'flow.sendFailed.title');
     case 'failed':
-      return message('flow.failed.title');
+      return message(failedTitle(view));
     case 'expired':
       return message('flow.expired.title');
     case 'locked':
@@ -255,6 +253,12 @@ function statusText(view: FlowView, status: string, message: Message): string | 
     default:
       return undefined;
   }
+}
+
+/** The heading of a failed flow: a dial not confirmed, a code another verification of the number replaced, or a failure. */
+function failedTitle(view: FlowView): string {
+  if (view.error?.code === 'outcome_unknown') return 'flow.dialUnknown.title';
+  return view.error?.code === 'superseded' ? 'flow.superseded.title' : 'flow.failed.title';
 }
 
 /** The label of the button that asks for a new code (USSD restart, or resend after expiry), with its countdown. */

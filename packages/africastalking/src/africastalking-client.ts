@@ -1,5 +1,12 @@
 import { ProviderProtocolError, ProviderRejectedError, type ProviderCallContextV1 } from '@verikit/provider';
-import { createHttpClient, parseJsonBody, redactMessage, statusError } from '@verikit/provider-utils';
+import {
+  answered,
+  createHttpClient,
+  failedAnswer,
+  parseJsonBody,
+  redactMessage,
+  statusError,
+} from '@verikit/provider-utils';
 import type { AfricasTalkingOperation } from './africastalking-settings.js';
 import type { ResolvedAfricasTalkingSettings } from './africastalking-settings-schema.js';
 import { isAcceptedStatus, recipientError } from './africastalking-status.js';
@@ -62,16 +69,9 @@ export function createAfricasTalkingClient(settings: ResolvedAfricasTalkingSetti
         },
         context,
       );
-      if (answer.status < 200 || answer.status > 299) {
-        const error = statusError(label, answer.status, redactMessage(shortText(answer.text), [apiKey]));
-        context.logger.warn(`verikit.${settings.name}.failed`, {
-          operation,
-          status: answer.status,
-          error: error.code,
-          durationMs: answer.durationMs,
-        });
-        throw error;
-      }
+      const logged = { logger: context.logger, provider: settings.name, operation, answer };
+      if (answer.status < 200 || answer.status > 299)
+        throw failedAnswer(logged, statusError(label, answer.status, redactMessage(shortText(answer.text), [apiKey])));
       const parsed = parseJsonBody(label, answer.status, answer.text);
       const data = isObject(parsed) ? parsed['SMSMessageData'] : undefined;
       if (!isObject(data))
@@ -81,11 +81,7 @@ export function createAfricasTalkingClient(settings: ResolvedAfricasTalkingSetti
         throw new ProviderProtocolError(`${label}: the response has no SMSMessageData.Recipients`, {
           field: 'SMSMessageData.Recipients',
         });
-      context.logger.debug(`verikit.${settings.name}.response`, {
-        operation,
-        status: answer.status,
-        durationMs: answer.durationMs,
-      });
+      answered(logged);
       const first: unknown = recipients[0];
       if (first === undefined) {
         // The whole request was refused (an unknown sender id is answered this way): the reason is in Message.

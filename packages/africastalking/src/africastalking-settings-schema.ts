@@ -21,6 +21,11 @@ export const africasTalkingBaseUrls = Object.freeze({
   sandbox: 'https://api.sandbox.africastalking.com',
 });
 
+/** A USSD service code as Africa's Talking writes it: `*384*1234#`. */
+const serviceCodeSchema = z
+  .string({ error: 'must be a string' })
+  .regex(/^\*\d{1,6}(?:\*\d{1,6}){0,4}#$/, { error: 'must be a USSD service code such as *384*1234#' });
+
 /** The schema of {@link AfricasTalkingProviderSettings}: unknown keys are refused, so typos surface. */
 const settingsSchema = z.strictObject(
   {
@@ -28,6 +33,7 @@ const settingsSchema = z.strictObject(
     apiKey: secretSchema.optional(),
     senderId: africasTalkingSenderSchema.optional(),
     baseUrl: baseUrlSchema.optional(),
+    ussdServiceCode: serviceCodeSchema.optional(),
     ...transportSettingsShape,
   },
   { error: 'must be a settings object' },
@@ -39,6 +45,8 @@ export interface ResolvedAfricasTalkingSettings
   readonly username: SettingReader<string>;
   readonly apiKey: SettingReader<string>;
   readonly senderId: SettingReader<string | undefined>;
+  /** The USSD service code of the dial-in capability; undefined: the provider has none. */
+  readonly ussdServiceCode: string | undefined;
   /** The base URL given, else the sandbox or live one by the username. */
   readonly baseUrl: () => string;
 }
@@ -76,11 +84,20 @@ export function resolveAfricasTalkingSettings(settings: unknown): ResolvedAfrica
     givenBaseUrl() ??
     (username().toLowerCase() === 'sandbox' ? africasTalkingBaseUrls.sandbox : africasTalkingBaseUrls.live);
   checkSettings([username, apiKey, senderId, givenBaseUrl]);
+  // Read once, here: whether the provider has a dialIn capability is decided when it is created.
+  const ussdServiceCode = settingReader<string | undefined>({
+    name: 'ussdServiceCode',
+    environmentVariable: 'AFRICASTALKING_USSD_SERVICE_CODE',
+    schema: serviceCodeSchema,
+    value: parsed.ussdServiceCode,
+    optional: true,
+  })();
   return {
     username,
     apiKey,
     senderId,
     baseUrl,
+    ussdServiceCode,
     ...transportDefaults<NonNullable<AfricasTalkingProviderSettings['hooks']>>(parsed, 'africastalking'),
   };
 }

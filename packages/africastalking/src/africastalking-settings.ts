@@ -22,6 +22,13 @@ export interface AfricasTalkingProviderSettings {
    * username is `sandbox` and `https://api.africastalking.com` otherwise (as the official SDK chooses).
    */
   readonly baseUrl?: string;
+  /**
+   * The USSD service code registered for your application (`*384*1234#`). Given, the provider takes dial-in
+   * flows: the user dials this code with the flow's reference, and Africa's Talking posts the session to your
+   * callback URL (`@verikit/http`'s dial-in route). Without it the provider has no `dialIn` capability.
+   * Default: `AFRICASTALKING_USSD_SERVICE_CODE`, read once when the provider is created.
+   */
+  readonly ussdServiceCode?: string;
   /** Per-request timeout in ms. Default 10 000. */
   readonly timeout?: number;
   /** A fetch implementation. Default `globalThis.fetch`. */

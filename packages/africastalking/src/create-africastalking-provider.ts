@@ -1,5 +1,6 @@
 import { parseInput, type ProviderV1 } from '@verikit/provider';
 import { createAfricasTalkingClient } from './africastalking-client.js';
+import { dialInCapability } from './dial-in-capability.js';
 import { smsSendSchema } from './africastalking-input-schemas.js';
 import type { AfricasTalkingProviderSettings } from './africastalking-settings.js';
 import { resolveAfricasTalkingSettings } from './africastalking-settings-schema.js';
@@ -8,11 +9,12 @@ import { resolveAfricasTalkingSettings } from './africastalking-settings-schema.
  * Creates the Africa's Talking provider: SMS on its messaging API (`POST /version1/messaging`, form-encoded,
  * the API key in the `apiKey` header; each recipient's status code becomes a typed error). Africa's Talking
  * has no verification API: no phone, USSD OTP or BVN/NIN capability. Its USSD is the other way round (the
- * network calls the application when a user dials): see `parseUssdSession` and `ussdResponse`.
+ * network calls the application when a user dials): with `ussdServiceCode` the provider takes dial-in flows
+ * (`dialIn`), and `parseUssdSession` and `ussdResponse` read and answer a session by hand.
  *
  * Every setting may come from the environment (`AFRICASTALKING_USERNAME`, `AFRICASTALKING_API_KEY`,
  * `AFRICASTALKING_SENDER_ID`, `AFRICASTALKING_BASE_URL`), read at each call; the username `sandbox` selects
- * the sandbox API. Bad settings throw an `InvalidInputError` naming the setting.
+ * the sandbox API. `AFRICASTALKING_USSD_SERVICE_CODE` is read once, when the provider is created. Bad settings throw an `InvalidInputError` naming the setting.
  *
  * @example
  * const provider = createAfricasTalkingProvider({ senderId: 'Acme' }); // AFRICASTALKING_USERNAME and _API_KEY from the environment
@@ -33,6 +35,7 @@ export function createAfricasTalkingProvider(settings: AfricasTalkingProviderSet
         return { messageId: recipient.messageId };
       },
     },
+    ...(resolved.ussdServiceCode === undefined ? {} : { dialIn: dialInCapability(resolved.ussdServiceCode) }),
   };
   return Object.freeze(provider);
 }

@@ -1,10 +1,11 @@
-import type { BetterAuthPlugin } from 'better-auth';
-import { APIError, createAuthEndpoint, sessionMiddleware } from 'better-auth/api';
+import type { BetterAuthOptions, BetterAuthPlugin } from 'better-auth';
+import { APIError, createAuthEndpoint, getIP, sessionMiddleware } from 'better-auth/api';
 import { setSessionCookie } from 'better-auth/cookies';
 import { z } from 'zod';
 import { InvalidInputError, ProofRejectedError, VerikitError, type Verification } from '@verikit/core';
 import { createFlowHandler, type FlowHandler } from '@verikit/http';
 import { VERIKIT_ERROR_CODES } from './error-codes.js';
+import { peerAddress } from './peer-address.js';
 import type { IdentityVerificationRecord, UserWithPhoneNumber } from './records.js';
 import { verikitSchema } from './schema.js';
 import type { VerikitAuthOptions } from './verikit-auth-options.js';
@@ -56,6 +57,19 @@ async function redeem(options: VerikitAuthOptions, ...args: Parameters<VerikitAu
   }
 }
 
+/**
+ * The client address the flow routes count sends against, read the way Better Auth's `advanced.ipAddress` says:
+ * none with `disableIpTracking`; from the headers it names in `ipAddressHeaders` (set by the app's proxy); else the
+ * connection's own address when `toNodeHandler` of `@verikit/better-auth/node` serves the request. Never from
+ * `X-Forwarded-For` by default: any client can write it (Better Auth's own default reads it).
+ */
+function clientAddressOf(request: Request, authOptions: BetterAuthOptions): string | undefined {
+  const ipAddress = authOptions.advanced?.ipAddress;
+  if (ipAddress?.disableIpTracking === true) return undefined;
+  const fromHeaders = ipAddress?.ipAddressHeaders === undefined ? null : getIP(request, authOptions);
+  return fromHeaders ?? peerAddress();
+}
+
 /** The random, undeliverable address a phone user gets when the app gives no `temporaryEmail`. */
 function defaultTemporaryEmail(): string {
   return `phone-${crypto.randomUUID()}@phone.invalid`;
@@ -90,10 +104,11 @@ export function verikitAuth(options: VerikitAuthOptions) {
       handler = createFlowHandler({ ...options.flowHandler, verikit: options.verikit, basePath: handlerBase });
     },
     /** Answers the flow routes with verikit's flow handler; every other request goes on to Better Auth. */
-    async onRequest(request) {
+    async onRequest(request, ctx) {
       const { pathname } = new URL(request.url);
       if (handler === undefined || !(pathname === handlerBase || pathname.startsWith(`${handlerBase}/`))) return;
-      return { response: await handler(request) };
+      const clientAddress = clientAddressOf(request, ctx.options);
+      return { response: await handler(request, clientAddress === undefined ? undefined : { clientAddress }) };
     },
     endpoints: {
       signInPhoneProof: createAuthEndpoint(

@@ -1,8 +1,16 @@
+import { once } from 'node:events';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
-import { createAfricasTalkingProvider, parseUssdSession, ussdResponse } from '@verikit/africastalking';
+import {
+  createAfricasTalkingProvider,
+  createCallbackAllowList,
+  parseUssdSession,
+  ussdResponse,
+} from '@verikit/africastalking';
 import { createVerikit } from '@verikit/core';
 import { createGatewayProvider } from '@verikit/gateway';
+import { createDialInHandler, toNodeHandler } from '@verikit/http';
 import { type ProviderV1, silentLogger } from '@verikit/provider';
 import { createTermiiProvider } from '@verikit/termii';
 import { createTwilioProvider } from '@verikit/twilio';
@@ -122,6 +130,24 @@ describe('verikit sandbox --provider: one table of fakes', () => {
       await run.close();
     }
   });
+  it('twilio: the printed .env block, pasted, sends WhatsApp through the template with the env-only factory', async () => {
+    const { io, run } = await started('twilio');
+    if (run.provider !== 'twilio') throw new Error('not twilio');
+    try {
+      const env = envBlock(io.lines);
+      expect(env).toMatchObject({
+        TWILIO_WHATSAPP_FROM: '+14155238886',
+        TWILIO_WHATSAPP_CONTENT_SID: run.fake.whatsappContentSid,
+      });
+      for (const [name, value] of Object.entries(env)) vi.stubEnv(name, value);
+      await createTwilioProvider().whatsapp!.send({ phoneNumber: '+2348031130012', message: '482913' }, context());
+      expect(run.fake.lastMessage('+2348031130012')).toBe(
+        '482913 is your verification code. For your security, do not share this code.',
+      );
+    } finally {
+      await run.close();
+    }
+  });
   it('africastalking: the printed .env block, pasted, sends SMS with the env-only factory, and the fake dials --webhook-url', async () => {
     const app = serve({
       hostname: '127.0.0.1',
@@ -142,6 +168,7 @@ describe('verikit sandbox --provider: one table of fakes', () => {
         'AFRICASTALKING_API_KEY',
         'AFRICASTALKING_BASE_URL',
         'AFRICASTALKING_SENDER_ID',
+        'AFRICASTALKING_USSD_SERVICE_CODE',
       ]);
       for (const [name, value] of Object.entries(env)) vi.stubEnv(name, value);
       await createAfricasTalkingProvider().sms!.send({ to: '+254711000150', message: 'hello' }, context());
@@ -154,6 +181,37 @@ describe('verikit sandbox --provider: one table of fakes', () => {
       const output = io.lines.join('\n');
       expect(output).toMatch(/POST \/version1\/messaging 201/);
       expect(output).toContain('+254711999006  dnd');
+    } finally {
+      await run.close();
+      await new Promise((resolve) => app.close(resolve));
+    }
+  });
+  it('africastalking: the printed .env block, pasted, runs a dial-in flow through createDialInHandler', async () => {
+    // The application listens first (its URL is --webhook-url); its engine is built from the block printed after.
+    let route: ((request: IncomingMessage, response: ServerResponse) => void) | undefined;
+    const app = createServer((request, response) => route!(request, response)).listen(0, '127.0.0.1');
+    await once(app, 'listening');
+    const appUrl = `http://127.0.0.1:${(app.address() as AddressInfo).port}/ussd`;
+    const { io, run } = await started('africastalking', ['--webhook-url', appUrl]);
+    try {
+      if (run.provider !== 'africastalking') throw new Error('not africastalking');
+      const env = envBlock(io.lines);
+      expect(env['AFRICASTALKING_USSD_SERVICE_CODE']).toBe(run.fake.serviceCode);
+      for (const [name, value] of Object.entries(env)) vi.stubEnv(name, value);
+      const verikit = createVerikit({ provider: createAfricasTalkingProvider(), secret });
+      // The allow-list the printed note asks for: the fake dials from loopback.
+      route = toNodeHandler(createDialInHandler({ verikit, allowList: createCallbackAllowList(['127.0.0.1']) }));
+      const phoneNumber = '+2348031130030';
+      const flow = await verikit.start({ kind: 'dial-in', phoneNumber });
+      expect(flow.ussdCode).toMatch(/^\*384\*1234\*\d{6}#$/);
+      // The dial as the printed line says: POST …/__fake/ussd/dial {"phoneNumber","code"}.
+      expect(io.lines.join('\n')).toContain(`POST ${run.fake.url}/__fake/ussd/dial {"phoneNumber","code"}`);
+      const dialled = await fetch(`${run.fake.url}/__fake/ussd/dial`, {
+        method: 'POST',
+        body: JSON.stringify({ phoneNumber, code: flow.ussdCode }),
+      });
+      expect(await dialled.json()).toMatchObject({ outcome: 'answered', kind: 'END' });
+      expect((await verikit.get(flow.id)).status).toBe('verified');
     } finally {
       await run.close();
       await new Promise((resolve) => app.close(resolve));

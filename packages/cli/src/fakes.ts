@@ -171,6 +171,9 @@ export const fakes: Readonly<Record<FakeProvider, (flags: FakeFlags, io: CliIo) 
         `TWILIO_API_BASE_URL=${settings.apiBaseUrl}`,
         // A Twilio magic "from" number: the fake, like Twilio's test credentials, accepts it.
         'TWILIO_FROM=+15005550006',
+        // Twilio's WhatsApp sandbox sender, and the approved template the fake knows.
+        'TWILIO_WHATSAPP_FROM=+14155238886',
+        `TWILIO_WHATSAPP_CONTENT_SID=${fake.whatsappContentSid}`,
       ],
       notes: [`outbox:   GET ${fake.url}/__fake/outbox`, ...magicLines(twilioMagicNumbers, twilioMagicDescriptions)],
     };
@@ -190,10 +193,14 @@ export const fakes: Readonly<Record<FakeProvider, (flags: FakeFlags, io: CliIo) 
         secretLine('AFRICASTALKING_API_KEY', settings.apiKey, flags.apiKey !== undefined),
         `AFRICASTALKING_BASE_URL=${settings.baseUrl}`,
         `AFRICASTALKING_SENDER_ID=${sender}`,
+        // The code the fake serves: with it the env-only provider has dial-in (kind: 'dial-in' flows).
+        `AFRICASTALKING_USSD_SERVICE_CODE=${fake.serviceCode}`,
       ],
       notes: [
         `USSD sessions: ${flags.webhookUrl === undefined ? 'none (pass --webhook-url, your USSD callback)' : displayUrl(flags.webhookUrl)}`,
+        `dial-in:  --webhook-url is your createDialInHandler route (@verikit/http); its allow-list must take 127.0.0.1`,
         `outbox:   GET ${fake.url}/__fake/outbox   dial ${fake.serviceCode}: POST ${fake.url}/__fake/ussd/dial {"phoneNumber","code"}`,
+        `          a dial-in flow's code is the view's ussdCode (${fake.serviceCode.slice(0, -1)}*<reference>#)`,
         ...magicLines(africasTalkingMagicNumbers, africasTalkingMagicDescriptions),
       ],
     };

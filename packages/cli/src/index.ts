@@ -3,8 +3,7 @@
  *
  * @module
  */
-export { runCli, usage } from './run-cli.js';
-export { runSandboxCommand, sandboxUsage } from './sandbox-command.js';
+/** @public Documented in the README: the command as a library, with the output of one's own, for tests. */
+export { runCli } from './run-cli.js';
 export type { FakeRun, FakeProvider, FakeFlags } from './fakes.js';
-export { processIo, type CliIo } from './cli-io.js';
-export { formatEvent } from './format-event.js';
+export type { CliIo } from './cli-io.js';

@@ -6,7 +6,7 @@ import { parsePort } from './port-flag.js';
 import { startFailureMessage } from './start-failure.js';
 
 /** The help text of `verikit sandbox`. */
-export const sandboxUsage = `Usage: verikit sandbox [options]
+const sandboxUsage = `Usage: verikit sandbox [options]
 
 Runs a fake of a provider's API on 127.0.0.1 (docs/sandbox.md): the gateway service by default, or Termii's,
 Twilio's or Africa's Talking's public API. Prints a .env block that points the provider at it, then every request it answers.

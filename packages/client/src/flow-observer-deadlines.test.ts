@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { phoneNumber, startFlowServer, type FlowServer } from './client.fixtures.js';
 import { createFlowClient } from './create-flow-client.js';
+import type { FlowView } from './flow-view.js';
 
 let server: FlowServer | undefined;
 const cleanups: Array<() => void> = [];
@@ -61,5 +62,30 @@ describe("FlowObserver: deadlines on the server's clock", () => {
     await vi.waitFor(() => expect(observer.getCurrentResult().connection).toBe('closed'));
     const reads = server.requests.filter((request) => request.method === 'GET' && !request.path.endsWith('/stream'));
     expect(reads.map((request) => request.path)).toEqual([`/flows/${started.id}`]);
+  });
+
+  it('a follow-only client on a fast clock reads nothing for a deadline before the server first answers', async () => {
+    const skew = -300_000; // the device is 5 minutes ahead: every deadline looks long past
+    server = await startFlowServer({ clock: { now: () => Date.now() + skew }, policies: { resendCooldownMs: 5_000 } });
+    // The flow was started elsewhere; this client is handed its id and secret (a second device).
+    const answer = await fetch(`${server.url}/flows`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ kind: 'phone', phoneNumber }),
+    });
+    const { flowSecret, ...started } = (await answer.json()) as FlowView & { flowSecret: string };
+    const follower = createFlowClient({
+      baseUrl: server.url,
+      fetch: datedFetch(skew),
+      headers: { 'verikit-flow-secret': flowSecret },
+      storage: false,
+    });
+    const observer = follower.observe(started.id, { initialView: started });
+    cleanups.push(observer.subscribe(() => undefined));
+    await vi.waitFor(() => expect(observer.getCurrentResult().connection).toBe('open'));
+    await vi.waitFor(() => expect(observer.resendInMs()).toBeGreaterThan(2_000));
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    const reads = server.requests.filter((request) => request.method === 'GET' && !request.path.endsWith('/stream'));
+    expect(reads).toEqual([]);
   });
 });

@@ -198,12 +198,12 @@ export class FlowObserver extends Subscribable<FlowObserverListener> {
     this.#scheduleDeadline();
   }
 
-  /** The clock estimate changed: the same view, with its deadlines on this device's clock again. */
+  /** The clock estimate changed or became known: the same view, with its deadlines on this device's clock again. */
   #clockChanged(): void {
     const { view, error, connection, localResendAvailableAt, localExpiresAt } = this.#result;
     const next = this.#resultFor(view, error, connection);
-    if (next.localResendAvailableAt === localResendAvailableAt && next.localExpiresAt === localExpiresAt) return;
-    this.#set(next);
+    if (next.localResendAvailableAt !== localResendAvailableAt || next.localExpiresAt !== localExpiresAt)
+      this.#set(next);
     this.#scheduleDeadline();
   }
 
@@ -250,7 +250,9 @@ export class FlowObserver extends Subscribable<FlowObserverListener> {
     if (this.#deadlineTimer !== undefined) timers.clearTimeout(this.#deadlineTimer);
     this.#deadlineTimer = undefined;
     const view = this.#result.view;
-    if (this.#run === undefined || view === undefined || view.done) return;
+    // Before any answer the clock estimate is a guess: a fast device clock would put every deadline in the
+    // past and read at once. The first answer (the stream's, which is under way) schedules it again.
+    if (this.#run === undefined || view === undefined || view.done || !this.#transport.clock.answered) return;
     let next: { key: string; at: number } | undefined;
     for (const [name, serverAt] of [
       ['resend', view.resendAvailableAt],

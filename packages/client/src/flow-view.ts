@@ -1,5 +1,5 @@
 /** The kinds of flow a server runs. */
-export type FlowKind = 'ussd' | 'phone' | 'identity';
+export type FlowKind = 'ussd' | 'phone' | 'identity' | 'dial-in';
 
 /** Every status a flow can show. What to render for each is in docs/ui.md. */
 export type FlowStatus =
@@ -63,7 +63,7 @@ export interface FlowView {
   readonly resendAvailableAt?: number;
   /** When the code or USSD session stops being valid (server clock). */
   readonly expiresAt?: number;
-  /** USSD only: the code to dial. */
+  /** USSD and dial-in: the code to dial (dial-in: with the flow's one-time reference in it). */
   readonly ussdCode?: string;
   /** USSD only: the OTP to enter after dialling. */
   readonly otp?: string;
@@ -82,7 +82,7 @@ export interface FlowView {
   readonly serverTime?: number;
 }
 
-/** What `start` takes: one of the three flow kinds and its fields. */
+/** What `start` takes: one of the flow kinds and its fields. */
 export type StartFlowInput =
   | {
       /** A USSD flow: the user dials a code and enters the OTP shown. */
@@ -99,6 +99,12 @@ export type StartFlowInput =
       readonly channel?: 'sms' | 'voice' | 'whatsapp';
       /** The sender ID or number the code comes from, where the provider lets you choose. */
       readonly from?: string;
+    }
+  | {
+      /** A dial-in flow: the user dials the `ussdCode` of the view; the carrier reports which number dialled. */
+      readonly kind: 'dial-in';
+      /** The number being verified, in E.164. Absent: the flow records which number dialled. */
+      readonly phoneNumber?: string;
     }
   | {
       /** An identity flow: a code sent to the number registered for a BVN or NIN. */

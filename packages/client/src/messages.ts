@@ -11,6 +11,8 @@ const en: MessageCatalogue = {
   'verikit.error.code_invalid': 'That code is not correct.',
   'verikit.error.attempts_exhausted': 'Too many wrong codes. Ask for a new code.',
   'verikit.error.dial_failed': 'The verification did not go through.',
+  'verikit.error.superseded':
+    'A newer verification for this number was started elsewhere. Get a new code to continue here.',
   'verikit.error.outcome_unknown': 'We could not confirm the code was sent.',
   'verikit.error.provider_unavailable': 'The service is unavailable. Try again in a moment.',
   'verikit.error.provider_rejected': 'The service refused the request.',
@@ -61,6 +63,8 @@ const fr: MessageCatalogue = {
   'verikit.error.code_invalid': "Ce code n'est pas correct.",
   'verikit.error.attempts_exhausted': 'Trop de codes erronés. Demandez un nouveau code.',
   'verikit.error.dial_failed': "La vérification n'a pas abouti.",
+  'verikit.error.superseded':
+    'Une vérification plus récente de ce numéro a été lancée ailleurs. Demandez un nouveau code pour continuer ici.',
   'verikit.error.outcome_unknown': "Nous n'avons pas pu confirmer l'envoi du code.",
   'verikit.error.provider_unavailable': 'Le service est indisponible. Réessayez dans un instant.',
   'verikit.error.provider_rejected': 'Le service a refusé la demande.',

@@ -59,4 +59,19 @@ describe('ServerClock', () => {
     expect(clock.observeServerTime(undefined, 0, 1)).toBe(false);
     expect(clock.offsetMs).toBe(0);
   });
+
+  it('is answered from the first answer on, with or without a time in it; listeners hear that once, then each change', () => {
+    const clock = new ServerClock();
+    let heard = 0;
+    clock.onChange(() => {
+      heard += 1;
+    });
+    expect(clock.answered).toBe(false);
+    expect(clock.observeResponse(answer(undefined), 0, 1)).toBe(false);
+    expect([clock.answered, heard, clock.offsetMs]).toEqual([true, 1, 0]);
+    clock.observeResponse(answer(undefined), 2, 3);
+    expect(heard).toBe(1);
+    clock.observe(10_000, 10_000, 0, 10);
+    expect(heard).toBe(2);
+  });
 });

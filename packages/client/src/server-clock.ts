@@ -10,9 +10,21 @@
 export class ServerClock {
   #low = -Infinity;
   #high = Infinity;
+  #answered = false;
   readonly #listeners = new Set<() => void>();
 
-  /** Calls `listener` whenever the estimate changes (deadlines on this device's clock move); returns the unsubscribe. */
+  /**
+   * Whether the server has answered yet: before that the estimate is a guess (0); after, it holds what the
+   * answers told (nothing, for an answer that carried no time: then the device's clock is trusted).
+   */
+  get answered(): boolean {
+    return this.#answered;
+  }
+
+  /**
+   * Calls `listener` whenever the estimate changes (deadlines on this device's clock move), and on the
+   * first answer (the estimate is known, even when it stays 0); returns the unsubscribe.
+   */
   onChange(listener: () => void): () => void {
     this.#listeners.add(listener);
     return () => this.#listeners.delete(listener);
@@ -49,18 +61,32 @@ export class ServerClock {
       this.#low = nextLow;
       this.#high = nextHigh;
     }
-    if (this.offsetMs === before) return false;
-    for (const listener of [...this.#listeners]) listener();
-    return true;
+    const changed = this.offsetMs !== before;
+    if (changed) this.#notify();
+    else this.#heard();
+    return changed;
   }
 
-  /** Records a response's `Date` header, for a request sent at `sentAt` and answered at `receivedAt`. */
+  /**
+   * Records a response's `Date` header, for a request sent at `sentAt` and answered at `receivedAt`; an
+   * answer without one (a cross-origin server that does not expose it) still counts as an answer.
+   */
   observeResponse(response: Response, sentAt: number, receivedAt: number): boolean {
     const header = response.headers.get('date');
-    if (header === null) return false;
-    const date = Date.parse(header);
-    if (!Number.isFinite(date)) return false;
-    return this.observe(date, date + 999, sentAt, receivedAt);
+    const date = header === null ? Number.NaN : Date.parse(header);
+    if (Number.isFinite(date) && this.observe(date, date + 999, sentAt, receivedAt)) return true;
+    this.#heard();
+    return false;
+  }
+
+  /** The first answer makes the estimate known, even unchanged. */
+  #heard(): void {
+    if (!this.#answered) this.#notify();
+  }
+
+  #notify(): void {
+    this.#answered = true;
+    for (const listener of [...this.#listeners]) listener();
   }
 
   /**

@@ -31,7 +31,15 @@ export {
   type FlowEvent,
   type FlowEventListener,
   type FlowEventType,
+  type CircuitEvent,
+  type CircuitEventListener,
+  type CircuitEventType,
+  type EventWebhookFailure,
+  type EventWebhookGiveUpReason,
+  type EventWebhookOptions,
 } from './engine/create-verikit.js';
+/** @public Implemented by a flow store that shares the event webhook's work between instances (Redis). */
+export type { EventOutbox, TakenEvent } from './store/event-outbox.js';
 export type { ReviewNumber } from './flows/review-numbers.js';
 /** @public Tuning the send guard: the limits an application starts from. */
 export { defaultGuardLimits, type GuardLimit, type PrefixLimit, type SendGuardOptions } from './guard/guard-options.js';
@@ -52,10 +60,21 @@ export { startInputSchema, userEventSchema, sendSmsInputSchema, sendWhatsAppInpu
 export type { FlowView, FlowViewError } from './engine/view.js';
 export { receiveDefaults } from './inbound/receive-delivery.js';
 export { errorMessageIds, messageIdOf, unknownErrorMessageId } from './engine/message-ids.js';
-export { MemoryChangeBus, type FlowChangeBus, type FlowListener } from './engine/change-bus.js';
+export {
+  MemoryChangeBus,
+  type FlowChangeBus,
+  type FlowListener,
+  type PublishingWrite,
+} from './engine/change-bus.js';
 export { defaultPolicies, type FlowPolicies } from './flows/policies.js';
 export type { FlowStatus } from './flows/machines.js';
 export type { FlowKind, FlowError, DeliveryStatus } from './flows/flow-context.js';
-export { recordSchemaVersion, type FlowRecord, type FlowStore, type LimitResult } from './store/flow-store.js';
+export {
+  recordSchemaVersion,
+  type FlowRecord,
+  type FlowStore,
+  type LimitResult,
+  type StoreCall,
+} from './store/flow-store.js';
 export { KeyvFlowStore, createMemoryKeyv } from './store/keyv-flow-store.js';
 export type { Telemetry, TelemetryAttributes, TelemetryCounter, TelemetryHistogram } from './telemetry/telemetry.js';

@@ -1,5 +1,5 @@
 import { ProviderRejectedError, type ProviderCallContextV1 } from '@verikit/provider';
-import { createHttpClient, redactMessage, statusError } from '@verikit/provider-utils';
+import { answered, createHttpClient, failedAnswer, redactMessage, statusError } from '@verikit/provider-utils';
 import { gatewayEndpoints, type GatewayOperation } from './endpoints.js';
 import { readEnvelope, type Envelope } from './envelope.js';
 import type { ResolvedGatewaySettings } from './gateway-settings-schema.js';
@@ -79,38 +79,26 @@ export function createGatewayClient(options: ResolvedGatewaySettings): GatewayCl
         },
         context,
       );
-      const { status, text, durationMs } = answer;
+      const { status, text } = answer;
+      // The gateway's log lines are `verikit.gateway.*` whatever the provider's name.
+      const logged = { logger, provider: 'gateway', operation, answer };
       if (status < 200 || status > 299) {
         const reading = readEnvelope(operation, status, text);
-        const error = statusError(
-          `gateway ${operation}`,
-          status,
-          reading.ok ? redactMessage(reading.envelope.message, [apiKey]) : undefined,
+        throw failedAnswer(
+          logged,
+          statusError(
+            `gateway ${operation}`,
+            status,
+            reading.ok ? redactMessage(reading.envelope.message, [apiKey]) : undefined,
+          ),
         );
-        logger.warn('verikit.gateway.failed', { operation, status, error: error.code, durationMs });
-        throw error;
       }
       const reading = readEnvelope(operation, status, text);
-      if (!reading.ok) {
-        logger.warn('verikit.gateway.failed', {
-          operation,
-          status,
-          error: reading.error.code,
-          field: reading.error.field,
-          durationMs,
-        });
-        throw reading.error;
-      }
+      if (!reading.ok) throw failedAnswer(logged, reading.error, { field: reading.error.field });
       const endpoint = gatewayEndpoints[operation];
       const message = reading.envelope.message;
       const recognised = message === (reading.envelope.success ? endpoint.successMessage : endpoint.failureMessage);
-      logger.debug('verikit.gateway.response', {
-        operation,
-        status,
-        success: reading.envelope.success,
-        recognised,
-        durationMs,
-      });
+      answered(logged, { success: reading.envelope.success, recognised });
       return { status, envelope: reading.envelope };
     },
     rejected(operation, envelope) {

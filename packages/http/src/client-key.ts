@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import { InvalidInputError, type Logger } from '@verikit/provider';
+import type { RouteRequest } from './route-request.js';
 
 /**
  * Names the client a request comes from, for the send guard's per-client limit (docs/abuse.md).
@@ -13,7 +14,7 @@ export type ClientKeyFunction = (
 ) => string | undefined | Promise<string | undefined>;
 
 /** The client address in the server's bindings: `{ clientAddress }` (toHonoHandler) or `{ incoming }` (node). */
-function peerAddressOf(env: unknown): string | undefined {
+export function peerAddressOf(env: unknown): string | undefined {
   if (typeof env !== 'object' || env === null) return undefined;
   const given = (env as { clientAddress?: unknown }).clientAddress;
   if (typeof given === 'string' && given !== '') return given;
@@ -22,9 +23,9 @@ function peerAddressOf(env: unknown): string | undefined {
 }
 
 /** The last `X-Forwarded-For` entry (the address the proxy in front saw); junk there is refused. */
-function forwardedAddressOf(request: Request): string | undefined {
-  const header = request.headers.get('x-forwarded-for');
-  if (header === null) return undefined;
+function forwardedAddressOf(request: RouteRequest): string | undefined {
+  const header = request.header('x-forwarded-for');
+  if (header === undefined) return undefined;
   const last = header.split(',').at(-1)?.trim() ?? '';
   if (isIP(last.replace(/^\[|\]$/g, '')) === 0) {
     throw new InvalidInputError([
@@ -81,14 +82,14 @@ export function clientKeyResolver(options: {
   trustProxy: boolean;
   ipv6PrefixBits: number;
   logger: Logger;
-}): (request: Request, env: unknown) => Promise<string | undefined> {
+}): (request: RouteRequest) => Promise<string | undefined> {
   const { clientKey, trustProxy, ipv6PrefixBits, logger } = options;
   let warned = false;
-  return async (request, env) => {
-    const raw = (trustProxy ? forwardedAddressOf(request) : undefined) ?? peerAddressOf(env);
+  return async (request) => {
+    const raw = (trustProxy ? forwardedAddressOf(request) : undefined) ?? peerAddressOf(request.env);
     const address = raw === undefined ? undefined : clientAddressKey(raw, ipv6PrefixBits);
     if (clientKey !== undefined) {
-      const key = await clientKey(request, address);
+      const key = await clientKey(request.web, address);
       if (key === undefined || (typeof key === 'string' && key.length >= 1 && key.length <= 512)) return key;
       throw new TypeError('clientKey must return a string of 1 to 512 characters, or undefined');
     }

@@ -1,4 +1,5 @@
 import type { MiddlewareHandler } from 'hono';
+import { requestHeader } from './request-header.js';
 
 /** Cross-origin access for browsers on other origins. Without it, no CORS header is sent. */
 export interface CorsOptions {
@@ -29,11 +30,10 @@ export class Cors {
     this.#options = options;
   }
 
-  /** The value for `Access-Control-Allow-Origin`, or undefined when the request's origin is not allowed. */
-  allowedOrigin(request: Request): string | undefined {
+  /** The value for `Access-Control-Allow-Origin`, or undefined when the request's `Origin` is not allowed. */
+  allowedOrigin(origin: string | undefined): string | undefined {
     const options = this.#options;
-    const origin = request.headers.get('origin');
-    if (options === undefined || origin === null) return undefined;
+    if (options === undefined || origin === undefined) return undefined;
     const { origin: allowed } = options;
     if (allowed === '*') return '*';
     if (typeof allowed === 'string') return allowed === origin ? origin : undefined;
@@ -41,11 +41,11 @@ export class Cors {
     return allowed.includes(origin) ? origin : undefined;
   }
 
-  /** CORS headers for an actual (not preflight) response. */
-  headersFor(request: Request): Record<string, string> {
+  /** CORS headers for an actual (not preflight) response to a request with this `Origin`. */
+  headersFor(requestOrigin: string | undefined): Record<string, string> {
     const headers: Record<string, string> = {};
     if (this.#options === undefined) return headers;
-    const origin = this.allowedOrigin(request);
+    const origin = this.allowedOrigin(requestOrigin);
     if (this.#options.origin !== '*') headers.vary = 'Origin';
     if (origin === undefined) return headers;
     headers['access-control-allow-origin'] = origin;
@@ -57,7 +57,7 @@ export class Cors {
   /** The answer to an `OPTIONS` request on a route taking `methods`. */
   preflight(request: Request, methods: readonly string[]): Response {
     const allow = [...methods, 'OPTIONS'].join(', ');
-    const headers: Record<string, string> = { allow, ...this.headersFor(request) };
+    const headers: Record<string, string> = { allow, ...this.headersFor(request.headers.get('origin') ?? undefined) };
     const options = this.#options;
     if (options !== undefined && headers['access-control-allow-origin'] !== undefined) {
       delete headers['access-control-expose-headers'];
@@ -103,7 +103,7 @@ export function corsMiddleware(cors: Cors): MiddlewareHandler<CorsEnv> {
   return async (c, next) => {
     await next();
     if (c.get('corsDone') === true) return;
-    const response = withHeaders(c.res, cors.headersFor(c.req.raw));
+    const response = withHeaders(c.res, cors.headersFor(requestHeader(c.req.raw, c.env, 'origin')));
     if (response !== c.res) c.res = response;
   };
 }

@@ -1,16 +1,19 @@
-import { Hono, type Handler } from 'hono';
+import { Hono, type Context } from 'hono';
 import { z } from 'zod';
 import type { Verikit, FlowView } from '@verikit/core';
 import { defaultLogger, parseInput } from '@verikit/provider';
 import { clientKeyResolver } from './client-key.js';
 import { StreamCounter } from './stream-limits.js';
 import { Cors, corsMiddleware, type CorsEnv } from './cors.js';
-import { errorResponse } from './error-response.js';
+import { errorAnswer } from './error-response.js';
 import { ForbiddenError } from './errors/forbidden-error.js';
 import { MethodNotAllowedError } from './errors/method-not-allowed-error.js';
 import { RouteNotFoundError } from './errors/route-not-found-error.js';
 import type { FlowAction, FlowHandler, FlowHandlerOptions, FlowStartRequest } from './flow-handler-options.js';
 import { flowRoutes, type FlowRoute } from './flow-routes.js';
+import { responseOf } from './json-response.js';
+import { nodeFlowRoutes, withNodeFlowRoutes } from './node-flow-routes.js';
+import { jsonAnswer, webRouteRequest, type RouteAnswer, type RouteRequest } from './route-request.js';
 import { normalizeBasePath, routeMethods } from './route.js';
 import { webhookHandlerFor } from './webhooks/create-webhook-handler.js';
 
@@ -145,21 +148,31 @@ export function createFlowHandler(options: FlowHandlerOptions): FlowHandler {
   }
 
   /** The answer to an error; a 5xx goes to `onError` too (a failing logger does not change the answer). */
-  function fail(error: unknown, request: Request): Response {
-    const response = errorResponse(error);
-    if (response.status >= 500) {
+  function failAnswer(error: unknown, request: () => Request): RouteAnswer {
+    const { status, headers, body } = errorAnswer(error);
+    if (status >= 500) {
       try {
-        options.onError?.(error, request);
+        options.onError?.(error, request());
       } catch {
         // A failing logger must not change the answer.
       }
     }
-    return response;
+    return jsonAnswer(body, status, headers);
+  }
+  const fail = (error: unknown, request: Request): Response => responseOf(failAnswer(error, () => request));
+
+  /** Runs a flow route and answers its errors: the one way the Web path and Node's fast path answer (1320). */
+  async function answer(run: FlowRoute, request: RouteRequest, id: string | undefined): Promise<RouteAnswer> {
+    try {
+      return await run(request, id);
+    } catch (error) {
+      return failAnswer(error, () => request.web);
+    }
   }
 
-  /** One route: its methods (405 with `Allow` for the others), its preflight, its work, every error answered. */
-  function route(methods: readonly string[], run: FlowRoute, cors: Cors): Handler<CorsEnv> {
-    return async (c) => {
+  /** One route on the Web path: its methods (405 with `Allow` for the others), its preflight, its work. */
+  function route(methods: readonly string[], work: (c: Context<CorsEnv>) => Promise<Response>, cors: Cors) {
+    return async (c: Context<CorsEnv>): Promise<Response> => {
       const request = c.req.raw;
       try {
         if (request.method === 'OPTIONS') {
@@ -167,13 +180,20 @@ export function createFlowHandler(options: FlowHandlerOptions): FlowHandler {
           return cors.preflight(request, methods);
         }
         if (!methods.includes(request.method)) throw new MethodNotAllowedError(methods);
-        return await run(request, c.req.param('id'), c.env);
+        return await work(c);
       } catch (error) {
         return fail(error, request);
       }
     };
   }
+  const flowRoute = (methods: readonly string[], run: FlowRoute) =>
+    route(
+      methods,
+      async (c) => responseOf(await answer(run, webRouteRequest(c.req.raw, c.env), c.req.param('id'))),
+      flowCors,
+    );
 
+  const flowCors = new Cors(options.cors);
   const app = new Hono<CorsEnv>({ strict: false });
   if (options.cors !== undefined) app.use(corsMiddleware(new Cors(options.cors)));
   app.notFound((c) => fail(new RouteNotFoundError(), c.req.raw));
@@ -195,26 +215,39 @@ export function createFlowHandler(options: FlowHandlerOptions): FlowHandler {
       { logger, ...options.webhooks, verikit },
       { fieldPrefix: 'webhooks', requireSecret: configured },
     );
-    const answer = route(routeMethods.webhooks, (request) => handleWebhook(request), new Cors(undefined));
+    const webhook = route(routeMethods.webhooks, (c) => handleWebhook(c.req.raw), new Cors(undefined));
     // The webhook route answers servers, not browsers: no CORS header, whatever the options.
-    api.all(webhookPath, (c, next) => {
+    api.all(webhookPath, (c) => {
       c.set('corsDone', true);
-      return answer(c, next);
+      return webhook(c);
     });
   }
-  const flowCors = new Cors(options.cors);
-  api.all('/flows', route(routeMethods.flows, routes.start, flowCors));
-  api.all('/flows/:id', route(routeMethods.flow, routes.read, flowCors));
-  api.all('/flows/:id/events', route(routeMethods.events, routes.send, flowCors));
-  api.all('/flows/:id/stream', route(routeMethods.stream, routes.stream, flowCors));
-  api.all('/flows/:id/proof', route(routeMethods.proof, routes.proof, flowCors));
+  api.all('/flows', flowRoute(routeMethods.flows, routes.start));
+  api.all('/flows/:id', flowRoute(routeMethods.flow, routes.read));
+  api.all('/flows/:id/events', flowRoute(routeMethods.events, routes.send));
+  api.all('/flows/:id/stream', flowRoute(routeMethods.stream, routes.stream));
+  api.all('/flows/:id/proof', flowRoute(routeMethods.proof, routes.proof));
 
-  return async function handleFlowRequest(request: Request, env?: unknown): Promise<Response> {
+  async function handleFlowRequest(request: Request, env?: unknown): Promise<Response> {
     try {
       return await app.fetch(request, env);
     } catch (error) {
       // Hono rethrows what is not an `Error` (a hook that throws a string): answered all the same.
       return fail(error, request);
     }
+  }
+  // A webhook path below /flows would share paths with the flow routes: then Hono alone routes.
+  if (webhookPath !== undefined && receivesWebhooks && webhookPath.startsWith('/flows')) return handleFlowRequest;
+  const node = (run: FlowRoute, methods: readonly string[]) => ({ run, methods });
+  const table = {
+    prefix: `${basePath}/flows`,
+    start: node(routes.start, routeMethods.flows),
+    read: node(routes.read, routeMethods.flow),
+    events: node(routes.send, routeMethods.events),
+    stream: node(routes.stream, routeMethods.stream),
+    proof: node(routes.proof, routeMethods.proof),
   };
+  const cors =
+    options.cors === undefined ? undefined : (request: RouteRequest) => flowCors.headersFor(request.header('origin'));
+  return withNodeFlowRoutes(handleFlowRequest, nodeFlowRoutes(table, answer, cors));
 }

@@ -4,11 +4,11 @@ import { parseInput } from '@verikit/provider';
 import { readJsonBody } from './body/read-json-body.js';
 import { errorAnswer } from './error-response.js';
 import type { FlowAction, FlowStartRequest } from './flow-handler-options.js';
-import { jsonResponse } from './json-response.js';
 import { startOptionsOf } from './start-options.js';
 import type { StreamCounter } from './stream-limits.js';
-import { withPreparedStream, writesEventStreams } from './node-event-stream.js';
-import { openViewStream, prepareViewStream, type ViewStreamSource } from './view-stream.js';
+import { jsonAnswer, type RouteAnswer, type RouteRequest } from './route-request.js';
+import { LiveStreams } from './view-stream.js';
+import { readableOf } from './web-event-stream.js';
 
 /** What the flow routes need: the engine and the handler's checked options. */
 export interface FlowRouteDeps {
@@ -18,7 +18,7 @@ export interface FlowRouteDeps {
   readonly maxBodyBytes: number;
   readonly heartbeatMs: number;
   /** The send guard's client key of a request (docs/abuse.md). */
-  readonly clientKey: (request: Request, env: unknown) => Promise<string | undefined>;
+  readonly clientKey: (request: RouteRequest) => Promise<string | undefined>;
   /** Throws a `ForbiddenError` unless the `authorize` hook allows the action; undefined without a hook. */
   readonly authorize:
     | ((request: Request, flow: FlowView | FlowStartRequest, action: FlowAction) => Promise<void>)
@@ -34,8 +34,8 @@ export interface FlowRouteDeps {
 /** The request header that carries the flow secret (never a URL: URLs end up in logs and histories). */
 export const flowSecretHeader = 'verikit-flow-secret';
 
-/** One flow route: the request, the `:id` path parameter (percent-decoded, not yet validated) and the server's bindings. */
-export type FlowRoute = (request: Request, flowId: string | undefined, env?: unknown) => Promise<Response>;
+/** One flow route: the request and the `:id` path parameter (percent-decoded, not yet validated). */
+export type FlowRoute = (request: RouteRequest, flowId: string | undefined) => Promise<RouteAnswer>;
 
 /** Headers of the server-sent-events answer: never cached, never buffered by a proxy. */
 const streamHeaders: Readonly<Record<string, string>> = {
@@ -48,34 +48,38 @@ const streamHeaders: Readonly<Record<string, string>> = {
 /**
  * The work of each flow route, in the order of checks of decision 0401: id format, body (type,
  * size, JSON, schema), the flow read, `authorize`, and only then the engine. Routing, methods and
- * error answers are the handler's.
+ * error answers are the handler's, on the Web path and on Node's fast path alike (decision 1320).
  */
 export function flowRoutes(
   deps: FlowRouteDeps,
 ): Readonly<Record<'start' | 'read' | 'send' | 'stream' | 'proof', FlowRoute>> {
   const { verikit, basePath, maxBodyBytes, heartbeatMs } = deps;
-  const authorize = deps.authorize ?? (async () => undefined);
+  const live = new LiveStreams({ source: verikit, counter: deps.streams, heartbeatMs, describeError });
+  // The hook gets the Web `Request`, which Node's fast path builds only when a hook asks for it.
+  const authorize = async (request: RouteRequest, flow: FlowView | FlowStartRequest, action: FlowAction) => {
+    if (deps.authorize !== undefined) await deps.authorize(request.web, flow, action);
+  };
   /**
    * The flow id of a request that holds its flow secret. A missing or wrong secret is answered as an
    * unknown flow, before the store is read: it cannot tell a live flow from an unknown one.
    */
-  function ownedFlowId(request: Request, id: string | undefined): string {
+  function ownedFlowId(request: RouteRequest, id: string | undefined): string {
     const flowId = parseFlowId(id ?? '');
-    if (deps.requireFlowSecret && !verikit.isFlowSecret(flowId, request.headers.get(flowSecretHeader)))
+    if (deps.requireFlowSecret && !verikit.isFlowSecret(flowId, request.header(flowSecretHeader)))
       throw new FlowNotFoundError(flowId);
     return flowId;
   }
   return {
-    async start(request, _id, env) {
-      const input = verikit.parseStartInput(await readJsonBody(request, maxBodyBytes, env));
+    async start(request) {
+      const input = verikit.parseStartInput(await readJsonBody(request, maxBodyBytes));
       await authorize(request, input, 'start');
-      const client = await deps.clientKey(request, env);
+      const client = await deps.clientKey(request);
       const view = await verikit.start(input, {
         ...startOptionsOf(request),
         ...(client === undefined ? {} : { client }),
       });
       // The flow secret goes only to whoever started the flow (or repeats its start with the same key or owner).
-      return jsonResponse({ ...view, flowSecret: verikit.flowSecret(view.id) }, 201, {
+      return jsonAnswer({ ...view, flowSecret: verikit.flowSecret(view.id) }, 201, {
         location: `${basePath}/flows/${encodeURIComponent(view.id)}`,
       });
     },
@@ -83,105 +87,49 @@ export function flowRoutes(
       const flowId = ownedFlowId(request, id);
       const view = await verikit.get(flowId);
       await authorize(request, view, 'read');
-      return jsonResponse(view);
+      return jsonAnswer(view);
     },
-    async send(request, id, env) {
+    async send(request, id) {
       const flowId = ownedFlowId(request, id);
-      const event = parseInput(userEventSchema, await readJsonBody(request, maxBodyBytes, env), 'event');
+      const event = parseInput(userEventSchema, await readJsonBody(request, maxBodyBytes), 'event');
       // The hook needs the flow; without one, `send` reads it anyway and answers the same 404.
-      if (deps.authorize !== undefined) await deps.authorize(request, await verikit.get(flowId), 'send');
-      const client =
-        event.type === 'resend' || event.type === 'restart' ? await deps.clientKey(request, env) : undefined;
-      return jsonResponse(await verikit.send(flowId, event, client === undefined ? undefined : { client }));
+      if (deps.authorize !== undefined) await deps.authorize(request.web, await verikit.get(flowId), 'send');
+      const client = event.type === 'resend' || event.type === 'restart' ? await deps.clientKey(request) : undefined;
+      return jsonAnswer(await verikit.send(flowId, event, client === undefined ? undefined : { client }));
     },
-    async stream(request, id, env) {
+    async stream(request, id) {
       const flowId = ownedFlowId(request, id);
-      // Taken before the subscription, given back when it ends (every way a stream ends unsubscribes once).
-      const release = deps.streams.take(await deps.clientKey(request, env), flowId);
-      const source: ViewStreamSource = {
-        ...flowSource(verikit, flowId, release),
+      // The checks run here; what the stream keeps is its own object, never the request (decision 1330).
+      const stream = await live.open({
+        flowId,
+        client: await deps.clientKey(request),
+        lastEventId: lastEventIdOf(request.header('last-event-id')),
         check: (view) => authorize(request, view, 'stream'),
-        heartbeatMs,
-        describeError,
-        lastEventId: lastEventIdOf(lastEventIdHeader(request, env)),
-      };
-      try {
-        // Every check above runs either way; on Node (toNodeHandler) the adapter then writes the events itself.
-        if (writesEventStreams(env)) {
-          const prepared = await prepareViewStream(source);
-          if (prepared === undefined) return noStream(release);
-          return withPreparedStream(new Response(null, { headers: streamHeaders }), prepared);
-        }
-        const stream = await openViewStream({ ...source, signal: request.signal });
-        if (stream === undefined) return noStream(release);
-        return new Response(stream, { headers: streamHeaders });
-      } catch (error) {
-        release();
-        throw error;
-      }
+      });
+      // 204: the flow is done and the client saw its last version (an EventSource stops reconnecting).
+      if (stream === undefined) return { status: 204, headers: { 'cache-control': 'no-store' } };
+      // On Node (toNodeHandler) the adapter, or Node's fast path, writes the events straight to node's response.
+      if (request.incoming !== undefined) return { status: 200, headers: streamHeaders, stream };
+      return { status: 200, headers: streamHeaders, body: readableOf(stream, request.web.signal) };
     },
     // A proof that the flow is verified, for the browser to hand to the app's signup endpoint, which
     // redeems it with `verikit.redeemProof`. No body is read: the proof's life is the server's choice.
     async proof(request, id) {
       const flowId = ownedFlowId(request, id);
       // As for `send`: the hook needs the flow; without one, `issueProof` reads it and answers the same 404.
-      if (deps.authorize !== undefined) await deps.authorize(request, await verikit.get(flowId), 'proof');
+      if (deps.authorize !== undefined) await deps.authorize(request.web, await verikit.get(flowId), 'proof');
       const { token, expiresAt } = await verikit.issueProof(
         flowId,
         deps.proofTtlMs === undefined ? undefined : { ttlMs: deps.proofTtlMs },
       );
-      return jsonResponse({ token, expiresAt }, 201);
+      return jsonAnswer({ token, expiresAt }, 201);
     },
-  };
-}
-
-/**
- * The parts of a stream's source that live as long as the stream, made in a scope of their own: closures made in
- * the route would share its scope, and keep the request (and the `Request` and `AbortController` a read of its
- * headers builds) alive for as long as the stream is open.
- */
-function flowSource(
-  verikit: Verikit,
-  flowId: string,
-  release: () => void,
-): Pick<ViewStreamSource, 'subscribe' | 'ready' | 'read'> {
-  return {
-    subscribe: (listener) => {
-      const unsubscribe = verikit.subscribe(flowId, listener);
-      return () => {
-        unsubscribe();
-        release();
-      };
-    },
-    ready: () => verikit.subscribed(flowId),
-    read: () => verikit.get(flowId),
   };
 }
 
 /** The body of a stream's `error` event: the body an error answer would have. */
 function describeError(error: unknown): unknown {
   return errorAnswer(error).body;
-}
-
-/** 204: the flow is done and the client saw its last version (an EventSource stops reconnecting); no slot is held. */
-function noStream(release: () => void): Response {
-  release();
-  return new Response(null, { status: 204, headers: { 'cache-control': 'no-store' } });
-}
-
-/**
- * The `Last-Event-ID` header: from node's request when served by toNodeHandler, since reading the headers of
- * @hono/node-server's lightweight `Request` builds a full one (with an `AbortController`), which then lives as
- * long as the stream.
- */
-function lastEventIdHeader(request: Request, env: unknown): string | undefined {
-  if (writesEventStreams(env)) {
-    const value = (env as { incoming: { headers: Record<string, string | string[] | undefined> } }).incoming.headers[
-      'last-event-id'
-    ];
-    return typeof value === 'string' ? value : undefined;
-  }
-  return request.headers.get('last-event-id') ?? undefined;
 }
 
 function lastEventIdOf(value: string | undefined): number | undefined {

@@ -63,11 +63,16 @@ export class SwitchableMap extends Map<string, unknown> {
   }
 }
 
-/** A listening node:http server on 127.0.0.1, port 0, set up as docs/http.md shows. */
+/**
+ * A listening node:http server on 127.0.0.1, port 0, set up as docs/http.md shows. With `VERIKIT_HTTP_WEB_PATH=1`
+ * (CI runs the HTTP tests once more so), the flow handler is wrapped: toNodeHandler then serves its flow routes on
+ * the Web path instead of Node's fast path (decision 1320), and every test runs on that path too.
+ */
 export async function listen(
-  handler: (request: Request) => Promise<Response>,
+  handler: (request: Request, env?: unknown) => Promise<Response>,
 ): Promise<{ server: Server; url: string; close: () => Promise<void> }> {
-  const server = answerClientErrors(createServer(toNodeHandler(handler)));
+  const served = process.env.VERIKIT_HTTP_WEB_PATH === '1' ? webPathOf(handler) : handler;
+  const server = answerClientErrors(createServer(toNodeHandler(served)));
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   const { port } = server.address() as AddressInfo;
@@ -80,6 +85,13 @@ export async function listen(
       await once(server, 'close');
     },
   };
+}
+
+/** The same handler without its Node fast path: toNodeHandler serves it through a Web `Request` and `Response`. */
+export function webPathOf(
+  handler: (request: Request, env?: unknown) => Promise<Response>,
+): (request: Request, env?: unknown) => Promise<Response> {
+  return (request, env) => handler(request, env);
 }
 
 export interface HttpSetup {

@@ -1,11 +1,14 @@
-/** Headers on every JSON answer: views may carry a USSD OTP, so nothing is cached. */
-const jsonHeaders: Readonly<Record<string, string>> = {
-  'content-type': 'application/json; charset=utf-8',
-  'cache-control': 'no-store',
-  'x-content-type-options': 'nosniff',
-};
+import { withPreparedStream } from './node-event-stream.js';
+import { jsonAnswer, type RouteAnswer } from './route-request.js';
+
+/** A route's answer as a `Response` (an event stream for toNodeHandler rides on it, decision 0511). */
+export function responseOf(answer: RouteAnswer): Response {
+  // A headers object of its own: @hono/node-server's lightweight `Response` adds `Content-Length` to the one given.
+  const response = new Response(answer.body ?? null, { status: answer.status, headers: { ...answer.headers } });
+  return answer.stream === undefined ? response : withPreparedStream(response, answer.stream);
+}
 
 /** A JSON response with the handler's standard headers. */
 export function jsonResponse(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(body), { status, headers: { ...jsonHeaders, ...headers } });
+  return responseOf(jsonAnswer(body, status, headers));
 }

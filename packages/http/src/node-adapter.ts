@@ -3,6 +3,7 @@ import { getRequestListener, RequestError } from '@hono/node-server';
 import { InvalidInputError } from '@verikit/provider';
 import { errorResponse, internalErrorResponse } from './error-response.js';
 import { markWritesEventStreams, preparedStreamOf, writeEventStream } from './node-event-stream.js';
+import { nodeFlowRoutesOf } from './node-flow-routes.js';
 
 /** A node:http request listener. */
 export type NodeHandler = (req: IncomingMessage, res: ServerResponse) => void;
@@ -31,7 +32,10 @@ export interface NodeHandlerOptions {
  *   the stream's head, and this adapter writes the events straight to node's response (decision 0511).
  *   A handler that wraps the flow handler must pass its `Response` on as it is;
  * - a body the handler did not read (too large, refused) is drained after the answer, so the client
- *   receives it and the connection stays usable.
+ *   receives it and the connection stays usable;
+ * - a handler made by `createFlowHandler` (not one wrapping it) has its flow routes answered straight on node's
+ *   request and response, without a `Request`, a `Response` or Hono's routing, by the same route functions
+ *   (decision 1320); preflights, 405s, the webhook route and unusual paths or hosts take the way above.
  *
  * A request node can parse but not turn into a URL (no `Host`, a malformed one, a backslash in the
  * path) is a JSON 400 `invalid_input`; a handler that throws is a generic JSON 500.
@@ -65,15 +69,26 @@ export function toNodeHandler(
       },
     },
   );
+  // The flow handler's own routes, answered straight on node's request and response (decision 1320).
+  const flowRoutes = nodeFlowRoutesOf(handler);
   return (req, res) => {
-    res.once('finish', () => releaseBody(req));
+    if (flowRoutes?.(req, res) === true) return;
+    // @hono/node-server reads no body of a GET or HEAD. One listener for every response, not a closure each: an
+    // open event stream keeps its listeners for its life (decision 1330).
+    if (req.method !== 'GET' && req.method !== 'HEAD') res.on('finish', releaseBody);
     void listener(req, res);
   };
 }
 
-/** The answer that tells @hono/node-server the response was written already (its `x-hono-already-sent`). */
+/**
+ * The answer that tells @hono/node-server the response was written already (its `x-hono-already-sent`). One for all:
+ * @hono/node-server keeps the answer for the life of the connection, and only reads it.
+ */
+let sent: Response | undefined;
+
 function alreadySent(): Response {
-  return new Response(null, { headers: { 'x-hono-already-sent': '1' } });
+  sent ??= new Response(null, { headers: { 'x-hono-already-sent': '1' } });
+  return sent;
 }
 
 /** The typed error for a request that has no usable URL, naming the part at fault and never echoing it. */
@@ -90,7 +105,8 @@ function requestErrorOf(error: RequestError): InvalidInputError {
  * refused (too large): left attached, it pauses the socket when its queue fills, and
  * @hono/node-server's drain of the rest stalls until it gives up and closes the connection.
  */
-function releaseBody(req: IncomingMessage): void {
+function releaseBody(this: ServerResponse): void {
+  const { req } = this;
   if (!req.readableEnded && !req.destroyed) req.removeAllListeners('data');
 }
 

@@ -17,7 +17,7 @@ export function markWritesEventStreams(bindings: object): void {
 }
 
 /** True when the handler was called by `toNodeHandler`, which writes prepared streams itself. */
-export function writesEventStreams(env: unknown): boolean {
+function writesEventStreams(env: unknown): boolean {
   return typeof env === 'object' && env !== null && (env as { [writesStreams]?: true })[writesStreams] === true;
 }
 
@@ -37,27 +37,41 @@ export function preparedStreamOf(response: Response): PreparedViewStream | undef
   return preparedStreams.get(response);
 }
 
+/** The stream each open response writes, for the one `close` listener they share. */
+const openStreams = new WeakMap<ServerResponse, PreparedViewStream>();
+
+/** Stops the stream of a response whose connection closed (it leaves its channel and gives its slot back). */
+function stopOnClose(this: ServerResponse): void {
+  openStreams.get(this)?.stop();
+}
+
 /**
- * Writes the answer's head, then the stream's events as they come, to node's response; stops the stream (it
- * unsubscribes and leaves the heartbeat) when the connection closes. The bytes go out as written, like a bare
- * node:http SSE server's: no Web stream, no reader loop, nothing kept per event.
+ * Writes the answer's head, then the stream's events as they come, to node's response; stops the stream when the
+ * connection closes. The bytes go out as written, like a bare node:http SSE server's: no Web stream, no reader loop,
+ * nothing kept per event, and no closure per stream: the response is the stream's sink, and every response shares
+ * one `close` listener (decision 1330).
  */
 export function writeEventStream(response: Response, prepared: PreparedViewStream, outgoing: ServerResponse): void {
   const headers: Record<string, string> = {};
   response.headers.forEach((value, name) => {
     headers[name] = value;
   });
-  outgoing.writeHead(response.status, headers);
-  let ended = false;
-  const stop = prepared({
-    write: (bytes) => {
-      if (!ended) outgoing.write(bytes);
-    },
-    close: () => {
-      ended = true;
-      outgoing.end();
-    },
-  });
-  if (outgoing.destroyed) stop();
-  else outgoing.once('close', stop);
+  writePreparedStream(response.status, headers, prepared, outgoing);
+}
+
+/** {@link writeEventStream} from a status and headers (Node's fast path of the flow routes, decision 1320). */
+export function writePreparedStream(
+  status: number,
+  headers: Readonly<Record<string, string>>,
+  prepared: PreparedViewStream,
+  outgoing: ServerResponse,
+): void {
+  outgoing.writeHead(status, headers);
+  prepared.start(outgoing);
+  if (outgoing.destroyed) {
+    prepared.stop();
+    return;
+  }
+  openStreams.set(outgoing, prepared);
+  outgoing.on('close', stopOnClose);
 }

@@ -1,4 +1,5 @@
 import { InvalidInputError } from '@verikit/core';
+import type { RouteRequest } from './route-request.js';
 
 /** The request header naming a start, as Stripe's: a repeat with the same key returns the same flow. */
 export const idempotencyKeyHeader = 'idempotency-key';
@@ -17,9 +18,9 @@ const ownerPattern = /^[A-Za-z0-9_-]{22,128}$/;
  * The engine's start options a request carries: its `Idempotency-Key` and its owner token. A value
  * of the wrong form is refused (`invalid_input` naming the header), never echoed.
  */
-export function startOptionsOf(request: Request): { idempotencyKey?: string; owner?: string } {
-  const key = request.headers.get(idempotencyKeyHeader)?.trim();
-  const owner = request.headers.get(ownerHeader)?.trim();
+export function startOptionsOf(request: RouteRequest): { idempotencyKey?: string; owner?: string } {
+  const key = request.header(idempotencyKeyHeader)?.trim();
+  const owner = request.header(ownerHeader)?.trim();
   const issues = [
     ...(key === undefined || idempotencyKeyPattern.test(key)
       ? []

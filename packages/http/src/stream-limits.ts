@@ -32,9 +32,9 @@ export class StreamCounter {
 
   /**
    * Takes a slot for a stream of `flowId` by `client` (undefined: counted per flow only), or throws
-   * a `RateLimitedError`. Returns the release, which gives the slot back once, however often called.
+   * a `RateLimitedError`. Whoever takes a slot gives it back with {@link release}, once.
    */
-  take(client: string | undefined, flowId: string): () => void {
+  take(client: string | undefined, flowId: string): void {
     const { perClient, perFlow } = this.#limits;
     if ((this.#perFlow.get(flowId) ?? 0) >= perFlow)
       throw this.#refusal(`at most ${perFlow} live streams per flow: close one first`);
@@ -42,13 +42,12 @@ export class StreamCounter {
       throw this.#refusal(`at most ${perClient} live streams per client: close one first`);
     add(this.#perFlow, flowId, 1);
     if (client !== undefined) add(this.#perClient, client, 1);
-    let released = false;
-    return () => {
-      if (released) return;
-      released = true;
-      add(this.#perFlow, flowId, -1);
-      if (client !== undefined) add(this.#perClient, client, -1);
-    };
+  }
+
+  /** Gives back a slot {@link take} gave (a stream keeps its client and flow, not a closure per stream). */
+  release(client: string | undefined, flowId: string): void {
+    add(this.#perFlow, flowId, -1);
+    if (client !== undefined) add(this.#perClient, client, -1);
   }
 
   /** Live streams now, for tests and metrics. */

@@ -75,7 +75,7 @@ describe('GET /flows/:id/stream: server-sent events of the view', () => {
     await vi.waitFor(() => expect(setup!.bus.active).toBe(0));
   });
 
-  it('unsubscribes when the client aborts: no listener remains', async () => {
+  it('the streams of a flow share one subscription, which ends with the last of them', async () => {
     setup = await setupHttp();
     const view = await startPhone();
     const controllers = Array.from({ length: 5 }, () => new AbortController());
@@ -87,10 +87,14 @@ describe('GET /flows/:id/stream: server-sent events of the view', () => {
       await events.nextView();
       readers.push(events);
     }
-    expect(setup.bus.active).toBe(5);
-    for (const controller of controllers) controller.abort();
+    expect([setup.bus.active, setup.bus.subscriptions]).toEqual([1, 1]);
+    for (const controller of controllers.slice(0, 4)) controller.abort();
+    // The last stream still follows the flow after the others went away.
+    await postJson(`${setup.url}/flows/${view.id}/events`, { type: 'submit-code', code: '000000' });
+    expect((await readers[4]!.nextView())?.view.version).toBe(view.version + 1);
+    expect(setup.bus.active).toBe(1);
+    controllers[4]!.abort();
     await vi.waitFor(() => expect(setup!.bus.active).toBe(0));
-    expect(setup.bus.subscriptions).toBe(5);
     // The flow still works, and a change reaches no dead stream.
     const response = await postJson(`${setup.url}/flows/${view.id}/events`, { type: 'submit-code', code: '000000' });
     expect(response.status).toBe(200);

@@ -1,49 +1,76 @@
 import type { FlowListener, FlowView } from '@verikit/core';
+import type { StreamCounter } from './stream-limits.js';
 
-/** What {@link openViewStream} needs. */
-export interface ViewStreamSource {
+/** What the live streams need from the engine (a `Verikit` has all three). */
+interface LiveViewSource {
   /** Subscribes to the flow's committed views; returns the unsubscribe function. */
-  subscribe(listener: FlowListener): () => void;
+  subscribe(flowId: string, listener: FlowListener): () => void;
   /**
-   * Resolves once the subscription is live everywhere (a Redis SUBSCRIBE confirmed), so a change
-   * committed after the read below cannot be missed. Absent: the subscription is live at once.
+   * Resolves once the subscription is live everywhere (a Redis SUBSCRIBE confirmed), so a change committed after a
+   * read that follows cannot be missed.
    */
-  ready?: (() => Promise<void>) | undefined;
+  subscribed(flowId: string): Promise<void>;
   /** Reads the flow's current view. */
-  read(): Promise<FlowView>;
-  /** Called with the current view before the stream opens; throws to refuse it (403). */
-  check(view: FlowView): Promise<void>;
+  get(flowId: string): Promise<FlowView>;
+}
+
+/** What {@link LiveStreams} needs: the engine, the slots per client and flow, the heartbeat, the error events. */
+export interface LiveStreamsOptions {
+  readonly source: LiveViewSource;
+  /** Counts live streams per client and per flow: a stream takes a slot before it subscribes, gives it back once. */
+  readonly counter: StreamCounter;
   /**
-   * Interval of the `: heartbeat` comments that keep proxies from closing an idle stream. Each
-   * heartbeat also reads the flow again, so a stream learns that its flow is gone or the store is
-   * down (and catches a change the bus lost).
+   * Interval of the `: heartbeat` comments that keep proxies from closing an idle stream. Each heartbeat also reads
+   * the flow again, once for all its streams, so they learn that the flow is gone or the store is down (and catch a
+   * change the bus lost).
    */
-  heartbeatMs: number;
+  readonly heartbeatMs: number;
   /** The JSON body of the `error` event for an error that ends the stream (the same body as an error answer). */
-  describeError(error: unknown): unknown;
+  readonly describeError: (error: unknown) => unknown;
+}
+
+/** One stream asked for: whose, of which flow, and the route's checks. */
+export interface ViewStreamRequest {
+  readonly flowId: string;
+  /** The client key the per-client cap counts (undefined: counted per flow only). */
+  readonly client: string | undefined;
   /** The `Last-Event-ID` a reconnecting EventSource sent: the last version it saw. */
-  lastEventId?: number | undefined;
+  readonly lastEventId: number | undefined;
+  /** Called with the current view before the stream opens; throws to refuse it (403). */
+  readonly check: (view: FlowView) => Promise<void>;
+}
+
+/** Where a stream's events go: node's `ServerResponse` itself, or a sink over a Web `ReadableStream`'s controller. */
+interface EventSink {
+  /** Writes one event's bytes. */
+  write(bytes: Uint8Array): unknown;
+  /** Ends the stream, after its last event. */
+  end(): unknown;
+}
+
+/**
+ * A stream that passed its checks: {@link PreparedViewStream.start} begins writing its events to a sink,
+ * {@link PreparedViewStream.stop} ends it silently (the client went away).
+ */
+export interface PreparedViewStream {
+  start(sink: EventSink): void;
+  stop(): void;
 }
 
 /** How long an EventSource waits before reconnecting after a dropped connection. */
 const reconnectMs = 3000;
 const encoder = new TextEncoder();
 
-/** One server-sent event carrying a view; its id is the view's version. */
-function viewEvent(view: FlowView): string {
-  return `id: ${view.version}\nevent: view\ndata: ${JSON.stringify(view)}\n\n`;
-}
-
 /**
  * The bytes of a view's event, made once per view: a change bus hands the same frozen view to every
- * stream of the flow, so a change watched by 1,000 streams is serialized once, not 1,000 times.
+ * listener, so a change watched by 1,000 streams is serialized once, not 1,000 times.
  */
 const encodedEvents = new WeakMap<FlowView, Uint8Array>();
 
 function encodedEvent(view: FlowView): Uint8Array {
   let bytes = encodedEvents.get(view);
   if (bytes === undefined) {
-    bytes = encoder.encode(viewEvent(view));
+    bytes = encoder.encode(`id: ${view.version}\nevent: view\ndata: ${JSON.stringify(view)}\n\n`);
     encodedEvents.set(view, bytes);
   }
   return bytes;
@@ -54,202 +81,203 @@ function endEvent(version: number): Uint8Array {
   return encoder.encode(`event: end\ndata: ${JSON.stringify({ version })}\n\n`);
 }
 
-/** The event before a close on a failure: the typed error, as an error answer's body. */
-function errorEvent(body: unknown): Uint8Array {
-  return encoder.encode(`event: error\ndata: ${JSON.stringify(body)}\n\n`);
-}
-
 const heartbeatBytes = encoder.encode(': heartbeat\n\n');
 const retryBytes = encoder.encode(`retry: ${reconnectMs}\n\n`);
 
 /**
- * One timer per heartbeat interval for every open stream, instead of one per stream: an idle stream
- * then costs an entry in a set. A stream's first heartbeat comes within one interval of its opening.
+ * The live streams of one flow handler (decision 1330). A flow with open streams has one channel: one
+ * subscription to the engine and one heartbeat read for all its streams; each stream is one object.
+ * One timer beats for every channel. Nothing per stream is a closure: an open stream costs its object and an entry
+ * in its channel's set.
  */
-const heartbeats = new Map<
-  number,
-  { readonly beats: Set<() => void>; readonly timer: ReturnType<typeof setInterval> }
->();
+export class LiveStreams {
+  readonly options: LiveStreamsOptions;
+  readonly #channels = new Map<string, FlowChannel>();
+  #timer: ReturnType<typeof setInterval> | undefined;
 
-function onHeartbeat(intervalMs: number, beat: () => void): () => void {
-  let group = heartbeats.get(intervalMs);
-  if (group === undefined) {
-    const beats = new Set<() => void>();
-    const timer = setInterval(() => {
-      for (const each of beats) each();
-    }, intervalMs);
-    group = { beats, timer };
-    heartbeats.set(intervalMs, group);
+  constructor(options: LiveStreamsOptions) {
+    this.options = options;
   }
-  const { beats, timer } = group;
-  beats.add(beat);
-  return () => {
-    beats.delete(beat);
-    if (beats.size === 0 && heartbeats.get(intervalMs)?.beats === beats) {
-      clearInterval(timer);
-      heartbeats.delete(intervalMs);
+
+  /**
+   * Prepares a server-sent-events stream of a flow's views: the current view first, then every committed change,
+   * each once and in version order (older or repeated versions are dropped, so a change bus that delivers twice or
+   * out of order does no harm). Takes a slot (a `RateLimitedError` past a cap), subscribes, waits until the
+   * subscription is live, then reads and checks: no change between the read and the subscription is lost. Nothing
+   * is written before {@link PreparedViewStream.start}. Resolves to `undefined`, holding nothing, when there is nothing to
+   * send: the flow is done and the client already saw its last version (answer 204, which tells an EventSource to
+   * stop reconnecting).
+   */
+  async open(request: ViewStreamRequest): Promise<PreparedViewStream | undefined> {
+    const { flowId, client } = request;
+    this.options.counter.take(client, flowId);
+    let stream: ViewStream;
+    try {
+      stream = new ViewStream(this.#channel(flowId), client);
+    } catch (error) {
+      this.options.counter.release(client, flowId);
+      throw error;
     }
-  };
-}
-
-/** Where a stream's events go: a Web `ReadableStream`'s controller, or node's response (node-event-stream.ts). */
-interface EventSink {
-  /** Writes one event's bytes. */
-  write(bytes: Uint8Array): void;
-  /** Ends the stream (after its last event). */
-  close(): void;
-}
-
-/**
- * A stream that passed its checks: `start` begins writing its events to a sink and returns the function that stops
- * it (the client went away), which unsubscribes and stops its heartbeat.
- */
-export type PreparedViewStream = (sink: EventSink) => () => void;
-
-/**
- * Prepares a server-sent-events stream of a flow's views: the current view first, then every
- * committed change, each once and in version order (older or repeated versions are dropped, so
- * a change bus that delivers twice or out of order does no harm). Subscribes, waits until the
- * subscription is live, then reads and checks (`source.check`, which throws to refuse the stream): no change
- * between the read and the subscription is lost. Resolves to `undefined` when there is nothing
- * to send: the flow is done and the client already saw its last version (answer 204, which
- * tells an EventSource to stop reconnecting).
- *
- * The stream says why it ends (docs/decisions/0053-stream-says-why-it-ends.md): when the flow is
- * done, the final view then `event: end` with its version; when a heartbeat's read fails (the flow
- * is gone, the store is down), `event: error` with the typed error. Either way it then closes,
- * unsubscribing. It also closes, silently, when the function `start` returned is called.
- *
- * The checks all happen here, before anything is written: how the events are then written (a Web
- * `ReadableStream`, {@link openViewStream}; node's response, node-event-stream.ts) is the server's business.
- */
-export async function prepareViewStream(source: ViewStreamSource): Promise<PreparedViewStream | undefined> {
-  const early: FlowView[] = [];
-  let sink: FlowListener | undefined;
-  const unsubscribe = source.subscribe((view) => (sink === undefined ? early.push(view) : sink(view)));
-  let initial: FlowView;
-  try {
-    await source.ready?.();
-    initial = await source.read();
-    await source.check(initial);
-  } catch (error) {
-    unsubscribe();
-    throw error;
-  }
-  if (initial.done && source.lastEventId !== undefined && source.lastEventId >= initial.version) {
-    unsubscribe();
-    return undefined;
+    try {
+      await this.options.source.subscribed(flowId);
+      const initial = await this.options.source.get(flowId);
+      await request.check(initial);
+      if (initial.done && request.lastEventId !== undefined && request.lastEventId >= initial.version) {
+        stream.stop();
+        return undefined;
+      }
+      stream.prepend(initial);
+      return stream;
+    } catch (error) {
+      stream.stop();
+      throw error;
+    }
   }
 
-  // The stream's closures live as long as the stream: they get only what they use, never `source`,
-  // which holds the request and everything it references (a third of a stream's heap).
-  const setSink = (next: FlowListener | undefined): void => {
-    sink = next;
-  };
-  const { read, describeError } = source;
-  const first = [initial, ...early.splice(0)];
-  const { heartbeatMs } = source;
-  return (out) => runEvents(first, setSink, unsubscribe, { read, describeError }, heartbeatMs, out);
-}
-
-/**
- * {@link prepareViewStream} as a Web `ReadableStream` (every runtime): it closes, silently, when `signal` aborts
- * (the client went away) or the consumer cancels it.
- */
-export async function openViewStream(
-  source: ViewStreamSource & { signal: AbortSignal },
-): Promise<ReadableStream<Uint8Array> | undefined> {
-  const prepared = await prepareViewStream(source);
-  if (prepared === undefined) return undefined;
-  const { signal } = source;
-  let stop: (() => void) | undefined;
-  let onAbort: (() => void) | undefined;
-  const detach = (): void => {
-    stop?.();
-    if (onAbort !== undefined) signal.removeEventListener('abort', onAbort);
-  };
-  return new ReadableStream<Uint8Array>({
-    start(controller) {
-      let closed = false;
-      const close = (): void => {
-        if (closed) return;
-        closed = true;
-        detach();
-        try {
-          controller.close();
-        } catch {
-          // Already closed or errored by the consumer.
-        }
-      };
-      stop = prepared({ write: (bytes) => controller.enqueue(bytes), close });
-      if (closed) return;
-      onAbort = close;
-      signal.addEventListener('abort', onAbort, { once: true });
-      if (signal.aborted) close();
-    },
-    cancel() {
-      detach();
-    },
-  });
-}
-
-/** Writes `first` (the current view and any change before it), then what `setSink` receives, to `out`; returns stop. */
-function runEvents(
-  first: FlowView[],
-  setSink: (sink: FlowListener | undefined) => void,
-  unsubscribe: () => void,
-  reader: Pick<ViewStreamSource, 'read' | 'describeError'>,
-  heartbeatMs: number,
-  out: EventSink,
-): () => void {
-  let closed = false;
-  let lastVersion = 0;
-  let stopHeartbeat: (() => void) | undefined;
-
-  function finish(): void {
-    if (closed) return;
-    closed = true;
-    setSink(undefined);
-    unsubscribe();
-    stopHeartbeat?.();
+  #channel(flowId: string): FlowChannel {
+    let channel = this.#channels.get(flowId);
+    if (channel === undefined) {
+      channel = new FlowChannel(this, flowId);
+      this.#channels.set(flowId, channel);
+      this.#timer ??= setInterval(() => {
+        for (const each of this.#channels.values()) each.beat();
+      }, this.options.heartbeatMs);
+    }
+    return channel;
   }
-  const close = (): void => {
-    if (closed) return;
-    finish();
-    out.close();
-  };
-  const emit = (view: FlowView): void => {
-    if (closed || view.version <= lastVersion) return;
-    lastVersion = view.version;
-    out.write(encodedEvent(view));
-    if (!view.done) return;
-    out.write(endEvent(view.version));
-    close();
-  };
-  let reading = false;
-  const check = (): void => {
-    if (closed || reading) return;
-    reading = true;
-    reader
-      .read()
-      .then(emit, (error: unknown) => {
-        if (closed) return;
-        out.write(errorEvent(reader.describeError(error)));
-        close();
-      })
+
+  /** Called by a channel whose last stream left. */
+  closed(channel: { readonly flowId: string }): void {
+    if (this.#channels.get(channel.flowId) === channel) this.#channels.delete(channel.flowId);
+    if (this.#channels.size === 0 && this.#timer !== undefined) {
+      clearInterval(this.#timer);
+      this.#timer = undefined;
+    }
+  }
+}
+
+/** The streams of one flow: one subscription and one heartbeat read for all of them. */
+class FlowChannel {
+  readonly streams = new Set<ViewStream>();
+  readonly live: LiveStreams;
+  readonly flowId: string;
+  readonly #unsubscribe: () => void;
+  #reading = false;
+
+  constructor(live: LiveStreams, flowId: string) {
+    this.live = live;
+    this.flowId = flowId;
+    this.#unsubscribe = live.options.source.subscribe(flowId, (view) => this.deliver(view));
+  }
+
+  /** A view for every stream of the flow (each drops what it has sent already). */
+  deliver(view: FlowView): void {
+    for (const stream of this.streams) stream.receive(view);
+  }
+
+  /** A heartbeat on every started stream, then one read of the flow for all. */
+  beat(): void {
+    for (const stream of this.streams) stream.beat();
+    if (this.#reading) return;
+    this.#reading = true;
+    this.live.options.source
+      .get(this.flowId)
+      .then(
+        (view) => this.deliver(view),
+        (error: unknown) => {
+          const bytes = encoder.encode(
+            `event: error\ndata: ${JSON.stringify(this.live.options.describeError(error))}\n\n`,
+          );
+          for (const stream of this.streams) stream.fail(bytes);
+        },
+      )
       .catch(() => undefined)
       .finally(() => {
-        reading = false;
+        this.#reading = false;
       });
-  };
-  out.write(retryBytes);
-  for (const view of first.splice(0)) emit(view);
-  if (closed) return finish;
-  setSink(emit);
-  stopHeartbeat = onHeartbeat(heartbeatMs, () => {
-    if (closed) return;
-    out.write(heartbeatBytes);
-    check();
-  });
-  return finish;
+  }
+
+  leave(stream: ViewStream, client: string | undefined): void {
+    this.live.options.counter.release(client, this.flowId);
+    if (!this.streams.delete(stream) || this.streams.size > 0) return;
+    this.#unsubscribe();
+    this.live.closed(this);
+  }
+}
+
+/**
+ * One open stream: what it has sent and where it writes. Before {@link start} it keeps the views it receives; from
+ * then on it writes each newer one. It says why it ends (decision 0053): when the flow is done, the final view then
+ * `event: end` with its version; when a heartbeat's read fails (the flow is gone, the store is down), `event: error`
+ * with the typed error. Either way it then ends the sink and leaves its channel. {@link stop} leaves silently.
+ */
+class ViewStream implements PreparedViewStream {
+  readonly #channel: FlowChannel;
+  readonly #client: string | undefined;
+  #sink: EventSink | undefined;
+  #pending: FlowView[] | undefined;
+  #lastVersion = 0;
+  #closed = false;
+
+  constructor(channel: FlowChannel, client: string | undefined) {
+    this.#channel = channel;
+    this.#client = client;
+    channel.streams.add(this);
+  }
+
+  /** The current view, read after the subscription: it goes before what arrived meanwhile. */
+  prepend(view: FlowView): void {
+    this.#pending = this.#pending === undefined ? [view] : [view, ...this.#pending];
+  }
+
+  /** Starts writing to `sink`: the reconnect delay, the views received so far, then each change as it comes. */
+  start(sink: EventSink): void {
+    if (this.#closed) return;
+    this.#sink = sink;
+    sink.write(retryBytes);
+    const pending = this.#pending ?? [];
+    this.#pending = undefined;
+    for (const view of pending) this.receive(view);
+  }
+
+  receive(view: FlowView): void {
+    const sink = this.#sink;
+    if (this.#closed) return;
+    if (sink === undefined) {
+      if (this.#pending === undefined) this.#pending = [view];
+      else this.#pending.push(view);
+      return;
+    }
+    if (view.version <= this.#lastVersion) return;
+    this.#lastVersion = view.version;
+    sink.write(encodedEvent(view));
+    if (!view.done) return;
+    sink.write(endEvent(view.version));
+    this.#end(sink);
+  }
+
+  beat(): void {
+    if (!this.#closed) this.#sink?.write(heartbeatBytes);
+  }
+
+  /** Ends a started stream with an `error` event (`bytes`). */
+  fail(bytes: Uint8Array): void {
+    const sink = this.#sink;
+    if (this.#closed || sink === undefined) return;
+    sink.write(bytes);
+    this.#end(sink);
+  }
+
+  /** Stops, silently (the client went away): leaves the channel, gives the slot back. Once, however often called. */
+  stop(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#pending = undefined;
+    this.#channel.leave(this, this.#client);
+  }
+
+  #end(sink: EventSink): void {
+    this.stop();
+    sink.end();
+  }
 }

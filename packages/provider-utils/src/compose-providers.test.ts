@@ -77,3 +77,48 @@ describe('composeProviders with a list for phone (each channel from the first pr
     expect([chat.callsOf('phone.check'), texts.callsOf('phone.check')]).toEqual([[], []]);
   });
 });
+
+describe('a message id a member returns reaches the flow as it is (its delivery receipts name it)', () => {
+  it('composeProviders and withFailover keep the messageId, and prefix only the requestId', async () => {
+    const { withFailover } = await import('./with-failover.js');
+    const context = { signal: new AbortController().signal, idempotencyKey: 'k', logger: silentLogger };
+    const chat = createTestProviderV1({ name: 'chat', channels: ['whatsapp'] });
+    const texts = createTestProviderV1({ name: 'texts', channels: ['sms'] });
+    chat.script('phone.send', { requestId: 'twa1.x', messageId: 'SM-1' }, { requestId: 'twa1.y', messageId: 'SM-2' });
+    const input = { phoneNumber: '+2348031230010', channel: 'whatsapp' } as const;
+    expect(await composeProviders({ phone: [chat, texts] }).phone!.send(input, context)).toEqual({
+      requestId: 'chat~twa1.x',
+      messageId: 'SM-1',
+      sentBy: 'chat',
+    });
+    expect(await withFailover([chat, texts]).phone!.send(input, context)).toEqual({
+      requestId: 'chat~twa1.y',
+      messageId: 'SM-2',
+      sentBy: 'chat',
+    });
+  });
+});
+
+describe('composeProviders with dial-in', () => {
+  // A dial-in capability of its own: the test doubles have none, and only its identity matters here.
+  const dialIn = {
+    serviceCode: '*384*1234#',
+    parseSession: () => ({ sessionId: 'ATUid_1', phoneNumber: '+2348031230010', text: '' }),
+    answer: (kind: 'CON' | 'END', screen: string) => ({ body: `${kind} ${screen}`, contentType: 'text/plain' }),
+  };
+  const gateway = { ...createTestProviderV1({ name: 'gateway' }), dialIn };
+
+  it('takes dialIn from the provider given for it, service code and all', () => {
+    const composed = composeProviders({ phone: createTestProviderV1({ name: 'phones' }), dialIn: gateway });
+    expect(composed.dialIn).toBe(dialIn);
+    expect(composed.dialIn?.serviceCode).toBe('*384*1234#');
+    expect(composeProviders({ phone: gateway }).dialIn).toBeUndefined();
+  });
+  it('refuses a provider without dial-in given for it, naming the key', () => {
+    expect(() => composeProviders({ dialIn: createTestProviderV1({ name: 'phones' }) })).toThrow(
+      expect.objectContaining({
+        issues: [expect.objectContaining({ field: 'dialIn', message: expect.stringContaining('no dialIn') })],
+      }),
+    );
+  });
+});

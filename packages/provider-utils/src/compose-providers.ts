@@ -1,4 +1,5 @@
 import { InvalidInputError, type ProviderV1 } from '@verikit/provider';
+import { mergedCircuits } from './merged-circuits.js';
 import { phoneByChannel } from './phone-by-channel.js';
 
 /** Which provider serves each capability. Each value is a whole provider; only its named capability is used. */
@@ -19,16 +20,18 @@ export interface ProviderComposition {
   readonly ussd?: ProviderV1;
   /** Serves BVN/NIN verification. */
   readonly identity?: ProviderV1;
+  /** Serves dial-in verification: its USSD service code is the one users dial, and it reads their sessions. */
+  readonly dialIn?: ProviderV1;
   /** Parses the pushed events (USSD results). */
   readonly webhooks?: ProviderV1;
 }
 
-const capabilities = ['phone', 'sms', 'whatsapp', 'ussd', 'identity', 'webhooks'] as const;
+const capabilities = ['phone', 'sms', 'whatsapp', 'ussd', 'identity', 'dialIn', 'webhooks'] as const;
 
 /**
  * Builds one provider from several, each capability from the provider best at it: Twilio for phone
- * verification, Termii for SMS and WhatsApp, the gateway for USSD and BVN/NIN. Capabilities are taken
- * as they are (no wrapper, no cost per call); a capability not given is absent, so a flow that needs it
+ * verification, Termii for SMS and WhatsApp, the gateway for USSD and BVN/NIN, Africa's Talking for dial-in.
+ * Capabilities are taken as they are (no wrapper, no cost per call); a capability not given is absent, so a flow that needs it
  * fails at start with a `CapabilityError`. Throws an `InvalidInputError` naming the key when a given
  * provider lacks the capability it was given for.
  *
@@ -68,5 +71,9 @@ export function composeProviders(composition: ProviderComposition): ProviderV1 {
       ]);
     Object.assign(provider, { [capability]: source[capability] });
   }
+  // The breakers of the failover providers composed (each once), for the engine to report.
+  const parts = capabilities.flatMap((capability) => composition[capability] ?? []) as ProviderV1[];
+  const circuits = mergedCircuits(parts);
+  if (circuits !== undefined) provider.circuits = circuits;
   return Object.freeze(provider);
 }

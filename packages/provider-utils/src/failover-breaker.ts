@@ -1,4 +1,10 @@
-import { ProviderUnavailableError, type Logger } from '@verikit/provider';
+import {
+  ProviderUnavailableError,
+  type CircuitChangeV1,
+  type Logger,
+  type SharedCircuitStateV1,
+  type SharedCircuitsV1,
+} from '@verikit/provider';
 import {
   BrokenCircuitError,
   CircuitState,
@@ -15,58 +21,235 @@ export interface FailoverBreakerOptions {
    * `ProviderUnavailableError`) after which new calls skip the member. Default 5.
    */
   readonly threshold?: number;
-  /** How long an open member is skipped before one call probes it (half-open). Default 30 000 ms. */
+  /**
+   * How long an open member is skipped before one call probes it (half-open); with `shared`, also how long one
+   * instance holds the probe. Default 30 000 ms.
+   */
   readonly halfOpenAfterMs?: number;
+  /** Told every change of a member's circuit, half-open included, as it happens. A throw is ignored. */
+  readonly onStateChange?: (change: FailoverCircuitChange) => void;
+  /**
+   * Shares each member's circuit with the other instances of the app (`createRedisCircuits` of `@verikit/redis`):
+   * an open on one instance reaches them all, one probe runs across them, a close brings them all back. Ordinary
+   * calls never wait for it. When it fails, each instance goes on with its own state and warns. Default: none,
+   * each process on its own.
+   */
+  readonly shared?: SharedCircuitsV1;
 }
 
-const names: Record<CircuitState, string> = {
-  [CircuitState.Closed]: 'closed',
-  [CircuitState.Open]: 'open',
-  [CircuitState.HalfOpen]: 'half-open',
-  [CircuitState.Isolated]: 'isolated',
-};
+/** A change of one failover member's circuit, told to `breaker.onStateChange` and to `provider.circuits`. */
+export type FailoverCircuitChange = CircuitChangeV1;
 
-/** What a member's breaker answers when it is open: the call was not made. */
+type Circuit = CircuitChangeV1['state'];
+
+/** What a member's breaker answers when it skips a call: the call was not made. */
 export const skipped: unique symbol = Symbol('skipped');
 
-/** A member's circuit breaker: runs calls while it is closed, skips them while it is open. */
-export interface MemberBreaker {
-  /** Runs `call`, or returns {@link skipped} without calling when the circuit is open. */
-  run<T>(call: () => Promise<T>, logger: Logger): Promise<T | typeof skipped>;
+/** What a member's breaker needs beside its options. */
+export interface MemberBreakerHost {
+  /** The failover provider's name: circuits are shared per failover name and member name. */
+  readonly group: string;
+  readonly member: string;
+  readonly threshold: number;
+  readonly halfOpenAfterMs: number;
+  readonly shared: SharedCircuitsV1 | undefined;
+  /** Told every change. */
+  readonly tell: (change: CircuitChangeV1) => void;
 }
 
 /**
- * One circuit breaker (cockatiel's, consecutive failures) for a failover member. Only outages count:
- * a `ProviderUnavailableError`; a rejection, bad input or refused credentials leave the count alone. A
- * change of state is logged (`verikit.failover.circuit`) with the member's name through the logger of
- * the call that caused it. The state lives in this process only (docs/decisions/0960-failover-breaker.md).
+ * The circuit breaker of one failover member (docs/decisions/1300-failover-circuits-shared-through-redis.md).
+ * While closed, calls run through cockatiel's consecutive breaker, which counts outages (any
+ * `ProviderUnavailableError`; a rejection, bad input or refused credentials leave the count alone) and opens after
+ * `threshold`: nothing else is done per call. Once open, this class holds the circuit: calls skip the member until
+ * `halfOpenAfterMs` has passed, then one call claims the probe (across instances with `shared`) while the others go
+ * on skipping, and the probe's outcome closes the circuit (a fresh cockatiel breaker) or opens it again.
  */
-export function createMemberBreaker(member: string, options: FailoverBreakerOptions = {}): MemberBreaker {
-  const policy: CircuitBreakerPolicy = circuitBreaker(
-    handleWhen((error) => ProviderUnavailableError.isInstance(error)),
-    { halfOpenAfter: options.halfOpenAfterMs ?? 30_000, breaker: new ConsecutiveBreaker(options.threshold ?? 5) },
-  );
-  const report = (before: CircuitState, logger: Logger) => {
-    const after = policy.state;
-    if (after === before) return;
-    const fields = { member, from: names[before], to: names[after] };
-    if (after === CircuitState.Open) logger.warn('verikit.failover.circuit', fields);
-    else logger.info('verikit.failover.circuit', fields);
-  };
-  return {
-    async run(call, logger) {
-      const before = policy.state;
+export class MemberBreaker {
+  readonly #host: MemberBreakerHost;
+  #policy: CircuitBreakerPolicy;
+  /** While open or half-open: no call before this time (this instance's clock). Undefined while closed. */
+  #openUntil: number | undefined;
+  /** This instance is claiming or sending the probe. */
+  #probing = false;
+  /** The state last told. */
+  #told: Circuit = 'closed';
+  /** The newest shared state known, in the shared store's clock: an older one (a late read or message) is stale. */
+  #sharedAt = 0;
+  /** The shared circuits failed, and that was warned, since their last answer. */
+  #sharedDown = false;
+
+  constructor(host: MemberBreakerHost) {
+    this.#host = host;
+    this.#policy = this.#newPolicy();
+  }
+
+  /** Runs `call`, or returns {@link skipped} without calling while the member is out of rotation. */
+  async run<T>(call: () => Promise<T>, logger: Logger): Promise<T | typeof skipped> {
+    if (this.#openUntil === undefined) {
+      const policy = this.#policy;
       try {
         return await policy.execute(call);
       } catch (error) {
-        if (error instanceof BrokenCircuitError) {
-          logger.debug('verikit.failover.skip', { member, circuit: names[policy.state] });
-          return skipped;
-        }
+        if (error instanceof BrokenCircuitError) return this.#skip(logger);
+        if (policy === this.#policy && policy.state !== CircuitState.Closed && this.#openUntil === undefined)
+          this.#openHere(logger);
         throw error;
-      } finally {
-        report(before, logger);
       }
-    },
-  };
+    }
+    if (this.#probing || Date.now() < this.#openUntil) return this.#skip(logger);
+    this.#probing = true;
+    let closedElsewhere = false;
+    try {
+      const claim = await this.#claim(logger);
+      if (!claim.claimed) {
+        this.adopt(claim.state, true);
+        closedElsewhere = claim.state.state === 'closed';
+        if (!closedElsewhere) return this.#skip(logger);
+      } else {
+        this.#change('half-open', 'local');
+        try {
+          const result = await call();
+          this.#probeDone(true, logger);
+          return result;
+        } catch (error) {
+          // As cockatiel counts it: only an outage is a failure; any other answer shows the member is back.
+          this.#probeDone(!ProviderUnavailableError.isInstance(error), logger);
+          throw error;
+        }
+      }
+    } finally {
+      this.#probing = false;
+    }
+    return this.run(call, logger);
+  }
+
+  /**
+   * Takes the state another instance made (`follow`), or the shared state a claim found. Ignored while this
+   * instance probes: its probe decides.
+   */
+  adopt(state: SharedCircuitStateV1, claiming = false): void {
+    if (!this.#fresh(state) || (this.#probing && !claiming)) return;
+    if (state.state === 'closed') {
+      if (this.#openUntil === undefined) return;
+      this.#reset();
+      this.#change('closed', 'remote');
+      return;
+    }
+    this.#openUntil = Date.now() + Math.max(0, state.remainingMs);
+    this.#change(state.state, 'remote');
+  }
+
+  /** Whether `state` is no older than the newest known; if so, it becomes the newest. */
+  #fresh(state: SharedCircuitStateV1): boolean {
+    if (state.at === undefined) return true;
+    if (state.at < this.#sharedAt) return false;
+    this.#sharedAt = state.at;
+    return true;
+  }
+
+  #skip(logger: Logger): typeof skipped {
+    logger.debug('verikit.failover.skip', { member: this.#host.member, circuit: this.#told });
+    return skipped;
+  }
+
+  /** This instance's failures opened the circuit: skip at once, then tell the others (and who opened it). */
+  #openHere(logger: Logger): void {
+    const { shared, group, member, halfOpenAfterMs } = this.#host;
+    this.#openUntil = Date.now() + halfOpenAfterMs;
+    if (shared === undefined) {
+      this.#change('open', 'local');
+      return;
+    }
+    shared.markOpen(group, member, halfOpenAfterMs, false).then(
+      ({ opened, state }) => {
+        this.#sharedAnswered();
+        if (!opened) this.adopt(state);
+        else if (this.#fresh(state)) this.#change('open', 'local');
+      },
+      (error: unknown) => {
+        this.#sharedFailed(error, logger);
+        this.#change('open', 'local');
+      },
+    );
+  }
+
+  /** The probe claim: across instances with `shared`; in this process alone, `#probing` already makes it one. */
+  async #claim(logger: Logger): Promise<{ claimed: boolean; state: SharedCircuitStateV1 }> {
+    const { shared, group, member, halfOpenAfterMs } = this.#host;
+    const alone = { claimed: true, state: { state: 'half-open', remainingMs: halfOpenAfterMs } } as const;
+    if (shared === undefined) return alone;
+    try {
+      const claim = await shared.claimProbe(group, member, halfOpenAfterMs);
+      this.#sharedAnswered();
+      if (claim.claimed) this.#fresh(claim.state);
+      return claim;
+    } catch (error) {
+      this.#sharedFailed(error, logger);
+      return alone;
+    }
+  }
+
+  /** The probe's outcome: `back` closes the circuit, otherwise it opens again for `halfOpenAfterMs`. */
+  #probeDone(back: boolean, logger: Logger): void {
+    const { shared, group, member, halfOpenAfterMs } = this.#host;
+    if (back) this.#reset();
+    else this.#openUntil = Date.now() + halfOpenAfterMs;
+    const state = back ? 'closed' : 'open';
+    if (shared === undefined) {
+      this.#change(state, 'local');
+      return;
+    }
+    const written: Promise<{ changed: boolean; state: SharedCircuitStateV1 }> = back
+      ? shared.markClosed(group, member).then((answer) => ({ changed: answer.closed, state: answer.state }))
+      : shared.markOpen(group, member, halfOpenAfterMs, true).then((answer) => ({ ...answer, changed: answer.opened }));
+    written.then(
+      (answer) => {
+        this.#sharedAnswered();
+        this.#fresh(answer.state);
+        // Not changed by this call: another instance's probe (after this one's claim ran out) got there first.
+        this.#change(state, answer.changed ? 'local' : 'remote');
+      },
+      (error: unknown) => {
+        this.#sharedFailed(error, logger);
+        this.#change(state, 'local');
+      },
+    );
+  }
+
+  #reset(): void {
+    this.#openUntil = undefined;
+    this.#policy = this.#newPolicy();
+  }
+
+  #change(state: Circuit, origin: CircuitChangeV1['origin']): void {
+    if (state === this.#told) return;
+    const previous = this.#told;
+    this.#told = state;
+    const { group, member } = this.#host;
+    this.#host.tell({ provider: group, member, state, previous, origin, at: Date.now() });
+  }
+
+  #sharedAnswered(): void {
+    this.#sharedDown = false;
+  }
+
+  /** Warned once per run of failures: the breaker goes on with this process's own state. */
+  #sharedFailed(error: unknown, logger: Logger): void {
+    if (this.#sharedDown) return;
+    this.#sharedDown = true;
+    const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
+    logger.warn('verikit.failover.shared-unavailable', {
+      member: this.#host.member,
+      error: typeof code === 'string' ? code : error instanceof Error ? error.name : 'unknown',
+    });
+  }
+
+  #newPolicy(): CircuitBreakerPolicy {
+    const { threshold, halfOpenAfterMs } = this.#host;
+    return circuitBreaker(
+      handleWhen((error) => ProviderUnavailableError.isInstance(error)),
+      { halfOpenAfter: halfOpenAfterMs, breaker: new ConsecutiveBreaker(threshold) },
+    );
+  }
 }

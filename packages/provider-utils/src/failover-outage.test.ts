@@ -58,10 +58,24 @@ describe('withFailover in an outage: a circuit breaker per member', () => {
     servers.push(first, second);
     const threshold = 3;
     const halfOpenAfterMs = 2000;
+    const states: string[] = [];
     const failover = withFailover(
       [createPostingProvider('first', first.url, 2000), createPostingProvider('second', second.url)],
-      { breaker: { threshold, halfOpenAfterMs } },
+      {
+        breaker: {
+          threshold,
+          halfOpenAfterMs,
+          onStateChange: ({ member, state }) => states.push(`${member}:${state}`),
+        },
+      },
     );
+    const told: string[] = [];
+    const origins = new Set<string>();
+    failover.circuits!.subscribe(({ provider, member, state, origin }) => {
+      told.push(`${member}:${state}`);
+      origins.add(origin);
+      expect(provider).toBe('failover');
+    });
     const outcomes: Array<{ key: string; sentBy?: string; error?: unknown }> = [];
     const flow = async () => {
       const call = context();
@@ -109,11 +123,40 @@ describe('withFailover in an outage: a circuit breaker per member', () => {
       else if (sentBy === 'first') expect([byFirst, bySecond], key).toEqual([1, 0]);
       else expect(bySecond, key).toBe(1);
     }
-    // Visible in the logs: opened, probed, opened again, closed.
-    const changes = logs
-      .filter((entry) => entry.message === 'verikit.failover.circuit')
-      .map((entry) => `${String(entry.fields?.member)}:${String(entry.fields?.to)}`);
-    expect(changes).toEqual(['first:open', 'first:closed']);
+    // Told to the provider's `circuits` (what the engine logs and tells) as to onStateChange, each by this instance.
+    expect(told).toEqual(states);
+    expect([...origins]).toEqual(['local']);
+    // Told as events, half-open included: opened, probed, opened again, probed, closed.
+    expect(states).toEqual(['first:open', 'first:half-open', 'first:open', 'first:half-open', 'first:closed']);
+  });
+
+  it('while one call probes a member that hangs, the other calls skip it at once instead of waiting for the probe', async () => {
+    const first = await startSwitchableServer();
+    const second = await startSwitchableServer();
+    servers.push(first, second);
+    const failover = withFailover(
+      [createPostingProvider('first', first.url, 1500), createPostingProvider('second', second.url)],
+      { breaker: { threshold: 1, halfOpenAfterMs: 200 } },
+    );
+    const sms = { from: 'Shop', to: '+2348031230001', message: 'hi' };
+    first.set('5xx');
+    await failover.sms!.send(sms, context());
+    first.set('hang');
+    await sleep(250);
+    const settled: string[] = [];
+    const probe = failover.sms!.send(sms, context()).then(
+      () => settled.push('probe answered'),
+      () => settled.push('probe failed'),
+    );
+    // Sent while the probe waits for its answer: each goes to the second member, and is answered before the probe.
+    for (let index = 0; index < 3; index += 1) {
+      await failover.sms!.send(sms, context());
+      settled.push('skipped');
+    }
+    await probe;
+    expect(settled).toEqual(['skipped', 'skipped', 'skipped', 'probe failed']);
+    expect(first.received).toHaveLength(2);
+    expect(second.received).toHaveLength(4);
   });
 
   it('an open member still checks the codes it sent; a resend of its code goes to the next member', async () => {
@@ -166,5 +209,10 @@ describe('withFailover in an outage: a circuit breaker per member', () => {
     expect(() =>
       withFailover([createPostingProvider('a', 'http://127.0.0.1:1')], { breaker: { halfOpenAfterMs: 1.5 } }),
     ).toThrow(/breaker\.halfOpenAfterMs/);
+    expect(() =>
+      withFailover([createPostingProvider('a', 'http://127.0.0.1:1')], {
+        breaker: { onStateChange: 'log' as never },
+      }),
+    ).toThrow(/breaker\.onStateChange/);
   });
 });

@@ -128,3 +128,27 @@ describe('withFailover: the next provider only when the previous provably sent n
     }
   });
 });
+
+describe('withFailover with dial-in (inbound: the code users dial is one provider’s)', () => {
+  const dialInOf = (serviceCode: string) => ({
+    serviceCode,
+    parseSession: () => ({ sessionId: 'ATUid_1', phoneNumber: '+2348031230010', text: '' }),
+    answer: (kind: 'CON' | 'END', screen: string) => ({ body: `${kind} ${screen}`, contentType: 'text/plain' }),
+  });
+
+  it('takes the dialIn of the first member that has one, as it is', () => {
+    const first = dialInOf('*384*1#');
+    const failover = withFailover([
+      createTestProviderV1({ name: 'none' }),
+      { ...createTestProviderV1({ name: 'gateway' }), dialIn: first },
+      { ...createTestProviderV1({ name: 'other' }), dialIn: dialInOf('*384*2#') },
+    ]);
+    expect(failover.dialIn).toBe(first);
+    expect(failover.dialIn?.serviceCode).toBe('*384*1#');
+  });
+  it('has no dialIn when no member has one', () => {
+    expect(withFailover([createTestProviderV1({ name: 'a' }), createTestProviderV1({ name: 'b' })]).dialIn).toBe(
+      undefined,
+    );
+  });
+});

@@ -39,9 +39,21 @@ export { isProvablyUnsent } from './is-provably-unsent.js';
 export { composeProviders, type ProviderComposition } from './compose-providers.js';
 /** @public For a provider package outside this repository that takes message texts per locale and channel. */
 export {
+  localeKeyPattern,
   parseMessageTemplates,
+  pickByLocale,
   type MessageTemplates,
   type MessageTemplateLookup,
 } from './message-templates.js';
 export { withFailover, type FailoverOptions } from './with-failover.js';
-export type { FailoverBreakerOptions } from './failover-breaker.js';
+/** @public The log lines of an HTTP provider's answers, the same in every provider. */
+export { answered, failedAnswer, type AnsweredCall } from './answer-log.js';
+/** @public For a provider whose service only delivers a code the caller made (Termii's and Twilio's WhatsApp codes). */
+export {
+  issueKeyedCode,
+  isKeyedCodeRequest,
+  checkKeyedCode,
+  type KeyedCode,
+  type KeyedCodeScheme,
+} from './keyed-code.js';
+export type { FailoverBreakerOptions, FailoverCircuitChange } from './failover-breaker.js';

@@ -54,7 +54,12 @@ export function phoneByChannel(composedName: string, members: readonly ProviderV
         member === previous?.member ? { ...rest, resendOf: previous.inner } : rest,
         context,
       );
-      return { requestId: `${member.name}${separator}${result.requestId}`, sentBy: result.sentBy ?? member.name };
+      // The message id is the member's own: its delivery receipts name it, so it reaches the flow as it is.
+      return {
+        requestId: `${member.name}${separator}${result.requestId}`,
+        ...(result.messageId === undefined ? {} : { messageId: result.messageId }),
+        sentBy: result.sentBy ?? member.name,
+      };
     },
     async check(input, context) {
       const { member, inner } = split(input?.requestId);

@@ -2,6 +2,7 @@ import {
   CapabilityError,
   InvalidInputError,
   ProviderRejectedError,
+  type CircuitChangeV1,
   type MessagingRequirementV1,
   type PhoneChannel,
   type ProviderCallContextV1,
@@ -10,8 +11,9 @@ import {
   type RawWebhookV1,
   ProviderUnavailableError,
 } from '@verikit/provider';
-import { createMemberBreaker, skipped, type FailoverBreakerOptions, type MemberBreaker } from './failover-breaker.js';
+import { MemberBreaker, skipped, type FailoverBreakerOptions } from './failover-breaker.js';
 import { isProvablyUnsent } from './is-provably-unsent.js';
+import { mergedCircuits, ownCircuits } from './merged-circuits.js';
 
 /** Options of {@link withFailover}. */
 export interface FailoverOptions {
@@ -20,7 +22,9 @@ export interface FailoverOptions {
   /**
    * The circuit breaker of each member: after `threshold` consecutive outage failures new calls skip
    * the member until, `halfOpenAfterMs` later, one call probes it. `false` turns breakers off.
-   * Default `{ threshold: 5, halfOpenAfterMs: 30_000 }`. Per process: each instance keeps its own.
+   * Default `{ threshold: 5, halfOpenAfterMs: 30_000 }`. Per process unless `shared` is given (`createRedisCircuits`
+   * of `@verikit/redis`): then an open, the probe and a close are shared by every instance. `onStateChange` and the
+   * provider's `circuits` are told every change (open, half-open, closed) as it happens.
    */
   readonly breaker?: FailoverBreakerOptions | false;
 }
@@ -40,11 +44,15 @@ const separator = '~';
  * Each member has a circuit breaker (`options.breaker`): after `threshold` consecutive outage failures
  * (5xx, timeouts, unreachable) new calls skip it, unsent, and go to the next member; after
  * `halfOpenAfterMs` one call probes it and a success brings it back. A check always goes to the member
- * that sent the code, open or not. Changes are logged as `verikit.failover.circuit`.
+ * that sent the code, open or not. Every change is told to `breaker.onStateChange` and to `provider.circuits`,
+ * which the engine logs (`verikit.failover.circuit`) and tells (`verikit.on('circuit-open', …)`).
  *
  * A phone send's requestId names the member that sent it (`twilio~VE…`), so the check goes to that
  * member, on any instance, with nothing stored beside the flow; a resend (`resendOf`) tries that member
  * first. Webhooks are parsed by each member in turn: the first that recognises the body wins.
+ *
+ * Dial-in is inbound: the user dials one provider's service code, so there is nothing to fail over to. The
+ * failover provider's `dialIn` is the first member's that has one, as it is; the others' are not used.
  *
  * Member names must differ. Throws an `InvalidInputError` naming the member otherwise.
  *
@@ -70,7 +78,8 @@ export function withFailover(members: readonly ProviderV1[], options: FailoverOp
     throw new InvalidInputError([{ field: 'name', message: 'must be 1 to 32 lowercase letters, digits or dashes' }]);
   }
   const having = (capability: Capability) => members.filter((member) => member[capability] !== undefined);
-  const breakers = breakersOf(members, options.breaker);
+  const own = ownCircuits(new Set());
+  const breakers = breakersOf(name, members, options.breaker, own.tell);
 
   /**
    * Runs `call` on each candidate in turn while the failure proves nothing was sent, skipping a member
@@ -116,6 +125,8 @@ export function withFailover(members: readonly ProviderV1[], options: FailoverOp
   }
 
   const provider: { -readonly [K in keyof ProviderV1]: ProviderV1[K] } = { specificationVersion: 'v1', name };
+  const circuits = mergedCircuits([breakers.size > 0 ? own.circuits : undefined, ...members]);
+  if (circuits !== undefined) provider.circuits = circuits;
 
   const phones = having('phone');
   if (phones.length > 0) {
@@ -154,7 +165,12 @@ export function withFailover(members: readonly ProviderV1[], options: FailoverOp
         const { result, member } = await attempt('phone', candidates, context, (each) =>
           each.phone!.send(each === previous?.member ? { ...rest, resendOf: previous.inner } : rest, context),
         );
-        return { requestId: `${member.name}${separator}${result.requestId}`, sentBy: result.sentBy ?? member.name };
+        // The message id is the member's own: its delivery receipts name it, so it reaches the flow as it is.
+        return {
+          requestId: `${member.name}${separator}${result.requestId}`,
+          ...(result.messageId === undefined ? {} : { messageId: result.messageId }),
+          sentBy: result.sentBy ?? member.name,
+        };
       },
       async check(input, context) {
         const { member, inner } = split(input?.requestId);
@@ -209,26 +225,75 @@ export function withFailover(members: readonly ProviderV1[], options: FailoverOp
       },
     };
   }
+  // Inbound: the code shown to users is one provider's, and its sessions come to that provider's parser.
+  const dialIn = members.find((member) => member.dialIn !== undefined)?.dialIn;
+  if (dialIn !== undefined) provider.dialIn = dialIn;
   const parsers = members.filter((member) => member.webhooks !== undefined);
   if (parsers.length > 0) provider.webhooks = { parse: (webhook) => parseWithFirst(parsers, webhook) };
   return Object.freeze(provider);
 }
 
-/** A breaker per member, or none when `options` is `false`; the options' numbers checked first. */
+/**
+ * A breaker per member, or none when `options` is `false`; the options checked first. With `shared`, each breaker
+ * follows its member's shared circuit from now on.
+ */
 function breakersOf(
+  group: string,
   members: readonly ProviderV1[],
   options: FailoverBreakerOptions | false | undefined,
+  tell: (change: CircuitChangeV1) => void,
 ): ReadonlyMap<ProviderV1, MemberBreaker> {
   if (options === false) return new Map();
   if (options !== undefined && (typeof options !== 'object' || options === null))
     throw new InvalidInputError([{ field: 'breaker', message: 'must be an object or false' }]);
+  const given = (options ?? {}) as Record<string, unknown>;
+  if (given.onStateChange !== undefined && typeof given.onStateChange !== 'function')
+    throw new InvalidInputError([{ field: 'breaker.onStateChange', message: 'must be a function' }]);
+  const shared = given.shared as FailoverBreakerOptions['shared'];
+  if (
+    shared !== undefined &&
+    (typeof shared !== 'object' ||
+      shared === null ||
+      !(['follow', 'markOpen', 'claimProbe', 'markClosed'] as const).every(
+        (method) => typeof shared[method] === 'function',
+      ))
+  )
+    throw new InvalidInputError([
+      { field: 'breaker.shared', message: 'must be shared circuits such as createRedisCircuits({ store })' },
+    ]);
   const limits = { threshold: 1000, halfOpenAfterMs: 86_400_000 } as const;
   for (const [field, max] of Object.entries(limits)) {
-    const value = (options as Record<string, unknown> | undefined)?.[field];
+    const value = given[field];
     if (value !== undefined && (!Number.isInteger(value) || (value as number) < 1 || (value as number) > max))
       throw new InvalidInputError([{ field: `breaker.${field}`, message: `must be a whole number from 1 to ${max}` }]);
   }
-  return new Map(members.map((member) => [member, createMemberBreaker(member.name, options)]));
+  const onStateChange = options?.onStateChange;
+  const told = (change: CircuitChangeV1) => {
+    try {
+      onStateChange?.(change);
+    } catch {
+      // The app's listener must not change what the breaker does.
+    }
+    tell(change);
+  };
+  const breakers = new Map(
+    members.map((member) => [
+      member,
+      new MemberBreaker({
+        group,
+        member: member.name,
+        threshold: options?.threshold ?? 5,
+        halfOpenAfterMs: options?.halfOpenAfterMs ?? 30_000,
+        shared,
+        tell: told,
+      }),
+    ]),
+  );
+  if (shared !== undefined) {
+    const byName = new Map(members.map((member) => [member.name, breakers.get(member)!]));
+    shared.follow(group, [...byName.keys()], (member, state) => byName.get(member)?.adopt(state));
+  }
+  return breakers;
 }
 
 /** The first member's event for a body; `null` when every member ignores it; the first error when all refuse it. */

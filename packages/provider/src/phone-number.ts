@@ -1,11 +1,5 @@
-import {
-  isSupportedCountry,
-  parsePhoneNumberWithError,
-  validatePhoneNumberLength,
-  type CountryCode,
-  type NumberType,
-  type PhoneNumber,
-} from 'libphonenumber-js/max';
+import type { CountryCode, NumberType, PhoneNumber } from 'libphonenumber-js/max';
+import { phoneNumberLibrary } from './phone-number-library.js';
 
 /**
  * Who a number must be able to reach it: `sms` and `ussd` need a mobile; `whatsapp` a mobile or a VoIP
@@ -112,6 +106,7 @@ export function readPhoneNumber(value: unknown, rules: PhoneNumberRules = {}): P
   const typed = value.trim().replace(formatting, '');
   if (typed.length === 0) return problem('empty');
   if (!/^\+?\d+$/.test(typed)) return problem('bad_characters');
+  const { isSupportedCountry, parsePhoneNumberWithError, validatePhoneNumberLength } = phoneNumberLibrary();
   const international = typed.startsWith('+') ? typed : typed.startsWith('00') ? `+${typed.slice(2)}` : undefined;
   const country =
     rules.defaultCountry !== undefined && isSupportedCountry(rules.defaultCountry)

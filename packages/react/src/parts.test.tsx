@@ -275,6 +275,8 @@ describe('UssdInstructions and ussdTelHref', () => {
 
   it('ussdTelHref: digits, *, # and a leading + only', () => {
     expect(ussdTelHref('*384*1234#')).toBe('tel:*384*1234%23');
+    // A dial-in code: the reference after the service code, every `*` kept.
+    expect(ussdTelHref('*384*1234*58392100#')).toBe('tel:*384*1234*58392100%23');
     expect(ussdTelHref('+2348012345678')).toBe('tel:+2348012345678');
     expect(ussdTelHref('##002#')).toBe('tel:%23%23002%23');
     for (const bad of ['', '*384 1234#', 'tel:*384#', '*384*1234#?x=1', '1+2', '#'.repeat(65), undefined])

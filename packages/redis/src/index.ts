@@ -23,3 +23,5 @@ export { createRedisClusterStore, type RedisClusterStoreOptions } from './redis-
 export type { PubSubMode } from './subscriber-link.js';
 /** @public Documented in docs/abuse.md: the send guard's counts on a Redis of their own. */
 export { createRedisSendGuard, type RedisSendGuardHost, type RedisSendGuardOptions } from './redis-send-guard.js';
+/** @public Documented in docs/scaling.md: withFailover's breakers shared by every instance. */
+export { createRedisCircuits, RedisCircuits, type RedisCircuitsOptions } from './redis-circuits.js';

@@ -15,7 +15,7 @@ export interface RedisCommandClient {
  * the fallback happens once per server. Each script touches exactly one key, passed in `KEYS`, so
  * it is valid on Redis Cluster.
  */
-class LuaScript {
+export class LuaScript {
   readonly source: string;
   readonly sha: string;
 
@@ -24,14 +24,12 @@ class LuaScript {
     this.sha = createHash('sha1').update(source).digest('hex');
   }
 
-  async run(client: RedisCommandClient, key: string, args: string[]): Promise<unknown> {
+  run(client: RedisCommandClient, key: string, args: string[]): Promise<unknown> {
     const options = { keys: [key], arguments: args };
-    try {
-      return await client.evalSha(this.sha, options);
-    } catch (error) {
+    return client.evalSha(this.sha, options).catch((error: unknown) => {
       if (!(error instanceof Error) || !error.message.startsWith('NOSCRIPT')) throw error;
       return client.eval(this.source, options);
-    }
+    });
   }
 }
 
@@ -39,6 +37,9 @@ class LuaScript {
  * Compare-and-set of one flow record, stored as a Keyv envelope `{"value":record,"expires":n}`.
  * KEYS[1] the record's key; ARGV[1] the expected version (0: no record may exist); ARGV[2] the new
  * envelope; ARGV[3] the TTL in ms, or '' for none. Returns 1 when written, 0 when the version differs.
+ * With ARGV[4] (a channel) and ARGV[5] (a message), a write also publishes the message on the channel, with
+ * `SPUBLISH` when ARGV[6] is `sharded`: a change and its publication are one command, never one without the other
+ * (docs/decisions/1200-one-script-per-commit.md).
  *
  * The version is read from the front of the envelope when the record was written by this package
  * (`{"value":{"version":n,` — see `encodeRecord`), and by decoding the JSON otherwise.
@@ -65,6 +66,9 @@ if ARGV[3] == '' then
   redis.call('SET', KEYS[1], ARGV[2])
 else
   redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
+end
+if ARGV[4] then
+  redis.call(ARGV[6] == 'sharded' and 'SPUBLISH' or 'PUBLISH', ARGV[4], ARGV[5])
 end
 return 1
 `);

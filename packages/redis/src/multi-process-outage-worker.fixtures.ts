@@ -34,6 +34,8 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const maxWrongCodes = 10;
 const maxResends = 5;
 
+// Booted before its test starts (booting tsx on the source is most of a worker's cost), then handed the plan.
+send({ booted: worker });
 const plan = (await nextMessage()) as OutagePlan;
 const commits: CommitRecord[] = [];
 const failures: Array<{ flowId: string; version: number }> = [];

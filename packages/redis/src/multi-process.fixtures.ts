@@ -225,15 +225,16 @@ const repositoryRoot = resolve(fixturesDirectory, '../../..');
 /**
  * A worker process (a `*-worker.fixtures.ts` script beside this file), run with tsx on the source. The
  * worker talks in messages `{ <kind>: payload }`; {@link WorkerProcess.message} resolves with the
- * first payload of a kind, or rejects when the worker exits first.
+ * next payload of a kind not yet taken, or rejects when the worker exits first. `plan`, when given, is
+ * sent at once; a worker that serves several plans (one per test) is sent each with {@link WorkerProcess.send}.
  */
 export class WorkerProcess {
   readonly child: ChildProcess;
   readonly exited: Promise<number | null>;
-  readonly #received = new Map<string, unknown>();
+  readonly #received = new Map<string, unknown[]>();
   readonly #waiting = new Map<string, Array<(payload: unknown) => void>>();
 
-  constructor(script: string, index: number, plan: unknown) {
+  constructor(script: string, index: number, plan?: unknown) {
     this.child = fork(join(fixturesDirectory, script), [String(index)], {
       cwd: repositoryRoot,
       execArgv: ['--import', 'tsx', '--conditions=@verikit/source'],
@@ -243,18 +244,18 @@ export class WorkerProcess {
     this.child.on('message', (message) => {
       if (typeof message !== 'object' || message === null) return;
       for (const [kind, payload] of Object.entries(message)) {
-        if (this.#received.has(kind)) continue;
-        this.#received.set(kind, payload);
-        for (const resolveWaiter of this.#waiting.get(kind) ?? []) resolveWaiter(payload);
-        this.#waiting.delete(kind);
+        const waiter = this.#waiting.get(kind)?.shift();
+        if (waiter) waiter(payload);
+        else this.#received.set(kind, [...(this.#received.get(kind) ?? []), payload]);
       }
     });
-    this.child.send(plan as never);
+    if (plan !== undefined) this.child.send(plan as never);
   }
 
-  /** The payload of the worker's first `{ [kind]: payload }` message. */
+  /** The payload of the worker's next `{ [kind]: payload }` message that no earlier call took. */
   message<T>(kind: string): Promise<T> {
-    if (this.#received.has(kind)) return Promise.resolve(this.#received.get(kind) as T);
+    const queued = this.#received.get(kind);
+    if (queued !== undefined && queued.length > 0) return Promise.resolve(queued.shift() as T);
     const received = new Promise<T>((resolveMessage) => {
       const waiting = this.#waiting.get(kind) ?? [];
       waiting.push(resolveMessage as (payload: unknown) => void);

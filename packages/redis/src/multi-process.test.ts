@@ -12,7 +12,6 @@ import {
   scenarioWebhookSecret,
   sharedServiceProvider,
   signWebhook,
-  WorkerProcess,
   type ActionRecord,
   type CallRecord,
   type CommitRecord,
@@ -22,6 +21,7 @@ import {
 import { createRedisClusterStore } from './redis-cluster-store.js';
 import { clusterSkipReason, clusterUrls, deleteClusterNamespace } from './redis-cluster.fixtures.js';
 import { deleteNamespace, redisSkipReason, redisUrl, uniqueNamespace } from './redis-test-env.fixtures.js';
+import { useWorkerProcesses } from './worker-processes.fixtures.js';
 
 /** Where the processes meet: one Redis, and (when there is one) the test cluster. */
 const targets = [
@@ -49,22 +49,6 @@ function freshPhoneNumber(): string {
   return `+234807${String(numberSeed % 10_000_000).padStart(7, '0')}`;
 }
 
-/** Starts one worker process and hands it its plan; it then sends `{ ready }`, waits for "go" and sends `{ report }`. */
-function startWorker(index: number, plan: WorkerPlan): WorkerProcess {
-  return new WorkerProcess('multi-process-worker.fixtures.ts', index, plan);
-}
-
-/** Starts the workers, waits until each is connected, lets them all go at once, and collects their reports. */
-async function runWorkers(plan: WorkerPlan, children: WorkerProcess[]): Promise<WorkerReport[]> {
-  const started = Array.from({ length: workers }, (_, index) => startWorker(index, plan));
-  children.push(...started);
-  await Promise.all(started.map((worker) => worker.message('ready')));
-  for (const worker of started) worker.send('go');
-  const reports = await Promise.all(started.map((worker) => worker.message<WorkerReport>('report')));
-  expect(await Promise.all(started.map((worker) => worker.exited))).toEqual(started.map(() => 0));
-  return reports;
-}
-
 function byFlow<T extends { flowId?: string; idempotencyKey?: string }>(items: T[], flowId: string): T[] {
   return items.filter((item) => item.flowId === flowId || item.idempotencyKey?.startsWith(`${flowId}:effect:`));
 }
@@ -76,7 +60,9 @@ describe.each(targets)('three processes sharing $name', ({ skipReason, plan: tar
   }
   const namespace = uniqueNamespace('multi');
   let store: RedisFlowStore;
-  const children: WorkerProcess[] = [];
+  const workerProcesses = useWorkerProcesses<WorkerReport>('multi-process-worker.fixtures.ts', workers);
+  /** Every worker gets the same plan, starts at once with the others, and reports. */
+  const runWorkers = (plan: WorkerPlan) => workerProcesses(() => plan);
 
   beforeAll(async () => {
     store = createStore(namespace);
@@ -84,7 +70,6 @@ describe.each(targets)('three processes sharing $name', ({ skipReason, plan: tar
   });
 
   afterAll(async () => {
-    for (const child of children) child.kill();
     await store?.close();
     await cleanup(namespace);
   });
@@ -132,7 +117,7 @@ describe.each(targets)('three processes sharing $name', ({ skipReason, plan: tar
     }
     await Promise.all(allFlows.map((flowId) => changeBus.subscribed(flowId)));
 
-    const reports = await runWorkers({ ...target, namespace, ussd, lockout, verify }, children);
+    const reports = await runWorkers({ ...target, namespace, ussd, lockout, verify });
 
     const allCommits: CommitRecord[] = [...commits, ...reports.flatMap((report) => report.commits)];
     const allCalls: CallRecord[] = [
@@ -250,10 +235,15 @@ describe.each(targets)('three processes sharing $name', ({ skipReason, plan: tar
         );
       }),
     );
-    const reports = await runWorkers(
-      { ...target, namespace, ussd: [], lockout: [], verify: [], webhooks: signed, copies },
-      children,
-    );
+    const reports = await runWorkers({
+      ...target,
+      namespace,
+      ussd: [],
+      lockout: [],
+      verify: [],
+      webhooks: signed,
+      copies,
+    });
     expect(reports.flatMap((report) => report.unexpected)).toEqual([]);
     const deliveries = reports.flatMap((report) => report.deliveries);
     const allCommits = [...commits, ...reports.flatMap((report) => report.commits)];

@@ -19,24 +19,9 @@ import {
   type OutagePlan,
   type OutageReport,
 } from './multi-process.fixtures.js';
-import { freePort, PrivateRedis, redisRequired } from './redis-test-env.fixtures.js';
+import { freePort, PrivateRedis, redisServerSkipReason } from './redis-test-env.fixtures.js';
 
-const serverMissing = await new Promise<string | undefined>((resolve) => {
-  import('node:child_process')
-    .then(({ execFile }) =>
-      execFile('redis-server', ['--version'], (error) =>
-        resolve(error ? `redis-server is not on PATH (${error.message})` : undefined),
-      ),
-    )
-    .catch((error: unknown) => resolve(String(error)));
-});
-if (serverMissing !== undefined) {
-  if (redisRequired)
-    throw new Error(`@verikit/redis outage: ${serverMissing}, and CI=true makes the Redis tests mandatory`);
-  console.warn(
-    `[skip] @verikit/redis outage: ${serverMissing}. Install redis-server to run it; with CI=true it is mandatory.`,
-  );
-}
+const serverMissing = await redisServerSkipReason('@verikit/redis outage');
 
 let numberSeed = Math.floor(Math.random() * 40_000_000);
 function freshPhoneNumber(): string {
@@ -65,7 +50,13 @@ describe.skipIf(serverMissing !== undefined)('Redis outage (a private redis-serv
   const workers: WorkerProcess[] = [];
 
   beforeAll(async () => {
+    // The three app instances of the last test boot meanwhile: under load their boot (tsx on the source) took that
+    // test to its timeout.
+    workers.push(
+      ...Array.from({ length: 3 }, (_, index) => new WorkerProcess('multi-process-outage-worker.fixtures.ts', index)),
+    );
     redis = await PrivateRedis.start();
+    await Promise.all(workers.map((worker) => worker.message('booted')));
   });
 
   afterAll(async () => {
@@ -291,11 +282,8 @@ describe.skipIf(serverMissing !== undefined)('Redis outage (a private redis-serv
 
     // Three app instances, each sending wrong codes and resends on every flow, and reading them.
     const plan: OutagePlan = { url: redis.url, namespace, flows, clockStart };
-    const started = Array.from(
-      { length: 3 },
-      (_, index) => new WorkerProcess('multi-process-outage-worker.fixtures.ts', index, plan),
-    );
-    workers.push(...started);
+    const started = workers;
+    for (const worker of started) worker.send(plan);
     await Promise.all(started.map((worker) => worker.message('ready')));
     for (const worker of started) worker.send('go');
 

@@ -2,17 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { createClient } from '@keyv/redis';
 import { createVerikit, StoreError, type FlowView, type Logger } from '@verikit/core';
 import { createTestProviderV1 } from '@verikit/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRedisChangeBus, type RedisChangeBus } from './redis-change-bus.js';
-import { createRedisStore, type RedisFlowStore, type RedisFlowStoreClient } from './redis-flow-store.js';
-import {
-  deleteNamespace,
-  freePort,
-  PrivateRedis,
-  redisSkipReason,
-  redisUrl,
-  uniqueNamespace,
-} from './redis-test-env.fixtures.js';
+import { describe, expect, it } from 'vitest';
+import { createRedisChangeBus } from './redis-change-bus.js';
+import { redisInstanceSuite } from './redis-bus.fixtures.js';
+import { createRedisStore, type RedisFlowStoreClient } from './redis-flow-store.js';
+import { freePort, PrivateRedis, redisSkipReason, redisUrl } from './redis-test-env.fixtures.js';
 
 const skipReason = await redisSkipReason('@verikit/redis change bus');
 const secret = 'redis-bus-test-secret-0123456789abcdefgh';
@@ -52,10 +46,7 @@ function recordingLogger(): { logger: Logger; messages: string[] } {
 }
 
 describe.skipIf(skipReason !== undefined)('RedisChangeBus across instances', () => {
-  const namespace = uniqueNamespace('bus');
-  const stores: RedisFlowStore[] = [];
-  const buses: RedisChangeBus[] = [];
-  let raw: ReturnType<typeof createClient>;
+  const { namespace, stores, buses, raw } = redisInstanceSuite('bus');
 
   /** One app instance: its own connections, its own bus, the shared Redis. */
   function instance(logger?: Logger, clock?: { now(): number }) {
@@ -68,18 +59,6 @@ describe.skipIf(skipReason !== undefined)('RedisChangeBus across instances', () 
     provider.onEvent((event) => verikit.receive({ id: randomUUID(), event }));
     return { provider, store, changeBus, verikit };
   }
-
-  beforeAll(async () => {
-    raw = createClient({ url: redisUrl });
-    await raw.connect();
-  });
-
-  afterAll(async () => {
-    for (const bus of buses) await bus.close();
-    for (const store of stores) await store.close();
-    raw?.destroy();
-    await deleteNamespace(namespace);
-  });
 
   it('delivers a change committed on instance A to a subscriber on instance B', async () => {
     // Both engines' clocks stand still at one instant, so the published view and one read later carry the same serverTime.
@@ -104,6 +83,24 @@ describe.skipIf(skipReason !== undefined)('RedisChangeBus across instances', () 
     });
     expect(verified).toEqual(await b.verikit.get(flow.id));
     expect(Object.isFrozen(verified)).toBe(true);
+  });
+
+  it("a USSD start on instance B ends the number's flow started on A (decision 1280); A's subscriber sees it", async () => {
+    const a = instance();
+    const b = instance();
+    const phoneNumber = freshPhoneNumber();
+    const older = await a.verikit.start({ kind: 'ussd', phoneNumber }, { owner: 'browser-a' });
+    const seen = collector();
+    a.verikit.subscribe(older.id, seen.listener);
+    await a.changeBus.subscribed(older.id);
+    const newer = await b.verikit.start({ kind: 'ussd', phoneNumber }, { owner: 'browser-b' });
+    expect(newer.id).not.toBe(older.id);
+    const ended = await seen.until((view) => view.status === 'failed');
+    expect(ended).toMatchObject({ error: { code: 'superseded', messageId: 'verikit.error.superseded' } });
+    expect([ended.otp, ended.ussdCode]).toEqual([undefined, undefined]);
+    await b.provider.completeUssd(phoneNumber, 'success');
+    expect((await a.verikit.get(newer.id)).status).toBe('verified');
+    expect((await b.verikit.get(older.id)).status).toBe('failed');
   });
 
   it('reaches every instance, and each listener sees each version once, in order', async () => {
@@ -141,7 +138,7 @@ describe.skipIf(skipReason !== undefined)('RedisChangeBus across instances', () 
   it('subscribes to a flow channel lazily and unsubscribes when the last listener leaves', async () => {
     const b = instance();
     const channel = b.changeBus.channelOf('lazy-flow');
-    const subscribers = async () => ((await raw.pubSubNumSub(channel)) as Record<string, number>)[channel] ?? 0;
+    const subscribers = async () => ((await raw().pubSubNumSub(channel)) as Record<string, number>)[channel] ?? 0;
     expect(await subscribers()).toBe(0);
     const first = b.changeBus.subscribe('lazy-flow', () => {});
     const second = b.changeBus.subscribe('lazy-flow', () => {});
@@ -175,8 +172,8 @@ describe.skipIf(skipReason !== undefined)('RedisChangeBus across instances', () 
     b.verikit.subscribe(flow.id, seen.listener);
     await b.changeBus.subscribed(flow.id);
     const channel = b.changeBus.channelOf(flow.id);
-    await raw.publish(channel, 'not json');
-    await raw.publish(channel, JSON.stringify({ id: 'another-flow', version: 99 }));
+    await raw().publish(channel, 'not json');
+    await raw().publish(channel, JSON.stringify({ id: 'another-flow', version: 99 }));
     const next = await a.verikit.send(flow.id, { type: 'submit-code', code: '000000' });
     await seen.until((view) => view.version >= next.version);
     expect(seen.views.every((view) => view.id === flow.id)).toBe(true);

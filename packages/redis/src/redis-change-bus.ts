@@ -4,8 +4,10 @@ import {
   UsageError,
   type FlowChangeBus,
   type FlowListener,
+  type FlowStore,
   type FlowView,
   type Logger,
+  type PublishingWrite,
 } from '@verikit/core';
 import { changeChannelPrefix, safeStoreCause } from '@verikit/core/internal';
 import { healerFor, isClusterClient } from './cluster-healer.js';
@@ -85,6 +87,7 @@ export function createRedisChangeBus(options: RedisChangeBusOptions): RedisChang
  */
 export class RedisChangeBus implements FlowChangeBus {
   readonly #publisher: PubSubClient;
+  readonly #store: RedisFlowStore | undefined;
   readonly #givenSubscriber: PubSubClient | undefined;
   readonly #channelPrefix: string;
   readonly #logger: Logger;
@@ -103,6 +106,7 @@ export class RedisChangeBus implements FlowChangeBus {
     const publisher = options.store?.client ?? options.publisher;
     if (!publisher) throw new TypeError('RedisChangeBus needs a store or a publisher client');
     this.#publisher = publisher as unknown as PubSubClient;
+    this.#store = options.store;
     this.#givenSubscriber = options.subscriber as unknown as PubSubClient | undefined;
     this.#channelPrefix = options.store
       ? options.store.redisKey(changeChannelPrefix)
@@ -146,6 +150,30 @@ export class RedisChangeBus implements FlowChangeBus {
         error: errorName(error),
       });
     });
+  }
+
+  /**
+   * On one node, the writes of this bus's own store that publish the change in the same script: one command per
+   * committed change instead of two (docs/decisions/1200-one-script-per-commit.md). Undefined for another store, and
+   * on a cluster, where a script may touch only the slot of its key and a flow's channel has a slot of its own.
+   */
+  publishingWrite(store: FlowStore): PublishingWrite | undefined {
+    const own = this.#store;
+    if (own === undefined || store !== own || isClusterClient(this.#publisher)) return undefined;
+    const sharded = this.#mode === 'sharded';
+    return {
+      compareAndSetAndPublish: (record, expectedVersion, ttlMs, view, call) =>
+        this.#closed
+          ? own.compareAndSetFlow(record, expectedVersion, ttlMs, call)
+          : own.compareAndSetAndPublish(
+              record,
+              expectedVersion,
+              ttlMs,
+              { channel: this.channelOf(view.id), sharded, view },
+              call,
+            ),
+      deliverLocally: (view) => this.#deliver(view),
+    };
   }
 
   subscribe(flowId: string, listener: FlowListener): () => void {

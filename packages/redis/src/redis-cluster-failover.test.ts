@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordingStore, type CommitRecord } from './multi-process.fixtures.js';
 import { createRedisChangeBus, type RedisChangeBus } from './redis-change-bus.js';
 import { createRedisClusterStore } from './redis-cluster-store.js';
-import { mastersOf, PrivateCluster, privateClusterMissing, slotOf } from './redis-cluster.fixtures.js';
+import { mastersOf, PrivateCluster, privateClusterMissing, slotOf, waitUntil } from './redis-cluster.fixtures.js';
 import type { RedisFlowStore } from './redis-flow-store.js';
 
 const missing = await privateClusterMissing('@verikit/redis cluster failover');
@@ -104,9 +104,11 @@ describe.skipIf(missing !== undefined)(
       await cluster.promoted(victim.port, victim.slots);
       const promotedAt = Date.now();
 
-      // Every flow is served again (a read and a write on each, on both instances) within 5 s.
+      // Every flow is served again (a read and a write on each, on both instances) within 5 s (docs/scaling.md); tried
+      // for up to 15 s, so a miss reports the time it took.
       const pending = new Set(flows.map((flow) => flow.id));
-      while (pending.size > 0 && Date.now() - promotedAt < 5000) {
+      let servedAfterMs = 0;
+      while (pending.size > 0 && Date.now() - promotedAt < 15_000) {
         for (const flowId of [...pending]) {
           const served = await Promise.all([a.verikit.get(flowId), wrong(b.verikit, flowId)]).then(
             () => true,
@@ -114,13 +116,14 @@ describe.skipIf(missing !== undefined)(
           );
           if (served) pending.delete(flowId);
         }
+        servedAfterMs = Date.now() - promotedAt;
         if (pending.size > 0) await sleep(50);
       }
-      const servedAfterMs = Date.now() - promotedAt;
       console.info(`[measured] every flow served ${servedAfterMs} ms after the promotion of a killed master's replica`);
       stop = true;
       await Promise.all(load);
       expect([...pending], `not served ${servedAfterMs} ms after the promotion`).toEqual([]);
+      expect(servedAfterMs).toBeLessThan(5000);
       expect(failures.length).toBeGreaterThan(0);
       for (const failure of failures) {
         expect(FlowNotFoundError.isInstance(failure)).toBe(false);
@@ -138,13 +141,9 @@ describe.skipIf(missing !== undefined)(
       }
 
       // B was told to re-read the flows it watches (at least those whose channel was on the victim),
-      // and its listeners get changes again, on the promoted replica too.
-      for (
-        let attempt = 0;
-        attempt < 200 && !resyncs.some((flowIds) => [...onVictim].every((id) => flowIds.includes(id)));
-        attempt += 1
-      )
-        await sleep(25);
+      // and its listeners get changes again, on the promoted replica too. Waited for as conditions, with generous
+      // bounds: a loaded machine stretches every step (the times are measured, not asserted, here).
+      await waitUntil(() => resyncs.some((flowIds) => [...onVictim].every((id) => flowIds.includes(id))), 20_000);
       expect(
         resyncs.some((flowIds) => [...onVictim].every((id) => flowIds.includes(id))),
         JSON.stringify(resyncs),
@@ -152,8 +151,7 @@ describe.skipIf(missing !== undefined)(
       for (const flowId of onVictim) {
         const done = await a.verikit.send(flowId, { type: 'submit-code', code: '123456' });
         expect(done.status).toBe('verified');
-        for (let attempt = 0; attempt < 200 && seen.get(flowId)!.at(-1)?.version !== done.version; attempt += 1)
-          await sleep(10);
+        await waitUntil(() => seen.get(flowId)!.at(-1)?.version === done.version, 10_000, 10);
         expect(seen.get(flowId)!.at(-1)?.status).toBe('verified');
       }
       expect(VerikitError.isInstance(failures[0])).toBe(true);

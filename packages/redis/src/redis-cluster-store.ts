@@ -19,7 +19,7 @@ export interface RedisClusterStoreOptions {
   namespace?: string;
   /** How long to wait for the cluster's slot map before a call fails with a `StoreError`. Default 2000 ms. */
   connectTimeoutMs?: number;
-  /** How long a command may wait for an answer before it fails with a `StoreError`. Default 5000 ms; 0 turns it off. */
+  /** How long the commands of one engine call may wait for answers in all before it fails. Default 5000 ms; 0 turns it off. */
   commandTimeoutMs?: number;
 }
 

@@ -64,6 +64,23 @@ export async function clusterSkipReason(suite: string): Promise<string | undefin
   return reason;
 }
 
+/**
+ * Polls `check` every `stepMs` until it is true or `timeoutMs` passed, and says whether it became true: a test waits
+ * for a condition with a generous bound, never for a fixed number of sleeps (a loaded machine stretches both).
+ */
+export async function waitUntil(
+  check: () => boolean | Promise<boolean>,
+  timeoutMs: number,
+  stepMs = 25,
+): Promise<boolean> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    if (await check()) return true;
+    if (Date.now() >= until) return false;
+    await new Promise((resolve) => setTimeout(resolve, stepMs));
+  }
+}
+
 /** Why a private cluster cannot be started here (no redis-server or redis-cli), or undefined. */
 export async function privateClusterMissing(suite: string): Promise<string | undefined> {
   const missing = await Promise.all(
@@ -162,32 +179,29 @@ export class PrivateCluster {
     return Number(readFileSync(join(this.#dir, String(port), 'redis.pid'), 'utf8'));
   }
 
-  /** Waits until the master on `port` has caught every replica up (their offsets equal its own). */
+  /** Waits (up to 20 s) until the master on `port` has caught every replica up (their offsets equal its own). */
   async replicated(port: number): Promise<void> {
-    for (let attempt = 0; attempt < 200; attempt += 1) {
+    const caughtUp = await waitUntil(async () => {
       const info = String(
         await onNode(`redis://127.0.0.1:${port}`, (client) => client.sendCommand(['INFO', 'replication'])),
       );
       const own = Number(/master_repl_offset:(\d+)/.exec(info)?.[1]);
       const replicas = [...info.matchAll(/^slave\d+:.*offset=(\d+)/gm)].map((match) => Number(match[1]));
-      if (replicas.length > 0 && replicas.every((offset) => offset === own)) return;
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
-    throw new Error(`the replicas of ${port} did not catch up`);
+      return replicas.length > 0 && replicas.every((offset) => offset === own);
+    }, 20_000);
+    if (!caughtUp) throw new Error(`the replicas of ${port} did not catch up`);
   }
 
   /** Resolves once a node other than `deadPort` serves every slot `deadPort` served (the replica was promoted). */
   async promoted(deadPort: number, slots: ReadonlyArray<readonly [number, number]>): Promise<void> {
     const witness = this.urls.find((url) => !url.endsWith(`:${deadPort}`))!;
-    for (let attempt = 0; attempt < 600; attempt += 1) {
+    const promoted = await waitUntil(async () => {
       const masters = await mastersOf(witness).catch(() => []);
-      const served = slots.every(([from]) =>
+      return slots.every(([from]) =>
         masters.some((master) => master.port !== deadPort && master.slots.some(([a, b]) => a <= from && from <= b)),
       );
-      if (served) return;
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
-    throw new Error(`no replica of ${deadPort} was promoted`);
+    }, 30_000);
+    if (!promoted) throw new Error(`no replica of ${deadPort} was promoted`);
   }
 
   /** Stops every server of this cluster (by PID) and removes its directory. */

@@ -5,17 +5,23 @@ import {
   VerikitError,
   type FlowRecord,
   type FlowStore,
+  type FlowView,
   type LimitResult,
   type SendGuardStore,
+  type EventOutbox,
+  type StoreCall,
 } from '@verikit/core';
 import { claimRecordKey, flowRecordKey, limitRecordKey, routeRecordKey, safeStoreCause } from '@verikit/core/internal';
 import { InvalidInputError } from '@verikit/provider';
 import Keyv from 'keyv';
 import { healerFor, isClusterClient, type ClusterHealer } from './cluster-healer.js';
-import { CommandDeadline, CommandTimeoutError } from './command-deadline.js';
+import { CallBudget } from './call-budget.js';
+import { CommandDeadline, CommandTimeoutError, deadlineError } from './command-deadline.js';
 import { decodeEnvelope, encodeEnvelope, redisTtl } from './keyv-envelope.js';
+import { decodeRecord, encodeCommit, encodeRecord } from './record-encoding.js';
 import { compareAndSetScript, consumeScript, type RedisCommandClient } from './lua-script.js';
 import { createRedisSendGuard } from './redis-send-guard.js';
+import { RedisEventOutbox } from './redis-event-outbox.js';
 
 /** The Redis client under a {@link RedisFlowStore}: `keyvRedis.client`, a node-redis client. */
 export type RedisFlowStoreClient = KeyvRedis<unknown>['client'];
@@ -38,8 +44,9 @@ export interface RedisStoreOptions {
   /** How long to wait for a connection before a call fails with a `StoreError`. Default 2000 ms. */
   connectTimeoutMs?: number;
   /**
-   * How long a command may wait for Redis's answer before it fails with a `StoreError` (a Redis that
-   * hangs rather than refuses). Default 5000 ms; 0 turns it off.
+   * How long the commands of one engine call (`start`, `send`, `get`, …) may wait for Redis's answers in all before
+   * the call fails with a `StoreDeadlineError` (a Redis that hangs rather than refuses); a command made outside an
+   * engine call has it to itself. Default 5000 ms; 0 turns it off.
    */
   commandTimeoutMs?: number;
 }
@@ -48,7 +55,7 @@ export interface RedisStoreOptions {
 export interface RedisFlowStoreOptions {
   /** How long to wait for a connection before a call fails. Default 2000 ms. */
   connectTimeoutMs?: number;
-  /** How long a call may wait for Redis's answer before it fails. Default 5000 ms; 0 turns it off. */
+  /** How long the commands of one engine call may wait for Redis in all before it fails. Default 5000 ms; 0 turns it off. */
   commandTimeoutMs?: number;
 }
 
@@ -156,6 +163,7 @@ export class RedisFlowStore implements FlowStore {
   #connecting: Promise<void> | undefined;
   #closed = false;
   #guardStore: SendGuardStore | undefined;
+  #outbox: EventOutbox | undefined;
 
   /**
    * @param keyv A Keyv whose store is a `@keyv/redis` adapter. Its serializer is set to JSON and
@@ -194,26 +202,71 @@ export class RedisFlowStore implements FlowStore {
     return this.#prefix + keyvKey;
   }
 
-  async getFlow(id: string): Promise<FlowRecord | undefined> {
-    const raw = await this.#call('read a flow', (client) => client.get(this.redisKey(flowRecordKey(id))));
+  async getFlow(id: string, call?: StoreCall): Promise<FlowRecord | undefined> {
+    const raw = await this.#call('read a flow', (client) => client.get(this.redisKey(flowRecordKey(id))), false, call);
     return decodeRecord(raw);
   }
 
-  async compareAndSetFlow(record: FlowRecord, expectedVersion: number, ttlMs: number): Promise<boolean> {
+  async compareAndSetFlow(
+    record: FlowRecord,
+    expectedVersion: number,
+    ttlMs: number,
+    call?: StoreCall,
+  ): Promise<boolean> {
     const ttl = redisTtl(ttlMs);
     const payload = encodeRecord(record, ttl);
-    const reply = await this.#call('write a flow', (client) =>
-      compareAndSetScript.run(client, this.redisKey(flowRecordKey(record.id)), [
-        String(expectedVersion),
-        payload,
-        ttl === undefined ? '' : String(ttl),
-      ]),
+    const reply = await this.#call(
+      'write a flow',
+      (client) =>
+        compareAndSetScript.run(client, this.redisKey(flowRecordKey(record.id)), [
+          String(expectedVersion),
+          payload,
+          ttl === undefined ? '' : String(ttl),
+        ]),
+      true,
+      call,
     );
     return reply === 1;
   }
 
-  async getRoute(key: string): Promise<string | undefined> {
-    const raw = await this.#call('read a route', (client) => client.get(this.redisKey(routeRecordKey(key))));
+  /**
+   * {@link compareAndSetFlow} that, when it writes, publishes `view` on `channel` in the same script (`SPUBLISH`
+   * when `sharded`), the record and the view serialized together: how a `RedisChangeBus` made with this
+   * store commits a change on one node.
+   */
+  async compareAndSetAndPublish(
+    record: FlowRecord,
+    expectedVersion: number,
+    ttlMs: number,
+    publish: { channel: string; sharded: boolean; view: FlowView },
+    call?: StoreCall,
+  ): Promise<boolean> {
+    const ttl = redisTtl(ttlMs);
+    const { envelope, message } = encodeCommit(record, ttl, publish.view);
+    const reply = await this.#call(
+      'write a flow',
+      (client) =>
+        compareAndSetScript.run(client, this.redisKey(flowRecordKey(record.id)), [
+          String(expectedVersion),
+          envelope,
+          ttl === undefined ? '' : String(ttl),
+          publish.channel,
+          message,
+          publish.sharded ? 'sharded' : 'classic',
+        ]),
+      true,
+      call,
+    );
+    return reply === 1;
+  }
+
+  async getRoute(key: string, call?: StoreCall): Promise<string | undefined> {
+    const raw = await this.#call(
+      'read a route',
+      (client) => client.get(this.redisKey(routeRecordKey(key))),
+      false,
+      call,
+    );
     try {
       const value = decodeEnvelope<unknown>(raw as string | null);
       return typeof value === 'string' ? value : undefined;
@@ -222,37 +275,49 @@ export class RedisFlowStore implements FlowStore {
     }
   }
 
-  async setRoute(key: string, flowId: string, ttlMs: number): Promise<void> {
+  async setRoute(key: string, flowId: string, ttlMs: number, call?: StoreCall): Promise<void> {
     const ttl = redisTtl(ttlMs);
-    await this.#call('write a route', (client) =>
-      client.set(
-        this.redisKey(routeRecordKey(key)),
-        encodeEnvelope(flowId, ttl),
-        ttl === undefined ? undefined : { expiration: { type: 'PX', value: ttl } },
-      ),
+    await this.#call(
+      'write a route',
+      (client) =>
+        client.set(
+          this.redisKey(routeRecordKey(key)),
+          encodeEnvelope(flowId, ttl),
+          ttl === undefined ? undefined : { expiration: { type: 'PX', value: ttl } },
+        ),
+      true,
+      call,
     );
   }
 
-  async claim(key: string, ttlMs: number): Promise<boolean> {
+  async claim(key: string, ttlMs: number, call?: StoreCall): Promise<boolean> {
     const ttl = redisTtl(ttlMs) ?? 1;
-    const reply = await this.#call('claim a key', (client) =>
-      client.set(this.redisKey(claimRecordKey(key)), encodeEnvelope(1, ttl), {
-        condition: 'NX',
-        expiration: { type: 'PX', value: ttl },
-      }),
+    const reply = await this.#call(
+      'claim a key',
+      (client) =>
+        client.set(this.redisKey(claimRecordKey(key)), encodeEnvelope(1, ttl), {
+          condition: 'NX',
+          expiration: { type: 'PX', value: ttl },
+        }),
+      true,
+      call,
     );
     return reply === 'OK';
   }
 
-  async consume(key: string, limit: number, windowMs: number, now: number): Promise<LimitResult> {
+  async consume(key: string, limit: number, windowMs: number, now: number, call?: StoreCall): Promise<LimitResult> {
     const window = Math.max(1, Math.ceil(windowMs));
-    const reply = await this.#call('update a limit', (client) =>
-      consumeScript.run(client, this.redisKey(limitRecordKey(key)), [
-        String(Math.floor(now)),
-        String(limit),
-        String(window),
-        String(Date.now()),
-      ]),
+    const reply = await this.#call(
+      'update a limit',
+      (client) =>
+        consumeScript.run(client, this.redisKey(limitRecordKey(key)), [
+          String(Math.floor(now)),
+          String(limit),
+          String(window),
+          String(Date.now()),
+        ]),
+      true,
+      call,
     );
     if (!Array.isArray(reply) || reply.length !== 3)
       throw new StoreError('the flow store gave an unexpected answer to a limit update');
@@ -264,6 +329,21 @@ export class RedisFlowStore implements FlowStore {
   sendGuardStore(): SendGuardStore {
     this.#guardStore ??= createRedisSendGuard({ store: this, commandTimeoutMs: this.#deadline.timeoutMs });
     return this.#guardStore;
+  }
+
+  /** The event webhook's outbox on this store's connection and namespace, shared by every instance. */
+  eventOutbox(): EventOutbox {
+    this.#outbox ??= new RedisEventOutbox(this, this.#deadline.timeoutMs);
+    return this.#outbox;
+  }
+
+  /**
+   * Opens one engine call: the engine passes what this returns with each of the call's commands (the send guard's
+   * counts included), and they share one deadline, `commandTimeoutMs` of Redis time in all; past it a command fails
+   * with a `StoreDeadlineError`, and none is sent. A command made outside a call has `commandTimeoutMs` to itself.
+   */
+  openCall(): StoreCall {
+    return new CallBudget(this.#deadline.timeoutMs);
   }
 
   /**
@@ -288,26 +368,62 @@ export class RedisFlowStore implements FlowStore {
     if (this.client.isOpen) this.client.destroy();
   }
 
-  async #call<T>(operation: string, work: (client: RedisCommandClient) => Promise<T>): Promise<T> {
+  /**
+   * Runs one command under its deadline, or its engine call's (`call`); `writes`: the command writes (a timeout
+   * leaves its outcome unknown). On an open connection the command is sent at once, without an async frame of its own.
+   */
+  #call<T>(
+    operation: string,
+    work: (client: RedisCommandClient) => Promise<T>,
+    writes = false,
+    call?: StoreCall,
+  ): Promise<T> {
+    const client = this.client;
+    if (this.#closed || this.#connecting !== undefined || !client.isOpen)
+      return this.#callConnecting(operation, work, writes, call);
+    // Open (ready, or reconnecting: with the offline queue off the command then fails at once with
+    // ClientOfflineError, reported as a StoreError). The command is sent when the deadline lets it: a timeout that
+    // says it was not sent is a write that did not happen.
+    return this.#deadline
+      .run(() => work(client as unknown as RedisCommandClient), call)
+      .catch((error: unknown) => this.#failure(operation, error, writes));
+  }
+
+  /** {@link #call} when the store is closed, or must connect (or wait for a connection) first. */
+  async #callConnecting<T>(
+    operation: string,
+    work: (client: RedisCommandClient) => Promise<T>,
+    writes: boolean,
+    call: StoreCall | undefined,
+  ): Promise<T> {
+    let sent = false;
     try {
       if (this.#closed) throw new StoreError('the flow store is closed', { isRetryable: false });
       const client = this.client;
-      if (this.#connecting) await this.#connecting;
-      else if (!client.isOpen) await this.#connect();
-      // Open but not ready: Redis was lost and the client is reconnecting. With the offline queue
-      // off the command fails at once with ClientOfflineError, reported as a StoreError.
-      return await this.#deadline.guard(work(client as unknown as RedisCommandClient));
+      return await this.#deadline.run(async () => {
+        if (this.#connecting) await this.#connecting;
+        else if (!client.isOpen) await this.#connect();
+        sent = true;
+        return work(client as unknown as RedisCommandClient);
+      }, call);
     } catch (error) {
-      if (VerikitError.isInstance(error)) throw error;
-      // On a cluster, a failed call may be a lost master: look for its promoted replica.
-      this.#healer?.poke();
-      if (error instanceof Error && error.message.startsWith('VERIKIT_CORRUPT')) {
-        throw new RecordSchemaError('a stored flow record is not a Keyv envelope with a version', { cause: error });
-      }
-      // The driver's error can hold the connection URL and its password: the cause keeps only its class and code.
-      const reason = error instanceof CommandTimeoutError ? `: ${error.message}` : '';
-      throw new StoreError(`the flow store failed to ${operation}${reason}`, { cause: safeStoreCause(error) });
+      // A deadline passed while connecting: the command was never sent.
+      return this.#failure(operation, error, writes && sent);
     }
+  }
+
+  /** The error a failed command is to its caller; `wrote`: the command writes and was sent. */
+  #failure(operation: string, error: unknown, wrote: boolean): never {
+    if (VerikitError.isInstance(error)) throw error;
+    // On a cluster, a failed call may be a lost master: look for its promoted replica.
+    if (!(error instanceof CommandTimeoutError) || error.sent) this.#healer?.poke();
+    if (error instanceof Error && error.message.startsWith('VERIKIT_CORRUPT')) {
+      throw new RecordSchemaError('a stored flow record is not a Keyv envelope with a version', { cause: error });
+    }
+    // The driver's error can hold the connection URL and its password: the cause keeps only its class and code.
+    if (error instanceof CommandTimeoutError)
+      throw deadlineError(`the flow store failed to ${operation}`, error, wrote);
+    throw new StoreError(`the flow store failed to ${operation}`, { cause: safeStoreCause(error) });
   }
 
   /** One connection attempt shared by every caller, bounded by the connect timeout. */
@@ -334,25 +450,4 @@ export class RedisFlowStore implements FlowStore {
     })();
     return this.#connecting;
   }
-}
-
-/** Encodes a record as Keyv would, with `version` first so the CAS script reads it without decoding. */
-function encodeRecord(record: FlowRecord, ttl: number | undefined): string {
-  // Spreading over an object that has `version` keeps `version` as the first key.
-  const ordered: Record<string, unknown> = { version: 0 };
-  return encodeEnvelope(Object.assign(ordered, record), ttl);
-}
-
-function decodeRecord(raw: unknown): FlowRecord | undefined {
-  let value: unknown;
-  try {
-    value = decodeEnvelope<unknown>(raw as string | null);
-  } catch (error) {
-    throw new RecordSchemaError('a stored flow record is not a Keyv envelope', { cause: error });
-  }
-  if (value === undefined) return undefined;
-  if (typeof value !== 'object' || value === null || typeof (value as FlowRecord).version !== 'number') {
-    throw new RecordSchemaError('a stored flow record has no version');
-  }
-  return value as FlowRecord;
 }

@@ -1,12 +1,12 @@
 import { createVerikit, InvalidInputError, RateLimitedError, StoreError, type SendGuardOptions } from '@verikit/core';
 import { createTestProviderV1 } from '@verikit/testing';
 import { afterAll, describe, expect, it } from 'vitest';
-import { WorkerProcess } from './multi-process.fixtures.js';
 import { clusterSkipReason, clusterUrls, deleteClusterNamespace, mastersOf, onNode } from './redis-cluster.fixtures.js';
 import { createRedisStore, type RedisFlowStore } from './redis-flow-store.js';
 import { createRedisSendGuard } from './redis-send-guard.js';
 import { deleteNamespace, freePort, redisSkipReason, redisUrl, uniqueNamespace } from './redis-test-env.fixtures.js';
 import type { GuardWorkerPlan, GuardWorkerReport } from './send-guard-worker.fixtures.js';
+import { useWorkerProcesses } from './worker-processes.fixtures.js';
 
 const secret = 'send-guard-secret-0123456789-abcdefghijkl';
 /** 300 consecutive valid numbers in one block of 1,000. */
@@ -22,26 +22,6 @@ async function keysOf(target: 'redis' | 'cluster', namespace: string): Promise<s
     });
   }
   return keys;
-}
-
-/** Three processes start 100 of the 300 numbers each, all at once; their reports. */
-async function threeProcesses(plan: Omit<GuardWorkerPlan, 'numbers'>): Promise<GuardWorkerReport[]> {
-  const workers = [0, 1, 2].map(
-    (index) =>
-      new WorkerProcess('send-guard-worker.fixtures.ts', index, {
-        ...plan,
-        numbers: numbers.slice(index * 100, index * 100 + 100),
-      }),
-  );
-  try {
-    await Promise.all(workers.map((worker) => worker.message('ready')));
-    for (const worker of workers) worker.send('go');
-    const reports = await Promise.all(workers.map((worker) => worker.message<GuardWorkerReport>('report')));
-    expect(await Promise.all(workers.map((worker) => worker.exited))).toEqual([0, 0, 0]);
-    return reports;
-  } finally {
-    for (const worker of workers) worker.kill();
-  }
 }
 
 const targets = [
@@ -66,6 +46,10 @@ describe.each(targets)(
       it.skip(`skipped: ${skipReason}`, () => {});
       return;
     }
+    const workers = useWorkerProcesses<GuardWorkerReport>('send-guard-worker.fixtures.ts', 3);
+    /** Three processes start 100 of the 300 numbers each, all at once; their reports. */
+    const threeProcesses = (plan: Omit<GuardWorkerPlan, 'numbers'>) =>
+      workers((index) => ({ ...plan, numbers: numbers.slice(index * 100, index * 100 + 100) }));
     const namespaces: string[] = [];
     const fresh = () => {
       const namespace = uniqueNamespace('guard');

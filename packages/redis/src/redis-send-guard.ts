@@ -3,7 +3,7 @@ import type { GuardLimiterSpec, GuardRateLimiter, SendGuardStore } from '@veriki
 import keySlot from 'cluster-key-slot';
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { isClusterClient, type HealableCluster } from './cluster-healer.js';
-import { CommandDeadline } from './command-deadline.js';
+import { CommandDeadline, CommandTimeoutError, deadlineError } from './command-deadline.js';
 
 /** What the guard's counts need of a Redis flow store: its connection and its key names. */
 export interface RedisSendGuardHost {
@@ -62,15 +62,21 @@ const guardKeys = {
   shard: (key: string, shard: number) => `${key}:{${shardTags[shard]}}`,
 };
 
+/** The engine call a count is made for: the guard passes `{ call }` as a limiter's options. */
+const callOf = (options: { [key: string]: unknown } | undefined): unknown => options?.call;
+
 /** A limiter whose refused consume takes nothing: rate-limiter-flexible counts it, and it is given back at once. */
 function takingNothingWhenRefused(limiter: RateLimiterRedis, deadline: CommandDeadline): GuardRateLimiter {
   return {
-    consume: (key, points = 1) =>
-      deadline.guard(limiter.consume(key, points)).catch(async (reason: unknown) => {
-        if (!(reason instanceof Error)) await deadline.guard(limiter.reward(key, points)).catch(() => undefined);
-        throw reason;
-      }),
-    reward: (key, points = 1) => deadline.guard(limiter.reward(key, points)),
+    consume: (key, points = 1, options) =>
+      deadline
+        .run(() => limiter.consume(key, points), callOf(options))
+        .catch(async (reason: unknown) => {
+          if (!(reason instanceof Error))
+            await deadline.run(() => limiter.reward(key, points), callOf(options)).catch(() => undefined);
+          throw reason;
+        }),
+    reward: (key, points = 1, options) => deadline.run(() => limiter.reward(key, points), callOf(options)),
   };
 }
 
@@ -95,7 +101,7 @@ class SpreadBudget implements GuardRateLimiter {
     this.#restUntil = shards.map(() => 0);
   }
 
-  async consume(key: string, points = 1): Promise<RateLimiterRes> {
+  async consume(key: string, points = 1, options?: { [key: string]: unknown }): Promise<RateLimiterRes> {
     const count = this.#shards.length;
     const first = Math.floor(Math.random() * count);
     const order = Array.from({ length: count }, (_, step) => (first + step) % count);
@@ -108,10 +114,12 @@ class SpreadBudget implements GuardRateLimiter {
       if (this.#fullUntil[shard]! > Date.now() || (ready.length > 0 && this.#restUntil[shard]! > Date.now())) continue;
       if (failures >= shardFailuresPerSend) break;
       try {
-        const result = await this.#shards[shard]!.consume(guardKeys.shard(key, shard), points);
+        const result = await this.#shards[shard]!.consume(guardKeys.shard(key, shard), points, options);
         this.#last = shard;
         return result;
       } catch (reason) {
+        // The engine call's Redis time is spent: no shard is at fault, and none would answer in time.
+        if (reason instanceof CommandTimeoutError && (reason.ofCall || !reason.sent)) throw reason;
         if (reason instanceof Error) {
           // Every shard of that master rests: one lost master costs a send one attempt, not one per shard.
           const master = this.#masterOf(shard);
@@ -132,11 +140,11 @@ class SpreadBudget implements GuardRateLimiter {
     throw new RateLimiterRes(0, Math.max(0, Math.min(...full) - Date.now()), 0, false);
   }
 
-  async reward(key: string, points = 1): Promise<RateLimiterRes> {
+  async reward(key: string, points = 1, options?: { [key: string]: unknown }): Promise<RateLimiterRes> {
     // The budget is the sum of the shards: a unit given back to the last shard that gave one is given back to it.
     const shard = this.#last;
     this.#fullUntil[shard] = 0;
-    return this.#shards[shard]!.reward(guardKeys.shard(key, shard), points);
+    return this.#shards[shard]!.reward(guardKeys.shard(key, shard), points, options);
   }
 }
 
@@ -183,14 +191,21 @@ export function createRedisSendGuard(options: RedisSendGuardOptions): SendGuardS
       }),
       shardOf,
     );
+  /** A count past its deadline is a `StoreDeadlineError`: a consume sent and not answered may still count. */
+  const typed = <T>(work: Promise<T>, what: string, wrote: boolean) =>
+    work.catch((reason: unknown) => {
+      throw reason instanceof CommandTimeoutError
+        ? deadlineError(`the send guard failed to ${what}`, reason, wrote)
+        : reason;
+    });
   const connected = (limiter: GuardRateLimiter): GuardRateLimiter => ({
-    consume: async (key, points) => {
+    consume: async (key, points, options) => {
       await store.connect();
-      return limiter.consume(key, points);
+      return typed(limiter.consume(key, points, options), 'count a send', true);
     },
-    reward: async (key, points) => {
+    reward: async (key, points, options) => {
       await store.connect();
-      return limiter.reward(key, points);
+      return typed(limiter.reward(key, points, options), 'give a send back', true);
     },
   });
   return {

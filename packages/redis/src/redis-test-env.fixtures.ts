@@ -2,7 +2,7 @@
  * Shared set-up of the Redis tests: where Redis is, whether the tests must run, unique namespaces
  * and clean-up of the keys a test wrote. Never FLUSHALL/FLUSHDB: other suites share this Redis.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -65,6 +65,22 @@ export async function deleteNamespace(namespace: string, url: string = redisUrl)
   return deleted;
 }
 
+/**
+ * Why the tests that run a private redis-server cannot, or undefined when `redis-server` is on PATH. With CI=true
+ * a missing server throws, failing the suite; otherwise the reason is printed and the suite skips.
+ */
+export async function redisServerSkipReason(suite: string): Promise<string | undefined> {
+  const missing = await new Promise<string | undefined>((resolve) => {
+    execFile('redis-server', ['--version'], (error) =>
+      resolve(error ? `redis-server is not on PATH (${error.message})` : undefined),
+    );
+  });
+  if (missing === undefined) return undefined;
+  if (redisRequired) throw new Error(`${suite}: ${missing}, and CI=true makes the Redis tests mandatory`);
+  console.warn(`[skip] ${suite}: ${missing}. Install redis-server to run it; with CI=true it is mandatory.`);
+  return missing;
+}
+
 /** A free TCP port on 127.0.0.1. */
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -97,9 +113,18 @@ export class PrivateRedis {
   }
 
   static async start(): Promise<PrivateRedis> {
-    const redis = new PrivateRedis(await freePort());
-    await redis.start();
-    return redis;
+    // freePort's port was free when asked, not necessarily when redis-server binds it (tests run in parallel): a
+    // server that exits at start is started again on another port, twice at most.
+    for (let attempt = 1; ; attempt += 1) {
+      const redis = new PrivateRedis(await freePort());
+      try {
+        await redis.start();
+        return redis;
+      } catch (error) {
+        await redis.dispose();
+        if (attempt === 3 || !(error instanceof Error && error.message.startsWith('redis-server exited'))) throw error;
+      }
+    }
   }
 
   async start(): Promise<void> {

@@ -22,3 +22,30 @@ it('startSandbox (deprecated) is the gateway fake, with onEvent still hearing it
     await sandbox.close();
   }
 });
+
+it("every deprecated name is the gateway fake's own value, so code on the old names keeps working for one release", async () => {
+  const sandbox = await import('./index.js');
+  const fake = await import('@verikit/gateway/fake');
+  expect([
+    sandbox.generateWebhookSecret,
+    sandbox.defaultTestIdentities,
+    sandbox.magicPhoneNumbers,
+    sandbox.magicIdentityNumbers,
+    sandbox.magicBehaviourDescriptions,
+    sandbox.defaultSandboxApiKey,
+    sandbox.sandboxEndpoints,
+    sandbox.sandboxPathPrefixes,
+    sandbox.verifySandboxWebhook,
+  ]).toEqual([
+    fake.generateWebhookSecret,
+    fake.defaultTestIdentities,
+    fake.magicPhoneNumbers,
+    fake.magicIdentityNumbers,
+    fake.magicBehaviourDescriptions,
+    fake.defaultGatewayFakeApiKey,
+    fake.gatewayFakeEndpoints,
+    fake.gatewayFakePathPrefixes,
+    fake.verifyGatewayFakeWebhook,
+  ]);
+  expect(sandbox.verifySandboxWebhook).toBe(fake.verifyGatewayFakeWebhook);
+});

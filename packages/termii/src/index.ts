@@ -7,6 +7,4 @@
  */
 export { createTermiiProvider } from './create-termii-provider.js';
 export type { TermiiProviderSettings, TermiiOperation, TermiiRoute } from './termii-settings.js';
-export { toTermiiNumber, termiiSenderSchema } from './termii-format.js';
-export { termiiPaths } from './termii-client.js';
-export { parseTermiiDeliveryReport, termiiWebhookScheme } from './termii-delivery-report.js';
+export { termiiWebhookScheme } from './termii-delivery-report.js';

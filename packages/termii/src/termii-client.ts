@@ -1,5 +1,12 @@
 import { ProviderProtocolError, ProviderRejectedError, type ProviderCallContextV1 } from '@verikit/provider';
-import { createHttpClient, parseJsonBody, redactMessage, statusError } from '@verikit/provider-utils';
+import {
+  answered,
+  createHttpClient,
+  failedAnswer,
+  parseJsonBody,
+  redactMessage,
+  statusError,
+} from '@verikit/provider-utils';
 import type { TermiiOperation } from './termii-settings.js';
 import type { ResolvedTermiiSettings } from './termii-settings-schema.js';
 
@@ -79,14 +86,10 @@ export function createTermiiClient(settings: ResolvedTermiiSettings): TermiiClie
         ) {
           return parsed as TermiiAnswer;
         }
-        const error = statusError(label, answer.status, redactMessage(termiiMessage(parsed), [apiKey]));
-        context.logger.warn(`verikit.${settings.name}.failed`, {
-          operation,
-          status: answer.status,
-          error: error.code,
-          durationMs: answer.durationMs,
-        });
-        throw error;
+        throw failedAnswer(
+          { logger: context.logger, provider: settings.name, operation, answer },
+          statusError(label, answer.status, redactMessage(termiiMessage(parsed), [apiKey])),
+        );
       }
       const parsed = parseJsonBody(label, answer.status, answer.text);
       if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
@@ -94,11 +97,7 @@ export function createTermiiClient(settings: ResolvedTermiiSettings): TermiiClie
           field: 'body',
         });
       }
-      context.logger.debug(`verikit.${settings.name}.response`, {
-        operation,
-        status: answer.status,
-        durationMs: answer.durationMs,
-      });
+      answered({ logger: context.logger, provider: settings.name, operation, answer });
       const code = (parsed as Record<string, unknown>)['code'];
       // The messaging API answers `code: "ok"`; any other code in a 2xx is a refusal.
       if (typeof code === 'string' && code !== 'ok') {

@@ -115,6 +115,12 @@ export function resolveTermiiSettings(settings: unknown): ResolvedTermiiSettings
     messageTemplates: parseMessageTemplates('messageTemplates', parsed.messageTemplates, {
       placeholder: pinPlaceholder,
       maxLength: 480,
+      // Only Send Token takes a text: Voice Token reads the code out, and Send WhatsApp Token takes the bare code,
+      // which Termii puts in its own approved template (no text, no language). A text for them would never be sent.
+      channels: {
+        take: ['sms'],
+        why: "is never sent: Termii's voice and WhatsApp codes take no text (Termii writes the message), only SMS codes do",
+      },
     }),
     ...transportDefaults<NonNullable<TermiiProviderSettings['hooks']>>(parsed, 'termii'),
   };

@@ -32,13 +32,14 @@ export interface TermiiProviderSettings {
   readonly pinAttempts?: number;
   /** Minutes a code lives (`pin_time_to_live`), 0 to 60. Default 10. */
   readonly pinTimeToLiveMinutes?: number;
-  /** The text of an SMS or WhatsApp code, with `< 1234 >` where the code goes. Default `Your verification code is < 1234 >`. */
+  /** The text of an SMS code, with `< 1234 >` where the code goes. Default `Your verification code is < 1234 >`. */
   readonly messageText?: string;
   /**
-   * The text per locale, and per channel where they differ, each with `< 1234 >` where the code goes:
-   * `{ fr: 'Votre code est < 1234 >', yo: { whatsapp: '…< 1234 >…' } }`. A flow's `locale` picks one (`pt-BR`,
-   * then `pt`); none found: `messageText`. Checked at creation: a text without `< 1234 >` is an
-   * `InvalidInputError` naming it (`messageTemplates.fr.whatsapp`).
+   * The text of SMS codes per locale, each with `< 1234 >` where the code goes: `{ fr: 'Votre code est < 1234 >' }`
+   * (or `{ fr: { sms: '…' } }`). A flow's `locale` picks one (`pt-BR`, then `pt`); none found: `messageText`.
+   * Termii's voice and WhatsApp codes take no text (Termii writes those messages), so a text for `voice` or
+   * `whatsapp` is refused. Checked at creation: a text without `< 1234 >` is an `InvalidInputError` naming it
+   * (`messageTemplates.fr.sms`).
    */
   readonly messageTemplates?: MessageTemplates;
   /** Per-request timeout in ms. Default 10 000. */

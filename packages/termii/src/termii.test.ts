@@ -170,14 +170,17 @@ describe('termii: the wire', () => {
   it('message_text comes from the template of the locale and channel (pt-BR, then pt), else messageText', async () => {
     const provider = termii({
       messageText: 'Code: < 1234 >',
-      messageTemplates: { fr: 'Votre code est < 1234 >', pt: { sms: 'Seu código é < 1234 >' } },
+      messageTemplates: { fr: 'Votre code est < 1234 >', pt: { sms: 'Seu código é < 1234 >' }, 'pt-BR': 'x< 1234 >' },
     });
     const phoneNumber = '+2348031110009';
     await provider.phone!.send({ phoneNumber, channel: 'sms', locale: 'fr' }, context());
     expect(wire.at(-1)!.body).toMatchObject({ pin_placeholder: '< 1234 >', message_text: 'Votre code est < 1234 >' });
     expect(fake.outbox.at(-1)!.text).toBe(`Votre code est ${fake.lastCode(phoneNumber)}`);
-    await provider.phone!.send({ phoneNumber, channel: 'sms', locale: 'pt-BR' }, context());
+    await provider.phone!.send({ phoneNumber, channel: 'sms', locale: 'pt-PT' }, context());
     expect(wire.at(-1)!.body['message_text']).toBe('Seu código é < 1234 >');
+    // The exact tag first, without regard to case.
+    await provider.phone!.send({ phoneNumber, channel: 'sms', locale: 'pt-br' }, context());
+    expect(wire.at(-1)!.body['message_text']).toBe('x< 1234 >');
     // en has no text at all: the default text. (WhatsApp codes go by Send WhatsApp Token, which takes the bare
     // code and no text: decision 0961.)
     await provider.phone!.send({ phoneNumber, channel: 'sms', locale: 'en' }, context());
@@ -347,6 +350,9 @@ describe('termii: capabilities, input and settings', () => {
     ['pinTimeToLiveMinutes', { apiKey, pinTimeToLiveMinutes: 61 }],
     ['messageText', { apiKey, messageText: 'no placeholder' }],
     ['messageTemplates.fr.whatsapp', { apiKey, messageTemplates: { fr: { whatsapp: 'Votre code' } } }],
+    // Termii writes voice and WhatsApp codes' messages itself: a text for them would never be sent.
+    ['messageTemplates.fr.whatsapp', { apiKey, messageTemplates: { fr: { whatsapp: 'Votre code < 1234 >' } } }],
+    ['messageTemplates.yo.voice', { apiKey, messageTemplates: { yo: { sms: '< 1234 >', voice: '< 1234 >' } } }],
     ['messageTemplates.yo', { apiKey, messageTemplates: { yo: 'Koodu re ni {code}' } }],
     ['messageTemplates.french', { apiKey, messageTemplates: { french: 'Votre code est < 1234 >' } }],
     ['messageTemplates.fr.telegram', { apiKey, messageTemplates: { fr: { telegram: '< 1234 >' } } }],

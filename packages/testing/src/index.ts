@@ -13,3 +13,4 @@ export { failureOf } from './failure-of.js';
 export { freshPhoneNumber } from './fresh-phone-number.js';
 /** @public Documented in the package README, for a provider's own secret-leak tests. */
 export { reachableText, expectNoSecrets } from './reachable-text.js';
+export * from './webhook-receiver.js';

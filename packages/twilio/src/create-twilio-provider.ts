@@ -8,11 +8,14 @@ import {
   type PhoneCheckResultV1,
   type ProviderV1,
 } from '@verikit/provider';
+import { checkKeyedCode, isKeyedCodeRequest, issueKeyedCode } from '@verikit/provider-utils';
 import { createTwilioClient, requiredSid, type TwilioAnswer } from './twilio-client.js';
 import { formBody, verificationSidPattern, whatsappAddress } from './twilio-format.js';
 import { phoneCheckSchema, phoneSendSchema, smsSendSchema, whatsAppSendSchema } from './twilio-input-schemas.js';
 import type { TwilioProviderSettings } from './twilio-settings.js';
 import { resolveTwilioSettings } from './twilio-settings-schema.js';
+import { parseTwilioStatusCallback } from './twilio-status-callback.js';
+import { whatsappCodeDigits, whatsappCodeScheme, whatsappCodeTtlMinutes, whatsappContent } from './twilio-whatsapp.js';
 
 const channels: readonly PhoneChannel[] = Object.freeze(['sms', 'voice', 'whatsapp']);
 /** Verify's channel names for ours. */
@@ -74,6 +77,24 @@ export function createTwilioProvider(settings: TwilioProviderSettings = {}): Pro
     const path = `/2010-04-01/Accounts/${resolved.accountSid()}/Messages.json`;
     return { url: resolved.apiBaseUrl() + path, path };
   }
+  /** Posts one message (SMS or WhatsApp), with the status callback URL when one is configured. */
+  async function postMessage(
+    operation: 'phone.send' | 'sms.send' | 'whatsapp.send',
+    fields: Readonly<Record<string, string | undefined>>,
+    context: Parameters<NonNullable<ProviderV1['sms']>['send']>[1],
+  ): Promise<string> {
+    const { url, path } = messagesPath();
+    const body = formBody({ ...fields, StatusCallback: resolved.statusCallbackUrl() });
+    return requiredSid(`${name} ${operation}`, await client.post(operation, url, path, body, context), 'sid');
+  }
+  function whatsappSender(): string {
+    const from = resolved.whatsappFrom();
+    if (from === undefined)
+      throw new InvalidInputError([
+        { field: 'whatsappFrom', message: 'is required: configure whatsappFrom, or set TWILIO_WHATSAPP_FROM' },
+      ]);
+    return whatsappAddress(from);
+  }
   const requiresSender = () =>
     resolved.from() === undefined && resolved.messagingServiceSid() === undefined
       ? { requires: Object.freeze(['sender'] as const) }
@@ -89,6 +110,26 @@ export function createTwilioProvider(settings: TwilioProviderSettings = {}): Pro
         const parsed = parseInput(phoneSendSchema, input);
         if (parsed.code !== undefined && !resolved.customCode)
           throw new CapabilityError('phone verification with a code we generate', name, { field: 'code' });
+        if (parsed.channel === 'whatsapp' && resolved.whatsappCodes === 'messaging') {
+          // A code we make, sent from our WhatsApp sender (its template), checked against the requestId's keyed hash.
+          const issued = issueKeyedCode(
+            whatsappCodeScheme,
+            resolved.credentials().password,
+            whatsappCodeDigits,
+            whatsappCodeTtlMinutes,
+            Date.now(),
+            parsed.code,
+          );
+          const content = whatsappContent(
+            resolved,
+            issued.code,
+            `Your verification code is: ${issued.code}`,
+            parsed.locale ?? resolved.locale,
+          );
+          const To = whatsappAddress(parsed.phoneNumber);
+          const messageId = await postMessage('phone.send', { To, From: whatsappSender(), ...content }, context);
+          return { requestId: issued.requestId, messageId };
+        }
         const { url, path } = verifyPaths('Verifications');
         const body = formBody({
           To: parsed.phoneNumber,
@@ -105,6 +146,8 @@ export function createTwilioProvider(settings: TwilioProviderSettings = {}): Pro
       },
       async check(input, context) {
         const parsed = parseInput(phoneCheckSchema, input);
+        if (isKeyedCodeRequest(whatsappCodeScheme, parsed.requestId))
+          return checkKeyedCode(whatsappCodeScheme, resolved.credentials().password, parsed.requestId, parsed.code);
         // Twilio could not know a requestId that is not a Verification SID: refused without a request.
         const sid = verificationSidPattern.exec(parsed.requestId)?.[1];
         if (sid === undefined)
@@ -142,35 +185,21 @@ export function createTwilioProvider(settings: TwilioProviderSettings = {}): Pro
             },
           ]);
         }
-        const { url, path } = messagesPath();
-        const answer = await client.post(
-          'sms.send',
-          url,
-          path,
-          formBody({ To: parsed.to, From: from, MessagingServiceSid: service, Body: parsed.message }),
-          context,
-        );
-        return { messageId: requiredSid(`${name} sms.send`, answer, 'sid') };
+        const fields = { To: parsed.to, From: from, MessagingServiceSid: service, Body: parsed.message };
+        return { messageId: await postMessage('sms.send', fields, context) };
       },
     },
     whatsapp: {
       async send(input, context) {
         const parsed = parseInput(whatsAppSendSchema, input);
-        const from = resolved.whatsappFrom();
-        if (from === undefined)
-          throw new InvalidInputError([
-            { field: 'whatsappFrom', message: 'is required: configure whatsappFrom, or set TWILIO_WHATSAPP_FROM' },
-          ]);
-        const { url, path } = messagesPath();
-        const body = formBody({
-          To: whatsappAddress(parsed.phoneNumber),
-          From: whatsappAddress(from),
-          Body: parsed.message,
-        });
-        const answer = await client.post('whatsapp.send', url, path, body, context);
-        return { messageId: requiredSid(`${name} whatsapp.send`, answer, 'sid') };
+        const From = whatsappSender();
+        const content = whatsappContent(resolved, parsed.message, parsed.message, resolved.locale);
+        const To = whatsappAddress(parsed.phoneNumber);
+        return { messageId: await postMessage('whatsapp.send', { To, From, ...content }, context) };
       },
     },
+    // With a status callback URL, Twilio posts each message's status there: parsed into delivery receipts.
+    ...(resolved.statusCallbackUrl() === undefined ? {} : { webhooks: { parse: parseTwilioStatusCallback } }),
   };
   return Object.freeze(provider);
 }

@@ -4,7 +4,14 @@ import {
   type ProviderCallContextV1,
   type VerikitError,
 } from '@verikit/provider';
-import { createHttpClient, parseJsonBody, redactMessage, statusError } from '@verikit/provider-utils';
+import {
+  answered,
+  createHttpClient,
+  failedAnswer,
+  parseJsonBody,
+  redactMessage,
+  statusError,
+} from '@verikit/provider-utils';
 import type { TwilioOperation } from './twilio-settings.js';
 import type { ResolvedTwilioSettings } from './twilio-settings-schema.js';
 
@@ -12,7 +19,7 @@ import type { ResolvedTwilioSettings } from './twilio-settings-schema.js';
 export type TwilioAnswer = Readonly<Record<string, unknown>>;
 
 /** A Twilio error answer, read: HTTP status, Twilio's numeric code and its message made safe. */
-export interface TwilioFailure {
+interface TwilioFailure {
   /** The HTTP status Twilio answered. */
   readonly status: number;
   /** Twilio's error code (`20404`, `60200`), when the body had one: what the mapping reads. */
@@ -45,7 +52,7 @@ const sendWindowMs = 10 * 60_000;
  * attempts is a `RateLimitedError`; the rest by HTTP status (401 authentication, 429/5xx unavailable, other 4xx
  * rejected with Twilio's message and code).
  */
-export function twilioError(label: string, failure: TwilioFailure): VerikitError {
+function twilioError(label: string, failure: TwilioFailure): VerikitError {
   const quoted =
     failure.message === undefined
       ? undefined
@@ -106,15 +113,11 @@ export function createTwilioClient(settings: ResolvedTwilioSettings): TwilioClie
         };
         const handled = onFailure?.(failure);
         if (handled !== undefined) return handled;
-        const error = twilioError(label, failure);
-        context.logger.warn(`verikit.${settings.name}.failed`, {
-          operation,
-          status: answer.status,
-          twilioCode: failure.code,
-          error: error.code,
-          durationMs: answer.durationMs,
-        });
-        throw error;
+        throw failedAnswer(
+          { logger: context.logger, provider: settings.name, operation, answer },
+          twilioError(label, failure),
+          { twilioCode: failure.code },
+        );
       }
       const parsed = parseJsonBody(label, answer.status, answer.text);
       if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
@@ -122,11 +125,7 @@ export function createTwilioClient(settings: ResolvedTwilioSettings): TwilioClie
           field: 'body',
         });
       }
-      context.logger.debug(`verikit.${settings.name}.response`, {
-        operation,
-        status: answer.status,
-        durationMs: answer.durationMs,
-      });
+      answered({ logger: context.logger, provider: settings.name, operation, answer });
       return parsed as TwilioAnswer;
     },
   };

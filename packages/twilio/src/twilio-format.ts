@@ -11,6 +11,30 @@ export const accountSidSchema = sid('AC');
 export const apiKeySidSchema = sid('SK');
 export const verifyServiceSidSchema = sid('VA');
 export const messagingServiceSidSchema = sid('MG');
+export const contentSidSchema = sid('HX');
+
+/** A status callback URL: http(s), a host, no credentials and no fragment (Twilio signs the URL as configured). */
+export const callbackUrlSchema = z
+  .string({ error: 'must be a string' })
+  .max(2048, { error: 'must be at most 2048 characters', abort: true })
+  .refine(
+    (value) => {
+      try {
+        const url = new URL(value);
+        return (
+          (url.protocol === 'https:' || url.protocol === 'http:') &&
+          url.hostname !== '' &&
+          url.username === '' &&
+          url.password === '' &&
+          url.hash === '' &&
+          !value.includes('#')
+        );
+      } catch {
+        return false;
+      }
+    },
+    { error: 'must be an http(s) URL with a host, without credentials or fragment' },
+  );
 
 /** Our requestId: a Verification SID, then `.n` for the n-th send of a resend (group 1 is the SID). */
 export const verificationSidPattern = /^(VE[0-9a-fA-F]{32})(?:\.\d{1,3})?$/;

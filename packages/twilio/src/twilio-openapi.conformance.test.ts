@@ -52,6 +52,7 @@ async function serve(spec: string) {
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   const exchanges: Exchange[] = [];
+  const requests: string[] = [];
   const proxy: Server = createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -60,6 +61,7 @@ async function serve(spec: string) {
         Object.entries(request.headers).filter(([name]) => !['host', 'content-length', 'connection'].includes(name)),
       ) as Record<string, string>;
       const method = request.method ?? 'GET';
+      requests.push(Buffer.concat(chunks).toString('utf8'));
       const forwarded = await fetch(target + request.url, {
         method,
         headers,
@@ -75,6 +77,7 @@ async function serve(spec: string) {
   return {
     url: `http://127.0.0.1:${(proxy.address() as { port: number }).port}`,
     exchanges,
+    requests,
     async close() {
       child.kill('SIGTERM');
       await new Promise<void>((resolve) => proxy.close(() => resolve()));
@@ -99,6 +102,8 @@ const twilio = (overrides: Partial<TwilioProviderSettings> = {}): ProviderV1 =>
     verifyServiceSid,
     from: '+15005550006',
     whatsappFrom: '+14155238886',
+    whatsappContentSid: `HX${'0123456789abcdef'.repeat(2)}`,
+    statusCallbackUrl: 'https://app.example.com/verikit/webhooks',
     verifyBaseUrl: verify.url,
     apiBaseUrl: api.url,
     timeout: 20_000,
@@ -156,8 +161,25 @@ describe("the Twilio provider's requests against Twilio's published OpenAPI spec
           ),
       ],
       [
-        'whatsapp.send',
+        'whatsapp.send template',
         () => provider.whatsapp!.send({ phoneNumber: phone, message: 'Your order shipped' }, context()),
+      ],
+      [
+        'whatsapp.send free text',
+        () =>
+          twilio({ whatsappContentSid: undefined, whatsappFreeText: true }).whatsapp!.send(
+            { phoneNumber: phone, message: 'Your order shipped' },
+            context(),
+          ),
+      ],
+      [
+        'phone.send whatsapp by messaging',
+        () =>
+          twilio({ whatsappCodes: 'messaging' }).phone!.send({ phoneNumber: phone, channel: 'whatsapp' }, context()),
+      ],
+      [
+        'sms.send with a status callback',
+        () => provider.sms!.send({ from: '+15005550006', to: phone, message: 'Your order shipped' }, context()),
       ],
     ];
     for (const [, call] of calls) await call().catch(() => undefined);
@@ -171,6 +193,12 @@ describe("the Twilio provider's requests against Twilio's published OpenAPI spec
     expect(api.exchanges.map((each) => `${each.method} ${each.path}`)).toContain(
       `POST /2010-04-01/Accounts/${accountSid}/Messages.json`,
     );
+    // The new fields were on the wire, and Prism accepted them.
+    const forms = api.requests.map((body) => Object.fromEntries(new URLSearchParams(body)));
+    expect(
+      forms.filter((form) => form['ContentSid'] !== undefined && form['ContentVariables'] !== undefined),
+    ).toHaveLength(2);
+    expect(forms.every((form) => form['StatusCallback'] === 'https://app.example.com/verikit/webhooks')).toBe(true);
   }, 120_000);
 
   it('refuses planted bad requests: no credentials, a missing field, a field off its pattern, a wrong path or method', async () => {
@@ -193,6 +221,16 @@ describe("the Twilio provider's requests against Twilio's published OpenAPI spec
         [404],
       ],
       ['a wrong method', verifications, { method: 'DELETE', headers: form }, [404, 405]],
+      [
+        'a ContentSid off its pattern',
+        `${api.url}/2010-04-01/Accounts/${accountSid}/Messages.json`,
+        {
+          method: 'POST',
+          headers: form,
+          body: 'To=whatsapp%3A%2B2348031230001&From=whatsapp%3A%2B14155238886&ContentSid=HX1',
+        },
+        [422],
+      ],
       [
         'a message without To',
         `${api.url}/2010-04-01/Accounts/${accountSid}/Messages.json`,

@@ -2,6 +2,7 @@ import { InvalidInputError, parseInput } from '@verikit/provider';
 import {
   baseUrlSchema,
   checkSettings,
+  localeKeyPattern,
   secretSchema,
   settingReader,
   transportDefaults,
@@ -13,6 +14,8 @@ import { z } from 'zod';
 import {
   accountSidSchema,
   apiKeySidSchema,
+  callbackUrlSchema,
+  contentSidSchema,
   e164Schema,
   localeSchema,
   messagingServiceSidSchema,
@@ -32,6 +35,17 @@ const twilioSettingsSchema = z.strictObject(
     from: twilioSenderSchema.optional(),
     messagingServiceSid: messagingServiceSidSchema.optional(),
     whatsappFrom: e164Schema.optional(),
+    whatsappContentSid: contentSidSchema.optional(),
+    whatsappContentSids: z
+      .record(
+        z.string().regex(localeKeyPattern, { error: 'must be a language tag such as en or pt-BR' }),
+        contentSidSchema,
+        { error: 'must be an object of content SIDs per language' },
+      )
+      .optional(),
+    whatsappFreeText: z.boolean({ error: 'must be a boolean' }).optional(),
+    whatsappCodes: z.enum(['verify', 'messaging'], { error: 'must be verify or messaging' }).optional(),
+    statusCallbackUrl: callbackUrlSchema.optional(),
     locale: localeSchema.optional(),
     customCode: z.boolean({ error: 'must be a boolean' }).optional(),
     verifyBaseUrl: baseUrlSchema.optional(),
@@ -55,6 +69,12 @@ export interface ResolvedTwilioSettings extends TransportSettings<NonNullable<Tw
   readonly from: SettingReader<string | undefined>;
   readonly messagingServiceSid: SettingReader<string | undefined>;
   readonly whatsappFrom: SettingReader<string | undefined>;
+  readonly whatsappContentSid: SettingReader<string | undefined>;
+  /** Approved templates per language (`whatsappContentSids`), looked up by `pickByLocale`. */
+  readonly whatsappContentSids: Readonly<Record<string, string>>;
+  readonly statusCallbackUrl: SettingReader<string | undefined>;
+  readonly whatsappFreeText: boolean;
+  readonly whatsappCodes: 'verify' | 'messaging';
   readonly verifyBaseUrl: SettingReader<string>;
   readonly apiBaseUrl: SettingReader<string>;
   readonly locale: string | undefined;
@@ -111,6 +131,18 @@ export function resolveTwilioSettings(settings: unknown): ResolvedTwilioSettings
       parsed.messagingServiceSid,
     ),
     whatsappFrom: optional('whatsappFrom', 'TWILIO_WHATSAPP_FROM', e164Schema, parsed.whatsappFrom),
+    whatsappContentSid: optional(
+      'whatsappContentSid',
+      'TWILIO_WHATSAPP_CONTENT_SID',
+      contentSidSchema,
+      parsed.whatsappContentSid,
+    ),
+    statusCallbackUrl: optional(
+      'statusCallbackUrl',
+      'TWILIO_STATUS_CALLBACK_URL',
+      callbackUrlSchema,
+      parsed.statusCallbackUrl,
+    ),
     verifyBaseUrl: settingReader({
       name: 'verifyBaseUrl',
       environmentVariable: 'TWILIO_VERIFY_BASE_URL',
@@ -132,7 +164,10 @@ export function resolveTwilioSettings(settings: unknown): ResolvedTwilioSettings
     credentials,
     ...readers,
     locale: parsed.locale,
+    whatsappContentSids: Object.freeze({ ...parsed.whatsappContentSids }),
     customCode: parsed.customCode ?? false,
+    whatsappFreeText: parsed.whatsappFreeText ?? false,
+    whatsappCodes: parsed.whatsappCodes ?? 'verify',
     ...transportDefaults<NonNullable<TwilioProviderSettings['hooks']>>(parsed, 'twilio'),
   };
 }

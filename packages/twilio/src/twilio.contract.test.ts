@@ -1,4 +1,4 @@
-import { runProviderContract, type ContractFailure } from '@verikit/testing/contract';
+import { runProviderContract, startWebhookInbox, type ContractFailure } from '@verikit/testing/contract';
 import { createTwilioProvider } from './create-twilio-provider.js';
 import { startTwilioFake, twilioMagicNumbers, type TwilioMagicBehaviour } from './fake/index.js';
 
@@ -12,11 +12,24 @@ const magic = (wanted: TwilioMagicBehaviour) =>
   Object.entries(twilioMagicNumbers).find(([, value]) => value === wanted)![0];
 
 runProviderContract('twilio over its fake', async () => {
-  const fake = await startTwilioFake();
+  // A template whose whole text is its variable, so the contract's message arrives as sent; and a French one.
+  const contentSid = `HX${'c'.repeat(32)}`;
+  const french = `HX${'f'.repeat(32)}`;
+  const fake = await startTwilioFake({
+    contentTemplates: { [contentSid]: '{{1}}', [french]: { text: 'Votre code : {{1}}', language: 'fr' } },
+    statusDelayMs: 0,
+  });
+  // Receipts only: a `sent` callback is a status on the way.
+  const inbox = await startWebhookInbox((webhook) => /MessageStatus=(delivered|undelivered|failed)/.test(webhook.body));
   const provider = createTwilioProvider({
     ...fake.settings,
     from: '+15005550006',
     whatsappFrom: '+14155238886',
+    whatsappContentSid: contentSid,
+    whatsappContentSids: { fr: french },
+    // WhatsApp codes from our own sender, so that their status callbacks reach the flow.
+    whatsappCodes: 'messaging',
+    statusCallbackUrl: inbox.url,
     customCode: true,
     timeout: 5000,
   });
@@ -25,6 +38,16 @@ runProviderContract('twilio over its fake', async () => {
     lastCode: (phoneNumber) => fake.lastCode(phoneNumber),
     lastMessage: (phoneNumber) => fake.lastMessage(phoneNumber),
     fail: (_operation, failure) => ({ phoneNumber: magic(behaviour[failure]) }),
-    cleanup: () => fake.close(),
+    deliveryReports: { channel: 'whatsapp', next: () => inbox.next() },
+    whatsappTemplates: {
+      locale: 'fr-BE',
+      text: (code) => `Votre code : ${code}`,
+      otherLocale: 'yo',
+      defaultText: (code) => code,
+    },
+    cleanup: async () => {
+      await fake.close();
+      await inbox.close();
+    },
   };
 });

@@ -111,7 +111,12 @@ describe('twilio: the wire', () => {
       MessagingServiceSid: `MG${'1'.repeat(32)}`,
       Body: 'Via service',
     });
-    await twilio().whatsapp!.send({ phoneNumber: '+2348031120003', message: 'Hi' }, context());
+    // Free text is sent only when the app allows it (the user wrote within 24 hours): twilio-whatsapp.test.ts.
+    fake.openWhatsAppWindow('+2348031120003');
+    await twilio({ whatsappFreeText: true }).whatsapp!.send(
+      { phoneNumber: '+2348031120003', message: 'Hi' },
+      context(),
+    );
     expect(wire.at(-1)!.form).toEqual({ To: 'whatsapp:+2348031120003', From: 'whatsapp:+14155238886', Body: 'Hi' });
     expect(fake.outbox.at(-1)).toMatchObject({ channel: 'whatsapp', to: '+2348031120003', text: 'Hi' });
   });

@@ -43,6 +43,8 @@ export interface AfricasTalkingFakeSettings {
   readonly apiKey: string;
   /** The fake, standing in for `https://api.africastalking.com`. */
   readonly baseUrl: string;
+  /** The USSD service code the fake dials (`serviceCode`): with it, the provider has the `dialIn` capability. */
+  readonly ussdServiceCode: string;
 }
 
 /** A running Africa's Talking fake: its API, and a handset that dials the application's USSD callback. */
@@ -157,7 +159,7 @@ export async function startAfricasTalkingFake(options: AfricasTalkingFakeOptions
   const server = await serveFake(app.fetch, options.port ?? 0);
   const running = runningFake({ server, outbox, latency, listeners, clearPending: () => dialler.clear() });
   return Object.assign(running, {
-    settings: { username, apiKey, baseUrl: server.url },
+    settings: { username, apiKey, baseUrl: server.url, ussdServiceCode: serviceCode },
     serviceCode,
     dial: (dial: FakeDial) => dialler.dial(dial),
     reply: (sessionId: string, input: string) => dialler.reply(sessionId, input),

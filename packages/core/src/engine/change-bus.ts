@@ -1,3 +1,4 @@
+import type { FlowRecord, FlowStore, StoreCall } from '../store/flow-store.js';
 import type { FlowView } from './view.js';
 
 /** Receives every committed view of one flow. */
@@ -19,6 +20,29 @@ export interface FlowChangeBus {
   subscribed?(flowId: string): Promise<void>;
   /** Releases the bus's connections at shutdown; whoever created the bus calls it (the engine does not). */
   close?(): void | Promise<void>;
+  /**
+   * Optional: when this bus publishes through `store` itself (a Redis bus made with `{ store }`, on one node), the
+   * writes that publish the view they commit in the same command; undefined for any other store. The engine then
+   * commits a change and tells the other instances with one command (docs/decisions/1200-one-script-per-commit.md).
+   */
+  publishingWrite?(store: FlowStore): PublishingWrite | undefined;
+}
+
+/** Writes of a flow store that publish what they commit in the same step: see {@link FlowChangeBus.publishingWrite}. */
+export interface PublishingWrite {
+  /**
+   * `store.compareAndSetFlow`, which, when it writes, publishes `view` to the other instances in the same step:
+   * never one without the other. Returns false, writing and publishing nothing, when the version differs.
+   */
+  compareAndSetAndPublish(
+    record: FlowRecord,
+    expectedVersion: number,
+    ttlMs: number,
+    view: FlowView,
+    call?: StoreCall,
+  ): Promise<boolean>;
+  /** Hands a view that `compareAndSetAndPublish` committed to this instance's listeners. */
+  deliverLocally(view: FlowView): void;
 }
 
 /** In-process delivery: listeners of one flow, called in order; a throwing listener does not stop the others. */

@@ -4,14 +4,15 @@ import { ConflictError } from '../errors/conflict-error.js';
 import type { FlowEnvironment, InternalEvent } from '../flows/flow-definition.js';
 import type { EffectRequest } from '../flows/flow-context.js';
 import { errorCode } from '../logging/error-code.js';
-import type { FlowRecord, FlowStore } from '../store/flow-store.js';
-import type { FlowChangeBus } from './change-bus.js';
+import type { FlowRecord, FlowStore, StoreCall } from '../store/flow-store.js';
+import type { FlowChangeBus, PublishingWrite } from './change-bus.js';
 import type { FlowQueue } from './flow-queue.js';
 import type { FlowRecords, Loaded } from './flow-records.js';
 import type { Clock } from '../time/clock.js';
 import { toView, type FlowView } from './view.js';
 import type { EngineTelemetry } from '../telemetry/engine-telemetry.js';
 import { lifecycleEventsOf, type LifecycleListeners } from './lifecycle-events.js';
+import type { EventWebhook } from '../outbound/event-webhook.js';
 
 /** What one try of a commit does with the flow it loaded. */
 export interface Decision {
@@ -28,6 +29,23 @@ export interface Committed {
   readonly effects: EffectRequest[];
   readonly loaded: Loaded;
   readonly changed: boolean;
+}
+
+/** The record of a committed change from `loaded` to `next`. */
+function nextRecord(loaded: FlowRecord, next: AnyMachineSnapshot, now: number): FlowRecord {
+  return {
+    ...loaded,
+    version: loaded.version + 1,
+    value: next.value as string,
+    context: next.context as Record<string, unknown>,
+    updatedAt: now,
+  };
+}
+
+/** A flow whose route key a newer flow took: `superseded` is applied to it once the newer flow's commit is done. */
+interface Displaced {
+  readonly flowId: string;
+  readonly key: string;
 }
 
 /** For events the engine applies itself (effect results, provider events): a refusal means the flow moved on. */
@@ -59,7 +77,12 @@ export class CommitLoop {
     env: FlowEnvironment;
     telemetry: EngineTelemetry;
     events: LifecycleListeners;
+    webhook: EventWebhook | undefined;
   };
+  /** The store's writes that publish in the same command, when the bus offers them for this store. */
+  readonly #publishing: PublishingWrite | undefined;
+  /** Views that went to the other instances with their write: `publish` hands them to local listeners only. */
+  readonly #publishedWithWrite = new WeakSet<FlowView>();
 
   constructor(deps: {
     records: FlowRecords;
@@ -71,8 +94,10 @@ export class CommitLoop {
     env: FlowEnvironment;
     telemetry: EngineTelemetry;
     events: LifecycleListeners;
+    webhook: EventWebhook | undefined;
   }) {
     this.#deps = deps;
+    this.#publishing = deps.bus.publishingWrite?.(deps.store);
   }
 
   /**
@@ -82,26 +107,36 @@ export class CommitLoop {
    * comes back, the one committed before the call): the first try starts from it instead of reading
    * the store. Nothing is lost if another instance changed the flow since: the compare-and-set then
    * fails, and the next try reads the store. An event the hint refuses is tried again on a fresh read.
+   * `call`: the engine call's share of the store, passed with every command.
    */
-  commit(
+  async commit(
     flowId: string,
     decide: (loaded: Loaded, now: number) => Decision,
     committedHere?: Loaded,
+    call?: StoreCall,
   ): Promise<Committed> {
-    return this.#deps.telemetry.commit(flowId, () => this.#commit(flowId, decide, committedHere));
+    const displaced: Displaced[] = [];
+    const committed = await this.#deps.telemetry.commit(flowId, () =>
+      this.#commit(flowId, decide, committedHere, call, displaced),
+    );
+    // Out of this flow's queue: two flows ending each other at once must not wait for each other's queue.
+    for (const older of displaced) await this.#supersede(older, call);
+    return committed;
   }
 
   #commit(
     flowId: string,
     decide: (loaded: Loaded, now: number) => Decision,
     committedHere: Loaded | undefined,
+    call: StoreCall | undefined,
+    displaced: Displaced[],
   ): Promise<Committed> {
     const { records, queue, clock } = this.#deps;
     return queue.run(flowId, async () => {
       let hint = committedHere;
       for (let attempt = 0; attempt < maxCommitAttempts; attempt += 1) {
         const fromHint = hint !== undefined;
-        const loaded = hint ?? (await records.load(flowId));
+        const loaded = hint ?? (await records.load(flowId, call));
         hint = undefined;
         const now = clock.now();
         const current = records.ticked(loaded, now);
@@ -111,7 +146,7 @@ export class CommitLoop {
         if (next === current) {
           // A passed deadline is a change of its own: it is committed (and told: \`expired\`) even when the
           // event is refused. A lost compare-and-set means another instance moved the flow: read again.
-          const ticked = current === loaded.snapshot ? loaded : await this.#commitTick(loaded, current, now);
+          const ticked = current === loaded.snapshot ? loaded : await this.#commitTick(loaded, current, now, call);
           if (ticked === undefined) continue;
           decision.onRefused(ticked, current, now);
           return { view: toView(current, ticked.record, now), effects: [], loaded: ticked, changed: false };
@@ -119,15 +154,9 @@ export class CommitLoop {
         const effects = effectsOf(actions);
         const pending = decision.beforeWrite?.(loaded, effects, now);
         if (pending !== undefined) await pending;
-        const record: FlowRecord = {
-          ...loaded.record,
-          version: loaded.record.version + 1,
-          value: next.value as string,
-          context: next.context as Record<string, unknown>,
-          updatedAt: now,
-        };
-        const view = await this.write(record, current, next, now);
-        if (view !== undefined) {
+        const written = await this.write(nextRecord(loaded.record, next, now), current, next, now, call, displaced);
+        if (written !== undefined) {
+          const { view, record } = written;
           this.#deps.logger.debug('verikit.flow.changed', {
             flowId,
             kind: record.kind,
@@ -146,38 +175,84 @@ export class CommitLoop {
   }
 
   /** Commits a tick that changed the flow; undefined when the stored version had moved on. */
-  async #commitTick(loaded: Loaded, ticked: AnyMachineSnapshot, now: number): Promise<Loaded | undefined> {
-    const record: FlowRecord = {
-      ...loaded.record,
-      version: loaded.record.version + 1,
-      value: ticked.value as string,
-      context: ticked.context as Record<string, unknown>,
-      updatedAt: now,
-    };
-    const view = await this.write(record, loaded.snapshot, ticked, now);
-    if (view === undefined) return undefined;
-    await this.publish(view);
-    return { record, flow: loaded.flow, snapshot: ticked };
+  async #commitTick(
+    loaded: Loaded,
+    ticked: AnyMachineSnapshot,
+    now: number,
+    call: StoreCall | undefined,
+  ): Promise<Loaded | undefined> {
+    const written = await this.write(nextRecord(loaded.record, ticked, now), loaded.snapshot, ticked, now, call);
+    if (written === undefined) return undefined;
+    await this.publish(written.view);
+    return { record: written.record, flow: loaded.flow, snapshot: ticked };
   }
 
   /**
    * Compare-and-sets `record` over the version before it (0: a new flow), then writes the route keys
-   * the change adds. Returns the view to publish; undefined when the stored version had moved on.
+   * the change adds. Returns the view to publish and the record as written (with the events for the
+   * app's webhook, when one is set); undefined when the stored version had moved on. With a bus that
+   * offers publishing writes, a change that adds no route key is published to the other instances by the write.
+   * The flows the route keys pointed to before, for a definition that `supersedes`, go to `displaced` (the caller
+   * ends them once out of this flow's queue), or, without it, are ended here.
    */
   async write(
-    record: FlowRecord,
+    given: FlowRecord,
     previous: AnyMachineSnapshot | undefined,
     next: AnyMachineSnapshot,
     now: number,
-  ): Promise<FlowView | undefined> {
-    const { records, store, env } = this.#deps;
-    const ttl = records.ttlFor(next, now);
-    if (!(await store.compareAndSetFlow(record, record.version - 1, ttl))) return undefined;
-    const routes = records.flow(record.kind).definition.routes?.(previous, next, env);
-    if (routes !== undefined) for (const key of routes) await store.setRoute(key, record.id, ttl);
-    // Committed: the lifecycle events it caused go to this engine's listeners, once.
-    this.#deps.events.emit(lifecycleEventsOf(previous, next, record));
-    return toView(next, record, now);
+    call?: StoreCall,
+    displaced?: Displaced[],
+  ): Promise<{ view: FlowView; record: FlowRecord } | undefined> {
+    const { records, store, env, webhook } = this.#deps;
+    const events = lifecycleEventsOf(previous, next, given);
+    // The webhook's events are written with the change itself; their ids are known to every instance first.
+    const { record, ids } = webhook?.stage(given, events, now) ?? { record: given, ids: [] };
+    const ttl = webhook ? webhook.ttlFor(record, records.ttlFor(next, now), now) : records.ttlFor(next, now);
+    const { definition } = records.flow(record.kind);
+    const routes = definition.routes?.(previous, next, env) ?? [];
+    const view = toView(next, record, now);
+    if (ids.length > 0) await webhook!.announce(ids, now);
+    // Refused: the webhook's ids stay. Another instance may have committed the same event (same version, same type).
+    // One command writes and publishes, unless route keys must be written between the two (a subscriber that
+    // sees the change must find them).
+    if (this.#publishing !== undefined && routes.length === 0) {
+      if (!(await this.#publishing.compareAndSetAndPublish(record, record.version - 1, ttl, view, call)))
+        return undefined;
+      this.#publishedWithWrite.add(view);
+    } else {
+      if (!(await store.compareAndSetFlow(record, record.version - 1, ttl, call))) return undefined;
+      const ended = displaced ?? [];
+      for (const key of routes) {
+        const before = definition.supersedes ? await store.getRoute(key, call) : undefined;
+        await store.setRoute(key, record.id, ttl, call);
+        if (before !== undefined && before !== record.id) ended.push({ flowId: before, key });
+      }
+      if (displaced === undefined) for (const older of ended) await this.#supersede(older, call);
+    }
+    // Committed: the lifecycle events it caused go to this engine's listeners, once, and to the webhook.
+    this.#deps.events.emit(events);
+    if (ids.length > 0) void webhook!.deliver();
+    return { view, record };
+  }
+
+  /**
+   * Ends the flow a route key pointed to before a newer flow took it (`superseded`, decision 1280), unless it took
+   * the key back since (two flows taking it at once: the one that holds it stays). A flow that moved on (already
+   * ended, gone) changes nothing; a failure is logged: the newer flow stands, the older one still ends when its
+   * code expires.
+   */
+  async #supersede({ flowId, key }: Displaced, call: StoreCall | undefined): Promise<void> {
+    try {
+      if ((await this.#deps.store.getRoute(key, call)) === flowId) return;
+      await this.commit(
+        flowId,
+        (_loaded, now) => ({ event: { type: 'superseded', now }, onRefused: acceptSilently }),
+        undefined,
+        call,
+      );
+    } catch (error) {
+      this.#deps.logger.warn('verikit.supersede.failed', { flowId, error: errorCode(error) });
+    }
   }
 
   /**
@@ -185,11 +260,16 @@ export class CommitLoop {
    * send returned, which its delivery receipts name), living as long as the flow's record. A failing
    * write is logged: the flow stands, only its receipts will find no flow.
    */
-  async addRoutes(flowId: string, keys: readonly string[], snapshot: AnyMachineSnapshot): Promise<void> {
+  async addRoutes(
+    flowId: string,
+    keys: readonly string[],
+    snapshot: AnyMachineSnapshot,
+    call?: StoreCall,
+  ): Promise<void> {
     const { records, store, clock, logger } = this.#deps;
     try {
       const ttl = records.ttlFor(snapshot, clock.now());
-      for (const key of keys) await store.setRoute(key, flowId, ttl);
+      for (const key of keys) await store.setRoute(key, flowId, ttl, call);
     } catch (error) {
       logger.warn('verikit.route.failed', { flowId, error: errorCode(error) });
     }
@@ -198,7 +278,8 @@ export class CommitLoop {
   /** Hands a committed view to the change bus; a failing bus is logged, never the caller's error. */
   async publish(view: FlowView): Promise<void> {
     try {
-      await this.#deps.bus.publish(view);
+      if (this.#publishedWithWrite.has(view)) this.#publishing!.deliverLocally(view);
+      else await this.#deps.bus.publish(view);
     } catch (error) {
       this.#deps.logger.warn('verikit.publish.failed', { flowId: view.id, error: errorCode(error) });
     }

@@ -10,6 +10,8 @@ import { Proofs } from '../proof/proofs.js';
 import { SecretBox } from '../secrets/secrets.js';
 import { createReviewNumbers } from '../flows/review-numbers.js';
 import { safeStoreCause } from '../store/safe-store-cause.js';
+import { errorCode } from '../logging/error-code.js';
+import type { StoreCall } from '../store/flow-store.js';
 import { CommitLoop } from './commit-loop.js';
 import { EffectRunner } from './effect-runner.js';
 import { FlowQueue } from './flow-queue.js';
@@ -20,6 +22,9 @@ import { applyProviderEvent } from '../inbound/apply-provider-event.js';
 import { receiveDelivery } from '../inbound/receive-delivery.js';
 import { SendLimit } from './send-limit.js';
 import { LifecycleListeners } from './lifecycle-events.js';
+import { circuitEventOf } from './circuit-events.js';
+import { EventWebhook } from '../outbound/event-webhook.js';
+import { memoryEventOutbox } from '../store/event-outbox.js';
 import { startFlow } from './start-flow.js';
 import { applyUserEvent } from './user-event.js';
 import { toView, type FlowView } from './view.js';
@@ -31,6 +36,12 @@ export type { Clock } from '../time/clock.js';
 export type { CallOptions } from '../guard/call-options.js';
 export type { ProviderDelivery, ReceiveOptions, ReceiveResult } from '../inbound/receive-delivery.js';
 export type { FlowEvent, FlowEventListener, FlowEventType } from './lifecycle-events.js';
+export type { CircuitEvent, CircuitEventListener, CircuitEventType } from './circuit-events.js';
+export type {
+  EventWebhookFailure,
+  EventWebhookGiveUpReason,
+  EventWebhookOptions,
+} from '../outbound/event-webhook-options.js';
 
 /**
  * Creates the engine. This file only wires its parts, each of which does one job: the commit loop
@@ -55,6 +66,10 @@ export function createVerikit(options: VerikitOptions): Verikit {
   };
   const records = new FlowRecords(store, policies);
   const events = new LifecycleListeners(logger);
+  // The provider's breakers (withFailover's), logged and told here: the engine knows only the spec's `circuits`.
+  provider.circuits?.subscribe((change) => events.emitCircuit(circuitEventOf(change, logger)));
+  const outbox = settings.eventWebhook && (store.eventOutbox?.() ?? memoryEventOutbox());
+  const webhook = outbox && new EventWebhook(settings.eventWebhook!, { store, outbox, clock, logger });
   const commits = new CommitLoop({
     records,
     queue: new FlowQueue(),
@@ -65,6 +80,7 @@ export function createVerikit(options: VerikitOptions): Verikit {
     env,
     telemetry,
     events,
+    webhook,
   });
   const guard =
     settings.guard &&
@@ -75,8 +91,8 @@ export function createVerikit(options: VerikitOptions): Verikit {
     });
   const limits = new SendLimit(store, policies, guard);
 
-  async function get(rawFlowId: string): Promise<FlowView> {
-    const loaded = await records.load(parseFlowId(rawFlowId));
+  async function get(rawFlowId: string, call?: StoreCall): Promise<FlowView> {
+    const loaded = await records.load(parseFlowId(rawFlowId), call);
     const now = clock.now();
     return toView(records.ticked(loaded, now), loaded.record, now);
   }
@@ -95,20 +111,35 @@ export function createVerikit(options: VerikitOptions): Verikit {
   });
 
   const flowSecrets = new FlowSecrets(settings.secret);
+  /** One engine call: the store may bound all its commands by one deadline (the Redis store's `commandTimeoutMs`). */
+  function within<T>(work: (call: StoreCall | undefined) => Promise<T>): Promise<T> {
+    const call = store.openCall?.();
+    return call === undefined ? work(undefined) : work(call).finally(() => call.end());
+  }
+
+  /** Work a call answers before (a receipt's fallback send): its own engine call; a failure is logged, not lost. */
+  function later(work: (call: StoreCall | undefined) => Promise<unknown>): void {
+    within(work).catch((error: unknown) => logger.error('verikit.flow.fallback-failed', { error: errorCode(error) }));
+  }
 
   const verikit: Verikit = {
     policies,
     webhooks: provider.webhooks,
+    dialIn: provider.dialIn,
     parseStartInput: (input) => parseInput(settings.inputs.start, input),
-    on: (type, listener) => events.on(type, listener),
+    on: (type: never, listener: never) => events.on(type, listener),
+    deliverEvents: () => webhook?.deliver() ?? Promise.resolve(0),
     start: (input, options) =>
       telemetry.start((input as { kind?: unknown } | undefined)?.kind, () =>
-        startFlow({ settings, env, records, commits, limits, effects, read: get }, input, options),
+        within((call) =>
+          startFlow({ settings, env, records, commits, limits, effects, read: get, call }, input, options),
+        ),
       ),
     flowSecret: (flowId) => flowSecrets.of(parseFlowId(flowId)),
     isFlowSecret: (flowId, secret) => flowSecrets.matches(parseFlowId(flowId), secret),
-    send: (flowId, event, options) => applyUserEvent({ env, commits, limits, effects }, flowId, event, options),
-    get,
+    send: (flowId, event, options) =>
+      within((call) => applyUserEvent({ env, commits, limits, effects, call }, flowId, event, options)),
+    get: (flowId) => within((call) => get(flowId, call)),
     cancel: (flowId) => verikit.send(flowId, { type: 'cancel' }),
     subscribe(rawFlowId, listener) {
       const flowId = parseFlowId(rawFlowId);
@@ -148,16 +179,23 @@ export function createVerikit(options: VerikitOptions): Verikit {
     },
     receive: (delivery, receiveOptions) =>
       telemetry.receive(() =>
-        receiveDelivery(
-          { store, logger, apply: (event) => applyProviderEvent({ store, commits, env }, event) },
-          delivery,
-          receiveOptions,
+        within((call) =>
+          receiveDelivery(
+            {
+              store,
+              logger,
+              call,
+              apply: (event) => applyProviderEvent({ store, commits, env, effects, call, later }, event),
+            },
+            delivery,
+            receiveOptions,
+          ),
         ),
       ),
-    verification: (flowId) => proofs.verification(flowId),
-    issueProof: (flowId, proofOptions) => proofs.issue(flowId, proofOptions),
-    redeemProof: (token, claim) => proofs.redeem(token, claim),
-    redeemProofs: (items) => proofs.redeemAll(items),
+    verification: (flowId) => within((call) => proofs.verification(flowId, call)),
+    issueProof: (flowId, proofOptions) => within((call) => proofs.issue(flowId, proofOptions, call)),
+    redeemProof: (token, claim) => within((call) => proofs.redeem(token, claim, call)),
+    redeemProofs: (items) => within((call) => proofs.redeemAll(items, call)),
     sendSms: (input) => sendSms(settings, input),
     sendWhatsApp: (input) => sendWhatsApp(settings, input),
   };

@@ -21,6 +21,7 @@ import { deliveryRoutesOf } from '../inbound/delivery-receipts.js';
 import type { FlowRecords, Loaded } from './flow-records.js';
 import type { SendLimit } from './send-limit.js';
 import type { FlowView } from './view.js';
+import type { StoreCall } from '../store/flow-store.js';
 import type { CallOutcome, EngineTelemetry } from '../telemetry/engine-telemetry.js';
 
 type Outcome =
@@ -58,7 +59,7 @@ export class EffectRunner {
     env: FlowEnvironment;
     logger: Logger;
     telemetry: EngineTelemetry;
-    read: (flowId: string) => Promise<FlowView>;
+    read: (flowId: string, call?: StoreCall) => Promise<FlowView>;
     limits?: SendLimit;
   };
 
@@ -68,7 +69,7 @@ export class EffectRunner {
     env: FlowEnvironment;
     logger: Logger;
     telemetry: EngineTelemetry;
-    read: (flowId: string) => Promise<FlowView>;
+    read: (flowId: string, call?: StoreCall) => Promise<FlowView>;
     /** Admits the sends a result starts by itself (a phone flow's fallback to its next channel). */
     limits?: SendLimit;
   }) {
@@ -77,7 +78,7 @@ export class EffectRunner {
 
   /**
    * Runs the committed effects one after another, feeding each result back, and then the effects a result
-   * starts by itself (a fallback's send); returns the last view.
+   * starts by itself (a fallback's send); returns the last view. `call`: the engine call's share of the store.
    */
   async run(
     flowId: string,
@@ -85,6 +86,7 @@ export class EffectRunner {
     view: FlowView,
     memory: EffectMemory,
     committedHere: Loaded,
+    call?: StoreCall,
   ): Promise<FlowView> {
     const { commits, logger, env } = this.#deps;
     let latest = view;
@@ -96,12 +98,12 @@ export class EffectRunner {
       const current = effect;
       const outcome = await this.#deps.telemetry.providerCall(
         { flowId, effect, send: runner.send, provider: env.provider.name },
-        () => this.#call(flowId, runner, current, memory, hint),
+        () => this.#call(flowId, runner, current, memory, hint, call),
         (settled) => outcomeOf(settled, env.provider.name),
       );
       try {
         if (outcome.ok === 'unknown') {
-          latest = await this.#deps.read(flowId);
+          latest = await this.#deps.read(flowId, call);
           hint = undefined;
         } else {
           const event: Omit<InternalEvent, 'now'> = outcome.ok
@@ -112,7 +114,7 @@ export class EffectRunner {
                 error: outcome.error,
                 provablyUnsent: outcome.provablyUnsent,
               };
-          const committed = await this.#commitResult(flowId, definition, event, hint);
+          const committed = await this.commitUnderSendLimit(flowId, definition, event, hint, call);
           latest = committed.view;
           hint = committed.changed ? committed.loaded : undefined;
           // A send's ids route its delivery receipts to this flow.
@@ -121,6 +123,7 @@ export class EffectRunner {
               flowId,
               deliveryRoutesOf(this.#deps.env.secrets, outcome.result),
               committed.loaded.snapshot,
+              call,
             );
           queue.push(...committed.effects);
         }
@@ -138,18 +141,20 @@ export class EffectRunner {
   }
 
   /**
-   * Commits an effect's result. A result that starts a send by itself (a fallback) takes the send limit
+   * Commits an effect's result (or a failed receipt's `delivery-failed`, which `applyProviderEvent` raises). An
+   * event that starts a send by itself (a fallback) takes the send limit
    * like a user's resend; when the limit refuses, the result is committed with `fallback: false`, so the
    * flow shows the failure instead of falling back, and nothing of the result is lost.
    */
-  async #commitResult(
+  async commitUnderSendLimit(
     flowId: string,
     definition: FlowDefinition,
     event: Omit<InternalEvent, 'now'>,
     hint: Loaded | undefined,
+    call: StoreCall | undefined,
   ): Promise<Committed> {
     const { commits, limits, env, logger } = this.#deps;
-    const take = limits?.forEvent(definition, env);
+    const take = limits?.forEvent(definition, env, undefined, call);
     try {
       return await commits.commit(
         flowId,
@@ -159,14 +164,20 @@ export class EffectRunner {
           beforeWrite: (current, effects, at) => take?.(current.record.context, effects, at),
         }),
         hint,
+        call,
       );
     } catch (error) {
       if (!RateLimitedError.isInstance(error)) throw error;
       logger.info('verikit.flow.fallback-refused', { flowId, error: errorCode(error) });
-      return commits.commit(flowId, (_loaded, now) => ({
-        event: { ...event, now, fallback: false } as unknown as InternalEvent,
-        onRefused: acceptSilently,
-      }));
+      return commits.commit(
+        flowId,
+        (_loaded, now) => ({
+          event: { ...event, now, fallback: false } as unknown as InternalEvent,
+          onRefused: acceptSilently,
+        }),
+        undefined,
+        call,
+      );
     }
   }
 
@@ -181,17 +192,10 @@ export class EffectRunner {
     effect: EffectRequest,
     memory: EffectMemory,
     committed: Loaded | undefined,
+    storeCall: StoreCall | undefined,
   ): Promise<Outcome> {
     const { records, env, logger } = this.#deps;
     const controller = new AbortController();
-    let timer: NodeJS.Timeout | undefined;
-    const timedOut = Symbol('timed out');
-    const deadline = new Promise<typeof timedOut>((resolve) => {
-      timer = setTimeout(() => {
-        controller.abort(new ProviderUnavailableError('the provider did not answer before the deadline'));
-        resolve(timedOut);
-      }, env.policies.effectTimeoutMs);
-    });
     const context = { signal: controller.signal, idempotencyKey: effect.id, logger };
     // Every success names the provider that made it, unless the definition reports another (`sentBy` of a composition).
     const call = runner
@@ -202,27 +206,43 @@ export class EffectRunner {
         memory,
         env,
         // The record committed with this effect holds what the call needs; read the store only without it.
-        committedContext: async () => (committed ?? (await records.load(flowId))).record.context,
+        committedContext: async () => (committed ?? (await records.load(flowId, storeCall))).record.context,
       })
       .then((result) => ({ sentBy: env.provider.name, ...result }));
-    try {
-      const result = await Promise.race([call, deadline]);
-      if (result !== timedOut) return { ok: true, result };
-    } catch (error) {
-      // Whether the failed call may still have sent is decided by one rule, `isProvablyUnsent` (decision 0920).
-      if (!controller.signal.aborted)
-        return { ok: false, error: toFlowError(error), provablyUnsent: isProvablyUnsent(error) };
-    } finally {
-      clearTimeout(timer);
-    }
+    // The call's outcome, or undefined once the deadline passed first (the call is then aborted). One promise settled
+    // by whichever comes first, rather than a race with a promise of the deadline's own.
+    const settled = await new Promise<Outcome | undefined>((resolve) => {
+      const timer = setTimeout(() => {
+        controller.abort(new ProviderUnavailableError('the provider did not answer before the deadline'));
+        resolve(undefined);
+      }, env.policies.effectTimeoutMs);
+      call.then(
+        (result) => {
+          clearTimeout(timer);
+          resolve({ ok: true, result });
+        },
+        (error: unknown) => {
+          clearTimeout(timer);
+          // Whether the failed call may still have sent is decided by one rule, `isProvablyUnsent` (decision 0920).
+          if (!controller.signal.aborted)
+            resolve({ ok: false, error: toFlowError(error), provablyUnsent: isProvablyUnsent(error) });
+          else resolve(undefined);
+        },
+      );
+    });
+    if (settled !== undefined) return settled;
     call.then(
       (result) => this.#applyQuietly(flowId, (now) => ({ type: 'effect-succeeded', now, effectId: effect.id, result })),
       () => undefined,
     );
-    await this.#applyQuietly(flowId, (now, context) => ({
-      type: 'tick',
-      now: context.effect?.id === effect.id ? Math.max(now, context.effect.deadline) : now,
-    }));
+    await this.#applyQuietly(
+      flowId,
+      (now, context) => ({
+        type: 'tick',
+        now: context.effect?.id === effect.id ? Math.max(now, context.effect.deadline) : now,
+      }),
+      storeCall,
+    );
     return { ok: 'unknown' };
   }
 
@@ -230,12 +250,18 @@ export class EffectRunner {
   async #applyQuietly(
     flowId: string,
     makeEvent: (now: number, context: FlowContextBase) => InternalEvent,
+    call?: StoreCall,
   ): Promise<FlowView | undefined> {
     try {
-      const committed = await this.#deps.commits.commit(flowId, (loaded, now) => ({
-        event: makeEvent(now, loaded.snapshot.context as FlowContextBase),
-        onRefused: acceptSilently,
-      }));
+      const committed = await this.#deps.commits.commit(
+        flowId,
+        (loaded, now) => ({
+          event: makeEvent(now, loaded.snapshot.context as FlowContextBase),
+          onRefused: acceptSilently,
+        }),
+        undefined,
+        call,
+      );
       return committed.view;
     } catch (error) {
       this.#deps.logger.warn('verikit.effect.apply-failed', { flowId, error: errorCode(error) });

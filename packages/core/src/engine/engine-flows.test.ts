@@ -363,11 +363,12 @@ describe('ussd flow', () => {
   });
 
   it("the route that takes the service's result to the flow lives as long as the flow waits for the dial", async () => {
-    // No retention and a short initiation deadline: the route set at start would expire after 100 ms.
-    const { verikit } = setup({ policies: { retentionMs: 0, resendCooldownMs: 0, effectTimeoutMs: 100 } });
+    // No retention and a short initiation deadline: the route set at start would expire after 1 s. (At 100 ms, a
+    // loaded machine let the initiation call itself run past its deadline.)
+    const { verikit } = setup({ policies: { retentionMs: 0, resendCooldownMs: 0, effectTimeoutMs: 1000 } });
     const started = await verikit.start({ kind: 'ussd', phoneNumber: phone });
     expect(started.status).toBe('awaiting-dial');
-    await new Promise((resolve) => setTimeout(resolve, 250));
+    await new Promise((resolve) => setTimeout(resolve, 1300));
     const received = await verikit.receive({
       id: randomUUID(),
       event: { type: 'ussd-verification', phoneNumber: phone, status: 'success' },

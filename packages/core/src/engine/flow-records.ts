@@ -8,7 +8,7 @@ import { createPureTransitions, type PureStep, type PureTransitions } from '../f
 import type { FlowContextBase, FlowKind } from '../flows/flow-context.js';
 import { isTickDue } from '../flows/machine-base.js';
 import { isDeliveryEvent, withDelivery } from '../inbound/delivery-receipts.js';
-import { recordSchemaVersion, type FlowRecord, type FlowStore } from '../store/flow-store.js';
+import { recordSchemaVersion, type FlowRecord, type FlowStore, type StoreCall } from '../store/flow-store.js';
 
 /** A kind of flow as the engine runs it: its definition, its machine for the engine's policies, its transitions. */
 export interface CompiledFlow {
@@ -58,15 +58,15 @@ export class FlowRecords {
     const flow = this.#flows.get(record.kind);
     if (flow === undefined) throw new RecordSchemaError('flow record has an unknown kind');
     try {
-      const snapshot = flow.machine.resolveState({ value: record.value, context: record.context });
+      const snapshot = flow.transitions.resolve(record.value, record.context);
       return { record, flow, snapshot };
     } catch (error) {
       throw new RecordSchemaError('flow record does not match the flow machine', { cause: error });
     }
   }
 
-  async load(flowId: string): Promise<Loaded> {
-    const record = await this.#store.getFlow(flowId);
+  async load(flowId: string, call?: StoreCall): Promise<Loaded> {
+    const record = await this.#store.getFlow(flowId, call);
     if (record === undefined) throw new FlowNotFoundError(flowId);
     return this.restore(record);
   }

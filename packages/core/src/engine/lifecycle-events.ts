@@ -3,6 +3,12 @@ import { InvalidInputError, type Logger } from '@verikit/provider';
 import type { DeliveryStatus, FlowContextBase, FlowKind } from '../flows/flow-context.js';
 import type { FlowStatus } from '../flows/machines.js';
 import { errorCode } from '../logging/error-code.js';
+import {
+  circuitEventTypes,
+  type CircuitEvent,
+  type CircuitEventListener,
+  type CircuitEventType,
+} from './circuit-events.js';
 
 /** The lifecycle events of a flow, for `verikit.on` (docs/flows.md, "Lifecycle events"). */
 export type FlowEventType =
@@ -43,7 +49,8 @@ export interface FlowEvent {
 /** A listener of lifecycle events. A throw or a rejection is logged, never the committing caller's error. */
 export type FlowEventListener = (event: FlowEvent) => void | Promise<void>;
 
-const eventTypes: ReadonlySet<string> = new Set([
+/** Every lifecycle event type, in the order a flow may tell them. */
+export const flowEventTypes = [
   'started',
   'sent',
   'delivered',
@@ -52,8 +59,9 @@ const eventTypes: ReadonlySet<string> = new Set([
   'failed',
   'locked',
   'expired',
-  '*',
-] satisfies Array<FlowEventType | '*'>);
+] as const satisfies readonly FlowEventType[];
+
+const eventTypes: ReadonlySet<string> = new Set<string>([...flowEventTypes, '*', ...circuitEventTypes]);
 
 /** The statuses that announce a sent message, when entered from a status that does not wait for a code. */
 const waitingStatuses = new Set<string>(['awaiting-code', 'awaiting-dial']);
@@ -99,23 +107,25 @@ export function lifecycleEventsOf(
   return events;
 }
 
-/** The listeners of one engine, by event type (`*`: every type). */
+type AnyListener = (event: FlowEvent | CircuitEvent) => void | Promise<void>;
+
+/** The listeners of one engine, by event type (`*`: every flow event type). */
 export class LifecycleListeners {
-  readonly #listeners = new Map<string, Set<FlowEventListener>>();
+  readonly #listeners = new Map<string, Set<AnyListener>>();
   readonly #logger: Logger;
 
   constructor(logger: Logger) {
     this.#logger = logger;
   }
 
-  on(type: FlowEventType | '*', listener: FlowEventListener): () => void {
+  on(type: FlowEventType | '*' | CircuitEventType, listener: FlowEventListener | CircuitEventListener): () => void {
     if (!eventTypes.has(type))
       throw new InvalidInputError([{ field: 'type', message: `must be one of ${[...eventTypes].join(', ')}` }]);
     if (typeof listener !== 'function')
       throw new InvalidInputError([{ field: 'listener', message: 'must be a function' }]);
-    const added = this.#listeners.get(type) ?? new Set<FlowEventListener>();
+    const added = this.#listeners.get(type) ?? new Set<AnyListener>();
     this.#listeners.set(type, added);
-    const wrapped: FlowEventListener = (event) => listener(event);
+    const wrapped = (event: FlowEvent | CircuitEvent) => (listener as AnyListener)(event);
     added.add(wrapped);
     return () => added.delete(wrapped);
   }
@@ -134,9 +144,21 @@ export class LifecycleListeners {
     }
   }
 
-  #failed(event: FlowEvent, error: unknown): void {
+  /** Calls the listeners of a circuit event (`*` is for flow events only); a failing listener is logged. */
+  emitCircuit(event: CircuitEvent): void {
+    for (const listener of [...(this.#listeners.get(event.type) ?? [])]) {
+      try {
+        const result = listener(event);
+        if (result instanceof Promise) result.catch((error: unknown) => this.#failed(event, error));
+      } catch (error) {
+        this.#failed(event, error);
+      }
+    }
+  }
+
+  #failed(event: FlowEvent | CircuitEvent, error: unknown): void {
     this.#logger.warn('verikit.event.listener-failed', {
-      flowId: event.flowId,
+      ...('flowId' in event ? { flowId: event.flowId } : { member: event.member }),
       type: event.type,
       error: errorCode(error),
     });

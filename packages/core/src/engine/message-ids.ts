@@ -10,6 +10,7 @@ export const errorMessageIds: Readonly<Record<string, string>> = Object.freeze(
       'code_invalid',
       'attempts_exhausted',
       'dial_failed',
+      'superseded',
       'outcome_unknown',
       'provider_unavailable',
       'provider_rejected',

@@ -1,8 +1,8 @@
-import { isSupportedCountry } from 'libphonenumber-js/max';
 import { z } from 'zod';
 import {
   defaultLogger,
   parseInput,
+  phoneNumberLibrary,
   senderSchema,
   type IdentityType,
   type Logger,
@@ -24,6 +24,11 @@ import { MemoryChangeBus, type FlowChangeBus } from './change-bus.js';
 import { systemClock, type Clock } from '../time/clock.js';
 import { EngineTelemetry } from '../telemetry/engine-telemetry.js';
 import type { Telemetry } from '../telemetry/telemetry.js';
+import {
+  resolveEventWebhook,
+  type EventWebhookOptions,
+  type EventWebhookSettings,
+} from '../outbound/event-webhook-options.js';
 
 /** Options of {@link createVerikit}. */
 export interface VerikitOptions {
@@ -74,6 +79,11 @@ export interface VerikitOptions {
    * (docs/observability.md). Default: none, at no cost.
    */
   telemetry?: Telemetry;
+  /**
+   * The app's webhook, to which the lifecycle events of every flow are POSTed, signed with Standard Webhooks,
+   * at least once, shared by every instance on the store (docs/flows.md, "Events to your webhook"). Default: none.
+   */
+  eventWebhook?: EventWebhookOptions;
 }
 
 /** The options with every default applied: what the engine's parts are built from. */
@@ -95,6 +105,8 @@ export interface EngineSettings {
   readonly reviewNumbers: readonly ReviewNumber[] | undefined;
   /** The spans and metrics; reports nothing without a `telemetry` option. */
   readonly telemetry: EngineTelemetry;
+  /** The app's event webhook; undefined when none is set. */
+  readonly eventWebhook: EventWebhookSettings | undefined;
 }
 
 const optionsSchema = z.object({
@@ -108,7 +120,7 @@ const optionsSchema = z.object({
   defaultSender: senderSchema.optional(),
   defaultCountry: z
     .string({ error: 'must be a country code such as NG' })
-    .refine((code) => /^[A-Z]{2}$/.test(code) && isSupportedCountry(code), {
+    .refine((code) => /^[A-Z]{2}$/.test(code) && phoneNumberLibrary().isSupportedCountry(code), {
       error: 'must be a country code the number library knows, such as NG',
     })
     .optional(),
@@ -183,5 +195,6 @@ export function resolveOptions(options: VerikitOptions): EngineSettings {
     inputs: inputSchemasFor(options.defaultCountry),
     reviewNumbers: options.reviewNumbers,
     telemetry: new EngineTelemetry(options.telemetry),
+    eventWebhook: resolveEventWebhook(options.eventWebhook),
   };
 }

@@ -4,7 +4,7 @@ import type { FlowDefinition, FlowEnvironment } from '../flows/flow-definition.j
 import type { FlowPolicies } from '../flows/policies.js';
 import type { EffectRequest } from '../flows/flow-context.js';
 import type { SendGuard } from '../guard/send-guard.js';
-import type { FlowStore } from '../store/flow-store.js';
+import type { FlowStore, StoreCall } from '../store/flow-store.js';
 
 const windowMs = 60 * 60_000;
 
@@ -41,10 +41,11 @@ export class SendLimit {
     context: Readonly<Record<string, unknown>>,
     client: string | undefined,
     now: number,
+    call?: StoreCall,
   ): Promise<void> {
-    const release = await this.#guard?.check({ phoneNumber: phoneNumberOf(context), client }, now);
+    const release = await this.#guard?.check({ phoneNumber: phoneNumberOf(context), client }, now, call);
     try {
-      await this.take(key, now);
+      await this.take(key, now, call);
     } catch (error) {
       await release?.();
       throw error;
@@ -52,8 +53,8 @@ export class SendLimit {
   }
 
   /** Takes one unit for `key`; a `RateLimitedError` (with when the window ends) when none is left. */
-  async take(key: string, now: number): Promise<void> {
-    const result = await this.#store.consume(sendsLimitKey(key), this.#policies.maxSendsPerHour, windowMs, now);
+  async take(key: string, now: number, call?: StoreCall): Promise<void> {
+    const result = await this.#store.consume(sendsLimitKey(key), this.#policies.maxSendsPerHour, windowMs, now, call);
     if (!result.allowed) {
       throw new RateLimitedError(
         `the limit of ${this.#policies.maxSendsPerHour} sends per hour for this recipient is reached`,
@@ -73,6 +74,7 @@ export class SendLimit {
     definition: FlowDefinition,
     env: FlowEnvironment,
     client?: string,
+    call?: StoreCall,
   ): (
     context: Readonly<Record<string, unknown>>,
     effects: readonly EffectRequest[],
@@ -82,7 +84,7 @@ export class SendLimit {
     return (context, effects, now) => {
       if (taken || !effects.some((effect) => definition.effects[effect.kind]?.send === true)) return undefined;
       taken = true;
-      return this.admit(definition.sendLimitKey(context, env), context, client, now);
+      return this.admit(definition.sendLimitKey(context, env), context, client, now, call);
     };
   }
 }

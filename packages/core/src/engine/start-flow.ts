@@ -4,8 +4,10 @@ import { callOptionsOf, type CallOptions } from '../guard/call-options.js';
 import type { EffectMemory, FlowEnvironment } from '../flows/flow-definition.js';
 import type { StartInput } from '../inputs/inputs.js';
 import { startKeys } from '../ownership/start-keys.js';
+import { DeliveryClaims } from '../inbound/delivery-claims.js';
 import { generateFlowId } from '../secrets/secrets.js';
-import { recordSchemaVersion, type FlowRecord } from '../store/flow-store.js';
+import { recordSchemaVersion, type FlowRecord, type StoreCall } from '../store/flow-store.js';
+import { startClaimAttemptKey, startClaimMarkerKey } from '../store/store-keys.js';
 import { effectsOf, type CommitLoop } from './commit-loop.js';
 import type { EffectRunner } from './effect-runner.js';
 import type { FlowRecords } from './flow-records.js';
@@ -22,7 +24,9 @@ export interface StartDeps {
   readonly limits: SendLimit;
   readonly effects: EffectRunner;
   /** Reads a flow as of now (`verikit.get`). */
-  readonly read: (flowId: string) => Promise<FlowView>;
+  readonly read: (flowId: string, call?: StoreCall) => Promise<FlowView>;
+  /** The engine call's share of the store. */
+  readonly call?: StoreCall;
 }
 
 /** How long a start with an idempotency key waits for the same start under way elsewhere, and how often it looks. */
@@ -31,9 +35,9 @@ const repeatWaitStepMs = 50;
 
 /** The flow a start key points to, when it still exists (and, unless `evenDone`, is not finished). */
 async function flowAt(deps: StartDeps, key: string, evenDone: boolean): Promise<FlowView | undefined> {
-  const flowId = await deps.settings.store.getRoute(key);
+  const flowId = await deps.settings.store.getRoute(key, deps.call);
   if (flowId === undefined) return undefined;
-  const view = await deps.read(flowId).catch((error: unknown) => {
+  const view = await deps.read(flowId, deps.call).catch((error: unknown) => {
     if ((error as { code?: unknown }).code === 'flow_not_found') return undefined;
     throw error;
   });
@@ -51,12 +55,34 @@ async function awaitRepeat(deps: StartDeps, key: string): Promise<FlowView> {
 }
 
 /**
+ * Claims a start with this idempotency key (`startKeys.idempotency`) for this call, or undefined when another call
+ * holds it. A start refused before its flow is written (a limit, a conflict, a store failure) gives it back, so a
+ * retry with the same key runs afresh at once, as Stripe saves a result only once the request started executing
+ * (decision 1262).
+ */
+async function claimStart(
+  deps: StartDeps,
+  repeatKey: string,
+  call: StoreCall | undefined,
+): Promise<(() => Promise<void>) | undefined> {
+  const { store, policies } = deps.settings;
+  const claims = new DeliveryClaims(store, {
+    replayTtlMs: policies.retentionMs,
+    leaseMs: policies.effectTimeoutMs * 2,
+    keys: { marker: startClaimMarkerKey, attempt: startClaimAttemptKey },
+    call,
+  });
+  const admission = await claims.admit(repeatKey);
+  return admission.kind === 'admitted' ? () => claims.release(repeatKey, admission.attempt) : undefined;
+}
+
+/**
  * `verikit.start`: checks the input and what the provider can do, passes the send guard (for the
  * `client` of `options`) and takes a unit of the recipient's send limit, writes the new flow
  * (version 1), then runs its first provider call. Resolves once that call settled.
  */
 export async function startFlow(deps: StartDeps, rawInput: StartInput, options?: CallOptions): Promise<FlowView> {
-  const { settings, env, records, commits, limits } = deps;
+  const { settings, env, records, commits, limits, call } = deps;
   const input = parseInput(settings.inputs.start, rawInput);
   const { client, idempotencyKey, owner } = callOptionsOf(options);
   const flow = records.flow(input.kind);
@@ -75,19 +101,13 @@ export async function startFlow(deps: StartDeps, rawInput: StartInput, options?:
       ? undefined
       : startKeys.idempotency(env.secrets, owner, `${input.kind}\0${numberKey}\0${idempotencyKey}`);
   const liveKey = owner === undefined ? undefined : startKeys.live(env.secrets, owner, input.kind, numberKey);
+  let release: (() => Promise<void>) | undefined;
   if (repeatKey !== undefined) {
     const repeated = await flowAt(deps, repeatKey, true);
     if (repeated !== undefined) return repeated;
-    if (!(await store.claim(`${repeatKey}:taken`, policies.effectTimeoutMs * 2))) return awaitRepeat(deps, repeatKey);
+    release = await claimStart(deps, repeatKey, call);
+    if (release === undefined) return awaitRepeat(deps, repeatKey);
   }
-  if (liveKey !== undefined) {
-    const live = await flowAt(deps, liveKey, false);
-    if (live !== undefined) {
-      if (repeatKey !== undefined) await store.setRoute(repeatKey, live.id, policies.retentionMs);
-      return live;
-    }
-  }
-  await limits.admit(definition.sendLimitKey(machineInput, env), machineInput, client, now);
   const [snapshot, actions] = flow.transitions.initial(machineInput);
   const record: FlowRecord = {
     schemaVersion: recordSchemaVersion,
@@ -99,12 +119,28 @@ export async function startFlow(deps: StartDeps, rawInput: StartInput, options?:
     createdAt: now,
     updatedAt: now,
   };
-  const view = await commits.write(record, undefined, snapshot, now);
-  if (view === undefined) throw new ConflictError('a flow with this id exists already');
+  let written: { view: FlowView; record: FlowRecord } | undefined;
+  try {
+    if (liveKey !== undefined) {
+      const live = await flowAt(deps, liveKey, false);
+      if (live !== undefined) {
+        if (repeatKey !== undefined) await store.setRoute(repeatKey, live.id, policies.retentionMs, call);
+        return live;
+      }
+    }
+    await limits.admit(numberKey, machineInput, client, now, call);
+    written = await commits.write(record, undefined, snapshot, now, call);
+    if (written === undefined) throw new ConflictError('a flow with this id exists already');
+  } catch (error) {
+    // Refused before anything was written: the key is free again (a failure to free it leaves the lease to lapse).
+    await release?.().catch(() => undefined);
+    throw error;
+  }
+  const { view } = written;
   settings.logger.info('verikit.flow.started', { flowId: id, kind: input.kind });
   settings.telemetry.started(input.kind);
-  if (repeatKey !== undefined) await store.setRoute(repeatKey, id, policies.retentionMs);
-  if (liveKey !== undefined) await store.setRoute(liveKey, id, policies.codeTtlMs);
+  if (repeatKey !== undefined) await store.setRoute(repeatKey, id, policies.retentionMs, call);
+  if (liveKey !== undefined) await store.setRoute(liveKey, id, policies.codeTtlMs, call);
   await commits.publish(view);
-  return deps.effects.run(id, effectsOf(actions), view, memory, { record, flow, snapshot });
+  return deps.effects.run(id, effectsOf(actions), view, memory, { record: written.record, flow, snapshot }, call);
 }

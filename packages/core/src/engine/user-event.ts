@@ -11,6 +11,7 @@ import type { CommitLoop } from './commit-loop.js';
 import type { EffectRunner } from './effect-runner.js';
 import type { Loaded } from './flow-records.js';
 import type { SendLimit } from './send-limit.js';
+import type { StoreCall } from '../store/flow-store.js';
 import { toView, type FlowView } from './view.js';
 
 /** What applying a user event uses. */
@@ -19,6 +20,8 @@ export interface UserEventDeps {
   readonly commits: CommitLoop;
   readonly limits: SendLimit;
   readonly effects: EffectRunner;
+  /** The engine call's share of the store. */
+  readonly call?: StoreCall;
 }
 
 /** A refusal as the caller sees it: what the flow accepts now, and why a resend must wait. */
@@ -45,20 +48,25 @@ export async function applyUserEvent(
   rawEvent: UserEvent,
   options?: CallOptions,
 ): Promise<FlowView> {
-  const { env, commits, limits } = deps;
+  const { env, commits, limits, call } = deps;
   const flowId = parseFlowId(rawFlowId);
   const event = parseInput(userEventSchema, rawEvent, 'event');
   const client = clientOf(options);
   const memory: EffectMemory = {};
   let takeLimit: ReturnType<SendLimit['forEvent']> | undefined;
-  const committed = await commits.commit(flowId, (loaded, now) => {
-    const { definition } = loaded.flow;
-    takeLimit ??= limits.forEvent(definition, env, client);
-    return {
-      event: definition.toEvent(event, { flowId, now, memory }, env),
-      onRefused: refuse(event.type, env),
-      beforeWrite: (current, effects, at) => takeLimit!(current.record.context, effects, at),
-    };
-  });
-  return deps.effects.run(flowId, committed.effects, committed.view, memory, committed.loaded);
+  const committed = await commits.commit(
+    flowId,
+    (loaded, now) => {
+      const { definition } = loaded.flow;
+      takeLimit ??= limits.forEvent(definition, env, client, call);
+      return {
+        event: definition.toEvent(event, { flowId, now, memory }, env),
+        onRefused: refuse(event.type, env),
+        beforeWrite: (current, effects, at) => takeLimit!(current.record.context, effects, at),
+      };
+    },
+    undefined,
+    call,
+  );
+  return deps.effects.run(flowId, committed.effects, committed.view, memory, committed.loaded, call);
 }

@@ -1,4 +1,4 @@
-import type { MessageSendResultV1, WebhooksCapabilityV1 } from '@verikit/provider';
+import type { DialInCapabilityV1, MessageSendResultV1, WebhooksCapabilityV1 } from '@verikit/provider';
 import type { FlowPolicies } from '../flows/policies.js';
 import type { CallOptions } from '../guard/call-options.js';
 import type { ParsedStartInput, SendSmsInput, SendWhatsAppInput, StartInput, UserEvent } from '../inputs/inputs.js';
@@ -7,6 +7,7 @@ import type { IssuedProof } from '../proof/proofs.js';
 import type { Verification } from '../proof/verification.js';
 import type { ProviderDelivery, ReceiveOptions, ReceiveResult } from '../inbound/receive-delivery.js';
 import type { FlowListener } from './change-bus.js';
+import type { CircuitEventListener, CircuitEventType } from './circuit-events.js';
 import type { FlowEventListener, FlowEventType } from './lifecycle-events.js';
 import type { FlowView } from './view.js';
 
@@ -64,6 +65,11 @@ export interface Verikit {
    */
   readonly webhooks: WebhooksCapabilityV1 | undefined;
   /**
+   * How the carrier's USSD session requests of dial-in flows are read and answered: the provider's `dialIn`
+   * capability, or `undefined` when it takes no dial-in flows (then no dial-in route is needed).
+   */
+  readonly dialIn: DialInCapabilityV1 | undefined;
+  /**
    * What a verified flow verified (the full phone number, or the identity type and the number's keyed
    * hash; when; by which provider), for the backend only. A flow not verified: `FlowNotVerifiedError`.
    */
@@ -99,4 +105,16 @@ export interface Verikit {
   readonly policies: Readonly<FlowPolicies>;
   /** Calls `listener` once with each lifecycle event (or `'*'`: all) this engine commits (docs/flows.md); returns its remover. */
   on(type: FlowEventType | '*', listener: FlowEventListener): () => void;
+  /**
+   * Calls `listener` with each change of a failover member's circuit on this instance (`circuit-open`,
+   * `circuit-half-open`, `circuit-closed`: docs/providers/README.md, "The breaker"); returns its remover. Not
+   * included in `'*'`, which is every flow event.
+   */
+  on(type: CircuitEventType, listener: CircuitEventListener): () => void;
+  /**
+   * Delivers the events due to the app's webhook (`eventWebhook`) now: the ones this or another instance
+   * committed and has not delivered, and the retries due. Resolves with how many were delivered; 0 without
+   * a webhook. The engine also does this after each commit and every `eventWebhook.pollMs`.
+   */
+  deliverEvents(): Promise<number>;
 }

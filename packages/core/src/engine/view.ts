@@ -54,7 +54,7 @@ export interface FlowView {
   readonly resendAvailableAt?: number;
   /** When the code or USSD session stops being valid. */
   readonly expiresAt?: number;
-  /** USSD only: the code to dial and the OTP to enter. */
+  /** USSD and dial-in: the code to dial (dial-in: with the flow's one-time reference in it). */
   readonly ussdCode?: string;
   /** USSD only, while the user may dial: the OTP to enter. */
   readonly otp?: string;

@@ -3,7 +3,7 @@
  * every machine takes, the effects it may ask for and the errors it shows.
  */
 /** The kinds of flow verikit runs. */
-export type FlowKind = 'ussd' | 'phone' | 'identity';
+export type FlowKind = 'ussd' | 'phone' | 'identity' | 'dial-in';
 
 /** The provider calls a flow can ask the engine to make. */
 export type EffectKind = 'ussd.initiate' | 'phone.send' | 'phone.check' | 'identity.send-otp';

@@ -52,7 +52,7 @@ interface ProviderEventRoute {
    * {@link FlowDefinition.routes} writes first, then any older form still read during an upgrade.
    */
   routeKeys(event: ProviderEventV1, env: FlowEnvironment): readonly string[];
-  toEvent(event: ProviderEventV1, now: number): InternalEvent;
+  toEvent(event: ProviderEventV1, now: number, env: FlowEnvironment): InternalEvent;
 }
 
 /**
@@ -92,6 +92,11 @@ export interface FlowDefinition<Input extends ParsedStartInput = ParsedStartInpu
    * A number appears in them only as a keyed hash (`env.secrets`), never in clear.
    */
   routes?(previous: AnyMachineSnapshot | undefined, next: AnyMachineSnapshot, env: FlowEnvironment): readonly string[];
+  /**
+   * True when a flow that takes a route key from another flow ends that one: the engine applies
+   * `{ type: 'superseded' }` to the flow the key pointed to before (USSD: decision 1280).
+   */
+  readonly supersedes?: boolean;
   /** The provider event this kind of flow takes, if any. */
   readonly providerEvent?: ProviderEventRoute;
 }

@@ -7,13 +7,16 @@ import {
   placeholderContext,
   beginSend,
   effectSettled,
-  markEffectUnanswered,
   resendBlockedReason,
-  sendFailed,
   sentByOf,
   baseGuards,
   verifiedAt,
   baseActions,
+  firstSend,
+  onSendFailed,
+  onEffectOverdue,
+  onResend,
+  onCancel,
 } from './machine-base.js';
 
 /**
@@ -64,7 +67,7 @@ export function createIdentityMachine(policies: FlowPolicies) {
   const machineSetup = setup({
     types: {} as { context: IdentityContext; events: IdentityEvent; input: IdentityInput },
     actions: {
-      ...baseActions,
+      ...baseActions<IdentityContext, IdentityEvent>(),
       clearOnCancel: assign({ ...effectSettled, ...forgetSecrets, error: undefined }),
       otpSent: assign(({ context, event }) => ({
         ...effectSettled,
@@ -99,10 +102,8 @@ export function createIdentityMachine(policies: FlowPolicies) {
     meta: { maxAttempts: policies.maxAttempts, maxSendsPerFlow: policies.maxSendsPerFlow } satisfies FlowLimits,
     context: ({ input }) => {
       if (input === undefined) return placeholderContext as IdentityContext;
-      const base = { flowId: input.flowId, effectSeq: 0, sendCount: 0 };
       return {
-        ...base,
-        ...beginSend(base, 'identity.send-otp', input.now, policies),
+        ...firstSend(input, 'identity.send-otp', policies),
         idType: input.idType,
         numberMasked: input.numberMasked,
         numberHash: input.numberHash,
@@ -126,17 +127,9 @@ export function createIdentityMachine(policies: FlowPolicies) {
         },
         on: {
           'effect-succeeded': { guard: 'isAwaitedEffect', target: 'awaiting-code', actions: 'otpSent' },
-          cancel: { target: 'cancelled', actions: 'clearOnCancel' },
-          'effect-failed': {
-            guard: 'isAwaitedEffect',
-            target: 'send-failed',
-            actions: assign(({ context, event }) => sendFailed(context, event)),
-          },
-          tick: {
-            guard: 'effectOverdue',
-            target: 'send-failed',
-            actions: assign(({ context }) => markEffectUnanswered(context)),
-          },
+          cancel: onCancel,
+          'effect-failed': onSendFailed('send-failed'),
+          tick: onEffectOverdue('send-failed'),
         },
       },
       'send-failed': {
@@ -150,26 +143,26 @@ export function createIdentityMachine(policies: FlowPolicies) {
             { guard: 'outcomeUnknown', actions: 'attemptUsed' },
           ],
           'effect-succeeded': { guard: 'isUnansweredEffect', target: 'awaiting-code', actions: 'otpSent' },
-          cancel: { target: 'cancelled', actions: 'clearOnCancel' },
-          resend: { guard: 'canResend', target: 'sending', actions: 'beginResend' },
+          cancel: onCancel,
+          resend: onResend,
         },
       },
       'awaiting-code': {
         on: {
           tick: { guard: 'codeExpired', target: 'expired', actions: assign({ otpHash: undefined }) },
-          cancel: { target: 'cancelled', actions: 'clearOnCancel' },
+          cancel: onCancel,
           'submit-code': [
             { guard: 'codeMatches', target: 'verified', actions: 'codeAccepted' },
             { guard: 'lastAttempt', target: 'locked', actions: 'lockedOut' },
             { actions: 'attemptUsed' },
           ],
-          resend: { guard: 'canResend', target: 'sending', actions: 'beginResend' },
+          resend: onResend,
         },
       },
       expired: {
         on: {
-          resend: { guard: 'canResend', target: 'sending', actions: 'beginResend' },
-          cancel: { target: 'cancelled', actions: 'clearOnCancel' },
+          resend: onResend,
+          cancel: onCancel,
         },
       },
       verified: { type: 'final' },

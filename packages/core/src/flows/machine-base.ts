@@ -1,3 +1,4 @@
+import { assign, type EventObject } from 'xstate';
 import type { FlowPolicies } from './policies.js';
 import type {
   BaseEvent,
@@ -9,14 +10,53 @@ import type {
   FlowError,
 } from './flow-context.js';
 
-// The setup every machine starts from (the three machines spread it into their own `setup`): the
-// `runEffect` action the engine reads effects from, the guards on effects and expiry, and the context
-// changes of sends, effects and verification that every flow makes the same way.
+// The setup every machine starts from (the machines spread it into their own `setup`): the `runEffect` action the
+// engine reads effects from, the guards on effects and expiry, the context changes of sends, effects and
+// verification that every flow makes the same way, and the transitions every flow takes the same way.
 
-/** The actions every machine starts from. `runEffect` does nothing: the engine reads it from the transition's actions and runs the effect. */
-export const baseActions = {
-  runEffect: (_: unknown, _params: EffectRequest) => {},
-};
+/**
+ * The actions every machine starts from, typed for its context and events: `...baseActions<Context, Event>()`.
+ * `runEffect` does nothing: the engine reads it from the transition's actions and runs the effect.
+ */
+export function baseActions<Context extends FlowContextBase, Event extends EventObject>() {
+  return {
+    runEffect: (_: unknown, _params: EffectRequest) => {},
+    /** The awaited send failed: see {@link sendFailed}. */
+    showSendFailure: assign<Context, Event, undefined, Event, never>(
+      ({ context, event }) => sendFailed(context, event) as Partial<Context>,
+    ),
+    /** The awaited effect's deadline passed: see {@link markEffectUnanswered}. */
+    markUnanswered: assign<Context, Event, undefined, Event, never>(
+      ({ context }) => markEffectUnanswered(context) as Partial<Context>,
+    ),
+  };
+}
+
+/** The transition when the awaited send fails: to `target`, with its error shown. */
+export function onSendFailed<const Target extends string>(target: Target) {
+  return { guard: 'isAwaitedEffect', target, actions: 'showSendFailure' } as const;
+}
+
+/** The transition when the awaited effect's deadline passes (a `tick`): to `target`, the effect unanswered. */
+export function onEffectOverdue<const Target extends string>(target: Target) {
+  return { guard: 'effectOverdue', target, actions: 'markUnanswered' } as const;
+}
+
+/** A resend the machine's `canResend` allows: back to `sending`, with its `beginResend`. */
+export const onResend = Object.freeze({ guard: 'canResend', target: 'sending', actions: 'beginResend' } as const);
+
+/** A cancel: to `cancelled`, with the machine's `clearOnCancel`. */
+export const onCancel = Object.freeze({ target: 'cancelled', actions: 'clearOnCancel' } as const);
+
+/** The context of a flow about to make its first send (`kind`), from its id and start time. */
+export function firstSend(
+  input: { flowId: string; now: number },
+  kind: EffectKind,
+  policies: FlowPolicies,
+): Pick<FlowContextBase, 'flowId'> & ReturnType<typeof beginSend> {
+  const base = { flowId: input.flowId, effectSeq: 0, sendCount: 0 };
+  return { ...base, ...beginSend(base, kind, input.now, policies) };
+}
 
 /** The error a flow shows when an effect's deadline passed without an answer. */
 const outcomeUnknownError: FlowError = Object.freeze({
@@ -92,7 +132,7 @@ export function isTickDue(context: FlowContextBase, now: number): boolean {
 }
 
 /** The context changes when the awaited effect's deadline passes: it becomes unanswered. */
-export function markEffectUnanswered(
+function markEffectUnanswered(
   context: FlowContextBase,
 ): Pick<FlowContextBase, 'effect' | 'unansweredEffectId' | 'error'> {
   return { effect: undefined, unansweredEffectId: context.effect?.id, error: outcomeUnknownError };
@@ -124,7 +164,7 @@ function sendError(event: EffectFailedEvent): FlowError {
  * The context changes when a send fails: its error shown (`outcome_unknown` when it may have been sent), and
  * its cooldown dropped when it provably never left.
  */
-export function sendFailed(
+function sendFailed(
   context: FlowContextBase,
   event: { type: string },
 ): Pick<FlowContextBase, 'effect' | 'unansweredEffectId' | 'error' | 'resendAvailableAt'> {

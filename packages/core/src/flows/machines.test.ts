@@ -21,7 +21,7 @@ type WalkedContext = {
 };
 
 /** Every event that could matter in a snapshot, with times derived from its context. */
-function eventsFor(kind: 'ussd' | 'phone' | 'identity') {
+function eventsFor(kind: 'ussd' | 'phone' | 'identity' | 'dial-in') {
   return (snapshot: AnyMachineSnapshot): Event[] => {
     const c = snapshot.context as WalkedContext;
     const effectId = c.effect?.id ?? c.unansweredEffectId ?? 'none';
@@ -72,10 +72,19 @@ function eventsFor(kind: 'ussd' | 'phone' | 'identity') {
       events.push({ type: 'delivery-failed', now: beforeDeadline, requestId: 'req-older' });
     }
     const resendAt = c.resendAvailableAt ?? T0;
-    if (kind === 'ussd') {
+    if (kind === 'dial-in') {
+      // The right reference from the number verified; the right reference from another number; a wrong reference.
+      const dial = { type: 'dial', now: T0, anyHash: 'e'.repeat(32) };
+      events.push(
+        { ...dial, phoneNumber: '+2348012345678', matchHash: matchingHash },
+        { ...dial, phoneNumber: '+2348037654321', matchHash: matchingHash },
+        { ...dial, phoneNumber: '+2348012345678', matchHash: 'b'.repeat(32) },
+      );
+    } else if (kind === 'ussd') {
       events.push(
         { type: 'ussd-result', now: T0, status: 'success' },
         { type: 'ussd-result', now: T0, status: 'failed' },
+        { type: 'superseded', now: T0 },
       );
       events.push({ type: 'restart', now: resendAt });
     } else {
@@ -104,6 +113,13 @@ const inputs = {
     phoneNumber: '+2348012345678',
     channels: ['sms', 'voice'],
     locale: 'fr',
+  },
+  'dial-in': {
+    flowId: 'flow-dial-in-0000000000',
+    now: T0,
+    phoneNumber: '+2348012345678',
+    ussdCode: '*384*1234*123456#',
+    referenceHash: matchingHash,
   },
   identity: {
     flowId: 'flow-identity-000000000',
@@ -152,78 +168,113 @@ function declaredTransitions(machine: AnyStateMachine): Set<string> {
   return keys;
 }
 
-describe.each(['ussd', 'phone', 'identity'] as const)('the %s machine, walked by generated paths', (kind) => {
-  const machine = machines[kind] as AnyStateMachine;
-  const options = { events: eventsFor(kind), input: inputs[kind], serializeState, limit: 10_000 } as never;
+describe.each(['ussd', 'phone', 'identity', 'dial-in'] as const)(
+  'the %s machine, walked by generated paths',
+  (kind) => {
+    const machine = machines[kind] as AnyStateMachine;
+    const options = { events: eventsFor(kind), input: inputs[kind], serializeState, limit: 10_000 } as never;
 
-  it('reaches every state', () => {
-    const reached = new Set(getShortestPaths(machine, options).map((path) => String(path.state.value)));
-    expect([...reached].sort()).toEqual(Object.keys(machine.root.states).sort());
-  });
+    it('reaches every state', () => {
+      const reached = new Set(getShortestPaths(machine, options).map((path) => String(path.state.value)));
+      expect([...reached].sort()).toEqual(Object.keys(machine.root.states).sort());
+    });
 
-  it('takes every declared transition', () => {
-    const adjacency = getAdjacencyMap(machine, options);
-    const taken = new Set<string>();
-    for (const { state, transitions } of Object.values(adjacency)) {
-      for (const { event, state: next } of Object.values(transitions) as Array<{
-        event: Event;
-        state: AnyMachineSnapshot;
-      }>) {
-        if (next === state) continue;
-        taken.add(`${String(state.value)} --${(event as Event).type}--> ${String(next.value)}`);
+    it('takes every declared transition', () => {
+      const adjacency = getAdjacencyMap(machine, options);
+      const taken = new Set<string>();
+      for (const { state, transitions } of Object.values(adjacency)) {
+        for (const { event, state: next } of Object.values(transitions) as Array<{
+          event: Event;
+          state: AnyMachineSnapshot;
+        }>) {
+          if (next === state) continue;
+          taken.add(`${String(state.value)} --${(event as Event).type}--> ${String(next.value)}`);
+        }
       }
-    }
-    expect([...declaredTransitions(machine)].filter((key) => !taken.has(key))).toEqual([]);
+      expect([...declaredTransitions(machine)].filter((key) => !taken.has(key))).toEqual([]);
+    });
+
+    it('declares no transition on the root or out of a final state (a done snapshot must take no event)', () => {
+      expect([...machine.root.transitions.keys()]).toEqual([]);
+      for (const state of Object.values(machine.root.states) as StateNode[]) {
+        if (state.type === 'final') expect([...state.transitions.keys()]).toEqual([]);
+      }
+    });
+
+    it('replays every generated path to the same state with the pure transition function', () => {
+      for (const path of getShortestPaths(machine, options)) {
+        let snapshot = path.steps[0]!.state;
+        for (const step of path.steps.slice(1)) snapshot = transition(machine, snapshot, step.event as never)[0];
+        expect(snapshot.value).toEqual(path.state.value);
+      }
+    });
+
+    it("createPureTransitions (one shared scope) gives exactly what xstate's transition() gives, on every generated state and event", () => {
+      const pure = createPureTransitions(machine);
+      const plain = (actions: unknown[]) =>
+        actions.map((action) =>
+          JSON.stringify({ type: (action as { type: string }).type, params: (action as { params?: unknown }).params }),
+        );
+      const [initial, initialActions] = pure.initial(inputs[kind]);
+      const [expectedInitial, expectedInitialActions] = initialTransition(machine, inputs[kind] as never);
+      expect([initial.value, initial.context, plain(initialActions)]).toEqual([
+        expectedInitial.value,
+        expectedInitial.context,
+        plain(expectedInitialActions),
+      ]);
+      let compared = 0;
+      for (const path of getShortestPaths(machine, options)) {
+        for (const event of eventsFor(kind)(path.state)) {
+          const [next, actions] = pure.next(path.state, event);
+          const [expected, expectedActions] = transition(machine, path.state, event as never);
+          expect([next.value, next.context, next.status, plain(actions)]).toEqual([
+            expected.value,
+            expected.context,
+            expected.status,
+            plain(expectedActions),
+          ]);
+          compared += 1;
+        }
+      }
+      expect(compared).toBeGreaterThan(20);
+    });
+
+    it('never puts a submitted code into context', () => {
+      for (const path of getShortestPaths(machine, options)) {
+        expect(JSON.stringify(path.state.context)).not.toContain('975310');
+      }
+    });
+  },
+);
+
+describe('the dial-in machine', () => {
+  const machine = machines['dial-in'] as AnyStateMachine;
+  const started = initialTransition(machine, inputs['dial-in'] as never)[0];
+  const dial = (phoneNumber: string, matchHash: string) =>
+    transition(machine, started, {
+      type: 'dial',
+      now: T0,
+      phoneNumber,
+      matchHash,
+      anyHash: 'e'.repeat(32),
+    } as never)[0];
+
+  it('is verified only by the right reference from the number it verifies', () => {
+    expect(dial('+2348012345678', matchingHash).value).toBe('verified');
+    expect(dial('+2348037654321', matchingHash).value).toBe('awaiting-dial');
+    expect(dial('+2348012345678', 'b'.repeat(32)).value).toBe('awaiting-dial');
   });
 
-  it('declares no transition on the root or out of a final state (a done snapshot must take no event)', () => {
-    expect([...machine.root.transitions.keys()]).toEqual([]);
-    for (const state of Object.values(machine.root.states) as StateNode[]) {
-      if (state.type === 'final') expect([...state.transitions.keys()]).toEqual([]);
-    }
-  });
-
-  it('replays every generated path to the same state with the pure transition function', () => {
-    for (const path of getShortestPaths(machine, options)) {
-      let snapshot = path.steps[0]!.state;
-      for (const step of path.steps.slice(1)) snapshot = transition(machine, snapshot, step.event as never)[0];
-      expect(snapshot.value).toEqual(path.state.value);
-    }
-  });
-
-  it("createPureTransitions (one shared scope) gives exactly what xstate's transition() gives, on every generated state and event", () => {
-    const pure = createPureTransitions(machine);
-    const plain = (actions: unknown[]) =>
-      actions.map((action) =>
-        JSON.stringify({ type: (action as { type: string }).type, params: (action as { params?: unknown }).params }),
-      );
-    const [initial, initialActions] = pure.initial(inputs[kind]);
-    const [expectedInitial, expectedInitialActions] = initialTransition(machine, inputs[kind] as never);
-    expect([initial.value, initial.context, plain(initialActions)]).toEqual([
-      expectedInitial.value,
-      expectedInitial.context,
-      plain(expectedInitialActions),
+  it('records the number that dialled in "who is this" mode, where the reference alone counts', () => {
+    const { phoneNumber: _omitted, ...anyone } = inputs['dial-in'];
+    const open = initialTransition(machine, { ...anyone, referenceHash: 'e'.repeat(32) } as never)[0];
+    const event = { type: 'dial', now: T0, phoneNumber: '+2348037654321', matchHash: 'x', anyHash: 'e'.repeat(32) };
+    const [verified] = transition(machine, open, event as never);
+    expect([verified.value, verified.context.phoneNumber, verified.context.ussdCode]).toEqual([
+      'verified',
+      '+2348037654321',
+      undefined,
     ]);
-    let compared = 0;
-    for (const path of getShortestPaths(machine, options)) {
-      for (const event of eventsFor(kind)(path.state)) {
-        const [next, actions] = pure.next(path.state, event);
-        const [expected, expectedActions] = transition(machine, path.state, event as never);
-        expect([next.value, next.context, next.status, plain(actions)]).toEqual([
-          expected.value,
-          expected.context,
-          expected.status,
-          plain(expectedActions),
-        ]);
-        compared += 1;
-      }
-    }
-    expect(compared).toBeGreaterThan(20);
-  });
-
-  it('never puts a submitted code into context', () => {
-    for (const path of getShortestPaths(machine, options)) {
-      expect(JSON.stringify(path.state.context)).not.toContain('975310');
-    }
+    expect(transition(machine, open, { ...event, anyHash: 'f'.repeat(32) } as never)[0].value).toBe('awaiting-dial');
   });
 });

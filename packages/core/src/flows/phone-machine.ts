@@ -8,13 +8,16 @@ import {
   sendNeverLeft,
   beginSend,
   effectSettled,
-  markEffectUnanswered,
   resendBlockedReason,
-  sendFailed,
   sentByOf,
   baseGuards,
   verifiedAt,
   baseActions,
+  firstSend,
+  onSendFailed,
+  onEffectOverdue,
+  onResend,
+  onCancel,
 } from './machine-base.js';
 
 /** The phone flow's context. The submitted code is never stored. */
@@ -31,6 +34,8 @@ interface PhoneContext extends FlowContextBase {
   readonly from?: string;
   /** The newest send's; kept through a resend, which names it as `resendOf`, until the new one replaces it. */
   readonly requestId?: string;
+  /** The newest send's message id, when the provider gave one besides the requestId (its receipts may name it). */
+  readonly messageId?: string;
   readonly attemptsLeft: number;
 }
 
@@ -46,8 +51,9 @@ interface PhoneInput {
 
 /**
  * The phone machine's events. `resend` may name a channel of the plan to switch to. `delivery-failed`
- * says a sent code did not reach the phone (a provider's delivery receipt, raised by the engine): the
- * flow falls back to the next channel left, when one is and the flow may still send. An `effect-failed`
+ * says a sent code did not reach the phone (a provider's delivery receipt, raised by the engine; `requestId` is the
+ * id the receipt names, the send's requestId or messageId): the flow falls back to the next channel left, when one
+ * is and the flow may still send. An `effect-failed`
  * with `fallback: false` (the engine's send limit refused the fallback's send) does not fall back.
  */
 type PhoneEvent =
@@ -99,11 +105,15 @@ export function createPhoneMachine(policies: FlowPolicies) {
   return setup({
     types: {} as { context: PhoneContext; events: PhoneEvent; input: PhoneInput },
     actions: {
-      ...baseActions,
+      ...baseActions<PhoneContext, PhoneEvent>(),
       clearOnCancel: assign({ ...effectSettled, error: undefined }),
       codeSent: assign(({ event, context }) => ({
         ...effectSettled,
         requestId: event.type === 'effect-succeeded' ? String(event.result.requestId) : context.requestId,
+        messageId:
+          event.type === 'effect-succeeded' && typeof event.result.messageId === 'string'
+            ? event.result.messageId
+            : undefined,
         sentBy: sentByOf(context, event),
         expiresAt: event.now + policies.codeTtlMs,
         attemptsLeft: policies.maxAttempts,
@@ -155,9 +165,12 @@ export function createPhoneMachine(policies: FlowPolicies) {
         context.sendCount < policies.maxSendsPerFlow &&
         !('fallback' in event && event.fallback === false),
       sendProvablyUnsent: ({ context, event }) => sendNeverLeft(context, event),
-      // A receipt about an older send (a requestId that is not the newest) changes nothing.
+      // A receipt about an older send (an id that is not the newest send's) changes nothing.
       isNewestSend: ({ context, event }) =>
-        event.type === 'delivery-failed' && (event.requestId === undefined || event.requestId === context.requestId),
+        event.type === 'delivery-failed' &&
+        (event.requestId === undefined ||
+          event.requestId === context.requestId ||
+          (context.messageId !== undefined && event.requestId === context.messageId)),
       codeValid: ({ event }) => event.type === 'effect-succeeded' && event.result.valid === true,
       lastAttempt: ({ context }) => context.attemptsLeft <= 1,
       // `not-pending` reaches a flow only before it recorded an approval (a verified flow takes no event): the code is spent.
@@ -171,10 +184,8 @@ export function createPhoneMachine(policies: FlowPolicies) {
     // The inert actor behind the pure transitions is built without input: answer it instead of throwing.
     context: ({ input }) => {
       if (input === undefined) return placeholderContext as PhoneContext;
-      const base = { flowId: input.flowId, effectSeq: 0, sendCount: 0 };
       return {
-        ...base,
-        ...beginSend(base, 'phone.send', input.now, policies),
+        ...firstSend(input, 'phone.send', policies),
         phoneNumber: input.phoneNumber,
         channel: input.channels[0]!,
         channels: input.channels,
@@ -203,7 +214,7 @@ export function createPhoneMachine(policies: FlowPolicies) {
         },
         on: {
           'effect-succeeded': { guard: 'isAwaitedEffect', target: 'awaiting-code', actions: 'codeSent' },
-          cancel: { target: 'cancelled', actions: 'clearOnCancel' },
+          cancel: onCancel,
           'effect-failed': [
             // Nothing left on this channel: the next channel of the plan is tried at once.
             {
@@ -212,24 +223,16 @@ export function createPhoneMachine(policies: FlowPolicies) {
               reenter: true,
               actions: 'fallBack',
             },
-            {
-              guard: 'isAwaitedEffect',
-              target: 'send-failed',
-              actions: assign(({ context, event }) => sendFailed(context, event)),
-            },
+            onSendFailed('send-failed'),
           ],
-          tick: {
-            guard: 'effectOverdue',
-            target: 'send-failed',
-            actions: assign(({ context }) => markEffectUnanswered(context)),
-          },
+          tick: onEffectOverdue('send-failed'),
         },
       },
       'send-failed': {
         on: {
           'effect-succeeded': { guard: 'isUnansweredEffect', target: 'awaiting-code', actions: 'codeSent' },
-          cancel: { target: 'cancelled', actions: 'clearOnCancel' },
-          resend: { guard: 'canResend', target: 'sending', actions: 'beginResend' },
+          cancel: onCancel,
+          resend: onResend,
         },
       },
       'awaiting-code': {
@@ -247,7 +250,7 @@ export function createPhoneMachine(policies: FlowPolicies) {
             { guard: and(['isUnansweredEffect', 'lastAttempt']), target: 'locked', actions: 'lockedOut' },
             { guard: 'isUnansweredEffect', actions: 'attemptUsed' },
           ],
-          cancel: { target: 'cancelled', actions: 'clearOnCancel' },
+          cancel: onCancel,
           'delivery-failed': [
             { guard: and(['isNewestSend', 'canFallBack']), target: 'sending', actions: 'fallBack' },
             { guard: 'isNewestSend', actions: 'deliveryFailed' },
@@ -259,7 +262,7 @@ export function createPhoneMachine(policies: FlowPolicies) {
               error: undefined,
             })),
           },
-          resend: { guard: 'canResend', target: 'sending', actions: 'beginResend' },
+          resend: onResend,
         },
       },
       checking: {
@@ -272,7 +275,7 @@ export function createPhoneMachine(policies: FlowPolicies) {
           }),
         },
         on: {
-          cancel: { target: 'cancelled', actions: 'clearOnCancel' },
+          cancel: onCancel,
           'effect-succeeded': [
             { guard: and(['isAwaitedEffect', 'codeEndedAtProvider']), target: 'expired', actions: 'providerEnded' },
             {
@@ -297,17 +300,13 @@ export function createPhoneMachine(policies: FlowPolicies) {
           ],
           // No answer by the deadline: the user learnt nothing from the guess, so no attempt is used; a
           // late answer is still applied in awaiting-code.
-          tick: {
-            guard: 'effectOverdue',
-            target: 'awaiting-code',
-            actions: assign(({ context }) => markEffectUnanswered(context)),
-          },
+          tick: onEffectOverdue('awaiting-code'),
         },
       },
       expired: {
         on: {
-          resend: { guard: 'canResend', target: 'sending', actions: 'beginResend' },
-          cancel: { target: 'cancelled', actions: 'clearOnCancel' },
+          resend: onResend,
+          cancel: onCancel,
         },
       },
       verified: { type: 'final' },

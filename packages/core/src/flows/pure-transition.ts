@@ -1,7 +1,7 @@
 import { createActor, type AnyActorScope, type AnyMachineSnapshot, type AnyStateMachine } from 'xstate';
+import { compileFlatTransitions, type PureStep } from './flat-transitions.js';
 
-/** A machine's next snapshot and the actions it asks for, which nothing has executed. */
-export type PureStep = [snapshot: AnyMachineSnapshot, actions: unknown[]];
+export type { PureStep } from './flat-transitions.js';
 
 /** The pure transitions of one machine. */
 export interface PureTransitions {
@@ -9,6 +9,8 @@ export interface PureTransitions {
   initial(input: unknown): PureStep;
   /** Same as xstate's `transition(machine, snapshot, event)`. */
   next(snapshot: AnyMachineSnapshot, event: unknown): PureStep;
+  /** Same as `machine.resolveState({ value, context })`: the snapshot of a stored state. */
+  resolve(value: unknown, context: Record<string, unknown>): AnyMachineSnapshot;
 }
 
 /**
@@ -22,6 +24,8 @@ export interface PureTransitions {
  * call points the scope's action executor at a fresh list. Nothing is executed, exactly as with
  * xstate's functions; machines.test.ts checks both give the same snapshots and actions on every generated
  * state and event.
+ *
+ * `next` on a flat machine (all of ours) skips xstate's macrostep: see `compileFlatTransitions`.
  */
 export function createPureTransitions(machine: AnyStateMachine): PureTransitions {
   const self = createActor(machine);
@@ -46,8 +50,13 @@ export function createPureTransitions(machine: AnyStateMachine): PureTransitions
     collected = [];
     return [snapshot, actions];
   };
+  const flat = compileFlatTransitions(machine, self);
+  const next = (snapshot: AnyMachineSnapshot, event: unknown) =>
+    step(() => machine.transition(snapshot, event as never, scope));
   return {
     initial: (input) => step(() => machine.getInitialSnapshot(scope, input)),
-    next: (snapshot, event) => step(() => machine.transition(snapshot, event as never, scope)),
+    next: flat ? (snapshot, event) => flat.step(snapshot, event as { type: string }) ?? next(snapshot, event) : next,
+    resolve: (value, context) =>
+      flat?.resolve(value, context) ?? machine.resolveState({ value: value as string, context }),
   };
 }

@@ -1,5 +1,5 @@
 import { ussdRouteKey } from '../store/store-keys.js';
-import { ProviderProtocolError, requireCapabilityV1 } from '@verikit/provider';
+import { ProviderProtocolError, requireCapabilityV1, type UssdVerificationEventV1 } from '@verikit/provider';
 import type { SecretBox } from '../secrets/secrets.js';
 import { plainUserEvent, type FlowDefinition } from './flow-definition.js';
 import { phoneNumberKey } from './number-keys.js';
@@ -56,12 +56,15 @@ export const ussdFlow: FlowDefinition<UssdStart> = {
     next.value === 'awaiting-dial' && previous?.value !== 'awaiting-dial'
       ? [routeKey(secrets, next.context.phoneNumber)]
       : [],
+  // The service verifies only its newest session for a number: the flow that held the route before ends
+  // (`superseded`), so its page stops showing a code that can no longer work (decision 1280).
+  supersedes: true,
   providerEvent: {
     type: 'ussd-verification',
     routeKeys: (event, { secrets }) =>
       event.type === 'ussd-verification'
         ? [routeKey(secrets, event.phoneNumber), legacyRouteKey(event.phoneNumber)]
         : [],
-    toEvent: (event, now) => ({ type: 'ussd-result', now, status: event.status }),
+    toEvent: (event, now) => ({ type: 'ussd-result', now, status: (event as UssdVerificationEventV1).status }),
   },
 };

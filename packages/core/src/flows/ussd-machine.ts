@@ -5,13 +5,14 @@ import {
   placeholderContext,
   beginSend,
   effectSettled,
-  markEffectUnanswered,
   resendBlockedReason,
-  sendFailed,
   sentByOf,
   baseGuards,
   verifiedAt,
   baseActions,
+  firstSend,
+  onSendFailed,
+  onEffectOverdue,
 } from './machine-base.js';
 
 /**
@@ -34,11 +35,17 @@ interface UssdInput {
 type UssdEvent =
   | BaseEvent
   | { type: 'ussd-result'; now: number; status: 'success' | 'failed' }
-  | { type: 'restart'; now: number };
+  | { type: 'restart'; now: number }
+  | { type: 'superseded'; now: number };
 
 const dialFailedError: FlowError = Object.freeze({
   code: 'dial_failed',
   message: 'the service reported the USSD verification as failed',
+});
+
+const supersededError: FlowError = Object.freeze({
+  code: 'superseded',
+  message: 'a newer USSD verification for this number took over: restart to get a code that works',
 });
 
 /** Removes what was shown to the user once the flow can no longer be verified by dialling. */
@@ -47,12 +54,13 @@ const forgetCodes = { otp: undefined, ussdCode: undefined, reference: undefined 
 /**
  * USSD OTP verification: initiating → awaiting-dial → verified | failed | expired | cancelled.
  * The result arrives as the service's USSD_VERIFICATION webhook; a failed or expired flow may restart.
+ * A newer flow that takes the number's route ends this one (`superseded`, failed).
  */
 export function createUssdMachine(policies: FlowPolicies) {
   return setup({
     types: {} as { context: UssdContext; events: UssdEvent; input: UssdInput },
     actions: {
-      ...baseActions,
+      ...baseActions<UssdContext, UssdEvent>(),
       dialShown: assign(({ context, event }) => {
         const result = event.type === 'effect-succeeded' ? event.result : {};
         return {
@@ -81,8 +89,7 @@ export function createUssdMachine(policies: FlowPolicies) {
     meta: { maxSendsPerFlow: policies.maxSendsPerFlow } satisfies FlowLimits,
     context: ({ input }) => {
       if (input === undefined) return placeholderContext as UssdContext;
-      const base = { flowId: input.flowId, effectSeq: 0, sendCount: 0 };
-      return { ...base, ...beginSend(base, 'ussd.initiate', input.now, policies), phoneNumber: input.phoneNumber };
+      return { ...firstSend(input, 'ussd.initiate', policies), phoneNumber: input.phoneNumber };
     },
     initial: 'initiating',
     states: {
@@ -97,16 +104,8 @@ export function createUssdMachine(policies: FlowPolicies) {
         },
         on: {
           'effect-succeeded': { guard: 'isAwaitedEffect', target: 'awaiting-dial', actions: 'dialShown' },
-          'effect-failed': {
-            guard: 'isAwaitedEffect',
-            target: 'failed',
-            actions: assign(({ context, event }) => sendFailed(context, event)),
-          },
-          tick: {
-            guard: 'effectOverdue',
-            target: 'failed',
-            actions: assign(({ context }) => markEffectUnanswered(context)),
-          },
+          'effect-failed': onSendFailed('failed'),
+          tick: onEffectOverdue('failed'),
           cancel: { target: 'cancelled', actions: assign({ ...effectSettled }) },
         },
       },
@@ -121,6 +120,8 @@ export function createUssdMachine(policies: FlowPolicies) {
             { target: 'failed', actions: assign({ ...forgetCodes, error: dialFailedError }) },
           ],
           tick: { guard: 'codeExpired', target: 'expired', actions: assign(forgetCodes) },
+          // A newer flow for the number took its route (decision 1280): the service's session is no longer this one.
+          superseded: { target: 'failed', actions: assign({ ...forgetCodes, error: supersededError }) },
           cancel: { target: 'cancelled', actions: assign(forgetCodes) },
         },
       },

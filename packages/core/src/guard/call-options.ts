@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { InvalidInputError, parseInput } from '@verikit/provider';
+import { onFirstUse } from '../inputs/on-first-use.js';
 
 /** The second argument of `verikit.start` and `verikit.send`: who the call is made for. */
 export interface CallOptions {
@@ -37,7 +38,9 @@ const text = (max: number) =>
     .max(max, { error: `must be at most ${max} characters` })
     .optional();
 
-const callOptionsSchema = z.object({ client: text(512), idempotencyKey: text(255), owner: text(512) });
+const callOptionsSchema = onFirstUse(() =>
+  z.object({ client: text(512), idempotencyKey: text(255), owner: text(512) }),
+);
 const knownFields = new Set(['client', 'idempotencyKey', 'owner']);
 
 /** Checks the call options (an `InvalidInputError` naming the field). */
@@ -52,7 +55,7 @@ export function callOptionsOf(options: unknown): CheckedCallOptions {
       { field: 'options', message: `has unknown field(s): ${unknown.map((key) => key.slice(0, 40)).join(', ')}` },
     ]);
   }
-  const { client, idempotencyKey, owner } = parseInput(callOptionsSchema, options);
+  const { client, idempotencyKey, owner } = parseInput(callOptionsSchema(), options);
   return { client, idempotencyKey, owner };
 }
 

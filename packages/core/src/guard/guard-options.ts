@@ -1,6 +1,5 @@
-import { isSupportedCountry } from 'libphonenumber-js/max';
 import { z } from 'zod';
-import { InvalidInputError, parseInput } from '@verikit/provider';
+import { InvalidInputError, parseInput, phoneNumberLibrary } from '@verikit/provider';
 import type { SendGuardStore } from '../store/send-guard-store.js';
 
 /** A fixed-window limit: `points` sends per `windowMs`. */
@@ -96,7 +95,7 @@ const guardOptionsSchema = z.strictObject({
   global: limit.optional(),
   countries: z
     .array(
-      z.string().refine((code) => /^[A-Z]{2}$/.test(code) && isSupportedCountry(code), {
+      z.string().refine((code) => /^[A-Z]{2}$/.test(code) && phoneNumberLibrary().isSupportedCountry(code), {
         error: 'must be a country code the number library knows, such as NG',
       }),
       {

@@ -1,4 +1,4 @@
-import { parsePhoneNumber } from 'libphonenumber-js/max';
+import { phoneNumberLibrary } from '@verikit/provider';
 
 /** Digits of every number a prefix always leaves out, so that a prefix never names one number. */
 const hiddenDigits = 3;
@@ -20,7 +20,7 @@ export function numberFactsOf(phoneNumber: string, digits: number): NumberFacts 
   let callingCode: string;
   let national: string;
   try {
-    const parsed = parsePhoneNumber(phoneNumber);
+    const parsed = phoneNumberLibrary().parsePhoneNumber(phoneNumber);
     country = parsed.country;
     callingCode = parsed.countryCallingCode;
     national = parsed.nationalNumber;

@@ -359,7 +359,7 @@ describe('the guard store', () => {
       get: (target, property) =>
         property === 'sendGuardStore'
           ? () => offered
-          : (Reflect.get(target, property) as (...args: unknown[]) => unknown).bind(target),
+          : (Reflect.get(target, property) as (...args: unknown[]) => unknown)?.bind(target),
     });
     const a = setup({ store: withOffer, guard: { perClient: { points: 1 } } });
     const b = setup({ store: withOffer, guard: { perClient: { points: 1 } } });

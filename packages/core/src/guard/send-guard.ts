@@ -5,6 +5,7 @@ import type { SecretBox } from '../secrets/secrets.js';
 import { safeStoreCause } from '../store/safe-store-cause.js';
 import type { GuardLimit, GuardSettings } from './guard-options.js';
 import { numberFactsOf, type NumberFacts } from './number-prefix.js';
+import type { StoreCall } from '../store/flow-store.js';
 import type { GuardLimitName, GuardRateLimiter, SendGuardStore } from '../store/send-guard-store.js';
 
 /** One send about to be committed, as the guard sees it. */
@@ -91,7 +92,7 @@ export class SendGuard {
    * reached, a `StoreError` when the counts cannot be read. Resolves with the release that gives
    * the units back when the send does not happen after all.
    */
-  async check(attempt: SendAttempt, now: number): Promise<GuardRelease> {
+  async check(attempt: SendAttempt, now: number, call?: StoreCall): Promise<GuardRelease> {
     const facts = attempt.phoneNumber === undefined ? undefined : numberFactsOf(attempt.phoneNumber, this.#digits);
     if (facts !== undefined && !this.#allows(facts.country)) {
       this.#logger.warn('verikit.guard.refused', { limit: 'country' });
@@ -102,9 +103,9 @@ export class SendGuard {
       const key = counted.keyOf(attempt, facts);
       if (key === undefined) continue;
       try {
-        await counted.limiter.consume(key, 1);
+        await counted.limiter.consume(key, 1, { call });
       } catch (reason) {
-        await this.#giveBack(taken);
+        await this.#giveBack(taken, call);
         const refusal = refusalOf(reason);
         if (refusal === undefined)
           throw VerikitError.isInstance(reason)
@@ -123,7 +124,7 @@ export class SendGuard {
       }
       taken.push({ limiter: counted.limiter, key });
     }
-    return () => this.#giveBack(taken);
+    return () => this.#giveBack(taken, call);
   }
 
   #allows(country: string | undefined): boolean {
@@ -132,7 +133,7 @@ export class SendGuard {
   }
 
   /** Gives back the units of a refused attempt; a failure here only leaves the count a little high (never a refusal). */
-  async #giveBack(taken: ReadonlyArray<{ limiter: GuardRateLimiter; key: string }>): Promise<void> {
-    await Promise.all(taken.map(({ limiter, key }) => limiter.reward(key, 1).catch(() => undefined)));
+  async #giveBack(taken: ReadonlyArray<{ limiter: GuardRateLimiter; key: string }>, call?: StoreCall): Promise<void> {
+    await Promise.all(taken.map(({ limiter, key }) => limiter.reward(key, 1, { call }).catch(() => undefined)));
   }
 }

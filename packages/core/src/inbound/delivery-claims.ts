@@ -1,4 +1,4 @@
-import type { FlowStore } from '../store/flow-store.js';
+import type { FlowStore, StoreCall } from '../store/flow-store.js';
 import { deliveryAttemptKey, deliveryMarkerKey } from '../store/store-keys.js';
 
 /** What {@link DeliveryClaims.admit} decided for one delivery of a message. */
@@ -16,7 +16,16 @@ export interface DeliveryClaimsOptions {
   readonly replayTtlMs: number;
   /** How long one delivery may hold the message before another may take over (a crashed process). */
   readonly leaseMs: number;
+  /** Where the marker and the attempts live. Default: an inbound delivery's (`webhook:<id>`). */
+  readonly keys?: {
+    readonly marker: (id: string) => string;
+    readonly attempt: (id: string, attempt: number) => string;
+  };
+  /** The engine call's share of the store. */
+  readonly call?: StoreCall | undefined;
 }
+
+const deliveryKeys = { marker: deliveryMarkerKey, attempt: deliveryAttemptKey };
 
 const doneMarker = 'done';
 const retryPrefix = 'retry:';
@@ -32,35 +41,40 @@ const retryPrefix = 'retry:';
  * for a duplicate. Two deliveries at once: one is admitted, the other is told `in-progress`. A
  * process that dies mid-attempt holds the message until its lease expires.
  *
- * (docs/decisions/0202-webhook-claims-released-on-failure.md)
+ * (docs/decisions/0202-webhook-claims-released-on-failure.md). A start with an idempotency key is claimed the same
+ * way, under keys of its own, and given back when it is refused before its flow is written (decision 1262).
  */
 export class DeliveryClaims {
   readonly #store: FlowStore;
   readonly #options: DeliveryClaimsOptions;
+  readonly #keys: NonNullable<DeliveryClaimsOptions['keys']>;
 
   constructor(store: FlowStore, options: DeliveryClaimsOptions) {
     this.#store = store;
     this.#options = options;
+    this.#keys = options.keys ?? deliveryKeys;
   }
 
   async admit(id: string): Promise<Admission> {
-    const marker = await this.#store.getRoute(deliveryMarkerKey(id));
+    const { call } = this.#options;
+    const marker = await this.#store.getRoute(this.#keys.marker(id), call);
     if (marker === doneMarker) return { kind: 'duplicate' };
     const attempt = nextAttempt(marker);
-    const claimed = await this.#store.claim(deliveryAttemptKey(id, attempt), this.#options.leaseMs);
+    const claimed = await this.#store.claim(this.#keys.attempt(id, attempt), this.#options.leaseMs, call);
     return claimed ? { kind: 'admitted', attempt } : { kind: 'in-progress' };
   }
 
   /** Records the message as processed: later deliveries are duplicates. */
   async complete(id: string): Promise<void> {
-    await this.#store.setRoute(deliveryMarkerKey(id), doneMarker, this.#options.replayTtlMs);
+    await this.#store.setRoute(this.#keys.marker(id), doneMarker, this.#options.replayTtlMs, this.#options.call);
   }
 
   /** Gives the message back after a failed attempt, so the next delivery applies it afresh. */
   async release(id: string, attempt: number): Promise<void> {
-    const marker = await this.#store.getRoute(deliveryMarkerKey(id));
+    const { call } = this.#options;
+    const marker = await this.#store.getRoute(this.#keys.marker(id), call);
     if (marker === doneMarker || nextAttempt(marker) > attempt) return;
-    await this.#store.setRoute(deliveryMarkerKey(id), `${retryPrefix}${attempt}`, this.#options.replayTtlMs);
+    await this.#store.setRoute(this.#keys.marker(id), `${retryPrefix}${attempt}`, this.#options.replayTtlMs, call);
   }
 }
 

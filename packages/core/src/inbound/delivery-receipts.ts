@@ -68,3 +68,15 @@ export function withDelivery(
     return snapshot;
   return machine.resolveState({ value: snapshot.value, context: { ...snapshot.context, delivery: event.delivery } });
 }
+
+/**
+ * The machine event an `undelivered` receipt raises once it is recorded (a commit of its own, so the receipt is
+ * seen and told before anything else happens): `delivery-failed`, naming the id the receipt names. A machine that
+ * knows it decides (the phone machine falls back to its next channel when the id is its newest send's); the others
+ * ignore it.
+ */
+export function deliveryFailedOf(
+  event: DeliveryEventV1,
+): { readonly type: 'delivery-failed'; readonly requestId: string } | undefined {
+  return event.status === 'undelivered' ? { type: 'delivery-failed', requestId: event.messageId } : undefined;
+}

@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { InvalidInputError, VerikitError, parseInput, type Logger, type ProviderEventV1 } from '@verikit/provider';
 import { providerEventSchema } from '../inputs/inputs.js';
+import { onFirstUse } from '../inputs/on-first-use.js';
 import { errorCode } from '../logging/error-code.js';
-import type { FlowStore } from '../store/flow-store.js';
+import type { FlowStore, StoreCall } from '../store/flow-store.js';
 import { DeliveryClaims, type Admission } from './delivery-claims.js';
 import type { FlowView } from '../engine/view.js';
 import type { AppliedEvent } from './apply-provider-event.js';
@@ -68,15 +69,21 @@ export function deliveryLeaseMs(processingTimeoutMs: number): number {
   return processingTimeoutMs + Math.min(5_000, Math.ceil(processingTimeoutMs / 2));
 }
 
-const deliverySchema = z.strictObject({
-  id: z.string({ error: 'must be a string' }).regex(/^[\x21-\x7e]{1,256}$/, {
-    error: 'must be 1 to 256 visible ASCII characters',
+const deliverySchema = onFirstUse(() =>
+  z.strictObject({
+    id: z.string({ error: 'must be a string' }).regex(/^[\x21-\x7e]{1,256}$/, {
+      error: 'must be 1 to 256 visible ASCII characters',
+    }),
+    event: providerEventSchema(),
+    idIsPrivate: z.boolean({ error: 'must be a boolean' }).optional(),
   }),
-  event: providerEventSchema,
-  idIsPrivate: z.boolean({ error: 'must be a boolean' }).optional(),
-});
+);
 
-const optionsSchema = z.strictObject({
+/**
+ * The rules of {@link ReceiveOptions}: the one home of `processingTimeoutMs` and `replayTtlMs`, which the webhook
+ * options of `@verikit/http` take as they are.
+ */
+export const receiveOptionsSchema = z.strictObject({
   processingTimeoutMs: z
     .number({ error: 'must be a number' })
     .int({ error: 'must be whole milliseconds' })
@@ -103,17 +110,24 @@ const timedOut = Symbol('timed out');
  * claim and apply blocks redeliveries for that long only.
  */
 export async function receiveDelivery(
-  deps: { store: FlowStore; logger: Logger; apply: (event: ProviderEventV1) => Promise<AppliedEvent> },
+  deps: {
+    store: FlowStore;
+    logger: Logger;
+    apply: (event: ProviderEventV1) => Promise<AppliedEvent>;
+    /** The engine call's share of the store. */
+    call?: StoreCall;
+  },
   rawDelivery: ProviderDelivery,
   rawOptions: ReceiveOptions = {},
 ): Promise<ReceiveResult> {
-  const delivery = parseInput(deliverySchema, rawDelivery);
-  const options = parseInput(optionsSchema, rawOptions ?? {}, 'options');
+  const delivery = parseInput(deliverySchema(), rawDelivery);
+  const options = parseInput(receiveOptionsSchema, rawOptions ?? {}, 'options');
   const processingTimeoutMs = options.processingTimeoutMs ?? receiveDefaults.processingTimeoutMs;
   const leaseMs = deliveryLeaseMs(processingTimeoutMs);
   const claims = new DeliveryClaims(deps.store, {
     replayTtlMs: options.replayTtlMs ?? receiveDefaults.replayTtlMs,
     leaseMs,
+    call: deps.call,
   });
   const { logger } = deps;
   const webhookId = delivery.idIsPrivate === true ? undefined : delivery.id;

@@ -9,6 +9,7 @@ import {
   whatsAppMessageSchema,
   type PhoneNumberUse,
 } from '@verikit/provider';
+import { onFirstUse } from './on-first-use.js';
 
 /** A channel a phone code travels by. */
 const phoneChannelSchema = z.literal(['sms', 'voice', 'whatsapp'], { error: 'must be sms, voice or whatsapp' });
@@ -72,6 +73,15 @@ function startSchemaFor(defaultCountry: string | undefined) {
           }
         }),
       z.strictObject({
+        /** A dial-in flow: the user dials a USSD code with a one-time reference; the carrier reports the number. */
+        kind: z.literal('dial-in'),
+        /**
+         * The number being verified: E.164, or as typed (parsed into E.164); only a dial from it verifies the
+         * flow. Absent: the flow records which number dialled ("who is this").
+         */
+        phoneNumber: phoneFor(defaultCountry, 'ussd').optional(),
+      }),
+      z.strictObject({
         /** An identity flow: a code sent to the number registered for a BVN or NIN. */
         kind: z.literal('identity'),
         /** Which identity number `number` is. */
@@ -80,7 +90,7 @@ function startSchemaFor(defaultCountry: string | undefined) {
         number: identityNumberSchema,
       }),
     ],
-    { error: 'must be one of ussd, phone, identity' },
+    { error: 'must be one of ussd, phone, identity, dial-in' },
   );
 }
 
@@ -184,23 +194,30 @@ export const sendWhatsAppInputSchema = inputSchemasFor(undefined).sendWhatsApp;
 export type SendWhatsAppInput = z.input<typeof sendWhatsAppInputSchema>;
 
 /** Input of `verikit.receive`: an event a provider pushed, after its signature was checked. */
-export const providerEventSchema = z.discriminatedUnion(
-  'type',
-  [
-    z.strictObject({
-      type: z.literal('ussd-verification'),
-      phoneNumber: phoneFor(undefined, 'any'),
-      status: z.enum(['success', 'failed'], { error: 'must be success or failed' }),
-    }),
-    z.strictObject({
-      type: z.literal('delivery'),
-      messageId: z.string({ error: 'must be a string' }).regex(/^[\x21-\x7e]{1,256}$/, {
-        error: 'must be 1 to 256 visible ASCII characters',
+export const providerEventSchema = onFirstUse(() =>
+  z.discriminatedUnion(
+    'type',
+    [
+      z.strictObject({
+        type: z.literal('ussd-verification'),
+        phoneNumber: phoneFor(undefined, 'any'),
+        status: z.enum(['success', 'failed'], { error: 'must be success or failed' }),
       }),
-      status: z.enum(['delivered', 'undelivered'], { error: 'must be delivered or undelivered' }),
-      reason: z.string({ error: 'must be a string' }).min(1).max(200).optional(),
-      at: z.number({ error: 'must be a number' }).int().nonnegative().optional(),
-    }),
-  ],
-  { error: 'must be ussd-verification or delivery' },
+      z.strictObject({
+        type: z.literal('delivery'),
+        messageId: z.string({ error: 'must be a string' }).regex(/^[\x21-\x7e]{1,256}$/, {
+          error: 'must be 1 to 256 visible ASCII characters',
+        }),
+        status: z.enum(['delivered', 'undelivered'], { error: 'must be delivered or undelivered' }),
+        reason: z.string({ error: 'must be a string' }).min(1).max(200).optional(),
+        at: z.number({ error: 'must be a number' }).int().nonnegative().optional(),
+      }),
+      z.strictObject({
+        type: z.literal('dial-in'),
+        phoneNumber: phoneFor(undefined, 'ussd'),
+        reference: z.string({ error: 'must be a string' }).regex(/^[0-9]{1,16}$/, { error: 'must be 1 to 16 digits' }),
+      }),
+    ],
+    { error: 'must be ussd-verification, delivery or dial-in' },
+  ),
 );

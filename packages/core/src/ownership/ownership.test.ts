@@ -44,6 +44,25 @@ describe('idempotent start', () => {
     expect(keys).not.toContain('session-1');
   });
 
+  it('a start refused by a limit leaves its idempotency key free: a retry with it runs at once, and starts once let through', async () => {
+    const env = setup({ guard: { perClient: { points: 1 }, perPrefix: false, global: false } });
+    await env.verikit.start({ kind: 'phone', phoneNumber: '+2348031234567' }, { client: 'c' });
+    const again = { client: 'c', idempotencyKey: 'k' };
+    await expect(env.verikit.start({ kind: 'phone', phoneNumber: phone }, again)).rejects.toMatchObject({
+      code: 'rate_limited',
+    });
+    // Refused again by the limit, not kept waiting on the key ("still under way") by the refused start.
+    await expect(env.verikit.start({ kind: 'phone', phoneNumber: phone }, again)).rejects.toMatchObject({
+      code: 'rate_limited',
+    });
+    // Let through (here: counted against a client with sends left), the same key starts the flow, once.
+    const letThrough = { client: 'd', idempotencyKey: 'k' };
+    const started = await env.verikit.start({ kind: 'phone', phoneNumber: phone }, letThrough);
+    expect(started.status).toBe('awaiting-code');
+    expect((await env.verikit.start({ kind: 'phone', phoneNumber: phone }, letThrough)).id).toBe(started.id);
+    expect(env.provider.callsOf('phone.send')).toHaveLength(2);
+  });
+
   it('refuses malformed options naming the field', async () => {
     const env = setup();
     await expect(

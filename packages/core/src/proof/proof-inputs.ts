@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { identityNumberSchema, InvalidInputError, parseInput, phoneNumberSchema } from '@verikit/provider';
+import { onFirstUse } from '../inputs/on-first-use.js';
 import { proofTokenPattern } from './proof-token.js';
 
 /** The longest proof token taken: far above any this engine issues. */
@@ -13,25 +14,25 @@ export const defaultProofTtlMs = 5 * 60_000;
 const maxProofTtlMs = 60 * 60_000;
 const minProofTtlMs = 1000;
 
-const tokenSchema = z
-  .string({ error: 'must be a string' })
-  .max(maxTokenLength, { error: 'is too long to be a proof', abort: true })
-  .regex(proofTokenPattern, { error: 'is not a proof token' });
-
-const phoneClaimSchema = z.strictObject({ phoneNumber: phoneNumberSchema });
-const identityClaimSchema = z.strictObject({
-  idType: z.enum(['bvn', 'nin'], { error: 'must be bvn or nin' }),
-  number: identityNumberSchema,
-});
-
-const issueOptionsSchema = z.strictObject({
-  ttlMs: z
-    .number({ error: 'must be a number of milliseconds' })
-    .int({ error: 'must be a whole number of milliseconds' })
-    .min(minProofTtlMs, { error: `must be at least ${minProofTtlMs} ms` })
-    .max(maxProofTtlMs, { error: `must be at most ${maxProofTtlMs} ms (1 hour)` })
-    .optional(),
-});
+const schemas = onFirstUse(() => ({
+  token: z
+    .string({ error: 'must be a string' })
+    .max(maxTokenLength, { error: 'is too long to be a proof', abort: true })
+    .regex(proofTokenPattern, { error: 'is not a proof token' }),
+  phoneClaim: z.strictObject({ phoneNumber: phoneNumberSchema }),
+  identityClaim: z.strictObject({
+    idType: z.enum(['bvn', 'nin'], { error: 'must be bvn or nin' }),
+    number: identityNumberSchema,
+  }),
+  issueOptions: z.strictObject({
+    ttlMs: z
+      .number({ error: 'must be a number of milliseconds' })
+      .int({ error: 'must be a whole number of milliseconds' })
+      .min(minProofTtlMs, { error: `must be at least ${minProofTtlMs} ms` })
+      .max(maxProofTtlMs, { error: `must be at most ${maxProofTtlMs} ms (1 hour)` })
+      .optional(),
+  }),
+}));
 
 /** What the signup endpoint says the user verified: the phone number, or the identity number and its type. */
 export type ProofClaim =
@@ -54,13 +55,13 @@ export interface IssueProofOptions {
 
 /** A well-formed token (`InvalidInputError` on `token` otherwise); whether it is genuine is checked later. */
 function parseProofToken(token: unknown, field: string): string {
-  return parseInput(tokenSchema, token, field);
+  return parseInput(schemas().token, token, field);
 }
 
 /** A claim with a phone number, or with an identity type and number (`InvalidInputError` on `claim.*` otherwise). */
 function parseProofClaim(claim: unknown, field: string): ProofClaim {
   const isPhone = typeof claim === 'object' && claim !== null && Object.hasOwn(claim, 'phoneNumber');
-  return isPhone ? parseInput(phoneClaimSchema, claim, field) : parseInput(identityClaimSchema, claim, field);
+  return isPhone ? parseInput(schemas().phoneClaim, claim, field) : parseInput(schemas().identityClaim, claim, field);
 }
 
 /** The proofs of a claim set: 1 to 10 `{ token, claim }`, each checked as `redeemProof` checks its arguments. */
@@ -79,5 +80,5 @@ export function parseRedeemItems(items: unknown, single = false): { token: strin
 
 /** Checks the options of `issueProof`. */
 export function parseIssueOptions(options: unknown): IssueProofOptions {
-  return parseInput(issueOptionsSchema, options ?? {}, 'options');
+  return parseInput(schemas().issueOptions, options ?? {}, 'options');
 }

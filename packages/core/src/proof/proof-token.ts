@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { onFirstUse } from '../inputs/on-first-use.js';
 import type { SecretBox } from '../secrets/secrets.js';
 
 /** What a proof carries, sealed. Never a number in the clear: `sub` is the keyed hash of the verified number. */
@@ -7,7 +8,7 @@ export interface ProofPayload {
   /** Unique per proof: the key under which its one redemption is claimed. */
   readonly id: string;
   readonly flowId: string;
-  readonly kind: 'phone' | 'ussd' | 'identity';
+  readonly kind: 'phone' | 'ussd' | 'identity' | 'dial-in';
   readonly idType?: 'bvn' | 'nin';
   readonly sub: string;
   readonly provider: string;
@@ -26,17 +27,19 @@ export const proofTokenPattern = /^v2\.[A-Za-z0-9_-]{40,2048}$/;
 /** The domain proofs are sealed in: no other sealed value of the engine opens as a proof. */
 const proofDomain = 'verikit proof v2';
 
-const payloadSchema = z.strictObject({
-  v: z.literal(1),
-  id: z.string().regex(/^[A-Za-z0-9_-]{22}$/),
-  flowId: z.string().min(1).max(64),
-  kind: z.enum(['phone', 'ussd', 'identity']),
-  idType: z.enum(['bvn', 'nin']).optional(),
-  sub: z.string().regex(/^[A-Za-z0-9_-]{43}$/),
-  provider: z.string().max(200),
-  verifiedAt: z.number().int().nonnegative(),
-  exp: z.number().int().positive(),
-});
+const payloadSchema = onFirstUse(() =>
+  z.strictObject({
+    v: z.literal(1),
+    id: z.string().regex(/^[A-Za-z0-9_-]{22}$/),
+    flowId: z.string().min(1).max(64),
+    kind: z.enum(['phone', 'ussd', 'identity', 'dial-in']),
+    idType: z.enum(['bvn', 'nin']).optional(),
+    sub: z.string().regex(/^[A-Za-z0-9_-]{43}$/),
+    provider: z.string().max(200),
+    verifiedAt: z.number().int().nonnegative(),
+    exp: z.number().int().positive(),
+  }),
+);
 
 /** The token of a payload. */
 export function encodeProof(box: SecretBox, payload: ProofPayload): string {
@@ -46,7 +49,7 @@ export function encodeProof(box: SecretBox, payload: ProofPayload): string {
 /** The payload of a well-formed token this engine sealed and nobody altered; undefined for anything else. */
 export function decodeProof(box: SecretBox, token: string): ProofPayload | undefined {
   try {
-    const parsed = payloadSchema.safeParse(JSON.parse(box.open(proofDomain, token.slice(3))));
+    const parsed = payloadSchema().safeParse(JSON.parse(box.open(proofDomain, token.slice(3))));
     return parsed.success ? (parsed.data as ProofPayload) : undefined;
   } catch {
     return undefined;

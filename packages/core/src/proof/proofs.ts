@@ -5,7 +5,7 @@ import type { FlowRecords } from '../engine/flow-records.js';
 import type { Clock } from '../time/clock.js';
 import { parseFlowId } from '../inputs/parse-flow-id.js';
 import { generateFlowId, type SecretBox } from '../secrets/secrets.js';
-import type { FlowStore } from '../store/flow-store.js';
+import type { FlowStore, StoreCall } from '../store/flow-store.js';
 import { defaultProofTtlMs, parseIssueOptions, parseRedeemItems, type ProofClaim } from './proof-inputs.js';
 import { equalInConstantTime, identityNumberHash, ProofKeys, type ProofSubject } from './proof-keys.js';
 import { decodeProof, encodeProof, type ProofPayload } from './proof-token.js';
@@ -54,19 +54,19 @@ export class Proofs {
   }
 
   /** What a verified flow verified; a `FlowNotVerifiedError` for any other flow. */
-  async verification(rawFlowId: string): Promise<Verification> {
+  async verification(rawFlowId: string, call?: StoreCall): Promise<Verification> {
     const { records, clock, provider } = this.#deps;
-    const loaded = await records.load(parseFlowId(rawFlowId));
+    const loaded = await records.load(parseFlowId(rawFlowId), call);
     const snapshot = records.ticked(loaded, clock.now());
     return verificationOf(loaded.record, String(snapshot.value), provider);
   }
 
   /** A signed proof of a verified flow, for the browser to hand to the signup endpoint. */
-  async issue(rawFlowId: string, rawOptions?: { ttlMs?: number }): Promise<IssuedProof> {
+  async issue(rawFlowId: string, rawOptions?: { ttlMs?: number }, call?: StoreCall): Promise<IssuedProof> {
     const options = parseIssueOptions(rawOptions);
-    const verification = await this.verification(rawFlowId);
+    const verification = await this.verification(rawFlowId, call);
     // A verification is redeemed once: after that, the flow proves nothing more.
-    if ((await this.#deps.store.getRoute(proofRedeemedKey(verification.flowId))) !== undefined)
+    if ((await this.#deps.store.getRoute(proofRedeemedKey(verification.flowId), call)) !== undefined)
       this.#reject('used', { flowId: verification.flowId, kind: verification.kind });
     const expiresAt = this.#deps.clock.now() + (options.ttlMs ?? defaultProofTtlMs);
     const payload: ProofPayload = {
@@ -90,8 +90,8 @@ export class Proofs {
    * number leaves the proof usable: only the holder of the right number can use it, and a typo is no
    * lock-out.
    */
-  async redeem(rawToken: string, rawClaim: ProofClaim): Promise<Verification> {
-    const [verification] = await this.#redeem([{ token: rawToken, claim: rawClaim }], true);
+  async redeem(rawToken: string, rawClaim: ProofClaim, call?: StoreCall): Promise<Verification> {
+    const [verification] = await this.#redeem([{ token: rawToken, claim: rawClaim }], true, call);
     return verification!;
   }
 
@@ -100,12 +100,16 @@ export class Proofs {
    * its claim, and every flow is checked unredeemed, before any is claimed. Only a redeem of the same
    * flow racing this one can leave part of a set claimed (docs/security.md).
    */
-  redeemAll(items: readonly { token: string; claim: ProofClaim }[]): Promise<Verification[]> {
-    return this.#redeem(items, false);
+  redeemAll(items: readonly { token: string; claim: ProofClaim }[], call?: StoreCall): Promise<Verification[]> {
+    return this.#redeem(items, false, call);
   }
 
   /** Redeems a set; a rejection names the field of the proof at fault (`proofs.1.token`, or `token` for one). */
-  async #redeem(items: readonly { token: string; claim: ProofClaim }[], single: boolean): Promise<Verification[]> {
+  async #redeem(
+    items: readonly { token: string; claim: ProofClaim }[],
+    single: boolean,
+    call: StoreCall | undefined,
+  ): Promise<Verification[]> {
     const field = (index: number, part: 'token' | 'claim') => (single ? part : `proofs.${index}.${part}`);
     const checked = parseRedeemItems(items, single).map(({ token, claim }, index) =>
       this.#check(token, claim, (part) => field(index, part)),
@@ -115,16 +119,16 @@ export class Proofs {
     if (repeated >= 0) this.#reject('used', checked[repeated]!.payload, field(repeated, 'token'));
     const { store } = this.#deps;
     for (const [index, { payload }] of checked.entries()) {
-      if ((await store.getRoute(proofRedeemedKey(payload.flowId))) !== undefined)
+      if ((await store.getRoute(proofRedeemedKey(payload.flowId), call)) !== undefined)
         this.#reject('used', payload, field(index, 'token'));
     }
     // One order for every set, so two sets racing for the same flows meet at the first one they share.
     const order = [...checked.keys()].sort((a, b) => (flowIds[a]! < flowIds[b]! ? -1 : 1));
     for (const index of order) {
       const { payload } = checked[index]!;
-      if (!(await store.claim(proofRedemptionKey(payload.flowId), redemptionMemoryMs)))
+      if (!(await store.claim(proofRedemptionKey(payload.flowId), redemptionMemoryMs, call)))
         this.#reject('used', payload, field(index, 'token'));
-      await store.setRoute(proofRedeemedKey(payload.flowId), payload.flowId, redemptionMemoryMs);
+      await store.setRoute(proofRedeemedKey(payload.flowId), payload.flowId, redemptionMemoryMs, call);
     }
     return checked.map(({ payload, subject }) => {
       this.#deps.logger.info('verikit.proof.redeemed', { flowId: payload.flowId, kind: payload.kind });

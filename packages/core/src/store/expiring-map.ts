@@ -1,16 +1,14 @@
-import { expiresOf } from './record-expiry.js';
-
-const oneByte = /^[^\u0100-\uffff]*$/;
-
-/**
- * A key as one flat string. Keys arrive built in pieces (`verikit:` + `flow:` + id), which V8 keeps
- * as a chain of strings even once flattened: a flat copy saves about 45 bytes per flow at 100k flows
- * (`pnpm bench engine`). Only keys of one-byte characters are copied, through latin1, which maps
- * each of them to itself; others are kept as given.
- */
-function flatKey(key: string): string {
-  return oneByte.test(key) ? Buffer.from(key, 'latin1').toString('latin1') : key;
-}
+import {
+  decodeValue,
+  encodeEnvelope,
+  encodeValue,
+  envelopeOf,
+  RecordShapes,
+  storedExpiry,
+  storedVersion,
+  type DecodedValue,
+} from './memory-encoding.js';
+import { flatKey, keyOf, locate, sectionsOf, type MapSection, type Section } from './map-sections.js';
 
 /** Knobs of an {@link ExpiringMap}; the defaults suit production, tests inject `now`. */
 export interface ExpiringMapOptions {
@@ -26,6 +24,11 @@ export interface ExpiringMapOptions {
    * swept right after, so a wave of expiries never blocks the event loop for long. Default 10,000.
    */
   readonly sweepBudget?: number;
+  /**
+   * Prefixes whose keys are kept apart, without the prefix, each in a map of its own: a key holds only what
+   * follows its prefix. Default none: every key in one map.
+   */
+  readonly sections?: readonly MapSection[];
 }
 
 /**
@@ -39,10 +42,15 @@ export interface ExpiringMapOptions {
  * expiry: a key written again with a later expiry is filed anew rather than deleted. Sweeps run on
  * an unref'd timer that holds the map only weakly: it never keeps the process, nor a map nobody
  * uses, alive, and it stops while nothing waits to expire.
+ *
+ * Values are kept in a compact form, not as the `{"value":…,"expires":…}` string Keyv hands over: `get` and
+ * iteration give that string back, re-created (docs/decisions/1350-compact-memory-records.md). The store reads and
+ * writes values themselves through `read`, `write` and `versionAt`.
  */
 export class ExpiringMap extends Map<string, string> {
-  /** Keys by the slot (`floor(expires / slotMs)`) they come due in. */
-  readonly #buckets = new Map<number, string[]>();
+  /** The sections, longest prefix first; the last one, prefix `''`, takes every other key. */
+  readonly #sections: readonly Section[];
+  readonly #shapes = new RecordShapes();
   readonly #now: () => number;
   readonly #slotMs: number;
   readonly #sweepBudget: number;
@@ -57,26 +65,99 @@ export class ExpiringMap extends Map<string, string> {
     this.#slotMs = options.slotMs ?? 1000;
     this.#sweepBudget = options.sweepBudget ?? 10_000;
     this.#nextSlot = Math.floor(this.#now() / this.#slotMs);
+    this.#sections = sectionsOf(options.sections ?? []);
   }
 
-  override set(given: string, value: string): this {
-    const previous = super.get(given);
-    // The map and the expiry bucket hold the same string.
-    const key = previous === undefined ? flatKey(given) : given;
-    super.set(key, value);
-    const expires = expiresOf(value);
-    if (expires === undefined) return this;
-    const slot = this.#slotFor(expires);
-    // A key filed no later than this slot is still filed (a sweep files it again when it finds a
-    // later expiry), so rewriting a record with the same or a later expiry files nothing more.
-    const previousExpires = expiresOf(previous);
-    if (previousExpires === undefined || this.#slotFor(previousExpires) > slot) this.#file(key, slot);
+  /** Keyv's `{"value":…,"expires":…}` string for `key`, re-created from the stored form. */
+  override get(key: string): string | undefined {
+    const [section, inner] = locate(this.#sections, key);
+    const stored = section.entries.get(inner);
+    return stored === undefined ? undefined : envelopeOf(stored, this.#shapes, this.#idOf(section, inner));
+  }
+
+  /** Stores what Keyv sets (its `{"value":…,"expires":…}` string); any other string is kept as given. */
+  override set(key: string, value: string): this {
+    this.#put(key, (section, inner, previous) =>
+      encodeEnvelope(value, this.#shapes, this.#idOf(section, inner), previous),
+    );
     return this;
   }
 
+  /** The value and expiry stored under `key`, expired or not; throws when what is stored is no JSON. */
+  read(key: string): DecodedValue | undefined {
+    const [section, inner] = locate(this.#sections, key);
+    const stored = section.entries.get(inner);
+    return stored === undefined ? undefined : decodeValue(stored, this.#shapes, this.#idOf(section, inner));
+  }
+
+  /**
+   * Stores `value` under `key` as `keyv.set(key, value, ttlMs)` would: expiring `ttlMs` from now (`Date.now()`,
+   * Keyv's clock), never when `ttlMs` is undefined or 0.
+   */
+  write(key: string, value: unknown, ttlMs: number | undefined): void {
+    const expires = ttlMs === undefined || ttlMs === 0 ? undefined : Date.now() + ttlMs;
+    this.#put(key, (section, inner, previous) =>
+      encodeValue(value, expires, this.#shapes, this.#idOf(section, inner), previous),
+    );
+  }
+
+  /** The top-level `version` of the flow record under `key` (0: none), read without decoding the record. */
+  versionAt(key: string): number {
+    const [section, inner] = locate(this.#sections, key);
+    return storedVersion(section.entries.get(inner), this.#shapes, inner);
+  }
+
+  /** When the value under `key` expires (ms since epoch); undefined when it never does, or there is none. */
+  expiresAt(key: string): number | undefined {
+    const [section, inner] = locate(this.#sections, key);
+    return storedExpiry(section.entries.get(inner));
+  }
+
+  override has(key: string): boolean {
+    const [section, inner] = locate(this.#sections, key);
+    return section.entries.has(inner);
+  }
+
+  override delete(key: string): boolean {
+    const [section, inner] = locate(this.#sections, key);
+    return section.entries.delete(inner);
+  }
+
+  override get size(): number {
+    let size = 0;
+    for (const section of this.#sections) size += section.entries.size;
+    return size;
+  }
+
+  override *keys(): MapIterator<string> {
+    for (const section of this.#sections) for (const inner of section.entries.keys()) yield keyOf(section, inner);
+  }
+
+  override *values(): MapIterator<string> {
+    for (const [, value] of this.entries()) yield value;
+  }
+
+  override *entries(): MapIterator<[string, string]> {
+    for (const section of this.#sections) {
+      for (const [inner, stored] of section.entries) {
+        yield [keyOf(section, inner), envelopeOf(stored, this.#shapes, this.#idOf(section, inner))];
+      }
+    }
+  }
+
+  override [Symbol.iterator](): MapIterator<[string, string]> {
+    return this.entries();
+  }
+
+  override forEach(callback: (value: string, key: string, map: Map<string, string>) => void, thisArg?: unknown): void {
+    for (const [key, value] of this.entries()) callback.call(thisArg, value, key, this);
+  }
+
   override clear(): void {
-    super.clear();
-    this.#buckets.clear();
+    for (const section of this.#sections) {
+      section.entries.clear();
+      section.buckets.clear();
+    }
     clearTimeout(this.#timer);
     this.#timer = undefined;
   }
@@ -84,43 +165,69 @@ export class ExpiringMap extends Map<string, string> {
   /** How many keys wait in expiry buckets (a key may wait in two until the first comes due). */
   get pendingExpiries(): number {
     let count = 0;
-    for (const bucket of this.#buckets.values()) count += bucket.length;
+    for (const section of this.#sections) for (const bucket of section.buckets.values()) count += bucket.length;
     return count;
   }
 
   /**
-   * Deletes the records that expired before `now`, looking at no more than `budget` entries of the
-   * buckets whose slot has passed. The timer calls it; tests and benches call it with an explicit
-   * `now`. Returns how many records it deleted.
+   * Deletes the records that expired before `now` in the buckets whose slot has passed (the slots before the
+   * one `now` falls in), looking at no more than `budget` of their entries. A record written with an expiry in a
+   * slot already swept waits in the first slot not yet swept, so a second sweep within that slot deletes nothing.
+   * The timer calls it; tests and benches call it with an explicit `now`. Returns how many records it deleted.
    */
   sweep(now: number = this.#now(), budget = Number.POSITIVE_INFINITY): number {
     const due = Math.floor(now / this.#slotMs);
     let deleted = 0;
     let looked = 0;
     while (this.#nextSlot < due && looked < budget) {
-      const bucket = this.#buckets.get(this.#nextSlot);
-      if (bucket === undefined) {
-        this.#nextSlot = this.#nextFiledSlot(due);
-        continue;
-      }
-      while (bucket.length > 0 && looked < budget) {
-        const key = bucket.pop()!;
-        looked += 1;
-        const expires = expiresOf(super.get(key));
-        if (expires === undefined) continue; // deleted, or written again without an expiry
-        if (expires < now) {
-          super.delete(key);
-          deleted += 1;
-        } else {
-          this.#file(key, this.#slotFor(expires)); // written again with a later expiry
+      const slot = this.#nextSlot;
+      let left = false;
+      let filed = false;
+      for (const section of this.#sections) {
+        const bucket = section.buckets.get(slot);
+        if (bucket === undefined) continue;
+        filed = true;
+        while (bucket.length > 0 && looked < budget) {
+          const key = bucket.pop()!;
+          looked += 1;
+          const expires = storedExpiry(section.entries.get(key));
+          if (expires === undefined) continue; // deleted, or written again without an expiry
+          if (expires < now) {
+            section.entries.delete(key);
+            deleted += 1;
+          } else {
+            this.#file(section, key, this.#slotFor(expires)); // written again with a later expiry
+          }
         }
+        if (bucket.length === 0) section.buckets.delete(slot);
+        else left = true;
       }
-      if (bucket.length === 0) {
-        this.#buckets.delete(this.#nextSlot);
-        this.#nextSlot += 1;
-      }
+      if (!filed) this.#nextSlot = this.#nextFiledSlot(due);
+      else if (!left) this.#nextSlot += 1;
     }
     return deleted;
+  }
+
+  /** The flow id a value under `inner` is stored for, when its section keeps flow records. */
+  #idOf(section: Section, inner: string): string | undefined {
+    return section.records ? inner : undefined;
+  }
+
+  /** Stores what `encode` makes of the value for `key`, and files the key by its expiry. */
+  #put(key: string, encode: (section: Section, inner: string, previous: string | undefined) => string): void {
+    const [section, given] = locate(this.#sections, key);
+    const previous = section.entries.get(given);
+    // The map and the expiry bucket hold the same string.
+    const inner = previous === undefined ? flatKey(given) : given;
+    const stored = encode(section, inner, previous);
+    section.entries.set(inner, stored);
+    const expires = storedExpiry(stored);
+    if (expires === undefined) return;
+    const slot = this.#slotFor(expires);
+    // A key filed no later than this slot is still filed (a sweep files it again when it finds a
+    // later expiry), so rewriting a record with the same or a later expiry files nothing more.
+    const previousExpires = storedExpiry(previous);
+    if (previousExpires === undefined || this.#slotFor(previousExpires) > slot) this.#file(section, inner, slot);
   }
 
   #slotFor(expires: number): number {
@@ -128,19 +235,25 @@ export class ExpiringMap extends Map<string, string> {
     return Math.max(Math.floor(expires / this.#slotMs), this.#nextSlot);
   }
 
+  #bucketCount(): number {
+    let count = 0;
+    for (const section of this.#sections) count += section.buckets.size;
+    return count;
+  }
+
   /** The slot after #nextSlot to look at: the next one, or after a long pause the lowest filed one. */
   #nextFiledSlot(due: number): number {
-    if (due - this.#nextSlot <= this.#buckets.size) return this.#nextSlot + 1;
+    if (due - this.#nextSlot <= this.#bucketCount()) return this.#nextSlot + 1;
     let lowest = due;
-    for (const slot of this.#buckets.keys()) if (slot < lowest) lowest = slot;
+    for (const section of this.#sections) for (const slot of section.buckets.keys()) if (slot < lowest) lowest = slot;
     return lowest;
   }
 
-  #file(key: string, slot: number): void {
-    let bucket = this.#buckets.get(slot);
+  #file(section: Section, key: string, slot: number): void {
+    let bucket = section.buckets.get(slot);
     if (bucket === undefined) {
       bucket = [];
-      this.#buckets.set(slot, bucket);
+      section.buckets.set(slot, bucket);
     }
     bucket.push(key);
     if (this.#timer === undefined) this.#schedule(this.#slotMs);
@@ -158,7 +271,7 @@ export class ExpiringMap extends Map<string, string> {
     const now = map.#now();
     map.sweep(now, map.#sweepBudget);
     map.#timer = undefined;
-    if (map.#buckets.size === 0) return;
+    if (map.#bucketCount() === 0) return;
     // Budget spent with slots still due: go on right after other work has had its turn.
     map.#schedule(map.#nextSlot < Math.floor(now / map.#slotMs) ? 0 : map.#slotMs);
   }

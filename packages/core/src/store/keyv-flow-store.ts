@@ -4,19 +4,21 @@ import { StoreError } from '../errors/store-error.js';
 import { VerikitError } from '@verikit/provider';
 import type { FlowRecord, FlowStore, LimitResult } from './flow-store.js';
 import { ExpiringMap } from './expiring-map.js';
+import { memoryEventOutbox, type EventOutbox } from './event-outbox.js';
 import { KeyLock } from './key-lock.js';
-import { envelope, memoryKeyPrefix, readLive, storedValue, versionOf } from './memory-records.js';
+import { liveVersion, memoryKeyPrefix, memorySections, readLive } from './memory-records.js';
 import { safeStoreCause } from './safe-store-cause.js';
 
 /**
  * A Keyv whose values are stored as JSON strings in a `Map`: the embedded default. Keyv's default
  * serializer costs about 4x the memory per record (docs/decisions/0002-json-serializer.md). The map
- * drops expired records on an unref'd timer, read or not (docs/decisions/0020-expiring-memory-store.md):
- * `keyv.store` is that `ExpiringMap`.
+ * drops expired records on an unref'd timer, read or not (docs/decisions/0020-expiring-memory-store.md),
+ * and keeps each value in a compact form, giving Keyv back its own strings
+ * (docs/decisions/1350-compact-memory-records.md): `keyv.store` is that `ExpiringMap`.
  */
 export function createMemoryKeyv(): Keyv {
   const keyv = new Keyv({
-    store: new ExpiringMap(),
+    store: new ExpiringMap({ sections: memorySections }),
     serialize: JSON.stringify,
     deserialize: JSON.parse,
     throwOnErrors: true,
@@ -38,6 +40,24 @@ async function guarded<T>(operation: string, work: () => Promise<T>): Promise<T>
   }
 }
 
+/** A fixed window as stored: the units used, and when the window ends. */
+interface LimitWindow {
+  readonly used: number;
+  readonly resetAt: number;
+}
+
+/** One more unit of the window `current` (a new one when it ended), or a refusal when it is full. */
+function nextWindow(current: LimitWindow | undefined, limit: number, windowMs: number, now: number): LimitResult {
+  const window = current && current.resetAt > now ? current : { used: 0, resetAt: now + windowMs };
+  if (window.used >= limit) return { allowed: false, used: window.used, resetAt: window.resetAt };
+  return { allowed: true, used: window.used + 1, resetAt: window.resetAt };
+}
+
+/** A key as the embedded Keyv stores it: its namespace, then the key. */
+function memoryKey(key: string): string {
+  return `${memoryKeyPrefix}${key}`;
+}
+
 /** One lock per Keyv instance, so that every store over the same Keyv in this process shares it. */
 const locks = new WeakMap<Keyv, KeyLock>();
 
@@ -50,6 +70,9 @@ function lockFor(keyv: Keyv): KeyLock {
   return lock;
 }
 
+/** One event outbox per Keyv instance, shared by the engines on it in this process. */
+const outboxes = new WeakMap<Keyv, EventOutbox>();
+
 /**
  * A {@link FlowStore} over any Keyv. Compare-and-set is a per-key lock in this process, shared by
  * every store over the same Keyv instance: correct for one process on any Keyv adapter. For many
@@ -61,25 +84,24 @@ export class KeyvFlowStore implements FlowStore {
   readonly #lock: KeyLock;
   /**
    * The map under a Keyv made by {@link createMemoryKeyv}. Flow records are then read and
-   * compare-and-set in it directly, in the bytes Keyv would write: the check and the write happen in
-   * one synchronous step, so they need no lock, and the version is read without parsing the record
-   * (docs/decisions/0500-flow-records-read-from-the-memory-map.md).
+   * compare-and-set in it directly, in its compact form: the check and the write happen in one
+   * synchronous step, so they need no lock, and the version is read without parsing the record
+   * (docs/decisions/0500-flow-records-read-from-the-memory-map.md, 1350-compact-memory-records.md).
    */
-  readonly #map: Map<string, string> | undefined;
+  readonly #map: ExpiringMap | undefined;
 
   constructor(keyv: Keyv = createMemoryKeyv()) {
     keyv.throwOnErrors = true;
     this.keyv = keyv;
     this.#lock = lockFor(keyv);
-    this.#map = memoryKeyvs.has(keyv) ? (keyv.store as Map<string, string>) : undefined;
+    this.#map = memoryKeyvs.has(keyv) ? (keyv.store as ExpiringMap) : undefined;
   }
 
   getFlow(id: string): Promise<FlowRecord | undefined> {
     const map = this.#map;
     if (map !== undefined) {
       return guarded('read a flow', async () => {
-        const stored = readLive(map, `${memoryKeyPrefix}${flowRecordKey(id)}`);
-        return stored === undefined ? undefined : storedValue<FlowRecord>(stored);
+        return readLive<FlowRecord>(map, memoryKey(flowRecordKey(id)));
       });
     }
     return guarded('read a flow', () => this.keyv.get<FlowRecord>(flowRecordKey(id)));
@@ -89,9 +111,9 @@ export class KeyvFlowStore implements FlowStore {
     const map = this.#map;
     if (map !== undefined) {
       return guarded('write a flow', async () => {
-        const key = `${memoryKeyPrefix}${flowRecordKey(record.id)}`;
-        if (versionOf(readLive(map, key)) !== expectedVersion) return false;
-        map.set(key, envelope(record, ttlMs));
+        const key = memoryKey(flowRecordKey(record.id));
+        if (liveVersion(map, key) !== expectedVersion) return false;
+        map.write(key, record, ttlMs);
         return true;
       });
     }
@@ -107,10 +129,16 @@ export class KeyvFlowStore implements FlowStore {
   }
 
   getRoute(key: string): Promise<string | undefined> {
+    const map = this.#map;
+    if (map !== undefined) return guarded('read a route', async () => readLive(map, memoryKey(routeRecordKey(key))));
     return guarded('read a route', () => this.keyv.get<string>(routeRecordKey(key)));
   }
 
   setRoute(key: string, flowId: string, ttlMs: number): Promise<void> {
+    const map = this.#map;
+    if (map !== undefined) {
+      return guarded('write a route', async () => map.write(memoryKey(routeRecordKey(key)), flowId, ttlMs));
+    }
     return guarded('write a route', async () => {
       await this.keyv.set(routeRecordKey(key), flowId, ttlMs);
     });
@@ -118,6 +146,15 @@ export class KeyvFlowStore implements FlowStore {
 
   claim(key: string, ttlMs: number): Promise<boolean> {
     const fullKey = claimRecordKey(key);
+    const map = this.#map;
+    // In the memory map the check and the write are one synchronous step: no lock needed.
+    if (map !== undefined) {
+      return guarded('claim a key', async () => {
+        if (readLive(map, memoryKey(fullKey)) !== undefined) return false;
+        map.write(memoryKey(fullKey), 1, ttlMs);
+        return true;
+      });
+    }
     return guarded('claim a key', () =>
       this.#lock.run(fullKey, async () => {
         if ((await this.keyv.get(fullKey)) !== undefined) return false;
@@ -129,15 +166,32 @@ export class KeyvFlowStore implements FlowStore {
 
   consume(key: string, limit: number, windowMs: number, now: number): Promise<LimitResult> {
     const fullKey = limitRecordKey(key);
+    const map = this.#map;
+    if (map !== undefined) {
+      return guarded('update a limit', async () => {
+        const result = nextWindow(readLive<LimitWindow>(map, memoryKey(fullKey)), limit, windowMs, now);
+        if (result.allowed)
+          map.write(memoryKey(fullKey), { used: result.used, resetAt: result.resetAt }, result.resetAt - now);
+        return result;
+      });
+    }
     return guarded('update a limit', () =>
       this.#lock.run(fullKey, async () => {
-        const current = await this.keyv.get<{ used: number; resetAt: number }>(fullKey);
-        const window = current && current.resetAt > now ? current : { used: 0, resetAt: now + windowMs };
-        if (window.used >= limit) return { allowed: false, used: window.used, resetAt: window.resetAt };
-        const next = { used: window.used + 1, resetAt: window.resetAt };
-        await this.keyv.set(fullKey, next, window.resetAt - now);
-        return { allowed: true, ...next };
+        const result = nextWindow(await this.keyv.get<LimitWindow>(fullKey), limit, windowMs, now);
+        if (result.allowed)
+          await this.keyv.set(fullKey, { used: result.used, resetAt: result.resetAt }, result.resetAt - now);
+        return result;
       }),
     );
+  }
+
+  /** The webhook events' index, in this process's memory: shared by the engines on this Keyv here. */
+  eventOutbox(): EventOutbox {
+    let outbox = outboxes.get(this.keyv);
+    if (outbox === undefined) {
+      outbox = memoryEventOutbox();
+      outboxes.set(this.keyv, outbox);
+    }
+    return outbox;
   }
 }

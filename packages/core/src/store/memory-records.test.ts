@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { FlowRecord } from './flow-store.js';
 import { createMemoryKeyv, KeyvFlowStore } from './keyv-flow-store.js';
-import { envelope, readLive, versionOf } from './memory-records.js';
+import type { ExpiringMap } from './expiring-map.js';
+import { liveVersion, readLive } from './memory-records.js';
 
 const record: FlowRecord = {
   schemaVersion: 1,
@@ -15,35 +16,40 @@ const record: FlowRecord = {
 };
 
 describe('flow records in the memory map', () => {
-  it('writes the bytes Keyv writes, and Keyv reads them back', async () => {
+  it('gives Keyv the string it writes, and reads what Keyv wrote', async () => {
     const keyv = createMemoryKeyv();
     const store = new KeyvFlowStore(keyv);
+    const before = Date.now();
     expect(await store.compareAndSetFlow(record, 0, 60_000)).toBe(true);
     expect(await keyv.get('flow:AAAAAAAAAAAAAAAAAAAAAA')).toEqual(record);
-    await keyv.set('flow:BBBBBBBBBBBBBBBBBBBBBB', { ...record, id: 'BBBBBBBBBBBBBBBBBBBBBB' }, 60_000);
     const map = keyv.store as Map<string, string>;
-    const viaKeyv = JSON.parse(map.get('verikit:flow:BBBBBBBBBBBBBBBBBBBBBB')!) as { value: unknown; expires: number };
-    const ours = JSON.parse(envelope({ ...record, id: 'BBBBBBBBBBBBBBBBBBBBBB' }, 60_000)) as {
-      value: unknown;
-      expires: number;
-    };
-    expect(Object.keys(ours)).toEqual(Object.keys(viaKeyv));
-    expect(ours.value).toEqual(viaKeyv.value);
-    // Both stamp `expires` with the wall clock at the write: the two writes are apart by the time between them.
-    expect(ours.expires - viaKeyv.expires).toBeGreaterThanOrEqual(0);
-    expect(ours.expires - viaKeyv.expires).toBeLessThan(60_000);
-    expect(await store.getFlow('BBBBBBBBBBBBBBBBBBBBBB')).toEqual({ ...record, id: 'BBBBBBBBBBBBBBBBBBBBBB' });
+    const stored = JSON.parse(map.get('verikit:flow:AAAAAAAAAAAAAAAAAAAAAA')!) as { value: unknown; expires: number };
+    expect(Object.keys(stored)).toEqual(['value', 'expires']);
+    expect(JSON.stringify(stored.value)).toBe(JSON.stringify(record)); // the same fields in the same order
+    expect(stored.expires).toBeGreaterThanOrEqual(before + 60_000);
+    expect(stored.expires).toBeLessThanOrEqual(Date.now() + 60_000);
+    const other = { ...record, id: 'BBBBBBBBBBBBBBBBBBBBBB' };
+    await keyv.set('flow:BBBBBBBBBBBBBBBBBBBBBB', other, 60_000);
+    expect(await store.getFlow('BBBBBBBBBBBBBBBBBBBBBB')).toEqual(other);
+    expect(await store.compareAndSetFlow({ ...other, version: 4 }, 3, 60_000)).toBe(true);
+    expect(await keyv.get('flow:BBBBBBBBBBBBBBBBBBBBBB')).toEqual({ ...other, version: 4 });
   });
 
-  it('reads the top-level version from the front, never a version inside the context', () => {
-    expect(versionOf(envelope(record, 1000))).toBe(3);
-    expect(versionOf(undefined)).toBe(0);
+  it('reads the top-level version, never a version inside the context', async () => {
+    const keyv = createMemoryKeyv();
+    const map = keyv.store as ExpiringMap;
+    await new KeyvFlowStore(keyv).compareAndSetFlow(record, 0, 1000);
+    expect(liveVersion(map, 'verikit:flow:AAAAAAAAAAAAAAAAAAAAAA')).toBe(3);
+    expect(liveVersion(map, 'verikit:flow:nothing')).toBe(0);
   });
 
-  it('parses records written in another field order', () => {
-    const reordered = { context: { version: 99 }, version: 7, id: 'x' };
-    expect(versionOf(envelope(reordered, undefined))).toBe(7);
-    expect(versionOf(JSON.stringify({ value: null }))).toBe(0);
+  it('reads the version of records written in another field order, or with no version', async () => {
+    const keyv = createMemoryKeyv();
+    const map = keyv.store as ExpiringMap;
+    await keyv.set('flow:x', { context: { version: 99 }, version: 7, id: 'x' });
+    expect(liveVersion(map, 'verikit:flow:x')).toBe(7);
+    await keyv.set('flow:y', { value: null });
+    expect(liveVersion(map, 'verikit:flow:y')).toBe(0);
   });
 
   it('refuses a compare-and-set over a version that moved on, and over a record that exists when 0 is expected', async () => {
@@ -68,7 +74,7 @@ describe('flow records in the memory map', () => {
 
   it('reads an expired record as absent and deletes it, as keyv.get does', async () => {
     const keyv = createMemoryKeyv();
-    const map = keyv.store as Map<string, string>;
+    const map = keyv.store as ExpiringMap;
     map.set(
       'verikit:flow:CCCCCCCCCCCCCCCCCCCCCC',
       JSON.stringify({ value: { ...record, id: 'CCCCCCCCCCCCCCCCCCCCCC' }, expires: Date.now() - 1 }),

@@ -1,4 +1,5 @@
-import { RateLimiterMemory, type RateLimiterAbstract } from 'rate-limiter-flexible';
+/// <reference path="./rate-limiter-memory.d.ts" />
+import type { RateLimiterAbstract, RateLimiterMemory } from 'rate-limiter-flexible';
 
 /** The names of the guard's counted limits, as logs and the refusal message give them. */
 export type GuardLimitName = 'per-client' | 'per-prefix' | 'global';
@@ -18,7 +19,9 @@ export interface GuardLimiterSpec {
 /**
  * The two calls of a rate-limiter-flexible limiter the guard makes. `consume` resolves when a unit
  * was taken and rejects with a `RateLimiterRes` (`msBeforeNext`) when none is left, having taken
- * nothing, or with an `Error` when the backend failed; `reward` gives a unit back.
+ * nothing, or with an `Error` when the backend failed; `reward` gives a unit back. Their options are
+ * `{ call }`, the engine call's `StoreCall` where the flow store opened one (the Redis guard counts
+ * within the call's deadline).
  */
 export type GuardRateLimiter = Pick<RateLimiterAbstract, 'consume' | 'reward'>;
 
@@ -33,6 +36,17 @@ export interface SendGuardStore {
 }
 
 /**
+ * rate-limiter-flexible's memory limiter, imported on the first count rather than with the engine (a process that
+ * never sends pays nothing for it; decision 1361): its module alone, since the package's index loads every backend
+ * it supports (decision 1220).
+ */
+let memoryLimiterClass: Promise<typeof RateLimiterMemory> | undefined;
+function loadMemoryLimiter(): Promise<typeof RateLimiterMemory> {
+  memoryLimiterClass ??= import('rate-limiter-flexible/lib/RateLimiterMemory.js').then((module) => module.default);
+  return memoryLimiterClass;
+}
+
+/**
  * Counts in this process's memory: the default when the flow store offers no shared counts. Engines
  * given the same one share their counts (for the same limit, points and window).
  */
@@ -43,15 +57,23 @@ export function memorySendGuardStore(): SendGuardStore {
       const id = `${keyPrefix}/${points}/${durationSeconds}`;
       let limiter = limiters.get(id);
       if (limiter === undefined) {
-        const counts = new RateLimiterMemory({ keyPrefix, points, duration: durationSeconds });
+        let created: Promise<RateLimiterMemory> | undefined;
+        const counter = () => {
+          created ??= loadMemoryLimiter().then(
+            (Limiter) => new Limiter({ keyPrefix, points, duration: durationSeconds }),
+          );
+          return created;
+        };
         limiter = {
           // rate-limiter-flexible counts a refused consume too: it is given back at once, so a refusal takes nothing.
-          consume: (key, taken) =>
-            counts.consume(key, taken).catch(async (reason: unknown) => {
+          consume: async (key, taken) => {
+            const counts = await counter();
+            return counts.consume(key, taken).catch(async (reason: unknown) => {
               if (!(reason instanceof Error)) await counts.reward(key, taken);
               throw reason;
-            }),
-          reward: (key, given) => counts.reward(key, given),
+            });
+          },
+          reward: async (key, given) => (await counter()).reward(key, given),
         };
         limiters.set(id, limiter);
       }

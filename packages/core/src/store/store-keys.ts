@@ -58,6 +58,16 @@ export function startIdempotencyKey(hash: string): string {
   return `start:key:${hash}`;
 }
 
+/** The claim marker of a start with an idempotency key (`startIdempotencyKey`): `retry:<n>` after attempt `n` was refused. */
+export function startClaimMarkerKey(startKey: string): string {
+  return `${startKey}:taken`;
+}
+
+/** The claim of one attempt at a start with an idempotency key, held while that start runs. */
+export function startClaimAttemptKey(startKey: string, attempt: number): string {
+  return `${startClaimMarkerKey(startKey)}:${attempt}`;
+}
+
 /** The live flow of one owner for a kind and a number; `hash` is a keyed hash of the three. */
 export function startLiveKey(hash: string): string {
   return `start:live:${hash}`;
@@ -88,3 +98,16 @@ export function guardLimitKeyPrefix(limitName: string): string {
 
 /** Prefix of the channels the change bus publishes a flow's changes on (`changes:<flowId>`). */
 export const changeChannelPrefix = 'changes:';
+
+/** The route from a dial-in reference's keyed hash (with the number verified, if any) to its flow. */
+export function dialInRouteKey(referenceHash: string): string {
+  return `dial-in:${referenceHash}`;
+}
+
+/**
+ * The two keys of the event webhook's outbox on a shared store: `due` (event ids by due time) and `tries`
+ * (attempts per id). One hash tag, so both live in one Redis Cluster slot and one script may touch both.
+ */
+export function eventOutboxKey(part: 'due' | 'tries'): string {
+  return `events:{outbox}:${part}`;
+}

@@ -5,7 +5,7 @@ import type { Telemetry, TelemetryAttributes } from './telemetry.js';
 /** The flow ends a verification counts; `cancelled` is the user leaving, not an outcome. */
 const endings: ReadonlySet<string> = new Set<FlowStatus>(['verified', 'failed', 'locked', 'expired']);
 
-const flowKinds: ReadonlySet<string> = new Set<FlowKind>(['phone', 'ussd', 'identity']);
+const flowKinds: ReadonlySet<string> = new Set<FlowKind>(['phone', 'ussd', 'identity', 'dial-in']);
 
 /** What a provider call came to: who answered, and `ok`, `unknown` (no answer in time) or an error code. */
 export interface CallOutcome {
@@ -66,7 +66,7 @@ export class EngineTelemetry {
    * `verikit.provider.call`: one provider call, with its duration and, for a send, the send counted.
    * Its attributes say which capability and channel, never the number or the code it carried.
    */
-  async providerCall<T>(
+  providerCall<T>(
     call: {
       readonly flowId: string;
       readonly effect: EffectRequest;

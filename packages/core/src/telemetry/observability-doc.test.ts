@@ -1,13 +1,9 @@
-import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { repositoryRoot, runSnippet as runWithEnv } from '../doc-snippet.fixtures.js';
 
-const root = fileURLToPath(new URL('../../../..', import.meta.url));
-const run = promisify(execFile);
-const page = readFileSync(join(root, 'docs/observability.md'), 'utf8');
+const page = readFileSync(join(repositoryRoot, 'docs/observability.md'), 'utf8');
 
 /** The `ts` block after `<!-- snippet: name -->`. */
 function snippet(name: string): string {
@@ -16,21 +12,9 @@ function snippet(name: string): string {
   return code!;
 }
 
-/** Runs a snippet as written, from inside this package so that its imports resolve to the workspace. */
-async function runSnippet(code: string): Promise<string> {
-  const directory = mkdtempSync(join(root, 'packages/core/.run-'));
-  try {
-    const file = join(directory, 'snippet.ts');
-    writeFileSync(file, code);
-    const { stdout } = await run(process.execPath, ['--conditions=@verikit/source', '--import', 'tsx', file], {
-      cwd: root,
-      timeout: 30_000,
-      env: { ...process.env, VERIKIT_SECRET: 'observability-doc-secret-0123456789abcdef' },
-    });
-    return stdout;
-  } finally {
-    rmSync(directory, { recursive: true, force: true });
-  }
+/** Runs a snippet as written; resolves with what it printed. */
+function runSnippet(code: string): Promise<string> {
+  return runWithEnv(code, { VERIKIT_SECRET: 'observability-doc-secret-0123456789abcdef' });
 }
 
 describe('docs/observability.md', () => {

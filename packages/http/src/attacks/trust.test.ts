@@ -186,11 +186,13 @@ describe('finding 10: live streams are capped', () => {
     expect(refused.status).toBe(429);
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
     controllers[0]!.abort();
-    await expect.poll(() => setup!.bus.active).toBe(4);
+    // A refused stream holds nothing: asking again until the aborted one has given its place back is harmless.
     const again = new AbortController();
-    expect((await fetch(`${setup.url}/flows/${started.id}/stream`, { headers, signal: again.signal })).status).toBe(
-      200,
-    );
+    await expect
+      .poll(
+        async () => (await fetch(`${setup!.url}/flows/${started.id}/stream`, { headers, signal: again.signal })).status,
+      )
+      .toBe(200);
     again.abort();
     for (const controller of controllers) controller.abort();
   });

@@ -1,7 +1,7 @@
 import { InvalidInputError } from '@verikit/provider';
 import { PayloadTooLargeError } from '../errors/payload-too-large-error.js';
 import { UnsupportedMediaTypeError } from '../errors/unsupported-media-type-error.js';
-import { nodeRequestOf } from '../node-event-stream.js';
+import type { RouteRequest } from '../route-request.js';
 import { readBody, readNodeBody } from './read-body.js';
 
 /** True for `application/json`, with no charset or a UTF-8 one. */
@@ -21,22 +21,19 @@ function isJsonContentType(header: string | null | undefined): boolean {
 /**
  * Reads a request body as JSON, never more than `maxBytes` of it: checks the content type (415),
  * then reads with a cap (413, on `Content-Length` first and then on the bytes actually read), then
- * parses (400 naming the field `body`). The body itself is never echoed in an error. `env` is the server's
- * bindings: under toNodeHandler the body is read from node's request.
+ * parses (400 naming the field `body`). The body itself is never echoed in an error. Served by toNodeHandler, the
+ * body is read from node's request, without the Web `Request` and stream.
  */
-export async function readJsonBody(request: Request, maxBytes: number, env?: unknown): Promise<unknown> {
-  // Served by toNodeHandler: node's request is read directly (its headers too: reading the lightweight `Request`'s
-  // would build a full one).
-  const incoming = nodeRequestOf(env);
-  const contentType = incoming === undefined ? request.headers.get('content-type') : incoming.headers['content-type'];
-  if (!isJsonContentType(contentType)) {
-    if (incoming === undefined) await request.body?.cancel().catch(() => undefined);
+export async function readJsonBody(request: RouteRequest, maxBytes: number): Promise<unknown> {
+  const { incoming } = request;
+  if (!isJsonContentType(request.header('content-type'))) {
+    if (incoming === undefined) await request.web.body?.cancel().catch(() => undefined);
     throw new UnsupportedMediaTypeError();
   }
-  const read = incoming === undefined ? await readBody(request, maxBytes) : await readNodeBody(incoming, maxBytes);
+  const read = incoming === undefined ? await readBody(request.web, maxBytes) : await readNodeBody(incoming, maxBytes);
   if (!read.ok) {
     if (read.reason === 'too-large') {
-      if (incoming === undefined) await request.body?.cancel().catch(() => undefined);
+      if (incoming === undefined) await request.web.body?.cancel().catch(() => undefined);
       throw new PayloadTooLargeError(maxBytes);
     }
     throw new InvalidInputError([

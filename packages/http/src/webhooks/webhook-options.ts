@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { receiveDefaults } from '@verikit/core';
+import { receiveOptionsSchema } from '@verikit/core/internal';
 import { InvalidInputError, parseInput } from '@verikit/provider';
 import type { HmacHeaderScheme } from './hmac-header-verifier.js';
 import type { WebhookVerifier } from './webhook-verifier.js';
@@ -102,23 +103,14 @@ const optionsSchema = z.object({
     .min(1)
     .max(3600)
     .optional(),
-  replayTtlMs: z
-    .number({ error: 'must be a number' })
-    .int({ error: 'must be whole milliseconds' })
-    .positive()
-    .optional(),
   maxBodyBytes: z
     .number({ error: 'must be a number' })
     .int({ error: 'must be whole bytes' })
     .min(1)
     .max(1024 * 1024)
     .optional(),
-  processingTimeoutMs: z
-    .number({ error: 'must be a number' })
-    .int({ error: 'must be whole milliseconds' })
-    .min(10)
-    .max(120_000)
-    .optional(),
+  // The engine's own rules: `verikit.receive` takes the same two options.
+  ...receiveOptionsSchema.shape,
   allowUnsigned: z
     .literal(allowUnsignedConsent, { error: `must be exactly '${allowUnsignedConsent}' when set` })
     .optional(),

@@ -797,5 +797,12 @@ describe('configuration', () => {
     expect(() => createWebhookReceiver(deps(), { secret: webhookSecret, maxBodyBytes: 10 * 1024 * 1024 })).toThrow(
       /maxBodyBytes/,
     );
+    // The engine's rules for the two options `verikit.receive` takes too (one schema, in core).
+    expect(() => createWebhookReceiver(deps(), { secret: webhookSecret, replayTtlMs: 900_000.5 })).toThrow(
+      /replayTtlMs must be whole milliseconds/,
+    );
+    expect(() => createWebhookReceiver(deps(), { secret: webhookSecret, processingTimeoutMs: 5 })).toThrow(
+      /processingTimeoutMs/,
+    );
   });
 });

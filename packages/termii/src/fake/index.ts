@@ -6,7 +6,6 @@
  */
 export {
   startTermiiFake,
-  defaultTermiiFakeApiKey,
   type TermiiFake,
   type TermiiFakeOptions,
   type TermiiFakeRequest,

@@ -40,7 +40,7 @@ export interface TermiiFake extends RunningFake<TermiiFakeRequest> {
 }
 
 /** The API key the fake accepts unless told otherwise. */
-export const defaultTermiiFakeApiKey = 'termii-fake-api-key';
+const defaultTermiiFakeApiKey = 'termii-fake-api-key';
 
 /**
  * Starts a fake of Termii's public API (token and messaging routes) on 127.0.0.1, with an outbox, magic

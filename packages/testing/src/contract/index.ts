@@ -8,9 +8,11 @@
 export {
   runProviderContract,
   type ContractSubject,
-  type ContractTemplate,
   type ContractFailure,
   type ContractOperation,
   type ContractInputOverride,
 } from './provider-contract.js';
 export type { ContractIdentity } from './contract-identity.js';
+export type { ContractDialIn } from './contract-dial-in.js';
+export type { ContractTemplate, ContractWhatsAppTemplates } from './contract-templates.js';
+export { startWebhookInbox, type WebhookInbox } from './webhook-inbox.js';

@@ -18,6 +18,8 @@ import { failureOf } from '../failure-of.js';
 import { freshPhoneNumber } from '../fresh-phone-number.js';
 import { context, failureOrNull } from './contract-helpers.js';
 import type { ContractIdentity } from './contract-identity.js';
+import { dialInContract, type ContractDialIn } from './contract-dial-in.js';
+import { templatesContract, type ContractTemplate, type ContractWhatsAppTemplates } from './contract-templates.js';
 
 /** The operations the contract exercises. */
 export type ContractOperation = 'ussd.initiate' | 'phone.send' | 'identity.sendOtp' | 'sms.send' | 'whatsapp.send';
@@ -31,16 +33,6 @@ export interface ContractInputOverride {
   readonly phoneNumber?: string;
   /** The BVN/NIN to use instead of the suite's own. */
   readonly number?: string;
-}
-
-/** A message template the subject's provider was made with. */
-export interface ContractTemplate {
-  /** The template's locale: the suite sends in it. */
-  readonly locale: string;
-  /** The template's channel: the suite sends by it. */
-  readonly channel: PhoneChannel;
-  /** The text the phone must show for `code`. */
-  text(code: string): string;
 }
 
 /** A provider under contract, with the hooks the suite needs to observe and steer it. */
@@ -85,6 +77,15 @@ export interface ContractSubject {
    * template test is skipped, saying so.
    */
   readonly localized?: ContractTemplate;
+  /**
+   * The provider was made with approved WhatsApp templates per language (Twilio's `whatsappContentSids`): a WhatsApp
+   * code sent in `locale` must arrive as `text(code)`, and one sent in `otherLocale`, which has no template of its
+   * own, as the default template's `defaultText(code)` (never free text). Absent for a provider whose service
+   * writes the WhatsApp message (Termii's Send WhatsApp Token, Twilio Verify): that test is skipped, saying so.
+   */
+  readonly whatsappTemplates?: ContractWhatsAppTemplates;
+  /** For a provider with `dialIn`: plays the phone that dials its code (the suite skips dial-in without it). */
+  readonly dialIn?: ContractDialIn;
   /** Called once after the suite: stop the fakes and servers the subject started. */
   cleanup?(): Promise<void>;
 }
@@ -333,18 +334,7 @@ export function runProviderContract(name: string, makeSubject: () => Promise<Con
           valid: true,
         });
       });
-      it("templates: a code sent in the template's locale arrives in the template's text", async (test) => {
-        const localized = subject.localized;
-        if (localized === undefined)
-          return test.skip('the provider takes no message templates: its service writes the text');
-        const phoneNumber = freshPhoneNumber();
-        await subject.provider.phone!.send(
-          { phoneNumber, channel: localized.channel, from: 'Verikit', locale: localized.locale },
-          context(),
-        );
-        const code = (await subject.lastCode(phoneNumber))!;
-        expect(await subject.lastMessage(phoneNumber)).toBe(localized.text(code));
-      });
+      templatesContract(() => subject);
       it('rejects a check of an unknown requestId with ProviderRejectedError', async () => {
         const error = await failureOf(
           subject.provider.phone!.check({ requestId: 'no-such-request', code: '123456' }, context()),
@@ -428,6 +418,13 @@ export function runProviderContract(name: string, makeSubject: () => Promise<Con
         // The event carries no number and no message text.
         expect(JSON.stringify(event)).not.toContain(phoneNumber.slice(1));
       });
+    });
+
+    describe('dial-in', () => {
+      dialInContract(
+        () => subject.provider,
+        () => subject.dialIn,
+      );
     });
 
     describe('webhooks', () => {

@@ -6,10 +6,12 @@
  */
 export {
   startTwilioFake,
-  defaultTwilioFakeSettings,
   type TwilioFake,
+  type TwilioFakeContentTemplate,
   type TwilioFakeOptions,
   type TwilioFakeRequest,
   type TwilioFakeSettings,
 } from './start-twilio-fake.js';
+export type { TwilioFakeStatusCallback } from './twilio-fake-messages.js';
+export type { TwilioFakeMessage } from './twilio-fake-routes.js';
 export { twilioMagicNumbers, twilioMagicDescriptions, type TwilioMagicBehaviour } from './twilio-magic-numbers.js';

@@ -1,11 +1,25 @@
 import { clampLatency, FakeOutbox, runningFake, serveFake, type RunningFake } from '@verikit/provider-utils/fake';
 import { Hono } from 'hono';
 import { TwilioFakeVerifications } from './twilio-fake-verifications.js';
-import { mountTwilioRoutes } from './twilio-fake-routes.js';
+import { TwilioFakeMessages, type TwilioFakeStatusCallback } from './twilio-fake-messages.js';
+import { mountTwilioRoutes, type TwilioFakeMessage, type TwilioFakeTemplate } from './twilio-fake-routes.js';
+
+/** A content template of the fake: its text, its language and whether WhatsApp approved it. */
+export interface TwilioFakeContentTemplate {
+  /** The text, with `{{1}}`, `{{2}}`… where `ContentVariables` go. */
+  readonly text: string;
+  /** Its language (Twilio's Content resource has one: a translation is a template of its own). Default `en`. */
+  readonly language?: string;
+  /**
+   * Whether WhatsApp approved it. Default true. An unapproved template reaches a user only within the 24-hour
+   * window, as free text does; outside it the message is `failed` with 63016.
+   */
+  readonly approved?: boolean;
+}
 
 /** Options of {@link startTwilioFake}. */
 export interface TwilioFakeOptions {
-  /** Default `AC` and 32 `f`s… (see `defaultTwilioFakeSettings`). */
+  /** The account SID the fake serves. Default `AC` and 32 `f`s. */
   readonly accountSid?: string;
   /** The auth token the fake accepts. Default `twilio-fake-auth-token`. */
   readonly authToken?: string;
@@ -26,6 +40,14 @@ export interface TwilioFakeOptions {
   readonly latencyMs?: number;
   /** Latency of the magic "slow" numbers, in ms. Default 3000. */
   readonly slowMs?: number;
+  /**
+   * The account's content templates: `HX…` SID → its text with `{{1}}`… placeholders (approved, in English), or
+   * `{ text, language, approved }`. Default: one approved English authentication template whose SID is
+   * `fake.whatsappContentSid` ("{{1}} is your verification code. …").
+   */
+  readonly contentTemplates?: Readonly<Record<string, string | TwilioFakeContentTemplate>>;
+  /** The time between a message's status changes (and their callbacks), in ms. Default 20. */
+  readonly statusDelayMs?: number;
 }
 
 /** A request the fake answered, for logs (never a body). */
@@ -53,20 +75,33 @@ export interface TwilioFakeSettings {
 }
 
 /** A running Twilio fake. */
-export interface TwilioFake extends RunningFake<TwilioFakeRequest> {
+export interface TwilioFake extends RunningFake<TwilioFakeRequest, TwilioFakeMessage> {
   /** Spread into `createTwilioProvider` to point it at the fake. */
   readonly settings: TwilioFakeSettings;
+  /** The user of `phoneNumber` (E.164) wrote to you on WhatsApp (at `at`): free-form WhatsApp reaches them for 24 hours. */
+  openWhatsAppWindow(phoneNumber: string, at?: number): void;
+  /** Every status callback sent so far (the message, the status, what your endpoint answered), oldest first. */
+  readonly statusCallbacks: readonly TwilioFakeStatusCallback[];
+  /** Resolves once every message's status changes and callbacks under way have happened. */
+  messagesSettled(): Promise<void>;
+  /** The SID (`HX…`) of the approved WhatsApp template the fake knows by default, for `whatsappContentSid`. */
+  readonly whatsappContentSid: string;
 }
 
 /** The credentials and SIDs the fake uses unless told otherwise. */
-export const defaultTwilioFakeSettings = Object.freeze({
+const defaultTwilioFakeSettings = Object.freeze({
   /** `AC` and 32 `f`s: shaped like a real account SID, so the provider's checks pass. */
   accountSid: `AC${'f'.repeat(32)}`,
   /** The auth token. */
   authToken: 'twilio-fake-auth-token',
   /** `VA` and 32 `f`s: shaped like a real Verify service SID. */
   verifyServiceSid: `VA${'f'.repeat(32)}`,
+  /** `HX` and 32 `f`s: the approved WhatsApp authentication template the fake knows by default. */
+  whatsappContentSid: `HX${'f'.repeat(32)}`,
 });
+
+/** The default template's text, as WhatsApp's authentication templates read. */
+const authenticationTemplate = '{{1}} is your verification code. For your security, do not share this code.';
 
 /**
  * Starts a fake of Twilio's Verify v2 and Programmable Messaging APIs on 127.0.0.1, with an outbox, magic
@@ -77,7 +112,7 @@ export const defaultTwilioFakeSettings = Object.freeze({
  * const provider = createTwilioProvider({ ...fake.settings, from: '+15005550006' });
  */
 export async function startTwilioFake(options: TwilioFakeOptions = {}): Promise<TwilioFake> {
-  const outbox = new FakeOutbox();
+  const outbox = new FakeOutbox<TwilioFakeMessage>();
   const verifications = new TwilioFakeVerifications();
   const latency = { ms: clampLatency(options.latencyMs ?? 0) };
   const listeners = new Set<(request: TwilioFakeRequest) => void>();
@@ -86,8 +121,22 @@ export async function startTwilioFake(options: TwilioFakeOptions = {}): Promise<
   const verifyServiceSid = options.verifyServiceSid ?? defaultTwilioFakeSettings.verifyServiceSid;
   const credentials = new Map([[accountSid, authToken]]);
   if (options.apiKey !== undefined) credentials.set(options.apiKey.sid, options.apiKey.secret);
+  const statusDelayMs = clampLatency(options.statusDelayMs ?? 20);
+  const messages = new TwilioFakeMessages({ accountSid, authToken, delayMs: () => statusDelayMs });
+  const templates = new Map<string, TwilioFakeTemplate>(
+    Object.entries(
+      options.contentTemplates ?? { [defaultTwilioFakeSettings.whatsappContentSid]: authenticationTemplate },
+    ).map(([sid, template]) => [
+      sid,
+      typeof template === 'string'
+        ? { text: template, language: 'en', approved: true }
+        : { text: template.text, language: template.language ?? 'en', approved: template.approved ?? true },
+    ]),
+  );
   const app = new Hono();
   mountTwilioRoutes(app, {
+    messages,
+    templates,
     accountSid,
     credentials,
     verifyServiceSid,
@@ -113,7 +162,16 @@ export async function startTwilioFake(options: TwilioFakeOptions = {}): Promise<
     ),
   );
   const server = await serveFake(app.fetch, options.port ?? 0, { name: 'twilio', outbox });
-  return Object.assign(runningFake({ server, outbox, latency, listeners, clearPending: () => verifications.clear() }), {
+  const clearPending = () => {
+    verifications.clear();
+    messages.clear();
+  };
+  return Object.assign(runningFake({ server, outbox, latency, listeners, clearPending }), {
     settings: { accountSid, authToken, verifyServiceSid, verifyBaseUrl: server.url, apiBaseUrl: server.url },
+    openWhatsAppWindow: (phoneNumber: string, at?: number) => messages.openWhatsAppWindow(phoneNumber, at),
+    // The live list (`Object.assign` would copy a getter's value once).
+    statusCallbacks: messages.callbacks,
+    messagesSettled: () => messages.settled(),
+    whatsappContentSid: defaultTwilioFakeSettings.whatsappContentSid,
   });
 }

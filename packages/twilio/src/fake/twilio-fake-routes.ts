@@ -1,7 +1,8 @@
-import { delay, type FakeLatency, type FakeOutbox } from '@verikit/provider-utils/fake';
+import { delay, type FakeLatency, type FakeMessage, type FakeOutbox } from '@verikit/provider-utils/fake';
 import type { Context, Hono } from 'hono';
 import { twilioMagicOf } from './twilio-magic-numbers.js';
 import { newSid, type TwilioFakeVerifications } from './twilio-fake-verifications.js';
+import type { TwilioFakeMessages } from './twilio-fake-messages.js';
 
 /** What the routes share with the running fake. */
 export interface TwilioFakeState {
@@ -11,10 +12,27 @@ export interface TwilioFakeState {
   readonly verifyServiceSid: string;
   readonly customCode: boolean;
   readonly verifications: TwilioFakeVerifications;
-  readonly outbox: FakeOutbox;
+  readonly messages: TwilioFakeMessages;
+  /** Content templates: `HX…` SID → the text (with `{{1}}`, `{{2}}`… placeholders), its language, its approval. */
+  readonly templates: ReadonlyMap<string, TwilioFakeTemplate>;
+  readonly outbox: FakeOutbox<TwilioFakeMessage>;
   readonly latency: FakeLatency;
   readonly slowMs: number;
   readonly emit: (line: { method: string; path: string; status: number }) => void;
+}
+
+/** A message the Twilio fake delivered: a template's carries the template's language. */
+export interface TwilioFakeMessage extends FakeMessage {
+  /** The language of the content template it went as (Messages take no language: the template has one). */
+  readonly language?: string;
+}
+
+/** A content template as the fake keeps it (one language per template, as Twilio's Content resource has). */
+export interface TwilioFakeTemplate {
+  readonly text: string;
+  readonly language: string;
+  /** Approved by WhatsApp: only then does it reach a user outside the 24-hour window. */
+  readonly approved: boolean;
 }
 
 type Status = 400 | 401 | 404 | 429 | 500;
@@ -176,37 +194,94 @@ export function mountTwilioRoutes(app: Hono, state: TwilioFakeState): void {
       return twilioFailure(c, 400, 21603, "A 'From' or 'MessagingServiceSid' parameter is required to send a message");
     if (whatsapp !== (from?.startsWith('whatsapp:') ?? false) && from !== undefined)
       return twilioFailure(c, 400, 21910, 'Invalid From and To pair. From and To should be of the same channel');
-    const body = form['Body'];
-    if (body === undefined || body.length === 0 || body.length > 1600)
-      return twilioFailure(c, 400, 21602, 'Message body is required and must be at most 1600 characters.');
-    const sid = newSid('SM');
+    if (form['StatusCallback'] !== undefined && !/^https?:\/\/[^\s/?#]+[^\s#]*$/.test(form['StatusCallback']))
+      return twilioFailure(c, 400, 21609, 'Invalid StatusCallback URL');
+    const content = contentOf(c, state, form);
+    if (content instanceof Response) return content;
     const recipient = whatsapp ? to.slice(9) : to;
-    state.outbox.push({
-      channel: whatsapp ? 'whatsapp' : 'sms',
-      to: recipient,
-      ...(from === undefined ? {} : { from }),
-      text: body,
-    });
-    const now = new Date().toUTCString();
-    return c.json(
+    // Free-form WhatsApp, or a template WhatsApp has not approved, outside the customer-service window is accepted,
+    // then fails (twilio.com/docs/api/errors/63016: outside the window, only an approved template reaches the user).
+    const ending =
+      whatsapp && !content.approved && !state.messages.whatsAppWindowOpen(recipient)
+        ? ({ status: 'failed', code: 63016, message: outsideWindow } as const)
+        : twilioMagicOf(to) === 'undelivered'
+          ? ({ status: 'undelivered', code: 30003, message: 'Unreachable destination handset' } as const)
+          : ({ status: 'delivered' } as const);
+    const resource = state.messages.create(
       {
-        sid,
-        account_sid: state.accountSid,
         to,
-        from: from ?? null,
-        messaging_service_sid: form['MessagingServiceSid'] ?? null,
-        body,
-        status: 'queued',
-        num_segments: String(Math.ceil(body.length / 160)),
-        direction: 'outbound-api',
-        error_code: null,
-        error_message: null,
-        date_created: now,
-        date_updated: now,
-        date_sent: null,
-        uri: `/2010-04-01/Accounts/${state.accountSid}/Messages/${sid}.json`,
+        from,
+        service: form['MessagingServiceSid'],
+        body: content.text,
+        statusCallback: form['StatusCallback'],
+        ending,
       },
-      201,
+      state.outbox,
+      {
+        channel: whatsapp ? 'whatsapp' : 'sms',
+        to: recipient,
+        ...(from === undefined ? {} : { from }),
+        text: content.text,
+        ...(content.code === undefined ? {} : { code: content.code }),
+        ...(content.language === undefined ? {} : { language: content.language }),
+      },
     );
+    return c.json(resource, 201);
   });
+
+  // twilio.com/docs/messaging/api/message-resource#fetch-a-message-resource
+  app.get('/2010-04-01/Accounts/:account/Messages/:file', async (c) => {
+    await delay(state.latency.ms);
+    if (!authenticated(c, state)) return twilioFailure(c, 401, 20003, 'Authenticate');
+    const sid = /^(SM[0-9a-f]{32})\.json$/.exec(c.req.param('file'))?.[1];
+    const resource = c.req.param('account') === state.accountSid && sid ? state.messages.resource(sid) : undefined;
+    return resource === undefined
+      ? twilioFailure(c, 404, 20404, 'The requested resource was not found')
+      : c.json(resource);
+  });
+}
+
+const outsideWindow =
+  'Failed to send freeform message because you are outside the allowed window. If you are using WhatsApp, please use a Message Template.';
+
+/**
+ * A message's content: `Body` (free form), or a template (`ContentSid`, `HX…`, with `ContentVariables`, a JSON
+ * object of non-empty strings, filling its `{{n}}` placeholders; errors 21654, 21655, 21656 as SOURCES.md lists).
+ * The template is sent in its own language: Messages take no language. Returns the text the user would see,
+ * whether it is an approved template (free form never is), and the code in it.
+ */
+function contentOf(
+  c: Context,
+  state: TwilioFakeState,
+  form: Form,
+): { text: string; approved: boolean; code: string | undefined; language?: string } | Response {
+  const contentSid = form['ContentSid'];
+  if (contentSid === undefined && form['ContentVariables'] !== undefined)
+    return twilioFailure(c, 400, 21654, 'ContentSid Required');
+  if (contentSid !== undefined) {
+    const template = state.templates.get(contentSid);
+    if (template === undefined) return twilioFailure(c, 400, 21655, 'The ContentSid is Invalid');
+    let variables: unknown = {};
+    try {
+      variables = JSON.parse(form['ContentVariables'] ?? '{}');
+    } catch {
+      variables = undefined;
+    }
+    if (
+      typeof variables !== 'object' ||
+      variables === null ||
+      Array.isArray(variables) ||
+      Object.values(variables).some((value) => typeof value !== 'string' || value === '')
+    )
+      return twilioFailure(c, 400, 21656, 'The ContentVariables Parameter is invalid');
+    const values = variables as Record<string, string>;
+    const text = template.text.replace(/\{\{(\d+)\}\}/g, (_match, key: string) => values[key] ?? '');
+    const first = values['1'];
+    const code = first !== undefined && /^\d{4,10}$/.test(first) ? first : undefined;
+    return { text, approved: template.approved, code, language: template.language };
+  }
+  const body = form['Body'];
+  if (body === undefined || body.length === 0 || body.length > 1600)
+    return twilioFailure(c, 400, 21602, 'Message body is required and must be at most 1600 characters.');
+  return { text: body, approved: false, code: /(?:^|\D)(\d{4,10})(?:\D|$)/.exec(body)?.[1] };
 }

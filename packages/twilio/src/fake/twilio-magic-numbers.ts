@@ -7,7 +7,8 @@ export type TwilioMagicBehaviour =
   | 'not-json'
   | 'rate-limited'
   | 'max-send-attempts'
-  | 'unsubscribed';
+  | 'unsubscribed'
+  | 'undelivered';
 
 /** What each behaviour does, for docs and the CLI. */
 export const twilioMagicDescriptions: Readonly<Record<TwilioMagicBehaviour, string>> = Object.freeze({
@@ -19,6 +20,7 @@ export const twilioMagicDescriptions: Readonly<Record<TwilioMagicBehaviour, stri
   'rate-limited': 'HTTP 429, Twilio error 20429',
   'max-send-attempts': 'HTTP 429, Twilio error 60203 (max send attempts reached)',
   unsubscribed: 'HTTP 400, Twilio error 21610 (the recipient replied STOP)',
+  undelivered: 'Messaging: accepted (queued), then sent and undelivered, Twilio error 30003 (unreachable handset)',
 });
 
 const order: readonly TwilioMagicBehaviour[] = [
@@ -30,9 +32,10 @@ const order: readonly TwilioMagicBehaviour[] = [
   'rate-limited',
   'max-send-attempts',
   'unsubscribed',
+  'undelivered',
 ];
 
-/** E.164 numbers that fail on purpose: `+23480398000` followed by `01`…`08` (valid Nigerian numbers). */
+/** E.164 numbers that fail on purpose: `+23480398000` followed by `01`…`09` (valid Nigerian numbers). */
 export const twilioMagicNumbers: Readonly<Record<string, TwilioMagicBehaviour>> = Object.freeze(
   Object.fromEntries(order.map((behaviour, index) => [`+23480398000${String(index + 1).padStart(2, '0')}`, behaviour])),
 );

@@ -1,3 +1,5 @@
+import type { CircuitsV1 } from './circuits-v1.js';
+import type { DialInCapabilityV1 } from './dial-in-capability-v1.js';
 import type { IdentityCapabilityV1 } from './identity-capability-v1.js';
 import type { PhoneCapabilityV1 } from './phone-capability-v1.js';
 import type { SmsCapabilityV1 } from './sms-capability-v1.js';
@@ -18,6 +20,8 @@ export interface ProviderV1 {
   readonly name: string;
   /** USSD OTP verification (the result arrives as a webhook). */
   readonly ussd?: UssdCapabilityV1;
+  /** Dial-in verification: the user dials a USSD code and the carrier reports the number (docs/flows.md). */
+  readonly dialIn?: DialInCapabilityV1;
   /** Phone verification where the provider makes and checks the code. */
   readonly phone?: PhoneCapabilityV1;
   /** BVN/NIN verification: an OTP to the phone registered for the number. */
@@ -28,4 +32,9 @@ export interface ProviderV1 {
   readonly whatsapp?: WhatsAppCapabilityV1;
   /** Parsing the events the provider pushes (USSD results). */
   readonly webhooks?: WebhooksCapabilityV1;
+  /**
+   * The circuit breakers of its members, for a provider that has them (`withFailover`): the engine subscribes and
+   * logs and tells every change (`verikit.on('circuit-open', …)`). Makes no call.
+   */
+  readonly circuits?: CircuitsV1;
 }

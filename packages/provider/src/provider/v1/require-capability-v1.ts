@@ -28,6 +28,10 @@ export type CapabilityNeedV1 =
       readonly capability: 'ussd';
     }
   | {
+      /** Dial-in verification: the carrier reports the number that dialled a USSD code. */
+      readonly capability: 'dial-in';
+    }
+  | {
       /** BVN/NIN verification. */
       readonly capability: 'identity';
       /** The kind of number to verify. */
@@ -72,6 +76,9 @@ export function requireCapabilityV1(provider: ProviderV1, need: CapabilityNeedV1
         throw missing('nin verification by virtual NIN (vNIN)', 'number');
       return;
     }
+    case 'dial-in':
+      if (provider.dialIn === undefined) throw missing('dial-in verification');
+      return;
     default:
       if (provider[need.capability] === undefined)
         throw missing(need.capability === 'ussd' ? 'ussd verification' : need.capability);

@@ -1,5 +1,18 @@
 /** An event a provider pushes to us, after its signature was verified. */
-export type ProviderEventV1 = UssdVerificationEventV1 | DeliveryEventV1;
+export type ProviderEventV1 = UssdVerificationEventV1 | DeliveryEventV1 | DialInEventV1;
+
+/**
+ * A dial: the carrier reports that `phoneNumber` dialled the service code followed by `reference`. The
+ * engine finds the dial-in flow by the reference (and, for a flow verifying a number, by the number too).
+ */
+export interface DialInEventV1 {
+  /** Tells event kinds apart. */
+  readonly type: 'dial-in';
+  /** The number that dialled, in E.164, as the carrier reported it. */
+  readonly phoneNumber: string;
+  /** What the user typed after the service code: the flow's one-time reference. */
+  readonly reference: string;
+}
 
 /** The service's USSD_VERIFICATION event: the user dialled the code and entered the OTP (or failed to). */
 export interface UssdVerificationEventV1 {

@@ -1,0 +1,139 @@
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { CapabilityError, InvalidInputError, type ProviderV1 } from '@verikit/provider';
+import { createTestProviderV1 } from '@verikit/testing';
+import { setup } from './engine.fixtures.js';
+
+const victim = '+2348031234567';
+const attacker = '+2348037654321';
+const serviceCode = '*384*1234#';
+
+/** The test provider with a dial-in capability: nothing is sent in a dial-in flow. */
+function carrier() {
+  const dialIn: NonNullable<ProviderV1['dialIn']> = {
+    serviceCode,
+    parseSession: () => {
+      throw new Error('not used by the engine');
+    },
+    answer: (kind, screen) => ({ body: `${kind} ${screen}`, contentType: 'text/plain' }),
+  };
+  return Object.assign(createTestProviderV1(), { dialIn });
+}
+
+/** The reference a view's `ussdCode` carries: `*384*1234*583921#` → `583921`. */
+function referenceOf(ussdCode: string | undefined): string {
+  const match = /^\*384\*1234\*([0-9]+)#$/.exec(ussdCode ?? '');
+  if (match === null) throw new Error(`not a dial-in code: ${ussdCode}`);
+  return match[1]!;
+}
+
+function dialIn() {
+  const env = setup({ provider: carrier() });
+  /** The carrier reports a dial: one delivery per USSD session, its id the session id. */
+  const dial = (phoneNumber: string, reference: string, sessionId = `ATUid_${randomUUID()}`) =>
+    env.verikit.receive({ id: `africastalking:ussd:${sessionId}`, event: { type: 'dial-in', phoneNumber, reference } });
+  return { ...env, dial };
+}
+
+describe('dial-in flow', () => {
+  it('shows the service code with a one-time reference, and verifies when the number dials it', async () => {
+    const { verikit, dial } = dialIn();
+    const started = await verikit.start({ kind: 'dial-in', phoneNumber: victim });
+    expect(started).toMatchObject({ kind: 'dial-in', status: 'awaiting-dial', allowed: ['cancel'] });
+    const reference = referenceOf(started.ussdCode);
+    expect(reference).toHaveLength(6);
+    const received = await dial(victim, reference);
+    expect(received).toMatchObject({
+      outcome: 'applied',
+      flowId: started.id,
+      view: { status: 'verified', done: true },
+    });
+    const view = await verikit.get(started.id);
+    expect(view.ussdCode).toBeUndefined();
+    const proof = await verikit.issueProof(started.id);
+    expect(await verikit.redeemProof(proof.token, { phoneNumber: victim })).toMatchObject({ phoneNumber: victim });
+  });
+
+  it('an attacker dialling the victim’s reference from another number verifies nothing', async () => {
+    const { verikit, dial } = dialIn();
+    const started = await verikit.start({ kind: 'dial-in', phoneNumber: victim });
+    expect(await dial(attacker, referenceOf(started.ussdCode))).toEqual({ outcome: 'no-active-flow' });
+    expect((await verikit.get(started.id)).status).toBe('awaiting-dial');
+  });
+
+  it('a forged dial with a guessed reference finds no flow', async () => {
+    const { verikit, dial } = dialIn();
+    const started = await verikit.start({ kind: 'dial-in', phoneNumber: victim });
+    const reference = referenceOf(started.ussdCode);
+    const guess = String((Number(reference) + 1) % 1_000_000).padStart(6, '0');
+    expect(await dial(victim, guess)).toEqual({ outcome: 'no-active-flow' });
+    await expect(dial(victim, '')).rejects.toSatisfy(InvalidInputError.isInstance);
+    expect((await verikit.get(started.id)).status).toBe('awaiting-dial');
+  });
+
+  it('an expired reference verifies nothing, and is not renewed', async () => {
+    const { verikit, dial, clock } = dialIn();
+    const started = await verikit.start({ kind: 'dial-in', phoneNumber: victim });
+    clock.set(started.expiresAt!);
+    const received = await dial(victim, referenceOf(started.ussdCode));
+    expect(received.outcome).toBe('no-active-flow');
+    expect(await verikit.get(started.id)).toMatchObject({ status: 'expired', done: true });
+    expect((await verikit.get(started.id)).ussdCode).toBeUndefined();
+  });
+
+  it('a replayed session is a duplicate; a new session after the verification changes nothing', async () => {
+    const { verikit, dial } = dialIn();
+    const started = await verikit.start({ kind: 'dial-in', phoneNumber: victim });
+    const reference = referenceOf(started.ussdCode);
+    expect((await dial(victim, reference, 'ATUid_same')).outcome).toBe('applied');
+    expect(await dial(victim, reference, 'ATUid_same')).toEqual({ outcome: 'duplicate' });
+    expect(await dial(victim, reference, 'ATUid_other')).toMatchObject({ outcome: 'no-active-flow' });
+    expect((await verikit.get(started.id)).version).toBe(2);
+  });
+
+  it('a cancelled flow takes no dial', async () => {
+    const { verikit, dial } = dialIn();
+    const started = await verikit.start({ kind: 'dial-in', phoneNumber: victim });
+    await verikit.cancel(started.id);
+    expect((await dial(victim, referenceOf(started.ussdCode))).outcome).toBe('no-active-flow');
+    expect((await verikit.get(started.id)).status).toBe('cancelled');
+  });
+
+  it('without a number, records which number dialled ("who is this")', async () => {
+    const { verikit, dial } = dialIn();
+    const started = await verikit.start({ kind: 'dial-in' });
+    expect(started.phoneNumber).toBeUndefined();
+    const reference = referenceOf(started.ussdCode);
+    expect(reference).toHaveLength(8);
+    const received = await dial(attacker, reference);
+    expect(received.view).toMatchObject({ status: 'verified', phoneNumber: '+234******4321' });
+    const proof = await verikit.issueProof(started.id);
+    expect(await verikit.redeemProof(proof.token, { phoneNumber: attacker })).toMatchObject({ phoneNumber: attacker });
+  });
+
+  it('a reference verifying a number is not taken for a "who is this" flow, nor the other way round', async () => {
+    const { verikit, dial } = dialIn();
+    const anyone = await verikit.start({ kind: 'dial-in' });
+    const matched = await verikit.start({ kind: 'dial-in', phoneNumber: victim });
+    // The 8-digit reference of the open flow, typed from the victim's number, is not the victim flow's.
+    expect((await dial(victim, referenceOf(anyone.ussdCode))).flowId).toBe(anyone.id);
+    expect((await verikit.get(matched.id)).status).toBe('awaiting-dial');
+  });
+
+  it('stores the reference only inside the code shown, and never once the flow ended', async () => {
+    const { verikit, dial, raw } = dialIn();
+    const started = await verikit.start({ kind: 'dial-in', phoneNumber: victim });
+    const reference = referenceOf(started.ussdCode);
+    expect(raw().split(reference).length - 1).toBe(1);
+    expect(raw()).not.toContain(victim.slice(1) + reference);
+    await dial(victim, reference);
+    expect(raw()).not.toContain(reference);
+    expect(raw()).not.toContain(`dial-in:${reference}`);
+  });
+
+  it('is refused before anything is written when the provider cannot take dials', async () => {
+    const { verikit, raw } = setup({ provider: createTestProviderV1() });
+    await expect(verikit.start({ kind: 'dial-in', phoneNumber: victim })).rejects.toSatisfy(CapabilityError.isInstance);
+    expect(raw()).not.toContain('flow:');
+  });
+});

@@ -1,0 +1,93 @@
+import { describe, expect, it, vi } from 'vitest';
+import type { ProviderEventV1 } from '@verikit/provider';
+import { createTestProviderV1 } from '@verikit/testing';
+import { setup } from '../engine/engine.fixtures.js';
+import type { Verikit } from '../engine/verikit.js';
+
+const phone = '+2348031234567';
+const channels = ['whatsapp', 'sms', 'voice'] as const;
+
+/** The flow once its fallback's send, which runs after `receive` answered, has settled. */
+async function settled(verikit: Verikit, flowId: string) {
+  let view = await verikit.get(flowId);
+  await vi.waitFor(async () => {
+    view = await verikit.get(flowId);
+    expect(view.status).not.toBe('sending');
+  });
+  return view;
+}
+
+function undelivered(messageId: string, reason = 'twilio:63016'): ProviderEventV1 {
+  return { type: 'delivery', messageId, status: 'undelivered', reason };
+}
+
+describe('a failed delivery receipt moves a phone flow to the next channel of its plan', () => {
+  it('WhatsApp undelivered: SMS goes at once, counted as a send; the receipt of the old send changes nothing', async () => {
+    const { verikit, provider, clock } = setup({ provider: createTestProviderV1({ channels }) });
+    const flow = await verikit.start({ kind: 'phone', phoneNumber: phone, channels: ['whatsapp', 'sms'] });
+    expect(flow).toMatchObject({ channel: 'whatsapp', sendsLeft: 4 });
+    const told: string[] = [];
+    verikit.on('*', (event) => void told.push(event.type));
+    clock.advance(1_000);
+    const result = await verikit.receive({ id: 'dlr_1', event: undelivered('req-1') });
+    // Answered once the fallback is committed (counted, its channel taken); its send runs after (decision 1311).
+    expect(result).toMatchObject({ outcome: 'applied', flowId: flow.id });
+    expect(result.view).toMatchObject({ status: 'sending', channel: 'sms', channelsLeft: [], sendsLeft: 3 });
+    const view = await settled(verikit, flow.id);
+    expect(provider.callsOf('phone.send').map((call) => call.input)).toEqual([
+      { phoneNumber: phone, channel: 'whatsapp' },
+      { phoneNumber: phone, channel: 'sms', resendOf: 'req-1' },
+    ]);
+    expect(view).toMatchObject({ status: 'awaiting-code', channel: 'sms', channelsLeft: [], sendsLeft: 3 });
+    // The receipt is committed (and told) before the fallback it causes.
+    expect(told).toEqual(['undelivered', 'sent']);
+    // The new send cleared the receipt; a second failure of the old send (a redelivery with another id) is ignored.
+    expect(view.delivery).toBeUndefined();
+    clock.advance(1_000);
+    await verikit.receive({ id: 'dlr_2', event: undelivered('req-1') });
+    expect(provider.callsOf('phone.send')).toHaveLength(2);
+    expect((await verikit.get(flow.id)).channel).toBe('sms');
+  });
+
+  it('a receipt naming the messageId of the newest send falls back too', async () => {
+    const { verikit, provider } = setup({ provider: createTestProviderV1({ channels }) });
+    provider.script('phone.send', { requestId: 'wa1.token', messageId: 'SM-message-1' });
+    await verikit.start({ kind: 'phone', phoneNumber: phone, channels: ['whatsapp', 'voice'] });
+    const result = await verikit.receive({ id: 'dlr_m', event: undelivered('SM-message-1') });
+    expect(await settled(verikit, result.flowId!)).toMatchObject({ status: 'awaiting-code', channel: 'voice' });
+    expect(provider.callsOf('phone.send')).toHaveLength(2);
+  });
+
+  it('a delivered receipt, or a failure with no channel left, sends nothing; the latter shows delivery_failed', async () => {
+    const { verikit, provider } = setup({ provider: createTestProviderV1({ channels }) });
+    const first = await verikit.start({ kind: 'phone', phoneNumber: phone, channels: ['whatsapp', 'sms'] });
+    await verikit.receive({ id: 'dlr_ok', event: { type: 'delivery', messageId: 'req-1', status: 'delivered' } });
+    expect((await verikit.get(first.id)).channel).toBe('whatsapp');
+
+    const single = await verikit.start({ kind: 'phone', phoneNumber: '+2348031234568', channel: 'sms' });
+    const result = await verikit.receive({ id: 'dlr_last', event: undelivered('req-2', 'Message Failed') });
+    expect(result.view).toMatchObject({
+      id: single.id,
+      status: 'awaiting-code',
+      error: { code: 'delivery_failed' },
+      delivery: { status: 'undelivered', reason: 'Message Failed' },
+    });
+    expect(provider.callsOf('phone.send')).toHaveLength(2);
+  });
+
+  it('the hourly limit holds: a refused fallback leaves the flow awaiting its code with delivery_failed', async () => {
+    const { verikit, provider } = setup({
+      provider: createTestProviderV1({ channels }),
+      policies: { maxSendsPerHour: 1 },
+    });
+    await verikit.start({ kind: 'phone', phoneNumber: phone, channels: ['whatsapp', 'sms'] });
+    const result = await verikit.receive({ id: 'dlr_limit', event: undelivered('req-1') });
+    expect(result.view).toMatchObject({
+      status: 'awaiting-code',
+      channel: 'whatsapp',
+      channelsLeft: ['sms'],
+      error: { code: 'delivery_failed' },
+    });
+    expect(provider.callsOf('phone.send')).toHaveLength(1);
+  });
+});
