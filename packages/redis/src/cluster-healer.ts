@@ -8,8 +8,10 @@ interface NodeConnection {
 /** One node of a node-redis cluster client's slot map, as far as this package looks at it. */
 interface ClusterNodeView {
   readonly address: string;
-  readonly client?: NodeConnection;
+  readonly client?: NodeConnection & { destroy?(): void };
   readonly pubSub?: { readonly client: NodeConnection };
+  /** Set while node-redis connects to the node for the first time (and waits for it, in a refresh). */
+  readonly connectPromise?: Promise<unknown> | undefined;
 }
 
 /** The node-redis cluster client surface the healer uses (`RedisClusterType`). */
@@ -19,6 +21,7 @@ export interface HealableCluster {
   readonly pubSubNode?: { readonly client: { readonly isReady: boolean } } | undefined;
   readonly _slots: {
     readonly slots: ReadonlyArray<{ readonly master: { readonly address: string } } | undefined>;
+    readonly nodeByAddress: Map<string, ClusterNodeView>;
     rediscover(startWith: never): Promise<void>;
   };
   on(event: string, listener: (...args: unknown[]) => void): unknown;
@@ -81,8 +84,8 @@ const maxDelayMs = 500;
 const checkIntervalMs = 1000;
 /** How long a node may take to answer `CLUSTER SLOTS` before the next one is asked. */
 const askTimeoutMs = 500;
-/** How long a refresh may take before the healer stops waiting for it. */
-const refreshTimeoutMs = 3000;
+/** How long a refresh may take before the healer ends it (it waits on a node that never answers). */
+const refreshTimeoutMs = 2000;
 
 /**
  * Keeps a cluster client's slot map current when a master is lost, whether it dies or hangs
@@ -154,11 +157,31 @@ export class ClusterHealer {
   /** Refreshes the map from `seed` (a node connection whose options name a node that answers); true when it changed. */
   async refresh(seed: unknown): Promise<boolean> {
     const before = slotOwners(this.#cluster);
-    await within(
-      this.#cluster._slots.rediscover(seed as never).catch(() => undefined),
+    const ended = await within(
+      this.#cluster._slots.rediscover(seed as never).then(
+        () => true,
+        () => true,
+      ),
       refreshTimeoutMs,
     );
+    if (ended === undefined) this.#forgetUnconnected();
     return slotOwners(this.#cluster) !== before;
+  }
+
+  /**
+   * Forgets the nodes node-redis is still connecting to for the first time. A refresh waits for a connection to every
+   * master it did not know, and one to a dead node (named by a node whose map still lags) never comes up: node-redis
+   * reconnects to it for ever, and every later refresh waits on that same one, so the map would stay stale for good
+   * (docs/decisions/1390-a-refresh-stalled-on-a-dead-node-is-ended.md). Destroying the connection ends the wait;
+   * dropping the node makes the next refresh connect to it afresh if the cluster still names it.
+   */
+  #forgetUnconnected(): void {
+    const nodes = this.#cluster._slots.nodeByAddress;
+    for (const [address, node] of [...nodes]) {
+      if (node.connectPromise === undefined) continue;
+      nodes.delete(address);
+      node.client?.destroy?.();
+    }
   }
 
   /** Compares the map with a node's, at most one check at a time. */
