@@ -81,5 +81,7 @@ describe.skipIf(skipReason !== undefined)('Better Auth example in Chromium', () 
     expect([session.user.id, session.user.phoneNumber]).toEqual([first.user.id, phoneNumber]);
     expect(session.session.id).not.toBe(first.session.id);
     await again.close();
-  });
+    // Two browser contexts and three verifications: 16 s of vitest's default 20 s on a loaded 2-core machine, so the
+    // test has a bound of its own (its steps keep their 10 s each; nothing here measures speed).
+  }, 60_000);
 });

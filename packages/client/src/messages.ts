@@ -50,7 +50,7 @@ const en: MessageCatalogue = {
   'verikit.error.phone_number.not_mobile': 'Enter a mobile phone number: we send the code by SMS.',
   'verikit.error.phone_number.cannot_receive_calls':
     'This number cannot receive calls. Choose another way to get the code.',
-  'verikit.error.invalid_id_number': 'Enter the 11 digits of the number.',
+  'verikit.error.invalid_id_number': 'Check the number: a BVN or NIN has 11 digits, a virtual NIN 16 characters.',
   'verikit.code.label': 'Verification code',
   'verikit.code.digit': 'Digit {index} of {length}',
   'verikit.resend.label': 'Resend code',
@@ -100,7 +100,8 @@ const fr: MessageCatalogue = {
   'verikit.error.phone_number.not_mobile': 'Saisissez un numéro de mobile : nous envoyons le code par SMS.',
   'verikit.error.phone_number.cannot_receive_calls':
     'Ce numéro ne peut pas recevoir d’appels. Choisissez un autre moyen de recevoir le code.',
-  'verikit.error.invalid_id_number': 'Saisissez les 11 chiffres du numéro.',
+  'verikit.error.invalid_id_number':
+    'Vérifiez le numéro : un BVN ou un NIN compte 11 chiffres, un NIN virtuel 16 caractères.',
   'verikit.code.label': 'Code de vérification',
   'verikit.code.digit': 'Chiffre {index} sur {length}',
   'verikit.resend.label': 'Renvoyer le code',

@@ -149,8 +149,12 @@ describe("the Twilio provider's requests against Twilio's published OpenAPI spec
       ],
       ['phone.check', () => provider.phone!.check({ requestId: `VE${'a'.repeat(32)}`, code: '123456' }, context())],
       [
-        'sms.send from',
-        () => provider.sms!.send({ from: '+15005550006', to: phone, message: 'Your order shipped' }, context()),
+        'sms.send from, no status callback',
+        () =>
+          twilio({ statusCallbackUrl: undefined }).sms!.send(
+            { from: '+15005550006', to: phone, message: 'Your order shipped' },
+            context(),
+          ),
       ],
       [
         'sms.send messaging service',
@@ -198,7 +202,11 @@ describe("the Twilio provider's requests against Twilio's published OpenAPI spec
     expect(
       forms.filter((form) => form['ContentSid'] !== undefined && form['ContentVariables'] !== undefined),
     ).toHaveLength(2);
-    expect(forms.every((form) => form['StatusCallback'] === 'https://app.example.com/verikit/webhooks')).toBe(true);
+    // Every message carries the configured status callback, except the one sent by a provider configured without.
+    expect(forms.map((form) => form['StatusCallback'] ?? 'none').sort()).toEqual([
+      ...Array.from({ length: forms.length - 1 }, () => 'https://app.example.com/verikit/webhooks'),
+      'none',
+    ]);
   }, 120_000);
 
   it('refuses planted bad requests: no credentials, a missing field, a field off its pattern, a wrong path or method', async () => {
