@@ -3,6 +3,7 @@ import type { Page } from 'playwright-core';
 import { freshPhoneNumber } from '@verikit/testing';
 import {
   browserTestsSkipReason,
+  expectNoAxeViolations,
   flowStatus,
   focused,
   recordEvents,
@@ -61,6 +62,7 @@ describe.skipIf(skipReason !== undefined)('the signup page on a phone (Chromium,
     const phoneNumber = freshPhoneNumber();
     // The page's load event can come before React has drawn the form; a Tab pressed then focuses nothing.
     await page.locator('form[data-status="phone-form"]').waitFor();
+    await expectNoAxeViolations(page, 'phone form');
     await page.keyboard.press('Tab');
     expect(await focusedId(page)).toBe('phone-number');
     await page.keyboard.type(phoneNumber);

@@ -3,6 +3,7 @@ import type { Page } from 'playwright-core';
 import { freshPhoneNumber } from '@verikit/testing';
 import {
   browserTestsSkipReason,
+  expectNoAxeViolations,
   flowStatus,
   focused,
   recordSpoken,
@@ -119,6 +120,7 @@ describe.skipIf(skipReason !== undefined)('USSD for one number in two tabs (Chro
 
     // The first browser's flow ended at once (decision 1280): its dead code is gone, it says why, and it may restart.
     await expectSuperseded(first);
+    await expectNoAxeViolations(first, 'USSD superseded');
 
     // The service keeps the newest session (decision 1180): the code the second browser shows verifies it.
     expect((await suite.harness.sandbox.dialUssd(phoneNumber, { otp: dial.otp })).delivered).toBe(true);

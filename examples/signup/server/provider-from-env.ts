@@ -25,7 +25,7 @@ export interface ProviderSetup {
 /** Where the server can be reached: the sandbox sends its signed webhooks there. */
 export interface ProviderContext {
   readonly webhookUrl: string;
-  /** The engine's `maxAttempts`, when set: the sandbox must allow as many wrong codes, or a right one reads "not correct". */
+  /** The engine's `maxAttempts`, when set: the sandbox allows as many wrong codes (with fewer, its last try would lock the flow early). */
   readonly maxAttempts?: number;
 }
 

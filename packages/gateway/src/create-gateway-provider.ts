@@ -5,6 +5,7 @@ import {
   parseInput,
   type MessageSendResultV1,
   type PhoneChannel,
+  type PhoneCheckResultV1,
   type ProviderV1,
 } from '@verikit/provider';
 import type { GatewayOperation } from './endpoints.js';
@@ -39,6 +40,20 @@ const alternatives = {
   valid: ['data.valid', 'data.verified', 'data.isValid'],
   messageId: ['data.messageId', 'data.message_id', 'data.id'],
 } as const;
+
+/**
+ * `{ valid: false, reason: 'attempts-exhausted', maxAttempts }` when the sandbox refused a check because the
+ * verification is locked (`sandbox.verification: 'locked'` beside the envelope); the service itself never says it.
+ */
+function sandboxLocked(envelope: Envelope): PhoneCheckResultV1 | undefined {
+  if (readPath(envelope, 'sandbox.verification') !== 'locked') return undefined;
+  const maxAttempts = readPath(envelope, 'sandbox.maxAttempts');
+  return {
+    valid: false,
+    reason: 'attempts-exhausted',
+    ...(Number.isInteger(maxAttempts) && (maxAttempts as number) > 0 ? { maxAttempts: maxAttempts as number } : {}),
+  };
+}
 
 function exactly(pattern: RegExp): RegExp {
   return new RegExp(pattern.source, pattern.flags.replace(/[gy]/g, ''));
@@ -156,7 +171,8 @@ export function createGatewayProvider(settings: GatewayProviderSettings = {}): P
         const { envelope } = await client.post('phone.check', { code, requestId }, context);
         // The service answers every failed check with "Error sending OTP": a wrong code is by far the
         // likeliest, so success:false means "not valid" (docs/decisions/0102-phone-check-validity.md).
-        if (!envelope.success) return { valid: false };
+        // The sandbox alone adds why when the wrong codes are used up (decision 1410).
+        if (!envelope.success) return sandboxLocked(envelope) ?? { valid: false };
         const configured = mapping.phone?.valid;
         if (configured !== undefined) {
           const value = readPath(envelope, configured);

@@ -4,8 +4,9 @@ import {
   requireCapabilityV1,
   type PhoneChannel,
   type PhoneCheckReasonV1,
+  type ProviderCallContextV1,
 } from '@verikit/provider';
-import { plainUserEvent, type FlowDefinition } from './flow-definition.js';
+import { plainUserEvent, type FlowDefinition, type FlowEnvironment } from './flow-definition.js';
 import { phoneNumberKey } from './number-keys.js';
 import { createPhoneMachine } from './phone-machine.js';
 import { isReviewRequestId } from './review-numbers.js';
@@ -13,6 +14,33 @@ import { maskPhoneNumber } from '../secrets/secrets.js';
 
 /** The reasons a check may give for a code that is not valid, each mapped onto the flow's state by the machine. */
 const checkReasons: ReadonlySet<string> = new Set<PhoneCheckReasonV1>(['expired', 'attempts-exhausted', 'not-pending']);
+
+/**
+ * The provider locked the code while the engine still allowed more attempts: its limit is lower than the engine's
+ * `maxAttempts` (a sandbox started with another `--max-attempts`). The flow is locked as the provider says, and the
+ * developer is told once, at the moment it bites, with both numbers (never the code or the phone number).
+ */
+async function warnIfAttemptsDiffer(
+  flowId: string,
+  providerMaxAttempts: unknown,
+  env: FlowEnvironment,
+  context: ProviderCallContextV1,
+  committedContext: () => Promise<Readonly<Record<string, unknown>>>,
+): Promise<void> {
+  const attemptsLeft = (await committedContext()).attemptsLeft;
+  // The engine's count before this check: with one left, this wrong code locks the flow anyway.
+  if (typeof attemptsLeft !== 'number' || attemptsLeft <= 1) return;
+  const engineMaxAttempts = env.policies.maxAttempts;
+  const said = Number.isInteger(providerMaxAttempts) && (providerMaxAttempts as number) > 0;
+  context.logger.warn('verikit.flow.attempts-differ', {
+    flowId,
+    provider: env.provider.name,
+    ...(said ? { providerMaxAttempts: providerMaxAttempts as number } : {}),
+    engineMaxAttempts,
+    wrongCodes: engineMaxAttempts - attemptsLeft + 1,
+    hint: `the provider allows ${said ? providerMaxAttempts : 'fewer'} wrong codes, the engine's maxAttempts is ${engineMaxAttempts}: give both the same limit (the sandbox's --max-attempts or VERIKIT_MAX_ATTEMPTS); the flow is locked`,
+  });
+}
 
 /** What `sentBy` must look like to be kept: a provider name (failover members' names are such). */
 const providerNamePattern = /^[a-z][a-z0-9-]{0,31}$/;
@@ -93,7 +121,7 @@ export const phoneFlow: FlowDefinition<PhoneStart> = {
     },
     'phone.check': {
       send: false,
-      async run({ input, context, env }) {
+      async run({ flowId, input, context, env, committedContext }) {
         if (isReviewRequestId(input.requestId!)) {
           // Never the provider: it sent nothing. A number no longer listed fails.
           const valid = env.reviewNumbers?.check(input.requestId!, input.code!) ?? false;
@@ -103,6 +131,8 @@ export const phoneFlow: FlowDefinition<PhoneStart> = {
         const result = await env.provider.phone!.check({ requestId: input.requestId!, code: input.code! }, context);
         if (typeof result?.valid !== 'boolean')
           throw new ProviderProtocolError('the provider returned no validity', { field: 'valid' });
+        if (result.valid === false && result.reason === 'attempts-exhausted')
+          await warnIfAttemptsDiffer(flowId, result.maxAttempts, env, context, committedContext);
         // A reason this engine does not know is a plain wrong code.
         return result.valid || !checkReasons.has(result.reason as string)
           ? { valid: result.valid }

@@ -11,6 +11,11 @@ export interface ServiceOutcome {
   readonly ok: boolean;
   readonly status: number;
   readonly data: Record<string, unknown> | null;
+  /**
+   * Fields the sandbox adds beside the envelope's own (the service never sends them): `sandbox.verification:
+   * 'locked'` and its `maxAttempts` when a check is refused because the wrong codes are used up.
+   */
+  readonly extra?: Record<string, unknown>;
 }
 
 /** A phone verification the fake is holding. */
@@ -140,12 +145,19 @@ export class GatewayFakeService {
   #phoneCheck(requestId: string, code: string): ServiceOutcome {
     const verification = this.phoneVerifications.get(requestId);
     if (verification === undefined) return refused(404);
-    if (verification.status !== 'pending' || verification.expiresAt <= Date.now() || verification.attemptsLeft <= 0)
-      return refused();
+    // Locked (now or before): the sandbox says so beside the service's envelope, so the engine locks the flow
+    // rather than read "wrong code" where its own limit is higher (decision 1410).
+    const locked = (): ServiceOutcome => ({
+      ...refused(),
+      extra: { sandbox: { verification: 'locked', maxAttempts: this.#options.maxAttempts } },
+    });
+    if (verification.status === 'locked') return locked();
+    if (verification.status !== 'pending' || verification.expiresAt <= Date.now()) return refused();
     if (verification.code !== code) {
       verification.attemptsLeft -= 1;
-      if (verification.attemptsLeft <= 0) verification.status = 'locked';
-      return refused();
+      if (verification.attemptsLeft > 0) return refused();
+      verification.status = 'locked';
+      return locked();
     }
     verification.status = 'verified';
     return ok();

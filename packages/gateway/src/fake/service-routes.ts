@@ -90,7 +90,7 @@ export function mountServiceRoutes(app: Hono, deps: ServiceRouteDependencies): v
     const outcome = deps.service.handle(endpoint.operation, parsed.data);
     return outcome.ok
       ? answer(outcome.status, envelope(true, endpoint.successMessage, outcome.data))
-      : failure(outcome.status);
+      : failure(outcome.status, outcome.extra);
   };
 
   for (const endpoint of gatewayFakeEndpoints) {

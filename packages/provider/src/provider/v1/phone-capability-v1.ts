@@ -65,6 +65,12 @@ export interface PhoneCheckResultV1 {
   readonly valid: boolean;
   /** Set only when `valid` is false and the provider said why; absent for a plain wrong code. */
   readonly reason?: PhoneCheckReasonV1;
+  /**
+   * With `reason: 'attempts-exhausted'`, when the provider says it: the wrong codes it allows per code (the
+   * gateway's sandbox does). The engine names it in `verikit.flow.attempts-differ` when it locked the flow
+   * before the engine's own `maxAttempts` would have.
+   */
+  readonly maxAttempts?: number;
 }
 
 /** Phone verification where the provider generates and checks the code. */
