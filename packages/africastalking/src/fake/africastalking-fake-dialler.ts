@@ -64,8 +64,8 @@ export interface LoggedCallback {
 const answerShown = 200;
 
 /**
- * Posts one callback (form-encoded, as Africa's Talking does), once (it retries neither a session request nor,
- * as far as its pages say, a report), and logs it with its answer for the inbox. Resolves with the response and
+ * Posts one callback (form-encoded, as Africa's Talking does), once (a session request cannot be retried, the
+ * phone is waiting; Africa's Talking's pages say nothing of retrying a report), and logs it with its answer for the inbox. Resolves with the response and
  * its text, or undefined when the application did not answer.
  */
 export async function postCallback(
