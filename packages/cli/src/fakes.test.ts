@@ -173,6 +173,9 @@ describe('verikit sandbox --provider: one table of fakes', () => {
       for (const [name, value] of Object.entries(env)) vi.stubEnv(name, value);
       await createAfricasTalkingProvider().sms!.send({ to: '+254711000150', message: 'hello' }, context());
       expect(run.fake.lastMessage('+254711000150')).toBe('hello');
+      expect(io.lines).toContain(
+        `inbox: ${run.fake.url}/__inbox  (open it in a browser: what the phones received, dialling your USSD callback, the callbacks sent)`,
+      );
       const dialled = await fetch(`${run.fake.url}/__fake/ussd/dial`, {
         method: 'POST',
         body: JSON.stringify({ phoneNumber: '+254711000151', code: '*384*1234*58#' }),

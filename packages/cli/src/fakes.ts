@@ -79,6 +79,8 @@ interface Started {
   readonly env: readonly string[];
   /** Where to look and what to try: the outbox, magic numbers, webhooks. */
   readonly notes: readonly string[];
+  /** What its inbox page shows, after its address. */
+  readonly inbox: string;
 }
 
 /** The sender every fake's `.env` names: accepted by each of them (Termii wants 3 to 11 letters or digits). */
@@ -136,6 +138,7 @@ export const fakes: Readonly<Record<FakeProvider, (flags: FakeFlags, io: CliIo) 
         `webhooks: ${flags.webhookUrl === undefined ? 'none (pass --webhook-url)' : displayUrl(flags.webhookUrl)}`,
         `outbox:   GET ${fake.url}/__sandbox/outbox   dial USSD: POST ${fake.url}/__sandbox/ussd/dial`,
       ],
+      inbox: 'what the phones received, USSD dialling, webhooks',
     };
   },
   async termii(flags, io) {
@@ -152,6 +155,7 @@ export const fakes: Readonly<Record<FakeProvider, (flags: FakeFlags, io: CliIo) 
         `TERMII_SENDER_ID=${sender}`,
       ],
       notes: [`outbox:   GET ${fake.url}/__fake/outbox`, ...magicLines(termiiMagicNumbers, termiiMagicDescriptions)],
+      inbox: 'what the phones received',
     };
   },
   async twilio(flags, io) {
@@ -176,6 +180,7 @@ export const fakes: Readonly<Record<FakeProvider, (flags: FakeFlags, io: CliIo) 
         `TWILIO_WHATSAPP_CONTENT_SID=${fake.whatsappContentSid}`,
       ],
       notes: [`outbox:   GET ${fake.url}/__fake/outbox`, ...magicLines(twilioMagicNumbers, twilioMagicDescriptions)],
+      inbox: 'what the phones received',
     };
   },
   async africastalking(flags, io) {
@@ -203,6 +208,7 @@ export const fakes: Readonly<Record<FakeProvider, (flags: FakeFlags, io: CliIo) 
         `          a dial-in flow's code is the view's ussdCode (${fake.serviceCode.slice(0, -1)}*<reference>#)`,
         ...magicLines(africasTalkingMagicNumbers, africasTalkingMagicDescriptions),
       ],
+      inbox: 'what the phones received, dialling your USSD callback, the callbacks sent',
     };
   },
 };

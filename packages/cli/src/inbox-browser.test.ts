@@ -1,19 +1,17 @@
-import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createVerikit, type Verikit } from '@verikit/core';
 import { createGatewayProvider } from '@verikit/gateway';
 import { generateWebhookSecret, type GatewayFake } from '@verikit/gateway/fake';
 import { createFlowHandler, toNodeHandler } from '@verikit/http';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { capture, gatewayFakeOf } from './cli.fixtures.js';
 import { runCli } from './run-cli.js';
-import { chromiumArgs, chromiumPath } from '../../../scripts/chromium.js';
+import { openInbox, skipWithoutChromium } from './inbox-browser.fixtures.js';
 
 // Without Chromium the test is skipped with the reason, except under CI=true, where it fails.
-const skip = !existsSync(chromiumPath) && process.env.CI !== 'true';
-if (skip) console.warn(`${chromiumPath} is missing: the sandbox inbox browser test is skipped`);
+const skip = skipWithoutChromium('the sandbox inbox browser test');
 
 const phoneNumber = '+2348012345678';
 const ussdNumber = '+2348012345679';
@@ -49,12 +47,7 @@ describe.skipIf(skip)('the sandbox inbox in a browser', () => {
     });
     verikit = createVerikit({ provider, secret: 'an-engine-secret-for-the-inbox-test-0123456789' });
     handle = createFlowHandler({ verikit, webhooks: { secret: webhookSecret } });
-    browser = await chromium.launch({ executablePath: chromiumPath, args: [...chromiumArgs] });
-    // A phone's width: the page must fit it.
-    page = await browser.newPage({ viewport: { width: 390, height: 844 } });
-    page.on('dialog', (dialog) => void dialog.dismiss());
-    await page.goto(sandbox.inboxUrl!);
-    await page.locator('#live', { hasText: 'Updates live.' }).waitFor();
+    ({ browser, page } = await openInbox(sandbox.inboxUrl!));
   }, 60_000);
 
   afterAll(async () => {

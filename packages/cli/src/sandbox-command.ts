@@ -10,7 +10,8 @@ const sandboxUsage = `Usage: verikit sandbox [options]
 
 Runs a fake of a provider's API on 127.0.0.1 (docs/sandbox.md): the gateway service by default, or Termii's,
 Twilio's or Africa's Talking's public API. Prints a .env block that points the provider at it, then every request it answers.
-Open the inbox it prints (http://127.0.0.1:<port>/__inbox) to see the messages, dial USSD codes and watch webhooks.
+Open the inbox it prints (http://127.0.0.1:<port>/__inbox) to see the messages, dial USSD codes and watch webhooks
+(the gateway's) or callbacks (Africa's Talking's).
 
 Options:
   --provider <name>      gateway (default), termii, twilio or africastalking
@@ -176,10 +177,9 @@ export async function runSandboxCommand(args: readonly string[], io: CliIo): Pro
     io.err(`verikit sandbox: ${startFailureMessage(error, port)}`);
     return 1;
   }
-  const { run, env, notes } = started;
+  const { run, env, notes, inbox } = started;
   io.out(`verikit sandbox (${provider} fake) listening on ${run.fake.url}`);
-  if (run.fake.inboxUrl !== undefined)
-    io.out(`inbox: ${run.fake.inboxUrl}  (open it in a browser: what the phones received, USSD dialling, webhooks)`);
+  if (run.fake.inboxUrl !== undefined) io.out(`inbox: ${run.fake.inboxUrl}  (open it in a browser: ${inbox})`);
   io.out(`# .env for the ${provider} provider: paste it, and its factory needs no settings`);
   for (const line of env) io.out(line);
   for (const line of notes) io.out(`# ${line}`);

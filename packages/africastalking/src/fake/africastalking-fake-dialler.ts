@@ -1,4 +1,10 @@
-import type { FakeOutbox } from '@verikit/provider-utils/fake';
+import {
+  FakeInboxLog,
+  type FakeInboxDialInSession,
+  type FakeInboxWebhook,
+  type FakeInboxWebhookAttempt,
+  type FakeOutbox,
+} from '@verikit/provider-utils/fake';
 import { readUssdAnswer, type UssdAnswerKind } from '../ussd-session.js';
 import { newAtId } from './africastalking-fake-routes.js';
 
@@ -38,8 +44,61 @@ interface Session {
   readonly callbackUrl: string;
   readonly inputs: string[];
   readonly expiresAt: number;
+  /** The session as the inbox page shows it, updated in place. */
+  readonly shown: ShownSession;
 }
 
+/** A session as the inbox shows it. */
+type ShownSession = { -readonly [Key in keyof FakeInboxDialInSession]: FakeInboxDialInSession[Key] };
+
+/** A callback (a USSD session request, a delivery report) as the inbox shows it, updated in place. */
+export interface LoggedCallback {
+  readonly id: string;
+  readonly url?: string;
+  readonly payload: Readonly<Record<string, unknown>>;
+  readonly attempts: FakeInboxWebhookAttempt[];
+  outcome: FakeInboxWebhook['outcome'];
+}
+
+/** How much of an application's answer the inbox shows: a USSD screen is at most 182 characters. */
+const answerShown = 200;
+
+/**
+ * Posts one callback (form-encoded, as Africa's Talking does), once (a session request cannot be retried, the
+ * phone is waiting; Africa's Talking's pages say nothing of retrying a report), and logs it with its answer for the inbox. Resolves with the response and
+ * its text, or undefined when the application did not answer.
+ */
+export async function postCallback(
+  log: FakeInboxLog<LoggedCallback>,
+  id: string,
+  url: string,
+  fields: Readonly<Record<string, string>>,
+  readAnswer: (response: Response, text: string) => boolean,
+): Promise<{ response: Response; text: string } | undefined> {
+  const logged = log.add({ id, url, payload: fields, attempts: [], outcome: 'sending' });
+  const at = Date.now();
+  const settle = (attempt: Omit<FakeInboxWebhookAttempt, 'attempt' | 'at'>, delivered: boolean) => {
+    logged.attempts.push({ attempt: 1, at, ...attempt });
+    logged.outcome = delivered ? 'delivered' : 'failed';
+    log.changed();
+  };
+  try {
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams(fields).toString(),
+      redirect: 'manual',
+      signal: AbortSignal.timeout(10_000),
+    });
+    const text = await response.text();
+    const answer = text.length > answerShown ? `${text.slice(0, answerShown)}…` : text;
+    settle({ status: response.status, ...(answer === '' ? {} : { answer }) }, readAnswer(response, text));
+    return { response, text };
+  } catch (cause) {
+    settle({ error: cause instanceof Error && cause.name === 'TimeoutError' ? 'timeout' : 'network error' }, false);
+    return undefined;
+  }
+}
 /** How long the fake keeps a session open between answers (networks close idle sessions within minutes). */
 const sessionLifetimeMs = 3 * 60_000;
 
@@ -50,12 +109,37 @@ export class FakeUssdDialler {
   readonly #networkCode: string;
   readonly #callbackUrl: () => string | undefined;
   readonly #outbox: FakeOutbox;
+  readonly #callbacks: FakeInboxLog<LoggedCallback>;
+  readonly #shown: FakeInboxLog<ShownSession>;
 
-  constructor(serviceCode: string, networkCode: string, callbackUrl: () => string | undefined, outbox: FakeOutbox) {
+  constructor(
+    serviceCode: string,
+    networkCode: string,
+    callbackUrl: () => string | undefined,
+    outbox: FakeOutbox,
+    inbox: { readonly callbacks: FakeInboxLog<LoggedCallback>; readonly onChange: () => void },
+  ) {
     this.#serviceCode = serviceCode;
     this.#networkCode = networkCode;
     this.#callbackUrl = callbackUrl;
     this.#outbox = outbox;
+    this.#callbacks = inbox.callbacks;
+    this.#shown = new FakeInboxLog({ limit: 100, onChange: inbox.onChange });
+  }
+
+  /** The sessions dialled, newest first, for the inbox page; a session past its lifetime shows as expired. */
+  get sessions(): readonly FakeInboxDialInSession[] {
+    const now = Date.now();
+    return this.#shown.entries.map((shown) =>
+      shown.state === 'open' && (this.#sessions.get(shown.sessionId)?.expiresAt ?? 0) < now
+        ? { ...shown, state: 'expired' }
+        : shown,
+    );
+  }
+
+  /** A session as the inbox page shows it. */
+  session(sessionId: string): FakeInboxDialInSession | undefined {
+    return this.sessions.find((shown) => shown.sessionId === sessionId);
   }
 
   /** Dials: opens a session and posts its first request (`text` empty, or what followed the service code). */
@@ -70,12 +154,22 @@ export class FakeUssdDialler {
     const callbackUrl = this.#callbackUrl();
     if (callbackUrl === undefined) throw new TypeError('the fake has no callbackUrl to post USSD sessions to');
     const sessionId = newAtId('ATUid');
+    const inputs = first === '' ? [] : [first];
     const session: Session = {
       phoneNumber: dial.phoneNumber,
       networkCode: dial.networkCode ?? this.#networkCode,
       callbackUrl,
-      inputs: first === '' ? [] : [first],
+      inputs,
       expiresAt: Date.now() + sessionLifetimeMs,
+      shown: this.#shown.add({
+        sessionId,
+        phoneNumber: dial.phoneNumber,
+        code: dial.code,
+        inputs,
+        screen: '',
+        state: 'open',
+        at: Date.now(),
+      }),
     };
     this.#sessions.set(sessionId, session);
     return this.#post(sessionId, session);
@@ -93,43 +187,50 @@ export class FakeUssdDialler {
     return this.#post(sessionId, session);
   }
 
-  /** Forgets every open session. */
+  /** Forgets every open session, and the sessions the inbox shows. */
   clear(): void {
     this.#sessions.clear();
+    this.#shown.clear();
   }
 
   async #post(sessionId: string, session: Session): Promise<FakeUssdScreen> {
-    const body = new URLSearchParams({
+    const fields = {
       sessionId,
       serviceCode: this.#serviceCode,
       phoneNumber: session.phoneNumber,
       networkCode: session.networkCode,
       text: session.inputs.join('*'),
-    }).toString();
-    const ended = (outcome: FakeUssdScreen['outcome'], status?: number): FakeUssdScreen => {
+    };
+    const show = (state: ShownSession['state'], screen: string) => {
+      session.shown.state = state;
+      session.shown.screen = screen;
+      this.#shown.changed();
+    };
+    const ended = (outcome: Exclude<FakeUssdScreen['outcome'], 'answered'>, status?: number): FakeUssdScreen => {
       this.#sessions.delete(sessionId);
+      show(outcome, '');
       return { sessionId, kind: 'END', screen: '', outcome, ...(status === undefined ? {} : { status }) };
     };
-    let response: Response;
-    try {
-      response = await fetch(session.callbackUrl, {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body,
-        redirect: 'manual',
-        signal: AbortSignal.timeout(10_000),
-      });
-    } catch {
-      return ended('unreachable');
-    }
-    const text = await response.text();
+    // Text/plain beginning CON or END, with HTTP 200: anything else ends the session.
+    const read = (response: Response, text: string) =>
+      response.status === 200 && (response.headers.get('content-type') ?? '').startsWith('text/plain')
+        ? readUssdAnswer(text)
+        : undefined;
+    const answered = await postCallback(
+      this.#callbacks,
+      sessionId,
+      session.callbackUrl,
+      fields,
+      (response, text) => read(response, text) !== undefined,
+    );
+    if (answered === undefined) return ended('unreachable');
+    const { response, text } = answered;
     if (response.status !== 200) return ended('http-error', response.status);
-    const answer = (response.headers.get('content-type') ?? '').startsWith('text/plain')
-      ? readUssdAnswer(text)
-      : undefined;
+    const answer = read(response, text);
     if (answer === undefined) return ended('malformed', response.status);
     this.#outbox.push({ channel: 'ussd', to: session.phoneNumber, text: answer.screen });
     if (answer.kind === 'END') this.#sessions.delete(sessionId);
+    show(answer.kind === 'END' ? 'ended' : 'open', answer.screen);
     return { sessionId, kind: answer.kind, screen: answer.screen, outcome: 'answered', status: response.status };
   }
 }

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { delay, type FakeLatency, type FakeOutbox } from '@verikit/provider-utils/fake';
+import { codeInText, delay, type FakeLatency, type FakeOutbox } from '@verikit/provider-utils/fake';
 import type { Context, Hono } from 'hono';
 import { africasTalkingRecipientStatus } from '../africastalking-status.js';
 import { africasTalkingMagicOf, type AfricasTalkingMagicBehaviour } from './africastalking-magic-numbers.js';
@@ -81,7 +81,15 @@ export function mountAfricasTalkingRoutes(app: Hono, state: AfricasTalkingFakeSt
         };
       sent += 1;
       const messageId = newAtId('ATXid');
-      state.outbox.push({ channel: 'sms', to: number, ...(from === undefined ? {} : { from }), text: message });
+      // Africa's Talking takes text, not a code: the code is what the text carries, for the inbox and lastCode.
+      const code = codeInText(message);
+      state.outbox.push({
+        channel: 'sms',
+        to: number,
+        ...(from === undefined ? {} : { from }),
+        text: message,
+        ...(code === undefined ? {} : { code }),
+      });
       state.delivered({ messageId, phoneNumber: number });
       return { statusCode: 101, number, status: 'Success', cost: 'KES 0.8000', messageId };
     });

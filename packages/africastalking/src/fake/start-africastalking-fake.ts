@@ -1,6 +1,20 @@
-import { clampLatency, FakeOutbox, runningFake, serveFake, type RunningFake } from '@verikit/provider-utils/fake';
+import {
+  clampLatency,
+  FakeInboxLog,
+  FakeOutbox,
+  runningFake,
+  serveFake,
+  type FakeInboxDialInSession,
+  type RunningFake,
+} from '@verikit/provider-utils/fake';
 import { Hono } from 'hono';
-import { FakeUssdDialler, type FakeDial, type FakeUssdScreen } from './africastalking-fake-dialler.js';
+import {
+  FakeUssdDialler,
+  postCallback,
+  type FakeDial,
+  type FakeUssdScreen,
+  type LoggedCallback,
+} from './africastalking-fake-dialler.js';
 import { mountAfricasTalkingRoutes } from './africastalking-fake-routes.js';
 
 /** Options of {@link startAfricasTalkingFake}. */
@@ -93,35 +107,41 @@ export async function startAfricasTalkingFake(options: AfricasTalkingFakeOptions
   if (!/^\*\d+(?:\*\d+)*#$/.test(serviceCode)) throw new TypeError('serviceCode must look like *384*1234#');
   const networkCode = options.networkCode ?? '63902';
   let callbackUrl = options.callbackUrl;
-  const dialler = new FakeUssdDialler(serviceCode, networkCode, () => callbackUrl, outbox);
+  // The inbox page follows the callbacks sent (USSD session requests, delivery reports) and the sessions dialled.
+  const changes = new Set<() => void>();
+  const changed = () => {
+    for (const listener of changes) listener();
+  };
+  const callbacks = new FakeInboxLog<LoggedCallback>({ onChange: changed });
+  const dialler = new FakeUssdDialler(serviceCode, networkCode, () => callbackUrl, outbox, {
+    callbacks,
+    onChange: changed,
+  });
   const reports = new Set<Promise<void>>();
   let undelivered = 0;
+  const is2xx = (response: Response) => response.status >= 200 && response.status <= 299;
   const report = (message: { messageId: string; phoneNumber: string }) => {
     const url = options.deliveryReportUrl;
     if (url === undefined) return;
-    const body = new URLSearchParams({
+    const fields = {
       id: message.messageId,
       status: 'Success',
       phoneNumber: message.phoneNumber,
       networkCode,
       retryCount: '0',
-    }).toString();
-    const sending = fetch(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body,
-      redirect: 'manual',
-      signal: AbortSignal.timeout(10_000),
-    })
-      .then(async (response) => {
-        await response.body?.cancel();
-        if (response.status < 200 || response.status > 299) undelivered += 1;
-      })
-      .catch(() => {
-        undelivered += 1;
+    };
+    const sending = postCallback(callbacks, message.messageId, url, fields, is2xx)
+      .then((answered) => {
+        if (answered === undefined || !is2xx(answered.response)) undelivered += 1;
       })
       .finally(() => reports.delete(sending));
     reports.add(sending);
+  };
+  // The inbox's dial and reply forms: the session as it then stands.
+  const shown = (screen: FakeUssdScreen): FakeInboxDialInSession => {
+    const session = dialler.session(screen.sessionId);
+    if (session === undefined) throw new TypeError('the session is no longer shown');
+    return session;
   };
   const app = new Hono();
   mountAfricasTalkingRoutes(app, {
@@ -156,7 +176,23 @@ export async function startAfricasTalkingFake(options: AfricasTalkingFakeOptions
     }
   });
   app.notFound((c) => c.text('Not Found', 404));
-  const server = await serveFake(app.fetch, options.port ?? 0);
+  const server = await serveFake(app.fetch, options.port ?? 0, {
+    name: "Africa's Talking",
+    outbox,
+    dialIn: {
+      serviceCode,
+      callbackUrl: () => callbackUrl,
+      sessions: () => dialler.sessions,
+      dial: async (phoneNumber, code) => shown(await dialler.dial({ phoneNumber, code })),
+      reply: async (sessionId, input) => shown(await dialler.reply(sessionId, input)),
+    },
+    webhooks: () => callbacks.entries,
+    webhooksTitle: 'Callbacks',
+    onChange(listener) {
+      changes.add(listener);
+      return () => changes.delete(listener);
+    },
+  });
   const running = runningFake({ server, outbox, latency, listeners, clearPending: () => dialler.clear() });
   return Object.assign(running, {
     settings: { username, apiKey, baseUrl: server.url, ussdServiceCode: serviceCode },

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { FakeInboxWebhook, FakeInboxWebhookAttempt } from '@verikit/provider-utils/fake';
+import { FakeInboxLog, type FakeInboxWebhook, type FakeInboxWebhookAttempt } from '@verikit/provider-utils/fake';
 import { Webhook } from 'standardwebhooks';
 import { defaultMaxRetryAfterMs, nextRetryDelayMs, retryAfterMs } from './retry-after.js';
 import type { GatewayFakeEvent } from './gateway-fake-options.js';
@@ -41,9 +41,6 @@ interface LoggedWebhook {
   outcome: FakeInboxWebhook['outcome'];
 }
 
-/** Webhooks kept for the inbox; older ones are dropped. */
-const logLimit = 1000;
-
 /**
  * Sends webhooks signed with Standard Webhooks (`webhook-id`, `webhook-timestamp`,
  * `webhook-signature`). A non-2xx answer or a network error is retried after each of
@@ -62,10 +59,11 @@ export class WebhookSender {
    */
   readonly #waiting = new Set<() => void>();
   readonly deliveries: WebhookDelivery[] = [];
-  readonly #log: LoggedWebhook[] = [];
+  readonly #log: FakeInboxLog<LoggedWebhook>;
 
   constructor(options: WebhookSenderOptions) {
     this.#options = options;
+    this.#log = new FakeInboxLog({ ...(options.onChange === undefined ? {} : { onChange: options.onChange }) });
     this.#signer = new Webhook(options.secret);
   }
 
@@ -79,25 +77,18 @@ export class WebhookSender {
 
   /** Every webhook sent or being sent, newest first, with its attempts: for the inbox page. */
   get log(): readonly FakeInboxWebhook[] {
-    return this.#log.toReversed();
-  }
-
-  #logged(entry: LoggedWebhook): LoggedWebhook {
-    this.#log.push(entry);
-    if (this.#log.length > logLimit) this.#log.splice(0, this.#log.length - logLimit);
-    this.#options.onChange?.();
-    return entry;
+    return this.#log.entries;
   }
 
   async #deliver(id: string, payload: Record<string, unknown>): Promise<WebhookDelivery> {
     const url = this.#options.url;
     if (url === undefined) {
-      this.#logged({ id, payload, attempts: [], outcome: 'not-sent' });
+      this.#log.add({ id, payload, attempts: [], outcome: 'not-sent' });
       const delivery = { id, payload, attempts: 0, delivered: false };
       this.deliveries.push(delivery);
       return delivery;
     }
-    const logged = this.#logged({ id, url, payload, attempts: [], outcome: 'sending' });
+    const logged = this.#log.add({ id, url, payload, attempts: [], outcome: 'sending' });
     const body = JSON.stringify(payload);
     const maxAttempts = this.#options.retryDelaysMs.length + 1;
     let lastStatus: number | undefined;
@@ -146,7 +137,7 @@ export class WebhookSender {
         ...(retryInMs === undefined ? {} : { retryInMs }),
       });
       if (!willRetry) logged.outcome = delivered ? 'delivered' : 'failed';
-      this.#options.onChange?.();
+      this.#log.changed();
       this.#options.emit({
         type: 'webhook',
         id,
@@ -167,7 +158,7 @@ export class WebhookSender {
     }
     if (logged.outcome === 'sending') {
       logged.outcome = 'failed';
-      this.#options.onChange?.();
+      this.#log.changed();
     }
     const delivery = {
       id,

@@ -79,3 +79,11 @@ export class FakeOutbox<Message extends FakeMessage = FakeMessage> {
     }
   }
 }
+
+/**
+ * The code in a free-form message, for a fake whose API takes text rather than a code (an SMS the app wrote):
+ * the first run of 4 to 10 digits standing alone. A fake that knows the code (it made it) passes that instead.
+ */
+export function codeInText(text: string): string | undefined {
+  return /(?:^|\D)(\d{4,10})(?:\D|$)/.exec(text)?.[1];
+}

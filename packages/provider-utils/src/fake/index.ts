@@ -1,14 +1,17 @@
 /**
- * Pieces shared by the fakes of provider APIs (`@verikit/termii/fake`, `@verikit/twilio/fake`): a server
- * on 127.0.0.1, an outbox and the inbox page that shows it live, latency. A subpath of its own, so providers that never start a fake do not
- * load hono.
+ * Pieces shared by the fakes of provider APIs (`@verikit/gateway/fake`, `@verikit/termii/fake`,
+ * `@verikit/twilio/fake`, `@verikit/africastalking/fake`): a server on 127.0.0.1, an outbox and the inbox page
+ * that shows it live, latency. A subpath of its own, so providers that never start a fake do not load hono.
  *
  * @module \@verikit/provider-utils/fake
  */
 export { serveFake, type FakeServer } from './serve-fake.js';
-export { FakeOutbox, type FakeMessage } from './fake-outbox.js';
+export { FakeOutbox, codeInText, type FakeMessage } from './fake-outbox.js';
+export { FakeInboxLog, type FakeInboxLogOptions } from './inbox/fake-inbox-log.js';
 export { delay, clampLatency, type FakeLatency } from './fake-latency.js';
 export type {
+  FakeInboxDialIn,
+  FakeInboxDialInSession,
   FakeInboxSource,
   FakeInboxUssdSession,
   FakeInboxWebhook,

@@ -1,4 +1,4 @@
-import { delay, type FakeLatency, type FakeMessage, type FakeOutbox } from '@verikit/provider-utils/fake';
+import { codeInText, delay, type FakeLatency, type FakeMessage, type FakeOutbox } from '@verikit/provider-utils/fake';
 import type { Context, Hono } from 'hono';
 import { twilioMagicOf } from './twilio-magic-numbers.js';
 import { newSid, type TwilioFakeVerifications } from './twilio-fake-verifications.js';
@@ -283,5 +283,5 @@ function contentOf(
   const body = form['Body'];
   if (body === undefined || body.length === 0 || body.length > 1600)
     return twilioFailure(c, 400, 21602, 'Message body is required and must be at most 1600 characters.');
-  return { text: body, approved: false, code: /(?:^|\D)(\d{4,10})(?:\D|$)/.exec(body)?.[1] };
+  return { text: body, approved: false, code: codeInText(body) };
 }

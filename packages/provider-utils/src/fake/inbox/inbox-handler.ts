@@ -1,6 +1,6 @@
 import type { FakeInboxSource } from './fake-inbox-source.js';
 import { inboxScript, inboxStyle } from './inbox-assets.js';
-import { renderInboxMain, renderInboxPage } from './inbox-page.js';
+import { dialInOutcome, renderInboxMain, renderInboxPage } from './inbox-page.js';
 
 /** Where every fake serves its inbox page. */
 export const inboxPath = '/__inbox';
@@ -31,7 +31,8 @@ const text = (body: string, status: number) => answer(body, status, 'text/plain;
 
 /**
  * The inbox's routes for a fake on `port`: the page, its content alone, its style and script, a stream of
- * changes, and (when the fake holds USSD sessions) the dial form's target. Returns undefined for any other path.
+ * changes, and (when the fake holds USSD sessions, or takes dial-in USSD) the dial and reply forms' targets.
+ * Returns undefined for any other path.
  *
  * The fake listens on 127.0.0.1 only; on top of that, a request must name the fake by a loopback host (a page
  * on another site that rebinds its DNS name to 127.0.0.1 reads nothing), and a dial must come from the inbox's
@@ -68,6 +69,9 @@ export function createInboxHandler(
       }
       case `POST ${inboxPath}/ussd/dial`:
         return dial(source, request, host);
+      case `POST ${inboxPath}/ussd/dial-in`:
+      case `POST ${inboxPath}/ussd/reply`:
+        return dialIn(source, request, host, url.pathname.endsWith('/reply') ? 'reply' : 'dial');
       default:
         return text('Not found', 404);
     }
@@ -108,18 +112,62 @@ function changeStream(source: FakeInboxSource, done: () => void): Response {
   return answer(body, 200, 'text/event-stream; charset=utf-8');
 }
 
+/** Refuses a form post from another origin: another site's page cannot dial for the user. */
+const foreign = (request: Request, host: string) =>
+  request.headers.get('origin') === `http://${host}`
+    ? undefined
+    : text('Dial from the inbox page: this request came from another origin.', 403);
+
+/** The page's script asks for JSON (and shows `message`); a plain form post (no script) goes back to the page. */
+const done = (request: Request, message: string | undefined) =>
+  request.headers.get('accept')?.includes('application/json')
+    ? answer(JSON.stringify({ dialled: true, ...(message === undefined ? {} : { message }) }), 200, 'application/json')
+    : answer(null, 303, undefined, { location: inboxPath });
+
 async function dial(source: FakeInboxSource, request: Request, host: string): Promise<Response> {
   if (source.dialUssd === undefined) return text('This fake has no USSD sessions.', 404);
-  if (request.headers.get('origin') !== `http://${host}`)
-    return text('Dial from the inbox page: this request came from another origin.', 403);
+  const refused = foreign(request, host);
+  if (refused !== undefined) return refused;
   const form = new URLSearchParams(await request.text());
   const phoneNumber = form.get('phoneNumber') ?? '';
   const outcome = form.get('outcome');
   if (!/^\+\d{8,15}$/.test(phoneNumber)) return text('phoneNumber must be an E.164 phone number.', 400);
   if (outcome !== 'success' && outcome !== 'failed') return text('outcome must be success or failed.', 400);
   if (!source.dialUssd(phoneNumber, outcome)) return text('No pending USSD session for this number.', 404);
-  // The page's script asks for JSON; a plain form post (no script) goes back to the page.
-  return request.headers.get('accept')?.includes('application/json')
-    ? answer(JSON.stringify({ dialled: true }), 200, 'application/json')
-    : answer(null, 303, undefined, { location: inboxPath });
+  return done(request, undefined);
+}
+
+/**
+ * Dials the service code as a phone (`dial`), or replies to an open session (`reply`): the fake posts the
+ * session to the application and the answer is the screen the phone shows. A TypeError from the fake (a code
+ * for another service, no callback URL, a session over) is the user's to read: 400 with its message.
+ */
+async function dialIn(
+  source: FakeInboxSource,
+  request: Request,
+  host: string,
+  action: 'dial' | 'reply',
+): Promise<Response> {
+  if (source.dialIn === undefined) return text('This fake takes no dial-in USSD.', 404);
+  const refused = foreign(request, host);
+  if (refused !== undefined) return refused;
+  const form = new URLSearchParams(await request.text());
+  try {
+    if (action === 'dial') {
+      const phoneNumber = (form.get('phoneNumber') ?? '').trim();
+      const code = (form.get('code') ?? '').trim();
+      if (!/^\+[1-9]\d{6,14}$/.test(phoneNumber))
+        return text('Phone number must be + and its country code, then the number, digits only.', 400);
+      if (!/^[0-9*#]{2,182}$/.test(code)) return text('Code must be digits, * and # only, e.g. *384*1234#.', 400);
+      return done(request, dialInOutcome(await source.dialIn.dial(phoneNumber, code)));
+    }
+    const sessionId = form.get('sessionId') ?? '';
+    const input = (form.get('input') ?? '').trim();
+    if (!/^[\w-]{1,100}$/.test(sessionId)) return text('sessionId is missing.', 400);
+    if (input === '') return text('Type a reply first.', 400);
+    return done(request, dialInOutcome(await source.dialIn.reply(sessionId, input)));
+  } catch (error) {
+    if (error instanceof TypeError) return text(`${error.message}.`, 400);
+    throw error;
+  }
 }

@@ -1,6 +1,12 @@
 import type { FakeMessage } from '../fake-outbox.js';
 import { escapeHtml as e } from './escape-html.js';
-import type { FakeInboxSource, FakeInboxUssdSession, FakeInboxWebhook } from './fake-inbox-source.js';
+import type {
+  FakeInboxDialIn,
+  FakeInboxDialInSession,
+  FakeInboxSource,
+  FakeInboxUssdSession,
+  FakeInboxWebhook,
+} from './fake-inbox-source.js';
 
 const channelNames: Readonly<Record<FakeMessage['channel'], string>> = {
   sms: 'SMS',
@@ -76,14 +82,14 @@ function ussdSection(sessions: readonly FakeInboxUssdSession[], now: number): st
       const label = idOf('ussd', session.phoneNumber);
       const actions =
         session.status === 'pending' && !expired
-          ? `<form method="post" action="/__inbox/ussd/dial" class="dial">
+          ? `<form method="post" action="/__inbox/ussd/dial" class="dial" data-focus-after="${label}">
 <input type="hidden" name="phoneNumber" value="${e(session.phoneNumber)}">
 <button type="submit" name="outcome" value="success" id="${label}-dial" aria-describedby="${label}">Dial and enter the OTP</button>
 <button type="submit" name="outcome" value="failed" class="secondary" id="${label}-fail" aria-describedby="${label}">Enter a wrong OTP</button>
 </form>`
           : '';
       return `<li class="session">
-<p id="${label}">${e(session.phoneNumber)}: dial <strong class="ussd-code">${e(session.ussdCode)}</strong>, enter <strong class="code">${e(session.otp)}</strong></p>
+<p id="${label}" tabindex="-1">${e(session.phoneNumber)}: dial <strong class="ussd-code">${e(session.ussdCode)}</strong>, enter <strong class="code">${e(session.otp)}</strong></p>
 <p class="meta status-${expired ? 'expired' : e(session.status)}">${e(status)} · expires ${time(session.expiresAt)}</p>
 ${actions}
 </li>`;
@@ -102,14 +108,91 @@ const outcomeNames: Readonly<Record<FakeInboxWebhook['outcome'], string>> = {
   'not-sent': 'not sent: the fake has no webhook URL',
 };
 
-function webhooksSection(webhooks: readonly FakeInboxWebhook[]): string {
+/** What each state of a dial-in session means, for its line and for the announcement after a dial or reply. */
+const dialInStates: Readonly<Record<FakeInboxDialInSession['state'], string>> = {
+  open: 'waiting for a reply',
+  ended: 'ended by the application',
+  'http-error': 'ended: the application answered an HTTP error',
+  malformed: 'ended: the answer began with neither CON nor END',
+  unreachable: 'ended: the callback URL did not answer',
+  expired: 'expired',
+};
+
+/** What the page announces once a dial or a reply is answered. */
+export function dialInOutcome(session: FakeInboxDialInSession): string {
+  const state = dialInStates[session.state];
+  return `${state[0]!.toUpperCase()}${state.slice(1)}.${session.screen === '' ? '' : ` Screen: ${session.screen}`}`;
+}
+
+/**
+ * The dial form: outside the content the page swaps on each change, so what the developer types stays. Its
+ * result line shows how the application answered (the script writes it; without the script the page reloads).
+ */
+function dialForm(dialIn: FakeInboxDialIn): string {
+  return `<section aria-labelledby="dial-heading">
+<h2 id="dial-heading">Dial</h2>
+<form method="post" action="/__inbox/ussd/dial-in" class="dial dial-in">
+<p class="field"><label for="dial-phone">Phone number</label>
+<input id="dial-phone" name="phoneNumber" type="tel" autocomplete="off" required placeholder="+254711000001" aria-describedby="dial-phone-hint">
+<span id="dial-phone-hint" class="hint">The phone that dials, with + and its country code: the number the flow is for.</span></p>
+<p class="field"><label for="dial-code">Code</label>
+<input id="dial-code" name="code" type="text" autocomplete="off" required value="${e(dialIn.serviceCode)}" aria-describedby="dial-code-hint">
+<span id="dial-code-hint" class="hint">The service code ${e(dialIn.serviceCode)}, or the code a dial-in flow gave, its reference before the # (${e(dialIn.serviceCode.slice(0, -1))}*583921#).</span></p>
+<p class="actions"><button type="submit" id="dial-submit">Dial</button></p>
+<p class="result" id="dial-result"></p>
+</form>
+</section>`;
+}
+
+function dialInSection(dialIn: FakeInboxDialIn): string {
+  const callbackUrl = dialIn.callbackUrl();
+  const rows = dialIn
+    .sessions()
+    .map((session) => {
+      const label = idOf('session', session.sessionId);
+      const reply =
+        session.state === 'open'
+          ? `<form method="post" action="/__inbox/ussd/reply" class="dial" data-focus-after="${label}">
+<input type="hidden" name="sessionId" value="${e(session.sessionId)}">
+<p class="field"><label for="${label}-input">Reply</label>
+<input id="${label}-input" name="input" type="text" autocomplete="off" required aria-describedby="${label}"></p>
+<p class="actions"><button type="submit" id="${label}-send">Send</button></p>
+<p class="result" id="${label}-result"></p>
+</form>`
+          : '';
+      const typed =
+        session.inputs.length === 0
+          ? ''
+          : ` · typed ${session.inputs.map((input) => `<code>${e(input)}</code>`).join(', ')}`;
+      return `<li class="session">
+<p id="${label}" tabindex="-1">${e(session.phoneNumber)} dialled <strong class="ussd-code">${e(session.code)}</strong>: <span class="screen">${
+        session.screen === '' ? '(no screen)' : e(session.screen)
+      }</span></p>
+<p class="meta status-${session.state}">${e(dialInStates[session.state])} · ${time(session.at)}${typed}</p>
+${reply}
+</li>`;
+    })
+    .join('\n');
+  const target =
+    callbackUrl === undefined
+      ? '<p class="meta">No callback URL yet: a dial fails until the fake has one (<code>callbackUrl</code>, or <code>--webhook-url</code> of <code>verikit sandbox</code>).</p>'
+      : `<p class="meta">Sessions are posted to <code>${e(shownUrl(callbackUrl))}</code>.</p>`;
+  return `<section aria-labelledby="dial-in-heading">
+<h2 id="dial-in-heading">USSD sessions</h2>
+${target}
+${rows === '' ? '<p class="empty">No session yet. Dial above, as the phone would.</p>' : `<ol class="sessions">${rows}</ol>`}
+</section>`;
+}
+
+function webhooksSection(webhooks: readonly FakeInboxWebhook[], title: string | undefined): string {
   const items = webhooks
     .map((webhook) => {
       const attempts = webhook.attempts
         .map((attempt) => {
           const answer = attempt.status === undefined ? (attempt.error ?? 'no answer') : `HTTP ${attempt.status}`;
           const next = attempt.retryInMs === undefined ? '' : `, retry in ${Math.ceil(attempt.retryInMs / 1000)} s`;
-          return `<li>Attempt ${attempt.attempt} ${time(attempt.at)}: ${e(answer)}${next}</li>`;
+          const said = attempt.answer === undefined ? '' : ` <q class="answer">${e(attempt.answer)}</q>`;
+          return `<li>Attempt ${attempt.attempt} ${time(attempt.at)}: ${e(answer)}${said}${next}</li>`;
         })
         .join('');
       return `<li class="webhook">
@@ -122,8 +205,8 @@ ${attempts === '' ? '' : `<ol class="attempts">${attempts}</ol>`}
     })
     .join('\n');
   return `<section aria-labelledby="webhooks-heading">
-<h2 id="webhooks-heading">Webhooks</h2>
-${items === '' ? '<p class="empty">No webhook sent yet.</p>' : `<ol class="webhooks">${items}</ol>`}
+<h2 id="webhooks-heading">${e(title ?? 'Webhooks')}</h2>
+${items === '' ? `<p class="empty">${title === undefined ? 'No webhook' : 'Nothing'} sent yet.</p>` : `<ol class="webhooks">${items}</ol>`}
 </section>`;
 }
 
@@ -133,12 +216,15 @@ ${items === '' ? '<p class="empty">No webhook sent yet.</p>' : `<ol class="webho
  */
 export function renderInboxMain(source: FakeInboxSource, now = Date.now()): string {
   const sessions = source.ussdSessions?.();
-  // With sessions shown on their own, USSD prompts are not messages.
+  // With sessions shown on their own, USSD prompts and screens are not messages.
   const messages =
-    sessions === undefined ? source.outbox.messages : source.outbox.messages.filter((m) => m.channel !== 'ussd');
+    sessions === undefined && source.dialIn === undefined
+      ? source.outbox.messages
+      : source.outbox.messages.filter((m) => m.channel !== 'ussd');
   const parts = [messagesSection(messages)];
   if (sessions !== undefined) parts.push(ussdSection(sessions, now));
-  if (source.webhooks !== undefined) parts.push(webhooksSection(source.webhooks()));
+  if (source.dialIn !== undefined) parts.push(dialInSection(source.dialIn));
+  if (source.webhooks !== undefined) parts.push(webhooksSection(source.webhooks(), source.webhooksTitle));
   return `<div id="inbox-content" data-messages="${messages.length}">\n${parts.join('\n')}\n</div>`;
 }
 
@@ -159,7 +245,7 @@ export function renderInboxPage(source: FakeInboxSource, url: string): string {
 <p>What the phones received from the ${e(source.name)} fake at <code>${e(url)}</code>. <span id="live" class="live">Reload for new messages.</span></p>
 </header>
 <main id="inbox">
-${renderInboxMain(source)}
+${source.dialIn === undefined ? '' : `${dialForm(source.dialIn)}\n`}${renderInboxMain(source)}
 </main>
 <div id="announcer" class="visually-hidden" role="status" aria-live="polite"></div>
 </body>
