@@ -99,7 +99,8 @@ describe.skipIf(skip)("the Africa's Talking sandbox inbox in a browser", () => {
     await page.getByRole('button', { name: 'Dial', exact: true }).press('Enter');
     const reply = page.getByRole('textbox', { name: 'Reply' });
     await expect.poll(() => reply.count()).toBe(1);
-    expect(await page.locator('#dial-result').textContent()).toMatch(/^Waiting for a reply\. Screen: /);
+    // The session line (live, over the page's stream) and the dial's own answer come by two paths: wait for both.
+    await expect.poll(() => page.locator('#dial-result').textContent()).toMatch(/^Waiting for a reply\. Screen: /);
     // From the Dial button, the reply field is the next stop.
     expect(await focusedId()).toBe('dial-submit');
     await page.keyboard.press('Tab');
@@ -110,7 +111,7 @@ describe.skipIf(skip)("the Africa's Talking sandbox inbox in a browser", () => {
     await expect.poll(() => reply.count()).toBe(0);
     // The reply field is gone with its session's end: focus goes to the session's line, not to the page's top.
     await expect.poll(focusedId).toMatch(/^session-ATUid/);
-    expect(await page.locator('#announcer').textContent()).toMatch(/^Ended by the application\. Screen: /);
+    await expect.poll(() => page.locator('#announcer').textContent()).toMatch(/^Ended by the application\. Screen: /);
     expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
     if (process.env.AT_INBOX_SCREENSHOT !== undefined) {
       // For docs/sandbox.md: a session waiting for its reply beside those done.
