@@ -214,19 +214,7 @@ export class RedisFlowStore implements FlowStore {
     call?: StoreCall,
   ): Promise<boolean> {
     const ttl = redisTtl(ttlMs);
-    const payload = encodeRecord(record, ttl);
-    const reply = await this.#call(
-      'write a flow',
-      (client) =>
-        compareAndSetScript.run(client, this.redisKey(flowRecordKey(record.id)), [
-          String(expectedVersion),
-          payload,
-          ttl === undefined ? '' : String(ttl),
-        ]),
-      true,
-      call,
-    );
-    return reply === 1;
+    return (await this.#compareAndSet(record, expectedVersion, ttl, encodeRecord(record, ttl), [], call)) === 1;
   }
 
   /**
@@ -243,21 +231,60 @@ export class RedisFlowStore implements FlowStore {
   ): Promise<boolean> {
     const ttl = redisTtl(ttlMs);
     const { envelope, message } = encodeCommit(record, ttl, publish.view);
-    const reply = await this.#call(
+    const mode = publish.sharded ? 'sharded' : 'classic';
+    return (
+      (await this.#compareAndSet(record, expectedVersion, ttl, envelope, [publish.channel, message, mode], call)) === 1
+    );
+  }
+
+  /**
+   * {@link compareAndSetFlow} unless anybody follows `channel` on this server (a subscriber of the channel, `SSUBSCRIBE`
+   * when `sharded`; for a classic channel, any pattern subscriber too), asked in the same script: `written` (the record
+   * only, nothing published), `conflict` (the version differs), or `followed` (nothing written: send the write again
+   * with the view, {@link compareAndSetAndPublish}). How a `RedisChangeBus` made with this store commits a change of a
+   * flow nobody follows without serializing or sending its view (docs/decisions/1400-no-view-for-a-flow-nobody-follows.md).
+   */
+  async compareAndSetUnlessFollowed(
+    record: FlowRecord,
+    expectedVersion: number,
+    ttlMs: number,
+    followers: { channel: string; sharded: boolean },
+    call?: StoreCall,
+  ): Promise<'written' | 'conflict' | 'followed'> {
+    const ttl = redisTtl(ttlMs);
+    const mode = followers.sharded ? 'sharded' : 'classic';
+    const reply = await this.#compareAndSet(
+      record,
+      expectedVersion,
+      ttl,
+      encodeRecord(record, ttl),
+      [followers.channel, '', mode],
+      call,
+    );
+    return reply === 1 ? 'written' : reply === 2 ? 'followed' : 'conflict';
+  }
+
+  /** The compare-and-set script on `record`'s key with `envelope`, and the channel's arguments (lua-script.ts). */
+  #compareAndSet(
+    record: FlowRecord,
+    expectedVersion: number,
+    ttl: number | undefined,
+    envelope: string,
+    channel: string[],
+    call: StoreCall | undefined,
+  ): Promise<unknown> {
+    return this.#call(
       'write a flow',
       (client) =>
         compareAndSetScript.run(client, this.redisKey(flowRecordKey(record.id)), [
           String(expectedVersion),
           envelope,
           ttl === undefined ? '' : String(ttl),
-          publish.channel,
-          message,
-          publish.sharded ? 'sharded' : 'classic',
+          ...channel,
         ]),
       true,
       call,
     );
-    return reply === 1;
   }
 
   async getRoute(key: string, call?: StoreCall): Promise<string | undefined> {
