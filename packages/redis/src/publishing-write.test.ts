@@ -1,10 +1,11 @@
 import { createVerikit, EventNotAllowedError, type FlowRecord, type FlowView } from '@verikit/core';
 import { createTestProviderV1, freshPhoneNumber } from '@verikit/testing';
+import { createClient } from 'redis';
 import { describe, expect, it } from 'vitest';
 import { redisInstanceSuite, scriptedInstance } from './redis-bus.fixtures.js';
 import { createRedisChangeBus, type RedisChangeBusOptions } from './redis-change-bus.js';
 import { createRedisStore } from './redis-flow-store.js';
-import { redisSkipReason, redisUrl } from './redis-test-env.fixtures.js';
+import { PrivateRedis, redisServerSkipReason, redisSkipReason, redisUrl } from './redis-test-env.fixtures.js';
 
 const skipReason = await redisSkipReason('@verikit/redis publishing writes');
 const secret = 'redis-publishing-write-secret-0123456789';
@@ -244,3 +245,53 @@ describe.skipIf(skipReason !== undefined)('a Redis change bus on one node: no vi
     }
   });
 });
+
+const serverMissing = await redisServerSkipReason('@verikit/redis publishing writes under an ACL');
+
+describe.skipIf(serverMissing !== undefined)(
+  'a Redis user that may publish but not ask PUBSUB (a private server)',
+  () => {
+    it('commits every change with its view once Redis refused the question, and says so once', async () => {
+      const redis = await PrivateRedis.start();
+      const admin = createClient({ url: redis.url });
+      await admin.connect();
+      const warnings: string[] = [];
+      try {
+        await admin.sendCommand([
+          'ACL',
+          'SETUSER',
+          'app',
+          'on',
+          '>app-password',
+          '~*',
+          '&*',
+          '+@all',
+          '-pubsub|numsub',
+        ]);
+        const url = redis.url.replace('redis://', 'redis://app:app-password@');
+        const store = createRedisStore({ url, namespace: 'acl' });
+        const warn = (event: string) => warnings.push(event);
+        const changeBus = createRedisChangeBus({ store, logger: { debug() {}, info() {}, warn, error() {} } });
+        try {
+          const { verikit, scripts } = scriptedInstance({ stores: [], buses: [] }, store, changeBus, secret);
+          const flow = await verikit.start({ kind: 'phone', phoneNumber: freshPhoneNumber() });
+          scripts.length = 0;
+          const last = await verikit.send(flow.id, { type: 'submit-code', code: '000000' });
+          // The flow's start was refused the question (the recorder sees answers only) and sent again with the view.
+          expect(scripts).toEqual([
+            { view: true, reply: 1 },
+            { view: true, reply: 1 },
+          ]);
+          expect((await store.getFlow(flow.id))?.version).toBe(last.version);
+          expect(warnings).toEqual(['verikit.redis.followers.unasked']);
+        } finally {
+          await changeBus.close();
+          await store.close();
+        }
+      } finally {
+        admin.destroy();
+        await redis.dispose();
+      }
+    });
+  },
+);

@@ -117,7 +117,7 @@ export class RedisChangeBus implements FlowChangeBus {
   readonly #subscriptions = new Map<string, Subscription>();
   readonly #onMessage = (message: string, channel: string): void => this.#receive(message, channel);
   /** Whether a commit may leave its view out when Redis says nobody follows the flow. */
-  readonly #askFollowers: boolean;
+  #askFollowers: boolean;
   /**
    * Flows the compare-and-set script found followed, with when to ask again: their commits carry the view at once.
    * A hint only: a flow missing here is asked about in the script itself.
@@ -226,8 +226,9 @@ export class RedisChangeBus implements FlowChangeBus {
             call,
           )
           .then((outcome) => {
-            if (outcome !== 'followed') return outcome === 'written';
-            this.#rememberFollowed(view.id);
+            if (outcome === 'written' || outcome === 'conflict') return outcome === 'written';
+            if (outcome === 'followed') this.#rememberFollowed(view.id);
+            else this.#stopAsking();
             return withView(record, expectedVersion, ttlMs, view, call);
           });
       },
@@ -243,6 +244,15 @@ export class RedisChangeBus implements FlowChangeBus {
     if (until > Date.now()) return true;
     this.#followed.delete(flowId);
     return false;
+  }
+
+  /** Redis refused `PUBSUB` to this user (an ACL): every commit carries its view from now on, as before 1400. */
+  #stopAsking(): void {
+    if (!this.#askFollowers) return;
+    this.#askFollowers = false;
+    this.#logger.warn('verikit.redis.followers.unasked', {
+      error: 'the Redis user may not run PUBSUB NUMSUB in a script: every change is published',
+    });
   }
 
   #rememberFollowed(flowId: string): void {
