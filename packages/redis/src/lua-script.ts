@@ -40,6 +40,12 @@ export class LuaScript {
  * With ARGV[4] (a channel) and ARGV[5] (a message), a write also publishes the message on the channel, with
  * `SPUBLISH` when ARGV[6] is `sharded`: a change and its publication are one command, never one without the other
  * (docs/decisions/1200-one-script-per-commit.md).
+ * With a channel and an empty ARGV[5] (no message), the script first asks this server whether anybody follows the
+ * channel (`PUBSUB NUMSUB`, or `PUBSUB SHARDNUMSUB` when sharded; any pattern subscription counts as a follower of
+ * a classic channel): if so it writes nothing and returns 2, and the caller sends the same write again with the
+ * view; if not it writes the record only. Publishing to nobody and not publishing are the same, and a script is
+ * atomic: a follower that subscribed before its read either counted here or read this write
+ * (docs/decisions/1400-no-view-for-a-flow-nobody-follows.md).
  *
  * The version is read from the front of the envelope when the record was written by this package
  * (`{"value":{"version":n,` — see `encodeRecord`), and by decoding the JSON otherwise.
@@ -62,12 +68,21 @@ end
 if version ~= tonumber(ARGV[1]) then
   return 0
 end
+if ARGV[5] == '' then
+  if ARGV[6] == 'sharded' then
+    if redis.call('PUBSUB', 'SHARDNUMSUB', ARGV[4])[2] > 0 then
+      return 2
+    end
+  elseif redis.call('PUBSUB', 'NUMSUB', ARGV[4])[2] > 0 or redis.call('PUBSUB', 'NUMPAT') > 0 then
+    return 2
+  end
+end
 if ARGV[3] == '' then
   redis.call('SET', KEYS[1], ARGV[2])
 else
   redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
 end
-if ARGV[4] then
+if ARGV[4] and ARGV[5] ~= '' then
   redis.call(ARGV[6] == 'sharded' and 'SPUBLISH' or 'PUBLISH', ARGV[4], ARGV[5])
 end
 return 1

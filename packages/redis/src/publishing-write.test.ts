@@ -1,10 +1,11 @@
 import { createVerikit, EventNotAllowedError, type FlowRecord, type FlowView } from '@verikit/core';
 import { createTestProviderV1, freshPhoneNumber } from '@verikit/testing';
+import { createClient } from 'redis';
 import { describe, expect, it } from 'vitest';
-import { redisInstanceSuite } from './redis-bus.fixtures.js';
-import { createRedisChangeBus } from './redis-change-bus.js';
+import { redisInstanceSuite, scriptedInstance } from './redis-bus.fixtures.js';
+import { createRedisChangeBus, type RedisChangeBusOptions } from './redis-change-bus.js';
 import { createRedisStore } from './redis-flow-store.js';
-import { redisSkipReason, redisUrl } from './redis-test-env.fixtures.js';
+import { PrivateRedis, redisServerSkipReason, redisSkipReason, redisUrl } from './redis-test-env.fixtures.js';
 
 const skipReason = await redisSkipReason('@verikit/redis publishing writes');
 const secret = 'redis-publishing-write-secret-0123456789';
@@ -117,3 +118,180 @@ describe.skipIf(skipReason !== undefined)('a Redis change bus made with the stor
     }
   });
 });
+
+describe.skipIf(skipReason !== undefined)('a Redis change bus on one node: no view for a flow nobody follows', () => {
+  const { namespace, stores, buses, raw } = redisInstanceSuite('unfollowed');
+
+  /** One app instance; `scripts` lists each compare-and-set it sent: with the view or not, and Redis's answer. */
+  function instance(options: Omit<RedisChangeBusOptions, 'store'> = {}) {
+    const store = createRedisStore({ url: redisUrl, namespace });
+    return scriptedInstance({ stores, buses }, store, createRedisChangeBus({ store, ...options }), secret);
+  }
+
+  /** A raw connection subscribed to `channel` (`how`: the command); `heard`: the versions it received. */
+  async function follower(how: 'subscribe' | 'sSubscribe' | 'pSubscribe', channel: string) {
+    const client = raw().duplicate();
+    await client.connect();
+    const heard: number[] = [];
+    await client[how](channel, (message: string) => {
+      heard.push((JSON.parse(message) as FlowView).version);
+    });
+    return { heard, quit: () => client.quit() };
+  }
+
+  it('commits a flow nobody follows without its view, and publishes once another connection subscribes', async () => {
+    const a = instance({ followedHintMs: 0 });
+    const flow = await a.verikit.start({ kind: 'phone', phoneNumber: freshPhoneNumber() });
+    a.scripts.length = 0;
+    const wrong = await a.verikit.send(flow.id, { type: 'submit-code', code: '000000' });
+    // Two commits (submitted, checked), each one script without the view, written at once.
+    expect(a.scripts).toEqual([
+      { view: false, reply: 1 },
+      { view: false, reply: 1 },
+    ]);
+    expect((await a.store.getFlow(flow.id))?.version).toBe(wrong.version);
+    const { heard, quit } = await follower('subscribe', a.changeBus.channelOf(flow.id));
+    try {
+      a.scripts.length = 0;
+      const next = await a.verikit.send(flow.id, { type: 'submit-code', code: '000000' });
+      // Followed: the script wrote nothing and said so (2); the same write went again with the view.
+      expect(a.scripts).toEqual([
+        { view: false, reply: 2 },
+        { view: true, reply: 1 },
+        { view: false, reply: 2 },
+        { view: true, reply: 1 },
+      ]);
+      await expect.poll(() => heard).toEqual([next.version - 1, next.version]);
+    } finally {
+      await quit();
+    }
+  });
+
+  it('remembers a flow found followed for followedHintMs: its next commits carry the view at once', async () => {
+    const a = instance();
+    const flow = await a.verikit.start({ kind: 'phone', phoneNumber: freshPhoneNumber() });
+    const { heard, quit } = await follower('subscribe', a.changeBus.channelOf(flow.id));
+    try {
+      a.scripts.length = 0;
+      const last = await a.verikit.send(flow.id, { type: 'submit-code', code: '000000' });
+      expect(a.scripts).toEqual([
+        { view: false, reply: 2 },
+        { view: true, reply: 1 },
+        { view: true, reply: 1 },
+      ]);
+      await expect.poll(() => heard).toEqual([last.version - 1, last.version]);
+    } finally {
+      await quit();
+    }
+  });
+
+  it('sends the view at once for a flow with a listener on this instance', async () => {
+    const a = instance({ followedHintMs: 0 });
+    const flow = await a.verikit.start({ kind: 'phone', phoneNumber: freshPhoneNumber() });
+    const local: number[] = [];
+    const unsubscribe = a.verikit.subscribe(flow.id, (view) => local.push(view.version));
+    await a.verikit.subscribed(flow.id);
+    a.scripts.length = 0;
+    const last = await a.verikit.send(flow.id, { type: 'submit-code', code: '000000' });
+    unsubscribe();
+    expect(a.scripts).toEqual([
+      { view: true, reply: 1 },
+      { view: true, reply: 1 },
+    ]);
+    expect(local).toEqual([last.version - 1, last.version]);
+  });
+
+  it('publishes every change while a pattern subscription exists on the server (PUBSUB NUMSUB does not count it)', async () => {
+    const a = instance({ followedHintMs: 0 });
+    const flow = await a.verikit.start({ kind: 'phone', phoneNumber: freshPhoneNumber() });
+    const { heard, quit } = await follower('pSubscribe', `${a.changeBus.channelOf('')}*`);
+    try {
+      const last = await a.verikit.send(flow.id, { type: 'submit-code', code: '000000' });
+      await expect.poll(() => heard).toEqual([last.version - 1, last.version]);
+    } finally {
+      await quit();
+    }
+  });
+
+  it('with sharded pub/sub on one node, asks PUBSUB SHARDNUMSUB', async () => {
+    const a = instance({ pubSub: 'sharded', followedHintMs: 0 });
+    const flow = await a.verikit.start({ kind: 'phone', phoneNumber: freshPhoneNumber() });
+    a.scripts.length = 0;
+    await a.verikit.send(flow.id, { type: 'submit-code', code: '000000' });
+    expect(a.scripts.map((script) => script.reply)).toEqual([1, 1]);
+    const { heard, quit } = await follower('sSubscribe', a.changeBus.channelOf(flow.id));
+    try {
+      a.scripts.length = 0;
+      const last = await a.verikit.send(flow.id, { type: 'submit-code', code: '000000' });
+      expect(a.scripts.map((script) => script.reply)).toEqual([2, 1, 2, 1]);
+      await expect.poll(() => heard).toEqual([last.version - 1, last.version]);
+    } finally {
+      await quit();
+    }
+  });
+
+  it('sends the view with every commit with publishEveryChange, and by default with a subscriber connection of its own', async () => {
+    const every = instance({ publishEveryChange: true });
+    const given = raw().duplicate();
+    const own = instance({ subscriber: given as never });
+    for (const each of [every, own]) {
+      const flow = await each.verikit.start({ kind: 'phone', phoneNumber: freshPhoneNumber() });
+      each.scripts.length = 0;
+      await each.verikit.send(flow.id, { type: 'submit-code', code: '000000' });
+      expect(each.scripts).toEqual([
+        { view: true, reply: 1 },
+        { view: true, reply: 1 },
+      ]);
+    }
+  });
+});
+
+const serverMissing = await redisServerSkipReason('@verikit/redis publishing writes under an ACL');
+
+describe.skipIf(serverMissing !== undefined)(
+  'a Redis user that may publish but not ask PUBSUB (a private server)',
+  () => {
+    it('commits every change with its view once Redis refused the question, and says so once', async () => {
+      const redis = await PrivateRedis.start();
+      const admin = createClient({ url: redis.url });
+      await admin.connect();
+      const warnings: string[] = [];
+      try {
+        await admin.sendCommand([
+          'ACL',
+          'SETUSER',
+          'app',
+          'on',
+          '>app-password',
+          '~*',
+          '&*',
+          '+@all',
+          '-pubsub|numsub',
+        ]);
+        const url = redis.url.replace('redis://', 'redis://app:app-password@');
+        const store = createRedisStore({ url, namespace: 'acl' });
+        const warn = (event: string) => warnings.push(event);
+        const changeBus = createRedisChangeBus({ store, logger: { debug() {}, info() {}, warn, error() {} } });
+        try {
+          const { verikit, scripts } = scriptedInstance({ stores: [], buses: [] }, store, changeBus, secret);
+          const flow = await verikit.start({ kind: 'phone', phoneNumber: freshPhoneNumber() });
+          scripts.length = 0;
+          const last = await verikit.send(flow.id, { type: 'submit-code', code: '000000' });
+          // The flow's start was refused the question (the recorder sees answers only) and sent again with the view.
+          expect(scripts).toEqual([
+            { view: true, reply: 1 },
+            { view: true, reply: 1 },
+          ]);
+          expect((await store.getFlow(flow.id))?.version).toBe(last.version);
+          expect(warnings).toEqual(['verikit.redis.followers.unasked']);
+        } finally {
+          await changeBus.close();
+          await store.close();
+        }
+      } finally {
+        admin.destroy();
+        await redis.dispose();
+      }
+    });
+  },
+);

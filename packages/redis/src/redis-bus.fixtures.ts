@@ -1,4 +1,6 @@
 import { createClient } from '@keyv/redis';
+import { createVerikit } from '@verikit/core';
+import { createTestProviderV1 } from '@verikit/testing';
 import { afterAll, beforeAll } from 'vitest';
 import type { RedisChangeBus } from './redis-change-bus.js';
 import type { RedisFlowStore } from './redis-flow-store.js';
@@ -24,4 +26,46 @@ export function redisInstanceSuite(label: string) {
     await deleteNamespace(namespace);
   });
   return { namespace, stores, buses, raw: () => raw! };
+}
+
+/** One compare-and-set script with a channel that a store sent: with the view or without, and Redis's answer. */
+export interface SentScript {
+  readonly view: boolean;
+  readonly reply: unknown;
+}
+
+/**
+ * Records each compare-and-set script with a channel that `store` sends (`EVALSHA`): whether it carried the view (its
+ * fifth argument, empty when left out) and Redis's answer (1 written, 0 conflict, 2 followed: nothing written).
+ */
+function recordScripts(store: RedisFlowStore): SentScript[] {
+  const scripts: SentScript[] = [];
+  const client = store.client as unknown as {
+    evalSha: (sha: string, options: { arguments: string[] }) => Promise<unknown>;
+  };
+  const evalSha = client.evalSha.bind(client);
+  client.evalSha = async (sha, options) => {
+    const reply = await evalSha(sha, options);
+    if (options.arguments.length === 6) scripts.push({ view: options.arguments[4] !== '', reply });
+    return reply;
+  };
+  return scripts;
+}
+
+/**
+ * An engine on `store` and `changeBus` (kept in `suite`, closed after it) whose compare-and-set scripts are recorded
+ * ({@link recordScripts}); 100 attempts per code, and the send guard out of the way.
+ */
+export function scriptedInstance(
+  suite: { stores: RedisFlowStore[]; buses: RedisChangeBus[] },
+  store: RedisFlowStore,
+  changeBus: RedisChangeBus,
+  secret: string,
+) {
+  suite.stores.push(store);
+  suite.buses.push(changeBus);
+  const scripts = recordScripts(store);
+  const provider = createTestProviderV1();
+  const verikit = createVerikit({ provider, store, changeBus, secret, guard: false, policies: { maxAttempts: 100 } });
+  return { store, changeBus, verikit, scripts };
 }

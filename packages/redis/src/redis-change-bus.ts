@@ -4,10 +4,12 @@ import {
   UsageError,
   type FlowChangeBus,
   type FlowListener,
+  type FlowRecord,
   type FlowStore,
   type FlowView,
   type Logger,
   type PublishingWrite,
+  type StoreCall,
 } from '@verikit/core';
 import { changeChannelPrefix, safeStoreCause } from '@verikit/core/internal';
 import { healerFor, isClusterClient } from './cluster-healer.js';
@@ -53,9 +55,27 @@ export interface RedisChangeBusOptions {
    * 0 turns it off.
    */
   subscribeTimeoutMs?: number;
+  /**
+   * Publish every committed change, even of a flow nobody follows. By default, on one node, a commit of a flow with no
+   * listener on this instance asks Redis in its compare-and-set script whether any instance subscribes to the flow's
+   * channel, and publishes (and serializes) the view only then
+   * (docs/decisions/1400-no-view-for-a-flow-nobody-follows.md). Redis counts the subscribers of the server it runs
+   * on: set this when followers subscribe elsewhere (a replica, a proxy that holds the subscriptions). Default: false
+   * when the bus makes its own subscriber connection (a duplicate of the store's), true when `subscriber` is given.
+   */
+  publishEveryChange?: boolean;
+  /**
+   * How long, after a commit found a flow followed on another instance, the flow's commits carry the view without
+   * asking Redis again (asking costs a second script run when the answer is yes). A hint only: whether a change is
+   * published never depends on it. Default 10000 ms; 0 asks on every commit.
+   */
+  followedHintMs?: number;
 }
 
 const defaultSubscribeTimeoutMs = 5000;
+const defaultFollowedHintMs = 10_000;
+/** Flows remembered as followed; past this, the oldest is forgotten (it is then asked about again). */
+const maxFollowedHints = 10_000;
 /** One connection or SUBSCRIBE attempt; a slower one is retried. */
 const attemptTimeoutMs = 2000;
 
@@ -96,6 +116,14 @@ export class RedisChangeBus implements FlowChangeBus {
   readonly #mode: PubSubMode;
   readonly #subscriptions = new Map<string, Subscription>();
   readonly #onMessage = (message: string, channel: string): void => this.#receive(message, channel);
+  /** Whether a commit may leave its view out when Redis says nobody follows the flow. */
+  #askFollowers: boolean;
+  /**
+   * Flows the compare-and-set script found followed, with when to ask again: their commits carry the view at once.
+   * A hint only: a flow missing here is asked about in the script itself.
+   */
+  readonly #followed = new Map<string, number>();
+  readonly #followedHintMs: number;
   #link: SubscriberLink | undefined;
   #keeper: SubscriptionKeeper | undefined;
   /** Stops listening to the publisher cluster's slot-map changes. */
@@ -121,6 +149,11 @@ export class RedisChangeBus implements FlowChangeBus {
     if (mode !== 'classic' && mode !== 'sharded')
       throw new TypeError("RedisChangeBus pubSub must be 'classic' or 'sharded'");
     this.#mode = mode;
+    this.#askFollowers = !(options.publishEveryChange ?? options.subscriber !== undefined);
+    const followedHintMs = options.followedHintMs ?? defaultFollowedHintMs;
+    if (!Number.isFinite(followedHintMs) || followedHintMs < 0)
+      throw new TypeError('RedisChangeBus followedHintMs must be a number of ms, 0 or more');
+    this.#followedHintMs = followedHintMs;
   }
 
   /** The channel a flow's changes are published on. */
@@ -156,24 +189,77 @@ export class RedisChangeBus implements FlowChangeBus {
    * On one node, the writes of this bus's own store that publish the change in the same script: one command per
    * committed change instead of two (docs/decisions/1200-one-script-per-commit.md). Undefined for another store, and
    * on a cluster, where a script may touch only the slot of its key and a flow's channel has a slot of its own.
+   *
+   * A flow with no listener on this instance is first written without its view, the script asking Redis whether
+   * anybody subscribes to its channel; only if so is the view serialized and the write sent again with it
+   * (docs/decisions/1400-no-view-for-a-flow-nobody-follows.md). Not with `publishEveryChange`.
    */
   publishingWrite(store: FlowStore): PublishingWrite | undefined {
     const own = this.#store;
     if (own === undefined || store !== own || isClusterClient(this.#publisher)) return undefined;
     const sharded = this.#mode === 'sharded';
+    const withView = (
+      record: FlowRecord,
+      expectedVersion: number,
+      ttlMs: number,
+      view: FlowView,
+      call: StoreCall | undefined,
+    ): Promise<boolean> =>
+      own.compareAndSetAndPublish(
+        record,
+        expectedVersion,
+        ttlMs,
+        { channel: this.channelOf(view.id), sharded, view },
+        call,
+      );
     return {
-      compareAndSetAndPublish: (record, expectedVersion, ttlMs, view, call) =>
-        this.#closed
-          ? own.compareAndSetFlow(record, expectedVersion, ttlMs, call)
-          : own.compareAndSetAndPublish(
-              record,
-              expectedVersion,
-              ttlMs,
-              { channel: this.channelOf(view.id), sharded, view },
-              call,
-            ),
+      compareAndSetAndPublish: (record, expectedVersion, ttlMs, view, call) => {
+        if (this.#closed) return own.compareAndSetFlow(record, expectedVersion, ttlMs, call);
+        if (!this.#askFollowers || this.#subscriptions.has(view.id) || this.#knownFollowed(view.id))
+          return withView(record, expectedVersion, ttlMs, view, call);
+        return own
+          .compareAndSetUnlessFollowed(
+            record,
+            expectedVersion,
+            ttlMs,
+            { channel: this.channelOf(view.id), sharded },
+            call,
+          )
+          .then((outcome) => {
+            if (outcome === 'written' || outcome === 'conflict') return outcome === 'written';
+            if (outcome === 'followed') this.#rememberFollowed(view.id);
+            else this.#stopAsking();
+            return withView(record, expectedVersion, ttlMs, view, call);
+          });
+      },
       deliverLocally: (view) => this.#deliver(view),
     };
+  }
+
+  /** Whether a recent commit of the flow found it followed (a hint: correctness comes from the script). */
+  #knownFollowed(flowId: string): boolean {
+    if (this.#followed.size === 0) return false;
+    const until = this.#followed.get(flowId);
+    if (until === undefined) return false;
+    if (until > Date.now()) return true;
+    this.#followed.delete(flowId);
+    return false;
+  }
+
+  /** Redis refused `PUBSUB` to this user (an ACL): every commit carries its view from now on, as before 1400. */
+  #stopAsking(): void {
+    if (!this.#askFollowers) return;
+    this.#askFollowers = false;
+    this.#logger.warn('verikit.redis.followers.unasked', {
+      error: 'the Redis user may not run PUBSUB NUMSUB in a script: every change is published',
+    });
+  }
+
+  #rememberFollowed(flowId: string): void {
+    if (this.#followedHintMs === 0) return;
+    this.#followed.delete(flowId);
+    if (this.#followed.size >= maxFollowedHints) this.#followed.delete(this.#followed.keys().next().value!);
+    this.#followed.set(flowId, Date.now() + this.#followedHintMs);
   }
 
   subscribe(flowId: string, listener: FlowListener): () => void {

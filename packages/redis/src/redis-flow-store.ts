@@ -60,6 +60,8 @@ export interface RedisFlowStoreOptions {
 }
 
 const defaultNamespace = 'verikit';
+/** The answer of a compare-and-set whose question Redis refused to run (no write happened). */
+const unasked = Symbol('unasked');
 const defaultConnectTimeoutMs = 2000;
 const defaultCommandTimeoutMs = 5000;
 
@@ -214,19 +216,7 @@ export class RedisFlowStore implements FlowStore {
     call?: StoreCall,
   ): Promise<boolean> {
     const ttl = redisTtl(ttlMs);
-    const payload = encodeRecord(record, ttl);
-    const reply = await this.#call(
-      'write a flow',
-      (client) =>
-        compareAndSetScript.run(client, this.redisKey(flowRecordKey(record.id)), [
-          String(expectedVersion),
-          payload,
-          ttl === undefined ? '' : String(ttl),
-        ]),
-      true,
-      call,
-    );
-    return reply === 1;
+    return (await this.#compareAndSet(record, expectedVersion, ttl, encodeRecord(record, ttl), [], call)) === 1;
   }
 
   /**
@@ -243,21 +233,74 @@ export class RedisFlowStore implements FlowStore {
   ): Promise<boolean> {
     const ttl = redisTtl(ttlMs);
     const { envelope, message } = encodeCommit(record, ttl, publish.view);
-    const reply = await this.#call(
+    const mode = publish.sharded ? 'sharded' : 'classic';
+    return (
+      (await this.#compareAndSet(record, expectedVersion, ttl, envelope, [publish.channel, message, mode], call)) === 1
+    );
+  }
+
+  /**
+   * {@link compareAndSetFlow} unless anybody follows `channel` on this server (a subscriber of the channel, `SSUBSCRIBE`
+   * when `sharded`; for a classic channel, any pattern subscriber too), asked in the same script: `written` (the record
+   * only, nothing published), `conflict` (the version differs), or `followed` (nothing written: send the write again
+   * with the view, {@link compareAndSetAndPublish}), or `unasked` (nothing written: the Redis user's ACL does not allow
+   * `PUBSUB`; send it with the view). How a `RedisChangeBus` made with this store commits a change of a
+   * flow nobody follows without serializing or sending its view (docs/decisions/1400-no-view-for-a-flow-nobody-follows.md).
+   */
+  async compareAndSetUnlessFollowed(
+    record: FlowRecord,
+    expectedVersion: number,
+    ttlMs: number,
+    followers: { channel: string; sharded: boolean },
+    call?: StoreCall,
+  ): Promise<'written' | 'conflict' | 'followed' | 'unasked'> {
+    const ttl = redisTtl(ttlMs);
+    const mode = followers.sharded ? 'sharded' : 'classic';
+    const reply = await this.#compareAndSet(
+      record,
+      expectedVersion,
+      ttl,
+      encodeRecord(record, ttl),
+      [followers.channel, '', mode],
+      call,
+      // A Redis user whose ACL lets it publish but not ask `PUBSUB`: the script stopped before writing anything.
+      (error) => error instanceof Error && /^NOPERM|can't run this command/.test(error.message),
+    );
+    return reply === 1 ? 'written' : reply === 2 ? 'followed' : reply === unasked ? 'unasked' : 'conflict';
+  }
+
+  /**
+   * The compare-and-set script on `record`'s key with `envelope`, and the channel's arguments (lua-script.ts). An error
+   * `refused` accepts is answered as {@link unasked}.
+   */
+  #compareAndSet(
+    record: FlowRecord,
+    expectedVersion: number,
+    ttl: number | undefined,
+    envelope: string,
+    channel: string[],
+    call: StoreCall | undefined,
+    refused?: (error: unknown) => boolean,
+  ): Promise<unknown> {
+    return this.#call(
       'write a flow',
-      (client) =>
-        compareAndSetScript.run(client, this.redisKey(flowRecordKey(record.id)), [
+      (client) => {
+        const sent = compareAndSetScript.run(client, this.redisKey(flowRecordKey(record.id)), [
           String(expectedVersion),
           envelope,
           ttl === undefined ? '' : String(ttl),
-          publish.channel,
-          message,
-          publish.sharded ? 'sharded' : 'classic',
-        ]),
+          ...channel,
+        ]);
+        return refused === undefined
+          ? sent
+          : sent.catch((error: unknown) => {
+              if (refused(error)) return unasked;
+              throw error;
+            });
+      },
       true,
       call,
     );
-    return reply === 1;
   }
 
   async getRoute(key: string, call?: StoreCall): Promise<string | undefined> {
