@@ -32,7 +32,9 @@ export interface FlowChangeBus {
 export interface PublishingWrite {
   /**
    * `store.compareAndSetFlow`, which, when it writes, publishes `view` to the other instances in the same step:
-   * never one without the other. Returns false, writing and publishing nothing, when the version differs.
+   * never a change a follower misses. A bus may leave the publish out when, in that same step, it finds nobody
+   * following the flow (publishing to nobody and not publishing are the same; Redis: decision 1400). Returns false,
+   * writing and publishing nothing, when the version differs.
    */
   compareAndSetAndPublish(
     record: FlowRecord,
