@@ -28,7 +28,7 @@ import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { createVerikit, type FlowPolicies, type FlowView } from '@verikit/core';
 import { createFlowHandler, toNodeHandler } from '@verikit/http';
-import { createTestProviderV1 } from '@verikit/testing';
+import { createTestProviderV1, freshPhoneNumber } from '@verikit/testing';
 import { buildPackages } from './build.js';
 import { BenchChild } from './child.js';
 import { beforeBuildVariable, serve, serverKindVariable, type ServerKind, type ServerReady } from './http-servers.js';
@@ -271,12 +271,15 @@ async function measureCrossInstanceDelay(): Promise<void> {
   const roundTrips: number[] = [];
   try {
     for (let flowIndex = 0; flowIndex < 8; flowIndex += 1) {
-      const phoneNumber = `+23481${String(process.pid % 1000).padStart(3, '0')}${String(flowIndex).padStart(5, '0')}`;
+      // A number of a valid range whatever this process's id (a number built from the pid was invalid for pids
+      // ending in 920–999, and the bench failed in CI at random).
       const started = await fetch(`${a.url}/flows`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ kind: 'phone', phoneNumber }),
+        body: JSON.stringify({ kind: 'phone', phoneNumber: freshPhoneNumber() }),
       });
+      if (started.status !== 201)
+        throw new Error(`starting a flow answered ${started.status}: ${await started.text()}`);
       const flow = (await started.json()) as FlowView & { flowSecret: string };
       const owner = { 'verikit-flow-secret': flow.flowSecret };
       const controller = new AbortController();
@@ -313,9 +316,14 @@ async function measureCrossInstanceDelay(): Promise<void> {
       instance.server.close();
     }
     // The bench's keys go before the connections close (closing a change bus may close its store's client).
-    const client = instances[0]!.store.client as unknown as { sendCommand(args: string[]): Promise<unknown> };
-    let cursor = '0';
-    do {
+    // A store that never connected (the bench failed before its first command) wrote no key, and its client would
+    // only answer "The client is closed", hiding the error that ended the bench.
+    const client = instances[0]!.store.client as unknown as {
+      isOpen: boolean;
+      sendCommand(args: string[]): Promise<unknown>;
+    };
+    let cursor = client.isOpen ? '0' : undefined;
+    while (cursor !== undefined) {
       const [nextCursor, keys] = (await client.sendCommand([
         'SCAN',
         cursor,
@@ -325,8 +333,8 @@ async function measureCrossInstanceDelay(): Promise<void> {
         '1000',
       ])) as [string, string[]];
       if (keys.length > 0) await client.sendCommand(['UNLINK', ...keys]);
-      cursor = nextCursor;
-    } while (cursor !== '0');
+      cursor = nextCursor === '0' ? undefined : nextCursor;
+    }
     for (const instance of instances) await instance.changeBus.close();
     for (const instance of instances) await instance.store.close();
   }

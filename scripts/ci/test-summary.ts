@@ -1,6 +1,8 @@
-// Reads the JSON report `pnpm test` wrote in CI and prints one closing line, `tests: N passed, N failed, N skipped`:
-// the plain form any reader of a CI log understands, kept as the log's last line since the benches and the package
-// checks print after the tests. A report with failures, or with no test run at all, exits non-zero.
+// Reads the JSON report `pnpm test` wrote in CI and prints one closing line, `N passed, N failed, N skipped`: the
+// plain form any reader of a CI log understands, kept as the log's last line since the benches and the package checks
+// print after the tests. A report with failures, or with no test run at all, exits non-zero. No word stands before
+// the counts: the two CI runs whose line began with `tests:` were read as having run no test (a reader may take
+// `tests N` for node's test runner's count line and find no pass count after it).
 import { readFileSync } from 'node:fs';
 
 /** The counts of vitest's JSON report that the closing line names. */
@@ -14,7 +16,7 @@ export interface VitestReportCounts {
 /** The closing line for a report, and whether the run counts as a pass (at least one test, none failed). */
 export function testSummary(report: VitestReportCounts): { line: string; ok: boolean } {
   const skipped = report.numPendingTests + report.numTodoTests;
-  const line = `tests: ${report.numPassedTests} passed, ${report.numFailedTests} failed, ${skipped} skipped`;
+  const line = `${report.numPassedTests} passed, ${report.numFailedTests} failed, ${skipped} skipped`;
   return { line, ok: report.numFailedTests === 0 && report.numPassedTests > 0 };
 }
 
