@@ -13,6 +13,7 @@ import { toView, type FlowView } from './view.js';
 import type { EngineTelemetry } from '../telemetry/engine-telemetry.js';
 import { lifecycleEventsOf, type LifecycleListeners } from './lifecycle-events.js';
 import type { EventWebhook } from '../outbound/event-webhook.js';
+import { RecentlyCommitted } from './recently-committed.js';
 
 /** What one try of a commit does with the flow it loaded. */
 export interface Decision {
@@ -53,6 +54,9 @@ export const acceptSilently = (): void => {};
 
 const maxCommitAttempts = 25;
 
+/** How many flows' latest records an engine keeps to start their next event from (decision 1430). */
+const recentFlows = 1000;
+
 /** The effects among a transition's actions. */
 export function effectsOf(actions: readonly unknown[]): EffectRequest[] {
   return (actions as Array<{ type: string; params?: unknown }>)
@@ -83,6 +87,8 @@ export class CommitLoop {
   readonly #publishing: PublishingWrite | undefined;
   /** Views that went to the other instances with their write: `publish` hands them to local listeners only. */
   readonly #publishedWithWrite = new WeakSet<FlowView>();
+  /** The latest record of the flows this engine used last: an event starts from it instead of a store read. */
+  readonly #recent = new RecentlyCommitted(recentFlows);
 
   constructor(deps: {
     records: FlowRecords;
@@ -104,7 +110,8 @@ export class CommitLoop {
    * Applies the event `decide` computes, and returns the committed view and the effects to run.
    *
    * `committedHere` is the record this process committed last for the flow (when an effect's result
-   * comes back, the one committed before the call): the first try starts from it instead of reading
+   * comes back, the one committed before the call; without it, the record this engine committed or read last for
+   * the flow, if it is among the last 1,000 it used): the first try starts from it instead of reading
    * the store. Nothing is lost if another instance changed the flow since: the compare-and-set then
    * fails, and the next try reads the store. An event the hint refuses is tried again on a fresh read.
    * `call`: the engine call's share of the store, passed with every command.
@@ -133,9 +140,10 @@ export class CommitLoop {
   ): Promise<Committed> {
     const { records, queue, clock } = this.#deps;
     return queue.run(flowId, async () => {
-      let hint = committedHere;
+      let hint = committedHere ?? this.#recent.get(flowId);
       for (let attempt = 0; attempt < maxCommitAttempts; attempt += 1) {
         const fromHint = hint !== undefined;
+        if (!fromHint) this.#recent.forget(flowId);
         const loaded = hint ?? (await records.load(flowId, call));
         hint = undefined;
         const now = clock.now();
@@ -148,6 +156,7 @@ export class CommitLoop {
           // event is refused. A lost compare-and-set means another instance moved the flow: read again.
           const ticked = current === loaded.snapshot ? loaded : await this.#commitTick(loaded, current, now, call);
           if (ticked === undefined) continue;
+          this.#recent.remember(ticked);
           decision.onRefused(ticked, current, now);
           return { view: toView(current, ticked.record, now), effects: [], loaded: ticked, changed: false };
         }
@@ -165,7 +174,9 @@ export class CommitLoop {
           });
           this.#deps.telemetry.changed(record.kind, current.value as string, view.status);
           await this.publish(view);
-          return { view, effects, loaded: { record, flow: loaded.flow, snapshot: next }, changed: true };
+          const committed = { record, flow: loaded.flow, snapshot: next };
+          this.#recent.remember(committed);
+          return { view, effects, loaded: committed, changed: true };
         }
         // A stale hint is no contention: read again at once.
         if (!fromHint) await new Promise((resolve) => setTimeout(resolve, Math.random() * 2 * (attempt + 1)));

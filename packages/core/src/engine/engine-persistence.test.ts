@@ -1,7 +1,8 @@
 import { createTestProviderV1 } from '@verikit/testing';
 import { ManualClock } from './manual-clock.fixtures.js';
 import { describe, expect, it, vi } from 'vitest';
-import { RecordSchemaError } from '../errors/index.js';
+import { EventNotAllowedError, RecordSchemaError } from '../errors/index.js';
+import type { FlowRecord } from '../store/flow-store.js';
 import { KeyvFlowStore, createMemoryKeyv } from '../store/keyv-flow-store.js';
 import { createVerikit } from './create-verikit.js';
 import { setup, testSecret } from './engine.fixtures.js';
@@ -47,7 +48,7 @@ describe('persistence', () => {
     await expect(verikit.get(id)).rejects.toThrow(/flow not found/);
     expect(clock).toBeDefined();
   });
-  it("an effect's result starts from the record committed before the call: one store read per user action", async () => {
+  it('an event starts from the record this engine committed last: no store read per user action on a flow it used', async () => {
     class CountingStore extends KeyvFlowStore {
       reads = 0;
       override getFlow(id: string) {
@@ -64,14 +65,55 @@ describe('persistence', () => {
     });
     const flow = await verikit.start({ kind: 'phone', phoneNumber: '+2348012345678' });
     expect(store.reads).toBe(0);
-    // submit-code: one read for the submit; the check's answer is committed on top of the record written before it.
+    // submit-code starts from the record the send's answer committed; the check's answer from the one written
+    // before it.
     const view = await verikit.send(flow.id, { type: 'submit-code', code: '000000' });
     expect(view).toMatchObject({ status: 'awaiting-code', attemptsLeft: 4, version: 4 });
-    expect(store.reads).toBe(1);
+    expect((await verikit.send(flow.id, { type: 'submit-code', code: '123456' })).status).toBe('verified');
+    expect(store.reads).toBe(0);
     // An identity send takes the sealed number from the record committed with it: no read either.
     const identity = await verikit.start({ kind: 'identity', idType: 'bvn', number: '12345678901' });
     expect(identity.status).toBe('awaiting-code');
+    expect(store.reads).toBe(0);
+    // A read of the view is always the store's.
+    expect((await verikit.get(flow.id)).status).toBe('verified');
     expect(store.reads).toBe(1);
+  });
+
+  it('an event on a flow another instance changed since is applied to the fresh record: the stale one costs a failed compare-and-set, then one read', async () => {
+    class CountingStore extends KeyvFlowStore {
+      reads = 0;
+      refusedWrites = 0;
+      override getFlow(id: string) {
+        this.reads += 1;
+        return super.getFlow(id);
+      }
+      override async compareAndSetFlow(record: FlowRecord, expectedVersion: number, ttlMs: number) {
+        const written = await super.compareAndSetFlow(record, expectedVersion, ttlMs);
+        if (!written) this.refusedWrites += 1;
+        return written;
+      }
+    }
+    const keyv = createMemoryKeyv();
+    const provider = createTestProviderV1();
+    const clock = new ManualClock();
+    const storeA = new CountingStore(keyv);
+    const a = createVerikit({ provider, secret: testSecret, clock, store: storeA });
+    const b = createVerikit({ provider, secret: testSecret, clock, store: new KeyvFlowStore(keyv) });
+    const flow = await a.start({ kind: 'phone', phoneNumber: '+2348012345678' });
+    expect((await a.send(flow.id, { type: 'submit-code', code: '000000' })).attemptsLeft).toBe(4);
+    expect((await b.send(flow.id, { type: 'submit-code', code: '000000' })).attemptsLeft).toBe(3);
+    // A's latest record says 4 attempts left; the store says 3. A's wrong code is the third one.
+    const third = await a.send(flow.id, { type: 'submit-code', code: '000000' });
+    expect(third).toMatchObject({ status: 'awaiting-code', attemptsLeft: 2, version: 8 });
+    expect(storeA.refusedWrites).toBe(1);
+    expect(storeA.reads).toBe(1);
+    // An event the stale record accepts but the fresh one refuses is refused as the fresh record says.
+    expect((await b.cancel(flow.id)).status).toBe('cancelled');
+    await expect(a.send(flow.id, { type: 'submit-code', code: '123456' })).rejects.toSatisfy(
+      (error) => EventNotAllowedError.isInstance(error) && error.status === 'cancelled',
+    );
+    expect(provider.callsOf('phone.check')).toHaveLength(3);
   });
 
   it('a result whose starting record another instance changed meanwhile is applied to the fresh record, not lost or doubled', async () => {

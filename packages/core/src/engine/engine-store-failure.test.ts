@@ -4,6 +4,7 @@ import Keyv from 'keyv';
 import { describe, expect, it } from 'vitest';
 import { FlowNotFoundError, StoreError } from '../errors/index.js';
 import { KeyvFlowStore } from '../store/keyv-flow-store.js';
+import type { FlowRecord } from '../store/flow-store.js';
 import { createVerikit } from './create-verikit.js';
 import { testSecret } from './engine.fixtures.js';
 
@@ -108,15 +109,20 @@ describe('a failing store', () => {
     expectSafe(written, undefined);
   });
   it('fails the calls queued behind a store failure on the same flow at once, instead of one store timeout each', async () => {
-    // A store that hangs: each read fails after a delay, as a Redis command timeout would.
+    // A store that hangs: each command fails after a delay, as a Redis command timeout would.
     class HangingStore extends KeyvFlowStore {
       hanging = false;
-      reads = 0;
-      override async getFlow(id: string) {
-        if (!this.hanging) return super.getFlow(id);
-        this.reads += 1;
+      calls = 0;
+      async #hang(): Promise<never> {
+        this.calls += 1;
         await new Promise((resolve) => setTimeout(resolve, 30));
-        throw new StoreError('the flow store failed to read: no answer in time');
+        throw new StoreError('the flow store failed: no answer in time');
+      }
+      override async getFlow(id: string) {
+        return this.hanging ? this.#hang() : super.getFlow(id);
+      }
+      override async compareAndSetFlow(record: FlowRecord, expectedVersion: number, ttlMs: number) {
+        return this.hanging ? this.#hang() : super.compareAndSetFlow(record, expectedVersion, ttlMs);
       }
     }
     const store = new HangingStore();
@@ -132,8 +138,9 @@ describe('a failing store', () => {
       expect(StoreError.isInstance(error)).toBe(true);
       expect((error as StoreError).isRetryable).toBe(true);
     }
-    // Only the first call waited for the store; the four queued behind it failed with it.
-    expect(store.reads).toBe(1);
+    // Only the first call waited for the store (its write: it started from the record committed before); the four
+    // queued behind it failed with it.
+    expect(store.calls).toBe(1);
     // The queue is not poisoned: once the store answers, the next call goes through.
     store.hanging = false;
     expect((await verikit.send(id, { type: 'submit-code', code: '123456' })).status).toBe('verified');
