@@ -12,7 +12,10 @@
  *   `ReadableStream` per response through @hono/node-server's `getRequestListener` (not a goal row; it
  *   shows how much of the gap is the Request/ReadableStream adapter rather than verikit);
  * - `verikit`: `createFlowHandler({ verikit })` through `toNodeHandler`, one phone flow in
- *   `awaiting-code`; `GET /flows/:id/stream`; a change is a wrong `submit-code` committed in that process.
+ *   `awaiting-code`; `GET /flows/:id/stream`; a change is one commit in that process, as the bare server's is one
+ *   write: in turn a wrong `submit-code` (the flow goes to `checking`, and the test double holds the provider's
+ *   answer) and the held answer (back to `awaiting-code`). Until 2026-11-27 a change was the whole wrong
+ *   `submit-code`: two commits, so two events to every stream against the bare server's one.
  * This process opens 1,000 raw TCP connections to one server, each a streaming GET, and waits for every
  * first event. Heap per open stream: the server's heap (after `gc()`) with the streams open, minus
  * before, over 1,000. Fan-out: the server stamps the time (`performance.timeOrigin + now()`, one clock
@@ -30,9 +33,9 @@ import { createServer, type Server, type ServerResponse } from 'node:http';
 import { type AddressInfo, connect, type Socket } from 'node:net';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { getRequestListener } from '@hono/node-server';
-import { createVerikit, type FlowView } from '@verikit/core';
+import { createVerikit, type FlowView, type Verikit } from '@verikit/core';
 import { createFlowHandler, toNodeHandler } from '@verikit/http';
-import { createTestProviderV1 } from '@verikit/testing';
+import { createTestProviderV1, type TestProviderV1 } from '@verikit/testing';
 import { buildPackages } from './build.js';
 import { BenchChild } from './child.js';
 import { sized } from './mode.js';
@@ -40,7 +43,7 @@ import { collectGarbage, median, percentile, type SummaryRow } from './summary.j
 
 const childFlag = 'VERIKIT_SSE_BENCH_SERVER';
 const streamCount = sized(1000, 200);
-const changes = sized(40, 6);
+const changes = sized(100, 6);
 const secret = 'bench-secret-bench-secret-bench-secret';
 const headers = {
   'content-type': 'text/event-stream; charset=utf-8',
@@ -101,6 +104,33 @@ async function serveBare(view: FlowView): Promise<{ port: number; change: () => 
   };
 }
 
+/**
+ * The flow handler's change: one commit, in turn a wrong code's submit (the provider's answer held) and that answer;
+ * resolves with the committed version once the engine published it (to every stream first: they subscribed first).
+ */
+function handlerChange(verikit: Verikit, provider: TestProviderV1, flowId: string): () => Promise<number> {
+  let answer: ((result: { valid: boolean }) => void) | undefined;
+  let submitted: Promise<unknown> = Promise.resolve();
+  return async () => {
+    const committed = new Promise<number>((resolve) => {
+      const stop = verikit.subscribe(flowId, (view) => {
+        stop();
+        resolve(view.version);
+      });
+    });
+    if (answer === undefined) {
+      provider.script('phone.check', () => new Promise<{ valid: boolean }>((resolve) => (answer = resolve)));
+      submitted = verikit.send(flowId, { type: 'submit-code', code: '000000' });
+    } else {
+      const release = answer;
+      answer = undefined;
+      release({ valid: false });
+      await submitted;
+    }
+    return committed;
+  };
+}
+
 /** The bare server written with Web streams behind @hono/node-server: see the file comment. */
 async function serveWebStream(view: FlowView): Promise<{ port: number; change: () => number }> {
   const open = new Set<ReadableStreamDefaultController<Uint8Array>>();
@@ -135,8 +165,9 @@ async function serveWebStream(view: FlowView): Promise<{ port: number; change: (
 }
 
 async function serve(kind: Kind): Promise<void> {
+  const provider = createTestProviderV1();
   const verikit = createVerikit({
-    provider: createTestProviderV1(),
+    provider,
     secret,
     policies: { maxAttempts: 100, maxSendsPerHour: 1_000_000 },
   });
@@ -154,7 +185,7 @@ async function serve(kind: Kind): Promise<void> {
     // Every stream of the bench follows one flow from one client: the per-flow and per-client caps are raised.
     const streamLimits = { perClient: 100_000, perFlow: 100_000 };
     port = await listen(createServer(http.toNodeHandler(http.createFlowHandler({ verikit, streamLimits }))));
-    change = async () => (await verikit.send(flow.id, { type: 'submit-code', code: '000000' })).version;
+    change = handlerChange(verikit, provider, flow.id);
   }
   let changeCpu = process.cpuUsage();
   process.on('message', async (message: Command) => {
