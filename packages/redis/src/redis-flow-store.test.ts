@@ -64,6 +64,8 @@ describe.skipIf(skipReason !== undefined)('RedisFlowStore on a real Redis', () =
       expect(await store.compareAndSetFlow(record(id, 3), 1, 60_000)).toBe(false);
       expect(await store.compareAndSetFlow(record(id, 3), 3, 60_000)).toBe(false);
       expect(await store.getFlow(id)).toEqual(record(id, 2));
+      // A record held by an engine (decision 1430) is never written back over a key that expired or was deleted.
+      expect(await store.compareAndSetFlow(record('cas-missing', 3), 2, 60_000)).toBe(false);
       expect(await store.getFlow('cas-missing')).toBeUndefined();
     });
 

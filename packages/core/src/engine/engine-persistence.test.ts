@@ -1,7 +1,7 @@
 import { createTestProviderV1 } from '@verikit/testing';
 import { ManualClock } from './manual-clock.fixtures.js';
 import { describe, expect, it, vi } from 'vitest';
-import { EventNotAllowedError, RecordSchemaError } from '../errors/index.js';
+import { EventNotAllowedError, FlowNotFoundError, RecordSchemaError } from '../errors/index.js';
 import type { FlowRecord } from '../store/flow-store.js';
 import { KeyvFlowStore, createMemoryKeyv } from '../store/keyv-flow-store.js';
 import { createVerikit } from './create-verikit.js';
@@ -114,6 +114,16 @@ describe('persistence', () => {
       (error) => EventNotAllowedError.isInstance(error) && error.status === 'cancelled',
     );
     expect(provider.callsOf('phone.check')).toHaveLength(3);
+  });
+
+  it('a flow whose record left the store (expired, deleted) is not written back from the record held here', async () => {
+    const { verikit, keyv } = setup();
+    const { id } = await verikit.start({ kind: 'phone', phoneNumber: '+2348012345678' });
+    await keyv.delete(`flow:${id}`);
+    await expect(verikit.send(id, { type: 'submit-code', code: '000000' })).rejects.toSatisfy(
+      FlowNotFoundError.isInstance,
+    );
+    expect(await keyv.get(`flow:${id}`)).toBeUndefined();
   });
 
   it('a result whose starting record another instance changed meanwhile is applied to the fresh record, not lost or doubled', async () => {
