@@ -27,7 +27,7 @@ export class RecentlyCommitted {
     if (this.#loaded.size > this.#capacity) this.#loaded.delete(this.#loaded.keys().next().value!);
   }
 
-  /** Forgets the flow: a commit failed, or its record was not found. */
+  /** Forgets the flow: a commit reads the store (what was held was refused, or nothing was), and may find nothing. */
   forget(flowId: string): void {
     this.#loaded.delete(flowId);
   }
