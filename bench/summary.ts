@@ -53,7 +53,7 @@ export function printSummary(rows: readonly SummaryRow[]): void {
     ]),
   ];
   const widths = table[0]!.map((_, column) => Math.max(...table.map((cells) => cells[column]!.length)));
-  console.log('\n# summary (issue 10): each figure beside its baseline measured in the same run');
+  console.log('\n== summary (issue 10): each figure beside its baseline measured in the same run');
   for (const [index, cells] of table.entries()) {
     console.log(cells.map((cell, column) => cell.padEnd(widths[column]!)).join(' | '));
     if (index === 0) console.log(widths.map((width) => '-'.repeat(width)).join('-|-'));
