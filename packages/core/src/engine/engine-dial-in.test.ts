@@ -2,6 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { CapabilityError, InvalidInputError, type ProviderV1 } from '@verikit/provider';
 import { createTestProviderV1 } from '@verikit/testing';
+import { ConflictError } from '../errors/index.js';
+import { KeyvFlowStore } from '../store/keyv-flow-store.js';
+import { dialInReservationKey } from '../store/store-keys.js';
 import { setup } from './engine.fixtures.js';
 
 const victim = '+2348031234567';
@@ -27,8 +30,8 @@ function referenceOf(ussdCode: string | undefined): string {
   return match[1]!;
 }
 
-function dialIn() {
-  const env = setup({ provider: carrier() });
+function dialIn(store?: KeyvFlowStore) {
+  const env = setup({ provider: carrier(), ...(store === undefined ? {} : { store }) });
   /** The carrier reports a dial: one delivery per USSD session, its id the session id. */
   const dial = (phoneNumber: string, reference: string, sessionId = `ATUid_${randomUUID()}`) =>
     env.verikit.receive({ id: `africastalking:ussd:${sessionId}`, event: { type: 'dial-in', phoneNumber, reference } });
@@ -118,6 +121,41 @@ describe('dial-in flow', () => {
     // The 8-digit reference of the open flow, typed from the victim's number, is not the victim flow's.
     expect((await dial(victim, referenceOf(anyone.ussdCode))).flowId).toBe(anyone.id);
     expect((await verikit.get(matched.id)).status).toBe('awaiting-dial');
+  });
+
+  it('a start whose reference another live flow holds draws another: no two live flows share a reference', async () => {
+    // A store on which the first two references drawn are held by other flows.
+    class BusyStore extends KeyvFlowStore {
+      readonly tried: string[] = [];
+      override claim(key: string, ttlMs: number) {
+        if (!key.startsWith('dial-in-reserved:')) return super.claim(key, ttlMs);
+        this.tried.push(key);
+        return this.tried.length <= 2 ? Promise.resolve(false) : super.claim(key, ttlMs);
+      }
+    }
+    const store = new BusyStore();
+    const { verikit, dial } = dialIn(store);
+    const started = await verikit.start({ kind: 'dial-in' });
+    expect(new Set(store.tried).size).toBe(3);
+    const held = (await store.getFlow(started.id))!.context.referenceHash as string;
+    expect(store.tried[2]).toBe(dialInReservationKey(held));
+    // The flow holds its reference while its code lives: a second claim of it is refused.
+    expect(await store.claim(dialInReservationKey(held), 60_000)).toBe(false);
+    expect(await dial(victim, referenceOf(started.ussdCode))).toMatchObject({ outcome: 'applied', flowId: started.id });
+  });
+
+  it('gives up with a retryable ConflictError, writing no flow, when five references drawn are all held', async () => {
+    class FullStore extends KeyvFlowStore {
+      override claim(key: string, ttlMs: number) {
+        return key.startsWith('dial-in-reserved:') ? Promise.resolve(false) : super.claim(key, ttlMs);
+      }
+    }
+    const { verikit, raw } = dialIn(new FullStore());
+    await expect(verikit.start({ kind: 'dial-in', phoneNumber: victim })).rejects.toSatisfy(
+      (error) =>
+        ConflictError.isInstance(error) && error.isRetryable && /no free dial-in reference/.test(error.message),
+    );
+    expect(raw()).not.toContain('verikit:flow:');
   });
 
   it('stores the reference only inside the code shown, and never once the flow ended', async () => {

@@ -1,7 +1,8 @@
 import { parseInput } from '@verikit/provider';
 import { ConflictError } from '../errors/conflict-error.js';
 import { callOptionsOf, type CallOptions } from '../guard/call-options.js';
-import type { EffectMemory, FlowEnvironment } from '../flows/flow-definition.js';
+import type { AnyMachineSnapshot } from 'xstate';
+import type { EffectMemory, FlowDefinition, FlowEnvironment } from '../flows/flow-definition.js';
 import type { StartInput } from '../inputs/inputs.js';
 import { startKeys } from '../ownership/start-keys.js';
 import { DeliveryClaims } from '../inbound/delivery-claims.js';
@@ -76,6 +77,33 @@ async function claimStart(
   return admission.kind === 'admitted' ? () => claims.release(repeatKey, admission.attempt) : undefined;
 }
 
+/** How many machine inputs a start draws before it gives up on finding its reservations free. */
+const maxReservationDraws = 5;
+
+/**
+ * Claims the keys the definition reserves for a new flow (decision 1440), drawing a new machine input while one is
+ * taken; returns the input whose keys it holds. A claim taken by a draw that then loses another key stays until it
+ * lapses (`codeTtlMs`): it names no flow and blocks nothing but that key.
+ */
+async function reserve(
+  deps: StartDeps,
+  definition: FlowDefinition,
+  first: Record<string, unknown>,
+  draw: () => Record<string, unknown>,
+): Promise<Record<string, unknown>> {
+  const { store, policies } = deps.settings;
+  if (definition.reservations === undefined) return first;
+  let candidate = first;
+  for (let draws = 1; ; draws += 1) {
+    const keys = definition.reservations(candidate);
+    const claimed = await Promise.all(keys.map((key) => store.claim(key, policies.codeTtlMs, deps.call)));
+    if (claimed.every(Boolean)) return candidate;
+    if (draws === maxReservationDraws)
+      throw new ConflictError(`no free ${definition.kind} reference after ${maxReservationDraws} draws`);
+    candidate = draw();
+  }
+}
+
 /**
  * `verikit.start`: checks the input and what the provider can do, passes the send guard (for the
  * `client` of `options`) and takes a unit of the recipient's send limit, writes the new flow
@@ -91,7 +119,7 @@ export async function startFlow(deps: StartDeps, rawInput: StartInput, options?:
   const id = generateFlowId();
   const now = settings.clock.now();
   const memory: EffectMemory = {};
-  const machineInput = definition.machineInput(input, { flowId: id, now, memory }, env);
+  let machineInput = definition.machineInput(input, { flowId: id, now, memory }, env);
   const numberKey = definition.sendLimitKey(machineInput, env);
   const { store, policies } = settings;
   // A repeat of a start (same idempotency key), or a start for a number with a live flow of the
@@ -108,18 +136,9 @@ export async function startFlow(deps: StartDeps, rawInput: StartInput, options?:
     release = await claimStart(deps, repeatKey, call);
     if (release === undefined) return awaitRepeat(deps, repeatKey);
   }
-  const [snapshot, actions] = flow.transitions.initial(machineInput);
-  const record: FlowRecord = {
-    schemaVersion: recordSchemaVersion,
-    id,
-    kind: input.kind,
-    version: 1,
-    value: snapshot.value as string,
-    context: snapshot.context as Record<string, unknown>,
-    createdAt: now,
-    updatedAt: now,
-  };
   let written: { view: FlowView; record: FlowRecord } | undefined;
+  let snapshot: AnyMachineSnapshot;
+  let actions: readonly unknown[];
   try {
     if (liveKey !== undefined) {
       const live = await flowAt(deps, liveKey, false);
@@ -128,6 +147,20 @@ export async function startFlow(deps: StartDeps, rawInput: StartInput, options?:
         return live;
       }
     }
+    machineInput = await reserve(deps, definition, machineInput, () =>
+      definition.machineInput(input, { flowId: id, now, memory }, env),
+    );
+    [snapshot, actions] = flow.transitions.initial(machineInput);
+    const record: FlowRecord = {
+      schemaVersion: recordSchemaVersion,
+      id,
+      kind: input.kind,
+      version: 1,
+      value: snapshot.value as string,
+      context: snapshot.context as Record<string, unknown>,
+      createdAt: now,
+      updatedAt: now,
+    };
     await limits.admit(numberKey, machineInput, client, now, call);
     written = await commits.write(record, undefined, snapshot, now, call);
     if (written === undefined) throw new ConflictError('a flow with this id exists already');

@@ -1,5 +1,5 @@
 import { requireCapabilityV1, type DialInEventV1, type ProviderV1 } from '@verikit/provider';
-import { dialInRouteKey } from '../store/store-keys.js';
+import { dialInReservationKey, dialInRouteKey } from '../store/store-keys.js';
 import { generateOtp, type SecretBox } from '../secrets/secrets.js';
 import type { FlowDefinition } from './flow-definition.js';
 import { createDialInMachine } from './dial-in-machine.js';
@@ -52,6 +52,9 @@ export const dialInFlow: FlowDefinition<DialInStart> = {
     context.phoneNumber === undefined || context.mode === 'identify'
       ? `dial-in:flow:${String(context.flowId)}`
       : phoneNumberKey(secrets, context.phoneNumber),
+  // No two live flows share a reference (with the number verified, if any): a start whose reference is taken draws
+  // another (decision 1440).
+  reservations: (input) => [dialInReservationKey(input.referenceHash as string)],
   // Only `cancel` is known (`userEvents`): an expired reference is never renewed, a new flow gets a new one.
   toEvent: (event, { now }) => ({ type: event.type, now }),
   effects: {},

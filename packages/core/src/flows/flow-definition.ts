@@ -93,6 +93,11 @@ export interface FlowDefinition<Input extends ParsedStartInput = ParsedStartInpu
    */
   routes?(previous: AnyMachineSnapshot | undefined, next: AnyMachineSnapshot, env: FlowEnvironment): readonly string[];
   /**
+   * Keys a new flow must hold alone while its code lives (`codeTtlMs`): the engine claims them (set if absent) before
+   * the flow is written, and draws a new `machineInput` while one is taken (a dial-in reference: decision 1440).
+   */
+  reservations?(machineInput: Readonly<Record<string, unknown>>): readonly string[];
+  /**
    * True when a flow that takes a route key from another flow ends that one: the engine applies
    * `{ type: 'superseded' }` to the flow the key pointed to before (USSD: decision 1280).
    */

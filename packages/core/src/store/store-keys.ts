@@ -104,6 +104,11 @@ export function dialInRouteKey(referenceHash: string): string {
   return `dial-in:${referenceHash}`;
 }
 
+/** The claim that keeps a dial-in reference's keyed hash to one live flow (decision 1440). */
+export function dialInReservationKey(referenceHash: string): string {
+  return `dial-in-reserved:${referenceHash}`;
+}
+
 /**
  * The two keys of the event webhook's outbox on a shared store: `due` (event ids by due time) and `tries`
  * (attempts per id). One hash tag, so both live in one Redis Cluster slot and one script may touch both.
