@@ -13,4 +13,5 @@ export * from './store/store-keys.js';
 export { parseFlowId } from './inputs/parse-flow-id.js';
 export { errorCode } from './logging/error-code.js';
 export { systemClock } from './time/clock.js';
+export { RecentlyUsed } from './engine/recently-used.js';
 export { deliveryLeaseMs, receiveOptionsSchema } from './inbound/receive-delivery.js';

@@ -11,7 +11,7 @@ import {
   type PublishingWrite,
   type StoreCall,
 } from '@verikit/core';
-import { changeChannelPrefix, safeStoreCause } from '@verikit/core/internal';
+import { changeChannelPrefix, RecentlyUsed, safeStoreCause } from '@verikit/core/internal';
 import { healerFor, isClusterClient } from './cluster-healer.js';
 import type { RedisFlowStore, RedisFlowStoreClient } from './redis-flow-store.js';
 import { createSubscriberLink, type PubSubClient, type PubSubMode, type SubscriberLink } from './subscriber-link.js';
@@ -122,7 +122,7 @@ export class RedisChangeBus implements FlowChangeBus {
    * Flows the compare-and-set script found followed, with when to ask again: their commits carry the view at once.
    * A hint only: a flow missing here is asked about in the script itself.
    */
-  readonly #followed = new Map<string, number>();
+  readonly #followed = new RecentlyUsed<number>(maxFollowedHints);
   readonly #followedHintMs: number;
   #link: SubscriberLink | undefined;
   #keeper: SubscriptionKeeper | undefined;
@@ -242,7 +242,7 @@ export class RedisChangeBus implements FlowChangeBus {
     const until = this.#followed.get(flowId);
     if (until === undefined) return false;
     if (until > Date.now()) return true;
-    this.#followed.delete(flowId);
+    this.#followed.forget(flowId);
     return false;
   }
 
@@ -257,9 +257,7 @@ export class RedisChangeBus implements FlowChangeBus {
 
   #rememberFollowed(flowId: string): void {
     if (this.#followedHintMs === 0) return;
-    this.#followed.delete(flowId);
-    if (this.#followed.size >= maxFollowedHints) this.#followed.delete(this.#followed.keys().next().value!);
-    this.#followed.set(flowId, Date.now() + this.#followedHintMs);
+    this.#followed.remember(flowId, Date.now() + this.#followedHintMs);
   }
 
   subscribe(flowId: string, listener: FlowListener): () => void {

@@ -13,7 +13,7 @@ import { toView, type FlowView } from './view.js';
 import type { EngineTelemetry } from '../telemetry/engine-telemetry.js';
 import { lifecycleEventsOf, type LifecycleListeners } from './lifecycle-events.js';
 import type { EventWebhook } from '../outbound/event-webhook.js';
-import { RecentlyCommitted } from './recently-committed.js';
+import { RecentlyUsed } from './recently-used.js';
 
 /** What one try of a commit does with the flow it loaded. */
 export interface Decision {
@@ -87,8 +87,12 @@ export class CommitLoop {
   readonly #publishing: PublishingWrite | undefined;
   /** Views that went to the other instances with their write: `publish` hands them to local listeners only. */
   readonly #publishedWithWrite = new WeakSet<FlowView>();
-  /** The latest record of the flows this engine used last: an event starts from it instead of a store read. */
-  readonly #recent = new RecentlyCommitted(recentFlows);
+  /**
+   * The latest record this engine committed or read of the flows it used last: an event starts from it instead of a
+   * store read. A record another instance changed since fails the compare-and-set on its version, and the commit then
+   * reads the store (docs/decisions/1430-start-from-the-record-committed-here.md).
+   */
+  readonly #recent = new RecentlyUsed<Loaded>(recentFlows);
 
   constructor(deps: {
     records: FlowRecords;
@@ -156,7 +160,7 @@ export class CommitLoop {
           // event is refused. A lost compare-and-set means another instance moved the flow: read again.
           const ticked = current === loaded.snapshot ? loaded : await this.#commitTick(loaded, current, now, call);
           if (ticked === undefined) continue;
-          this.#recent.remember(ticked);
+          this.#recent.remember(flowId, ticked);
           decision.onRefused(ticked, current, now);
           return { view: toView(current, ticked.record, now), effects: [], loaded: ticked, changed: false };
         }
@@ -175,7 +179,7 @@ export class CommitLoop {
           this.#deps.telemetry.changed(record.kind, current.value as string, view.status);
           await this.publish(view);
           const committed = { record, flow: loaded.flow, snapshot: next };
-          this.#recent.remember(committed);
+          this.#recent.remember(flowId, committed);
           return { view, effects, loaded: committed, changed: true };
         }
         // A stale hint is no contention: read again at once.
