@@ -105,11 +105,11 @@ describe.skipIf(skipReason !== undefined)('a Redis change bus made with the stor
     try {
       await subscriber.subscribe(bus.channelOf('flow-closed'), (message) => heard.push(message));
       const view = { id: 'flow-closed', version: 1 } as FlowView;
-      expect(await writes.compareAndSetAndPublish(record('flow-closed', 1), 0, 60_000, view)).toBe(true);
+      expect(await writes.compareAndSetAndPublish(record('flow-closed', 1), 0, 60_000, () => view)).toBe(true);
       await expect.poll(() => heard).toHaveLength(1);
       await bus.close();
-      expect(await writes.compareAndSetAndPublish(record('flow-closed', 2), 1, 60_000, view)).toBe(true);
-      expect(await writes.compareAndSetAndPublish(record('flow-closed', 2), 1, 60_000, view)).toBe(false);
+      expect(await writes.compareAndSetAndPublish(record('flow-closed', 2), 1, 60_000, () => view)).toBe(true);
+      expect(await writes.compareAndSetAndPublish(record('flow-closed', 2), 1, 60_000, () => view)).toBe(false);
       await new Promise((resolve) => setTimeout(resolve, 50));
       expect(heard).toHaveLength(1);
       expect((await store.getFlow('flow-closed'))?.version).toBe(2);
@@ -182,6 +182,39 @@ describe.skipIf(skipReason !== undefined)('a Redis change bus on one node: no vi
       await expect.poll(() => heard).toEqual([last.version - 1, last.version]);
     } finally {
       await quit();
+    }
+  });
+
+  it('makes a view only to publish it or for a listener on this instance (decision 1450)', async () => {
+    const store = createRedisStore({ url: redisUrl, namespace });
+    stores.push(store);
+    const bus = createRedisChangeBus({ store, followedHintMs: 0 });
+    buses.push(bus);
+    const writes = bus.publishingWrite(store)!;
+    let made = 0;
+    const view = (version: number) => () => {
+      made += 1;
+      return { id: 'flow-lazy', version } as FlowView;
+    };
+    expect(await writes.compareAndSetAndPublish(record('flow-lazy', 1), 0, 60_000, view(1))).toBe(true);
+    writes.deliverLocally('flow-lazy', view(1));
+    expect(made).toBe(0);
+    const { heard, quit } = await follower('subscribe', bus.channelOf('flow-lazy'));
+    try {
+      expect(await writes.compareAndSetAndPublish(record('flow-lazy', 2), 1, 60_000, view(2))).toBe(true);
+      expect(made).toBe(1);
+      await expect.poll(() => heard).toEqual([2]);
+    } finally {
+      await quit();
+    }
+    const local: number[] = [];
+    const unsubscribe = bus.subscribe('flow-lazy', (seen) => local.push(seen.version));
+    try {
+      writes.deliverLocally('flow-lazy', view(3));
+      expect(made).toBe(2);
+      expect(local).toEqual([3]);
+    } finally {
+      unsubscribe();
     }
   });
 

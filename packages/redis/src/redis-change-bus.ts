@@ -202,37 +202,41 @@ export class RedisChangeBus implements FlowChangeBus {
       record: FlowRecord,
       expectedVersion: number,
       ttlMs: number,
-      view: FlowView,
+      view: () => FlowView,
       call: StoreCall | undefined,
     ): Promise<boolean> =>
       own.compareAndSetAndPublish(
         record,
         expectedVersion,
         ttlMs,
-        { channel: this.channelOf(view.id), sharded, view },
+        { channel: this.channelOf(record.id), sharded, view: view() },
         call,
       );
     return {
       compareAndSetAndPublish: (record, expectedVersion, ttlMs, view, call) => {
         if (this.#closed) return own.compareAndSetFlow(record, expectedVersion, ttlMs, call);
-        if (!this.#askFollowers || this.#subscriptions.has(view.id) || this.#knownFollowed(view.id))
+        const flowId = record.id;
+        if (!this.#askFollowers || this.#subscriptions.has(flowId) || this.#knownFollowed(flowId))
           return withView(record, expectedVersion, ttlMs, view, call);
         return own
           .compareAndSetUnlessFollowed(
             record,
             expectedVersion,
             ttlMs,
-            { channel: this.channelOf(view.id), sharded },
+            { channel: this.channelOf(flowId), sharded },
             call,
           )
           .then((outcome) => {
             if (outcome === 'written' || outcome === 'conflict') return outcome === 'written';
-            if (outcome === 'followed') this.#rememberFollowed(view.id);
+            if (outcome === 'followed') this.#rememberFollowed(flowId);
             else this.#stopAsking();
             return withView(record, expectedVersion, ttlMs, view, call);
           });
       },
-      deliverLocally: (view) => this.#deliver(view),
+      // The view is made only for a flow with listeners here.
+      deliverLocally: (flowId, view) => {
+        if (this.#subscriptions.has(flowId)) this.#deliver(view());
+      },
     };
   }
 

@@ -31,20 +31,23 @@ export interface FlowChangeBus {
 /** Writes of a flow store that publish what they commit in the same step: see {@link FlowChangeBus.publishingWrite}. */
 export interface PublishingWrite {
   /**
-   * `store.compareAndSetFlow`, which, when it writes, publishes `view` to the other instances in the same step:
-   * never a change a follower misses. A bus may leave the publish out when, in that same step, it finds nobody
-   * following the flow (publishing to nobody and not publishing are the same; Redis: decision 1400). Returns false,
-   * writing and publishing nothing, when the version differs.
+   * `store.compareAndSetFlow`, which, when it writes, publishes the record's view (`view()`) to the other instances in
+   * the same step: never a change a follower misses. A bus may leave the publish out, and then need not call `view`,
+   * when, in that same step, it finds nobody following the flow (publishing to nobody and not publishing are the
+   * same; Redis: decision 1400). Returns false, writing and publishing nothing, when the version differs.
    */
   compareAndSetAndPublish(
     record: FlowRecord,
     expectedVersion: number,
     ttlMs: number,
-    view: FlowView,
+    view: () => FlowView,
     call?: StoreCall,
   ): Promise<boolean>;
-  /** Hands a view that `compareAndSetAndPublish` committed to this instance's listeners. */
-  deliverLocally(view: FlowView): void;
+  /**
+   * Hands the view of flow `flowId` that `compareAndSetAndPublish` committed to this instance's listeners; `view` is
+   * called only when the flow has some (docs/decisions/1450-a-view-only-when-asked.md).
+   */
+  deliverLocally(flowId: string, view: () => FlowView): void;
 }
 
 /** In-process delivery: listeners of one flow, called in order; a throwing listener does not stop the others. */

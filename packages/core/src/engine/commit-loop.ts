@@ -9,7 +9,7 @@ import type { FlowChangeBus, PublishingWrite } from './change-bus.js';
 import type { FlowQueue } from './flow-queue.js';
 import type { FlowRecords, Loaded } from './flow-records.js';
 import type { Clock } from '../time/clock.js';
-import { toView, type FlowView } from './view.js';
+import { lazyView, type FlowView, type LazyView } from './view.js';
 import type { EngineTelemetry } from '../telemetry/engine-telemetry.js';
 import { lifecycleEventsOf, type LifecycleListeners } from './lifecycle-events.js';
 import type { EventWebhook } from '../outbound/event-webhook.js';
@@ -24,9 +24,11 @@ export interface Decision {
   beforeWrite?(loaded: Loaded, effects: readonly EffectRequest[], now: number): Promise<void> | undefined;
 }
 
-/** A committed (or refused-silently) event: the view, the effects to run now, and the record as committed. */
+/** A committed (or refused-silently) event: its view (made when asked for), the effects to run now, and the record as committed. */
 export interface Committed {
-  readonly view: FlowView;
+  readonly view: LazyView;
+  /** Where the flow is now: the view's `status`, without making the view. */
+  readonly status: FlowView['status'];
   readonly effects: EffectRequest[];
   readonly loaded: Loaded;
   readonly changed: boolean;
@@ -86,7 +88,7 @@ export class CommitLoop {
   /** The store's writes that publish in the same command, when the bus offers them for this store. */
   readonly #publishing: PublishingWrite | undefined;
   /** Views that went to the other instances with their write: `publish` hands them to local listeners only. */
-  readonly #publishedWithWrite = new WeakSet<FlowView>();
+  readonly #publishedWithWrite = new WeakSet<LazyView>();
   /**
    * The latest record this engine committed or read of the flows it used last: an event starts from it instead of a
    * store read. A record another instance changed since fails the compare-and-set on its version, and the commit then
@@ -162,7 +164,13 @@ export class CommitLoop {
           if (ticked === undefined) continue;
           this.#recent.remember(flowId, ticked);
           decision.onRefused(ticked, current, now);
-          return { view: toView(current, ticked.record, now), effects: [], loaded: ticked, changed: false };
+          return {
+            view: lazyView(current, ticked.record, now),
+            status: current.value as FlowView['status'],
+            effects: [],
+            loaded: ticked,
+            changed: false,
+          };
         }
         const effects = effectsOf(actions);
         const pending = decision.beforeWrite?.(loaded, effects, now);
@@ -170,17 +178,18 @@ export class CommitLoop {
         const written = await this.write(nextRecord(loaded.record, next, now), current, next, now, call, displaced);
         if (written !== undefined) {
           const { view, record } = written;
+          const status = next.value as FlowView['status'];
           this.#deps.logger.debug('verikit.flow.changed', {
             flowId,
             kind: record.kind,
-            status: view.status,
+            status,
             version: record.version,
           });
-          this.#deps.telemetry.changed(record.kind, current.value as string, view.status);
-          await this.publish(view);
+          this.#deps.telemetry.changed(record.kind, current.value as string, status);
+          await this.publish(record.id, view);
           const committed = { record, flow: loaded.flow, snapshot: next };
           this.#recent.remember(flowId, committed);
-          return { view, effects, loaded: committed, changed: true };
+          return { view, status, effects, loaded: committed, changed: true };
         }
         // A stale hint is no contention: read again at once.
         if (!fromHint) await new Promise((resolve) => setTimeout(resolve, Math.random() * 2 * (attempt + 1)));
@@ -198,7 +207,7 @@ export class CommitLoop {
   ): Promise<Loaded | undefined> {
     const written = await this.write(nextRecord(loaded.record, ticked, now), loaded.snapshot, ticked, now, call);
     if (written === undefined) return undefined;
-    await this.publish(written.view);
+    await this.publish(written.record.id, written.view);
     return { record: written.record, flow: loaded.flow, snapshot: ticked };
   }
 
@@ -217,7 +226,7 @@ export class CommitLoop {
     now: number,
     call?: StoreCall,
     displaced?: Displaced[],
-  ): Promise<{ view: FlowView; record: FlowRecord } | undefined> {
+  ): Promise<{ view: LazyView; record: FlowRecord } | undefined> {
     const { records, store, env, webhook } = this.#deps;
     const events = lifecycleEventsOf(previous, next, given);
     // The webhook's events are written with the change itself; their ids are known to every instance first.
@@ -225,7 +234,7 @@ export class CommitLoop {
     const ttl = webhook ? webhook.ttlFor(record, records.ttlFor(next, now), now) : records.ttlFor(next, now);
     const { definition } = records.flow(record.kind);
     const routes = definition.routes?.(previous, next, env) ?? [];
-    const view = toView(next, record, now);
+    const view = lazyView(next, record, now);
     if (ids.length > 0) await webhook!.announce(ids, now);
     // Refused: the webhook's ids stay. Another instance may have committed the same event (same version, same type).
     // One command writes and publishes, unless route keys must be written between the two (a subscriber that
@@ -290,13 +299,16 @@ export class CommitLoop {
     }
   }
 
-  /** Hands a committed view to the change bus; a failing bus is logged, never the caller's error. */
-  async publish(view: FlowView): Promise<void> {
+  /**
+   * Hands a committed view of flow `flowId` to the change bus; a failing bus is logged, never the caller's error. A
+   * view the write published already goes to this instance's listeners only, and is made only if it has some.
+   */
+  async publish(flowId: string, view: LazyView): Promise<void> {
     try {
-      if (this.#publishedWithWrite.has(view)) this.#publishing!.deliverLocally(view);
-      else await this.#deps.bus.publish(view);
+      if (this.#publishedWithWrite.has(view)) this.#publishing!.deliverLocally(flowId, view);
+      else await this.#deps.bus.publish(view());
     } catch (error) {
-      this.#deps.logger.warn('verikit.publish.failed', { flowId: view.id, error: errorCode(error) });
+      this.#deps.logger.warn('verikit.publish.failed', { flowId, error: errorCode(error) });
     }
   }
 }

@@ -20,7 +20,7 @@ import { acceptSilently, type CommitLoop, type Committed } from './commit-loop.j
 import { deliveryRoutesOf } from '../inbound/delivery-receipts.js';
 import type { FlowRecords, Loaded } from './flow-records.js';
 import type { SendLimit } from './send-limit.js';
-import type { FlowView } from './view.js';
+import type { FlowView, LazyView } from './view.js';
 import type { StoreCall } from '../store/flow-store.js';
 import type { CallOutcome, EngineTelemetry } from '../telemetry/engine-telemetry.js';
 
@@ -83,7 +83,7 @@ export class EffectRunner {
   async run(
     flowId: string,
     effects: readonly EffectRequest[],
-    view: FlowView,
+    view: LazyView,
     memory: EffectMemory,
     committedHere: Loaded,
     call?: StoreCall,
@@ -103,7 +103,8 @@ export class EffectRunner {
       );
       try {
         if (outcome.ok === 'unknown') {
-          latest = await this.#deps.read(flowId, call);
+          const read = await this.#deps.read(flowId, call);
+          latest = () => read;
           hint = undefined;
         } else {
           const event: Omit<InternalEvent, 'now'> = outcome.ok
@@ -137,7 +138,7 @@ export class EffectRunner {
         outcome: outcomeOf(outcome, env.provider.name).outcome,
       });
     }
-    return latest;
+    return latest();
   }
 
   /**
@@ -251,9 +252,9 @@ export class EffectRunner {
     flowId: string,
     makeEvent: (now: number, context: FlowContextBase) => InternalEvent,
     call?: StoreCall,
-  ): Promise<FlowView | undefined> {
+  ): Promise<void> {
     try {
-      const committed = await this.#deps.commits.commit(
+      await this.#deps.commits.commit(
         flowId,
         (loaded, now) => ({
           event: makeEvent(now, loaded.snapshot.context as FlowContextBase),
@@ -262,10 +263,8 @@ export class EffectRunner {
         undefined,
         call,
       );
-      return committed.view;
     } catch (error) {
       this.#deps.logger.warn('verikit.effect.apply-failed', { flowId, error: errorCode(error) });
-      return undefined;
     }
   }
 }

@@ -14,7 +14,7 @@ import type { EffectRunner } from './effect-runner.js';
 import type { FlowRecords } from './flow-records.js';
 import type { EngineSettings } from './options.js';
 import type { SendLimit } from './send-limit.js';
-import type { FlowView } from './view.js';
+import type { FlowView, LazyView } from './view.js';
 
 /** What starting a flow uses. */
 export interface StartDeps {
@@ -136,7 +136,7 @@ export async function startFlow(deps: StartDeps, rawInput: StartInput, options?:
     release = await claimStart(deps, repeatKey, call);
     if (release === undefined) return awaitRepeat(deps, repeatKey);
   }
-  let written: { view: FlowView; record: FlowRecord } | undefined;
+  let written: { view: LazyView; record: FlowRecord } | undefined;
   let snapshot: AnyMachineSnapshot;
   let actions: readonly unknown[];
   try {
@@ -174,6 +174,6 @@ export async function startFlow(deps: StartDeps, rawInput: StartInput, options?:
   settings.telemetry.started(input.kind);
   if (repeatKey !== undefined) await store.setRoute(repeatKey, id, policies.retentionMs, call);
   if (liveKey !== undefined) await store.setRoute(liveKey, id, policies.codeTtlMs, call);
-  await commits.publish(view);
+  await commits.publish(id, view);
   return deps.effects.run(id, effectsOf(actions), view, memory, { record: written.record, flow, snapshot }, call);
 }

@@ -139,3 +139,12 @@ export function toView(
   view.serverTime = now;
   return Object.freeze(view) as unknown as FlowView;
 }
+
+/** A committed change's view, made the first time something asks for it (docs/decisions/1450-a-view-only-when-asked.md). */
+export type LazyView = () => FlowView;
+
+/** {@link toView} of `snapshot`, made on the first call and the same object on every call after it. */
+export function lazyView(snapshot: AnyMachineSnapshot, meta: Parameters<typeof toView>[1], now: number): LazyView {
+  let view: FlowView | undefined;
+  return () => (view ??= toView(snapshot, meta, now));
+}

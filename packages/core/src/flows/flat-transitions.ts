@@ -116,7 +116,8 @@ export function compileFlatTransitions(machine: AnyStateMachine, self: AnyActorR
       const info = { context: next, event, self, system: self.system };
       const params = paramsOf(action, { context: next, event });
       if (implementation?.type === 'xstate.assign') {
-        next = Object.assign({}, next, assigned(implementation.assignment, { ...info, spawn }, params));
+        // xstate's own assign is `Object.assign({}, context, changes)`; a spread makes the same plain object, faster.
+        next = { ...next, ...assigned(implementation.assignment, { ...info, spawn }, params) };
         continue;
       }
       collected.push({

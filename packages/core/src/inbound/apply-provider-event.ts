@@ -69,12 +69,12 @@ export async function applyProviderEvent(deps: ProviderEventDeps, event: Provide
     );
     if (!committed.changed) return { outcome: 'no-active-flow', flowId };
     const failed = event.type === 'delivery' ? deliveryFailedOf(event) : undefined;
-    if (failed === undefined) return { outcome: 'applied', flowId, view: committed.view };
+    if (failed === undefined) return { outcome: 'applied', flowId, view: committed.view() };
     const definition = committed.loaded.flow.definition;
     const fallback = await deps.effects.commitUnderSendLimit(flowId, definition, failed, undefined, deps.call);
-    if (!fallback.changed) return { outcome: 'applied', flowId, view: committed.view };
+    if (!fallback.changed) return { outcome: 'applied', flowId, view: committed.view() };
     deps.later((call) => deps.effects.run(flowId, fallback.effects, fallback.view, {}, fallback.loaded, call));
-    return { outcome: 'applied', flowId, view: fallback.view };
+    return { outcome: 'applied', flowId, view: fallback.view() };
   } catch (error) {
     if (FlowNotFoundError.isInstance(error)) return { outcome: 'no-active-flow' };
     throw error;
