@@ -1,7 +1,7 @@
 import type { Logger, ProviderCallContextV1 } from '@verikit/provider';
 import ky, { type AfterResponseHook, type BeforeRequestHook, type KyInstance, type Options } from 'ky';
 import { isConnectionRefused, networkError } from './network-error.js';
-import { fetchTransport, loadUndici, undiciTransport } from './undici-transport.js';
+import { answerText, fetchTransport, loadUndici, undiciTransport } from './undici-transport.js';
 
 /** What a hook is told about the request it sees. */
 export interface HttpRequestInfo<Operation extends string = string> {
@@ -115,7 +115,11 @@ type CallOptions = Options & { [callOption]: CallState; context: CallState };
 export function createHttpClient<Operation extends string>(
   settings: HttpClientSettings<Operation>,
 ): HttpClient<Operation> {
-  const transport = settings.fetch === undefined ? undiciTransport : fetchTransport(settings.fetch);
+  // A user's afterResponse hook may read the answer's body: only then does the default transport put it in the Response.
+  const transport =
+    settings.fetch === undefined
+      ? undiciTransport((settings.hooks?.afterResponse?.length ?? 0) > 0)
+      : fetchTransport(settings.fetch);
   const requestLine = `verikit.${settings.name}.request`;
   const failedLine = `verikit.${settings.name}.failed`;
 
@@ -192,7 +196,7 @@ export function createHttpClient<Operation extends string>(
       const callOptions: CallOptions = { signal: context.signal, context: call, [callOption]: call };
       try {
         const response = await api(request.url, callOptions);
-        const text = await response.text();
+        const text = await answerText(response);
         return { status: response.status, text, durationMs: Math.round((performance.now() - startedAt) * 10) / 10 };
       } catch (error) {
         if (typeof error === 'object' && error !== null && hookErrors.has(error)) throw error;

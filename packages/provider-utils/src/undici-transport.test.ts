@@ -85,6 +85,19 @@ describe('the default transport answers and fails as fetch does', () => {
       expect(await outcome(settings, `${base}/no-content`)).toEqual({ attempts: 1, status: 204, text: '' });
     },
   );
+  it.each(transports)(
+    "%s: a user's afterResponse hook reads the answer's body, and the client still gets its text",
+    async (_, settings) => {
+      const bodies: string[] = [];
+      const hooks = {
+        afterResponse: [async (_request: Request, response: Response) => void bodies.push(await response.text())],
+      };
+      const expected = '{"received":"{\\"a\\":1}","type":"application/json"}';
+      expect(await outcome({ ...settings, hooks }, `${base}/ok`)).toMatchObject({ status: 200, text: expected });
+      expect(await outcome({ ...settings, hooks }, `${base}/no-content`)).toMatchObject({ status: 204, text: '' });
+      expect(bodies).toEqual([expected, '']);
+    },
+  );
   it.each(transports)('%s: a refused connection is retried, then requestSent false', async (_, settings) => {
     expect(await outcome(settings, `http://127.0.0.1:${await closedPort()}/x`)).toEqual({
       attempts: 3,

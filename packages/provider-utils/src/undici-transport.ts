@@ -33,15 +33,44 @@ export function loadUndici(): Promise<void> | undefined {
   return loading;
 }
 
+/** The text of an answer the default transport read, for a `Response` it made without a body (see {@link undiciTransport}). */
+const answerTexts = new WeakMap<Response, string>();
+
+/**
+ * The body of `response` as text: the text the default transport read beside it, else the response's own body.
+ * Reads the body once either way.
+ */
+export function answerText(response: Response): Promise<string> {
+  const text = answerTexts.get(response);
+  return text === undefined ? response.text() : Promise.resolve(text);
+}
+
 /**
  * The default transport on Node: undici's `Agent.request()` (the npm package, loaded on the first call), which
  * skips what Node's global `fetch` builds around the same undici core (a `Request`, web streams for the body,
  * fetch's own abort plumbing). The body is read whole before the answer resolves, so ky's per-attempt timeout
- * covers it too, and the answer handed to ky is a `Response` made from that text. Errors are undici's own,
- * carrying the same system codes (`ECONNREFUSED`, `ENOTFOUND`, `UND_ERR_SOCKET`…) that `fetch` puts in its
- * error's `cause`: `networkError` reads either. See docs/decisions/0510-undici-transport-under-ky.md.
+ * covers it too. Errors are undici's own, carrying the same system codes (`ECONNREFUSED`, `ENOTFOUND`,
+ * `UND_ERR_SOCKET`…) that `fetch` puts in its error's `cause`: `networkError` reads either. See
+ * docs/decisions/0510-undici-transport-under-ky.md.
+ *
+ * The answer handed to ky is a `Response` with the status and headers; its body is that text when `withBody` (a hook
+ * of the user's may read it), else none, the text kept beside it for {@link answerText}: a body made into a web
+ * stream only to be read back costs more than the rest of the answer (decision 1460).
  */
-export const undiciTransport: Transport = async (url, { headers, body, signal }) => {
+export function undiciTransport(withBody: boolean): Transport {
+  return async (url, request) => {
+    const { status, headers, text } = await undiciAnswer(url, request);
+    const response = new Response(withBody && !nullBodyStatuses.has(status) ? text : null, { status, headers });
+    if (!withBody) answerTexts.set(response, text);
+    return response;
+  };
+}
+
+/** One POST through the shared Agent: the status, the headers as pairs, and the whole body as text. */
+async function undiciAnswer(
+  url: string,
+  { headers, body, signal }: TransportRequest,
+): Promise<{ status: number; headers: [string, string][]; text: string }> {
   await loadUndici();
   const target = new URL(url);
   const answer = await agent!.request({
@@ -58,11 +87,8 @@ export const undiciTransport: Transport = async (url, { headers, body, signal })
     if (Array.isArray(value)) for (const each of value) responseHeaders.push([name, each]);
     else if (value !== undefined) responseHeaders.push([name, value]);
   }
-  return new Response(nullBodyStatuses.has(answer.statusCode) ? null : text, {
-    status: answer.statusCode,
-    headers: responseHeaders,
-  });
-};
+  return { status: answer.statusCode, headers: responseHeaders, text };
+}
 
 /** A transport over a `fetch` the user gave (a proxy agent, a test recorder): the request as `fetch` wants it. */
 export function fetchTransport(fetchImplementation: typeof globalThis.fetch): Transport {
