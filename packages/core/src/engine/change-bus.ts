@@ -14,6 +14,12 @@ export interface FlowChangeBus {
   /** Returns the unsubscribe function. */
   subscribe(flowId: string, listener: FlowListener): () => void;
   /**
+   * Optional: false when a change of the flow published now would reach no listener (an in-process bus with none for
+   * it); the engine then neither makes the view nor publishes it. Absent, or true: every change is published
+   * (docs/decisions/1450-a-view-only-when-asked.md).
+   */
+  follows?(flowId: string): boolean;
+  /**
    * Resolves once a subscription made with `subscribe` receives changes (a bus over Redis pub/sub
    * subscribes asynchronously); rejects when it cannot. Absent: subscriptions are live at once.
    */
@@ -70,6 +76,11 @@ export class MemoryChangeBus implements FlowChangeBus {
         this.#onListenerError(error);
       }
     }
+  }
+
+  /** Whether the flow has a listener: publishing a change of a flow without one does nothing. */
+  follows(flowId: string): boolean {
+    return this.#listeners.has(flowId);
   }
 
   subscribe(flowId: string, listener: FlowListener): () => void {

@@ -301,12 +301,14 @@ export class CommitLoop {
 
   /**
    * Hands a committed view of flow `flowId` to the change bus; a failing bus is logged, never the caller's error. A
-   * view the write published already goes to this instance's listeners only, and is made only if it has some.
+   * view the write published already goes to this instance's listeners only, and is made only if it has some; a bus
+   * that says nobody follows the flow gets nothing.
    */
   async publish(flowId: string, view: LazyView): Promise<void> {
+    const { bus } = this.#deps;
     try {
       if (this.#publishedWithWrite.has(view)) this.#publishing!.deliverLocally(flowId, view);
-      else await this.#deps.bus.publish(view());
+      else if (bus.follows?.(flowId) !== false) await bus.publish(view());
     } catch (error) {
       this.#deps.logger.warn('verikit.publish.failed', { flowId, error: errorCode(error) });
     }
