@@ -27,8 +27,6 @@ export interface Decision {
 /** A committed (or refused-silently) event: its view (made when asked for), the effects to run now, and the record as committed. */
 export interface Committed {
   readonly view: LazyView;
-  /** Where the flow is now: the view's `status`, without making the view. */
-  readonly status: FlowView['status'];
   readonly effects: EffectRequest[];
   readonly loaded: Loaded;
   readonly changed: boolean;
@@ -166,7 +164,6 @@ export class CommitLoop {
           decision.onRefused(ticked, current, now);
           return {
             view: lazyView(current, ticked.record, now),
-            status: current.value as FlowView['status'],
             effects: [],
             loaded: ticked,
             changed: false,
@@ -189,7 +186,7 @@ export class CommitLoop {
           await this.publish(record.id, view);
           const committed = { record, flow: loaded.flow, snapshot: next };
           this.#recent.remember(flowId, committed);
-          return { view, status, effects, loaded: committed, changed: true };
+          return { view, effects, loaded: committed, changed: true };
         }
         // A stale hint is no contention: read again at once.
         if (!fromHint) await new Promise((resolve) => setTimeout(resolve, Math.random() * 2 * (attempt + 1)));

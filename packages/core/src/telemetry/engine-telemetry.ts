@@ -43,7 +43,7 @@ export class EngineTelemetry {
   }
 
   /** `verikit.commit`: one committed change of a flow (load, transition, compare-and-set). */
-  commit<T extends { readonly status: string; readonly changed: boolean }>(
+  commit<T extends { readonly loaded: { readonly snapshot: { readonly value: unknown } }; readonly changed: boolean }>(
     flowId: string,
     work: () => Promise<T>,
   ): Promise<T> {
@@ -51,7 +51,11 @@ export class EngineTelemetry {
     if (sink === undefined) return work();
     return sink.span('verikit.commit', { 'verikit.flow.id': flowId }, async (annotate) => {
       const committed = await work();
-      annotate({ 'verikit.flow.status': committed.status, 'verikit.commit.changed': String(committed.changed) });
+      annotate({
+        // The flow's status: the view's, without making it.
+        'verikit.flow.status': String(committed.loaded.snapshot.value),
+        'verikit.commit.changed': String(committed.changed),
+      });
       return committed;
     });
   }
