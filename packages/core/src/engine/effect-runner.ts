@@ -16,6 +16,7 @@ import type {
 } from '../flows/flow-definition.js';
 import type { EffectRequest, FlowContextBase, FlowError } from '../flows/flow-context.js';
 import { errorCode } from '../logging/error-code.js';
+import { CallDeadlines } from './call-deadlines.js';
 import { acceptSilently, type CommitLoop, type Committed } from './commit-loop.js';
 import { deliveryRoutesOf } from '../inbound/delivery-receipts.js';
 import type { FlowRecords, Loaded } from './flow-records.js';
@@ -75,6 +76,10 @@ export class EffectRunner {
   }) {
     this.#deps = deps;
   }
+
+  readonly #deadlines = new CallDeadlines(
+    () => new ProviderUnavailableError('the provider did not answer before the deadline'),
+  );
 
   /**
    * Runs the committed effects one after another, feeding each result back, and then the effects a result
@@ -196,8 +201,9 @@ export class EffectRunner {
     storeCall: StoreCall | undefined,
   ): Promise<Outcome> {
     const { records, env, logger } = this.#deps;
-    const controller = new AbortController();
-    const context = { signal: controller.signal, idempotencyKey: effect.id, logger };
+    // The deadline and its signal are shared with the calls that started within a few milliseconds (decision 1470).
+    const deadline = this.#deadlines.window(env.policies.effectTimeoutMs);
+    const context = { signal: deadline.signal, idempotencyKey: effect.id, logger };
     // Every success names the provider that made it, unless the definition reports another (`sentBy` of a composition).
     const call = runner
       .run({
@@ -213,19 +219,16 @@ export class EffectRunner {
     // The call's outcome, or undefined once the deadline passed first (the call is then aborted). One promise settled
     // by whichever comes first, rather than a race with a promise of the deadline's own.
     const settled = await new Promise<Outcome | undefined>((resolve) => {
-      const timer = setTimeout(() => {
-        controller.abort(new ProviderUnavailableError('the provider did not answer before the deadline'));
-        resolve(undefined);
-      }, env.policies.effectTimeoutMs);
+      const seat = deadline.seat(() => resolve(undefined));
       call.then(
         (result) => {
-          clearTimeout(timer);
+          deadline.leave(seat);
           resolve({ ok: true, result });
         },
         (error: unknown) => {
-          clearTimeout(timer);
+          deadline.leave(seat);
           // Whether the failed call may still have sent is decided by one rule, `isProvablyUnsent` (decision 0920).
-          if (!controller.signal.aborted)
+          if (!deadline.signal.aborted)
             resolve({ ok: false, error: toFlowError(error), provablyUnsent: isProvablyUnsent(error) });
           else resolve(undefined);
         },
