@@ -148,3 +148,51 @@ describe('sentBy: which provider sent the code', () => {
     expect(JSON.stringify(stored)).not.toContain('script');
   });
 });
+
+describe('provider calls that start together share their deadline (decision 1470)', () => {
+  it('a call that hangs is moved on at its deadline, not before; a call of the same window that answers is kept', async () => {
+    const { verikit, provider } = setup({ policies: { effectTimeoutMs: 1000 } });
+    const hanging = await verikit.start({ kind: 'phone', phoneNumber: phone });
+    const answering = await verikit.start({ kind: 'phone', phoneNumber: '+2348012345679' });
+    // The first check never answers and ignores its signal; the second answers at once.
+    provider.script('phone.check', () => new Promise(() => {}));
+    const started = performance.now();
+    const [late, answered] = await Promise.all([
+      verikit.send(hanging.id, { type: 'submit-code', code: '000000' }),
+      verikit.send(answering.id, { type: 'submit-code', code: '000000' }),
+    ]);
+    const waited = performance.now() - started;
+    expect(answered).toMatchObject({ status: 'awaiting-code', attemptsLeft: 4, error: { code: 'code_invalid' } });
+    expect(late).toMatchObject({ status: 'awaiting-code', attemptsLeft: 5, error: { code: 'outcome_unknown' } });
+    expect(waited).toBeGreaterThanOrEqual(1000);
+  });
+
+  it('aborts the signal of every call still running at the deadline, with the deadline as the reason', async () => {
+    const { verikit, provider } = setup({ policies: { effectTimeoutMs: 1000 } });
+    const flows = await Promise.all(
+      ['+2348012345671', '+2348012345672', '+2348012345673'].map((phoneNumber) =>
+        verikit.start({ kind: 'phone', phoneNumber }),
+      ),
+    );
+    const signals: AbortSignal[] = [];
+    const operations = provider.phone!;
+    const check = operations.check;
+    operations.check = (input, context) => {
+      signals.push(context.signal);
+      return check(input, context);
+    };
+    // The test double honours the call's signal while it waits out its latency.
+    provider.setLatency(60_000);
+    const views = await Promise.all(flows.map(({ id }) => verikit.send(id, { type: 'submit-code', code: '000000' })));
+    for (const view of views) expect(view.error).toMatchObject({ code: 'outcome_unknown' });
+    expect(signals).toHaveLength(3);
+    for (const signal of signals) {
+      expect(signal.aborted).toBe(true);
+      expect((signal.reason as Error).message).toBe('the provider did not answer before the deadline');
+    }
+    provider.setLatency(0);
+    expect((await verikit.send(flows[0]!.id, { type: 'submit-code', code: '000000' })).error).toMatchObject({
+      code: 'code_invalid',
+    });
+  });
+});
