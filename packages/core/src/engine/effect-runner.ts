@@ -54,6 +54,10 @@ function outcomeOf(outcome: Outcome, provider: string): CallOutcome {
  * deadline, with the result fed back to the flow as an event through the commit loop.
  */
 export class EffectRunner {
+  /** The deadlines of provider calls, shared by the calls that start together (decision 1470). */
+  readonly #deadlines = new CallDeadlines(
+    () => new ProviderUnavailableError('the provider did not answer before the deadline'),
+  );
   readonly #deps: {
     commits: CommitLoop;
     records: FlowRecords;
@@ -76,10 +80,6 @@ export class EffectRunner {
   }) {
     this.#deps = deps;
   }
-
-  readonly #deadlines = new CallDeadlines(
-    () => new ProviderUnavailableError('the provider did not answer before the deadline'),
-  );
 
   /**
    * Runs the committed effects one after another, feeding each result back, and then the effects a result
