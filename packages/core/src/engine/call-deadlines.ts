@@ -27,13 +27,40 @@ export class CallDeadlines {
   window(timeoutMs: number): DeadlineWindow {
     const now = performance.now();
     const open = this.#open;
-    if (open !== undefined && open.takes(now, timeoutMs)) return open;
+    if (open?.takes(now, timeoutMs)) return open;
     const opened = new DeadlineWindow(now, timeoutMs, this.#reason, (closed) => {
       if (this.#open === closed) this.#open = undefined;
     });
     this.#open = opened;
     return opened;
   }
+}
+
+/**
+ * Runs `call` with the signal of the window open now. Settles as the call does, or, once its deadline passed first,
+ * rejects with the deadline's reason, whether or not the call heeds its signal (a message send: nothing waits past
+ * the deadline for a provider that does not).
+ */
+export function underDeadline<T>(
+  deadlines: CallDeadlines,
+  timeoutMs: number,
+  call: (signal: AbortSignal) => Promise<T>,
+): Promise<T> {
+  const window = deadlines.window(timeoutMs);
+  const running = call(window.signal);
+  return new Promise<T>((resolve, reject) => {
+    const seat = window.seat(() => reject(window.signal.reason));
+    running.then(
+      (value) => {
+        window.leave(seat);
+        resolve(value);
+      },
+      (error: unknown) => {
+        window.leave(seat);
+        reject(error);
+      },
+    );
+  });
 }
 
 /** The calls that share one signal and one timer. A class rather than closures: this runs for every provider call. */

@@ -1,4 +1,4 @@
-import { InvalidInputError, parseInput, VerikitError } from '@verikit/provider';
+import { InvalidInputError, parseInput, ProviderUnavailableError, VerikitError } from '@verikit/provider';
 import { StoreError } from '../errors/store-error.js';
 import { UsageError } from '../errors/usage-error.js';
 import type { FlowEnvironment } from '../flows/flow-definition.js';
@@ -12,6 +12,7 @@ import { createReviewNumbers } from '../flows/review-numbers.js';
 import { safeStoreCause } from '../store/safe-store-cause.js';
 import { errorCode } from '../logging/error-code.js';
 import type { StoreCall } from '../store/flow-store.js';
+import { CallDeadlines } from './call-deadlines.js';
 import { CommitLoop } from './commit-loop.js';
 import { EffectRunner } from './effect-runner.js';
 import { FlowQueue } from './flow-queue.js';
@@ -97,7 +98,11 @@ export function createVerikit(options: VerikitOptions): Verikit {
     return toView(records.ticked(loaded, now), loaded.record, now);
   }
 
-  const effects = new EffectRunner({ commits, records, env, logger, telemetry, read: get, limits });
+  // Every provider call's deadline, flows' and messages' alike; calls that start together share it (decision 1470).
+  const deadlines = new CallDeadlines(
+    () => new ProviderUnavailableError('the provider did not answer before the deadline'),
+  );
+  const effects = new EffectRunner({ commits, records, env, logger, telemetry, read: get, limits, deadlines });
   /** Live subscriptions made through this engine, per flow: `subscribed` is only meaningful after one. */
   const listening = new Map<string, number>();
   const proofs = new Proofs({
@@ -196,8 +201,8 @@ export function createVerikit(options: VerikitOptions): Verikit {
     issueProof: (flowId, proofOptions) => within((call) => proofs.issue(flowId, proofOptions, call)),
     redeemProof: (token, claim) => within((call) => proofs.redeem(token, claim, call)),
     redeemProofs: (items) => within((call) => proofs.redeemAll(items, call)),
-    sendSms: (input) => sendSms(settings, input),
-    sendWhatsApp: (input) => sendWhatsApp(settings, input),
+    sendSms: (input) => sendSms(settings, deadlines, input),
+    sendWhatsApp: (input) => sendWhatsApp(settings, deadlines, input),
   };
   return verikit;
 }

@@ -1,11 +1,4 @@
-import {
-  isProvablyUnsent,
-  ProviderUnavailableError,
-  RateLimitedError,
-  safeProviderMessage,
-  VerikitError,
-  type Logger,
-} from '@verikit/provider';
+import { isProvablyUnsent, RateLimitedError, safeProviderMessage, VerikitError, type Logger } from '@verikit/provider';
 import { FlowNotFoundError } from '../errors/flow-not-found-error.js';
 import type {
   EffectDefinition,
@@ -16,7 +9,7 @@ import type {
 } from '../flows/flow-definition.js';
 import type { EffectRequest, FlowContextBase, FlowError } from '../flows/flow-context.js';
 import { errorCode } from '../logging/error-code.js';
-import { CallDeadlines } from './call-deadlines.js';
+import type { CallDeadlines } from './call-deadlines.js';
 import { acceptSilently, type CommitLoop, type Committed } from './commit-loop.js';
 import { deliveryRoutesOf } from '../inbound/delivery-receipts.js';
 import type { FlowRecords, Loaded } from './flow-records.js';
@@ -54,10 +47,6 @@ function outcomeOf(outcome: Outcome, provider: string): CallOutcome {
  * deadline, with the result fed back to the flow as an event through the commit loop.
  */
 export class EffectRunner {
-  /** The deadlines of provider calls, shared by the calls that start together (decision 1470). */
-  readonly #deadlines = new CallDeadlines(
-    () => new ProviderUnavailableError('the provider did not answer before the deadline'),
-  );
   readonly #deps: {
     commits: CommitLoop;
     records: FlowRecords;
@@ -66,6 +55,7 @@ export class EffectRunner {
     telemetry: EngineTelemetry;
     read: (flowId: string, call?: StoreCall) => Promise<FlowView>;
     limits?: SendLimit;
+    deadlines: CallDeadlines;
   };
 
   constructor(deps: {
@@ -77,6 +67,8 @@ export class EffectRunner {
     read: (flowId: string, call?: StoreCall) => Promise<FlowView>;
     /** Admits the sends a result starts by itself (a phone flow's fallback to its next channel). */
     limits?: SendLimit;
+    /** The deadlines of provider calls, shared by the calls that start together (decision 1470). */
+    deadlines: CallDeadlines;
   }) {
     this.#deps = deps;
   }
@@ -202,7 +194,7 @@ export class EffectRunner {
   ): Promise<Outcome> {
     const { records, env, logger } = this.#deps;
     // The deadline and its signal are shared with the calls that started within a few milliseconds (decision 1470).
-    const deadline = this.#deadlines.window(env.policies.effectTimeoutMs);
+    const deadline = this.#deps.deadlines.window(env.policies.effectTimeoutMs);
     const context = { signal: deadline.signal, idempotencyKey: effect.id, logger };
     // Every success names the provider that made it, unless the definition reports another (`sentBy` of a composition).
     const call = runner

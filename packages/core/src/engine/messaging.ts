@@ -1,18 +1,26 @@
 import { CapabilityError, parseInput, requireCapabilityV1, type MessageSendResultV1 } from '@verikit/provider';
 import type { SendSmsInput, SendWhatsAppInput } from '../inputs/inputs.js';
 import { generateFlowId } from '../secrets/secrets.js';
+import { underDeadline, type CallDeadlines } from './call-deadlines.js';
 import type { EngineSettings } from './options.js';
 
 /** A message handed to the provider, and which provider took it. */
 export type MessageResult = MessageSendResultV1 & { provider: string };
 
-/** Messages are no flow: each call gets its own deadline and a fresh idempotency key. */
-function messageContext(settings: EngineSettings) {
-  return {
-    signal: AbortSignal.timeout(settings.policies.effectTimeoutMs),
-    idempotencyKey: `message:${generateFlowId()}`,
-    logger: settings.logger,
-  };
+/**
+ * Messages are no flow: each call gets a fresh idempotency key, and the deadline of every provider call
+ * (`effectTimeoutMs`, shared with the calls that start together, decision 1470); past it the send rejects with
+ * `ProviderUnavailableError`, even from a provider that ignores its signal.
+ */
+function sendMessage<T>(
+  settings: EngineSettings,
+  deadlines: CallDeadlines,
+  send: (context: { signal: AbortSignal; idempotencyKey: string; logger: EngineSettings['logger'] }) => Promise<T>,
+): Promise<T> {
+  const idempotencyKey = `message:${generateFlowId()}`;
+  return underDeadline(deadlines, settings.policies.effectTimeoutMs, (signal) =>
+    send({ signal, idempotencyKey, logger: settings.logger }),
+  );
 }
 
 function resultOf(provider: string, result: MessageSendResultV1 | undefined): MessageResult {
@@ -24,16 +32,19 @@ function resultOf(provider: string, result: MessageSendResultV1 | undefined): Me
  * A provider that declares `requires: ['sender']` (it has no default sender) is refused before any
  * request when neither names one: a `CapabilityError` on `from`.
  */
-export async function sendSms(settings: EngineSettings, rawInput: SendSmsInput): Promise<MessageResult> {
+export async function sendSms(
+  settings: EngineSettings,
+  deadlines: CallDeadlines,
+  rawInput: SendSmsInput,
+): Promise<MessageResult> {
   const input = parseInput(settings.inputs.sendSms, rawInput);
   const { provider } = settings;
   const from = input.from ?? settings.defaultSender;
   requireCapabilityV1(provider, { capability: 'sms', from });
   return resultOf(
     provider.name,
-    await provider.sms!.send(
-      { ...(from === undefined ? {} : { from }), to: input.to, message: input.message },
-      messageContext(settings),
+    await sendMessage(settings, deadlines, (context) =>
+      provider.sms!.send({ ...(from === undefined ? {} : { from }), to: input.to, message: input.message }, context),
     ),
   );
 }
@@ -42,7 +53,11 @@ export async function sendSms(settings: EngineSettings, rawInput: SendSmsInput):
  * `verikit.sendWhatsApp`. The WhatsApp sender is part of the provider's settings (the call names none), so
  * a provider that declares `requires: ['sender']` cannot send at all: refused before any request.
  */
-export async function sendWhatsApp(settings: EngineSettings, rawInput: SendWhatsAppInput): Promise<MessageResult> {
+export async function sendWhatsApp(
+  settings: EngineSettings,
+  deadlines: CallDeadlines,
+  rawInput: SendWhatsAppInput,
+): Promise<MessageResult> {
   const input = parseInput(settings.inputs.sendWhatsApp, rawInput);
   const { provider } = settings;
   requireCapabilityV1(provider, { capability: 'whatsapp' });
@@ -51,5 +66,8 @@ export async function sendWhatsApp(settings: EngineSettings, rawInput: SendWhats
       field: 'from',
     });
   }
-  return resultOf(provider.name, await provider.whatsapp!.send(input, messageContext(settings)));
+  return resultOf(
+    provider.name,
+    await sendMessage(settings, deadlines, (context) => provider.whatsapp!.send(input, context)),
+  );
 }
