@@ -28,11 +28,8 @@ export class CallDeadlines {
     const now = performance.now();
     const open = this.#open;
     if (open?.takes(now, timeoutMs)) return open;
-    const opened = new DeadlineWindow(now, timeoutMs, this.#reason, (closed) => {
-      if (this.#open === closed) this.#open = undefined;
-    });
-    this.#open = opened;
-    return opened;
+    this.#open = new DeadlineWindow(now, timeoutMs, this.#reason);
+    return this.#open;
   }
 }
 
@@ -41,27 +38,20 @@ export class CallDeadlines {
  * rejects with the deadline's reason, whether or not the call heeds its signal (a message send: nothing waits past
  * the deadline for a provider that does not).
  */
-export function underDeadline<T>(
+export async function underDeadline<T>(
   deadlines: CallDeadlines,
   timeoutMs: number,
   call: (signal: AbortSignal) => Promise<T>,
 ): Promise<T> {
   const window = deadlines.window(timeoutMs);
-  const running = call(window.signal);
-  return new Promise<T>((resolve, reject) => {
-    const seat = window.seat(() => reject(window.signal.reason));
-    running.then(
-      (value) => {
-        window.leave(seat);
-        resolve(value);
-      },
-      (error: unknown) => {
-        window.leave(seat);
-        reject(error);
-      },
-    );
-  });
+  const settled = await window.race(call(window.signal));
+  if (settled === undefined) throw window.signal.reason;
+  if (!settled.ok) throw settled.error;
+  return settled.result;
 }
+
+/** What a call came to under its deadline: its result, its error, or undefined once the deadline passed first. */
+export type Settled<T> = { ok: true; result: T } | { ok: false; error: unknown } | undefined;
 
 /** The calls that share one signal and one timer. A class rather than closures: this runs for every provider call. */
 export class DeadlineWindow {
@@ -70,7 +60,6 @@ export class DeadlineWindow {
   readonly #timeoutMs: number;
   readonly #windowMs: number;
   readonly #reason: DeadlineReason;
-  readonly #retired: (window: DeadlineWindow) => void;
   /** The calls told when the deadline passes; a seat that settled is emptied. */
   readonly #seats: Array<(() => void) | undefined> = [];
   #seated = 0;
@@ -78,12 +67,11 @@ export class DeadlineWindow {
   #timer: ReturnType<typeof setTimeout> | undefined;
   #over = false;
 
-  constructor(opensAt: number, timeoutMs: number, reason: DeadlineReason, retired: (window: DeadlineWindow) => void) {
+  constructor(opensAt: number, timeoutMs: number, reason: DeadlineReason) {
     this.#opensAt = opensAt;
     this.#timeoutMs = timeoutMs;
     this.#windowMs = Math.min(10, timeoutMs / 100);
     this.#reason = reason;
-    this.#retired = retired;
     // Every call of the window may listen to its signal (ky joins it to its own): more than Node's 10 is expected.
     setMaxListeners(0, this.#controller.signal);
   }
@@ -96,6 +84,26 @@ export class DeadlineWindow {
   /** Whether a call starting at `now` with this timeout may join. */
   takes(now: number, timeoutMs: number): boolean {
     return !this.#over && timeoutMs === this.#timeoutMs && now - this.#opensAt < this.#windowMs;
+  }
+
+  /**
+   * Seats the call `running`: settles with its outcome, or with undefined once its deadline passed first (the signal
+   * is then aborted, so a failure after it is the deadline's too). One promise settled by whichever comes first.
+   */
+  race<T>(running: Promise<T>): Promise<Settled<T>> {
+    return new Promise((resolve) => {
+      const seat = this.seat(() => resolve(undefined));
+      running.then(
+        (result) => {
+          this.leave(seat);
+          resolve({ ok: true, result });
+        },
+        (error: unknown) => {
+          this.leave(seat);
+          resolve(this.signal.aborted ? undefined : { ok: false, error });
+        },
+      );
+    });
   }
 
   /** Seats a call: `onDeadline` is called once its deadline passed, unless it {@link leave}s first. */
@@ -115,7 +123,7 @@ export class DeadlineWindow {
     if (this.#seated > 0) return;
     clearTimeout(this.#timer);
     this.#timer = undefined;
-    this.#retire();
+    this.#over = true;
   }
 
   #fire(): void {
@@ -124,19 +132,13 @@ export class DeadlineWindow {
       // The first call's deadline: the calls that joined after it have theirs still to come (at most `windowMs`).
       this.#over = true;
       this.#timer = setTimeout(() => this.#fire(), Math.min(rest, this.#windowMs));
-      this.#retired(this);
       return;
     }
     this.#timer = undefined;
-    this.#retire();
+    this.#over = true;
     this.#controller.abort(this.#reason());
     const seats = this.#seats.splice(0);
     this.#seated = 0;
     for (const onDeadline of seats) onDeadline?.();
-  }
-
-  #retire(): void {
-    this.#over = true;
-    this.#retired(this);
   }
 }

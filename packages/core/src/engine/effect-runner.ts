@@ -208,24 +208,11 @@ export class EffectRunner {
         committedContext: async () => (committed ?? (await records.load(flowId, storeCall))).record.context,
       })
       .then((result) => ({ sentBy: env.provider.name, ...result }));
-    // The call's outcome, or undefined once the deadline passed first (the call is then aborted). One promise settled
-    // by whichever comes first, rather than a race with a promise of the deadline's own.
-    const settled = await new Promise<Outcome | undefined>((resolve) => {
-      const seat = deadline.seat(() => resolve(undefined));
-      call.then(
-        (result) => {
-          deadline.leave(seat);
-          resolve({ ok: true, result });
-        },
-        (error: unknown) => {
-          deadline.leave(seat);
-          // Whether the failed call may still have sent is decided by one rule, `isProvablyUnsent` (decision 0920).
-          if (!deadline.signal.aborted)
-            resolve({ ok: false, error: toFlowError(error), provablyUnsent: isProvablyUnsent(error) });
-          else resolve(undefined);
-        },
-      );
-    });
+    // The call's outcome, or undefined once the deadline passed first (the call is then aborted).
+    const settled = await deadline.race(call);
+    // Whether a failed call may still have sent is decided by one rule, `isProvablyUnsent` (decision 0920).
+    if (settled?.ok === false)
+      return { ok: false, error: toFlowError(settled.error), provablyUnsent: isProvablyUnsent(settled.error) };
     if (settled !== undefined) return settled;
     call.then(
       (result) => this.#applyQuietly(flowId, (now) => ({ type: 'effect-succeeded', now, effectId: effect.id, result })),
