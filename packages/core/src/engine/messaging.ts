@@ -1,4 +1,10 @@
-import { CapabilityError, parseInput, requireCapabilityV1, type MessageSendResultV1 } from '@verikit/provider';
+import {
+  CapabilityError,
+  parseInput,
+  requireCapabilityV1,
+  type MessageSendResultV1,
+  type ProviderCallContextV1,
+} from '@verikit/provider';
 import type { SendSmsInput, SendWhatsAppInput } from '../inputs/inputs.js';
 import { generateFlowId } from '../secrets/secrets.js';
 import { underDeadline, type CallDeadlines } from './call-deadlines.js';
@@ -15,7 +21,7 @@ export type MessageResult = MessageSendResultV1 & { provider: string };
 function sendMessage<T>(
   settings: EngineSettings,
   deadlines: CallDeadlines,
-  send: (context: { signal: AbortSignal; idempotencyKey: string; logger: EngineSettings['logger'] }) => Promise<T>,
+  send: (context: ProviderCallContextV1) => Promise<T>,
 ): Promise<T> {
   const idempotencyKey = `message:${generateFlowId()}`;
   return underDeadline(deadlines, settings.policies.effectTimeoutMs, (signal) =>
