@@ -76,6 +76,8 @@ export class MemberBreaker {
   #told: Circuit = 'closed';
   /** The newest shared state known, in the shared store's clock: an older one (a late read or message) is stale. */
   #sharedAt = 0;
+  /** The newest state another instance told while this one claimed or probed: its claim's answer may be older. */
+  #heard: SharedCircuitStateV1 | undefined;
   /** The shared circuits failed, and that was warned, since their last answer. */
   #sharedDown = false;
 
@@ -102,9 +104,14 @@ export class MemberBreaker {
     let closedElsewhere = false;
     try {
       const claim = await this.#claim(logger);
+      const heard = this.#heard;
+      this.#heard = undefined;
       if (!claim.claimed) {
+        // The claim's answer, then what was told meanwhile (a close made after the claim read the circuit): the
+        // newer of the two stands.
         this.adopt(claim.state, true);
-        closedElsewhere = claim.state.state === 'closed';
+        if (heard !== undefined) this.adopt(heard, true);
+        closedElsewhere = this.#openUntil === undefined;
         if (!closedElsewhere) return this.#skip(logger);
       } else {
         this.#change('half-open', 'local');
@@ -120,16 +127,22 @@ export class MemberBreaker {
       }
     } finally {
       this.#probing = false;
+      this.#heard = undefined;
     }
     return this.run(call, logger);
   }
 
   /**
-   * Takes the state another instance made (`follow`), or the shared state a claim found. Ignored while this
-   * instance probes: its probe decides.
+   * Takes the state another instance made (`follow`), or the shared state a claim found. While this instance claims
+   * or probes, a state told is kept aside: after a claim that failed it is taken if newer than the claim's answer;
+   * after this instance's own probe it is dropped (the probe decides).
    */
   adopt(state: SharedCircuitStateV1, claiming = false): void {
-    if (!this.#fresh(state) || (this.#probing && !claiming)) return;
+    if (this.#probing && !claiming) {
+      if (this.#heard === undefined || state.at === undefined || state.at >= (this.#heard.at ?? 0)) this.#heard = state;
+      return;
+    }
+    if (!this.#fresh(state)) return;
     if (state.state === 'closed') {
       if (this.#openUntil === undefined) return;
       this.#reset();

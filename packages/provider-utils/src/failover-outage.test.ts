@@ -1,5 +1,12 @@
 import { createServer, type ServerResponse } from 'node:http';
-import { ProviderUnavailableError, type Logger, type ProviderCallContextV1 } from '@verikit/provider';
+import {
+  ProviderUnavailableError,
+  type Logger,
+  type ProbeClaimV1,
+  type ProviderCallContextV1,
+  type SharedCircuitStateV1,
+  type SharedCircuitsV1,
+} from '@verikit/provider';
 import { createTestProviderV1 } from '@verikit/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createPostingProvider } from './http-provider.fixtures.js';
@@ -214,5 +221,46 @@ describe('withFailover in an outage: a circuit breaker per member', () => {
         breaker: { onStateChange: 'log' as never },
       }),
     ).toThrow(/breaker\.onStateChange/);
+  });
+
+  it('a close another instance tells while this one claims the probe is kept: newer than the claim, it closes the circuit here', async () => {
+    // Shared circuits whose claim answers when the test says: the close arrives between the claim's read and its answer.
+    let tell: ((member: string, state: SharedCircuitStateV1) => void) | undefined;
+    let answerClaim: ((claim: ProbeClaimV1) => void) | undefined;
+    const shared: SharedCircuitsV1 = {
+      follow: (_group, _members, listener) => {
+        tell = listener;
+        return () => {};
+      },
+      markOpen: async () => ({ opened: true, state: { state: 'open', remainingMs: 50, at: 10 } }),
+      claimProbe: () => new Promise((resolve) => (answerClaim = resolve)),
+      markClosed: async () => ({ closed: true, state: { state: 'closed', at: 40 } }),
+    };
+    const first = createTestProviderV1({ name: 'first' });
+    const second = createTestProviderV1({ name: 'second' });
+    const states: string[] = [];
+    const failover = withFailover([first, second], {
+      breaker: {
+        threshold: 1,
+        halfOpenAfterMs: 50,
+        shared,
+        onStateChange: ({ member, state, origin }) => states.push(`${member}:${state}:${origin}`),
+      },
+    });
+    const sms = { from: 'Shop', to: '+2348031230001', message: 'hi' };
+    first.failNext('sms.send', new ProviderUnavailableError('down', { maybeSent: false }));
+    await failover.sms!.send(sms, context());
+    expect([first.outbox.length, second.outbox.length]).toEqual([0, 1]);
+    await sleep(60);
+    const sent = failover.sms!.send(sms, context());
+    await sleep(0);
+    expect(answerClaim).toBeDefined();
+    // Another instance's probe closed the circuit (at 30) after this claim read it as being probed there (at 20).
+    tell!('first', { state: 'closed', at: 30 });
+    answerClaim!({ claimed: false, state: { state: 'half-open', remainingMs: 40, at: 20 } });
+    await sent;
+    expect([first.outbox.length, second.outbox.length]).toEqual([1, 1]);
+    // The claim's answer (probed elsewhere), then the newer close.
+    expect(states).toEqual(['first:open:local', 'first:half-open:remote', 'first:closed:remote']);
   });
 });
