@@ -34,4 +34,18 @@ describe('encodeCommit: the record and the view from one JSON.stringify', () => 
       expect(JSON.parse(message)).toEqual(view);
     }
   });
+
+  it('writes version first whatever key the record starts with, each other key once and in its order', () => {
+    const rest = { schemaVersion: recordSchemaVersion, id: 'flow-1', kind: 'phone' as const, value: 'sending' };
+    const times = { context: { flowId: 'flow-1' }, createdAt: 1, updatedAt: 2 };
+    const expected = JSON.stringify({ value: { version: 4, ...rest, ...times } });
+    for (const record of [
+      { version: 4, ...rest, ...times },
+      { ...rest, version: 4, ...times },
+      { ...rest, ...times, version: 4 },
+    ] as FlowRecord[]) {
+      expect(encodeRecord(record, undefined)).toBe(expected);
+      expect(encodeCommit(record, undefined, { id: 'flow-1' } as unknown as FlowView).envelope).toBe(expected);
+    }
+  });
 });

@@ -28,10 +28,16 @@ export function encodeCommit(
   return { envelope: both.slice(cut + 1, -1), message: both.slice(1, cut) };
 }
 
-/** A copy of `record` whose first key is `version` (spreading over an object that has it keeps it first). */
-function versionFirst(record: FlowRecord): Record<string, unknown> {
-  const ordered: Record<string, unknown> = { version: 0 };
-  return Object.assign(ordered, record);
+/**
+ * `record` when its first key is `version` (the engine writes it first), else a copy whose first key is `version`
+ * (assigning over an object that has it keeps it first).
+ */
+function versionFirst(record: FlowRecord): FlowRecord {
+  for (const key in record) {
+    if (key === 'version') return record;
+    break;
+  }
+  return Object.assign({ version: 0 }, record);
 }
 
 /** The record in a stored envelope; undefined for a missing key. */

@@ -34,13 +34,17 @@ export interface Committed {
 
 /** The record of a committed change from `loaded` to `next`. */
 function nextRecord(loaded: FlowRecord, next: AnyMachineSnapshot, now: number): FlowRecord {
-  return {
-    ...loaded,
+  const record: FlowRecord = {
     version: loaded.version + 1,
+    schemaVersion: loaded.schemaVersion,
+    id: loaded.id,
+    kind: loaded.kind,
     value: next.value as string,
     context: next.context as Record<string, unknown>,
+    createdAt: loaded.createdAt,
     updatedAt: now,
   };
+  return loaded.outbox === undefined ? record : { ...record, outbox: loaded.outbox };
 }
 
 /** A flow whose route key a newer flow took: `superseded` is applied to it once the newer flow's commit is done. */

@@ -152,10 +152,10 @@ export async function startFlow(deps: StartDeps, rawInput: StartInput, options?:
     );
     [snapshot, actions] = flow.transitions.initial(machineInput);
     const record: FlowRecord = {
+      version: 1,
       schemaVersion: recordSchemaVersion,
       id,
       kind: input.kind,
-      version: 1,
       value: snapshot.value as string,
       context: snapshot.context as Record<string, unknown>,
       createdAt: now,
