@@ -243,7 +243,7 @@ async function heapPerFlow(store: KeyvFlowStore): Promise<number> {
     const view = await verikit.start({ kind: 'phone', phoneNumber: phoneNumber(index) });
     if (view.status !== 'awaiting-code') throw new Error(`expected awaiting-code, got ${view.status}`);
   }
-  // The test double records every call and message: forget them, they are not the engine's.
+  // The test double keeps its last 1,000 calls and messages: forget them, they are not the engine's.
   provider.reset();
   collectGarbage();
   const after = process.memoryUsage().heapUsed;

@@ -19,6 +19,7 @@ import { createTestProviderV1 } from '@verikit/testing';
 import { createClient } from 'redis';
 import { BenchChild } from './child.js';
 import { sized } from './mode.js';
+import { wrongCodes } from './wrong-codes.js';
 import { median, type SummaryRow } from './summary.js';
 
 const childFlag = 'VERIKIT_REDIS_PROCESSES_BENCH';
@@ -42,16 +43,20 @@ async function serve(namespace: string, offset: number): Promise<void> {
       verikit.start({ kind: 'phone', phoneNumber: `+234803${String((offset + lane) % 10_000_000).padStart(7, '0')}` }),
     ),
   );
+  const action = wrongCodes(
+    verikit,
+    flows.map((flow) => flow.id),
+    (lane) => `+234803${String((offset + lane) % 10_000_000).padStart(7, '0')}`,
+  );
   const load = async (ms: number): Promise<Reply> => {
     let actions = 0;
     const cpu = process.cpuUsage();
     const started = performance.now();
     const until = started + ms;
     await Promise.all(
-      flows.map(async (flow) => {
+      flows.map(async (_, lane) => {
         while (performance.now() < until) {
-          const view = await verikit.send(flow.id, { type: 'submit-code', code: '000000' });
-          if ((view.attemptsLeft ?? 0) <= 1) await verikit.send(view.id, { type: 'resend' });
+          await action(lane);
           actions += 1;
         }
       }),

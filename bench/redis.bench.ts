@@ -34,7 +34,7 @@
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { createVerikit, type FlowRecord, type FlowView, type Verikit } from '@verikit/core';
+import { createVerikit, type FlowRecord, type FlowView } from '@verikit/core';
 import {
   createRedisChangeBus,
   createRedisClusterStore,
@@ -47,6 +47,7 @@ import { createClient } from 'redis';
 import { buildPackages } from './build.js';
 import { BenchChild } from './child.js';
 import { isShort, sized } from './mode.js';
+import { wrongCodes } from './wrong-codes.js';
 import { clusterUrls, deleteClusterNamespace, PrivateCluster } from '../packages/redis/src/redis-cluster.fixtures.js';
 import { median, type SummaryRow } from './summary.js';
 
@@ -177,15 +178,10 @@ async function measure(): Promise<SummaryRow[]> {
       });
       baselineVersions[lane] = version + 1;
     };
-    const submitting = (verikit: Verikit, ids: readonly string[]) => (lane: number) =>
-      verikit.send(ids[lane]!, { type: 'submit-code', code: '000000' }).then((view) => {
-        // Keep the flows open: each wrong code uses an attempt; send a fresh code before the flow locks.
-        if ((view.attemptsLeft ?? 0) <= 1) return verikit.send(view.id, { type: 'resend' });
-        return view;
-      });
-    const engineStep = submitting(
+    const engineStep = wrongCodes(
       a.verikit,
       flows.map((flow) => flow.id),
+      phoneNumber,
     );
     // The same engine on the in-process store: what the engine costs without Redis.
     const memory = createVerikit({
@@ -197,9 +193,10 @@ async function measure(): Promise<SummaryRow[]> {
     const memoryFlows = await Promise.all(
       Array.from({ length: inFlight }, (_, index) => memory.start({ kind: 'phone', phoneNumber: phoneNumber(index) })),
     );
-    const memoryStep = submitting(
+    const memoryStep = wrongCodes(
       memory,
       memoryFlows.map((flow) => flow.id),
+      phoneNumber,
     );
 
     await throughput(baselineStep, warmupMs);
@@ -265,7 +262,12 @@ async function measure(): Promise<SummaryRow[]> {
 
     // --- pub/sub delay, A → B ---
     const b = instance();
-    const watchedFlows = flows.slice(0, 8);
+    // Flows of their own: the throughput lanes may have used theirs up (wrong-codes.ts).
+    const watchedFlows = await Promise.all(
+      Array.from({ length: 8 }, (_, index) =>
+        a.verikit.start({ kind: 'phone', phoneNumber: phoneNumber(inFlight + index) }),
+      ),
+    );
     // The compare-and-set script publishes the change (docs/decisions/1200-one-script-per-commit.md): B may hear of it
     // before A's own listener runs. Whichever of the two comes second records the delay; B first counts as 0 ms.
     const heardAt = { a: new Map<string, number>(), b: new Map<string, number>() };
@@ -323,10 +325,11 @@ async function engineLoad(store: RedisFlowStore, pubSub: PubSubMode | undefined)
   const flows = await Promise.all(
     Array.from({ length: inFlight }, (_, index) => verikit.start({ kind: 'phone', phoneNumber: phoneNumber(index) })),
   );
-  const step = (lane: number) =>
-    verikit
-      .send(flows[lane]!.id, { type: 'submit-code', code: '000000' })
-      .then((view) => ((view.attemptsLeft ?? 0) <= 1 ? verikit.send(view.id, { type: 'resend' }) : view));
+  const step = wrongCodes(
+    verikit,
+    flows.map((flow) => flow.id),
+    phoneNumber,
+  );
   await throughput(step, warmupMs);
   return { measure: async () => 2 * (await throughput(step, measureMs)), close: () => changeBus.close() };
 }

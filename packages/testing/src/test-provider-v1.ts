@@ -100,11 +100,17 @@ export interface TestProviderV1Options {
    * `@verikit/gateway`, so the service's body is parsed in one place only (docs/decisions/0621-test-double-takes-a-webhook-parser.md).
    */
   webhooks?: WebhooksCapabilityV1;
+  /**
+   * How many calls, and how many delivered messages, the double keeps: past it the oldest are dropped, so a
+   * long-running process (a dev server, a load test) does not grow without end. Default 1,000 of each;
+   * `Infinity` keeps all.
+   */
+  historyLimit?: number;
 }
 
 /**
  * A scriptable provider for tests: implements every capability of spec v1 in memory, records
- * every call, gives deterministic codes, and fails or slows down on demand.
+ * its calls (the last 1,000 by default), gives deterministic codes, and fails or slows down on demand.
  *
  * @example
  * const provider = createTestProviderV1();
@@ -112,9 +118,9 @@ export interface TestProviderV1Options {
  * const verikit = createVerikit({ provider, secret });
  */
 export interface TestProviderV1 extends ProviderV1 {
-  /** Every call made, oldest first: assert on what the engine asked for. */
+  /** The calls made, oldest first, the last `historyLimit` of them (default 1,000): assert on what the engine asked for. */
   readonly calls: readonly RecordedCall[];
-  /** Every message delivered, oldest first. */
+  /** The messages delivered, oldest first, the last `historyLimit` of them (default 1,000). */
   readonly outbox: readonly DeliveredMessage[];
   /** Calls of one operation. */
   callsOf<K extends TestOperation>(operation: K): ReadonlyArray<RecordedCall<K>>;
@@ -155,8 +161,16 @@ function abortable(ms: number, signal: AbortSignal): Promise<void> {
 
 /** Creates a {@link TestProviderV1}. */
 export function createTestProviderV1(options: TestProviderV1Options = {}): TestProviderV1 {
+  const historyLimit = options.historyLimit ?? 1000;
+  if (!(historyLimit === Number.POSITIVE_INFINITY || (Number.isInteger(historyLimit) && historyLimit >= 1)))
+    throw new RangeError(`historyLimit must be a whole number of at least 1, or Infinity; got ${String(historyLimit)}`);
   const calls: RecordedCall[] = [];
   const outbox: DeliveredMessage[] = [];
+  /** Adds `entry` to `history`, dropping the oldest past the limit. */
+  const keep = <T>(history: T[], entry: T) => {
+    history.push(entry);
+    if (history.length > historyLimit) history.shift();
+  };
   const scripts = new Map<TestOperation, unknown[]>();
   const listeners = new Set<(event: ProviderEventV1) => unknown>();
   const phoneRequests = new Map<string, { phoneNumber: string; code: string }>();
@@ -169,7 +183,7 @@ export function createTestProviderV1(options: TestProviderV1Options = {}): TestP
     context: ProviderCallContextV1,
     fallback: () => TestProviderV1Operations[K][1],
   ): Promise<TestProviderV1Operations[K][1]> {
-    calls.push({ operation, input, idempotencyKey: context.idempotencyKey, at: Date.now() } as RecordedCall);
+    keep(calls, { operation, input, idempotencyKey: context.idempotencyKey, at: Date.now() } as RecordedCall);
     await abortable(latencyMs, context.signal);
     const queue = scripts.get(operation);
     const scripted = queue?.shift() as ScriptedResult<K> | undefined;
@@ -196,7 +210,7 @@ export function createTestProviderV1(options: TestProviderV1Options = {}): TestP
             ussdCode: options.ussdCode ?? '*384*1234#',
             reference: `ussd-${++sequence}`,
           };
-          outbox.push({
+          keep(outbox, {
             channel: 'ussd',
             to: input.phoneNumber,
             text: `Dial ${result.ussdCode} and enter ${result.otp}`,
@@ -224,7 +238,7 @@ export function createTestProviderV1(options: TestProviderV1Options = {}): TestP
           const requestId = `req-${++sequence}`;
           const code = input.code ?? phoneCode(input.phoneNumber);
           phoneRequests.set(requestId, { phoneNumber: input.phoneNumber, code });
-          outbox.push({
+          keep(outbox, {
             channel: input.channel,
             to: input.phoneNumber,
             text: `Your verification code is ${code}`,
@@ -245,7 +259,7 @@ export function createTestProviderV1(options: TestProviderV1Options = {}): TestP
       sendOtp: (input, context) =>
         run('identity.sendOtp', input, context, () => {
           const to = options.identities?.[input.number] ?? '+2348000000000';
-          outbox.push({
+          keep(outbox, {
             channel: 'sms',
             to,
             text: `Your ${input.idType.toUpperCase()} verification code is ${input.otp}`,
@@ -261,7 +275,7 @@ export function createTestProviderV1(options: TestProviderV1Options = {}): TestP
           );
         }
         return run('sms.send', { ...input, from: input.from ?? options.defaultSender }, context, () => {
-          outbox.push({ channel: 'sms', to: input.to, text: input.message });
+          keep(outbox, { channel: 'sms', to: input.to, text: input.message });
           return { messageId: `sms-${++sequence}` };
         });
       },
@@ -269,7 +283,7 @@ export function createTestProviderV1(options: TestProviderV1Options = {}): TestP
     whatsapp: {
       send: (input, context) =>
         run('whatsapp.send', input, context, () => {
-          outbox.push({ channel: 'whatsapp', to: input.phoneNumber, text: input.message });
+          keep(outbox, { channel: 'whatsapp', to: input.phoneNumber, text: input.message });
           return { messageId: `wa-${++sequence}` };
         }),
     },
