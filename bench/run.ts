@@ -1,5 +1,5 @@
 /**
- * `pnpm bench`: runs every `bench/*.bench.ts` (or those whose name contains an argument) in turn.
+ * `pnpm bench`: runs every `bench/*.bench.ts` (or the one an argument names, or those whose name contains it) in turn.
  * Each prints its figures beside a baseline measured in the same run, as a ratio: these machines
  * are noisy, so only side-by-side numbers mean anything. The rows of issue 10's table that the
  * benches return are printed together at the end (bench/summary.ts; docs/performance.md explains them).
@@ -18,10 +18,19 @@ const here = dirname(fileURLToPath(import.meta.url));
 const args = process.argv.slice(2);
 if (args.includes('--short')) process.env[shortModeVariable] = '1';
 const filters = args.filter((arg) => arg !== '--short');
-const files = readdirSync(here)
+const benches = readdirSync(here)
   .filter((name) => name.endsWith('.bench.ts'))
-  .filter((name) => filters.length === 0 || filters.some((filter) => name.includes(filter)))
   .sort();
+const files =
+  filters.length === 0 ? benches : benches.filter((name) => filters.some((filter) => selects(filter, name)));
+
+/**
+ * Whether `filter` selects the bench file `name`: a filter that names a bench (`sse`, `redis`) selects that one only;
+ * any other selects each bench whose file name contains it (`redis.bench`, `http`).
+ */
+function selects(filter: string, name: string): boolean {
+  return benches.includes(`${filter}.bench.ts`) ? name === `${filter}.bench.ts` : name.includes(filter);
+}
 
 const rows: SummaryRow[] = [];
 const failed: string[] = [];
