@@ -26,7 +26,7 @@ const files =
 
 /**
  * Whether `filter` selects the bench file `name`: a filter that names a bench (`sse`, `redis`) selects that one only;
- * any other selects each bench whose file name contains it (`redis.bench`, `http`).
+ * any other selects each bench whose file name contains it (`redis.bench`, `cold`).
  */
 function selects(filter: string, name: string): boolean {
   return benches.includes(`${filter}.bench.ts`) ? name === `${filter}.bench.ts` : name.includes(filter);
