@@ -103,8 +103,9 @@ export function createTermiiProvider(settings: TermiiProviderSettings = {}): Pro
             { to, from, sms: issued.code, type: 'plain', channel: 'whatsapp_otp' },
             context,
           );
-          requiredText(`${name} phone.send`, sent, ['message_id', 'messageId']);
-          return { requestId: issued.requestId };
+          // The message id is what Termii's delivery reports name: kept, so a receipt finds this send.
+          const messageId = requiredText(`${name} phone.send`, sent, ['message_id', 'messageId']);
+          return { requestId: issued.requestId, messageId };
         }
         if (parsed.channel === 'voice') {
           answer = await client.post('phone.send', termiiPaths.voiceToken, { phone_number: to, ...pin }, context);

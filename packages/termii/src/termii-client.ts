@@ -1,12 +1,6 @@
 import { ProviderProtocolError, ProviderRejectedError, type ProviderCallContextV1 } from '@verikit/provider';
-import {
-  answered,
-  createHttpClient,
-  failedAnswer,
-  parseJsonBody,
-  redactMessage,
-  statusError,
-} from '@verikit/provider-utils';
+import { answered, createHttpClient, failedAnswer, redactMessage, statusError } from '@verikit/provider-utils';
+import { parseTermiiJson } from './termii-json.js';
 import type { TermiiOperation } from './termii-settings.js';
 import type { ResolvedTermiiSettings } from './termii-settings-schema.js';
 
@@ -73,7 +67,7 @@ export function createTermiiClient(settings: ResolvedTermiiSettings): TermiiClie
       if (answer.status < 200 || answer.status > 299) {
         let parsed: unknown;
         try {
-          parsed = JSON.parse(answer.text);
+          parsed = parseTermiiJson(answer.text);
         } catch {
           parsed = undefined;
         }
@@ -91,7 +85,15 @@ export function createTermiiClient(settings: ResolvedTermiiSettings): TermiiClie
           statusError(label, answer.status, redactMessage(termiiMessage(parsed), [apiKey])),
         );
       }
-      const parsed = parseJsonBody(label, answer.status, answer.text);
+      let parsed: unknown;
+      try {
+        parsed = parseTermiiJson(answer.text);
+      } catch {
+        // Never quotes the text: it may carry a code.
+        throw new ProviderProtocolError(`${label}: the response (HTTP ${answer.status}) is not JSON`, {
+          field: 'body',
+        });
+      }
       if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
         throw new ProviderProtocolError(`${label}: the response (HTTP ${answer.status}) is not a JSON object`, {
           field: 'body',

@@ -1,4 +1,5 @@
 import { InvalidInputError, type ProviderEventV1, type RawWebhookV1 } from '@verikit/provider';
+import { parseTermiiJson } from './termii-json.js';
 
 /**
  * How Termii signs its event webhooks (developers.termii.com/events-and-reports, read 2026-11-24): the header
@@ -35,13 +36,14 @@ const undeliveredStatuses = new Set([
  * is `delivered`; `Message Failed`, `DND Active on Phone Number`, `Rejected` and `Expired` are `undelivered` with
  * that status as the reason. A status on the way (`Message Sent`, `Received`) and any other event (an inbound
  * message, a device notice) are `null`: acknowledged and ignored. `sent_at` carries no time zone, so the receipt
- * carries no `at` and the engine takes the time it arrived. A body that is not a report Termii documents is an
+ * carries no `at` and the engine takes the time it arrived. A `message_id` sent as a JSON number keeps all its
+ * digits (`parseTermiiJson`), so the receipt names the message its send answer named. A body that is not a report Termii documents is an
  * `InvalidInputError` naming the field, never quoting the body (it holds the number and the message text).
  */
 export function parseTermiiDeliveryReport(webhook: RawWebhookV1): ProviderEventV1 | null {
   let body: unknown;
   try {
-    body = JSON.parse(webhook.body);
+    body = parseTermiiJson(webhook.body);
   } catch {
     throw new InvalidInputError([{ field: 'body', message: 'is not valid JSON' }]);
   }
