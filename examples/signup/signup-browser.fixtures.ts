@@ -1,11 +1,9 @@
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
-import { createRequire } from 'node:module';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { afterAll, afterEach, beforeAll, expect } from 'vitest';
+import { afterAll, afterEach, beforeAll } from 'vitest';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import type { NodeResult, Result } from 'axe-core';
 import type { GatewayFake } from '@verikit/gateway/fake';
 import { buildPage } from './server/build-page.js';
 import { startSignupServer, type SignupServer } from './server/start-server.js';
@@ -144,40 +142,6 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   await page
     .locator('main')
     .screenshot({ path: join(resolve(dir), `signup-${name}.png`), animations: 'disabled', caret: 'hide' });
-}
-
-/** axe-core's browser build, read once. */
-let axeSource: Promise<string> | undefined;
-
-/** The WCAG 2.0/2.1 level A and AA rules: the ones docs/ui.md says the screens pass. */
-const axeTags = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] as const;
-
-/** One rule's violation as axe reports it, cut to what a failure message needs. */
-type AxeViolation = Pick<Result, 'id' | 'impact' | 'help'> & {
-  readonly nodes: ReadonlyArray<Pick<NodeResult, 'target' | 'failureSummary'>>;
-};
-
-/**
- * Runs axe-core on the page as it is now (WCAG 2.1 A and AA rules) and fails the test with each violation,
- * its rule, its elements and axe's summary: `screen` names the screen in the message. No rule is turned off.
- */
-export async function expectNoAxeViolations(page: Page, screen: string): Promise<void> {
-  axeSource ??= readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-  // A page keeps the script once injected (a reload or a navigation drops it).
-  if (!((await page.evaluate('typeof window.axe !== "undefined"')) as boolean))
-    await page.addScriptTag({ content: await axeSource });
-  const violations = (await page.evaluate(
-    `axe.run(document, { runOnly: { type: 'tag', values: ${JSON.stringify(axeTags)} }, resultTypes: ['violations'] })
-       .then((results) => results.violations.map(({ id, impact, help, nodes }) =>
-         ({ id, impact, help, nodes: nodes.map(({ target, failureSummary }) => ({ target, failureSummary })) })))`,
-  )) as AxeViolation[];
-  const described = violations.map(
-    (violation) =>
-      `${violation.id} (${violation.impact ?? 'no impact'}): ${violation.help}\n` +
-      violation.nodes.map((node) => `  ${JSON.stringify(node.target)}: ${node.failureSummary ?? ''}`).join('\n'),
-  );
-  // One string: vitest prints it whole, where it would cut an array of them short.
-  expect(described.join('\n'), `axe on the ${screen} screen`).toBe('');
 }
 
 /** Records every text the page's live region (`#announcer`) speaks, from the first render: an init script. */

@@ -4,7 +4,6 @@ import { defaultTestIdentities } from '@verikit/gateway/fake';
 import { freshPhoneNumber } from '@verikit/testing';
 import {
   browserTestsSkipReason,
-  expectNoAxeViolations,
   flowStatus,
   recordEvents,
   screenshot,
@@ -16,6 +15,7 @@ import {
   wrongCode,
   type SignupHarness,
 } from './signup-browser.fixtures.js';
+import { expectUsableScreen } from '../../scripts/page-checks.js';
 
 // The signup example in a real browser: Debian's Chromium driven by playwright-core, against the
 // app's own server on the sandbox (docs/ui.md shows the screenshots these tests take).
@@ -53,7 +53,7 @@ describe.skipIf(skipReason !== undefined)('signup example in Chromium', () => {
     await flowStatus(page, 'awaiting-code');
     await page.locator('main').getByText('We sent a 6-digit code to +234').waitFor();
     await screenshot(page, 'awaiting-code');
-    await expectNoAxeViolations(page, 'we sent a code');
+    await expectUsableScreen(page, 'we sent a code');
 
     const code = harness.sandbox.lastCode(phoneNumber);
     expect(code).toMatch(/^\d{6}$/);
@@ -64,13 +64,13 @@ describe.skipIf(skipReason !== undefined)('signup example in Chromium', () => {
       .waitFor();
     expect(await page.getByRole('textbox', { name: 'Digit 1 of 6' }).getAttribute('aria-invalid')).toBe('true');
     await screenshot(page, 'wrong-code');
-    await expectNoAxeViolations(page, 'wrong code');
+    await expectUsableScreen(page, 'wrong code');
 
     await typeCode(page, code!);
     await flowStatus(page, 'verified');
     await page.locator('main').getByText('Phone number verified').waitFor();
     await screenshot(page, 'verified');
-    await expectNoAxeViolations(page, 'verified');
+    await expectUsableScreen(page, 'verified');
   }, 30_000);
 
   it('follows a USSD flow live: the view moves from awaiting-dial to verified when the signed webhook arrives, without a reload', async () => {
@@ -87,7 +87,7 @@ describe.skipIf(skipReason !== undefined)('signup example in Chromium', () => {
     expect(await dial.getAttribute('href')).toMatch(/^tel:\*384\*\d{4}%23$/);
     await page.locator('main').getByText(`When asked, enter the code ${otp}.`).waitFor();
     await screenshot(page, 'ussd-dial');
-    await expectNoAxeViolations(page, 'USSD dial');
+    await expectUsableScreen(page, 'USSD dial');
     await page.evaluate('window.__sameDocument = true');
 
     // The user dials and enters the OTP: the sandbox sends its signed USSD_VERIFICATION webhook to the app.
@@ -115,7 +115,7 @@ describe.skipIf(skipReason !== undefined)('signup example in Chromium', () => {
     await page.locator('main').getByText('Too many wrong codes').waitFor();
     expect(await page.getByRole('textbox', { name: 'Digit 1 of 6' }).count()).toBe(0);
     await screenshot(page, 'locked');
-    await expectNoAxeViolations(page, 'locked');
+    await expectUsableScreen(page, 'locked');
   }, 30_000);
 
   it('counts down the resend cooldown, then resends, and the new code verifies', async () => {
@@ -156,7 +156,7 @@ describe.skipIf(skipReason !== undefined)('signup example in Chromium', () => {
     await page.locator('main').getByText('Welcome to Acme!').waitFor();
     await page.locator('main').getByText(`We sent a welcome SMS to ${phoneNumber}.`).waitFor();
     await screenshot(page, 'welcome');
-    await expectNoAxeViolations(page, 'welcome');
+    await expectUsableScreen(page, 'welcome');
 
     expect(harness.server.accounts.byPhoneNumber(phoneNumber)).toMatchObject({
       phoneNumber,

@@ -4,7 +4,6 @@ import { defaultTestIdentities } from '@verikit/gateway/fake';
 import { freshPhoneNumber } from '@verikit/testing';
 import {
   browserTestsSkipReason,
-  expectNoAxeViolations,
   fastClock,
   flowStatus,
   focused,
@@ -21,6 +20,7 @@ import {
   wrongCode,
   type SignupHarness,
 } from './signup-browser.fixtures.js';
+import { expectUsableScreen } from '../../scripts/page-checks.js';
 
 // The signup page as people meet it (issue 17): correcting a code, a slow network, the keyboard and a
 // screen reader (focus, the live region), a server restart, a fast device clock, another language.
@@ -85,7 +85,7 @@ describe.skipIf(skipReason !== undefined)('the signup page for people (Chromium)
     await page.locator('#code-help', { hasText: 'Checking…' }).waitFor();
     expect(await page.getByRole('textbox', { name: 'Digit 1 of 6' }).isDisabled()).toBe(true);
     await screenshot(page, 'checking');
-    await expectNoAxeViolations(page, 'checking');
+    await expectUsableScreen(page, 'checking');
     await page
       .locator('#code-help', { hasText: `That code is not correct. ${testPolicies.maxAttempts - 1} attempts left.` })
       .waitFor({ timeout: 30_000 });
@@ -131,7 +131,7 @@ describe.skipIf(skipReason !== undefined)('the signup page for people (Chromium)
     await page.locator('form[data-status="bvn-form"]').waitFor();
     // A new screen's heading takes focus in an effect, after the render the wait saw.
     await expect.poll(() => focused(page)).toBe('h2: Your BVN');
-    await expectNoAxeViolations(page, 'BVN form');
+    await expectUsableScreen(page, 'BVN form');
     await page.getByLabel('Bank Verification Number').fill(bvnIdentity!.number);
     await page.getByRole('button', { name: 'Verify my BVN' }).click();
     await flowStatus(page, 'awaiting-code');
@@ -177,7 +177,7 @@ describe.skipIf(skipReason !== undefined)('the signup page for people (Chromium)
     const refused = page.getByRole('alert');
     await refused.waitFor();
     expect(await refused.textContent()).not.toMatch(/must|digits after|E\.164/);
-    await expectNoAxeViolations(page, 'phone form, number refused');
+    await expectUsableScreen(page, 'phone form, number refused');
     // The sandbox's number whose sends fail with a server error.
     await page.getByLabel('Phone number').fill('+2348030000002');
     await page.getByRole('button', { name: 'Verify my number' }).click();
@@ -191,7 +191,7 @@ describe.skipIf(skipReason !== undefined)('the signup page for people (Chromium)
     expect(text).not.toMatch(/gateway|HTTP \d{3}|phone\.send|provider_/);
     expect(text).toMatch(/The service is unavailable|Something went wrong|The service refused/);
     await screenshot(page, 'send-failed');
-    await expectNoAxeViolations(page, 'send failed');
+    await expectUsableScreen(page, 'send failed');
   }, 30_000);
 
   it('in French: the page, the parts and the errors speak French', async () => {
@@ -202,7 +202,7 @@ describe.skipIf(skipReason !== undefined)('the signup page for people (Chromium)
     await page.getByRole('button', { name: 'Vérifier mon numéro' }).click();
     await page.getByRole('alert').waitFor();
     expect(await page.getByRole('alert').textContent()).toMatch(/num[ée]ro|Saisissez|Vérifiez/);
-    await expectNoAxeViolations(page, 'French phone form, number refused');
+    await expectUsableScreen(page, 'French phone form, number refused');
     const phoneNumber = freshPhoneNumber();
     await page.getByLabel('Numéro de téléphone').fill(phoneNumber);
     await page.getByRole('button', { name: 'Vérifier mon numéro' }).click();
@@ -214,7 +214,7 @@ describe.skipIf(skipReason !== undefined)('the signup page for people (Chromium)
     expect(await page.getByRole('button', { name: /^Renvoyer le code/ }).count()).toBe(1);
     await expect.poll(async () => (await spoken(page)).at(-1)).toBe("Ce code n'est pas correct. Il reste 2 essais.");
     await screenshot(page, 'fr-wrong-code');
-    await expectNoAxeViolations(page, 'French wrong code');
+    await expectUsableScreen(page, 'French wrong code');
   }, 30_000);
 
   it('a device clock 5 minutes fast: the resend countdown runs on the server clock, and each deadline is read once', async () => {
@@ -265,7 +265,7 @@ describe.skipIf(skipReason !== undefined)('the signup page on a server of its ow
         .toBe('This verification has ended');
       expect(await page.locator('.otp input').count()).toBe(0);
       await screenshot(page, 'ended');
-      await expectNoAxeViolations(page, 'ended');
+      await expectUsableScreen(page, 'ended');
       await page.getByRole('button', { name: 'Start again' }).click();
       await page.locator('form[data-status="phone-form"]').waitFor();
     } finally {
@@ -286,13 +286,13 @@ describe.skipIf(skipReason !== undefined)('the signup page on a server of its ow
         .toBe('The code expired');
       await page.getByRole('button', { name: /^Get a new code/ }).waitFor();
       await screenshot(page, 'expired');
-      await expectNoAxeViolations(page, 'expired');
+      await expectUsableScreen(page, 'expired');
 
       const unknown = await suite.open({ url: harness.server.url, timeoutMs: 20_000 });
       await startPhoneVerification(unknown, '+2348030000004', 'phone');
       await flowStatus(unknown, 'send-failed');
       await unknown.getByRole('heading', { name: 'We could not confirm the code was sent' }).waitFor();
-      await expectNoAxeViolations(unknown, 'outcome unknown');
+      await expectUsableScreen(unknown, 'outcome unknown');
     } finally {
       await harness.close();
     }
