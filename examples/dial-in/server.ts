@@ -54,7 +54,11 @@ export async function startDialInExample(port = 0): Promise<DialInExample> {
     secret: process.env.VERIKIT_SECRET ?? 'dial-in-example-secret-0123456789',
   });
   const flows = createFlowHandler({ verikit, basePath: '/api/verify' });
-  const dialIn = createDialInHandler({ verikit, allowList: createCallbackAllowList(['127.0.0.1', '::1']) });
+  const dialIn = createDialInHandler({
+    verikit,
+    allowList: createCallbackAllowList(['127.0.0.1', '::1']),
+    appName: 'verikit dial-in example',
+  });
   const page = async (pathname: string) => {
     const file = pathname === '/' ? 'index.html' : pathname.slice(1);
     if (!/^[\w./-]+$/.test(file) || file.includes('..')) return new Response(null, { status: 404 });

@@ -2,10 +2,25 @@ import { betterAuth, type BetterAuthOptions } from 'better-auth';
 import { getMigrations } from 'better-auth/db/migration';
 import { SqlJsDialect } from 'kysely-wasm';
 import initSqlJs from 'sql.js';
-import { createVerikit, type SendGuardOptions, type Verikit } from '@verikit/core';
+import { createVerikit, type ProviderV1, type SendGuardOptions, type Verikit } from '@verikit/core';
 import { createTestProviderV1 } from '@verikit/testing';
 import { verikitAuth } from './verikit-auth.js';
 import type { VerikitAuthOptions } from './verikit-auth-options.js';
+
+/** The carrier's dial-in service code of {@link withDialIn}. */
+const serviceCode = '*384*1234#';
+
+/** The test provider with a dial-in capability (the carrier's session requests are fed to `verikit.receive`). */
+function withDialIn(provider: ReturnType<typeof createTestProviderV1>) {
+  const dialIn: NonNullable<ProviderV1['dialIn']> = {
+    serviceCode,
+    parseSession: () => {
+      throw new Error('not used: the tests hand dials to verikit.receive');
+    },
+    answer: (kind, screen) => ({ body: `${kind} ${screen}`, contentType: 'text/plain' }),
+  };
+  return Object.assign(provider, { dialIn });
+}
 
 /**
  * A real Better Auth instance on SQLite (sql.js: SQLite compiled to WebAssembly, so no native build and no
@@ -15,11 +30,11 @@ import type { VerikitAuthOptions } from './verikit-auth-options.js';
  */
 export async function betterAuthWithVerikit(
   options: Partial<VerikitAuthOptions> = {},
-  setup: { guard?: SendGuardOptions; advanced?: BetterAuthOptions['advanced'] } = {},
+  setup: { guard?: SendGuardOptions; advanced?: BetterAuthOptions['advanced']; dialIn?: boolean } = {},
 ) {
   const SQL = await initSqlJs();
   const database = new SQL.Database();
-  const provider = createTestProviderV1();
+  const provider = setup.dialIn === true ? withDialIn(createTestProviderV1()) : createTestProviderV1();
   const verikit: Verikit = createVerikit({
     provider,
     secret: 'a-test-secret-of-32-characters-or-more!!',

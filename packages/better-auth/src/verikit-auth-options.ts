@@ -1,4 +1,4 @@
-import type { Verikit, Verification } from '@verikit/core';
+import type { Verikit, Verification, VerificationMethod } from '@verikit/core';
 import type { FlowHandlerOptions } from '@verikit/http';
 import type { UserWithPhoneNumber } from './records.js';
 
@@ -29,6 +29,14 @@ export interface VerikitAuthOptions {
         /** The name of a new phone user. Default: empty. */
         name?: (phoneNumber: string) => string;
       };
+  /**
+   * The methods of verification whose proofs sign in and attach identities (`redeemProof`'s `methods`). Default:
+   * every method but `dial-in-identify`. A "who is this" dial-in (started without a number) proves only that
+   * *someone* dialled the reference, from the number it names: whoever is talked into dialling an attacker's
+   * reference ("dial to claim your airtime") would sign the attacker in as themselves. So it is opt-in, and until
+   * it is named here the flow routes refuse to start a dial-in flow without a number (403).
+   */
+  proofMethods?: readonly VerificationMethod[];
   /** Called after a sign-in by phone, with the user and what verikit verified (a welcome SMS, an audit line). */
   onSignIn?: (event: {
     /** The user signed in. */

@@ -2,8 +2,15 @@ import type { BetterAuthOptions, BetterAuthPlugin } from 'better-auth';
 import { APIError, createAuthEndpoint, getIP, sessionMiddleware } from 'better-auth/api';
 import { setSessionCookie } from 'better-auth/cookies';
 import { z } from 'zod';
-import { InvalidInputError, ProofRejectedError, VerikitError, type Verification } from '@verikit/core';
-import { createFlowHandler, type FlowHandler } from '@verikit/http';
+import {
+  defaultProofMethods,
+  InvalidInputError,
+  ProofRejectedError,
+  VerikitError,
+  type ProofClaim,
+  type Verification,
+} from '@verikit/core';
+import { createFlowHandler, type FlowAuthorizer, type FlowHandler } from '@verikit/http';
 import { VERIKIT_ERROR_CODES } from './error-codes.js';
 import { peerAddress } from './peer-address.js';
 import type { IdentityVerificationRecord, UserWithPhoneNumber } from './records.js';
@@ -48,10 +55,10 @@ function toApiError(error: unknown): never {
   throw error;
 }
 
-/** Redeems a proof once for its claim, or throws the APIError that says why not. */
-async function redeem(options: VerikitAuthOptions, ...args: Parameters<VerikitAuthOptions['verikit']['redeemProof']>) {
+/** Redeems a proof once for its claim, of a method the app accepts, or throws the APIError that says why not. */
+async function redeem(options: VerikitAuthOptions, token: string, claim: ProofClaim) {
   try {
-    return await options.verikit.redeemProof(...args);
+    return await options.verikit.redeemProof(token, claim, { methods: options.proofMethods ?? defaultProofMethods });
   } catch (error) {
     return toApiError(error);
   }
@@ -68,6 +75,19 @@ function clientAddressOf(request: Request, authOptions: BetterAuthOptions): stri
   if (ipAddress?.disableIpTracking === true) return undefined;
   const fromHeaders = ipAddress?.ipAddressHeaders === undefined ? null : getIP(request, authOptions);
   return fromHeaders ?? peerAddress();
+}
+
+/**
+ * The app's `authorize`, after the plugin's own rule: no "who is this" dial-in start (a `dial-in` without a number)
+ * unless its proofs sign in (`proofMethods` names `dial-in-identify`), so an anonymous client cannot start one.
+ */
+function authorizeOf(options: VerikitAuthOptions): FlowAuthorizer | undefined {
+  const appAuthorize = options.flowHandler?.authorize;
+  if ((options.proofMethods ?? defaultProofMethods).includes('dial-in-identify')) return appAuthorize;
+  return (request, flow, action) => {
+    if (action === 'start' && 'kind' in flow && flow.kind === 'dial-in' && flow.phoneNumber === undefined) return false;
+    return appAuthorize === undefined ? true : appAuthorize(request, flow, action);
+  };
 }
 
 /** The random, undeliverable address a phone user gets when the app gives no `temporaryEmail`. */
@@ -101,7 +121,13 @@ export function verikitAuth(options: VerikitAuthOptions) {
     /** Creates the flow handler below the auth base path, once Better Auth knows its base URL. */
     init(ctx) {
       handlerBase = `${new URL(ctx.baseURL || 'http://localhost/api/auth').pathname.replace(/\/+$/, '')}${flowPath}`;
-      handler = createFlowHandler({ ...options.flowHandler, verikit: options.verikit, basePath: handlerBase });
+      const authorize = authorizeOf(options);
+      handler = createFlowHandler({
+        ...options.flowHandler,
+        ...(authorize === undefined ? {} : { authorize }),
+        verikit: options.verikit,
+        basePath: handlerBase,
+      });
     },
     /** Answers the flow routes with verikit's flow handler; every other request goes on to Better Auth. */
     async onRequest(request, ctx) {

@@ -51,9 +51,11 @@ export {
   type GuardLimitName,
   type GuardRateLimiter,
 } from './store/send-guard-store.js';
-export type { Verification } from './proof/verification.js';
+export type { Verification, VerificationMethod } from './proof/verification.js';
+/** @public Every method `redeemProof` accepts when the app names none: all but `dial-in-identify`. */
+export { defaultProofMethods } from './proof/verification.js';
 export type { IssuedProof } from './proof/proofs.js';
-export type { IssueProofOptions, ProofClaim } from './proof/proof-inputs.js';
+export type { IssueProofOptions, ProofClaim, RedeemProofOptions } from './proof/proof-inputs.js';
 export type { StartInput, UserEvent, SendSmsInput, SendWhatsAppInput } from './inputs/inputs.js';
 /** @public The engine's input rules, for an application that takes these inputs on a route of its own. */
 export { startInputSchema, userEventSchema, sendSmsInputSchema, sendWhatsAppInputSchema } from './inputs/inputs.js';

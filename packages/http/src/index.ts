@@ -36,7 +36,7 @@ export {
 } from './errors/index.js';
 export * from './webhooks/index.js';
 /** @public The dial-in route's default handset texts, to extend in `screens` (docs/http.md). */
-export { defaultDialInScreens } from './dial-in/create-dial-in-handler.js';
+export { defaultDialInScreens, dialInScreensFor } from './dial-in/create-dial-in-handler.js';
 export {
   createDialInHandler,
   type DialInHandler,

@@ -199,8 +199,8 @@ export function createVerikit(options: VerikitOptions): Verikit {
       ),
     verification: (flowId) => within((call) => proofs.verification(flowId, call)),
     issueProof: (flowId, proofOptions) => within((call) => proofs.issue(flowId, proofOptions, call)),
-    redeemProof: (token, claim) => within((call) => proofs.redeem(token, claim, call)),
-    redeemProofs: (items) => within((call) => proofs.redeemAll(items, call)),
+    redeemProof: (token, claim, redeemOptions) => within((call) => proofs.redeem(token, claim, redeemOptions, call)),
+    redeemProofs: (items, redeemOptions) => within((call) => proofs.redeemAll(items, redeemOptions, call)),
     sendSms: (input) => sendSms(settings, deadlines, input),
     sendWhatsApp: (input) => sendWhatsApp(settings, deadlines, input),
   };

@@ -111,7 +111,31 @@ describe('dial-in flow', () => {
     const received = await dial(attacker, reference);
     expect(received.view).toMatchObject({ status: 'verified', phoneNumber: '+234******4321' });
     const proof = await verikit.issueProof(started.id);
-    expect(await verikit.redeemProof(proof.token, { phoneNumber: attacker })).toMatchObject({ phoneNumber: attacker });
+    // Whoever dialled is who the proof names: only an app that named the method takes it (docs/security.md).
+    await expect(verikit.redeemProof(proof.token, { phoneNumber: attacker })).rejects.toMatchObject({
+      code: 'proof_rejected',
+      reason: 'method',
+      field: 'token',
+    });
+    expect(
+      await verikit.redeemProof(proof.token, { phoneNumber: attacker }, { methods: ['dial-in-identify'] }),
+    ).toMatchObject({ phoneNumber: attacker, kind: 'dial-in', method: 'dial-in-identify' });
+  });
+
+  it('a proof says how: a dial from the number started for is `dial-in`, taken by default, refused when not named', async () => {
+    const { verikit, dial } = dialIn();
+    const started = await verikit.start({ kind: 'dial-in', phoneNumber: victim });
+    await dial(victim, referenceOf(started.ussdCode));
+    expect(await verikit.verification(started.id)).toMatchObject({ method: 'dial-in' });
+    const proof = await verikit.issueProof(started.id);
+    await expect(
+      verikit.redeemProofs([{ token: proof.token, claim: { phoneNumber: victim } }], { methods: ['phone'] }),
+    ).rejects.toMatchObject({ reason: 'method', field: 'proofs.0.token' });
+    await expect(
+      verikit.redeemProof(proof.token, { phoneNumber: victim }, { methods: ['sms' as never] }),
+    ).rejects.toMatchObject({ code: 'invalid_input', field: 'options.methods.0' });
+    // The refusals used nothing up.
+    expect(await verikit.redeemProof(proof.token, { phoneNumber: victim })).toMatchObject({ method: 'dial-in' });
   });
 
   it('a reference verifying a number is not taken for a "who is this" flow, nor the other way round', async () => {

@@ -2,7 +2,7 @@ import type { DialInCapabilityV1, MessageSendResultV1, WebhooksCapabilityV1 } fr
 import type { FlowPolicies } from '../flows/policies.js';
 import type { CallOptions } from '../guard/call-options.js';
 import type { ParsedStartInput, SendSmsInput, SendWhatsAppInput, StartInput, UserEvent } from '../inputs/inputs.js';
-import type { IssueProofOptions, ProofClaim } from '../proof/proof-inputs.js';
+import type { IssueProofOptions, ProofClaim, RedeemProofOptions } from '../proof/proof-inputs.js';
 import type { IssuedProof } from '../proof/proofs.js';
 import type { Verification } from '../proof/verification.js';
 import type { ProviderDelivery, ReceiveOptions, ReceiveResult } from '../inbound/receive-delivery.js';
@@ -78,15 +78,19 @@ export interface Verikit {
   issueProof(flowId: string, options?: IssueProofOptions): Promise<IssuedProof>;
   /**
    * On the signup endpoint: accepts a proof once, for the number it proves; resolves to what was
-   * verified. Otherwise a `ProofRejectedError` whose `reason` is `invalid`, `expired`, `mismatch` or `used`.
+   * verified. Otherwise a `ProofRejectedError` whose `reason` is `invalid`, `expired`, `mismatch`, `used` or
+   * `method` (the flow verified by a method not in `options.methods`: by default, a "who is this" dial-in).
    */
-  redeemProof(token: string, claim: ProofClaim): Promise<Verification>;
+  redeemProof(token: string, claim: ProofClaim, options?: RedeemProofOptions): Promise<Verification>;
   /**
    * Redeems several proofs as one claim set, all or none (a phone and a BVN proof at account
    * creation): resolves to their verifications in order, or rejects with the first `ProofRejectedError`
    * having used none of them.
    */
-  redeemProofs(proofs: readonly { token: string; claim: ProofClaim }[]): Promise<Verification[]>;
+  redeemProofs(
+    proofs: readonly { token: string; claim: ProofClaim }[],
+    options?: RedeemProofOptions,
+  ): Promise<Verification[]>;
   /** Sends one SMS through the provider; no flow is involved. */
   sendSms(input: SendSmsInput): Promise<
     MessageSendResultV1 & {

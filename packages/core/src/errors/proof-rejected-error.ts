@@ -3,15 +3,17 @@ import { VerikitError, type VerikitErrorOptions } from '@verikit/provider';
 /**
  * Why a proof of verification was refused; safe to show. `invalid`: not a proof signed with this engine's
  * secret, or altered; `expired`; `mismatch`: it proves another number than the one claimed; `used`: it was
- * redeemed before.
+ * redeemed before; `method`: the flow verified by a method the endpoint does not accept (a "who is this"
+ * dial-in, unless named in `methods`).
  */
-export type ProofRejection = 'invalid' | 'expired' | 'mismatch' | 'used';
+export type ProofRejection = 'invalid' | 'expired' | 'mismatch' | 'used' | 'method';
 
 const messages: Readonly<Record<ProofRejection, string>> = {
   invalid: 'the proof is not valid',
   expired: 'the proof has expired',
   mismatch: 'the proof is for another number',
   used: 'the proof was used already',
+  method: 'the proof was made by a method this endpoint does not accept',
 };
 
 /** `redeemProof` refused the token: the signup must not trust the claimed number. */

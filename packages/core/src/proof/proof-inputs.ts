@@ -2,6 +2,16 @@ import { z } from 'zod';
 import { identityNumberSchema, InvalidInputError, parseInput, phoneNumberSchema } from '@verikit/provider';
 import { onFirstUse } from '../inputs/on-first-use.js';
 import { proofTokenPattern } from './proof-token.js';
+import type { VerificationMethod } from './verification.js';
+
+/** Every method a proof can name. */
+const verificationMethods = [
+  'phone',
+  'ussd',
+  'identity',
+  'dial-in',
+  'dial-in-identify',
+] as const satisfies readonly VerificationMethod[];
 
 /** The longest proof token taken: far above any this engine issues. */
 const maxTokenLength = 2200;
@@ -23,6 +33,15 @@ const schemas = onFirstUse(() => ({
   identityClaim: z.strictObject({
     idType: z.enum(['bvn', 'nin'], { error: 'must be bvn or nin' }),
     number: identityNumberSchema,
+  }),
+  redeemOptions: z.strictObject({
+    methods: z
+      .array(z.enum(verificationMethods, { error: `must be one of ${verificationMethods.join(', ')}` }), {
+        error: 'must be a list of verification methods',
+      })
+      .max(verificationMethods.length)
+      .readonly()
+      .optional(),
   }),
   issueOptions: z.strictObject({
     ttlMs: z
@@ -76,6 +95,21 @@ export function parseRedeemItems(items: unknown, single = false): { token: strin
     const prefix = single ? '' : `proofs.${index}.`;
     return { token: parseProofToken(token, `${prefix}token`), claim: parseProofClaim(claim, `${prefix}claim`) };
   });
+}
+
+/** Options of `redeemProof` and `redeemProofs`. */
+export interface RedeemProofOptions {
+  /**
+   * The methods of verification this endpoint accepts; a proof of any other is refused (`reason: 'method'`), unused.
+   * Default: every method but `dial-in-identify` (a "who is this" dial-in: it names whoever dialled, so only an app
+   * that meant to accept that names it).
+   */
+  methods?: readonly VerificationMethod[];
+}
+
+/** Checks the options of `redeemProof` and `redeemProofs`. */
+export function parseRedeemOptions(options: unknown): RedeemProofOptions {
+  return parseInput(schemas().redeemOptions, options ?? {}, 'options');
 }
 
 /** Checks the options of `issueProof`. */

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { onFirstUse } from '../inputs/on-first-use.js';
 import type { SecretBox } from '../secrets/secrets.js';
+import type { VerificationMethod } from './verification.js';
 
 /** What a proof carries, sealed. Never a number in the clear: `sub` is the keyed hash of the verified number. */
 export interface ProofPayload {
@@ -10,6 +11,11 @@ export interface ProofPayload {
   readonly flowId: string;
   readonly kind: 'phone' | 'ussd' | 'identity' | 'dial-in';
   readonly idType?: 'bvn' | 'nin';
+  /**
+   * How the flow verified. Absent from tokens issued before proofs carried it (they live an hour at most): such a
+   * dial-in token counts as `dial-in-identify`, the method an app must opt in to.
+   */
+  readonly method?: VerificationMethod;
   readonly sub: string;
   readonly provider: string;
   readonly verifiedAt: number;
@@ -34,6 +40,7 @@ const payloadSchema = onFirstUse(() =>
     flowId: z.string().min(1).max(64),
     kind: z.enum(['phone', 'ussd', 'identity', 'dial-in']),
     idType: z.enum(['bvn', 'nin']).optional(),
+    method: z.enum(['phone', 'ussd', 'identity', 'dial-in', 'dial-in-identify']).optional(),
     sub: z.string().regex(/^[A-Za-z0-9_-]{43}$/),
     provider: z.string().max(200),
     verifiedAt: z.number().int().nonnegative(),

@@ -52,6 +52,7 @@ describe('verikit.verification', () => {
     expect(await env.verikit.verification(view.id)).toEqual({
       flowId: view.id,
       kind: 'phone',
+      method: 'phone',
       phoneNumber: phone,
       verifiedAt: env.clock.now(),
       provider: 'test',
@@ -66,6 +67,7 @@ describe('verikit.verification', () => {
     expect(await env.verikit.verification(id)).toEqual({
       flowId: id,
       kind: 'ussd',
+      method: 'ussd',
       phoneNumber: phone,
       verifiedAt: env.clock.now(),
       provider: 'test',

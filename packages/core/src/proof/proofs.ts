@@ -6,11 +6,24 @@ import type { Clock } from '../time/clock.js';
 import { parseFlowId } from '../inputs/parse-flow-id.js';
 import { generateFlowId, type SecretBox } from '../secrets/secrets.js';
 import type { FlowStore, StoreCall } from '../store/flow-store.js';
-import { defaultProofTtlMs, parseIssueOptions, parseRedeemItems, type ProofClaim } from './proof-inputs.js';
+import {
+  defaultProofTtlMs,
+  parseIssueOptions,
+  parseRedeemItems,
+  parseRedeemOptions,
+  type ProofClaim,
+  type RedeemProofOptions,
+} from './proof-inputs.js';
 import { equalInConstantTime, identityNumberHash, ProofKeys, type ProofSubject } from './proof-keys.js';
 import { decodeProof, encodeProof, type ProofPayload } from './proof-token.js';
 import { redemptionMemoryMs } from './redemption-memory.js';
-import { verificationOf, type Verification } from './verification.js';
+import {
+  defaultProofMethods,
+  methodOf,
+  verificationOf,
+  type Verification,
+  type VerificationMethod,
+} from './verification.js';
 
 /** A proof as issued: the token to hand to the browser, and when it stops being accepted. */
 export interface IssuedProof {
@@ -30,6 +43,11 @@ export interface ProofDeps {
   readonly secrets: SecretBox;
   /** The engine's provider's name: the provider of a flow verified before flows recorded theirs. */
   readonly provider: string;
+}
+
+/** How the flow of a proof verified (a token from before proofs carried it: from its kind, see `ProofPayload`). */
+function methodOfPayload(payload: ProofPayload): VerificationMethod {
+  return payload.method ?? methodOf(payload.kind, undefined);
 }
 
 /** The subject a verification proves. */
@@ -74,6 +92,7 @@ export class Proofs {
       id: generateFlowId(),
       flowId: verification.flowId,
       kind: verification.kind,
+      method: verification.method,
       ...(verification.idType === undefined ? {} : { idType: verification.idType }),
       sub: this.#keys.subjectHash(subjectOf(verification)),
       provider: verification.provider,
@@ -90,8 +109,13 @@ export class Proofs {
    * number leaves the proof usable: only the holder of the right number can use it, and a typo is no
    * lock-out.
    */
-  async redeem(rawToken: string, rawClaim: ProofClaim, call?: StoreCall): Promise<Verification> {
-    const [verification] = await this.#redeem([{ token: rawToken, claim: rawClaim }], true, call);
+  async redeem(
+    rawToken: string,
+    rawClaim: ProofClaim,
+    rawOptions?: RedeemProofOptions,
+    call?: StoreCall,
+  ): Promise<Verification> {
+    const [verification] = await this.#redeem([{ token: rawToken, claim: rawClaim }], true, rawOptions, call);
     return verification!;
   }
 
@@ -100,19 +124,25 @@ export class Proofs {
    * its claim, and every flow is checked unredeemed, before any is claimed. Only a redeem of the same
    * flow racing this one can leave part of a set claimed (docs/security.md).
    */
-  redeemAll(items: readonly { token: string; claim: ProofClaim }[], call?: StoreCall): Promise<Verification[]> {
-    return this.#redeem(items, false, call);
+  redeemAll(
+    items: readonly { token: string; claim: ProofClaim }[],
+    rawOptions?: RedeemProofOptions,
+    call?: StoreCall,
+  ): Promise<Verification[]> {
+    return this.#redeem(items, false, rawOptions, call);
   }
 
   /** Redeems a set; a rejection names the field of the proof at fault (`proofs.1.token`, or `token` for one). */
   async #redeem(
     items: readonly { token: string; claim: ProofClaim }[],
     single: boolean,
+    rawOptions: RedeemProofOptions | undefined,
     call: StoreCall | undefined,
   ): Promise<Verification[]> {
+    const methods = parseRedeemOptions(rawOptions).methods ?? defaultProofMethods;
     const field = (index: number, part: 'token' | 'claim') => (single ? part : `proofs.${index}.${part}`);
     const checked = parseRedeemItems(items, single).map(({ token, claim }, index) =>
-      this.#check(token, claim, (part) => field(index, part)),
+      this.#check(token, claim, methods, (part) => field(index, part)),
     );
     const flowIds = checked.map(({ payload }) => payload.flowId);
     const repeated = flowIds.findIndex((flowId, index) => flowIds.indexOf(flowId) !== index);
@@ -135,6 +165,7 @@ export class Proofs {
       const verification: Verification = {
         flowId: payload.flowId,
         kind: payload.kind,
+        method: methodOfPayload(payload),
         ...subject,
         verifiedAt: payload.verifiedAt,
         provider: payload.provider,
@@ -147,11 +178,14 @@ export class Proofs {
   #check(
     token: string,
     claim: ProofClaim,
+    methods: readonly VerificationMethod[],
     field: (part: 'token' | 'claim') => string,
   ): { payload: ProofPayload; subject: ProofSubject } {
     const payload = decodeProof(this.#deps.secrets, token);
     if (payload === undefined) return this.#reject('invalid', undefined, field('token'));
     if (this.#deps.clock.now() >= payload.exp) return this.#reject('expired', payload, field('token'));
+    // Before the claim is compared: a method the app does not accept tells nothing about the number.
+    if (!methods.includes(methodOfPayload(payload))) return this.#reject('method', payload, field('token'));
     const subject = this.#subjectOfClaim(payload, claim);
     if (subject === undefined || !equalInConstantTime(this.#keys.subjectHash(subject), payload.sub))
       return this.#reject('mismatch', payload, field('claim'));

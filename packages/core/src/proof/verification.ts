@@ -4,6 +4,24 @@ import type { FlowContextBase, FlowKind } from '../flows/flow-context.js';
 import type { FlowRecord } from '../store/flow-store.js';
 
 /**
+ * How a flow verified, as its proof carries it (docs/security.md, "a proof says how"): `phone` (a code sent by the
+ * provider, then typed), `ussd` (the user dialled the code shown), `identity` (an OTP to the BVN/NIN's phone),
+ * `dial-in` (the carrier reported a dial of the reference from the number the flow was started for), and
+ * `dial-in-identify` (a "who is this" dial-in flow, started without a number: it proves only that *someone* dialled
+ * the reference, from the number it names, so whoever was talked into dialling it is who the proof names).
+ * `redeemProof` accepts `dial-in-identify` only when the app names it in `methods`.
+ */
+export type VerificationMethod = 'phone' | 'ussd' | 'identity' | 'dial-in' | 'dial-in-identify';
+
+/** Every method but `dial-in-identify`: what `redeemProof` accepts when the app names none. */
+export const defaultProofMethods: readonly VerificationMethod[] = Object.freeze([
+  'phone',
+  'ussd',
+  'identity',
+  'dial-in',
+]);
+
+/**
  * What a verified flow verified, for the backend only: never in a view, never logged. Phone and
  * USSD flows name the full number; an identity flow, which never keeps the BVN/NIN in the clear
  * once verified, names it by its keyed hash.
@@ -13,6 +31,8 @@ export interface Verification {
   readonly flowId: string;
   /** How the user verified: USSD dial, phone code or BVN/NIN. */
   readonly kind: FlowKind;
+  /** How the flow verified, finer than `kind`: a "who is this" dial-in is `dial-in-identify`. */
+  readonly method: VerificationMethod;
   /** The verified phone number, full E.164 (phone, ussd). */
   readonly phoneNumber?: string;
   /** identity only. */
@@ -35,6 +55,7 @@ export function verificationOf(record: FlowRecord, status: string, provider: str
   const base = {
     flowId: record.id,
     kind: record.kind,
+    method: methodOf(record.kind, context.mode),
     verifiedAt: context.verifiedAt ?? record.updatedAt,
     provider: context.sentBy ?? provider,
   };
@@ -42,4 +63,9 @@ export function verificationOf(record: FlowRecord, status: string, provider: str
     return Object.freeze({ ...base, idType: context.idType as IdentityType, numberHash: String(context.numberHash) });
   }
   return Object.freeze({ ...base, phoneNumber: String(context.phoneNumber) });
+}
+
+/** The method of a flow of `kind` (a dial-in flow's `mode` tells a "who is this" flow). */
+export function methodOf(kind: FlowKind, mode: unknown): VerificationMethod {
+  return kind === 'dial-in' && mode !== 'match' ? 'dial-in-identify' : kind;
 }

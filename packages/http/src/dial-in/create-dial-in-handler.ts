@@ -18,14 +18,25 @@ export interface DialInScreens {
   readonly tryAgain: string;
 }
 
-/** The default screens: short English, within a USSD screen's 182 characters. */
-export const defaultDialInScreens: Readonly<DialInScreens> = Object.freeze({
-  verified: 'Your number is confirmed. You can return to the app.',
-  askReference: 'Enter the reference shown in the app:',
-  notValid: 'This code is not valid for this number, or it has expired. Start again in the app.',
-  alreadyUsed: 'This code was already used.',
-  tryAgain: 'Something went wrong. Please dial the code again in a moment.',
-});
+/** The app a handset's screens name when `appName` is not given. */
+const defaultAppName = 'the app';
+
+/**
+ * The default screens, naming the app and what is confirmed (a phishing page that hands a victim someone else's
+ * reference is then named on the victim's handset): short English, within a USSD screen's 182 characters.
+ */
+export function dialInScreensFor(appName: string): Readonly<DialInScreens> {
+  return Object.freeze({
+    verified: `Your number is confirmed for ${appName}. If you did not start this yourself in ${appName}, contact ${appName} now.`,
+    askReference: `To confirm this phone number for ${appName}, enter the reference ${appName} shows you:`,
+    notValid: `This code is not valid for this number, or it has expired. Start again in ${appName}.`,
+    alreadyUsed: 'This code was already used.',
+    tryAgain: 'Something went wrong. Please dial the code again in a moment.',
+  });
+}
+
+/** The default screens, without an `appName`: they name "the app". */
+export const defaultDialInScreens: Readonly<DialInScreens> = dialInScreensFor(defaultAppName);
 
 /** Options of {@link createDialInHandler}. */
 export interface DialInHandlerOptions {
@@ -44,7 +55,13 @@ export interface DialInHandlerOptions {
    * `toHonoHandler`). Behind your own proxy, return the address it appends to `X-Forwarded-For`.
    */
   peerAddress?: (request: Request, env: unknown) => string | undefined;
-  /** The texts shown on the handset (each at most 182 printable characters). Default {@link defaultDialInScreens}. */
+  /**
+   * The app's name as its users know it (`'Acme'`), shown on the handset with what the dial confirms: "Your number is
+   * confirmed for Acme…". 1 to 30 printable characters. Default: "the app". Give it: a user handed someone
+   * else's code then sees whose app they confirmed their number to.
+   */
+  appName?: string;
+  /** The texts shown on the handset (each at most 182 printable characters). Default {@link dialInScreensFor} `appName`. */
   screens?: Partial<DialInScreens>;
   /** Where refusals are logged (never a number or a reference). Default: `defaultLogger`. */
   logger?: Logger;
@@ -78,7 +95,10 @@ export function createDialInHandler(options: DialInHandlerOptions): DialInHandle
     throw new InvalidInputError([
       { field: 'allowList', message: "is required: the carrier's session requests are not signed" },
     ]);
-  const screens = { ...defaultDialInScreens, ...options.screens };
+  const { appName = defaultAppName } = options;
+  if (typeof appName !== 'string' || !/^[\x20-\x7e]{1,30}$/.test(appName.trim()) || appName.trim() !== appName)
+    throw new InvalidInputError([{ field: 'appName', message: 'must be 1 to 30 printable characters' }]);
+  const screens = { ...dialInScreensFor(appName), ...options.screens };
   // A screen the carrier cannot show is refused now, not on a user's handset.
   for (const [name, screen] of Object.entries(screens)) {
     try {

@@ -60,9 +60,36 @@ describe('the dial-in route', () => {
     const reference = /\*(\d+)#$/.exec(started.ussdCode!)![1]!;
     expect(await fake.reply(first.sessionId, reference)).toMatchObject({
       kind: 'END',
-      screen: 'Your number is confirmed. You can return to the app.',
+      screen:
+        'Your number is confirmed for the app. If you did not start this yourself in the app, contact the app now.',
     });
     expect((await verikit.get(started.id)).status).toBe('verified');
+  });
+
+  it('names the app and what is confirmed on the handset (appName): a phished user sees whose app it is', async () => {
+    const { fake, verikit } = await setupDialIn(['127.0.0.1'], { appName: 'Acme Bank' });
+    const phoneNumber = freshPhoneNumber();
+    const started = await verikit.start({ kind: 'dial-in' });
+    const first = await fake.dial({ phoneNumber, code: fake.serviceCode });
+    expect(first).toMatchObject({
+      kind: 'CON',
+      screen: 'To confirm this phone number for Acme Bank, enter the reference Acme Bank shows you:',
+    });
+    const reference = /\*(\d+)#$/.exec(started.ussdCode!)![1]!;
+    expect(await fake.reply(first.sessionId, reference)).toMatchObject({
+      kind: 'END',
+      screen:
+        'Your number is confirmed for Acme Bank. If you did not start this yourself in Acme Bank, contact Acme Bank now.',
+    });
+    const { verikit: other } = await setupDialIn();
+    for (const appName of ['', ' Acme', 'A'.repeat(31), 'Acme\nBank', 7])
+      expect(() =>
+        createDialInHandler({
+          verikit: other,
+          allowList: createCallbackAllowList(['127.0.0.1']),
+          appName: appName as string,
+        }),
+      ).toThrow(expect.objectContaining({ code: 'invalid_input', field: 'appName' }));
   });
 
   it('attacker: dialling the victim’s code from another number verifies nothing', async () => {
