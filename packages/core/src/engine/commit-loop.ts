@@ -3,13 +3,14 @@ import type { Logger } from '@verikit/provider';
 import { ConflictError } from '../errors/conflict-error.js';
 import type { FlowEnvironment, InternalEvent } from '../flows/flow-definition.js';
 import type { EffectRequest } from '../flows/flow-context.js';
-import { errorCode } from '../logging/error-code.js';
 import type { FlowRecord, FlowStore, StoreCall } from '../store/flow-store.js';
 import type { FlowChangeBus, PublishingWrite } from './change-bus.js';
+import { afterCommitSteps } from './after-commit/after-commit-steps.js';
+import { runAfterCommit, type AfterCommitStep, type CommitCause } from './after-commit/after-commit-step.js';
 import type { FlowQueue } from './flow-queue.js';
 import type { FlowRecords, Loaded } from './flow-records.js';
 import type { Clock } from '../time/clock.js';
-import { lazyView, type FlowView, type LazyView } from './view.js';
+import { lazyView, type LazyView } from './view.js';
 import type { EngineTelemetry } from '../telemetry/engine-telemetry.js';
 import { lifecycleEventsOf, type LifecycleListeners } from './lifecycle-events.js';
 import type { EventWebhook } from '../outbound/event-webhook.js';
@@ -47,12 +48,6 @@ function nextRecord(loaded: FlowRecord, next: AnyMachineSnapshot, now: number): 
   return loaded.outbox === undefined ? record : { ...record, outbox: loaded.outbox };
 }
 
-/** A flow whose route key a newer flow took: `superseded` is applied to it once the newer flow's commit is done. */
-interface Displaced {
-  readonly flowId: string;
-  readonly key: string;
-}
-
 /** For events the engine applies itself (effect results, provider events): a refusal means the flow moved on. */
 export const acceptSilently = (): void => {};
 
@@ -68,50 +63,72 @@ export function effectsOf(actions: readonly unknown[]): EffectRequest[] {
     .map((action) => action.params as EffectRequest);
 }
 
+/** What the commit loop uses; written once, for its constructor and its after-commit steps alike. */
+export interface CommitLoopDeps {
+  readonly records: FlowRecords;
+  readonly queue: FlowQueue;
+  readonly store: FlowStore;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  readonly bus: FlowChangeBus;
+  readonly env: FlowEnvironment;
+  readonly telemetry: EngineTelemetry;
+  readonly events: LifecycleListeners;
+  readonly webhook: EventWebhook | undefined;
+}
+
+/** One write of a flow's record ({@link CommitLoop.write}). */
+export interface FlowWrite {
+  /** The record to write, its version one above the stored one (1: a new flow). */
+  readonly record: FlowRecord;
+  /** The record as loaded; undefined for a new flow. */
+  readonly before?: Loaded;
+  /** The snapshot `record` holds. */
+  readonly next: AnyMachineSnapshot;
+  readonly cause: CommitCause;
+  readonly now: number;
+  /** The provider calls the change asks for. */
+  readonly effects?: readonly EffectRequest[];
+  readonly call?: StoreCall | undefined;
+  /** Where work that must wait until the commit leaves the flow's queue goes; undefined: it runs at once. */
+  readonly outsideQueue?: Array<() => Promise<void>>;
+}
+
 /**
- * Every write of a flow: load, compute, compare-and-set, retried on conflict a bounded number of
- * times; then the flow's route keys, and the view to subscribers. Effects are returned, never run
+ * Every write of a flow: load, decide, compare-and-set, retried on conflict a bounded number of times. What a
+ * committed change causes (route keys, superseding older flows, lifecycle events, the event webhook's pass,
+ * logs and telemetry, publishing the view, the recent records) is the ordered list of
+ * after-commit steps in `after-commit/`, run once the compare-and-set won. Effects are returned, never run
  * here: they run only once the snapshot that asks for them is committed
  * (docs/decisions/0004-commits-and-concurrency.md).
  */
 export class CommitLoop {
-  readonly #deps: {
-    records: FlowRecords;
-    queue: FlowQueue;
-    store: FlowStore;
-    clock: Clock;
-    logger: Logger;
-    bus: FlowChangeBus;
-    env: FlowEnvironment;
-    telemetry: EngineTelemetry;
-    events: LifecycleListeners;
-    webhook: EventWebhook | undefined;
-  };
+  readonly #deps: CommitLoopDeps;
   /** The store's writes that publish in the same command, when the bus offers them for this store. */
   readonly #publishing: PublishingWrite | undefined;
-  /** Views that went to the other instances with their write: `publish` hands them to local listeners only. */
-  readonly #publishedWithWrite = new WeakSet<LazyView>();
   /**
    * The latest record this engine committed or read of the flows it used last: an event starts from it instead of a
    * store read. A record another instance changed since fails the compare-and-set on its version, and the commit then
-   * reads the store (docs/decisions/1430-start-from-the-record-committed-here.md).
+   * reads the store (docs/decisions/1430-start-from-the-record-committed-here.md). The `rememberRecent` step fills it.
    */
   readonly #recent = new RecentlyUsed<Loaded>(recentFlows);
+  readonly #afterCommit: readonly AfterCommitStep[];
 
-  constructor(deps: {
-    records: FlowRecords;
-    queue: FlowQueue;
-    store: FlowStore;
-    clock: Clock;
-    logger: Logger;
-    bus: FlowChangeBus;
-    env: FlowEnvironment;
-    telemetry: EngineTelemetry;
-    events: LifecycleListeners;
-    webhook: EventWebhook | undefined;
-  }) {
+  constructor(deps: CommitLoopDeps) {
     this.#deps = deps;
     this.#publishing = deps.bus.publishingWrite?.(deps.store);
+    this.#afterCommit = afterCommitSteps({
+      ...deps,
+      publishing: this.#publishing,
+      recent: this.#recent,
+      supersede: (flowId, call) =>
+        this.commit(
+          flowId,
+          (_loaded, now) => ({ event: { type: 'superseded', now }, onRefused: acceptSilently }),
+          undefined,
+          call,
+        ),
+    });
   }
 
   /**
@@ -130,12 +147,12 @@ export class CommitLoop {
     committedHere?: Loaded,
     call?: StoreCall,
   ): Promise<Committed> {
-    const displaced: Displaced[] = [];
+    const outsideQueue: Array<() => Promise<void>> = [];
     const committed = await this.#deps.telemetry.commit(flowId, () =>
-      this.#commit(flowId, decide, committedHere, call, displaced),
+      this.#commit(flowId, decide, committedHere, call, outsideQueue),
     );
     // Out of this flow's queue: two flows ending each other at once must not wait for each other's queue.
-    for (const older of displaced) await this.#supersede(older, call);
+    for (const work of outsideQueue) await work();
     return committed;
   }
 
@@ -144,7 +161,7 @@ export class CommitLoop {
     decide: (loaded: Loaded, now: number) => Decision,
     committedHere: Loaded | undefined,
     call: StoreCall | undefined,
-    displaced: Displaced[],
+    outsideQueue: Array<() => Promise<void>>,
   ): Promise<Committed> {
     const { records, queue, clock } = this.#deps;
     return queue.run(flowId, async () => {
@@ -164,7 +181,7 @@ export class CommitLoop {
           // event is refused. A lost compare-and-set means another instance moved the flow: read again.
           const ticked = current === loaded.snapshot ? loaded : await this.#commitTick(loaded, current, now, call);
           if (ticked === undefined) continue;
-          this.#recent.remember(flowId, ticked);
+          if (ticked === loaded) this.#recent.remember(flowId, ticked);
           decision.onRefused(ticked, current, now);
           return {
             view: lazyView(current, ticked.record, now),
@@ -176,22 +193,24 @@ export class CommitLoop {
         const effects = effectsOf(actions);
         const pending = decision.beforeWrite?.(loaded, effects, now);
         if (pending !== undefined) await pending;
-        const written = await this.write(nextRecord(loaded.record, next, now), current, next, now, call, displaced);
-        if (written !== undefined) {
-          const { view, record } = written;
-          const status = next.value as FlowView['status'];
-          this.#deps.logger.debug('verikit.flow.changed', {
-            flowId,
-            kind: record.kind,
-            status,
-            version: record.version,
-          });
-          this.#deps.telemetry.changed(record.kind, current.value as string, status);
-          await this.publish(record.id, view);
-          const committed = { record, flow: loaded.flow, snapshot: next };
-          this.#recent.remember(flowId, committed);
-          return { view, effects, loaded: committed, changed: true };
-        }
+        const record = nextRecord(loaded.record, next, now);
+        const written = await this.write({
+          record,
+          before: loaded,
+          next,
+          cause: 'event',
+          now,
+          effects,
+          call,
+          outsideQueue,
+        });
+        if (written !== undefined)
+          return {
+            view: written.view,
+            effects,
+            loaded: { record: written.record, flow: loaded.flow, snapshot: next },
+            changed: true,
+          };
         // A stale hint is no contention: read again at once.
         if (!fromHint) await new Promise((resolve) => setTimeout(resolve, Math.random() * 2 * (attempt + 1)));
       }
@@ -206,112 +225,60 @@ export class CommitLoop {
     now: number,
     call: StoreCall | undefined,
   ): Promise<Loaded | undefined> {
-    const written = await this.write(nextRecord(loaded.record, ticked, now), loaded.snapshot, ticked, now, call);
+    const record = nextRecord(loaded.record, ticked, now);
+    const written = await this.write({ record, before: loaded, next: ticked, cause: 'tick', now, call });
     if (written === undefined) return undefined;
-    await this.publish(written.record.id, written.view);
     return { record: written.record, flow: loaded.flow, snapshot: ticked };
   }
 
   /**
-   * Compare-and-sets `record` over the version before it (0: a new flow), then writes the route keys
-   * the change adds. Returns the view to publish and the record as written (with the events for the
-   * app's webhook, when one is set); undefined when the stored version had moved on. With a bus that
-   * offers publishing writes, a change that adds no route key is published to the other instances by the write.
-   * The flows the route keys pointed to before, for a definition that `supersedes`, go to `displaced` (the caller
-   * ends them once out of this flow's queue), or, without it, are ended here.
+   * Compare-and-sets `record` over the version before it (0: a new flow), then runs the after-commit steps. Returns
+   * the view and the record as written; undefined, running no step, when the stored version had moved on.
+   *
+   * What must be stored with the change itself happens here, inside the compare-and-set, not in a step: the
+   * lifecycle events the app's webhook sends are staged in the record's outbox (their ids announced to every
+   * instance first), the record's time to live covers them, and with a bus that offers publishing writes a
+   * change that adds no route key is published to the other instances by the write.
    */
-  async write(
-    given: FlowRecord,
-    previous: AnyMachineSnapshot | undefined,
-    next: AnyMachineSnapshot,
-    now: number,
-    call?: StoreCall,
-    displaced?: Displaced[],
-  ): Promise<{ view: LazyView; record: FlowRecord } | undefined> {
+  async write(write: FlowWrite): Promise<{ view: LazyView; record: FlowRecord } | undefined> {
     const { records, store, env, webhook } = this.#deps;
-    const events = lifecycleEventsOf(previous, next, given);
+    const { next, now, call, before } = write;
+    const previous = before?.snapshot;
+    const events = lifecycleEventsOf(previous, next, write.record);
     // The webhook's events are written with the change itself; their ids are known to every instance first.
-    const { record, ids } = webhook?.stage(given, events, now) ?? { record: given, ids: [] };
-    const ttl = webhook ? webhook.ttlFor(record, records.ttlFor(next, now), now) : records.ttlFor(next, now);
-    const { definition } = records.flow(record.kind);
-    const routes = definition.routes?.(previous, next, env) ?? [];
+    const { record, ids } = webhook?.stage(write.record, events, now) ?? { record: write.record, ids: [] };
+    const ttlMs = webhook ? webhook.ttlFor(record, records.ttlFor(next, now), now) : records.ttlFor(next, now);
+    const flow = before?.flow ?? records.flow(record.kind);
+    const routes = flow.definition.routes?.(previous, next, env) ?? [];
     const view = lazyView(next, record, now);
     if (ids.length > 0) await webhook!.announce(ids, now);
     // Refused: the webhook's ids stay. Another instance may have committed the same event (same version, same type).
     // One command writes and publishes, unless route keys must be written between the two (a subscriber that
     // sees the change must find them).
-    if (this.#publishing !== undefined && routes.length === 0) {
-      if (!(await this.#publishing.compareAndSetAndPublish(record, record.version - 1, ttl, view, call)))
-        return undefined;
-      this.#publishedWithWrite.add(view);
-    } else {
-      if (!(await store.compareAndSetFlow(record, record.version - 1, ttl, call))) return undefined;
-      const ended = displaced ?? [];
-      for (const key of routes) {
-        const before = definition.supersedes ? await store.getRoute(key, call) : undefined;
-        await store.setRoute(key, record.id, ttl, call);
-        if (before !== undefined && before !== record.id) ended.push({ flowId: before, key });
-      }
-      if (displaced === undefined) for (const older of ended) await this.#supersede(older, call);
-    }
-    // Committed: the lifecycle events it caused go to this engine's listeners, once, and to the webhook.
-    this.#deps.events.emit(events);
-    if (ids.length > 0) void webhook!.deliver();
+    const publishedWithWrite = this.#publishing !== undefined && routes.length === 0;
+    const won = publishedWithWrite
+      ? await this.#publishing!.compareAndSetAndPublish(record, record.version - 1, ttlMs, view, call)
+      : await store.compareAndSetFlow(record, record.version - 1, ttlMs, call);
+    if (!won) return undefined;
+    const outsideQueue = write.outsideQueue;
+    await runAfterCommit(this.#afterCommit, {
+      cause: write.cause,
+      before: before?.record,
+      record,
+      previous,
+      next,
+      flow,
+      effects: write.effects ?? [],
+      events,
+      staged: ids,
+      routes,
+      ttlMs,
+      view,
+      publishedWithWrite,
+      now,
+      call,
+      outsideQueue: outsideQueue === undefined ? (work) => work() : async (work) => void outsideQueue.push(work),
+    });
     return { view, record };
-  }
-
-  /**
-   * Ends the flow a route key pointed to before a newer flow took it (`superseded`, decision 1280), unless it took
-   * the key back since (two flows taking it at once: the one that holds it stays). A flow that moved on (already
-   * ended, gone) changes nothing; a failure is logged: the newer flow stands, the older one still ends when its
-   * code expires.
-   */
-  async #supersede({ flowId, key }: Displaced, call: StoreCall | undefined): Promise<void> {
-    try {
-      if ((await this.#deps.store.getRoute(key, call)) === flowId) return;
-      await this.commit(
-        flowId,
-        (_loaded, now) => ({ event: { type: 'superseded', now }, onRefused: acceptSilently }),
-        undefined,
-        call,
-      );
-    } catch (error) {
-      this.#deps.logger.warn('verikit.supersede.failed', { flowId, error: errorCode(error) });
-    }
-  }
-
-  /**
-   * Writes route keys to a flow that a committed change learned of outside its snapshot (the ids a
-   * send returned, which its delivery receipts name), living as long as the flow's record. A failing
-   * write is logged: the flow stands, only its receipts will find no flow.
-   */
-  async addRoutes(
-    flowId: string,
-    keys: readonly string[],
-    snapshot: AnyMachineSnapshot,
-    call?: StoreCall,
-  ): Promise<void> {
-    const { records, store, clock, logger } = this.#deps;
-    try {
-      const ttl = records.ttlFor(snapshot, clock.now());
-      for (const key of keys) await store.setRoute(key, flowId, ttl, call);
-    } catch (error) {
-      logger.warn('verikit.route.failed', { flowId, error: errorCode(error) });
-    }
-  }
-
-  /**
-   * Hands a committed view of flow `flowId` to the change bus; a failing bus is logged, never the caller's error. A
-   * view the write published already goes to this instance's listeners only, and is made only if it has some; a bus
-   * that says nobody follows the flow gets nothing.
-   */
-  async publish(flowId: string, view: LazyView): Promise<void> {
-    const { bus } = this.#deps;
-    try {
-      if (this.#publishedWithWrite.has(view)) this.#publishing!.deliverLocally(flowId, view);
-      else if (bus.follows?.(flowId) !== false) await bus.publish(view());
-    } catch (error) {
-      this.#deps.logger.warn('verikit.publish.failed', { flowId, error: errorCode(error) });
-    }
   }
 }

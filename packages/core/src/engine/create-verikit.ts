@@ -102,7 +102,18 @@ export function createVerikit(options: VerikitOptions): Verikit {
   const deadlines = new CallDeadlines(
     () => new ProviderUnavailableError('the provider did not answer before the deadline'),
   );
-  const effects = new EffectRunner({ commits, records, env, logger, telemetry, read: get, limits, deadlines });
+  const effects = new EffectRunner({
+    commits,
+    records,
+    store,
+    clock,
+    env,
+    logger,
+    telemetry,
+    read: get,
+    limits,
+    deadlines,
+  });
   /** Live subscriptions made through this engine, per flow: `subscribed` is only meaningful after one. */
   const listening = new Map<string, number>();
   const proofs = new Proofs({

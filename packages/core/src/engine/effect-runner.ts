@@ -15,7 +15,9 @@ import { deliveryRoutesOf } from '../inbound/delivery-receipts.js';
 import type { FlowRecords, Loaded } from './flow-records.js';
 import type { SendLimit } from './send-limit.js';
 import type { FlowView, LazyView } from './view.js';
-import type { StoreCall } from '../store/flow-store.js';
+import type { FlowStore, StoreCall } from '../store/flow-store.js';
+import type { Clock } from '../time/clock.js';
+import type { AnyMachineSnapshot } from 'xstate';
 import type { CallOutcome, EngineTelemetry } from '../telemetry/engine-telemetry.js';
 
 type Outcome =
@@ -42,35 +44,51 @@ function outcomeOf(outcome: Outcome, provider: string): CallOutcome {
   return { provider: typeof sentBy === 'string' ? sentBy : provider, outcome: 'ok' };
 }
 
+/** What the effect runner uses. */
+export interface EffectRunnerDeps {
+  readonly commits: CommitLoop;
+  readonly records: FlowRecords;
+  readonly store: FlowStore;
+  readonly clock: Clock;
+  readonly env: FlowEnvironment;
+  readonly logger: Logger;
+  readonly telemetry: EngineTelemetry;
+  readonly read: (flowId: string, call?: StoreCall) => Promise<FlowView>;
+  /** Admits the sends a result starts by itself (a phone flow's fallback to its next channel). */
+  readonly limits?: SendLimit;
+  /** The deadlines of provider calls, shared by the calls that start together (decision 1470). */
+  readonly deadlines: CallDeadlines;
+}
+
 /**
  * Runs committed effects: the provider call each one names (through its flow's definition), under a
  * deadline, with the result fed back to the flow as an event through the commit loop.
  */
 export class EffectRunner {
-  readonly #deps: {
-    commits: CommitLoop;
-    records: FlowRecords;
-    env: FlowEnvironment;
-    logger: Logger;
-    telemetry: EngineTelemetry;
-    read: (flowId: string, call?: StoreCall) => Promise<FlowView>;
-    limits?: SendLimit;
-    deadlines: CallDeadlines;
-  };
+  readonly #deps: EffectRunnerDeps;
 
-  constructor(deps: {
-    commits: CommitLoop;
-    records: FlowRecords;
-    env: FlowEnvironment;
-    logger: Logger;
-    telemetry: EngineTelemetry;
-    read: (flowId: string, call?: StoreCall) => Promise<FlowView>;
-    /** Admits the sends a result starts by itself (a phone flow's fallback to its next channel). */
-    limits?: SendLimit;
-    /** The deadlines of provider calls, shared by the calls that start together (decision 1470). */
-    deadlines: CallDeadlines;
-  }) {
+  constructor(deps: EffectRunnerDeps) {
     this.#deps = deps;
+  }
+
+  /**
+   * Writes route keys to a flow that a committed change learned of outside its snapshot (the ids a
+   * send returned, which its delivery receipts name), living as long as the flow's record. A failing
+   * write is logged: the flow stands, only its receipts will find no flow.
+   */
+  async #addReceiptRoutes(
+    flowId: string,
+    keys: readonly string[],
+    snapshot: AnyMachineSnapshot,
+    call: StoreCall | undefined,
+  ): Promise<void> {
+    const { records, store, clock, logger } = this.#deps;
+    try {
+      const ttl = records.ttlFor(snapshot, clock.now());
+      for (const key of keys) await store.setRoute(key, flowId, ttl, call);
+    } catch (error) {
+      logger.warn('verikit.route.failed', { flowId, error: errorCode(error) });
+    }
   }
 
   /**
@@ -85,7 +103,7 @@ export class EffectRunner {
     committedHere: Loaded,
     call?: StoreCall,
   ): Promise<FlowView> {
-    const { commits, logger, env } = this.#deps;
+    const { logger, env } = this.#deps;
     let latest = view;
     const { definition } = committedHere.flow;
     let hint: Loaded | undefined = committedHere;
@@ -117,7 +135,7 @@ export class EffectRunner {
           hint = committed.changed ? committed.loaded : undefined;
           // A send's ids route its delivery receipts to this flow.
           if (outcome.ok && committed.changed && definition.effects[effect.kind]!.send)
-            await commits.addRoutes(
+            await this.#addReceiptRoutes(
               flowId,
               deliveryRoutesOf(this.#deps.env.secrets, outcome.result),
               committed.loaded.snapshot,

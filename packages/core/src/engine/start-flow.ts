@@ -3,6 +3,7 @@ import { ConflictError } from '../errors/conflict-error.js';
 import { callOptionsOf, type CallOptions } from '../guard/call-options.js';
 import type { AnyMachineSnapshot } from 'xstate';
 import type { EffectMemory, FlowDefinition, FlowEnvironment } from '../flows/flow-definition.js';
+import type { EffectRequest } from '../flows/flow-context.js';
 import type { StartInput } from '../inputs/inputs.js';
 import { startKeys } from '../ownership/start-keys.js';
 import { DeliveryClaims } from '../inbound/delivery-claims.js';
@@ -139,6 +140,7 @@ export async function startFlow(deps: StartDeps, rawInput: StartInput, options?:
   let written: { view: LazyView; record: FlowRecord } | undefined;
   let snapshot: AnyMachineSnapshot;
   let actions: readonly unknown[];
+  let effects: EffectRequest[];
   try {
     if (liveKey !== undefined) {
       const live = await flowAt(deps, liveKey, false);
@@ -162,18 +164,16 @@ export async function startFlow(deps: StartDeps, rawInput: StartInput, options?:
       updatedAt: now,
     };
     await limits.admit(numberKey, machineInput, client, now, call);
-    written = await commits.write(record, undefined, snapshot, now, call);
+    effects = effectsOf(actions);
+    written = await commits.write({ record, next: snapshot, cause: 'start', now, effects, call });
     if (written === undefined) throw new ConflictError('a flow with this id exists already');
   } catch (error) {
     // Refused before anything was written: the key is free again (a failure to free it leaves the lease to lapse).
     await release?.().catch(() => undefined);
     throw error;
   }
-  const { view } = written;
-  settings.logger.info('verikit.flow.started', { flowId: id, kind: input.kind });
-  settings.telemetry.started(input.kind);
+  // A repeat of this start, or a start for the same owner, kind and number, finds the flow through these keys.
   if (repeatKey !== undefined) await store.setRoute(repeatKey, id, policies.retentionMs, call);
   if (liveKey !== undefined) await store.setRoute(liveKey, id, policies.codeTtlMs, call);
-  await commits.publish(id, view);
-  return deps.effects.run(id, effectsOf(actions), view, memory, { record: written.record, flow, snapshot }, call);
+  return deps.effects.run(id, effects, written.view, memory, { record: written.record, flow, snapshot }, call);
 }

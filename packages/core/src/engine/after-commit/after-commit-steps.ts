@@ -1,0 +1,45 @@
+import type { Logger } from '@verikit/provider';
+import type { FlowStore, StoreCall } from '../../store/flow-store.js';
+import type { EventWebhook } from '../../outbound/event-webhook.js';
+import type { EngineTelemetry } from '../../telemetry/engine-telemetry.js';
+import type { FlowChangeBus, PublishingWrite } from '../change-bus.js';
+import type { Loaded } from '../flow-records.js';
+import type { LifecycleListeners } from '../lifecycle-events.js';
+import type { RecentlyUsed } from '../recently-used.js';
+import type { AfterCommitStep } from './after-commit-step.js';
+import { deliverEventWebhook } from './deliver-event-webhook.js';
+import { emitLifecycleEvents } from './emit-lifecycle-events.js';
+import { logChange } from './log-change.js';
+import { publishView } from './publish-view.js';
+import { rememberRecent } from './remember-recent.js';
+import { takeRouteKeys } from './take-route-keys.js';
+
+/** What the after-commit steps use, each step taking what it needs. */
+export interface AfterCommitDeps {
+  readonly store: FlowStore;
+  readonly logger: Logger;
+  readonly telemetry: EngineTelemetry;
+  readonly events: LifecycleListeners;
+  readonly webhook: EventWebhook | undefined;
+  readonly bus: FlowChangeBus;
+  readonly publishing: PublishingWrite | undefined;
+  readonly recent: RecentlyUsed<Loaded>;
+  /** Applies `superseded` to an older flow whose route key a newer flow took. */
+  readonly supersede: (flowId: string, call: StoreCall | undefined) => Promise<unknown>;
+}
+
+/**
+ * What a committed change causes, in order (see `after-commit-step.ts` for how to add a step). The order matters
+ * where one step's effect must be visible before another's: route keys are written before the view is published,
+ * so a subscriber that sees the change finds them.
+ */
+export function afterCommitSteps(deps: AfterCommitDeps): AfterCommitStep[] {
+  return [
+    takeRouteKeys(deps),
+    emitLifecycleEvents(deps.events),
+    deliverEventWebhook(deps.webhook),
+    logChange(deps),
+    publishView(deps),
+    rememberRecent(deps.recent),
+  ];
+}

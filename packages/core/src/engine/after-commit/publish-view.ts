@@ -1,0 +1,26 @@
+import type { Logger } from '@verikit/provider';
+import { errorCode } from '../../logging/error-code.js';
+import type { FlowChangeBus, PublishingWrite } from '../change-bus.js';
+import type { AfterCommitStep } from './after-commit-step.js';
+
+/**
+ * Hands the committed view to the change bus; a failing bus is logged, never the caller's error. A view the write
+ * published already (`publishing`) goes to this instance's listeners only, and is made only if it has some; a bus
+ * that says nobody follows the flow gets nothing (docs/decisions/1450-a-view-only-when-asked.md).
+ */
+export function publishView(deps: {
+  bus: FlowChangeBus;
+  publishing: PublishingWrite | undefined;
+  logger: Logger;
+}): AfterCommitStep {
+  const { bus, publishing, logger } = deps;
+  return async ({ record, view, publishedWithWrite }) => {
+    const flowId = record.id;
+    try {
+      if (publishedWithWrite) publishing!.deliverLocally(flowId, view);
+      else if (bus.follows?.(flowId) !== false) await bus.publish(view());
+    } catch (error) {
+      logger.warn('verikit.publish.failed', { flowId, error: errorCode(error) });
+    }
+  };
+}
