@@ -201,7 +201,7 @@ export function createVerikit(options: VerikitOptions): Verikit {
               store,
               logger,
               call,
-              apply: (event) => applyProviderEvent({ store, commits, env, effects, call, later }, event),
+              apply: (event) => applyProviderEvent({ store, commits, env, effects, call, later, guard, clock }, event),
             },
             delivery,
             receiveOptions,

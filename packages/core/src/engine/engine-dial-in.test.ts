@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { CapabilityError, InvalidInputError, type ProviderV1 } from '@verikit/provider';
+import { CapabilityError, InvalidInputError, RateLimitedError, type ProviderV1 } from '@verikit/provider';
 import { createTestProviderV1 } from '@verikit/testing';
 import { ConflictError } from '../errors/index.js';
 import { KeyvFlowStore } from '../store/keyv-flow-store.js';
 import { dialInReservationKey } from '../store/store-keys.js';
 import { setup } from './engine.fixtures.js';
+import type { VerikitOptions } from './options.js';
 
 const victim = '+2348031234567';
 const attacker = '+2348037654321';
@@ -30,8 +31,8 @@ function referenceOf(ussdCode: string | undefined): string {
   return match[1]!;
 }
 
-function dialIn(store?: KeyvFlowStore) {
-  const env = setup({ provider: carrier(), ...(store === undefined ? {} : { store }) });
+function dialIn(store?: KeyvFlowStore, options: Pick<Partial<VerikitOptions>, 'guard'> = {}) {
+  const env = setup({ provider: carrier(), ...(store === undefined ? {} : { store }), ...options });
   /** The carrier reports a dial: one delivery per USSD session, its id the session id. */
   const dial = (phoneNumber: string, reference: string, sessionId = `ATUid_${randomUUID()}`) =>
     env.verikit.receive({ id: `africastalking:ussd:${sessionId}`, event: { type: 'dial-in', phoneNumber, reference } });
@@ -197,5 +198,48 @@ describe('dial-in flow', () => {
     const { verikit, raw } = setup({ provider: createTestProviderV1() });
     await expect(verikit.start({ kind: 'dial-in', phoneNumber: victim })).rejects.toSatisfy(CapabilityError.isInstance);
     expect(raw()).not.toContain('flow:');
+  });
+
+  it('attacker: guessing references is stopped after the wrong-reference limit, per dialling number', async () => {
+    const { verikit, dial, logs } = dialIn();
+    const started = await verikit.start({ kind: 'dial-in' });
+    const right = referenceOf(started.ussdCode);
+    const wrong = (index: number) => String((Number(right) + 1 + index) % 100_000_000).padStart(8, '0');
+    for (let index = 0; index < 5; index += 1)
+      expect(await dial(attacker, wrong(index))).toEqual({ outcome: 'no-active-flow' });
+    // Past the limit every dial of that number is refused before any lookup, the right reference too.
+    await expect(dial(attacker, wrong(5))).rejects.toSatisfy(
+      (error) => RateLimitedError.isInstance(error) && /wrong-references-per-number limit of 5/.test(error.message),
+    );
+    await expect(dial(attacker, right)).rejects.toSatisfy(RateLimitedError.isInstance);
+    expect((await verikit.get(started.id)).status).toBe('awaiting-dial');
+    expect(logs).toContainEqual(expect.objectContaining({ message: 'verikit.guard.refused' }));
+    // Another number is not held back by the attacker's guesses.
+    expect((await dial(victim, right)).outcome).toBe('applied');
+  });
+
+  it('counts only wrong references, and bounds them in all whatever number dials', async () => {
+    const { verikit, dial } = dialIn(undefined, {
+      guard: { wrongReferencesPerNumber: { points: 2 }, wrongReferences: { points: 4 } },
+    });
+    // Right references give their unit back: three verified dials from one number use none of its two.
+    for (let index = 0; index < 3; index += 1) {
+      const started = await verikit.start({ kind: 'dial-in', phoneNumber: victim });
+      expect((await dial(victim, referenceOf(started.ussdCode))).outcome).toBe('applied');
+    }
+    const numbers = ['+2348030000001', '+2348030000002', '+2348030000003', '+2348030000004', '+2348030000005'];
+    for (const number of numbers.slice(0, 4)) expect((await dial(number, '12345678')).outcome).toBe('no-active-flow');
+    await expect(dial(numbers[4]!, '12345678')).rejects.toSatisfy(
+      (error) => RateLimitedError.isInstance(error) && /the wrong-references limit of 4/.test(error.message),
+    );
+  });
+
+  it('a number-less start honours its idempotency key: a retry returns the same flow and reference', async () => {
+    const { verikit } = dialIn();
+    const first = await verikit.start({ kind: 'dial-in' }, { idempotencyKey: 'dial-in-retry-1' });
+    const retry = await verikit.start({ kind: 'dial-in' }, { idempotencyKey: 'dial-in-retry-1' });
+    expect([retry.id, retry.ussdCode]).toEqual([first.id, first.ussdCode]);
+    const other = await verikit.start({ kind: 'dial-in' }, { idempotencyKey: 'dial-in-retry-2' });
+    expect(other.id).not.toBe(first.id);
   });
 });

@@ -122,14 +122,15 @@ export async function startFlow(deps: StartDeps, rawInput: StartInput, options?:
   const memory: EffectMemory = {};
   let machineInput = definition.machineInput(input, { flowId: id, now, memory }, env);
   const numberKey = definition.sendLimitKey(machineInput, env);
+  const sameStartKey = definition.startKey?.(machineInput, env) ?? numberKey;
   const { store, policies } = settings;
   // A repeat of a start (same idempotency key), or a start for a number with a live flow of the
   // same kind and owner, is answered with that flow: nothing is sent, no limit is used.
   const repeatKey =
     idempotencyKey === undefined
       ? undefined
-      : startKeys.idempotency(env.secrets, owner, `${input.kind}\0${numberKey}\0${idempotencyKey}`);
-  const liveKey = owner === undefined ? undefined : startKeys.live(env.secrets, owner, input.kind, numberKey);
+      : startKeys.idempotency(env.secrets, owner, `${input.kind}\0${sameStartKey}\0${idempotencyKey}`);
+  const liveKey = owner === undefined ? undefined : startKeys.live(env.secrets, owner, input.kind, sameStartKey);
   let release: (() => Promise<void>) | undefined;
   if (repeatKey !== undefined) {
     const repeated = await flowAt(deps, repeatKey, true);

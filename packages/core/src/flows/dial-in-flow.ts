@@ -52,6 +52,11 @@ export const dialInFlow: FlowDefinition<DialInStart> = {
     context.phoneNumber === undefined || context.mode === 'identify'
       ? `dial-in:flow:${String(context.flowId)}`
       : phoneNumberKey(secrets, context.phoneNumber),
+  // Recording who dials, every such start of one owner (or idempotency key) is the same start: its retry returns it.
+  startKey: (context, env) =>
+    context.phoneNumber === undefined || context.mode === 'identify'
+      ? 'dial-in:identify'
+      : phoneNumberKey(env.secrets, context.phoneNumber),
   // No two live flows share a reference (with the number verified, if any): a start whose reference is taken draws
   // another (decision 1440).
   reservations: (input) => [dialInReservationKey(input.referenceHash as string)],

@@ -80,6 +80,11 @@ export interface FlowDefinition<Input extends ParsedStartInput = ParsedStartInpu
    * hold it). A number appears in it only as a keyed hash (`env.secrets`), never in clear.
    */
   sendLimitKey(context: Readonly<Record<string, unknown>>, env: FlowEnvironment): string;
+  /**
+   * What makes two starts the same start, for the idempotency key and the owner's live flow, where the send limit
+   * key differs per flow (a dial-in flow without a number). Default: `sendLimitKey`.
+   */
+  startKey?(context: Readonly<Record<string, unknown>>, env: FlowEnvironment): string;
   /** The machine event for a user event. Secrets are hashed here; a new OTP goes to `memory` only. */
   toEvent(
     event: ParsedUserEvent,

@@ -33,6 +33,16 @@ export interface SendGuardOptions {
   /** Sends in total: the budget of the whole deployment. */
   global?: Partial<GuardLimit> | false;
   /**
+   * Dial-in references that matched no flow, per dialling number (`points` wrong references per `windowMs`): past
+   * it, that number's dials are refused until the window ends, so references cannot be guessed by dialling.
+   */
+  wrongReferencesPerNumber?: Partial<GuardLimit> | false;
+  /**
+   * Dial-in references that matched no flow, in total: the bound on guessing from anywhere (a forged or spread
+   * dial). Past it every dial is refused until the window ends: raise it with your dial-in traffic.
+   */
+  wrongReferences?: Partial<GuardLimit> | false;
+  /**
    * The countries (ISO 3166-1 alpha-2: `NG`, `GH`) whose numbers may be sent to. Default: every
    * country the number library knows; numbers of no country (`+800`, `+882` satellite) are refused.
    */
@@ -49,7 +59,8 @@ const hour = 60 * minute;
 
 /**
  * The limits in force unless configured: 10 sends per client per 10 minutes, 10 per number prefix
- * (7 national digits) per hour, 1,000 in total per hour. Tuning: docs/abuse.md.
+ * (7 national digits) per hour, 1,000 in total per hour; 5 wrong dial-in references per dialling number and 300 in
+ * total per 10 minutes. Tuning: docs/abuse.md.
  */
 export const defaultGuardLimits: Readonly<{
   /** 10 sends per client in 10 minutes. */
@@ -58,10 +69,16 @@ export const defaultGuardLimits: Readonly<{
   perPrefix: PrefixLimit;
   /** 1,000 sends in an hour, in all. */
   global: GuardLimit;
+  /** 5 wrong dial-in references per dialling number in 10 minutes. */
+  wrongReferencesPerNumber: GuardLimit;
+  /** 300 wrong dial-in references in 10 minutes, in all. */
+  wrongReferences: GuardLimit;
 }> = Object.freeze({
   perClient: Object.freeze({ points: 10, windowMs: 10 * minute }),
   perPrefix: Object.freeze({ points: 10, windowMs: hour, digits: 7 }),
   global: Object.freeze({ points: 1000, windowMs: hour }),
+  wrongReferencesPerNumber: Object.freeze({ points: 5, windowMs: 10 * minute }),
+  wrongReferences: Object.freeze({ points: 300, windowMs: 10 * minute }),
 });
 
 /** The guard's options with the defaults applied; `undefined` limits are off. */
@@ -69,6 +86,8 @@ export interface GuardSettings {
   readonly perClient: GuardLimit | undefined;
   readonly perPrefix: PrefixLimit | undefined;
   readonly global: GuardLimit | undefined;
+  readonly wrongReferencesPerNumber: GuardLimit | undefined;
+  readonly wrongReferences: GuardLimit | undefined;
   /** The allowed countries; undefined: every country the number library knows. */
   readonly countries: ReadonlySet<string> | undefined;
   readonly store: SendGuardStore | undefined;
@@ -93,6 +112,8 @@ const guardOptionsSchema = z.strictObject({
   perClient: limit.optional(),
   perPrefix: prefixLimit.optional(),
   global: limit.optional(),
+  wrongReferencesPerNumber: limit.optional(),
+  wrongReferences: limit.optional(),
   countries: z
     .array(
       z.string().refine((code) => /^[A-Z]{2}$/.test(code) && phoneNumberLibrary().isSupportedCountry(code), {
@@ -123,7 +144,11 @@ export function checkGuardOptions(options: unknown): void {
   }
   const limitsOn = Object.fromEntries(
     Object.entries(options).filter(
-      ([name, value]) => !(value === false && ['perClient', 'perPrefix', 'global'].includes(name)),
+      ([name, value]) =>
+        !(
+          value === false &&
+          ['perClient', 'perPrefix', 'global', 'wrongReferencesPerNumber', 'wrongReferences'].includes(name)
+        ),
     ),
   );
   parseInput(guardOptionsSchema, limitsOn, 'guard');
@@ -139,6 +164,8 @@ export function resolveGuardOptions(options: SendGuardOptions | false | undefine
     perClient: pick(given.perClient, defaultGuardLimits.perClient),
     perPrefix: pick(given.perPrefix, defaultGuardLimits.perPrefix),
     global: pick(given.global, defaultGuardLimits.global),
+    wrongReferencesPerNumber: pick(given.wrongReferencesPerNumber, defaultGuardLimits.wrongReferencesPerNumber),
+    wrongReferences: pick(given.wrongReferences, defaultGuardLimits.wrongReferences),
     countries: given.countries === undefined ? undefined : new Set(given.countries),
     store: given.store,
   };

@@ -18,6 +18,8 @@ export interface SendAttempt {
 
 interface CountedLimit {
   readonly name: GuardLimitName;
+  /** What one unit is, for the refusal's message: `sends`, `wrong references`. */
+  readonly unit: string;
   readonly limit: GuardLimit;
   readonly limiter: GuardRateLimiter;
   /** The counted key, already hashed; undefined when the limit does not apply to this attempt. */
@@ -48,6 +50,7 @@ export class SendGuard {
   readonly #secrets: SecretBox;
   readonly #logger: Logger;
   readonly #limits: readonly CountedLimit[];
+  readonly #dialLimits: readonly CountedLimit[];
   readonly #digits: number;
 
   constructor(settings: GuardSettings, deps: { store: SendGuardStore; secrets: SecretBox; logger: Logger }) {
@@ -59,12 +62,14 @@ export class SendGuard {
       name: GuardLimitName,
       limit: GuardLimit | undefined,
       keyOf: CountedLimit['keyOf'],
+      unit = 'sends',
     ): CountedLimit[] =>
       limit === undefined
         ? []
         : [
             {
               name,
+              unit,
               limit,
               keyOf,
               limiter: deps.store.limiter({
@@ -84,6 +89,26 @@ export class SendGuard {
       ),
       ...counted('global', settings.global, () => 'all'),
     ];
+    this.#dialLimits = [
+      ...counted(
+        'wrong-references-per-number',
+        settings.wrongReferencesPerNumber,
+        (attempt) =>
+          attempt.phoneNumber === undefined ? undefined : this.#secrets.hash('guard:dialler', attempt.phoneNumber),
+        'wrong references',
+      ),
+      ...counted('wrong-references', settings.wrongReferences, () => 'all', 'wrong references'),
+    ];
+  }
+
+  /**
+   * Admits one dial of a dial-in reference from `phoneNumber` (the number the carrier reports), or throws a
+   * `RateLimitedError` when that number, or every dialler together, gave too many wrong references lately. The
+   * dial takes one unit of each; the release gives them back when the reference was right, so only wrong
+   * references count (decision 1541).
+   */
+  async admitDial(phoneNumber: string, now: number, call?: StoreCall): Promise<GuardRelease> {
+    return this.#take(this.#dialLimits, { phoneNumber }, undefined, now, call);
   }
 
   /**
@@ -98,8 +123,19 @@ export class SendGuard {
       this.#logger.warn('verikit.guard.refused', { limit: 'country' });
       throw new InvalidInputError([{ field: 'phoneNumber', message: 'is in a country this service does not send to' }]);
     }
+    return this.#take(this.#limits, attempt, facts, now, call);
+  }
+
+  /** Takes one unit of each limit that applies, or gives back what it took and throws the refusal. */
+  async #take(
+    limits: readonly CountedLimit[],
+    attempt: SendAttempt,
+    facts: NumberFacts | undefined,
+    now: number,
+    call: StoreCall | undefined,
+  ): Promise<GuardRelease> {
     const taken: Array<{ limiter: GuardRateLimiter; key: string }> = [];
-    for (const counted of this.#limits) {
+    for (const counted of limits) {
       const key = counted.keyOf(attempt, facts);
       if (key === undefined) continue;
       try {
@@ -115,7 +151,7 @@ export class SendGuard {
         this.#logger.warn('verikit.guard.refused', { limit: counted.name, retryAfterMs });
         const { points, windowMs } = counted.limit;
         throw new RateLimitedError(
-          `the ${counted.name} limit of ${points} sends per ${Math.ceil(windowMs / 1000)} s is reached`,
+          `the ${counted.name} limit of ${points} ${counted.unit} per ${Math.ceil(windowMs / 1000)} s is reached`,
           now + retryAfterMs,
           {
             retryAfterMs,

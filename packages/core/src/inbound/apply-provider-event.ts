@@ -7,6 +7,8 @@ import type { FlowStore, StoreCall } from '../store/flow-store.js';
 import { acceptSilently, type CommitLoop } from '../engine/commit-loop.js';
 import type { EffectRunner } from '../engine/effect-runner.js';
 import type { FlowView } from '../engine/view.js';
+import type { SendGuard } from '../guard/send-guard.js';
+import type { Clock } from '../time/clock.js';
 
 /** What applying one provider event did. */
 export type AppliedEvent =
@@ -42,6 +44,10 @@ export interface ProviderEventDeps {
    * so that a provider's webhook is answered once the fallback is committed, not once it was sent.
    */
   readonly later: (work: (call: StoreCall | undefined) => Promise<unknown>) => void;
+  /** The send guard, which counts wrong dial-in references; undefined when it is off. */
+  readonly guard?: SendGuard | undefined;
+  /** The engine's clock, for a refusal's `retryAt`. */
+  readonly clock: Clock;
 }
 
 /**
@@ -53,6 +59,21 @@ export interface ProviderEventDeps {
  * its deadline), with the flow `sending`; the send runs after, through `later` (decision 1311).
  */
 export async function applyProviderEvent(deps: ProviderEventDeps, event: ProviderEventV1): Promise<AppliedEvent> {
+  if (event.type !== 'dial-in' || deps.guard === undefined) return applyRouted(deps, event);
+  // A dial takes a unit of the wrong-reference limits (a `RateLimitedError` when they are spent) and gives it back
+  // when its reference was right: only guesses count, and a guesser is stopped before the lookup (decision 1541).
+  const release = await deps.guard.admitDial(event.phoneNumber, deps.clock.now(), deps.call);
+  let applied: AppliedEvent | undefined;
+  try {
+    applied = await applyRouted(deps, event);
+    return applied;
+  } finally {
+    if (applied?.outcome !== 'no-active-flow') await release();
+  }
+}
+
+/** Applies an event to the flow its route key names. */
+async function applyRouted(deps: ProviderEventDeps, event: ProviderEventV1): Promise<AppliedEvent> {
   const route = routes.find((candidate) => candidate.type === event.type);
   let flowId: string | undefined;
   for (const key of route?.routeKeys(event, deps.env) ?? []) {

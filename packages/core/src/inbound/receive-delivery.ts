@@ -1,5 +1,12 @@
 import { z } from 'zod';
-import { InvalidInputError, VerikitError, parseInput, type Logger, type ProviderEventV1 } from '@verikit/provider';
+import {
+  InvalidInputError,
+  RateLimitedError,
+  VerikitError,
+  parseInput,
+  type Logger,
+  type ProviderEventV1,
+} from '@verikit/provider';
 import { providerEventSchema } from '../inputs/inputs.js';
 import { onFirstUse } from '../inputs/on-first-use.js';
 import { errorCode } from '../logging/error-code.js';
@@ -174,6 +181,9 @@ export async function receiveDelivery(
       });
       if (InvalidInputError.isInstance(error)) {
         logger.warn('verikit.webhook.malformed', { webhookId, field: error.field });
+      } else if (RateLimitedError.isInstance(error)) {
+        // Too many wrong dial-in references (the guard logged which limit): the dialler's doing, not an outage.
+        logger.warn('verikit.webhook.limited', { webhookId });
       } else {
         const retryable = VerikitError.isInstance(error) && error.isRetryable;
         logger.error('verikit.webhook.apply-failed', { webhookId, error: errorCode(error), retryable });

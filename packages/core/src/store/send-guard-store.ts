@@ -2,7 +2,12 @@
 import type { RateLimiterAbstract, RateLimiterMemory } from 'rate-limiter-flexible';
 
 /** The names of the guard's counted limits, as logs and the refusal message give them. */
-export type GuardLimitName = 'per-client' | 'per-prefix' | 'global';
+export type GuardLimitName =
+  | 'per-client'
+  | 'per-prefix'
+  | 'global'
+  | 'wrong-references-per-number'
+  | 'wrong-references';
 
 /** What the guard asks a {@link SendGuardStore} for: one fixed-window counter. */
 export interface GuardLimiterSpec {

@@ -1,5 +1,5 @@
 import type { Verikit } from '@verikit/core';
-import { InvalidInputError, defaultLogger, type Logger } from '@verikit/provider';
+import { InvalidInputError, RateLimitedError, defaultLogger, type Logger } from '@verikit/provider';
 import { readBody } from '../body/read-body.js';
 import { peerAddressOf } from '../client-key.js';
 import { errorCode } from '@verikit/core/internal';
@@ -16,6 +16,8 @@ export interface DialInScreens {
   readonly alreadyUsed: string;
   /** The dial could not be applied now (the store failed, or another instance holds the session). */
   readonly tryAgain: string;
+  /** Too many wrong references lately, from this number or in all (the send guard's `wrongReferences*` limits). */
+  readonly tooManyTries: string;
 }
 
 /** The app a handset's screens name when `appName` is not given. */
@@ -32,6 +34,7 @@ export function dialInScreensFor(appName: string): Readonly<DialInScreens> {
     notValid: `This code is not valid for this number, or it has expired. Start again in ${appName}.`,
     alreadyUsed: 'This code was already used.',
     tryAgain: 'Something went wrong. Please dial the code again in a moment.',
+    tooManyTries: `Too many wrong codes. Please wait a few minutes, then start again in ${appName}.`,
   });
 }
 
@@ -149,6 +152,7 @@ export function createDialInHandler(options: DialInHandlerOptions): DialInHandle
     } catch (error) {
       // A number the engine does not take (not a mobile number) is no flow's; anything else is ours to fix.
       if (InvalidInputError.isInstance(error)) return answer('END', screens.notValid);
+      if (RateLimitedError.isInstance(error)) return answer('END', screens.tooManyTries);
       logger.error('verikit.dial_in.failed', { error: errorCode(error) });
       return answer('END', screens.tryAgain);
     }

@@ -124,6 +124,26 @@ describe('the dial-in route', () => {
     expect((await verikit.get(started.id)).status).toBe('awaiting-dial');
   });
 
+  it('attacker: many wrong references from an allowed address are refused after the limit, the right one too', async () => {
+    const { post, verikit, fake } = await setupDialIn();
+    const phoneNumber = freshPhoneNumber();
+    const started = await verikit.start({ kind: 'dial-in' });
+    const reference = /\*(\d+)#$/.exec(started.ussdCode!)![1]!;
+    const fields = { serviceCode: fake.serviceCode, phoneNumber, networkCode: '62130' };
+    const screens: string[] = [];
+    for (let guess = 0; guess < 8; guess += 1) {
+      const text = String((Number(reference) + 1 + guess) % 100_000_000).padStart(8, '0');
+      screens.push(await (await post({ ...fields, sessionId: `ATUid_guess_${guess}`, text })).text());
+    }
+    expect(screens).toEqual([
+      ...Array.from({ length: 5 }, () => `END ${defaultDialInScreens.notValid}`),
+      ...Array.from({ length: 3 }, () => `END ${defaultDialInScreens.tooManyTries}`),
+    ]);
+    const right = await post({ ...fields, sessionId: 'ATUid_right', text: reference });
+    expect(await right.text()).toBe(`END ${defaultDialInScreens.tooManyTries}`);
+    expect((await verikit.get(started.id)).status).toBe('awaiting-dial');
+  });
+
   it('attacker: a replayed session request is answered as used and changes nothing', async () => {
     const { post, verikit, fake } = await setupDialIn();
     const phoneNumber = freshPhoneNumber();
