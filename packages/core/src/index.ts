@@ -37,9 +37,12 @@ export {
   type EventWebhookFailure,
   type EventWebhookGiveUpReason,
   type EventWebhookOptions,
+  type TimerOptions,
 } from './engine/create-verikit.js';
 /** @public Implemented by a flow store that shares the event webhook's work between instances (Redis). */
 export type { EventOutbox, TakenEvent } from './store/event-outbox.js';
+/** @public Implemented by a flow store that shares the flows' timers between instances (Redis). */
+export type { FlowTimers, TakenTimer } from './store/flow-timers.js';
 export type { ReviewNumber } from './flows/review-numbers.js';
 /** @public Tuning the send guard: the limits an application starts from. */
 export { defaultGuardLimits, type GuardLimit, type PrefixLimit, type SendGuardOptions } from './guard/guard-options.js';

@@ -1,14 +1,8 @@
-import { StoreError, VerikitError, type EventOutbox, type TakenEvent } from '@verikit/core';
-import { eventOutboxKey, safeStoreCause } from '@verikit/core/internal';
+import { StoreError, type EventOutbox, type TakenEvent } from '@verikit/core';
+import { eventOutboxKey } from '@verikit/core/internal';
 import { CommandDeadline } from './command-deadline.js';
 import type { RedisCommandClient } from './lua-script.js';
-
-/** What the outbox needs of a Redis flow store: its connection and its key names. */
-interface RedisEventOutboxHost {
-  readonly client: unknown;
-  connect(): Promise<void>;
-  redisKey(key: string): string;
-}
+import { hostCommand, type RedisStoreHost } from './store-host.js';
 
 /** KEYS: due, tries. ARGV: the due time, then the ids. An id already there keeps its due time and attempts. */
 const addScript = `
@@ -47,11 +41,11 @@ return 1
  * hash of their attempts, changed only by scripts so a take (which leases what it returns) is one step.
  */
 export class RedisEventOutbox implements EventOutbox {
-  readonly #host: RedisEventOutboxHost;
+  readonly #host: RedisStoreHost;
   readonly #deadline: CommandDeadline;
   readonly #keys: string[];
 
-  constructor(host: RedisEventOutboxHost, commandTimeoutMs: number) {
+  constructor(host: RedisStoreHost, commandTimeoutMs: number) {
     this.#host = host;
     this.#deadline = new CommandDeadline(commandTimeoutMs);
     this.#keys = [host.redisKey(eventOutboxKey('due')), host.redisKey(eventOutboxKey('tries'))];
@@ -91,13 +85,7 @@ export class RedisEventOutbox implements EventOutbox {
     return this.#call(operation, (client) => client.eval(script, { keys: this.#keys, arguments: args }));
   }
 
-  async #call<T>(operation: string, work: (client: RedisCommandClient) => Promise<T>): Promise<T> {
-    try {
-      await this.#host.connect();
-      return await this.#deadline.run(() => work(this.#host.client as RedisCommandClient));
-    } catch (error) {
-      if (VerikitError.isInstance(error)) throw error;
-      throw new StoreError(`the flow store failed to ${operation}`, { cause: safeStoreCause(error) });
-    }
+  #call<T>(operation: string, work: (client: RedisCommandClient) => Promise<T>): Promise<T> {
+    return hostCommand(this.#host, this.#deadline, operation, work);
   }
 }

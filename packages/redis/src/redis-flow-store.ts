@@ -9,10 +9,10 @@ import {
   type LimitResult,
   type SendGuardStore,
   type EventOutbox,
+  type FlowTimers,
   type StoreCall,
 } from '@verikit/core';
 import { claimRecordKey, flowRecordKey, limitRecordKey, routeRecordKey, safeStoreCause } from '@verikit/core/internal';
-import { InvalidInputError } from '@verikit/provider';
 import Keyv from 'keyv';
 import { healerFor, isClusterClient, type ClusterHealer } from './cluster-healer.js';
 import { CallBudget } from './call-budget.js';
@@ -22,6 +22,8 @@ import { decodeRecord, encodeCommit, encodeRecord } from './record-encoding.js';
 import { compareAndSetScript, consumeScript, type RedisCommandClient } from './lua-script.js';
 import { createRedisSendGuard } from './redis-send-guard.js';
 import { RedisEventOutbox } from './redis-event-outbox.js';
+import { RedisFlowTimers } from './redis-flow-timers.js';
+import { checkRedisUrl, failFastReconnect } from './redis-connection.js';
 
 /** The Redis client under a {@link RedisFlowStore}: `keyvRedis.client`, a node-redis client. */
 export type RedisFlowStoreClient = KeyvRedis<unknown>['client'];
@@ -64,37 +66,6 @@ const defaultNamespace = 'verikit';
 const unasked = Symbol('unasked');
 const defaultConnectTimeoutMs = 2000;
 const defaultCommandTimeoutMs = 5000;
-
-/**
- * A reconnect strategy that fails the first connection at once (the caller gets a `StoreError`, and
- * the next call tries again) and, once connected, retries a lost connection every 50 ms to 1 s with
- * jitter. Commands made while reconnecting fail at once: the offline queue is off.
- */
-function failFastReconnect(): { strategy: (retries: number) => number | false; onReady: () => void } {
-  let everReady = false;
-  return {
-    strategy: (retries) => (everReady ? Math.min(50 * 2 ** retries, 1000) + Math.floor(Math.random() * 50) : false),
-    onReady: () => {
-      everReady = true;
-    },
-  };
-}
-
-/**
- * Refuses a Redis URL node-redis cannot use (`127.0.0.1:6379`, `localhost`, `http://…`) with an
- * `InvalidInputError` naming the option, instead of node-redis's bare `TypeError` at connect. The
- * value is never echoed: it can hold a password.
- */
-function checkRedisUrl(url: unknown, field: string): void {
-  if (typeof url === 'string' && /^rediss?:\/\/\S/.test(url)) return;
-  const problem =
-    typeof url !== 'string'
-      ? 'must be a string'
-      : /^[a-z][a-z0-9+.-]*:\/\//i.test(url)
-        ? 'must start with redis:// or rediss://'
-        : 'has no scheme: write it as redis://host:6379 (or rediss:// for TLS)';
-  throw new InvalidInputError([{ field, message: problem }]);
-}
 
 /**
  * Creates a {@link RedisFlowStore} with its own connection, configured so that an outage is a typed
@@ -166,6 +137,7 @@ export class RedisFlowStore implements FlowStore {
   #closed = false;
   #guardStore: SendGuardStore | undefined;
   #outbox: EventOutbox | undefined;
+  #timers: FlowTimers | undefined;
 
   /**
    * @param keyv A Keyv whose store is a `@keyv/redis` adapter. Its serializer is set to JSON and
@@ -378,6 +350,12 @@ export class RedisFlowStore implements FlowStore {
   eventOutbox(): EventOutbox {
     this.#outbox ??= new RedisEventOutbox(this, this.#deadline.timeoutMs);
     return this.#outbox;
+  }
+
+  /** The flows' timers on this store's connection and namespace, shared by every instance (docs/plans.md). */
+  flowTimers(): FlowTimers {
+    this.#timers ??= new RedisFlowTimers(this, this.#deadline.timeoutMs);
+    return this.#timers;
   }
 
   /**

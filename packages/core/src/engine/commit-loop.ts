@@ -6,6 +6,8 @@ import type { EffectRequest } from '../flows/flow-context.js';
 import type { FlowRecord, FlowStore, StoreCall } from '../store/flow-store.js';
 import type { FlowChangeBus, PublishingWrite } from './change-bus.js';
 import { afterCommitSteps } from './after-commit/after-commit-steps.js';
+import type { FlowTimers } from '../store/flow-timers.js';
+import { wakeToSchedule } from './timer-schedule.js';
 import { runAfterCommit, type AfterCommitStep, type CommitCause } from './after-commit/after-commit-step.js';
 import type { FlowQueue } from './flow-queue.js';
 import type { FlowRecords, Loaded } from './flow-records.js';
@@ -75,6 +77,8 @@ export interface CommitLoopDeps {
   readonly telemetry: EngineTelemetry;
   readonly events: LifecycleListeners;
   readonly webhook: EventWebhook | undefined;
+  /** Where a change that makes its flow's wake due schedules it, before it is written. */
+  readonly timers: FlowTimers;
 }
 
 /** One write of a flow's record ({@link CommitLoop.write}). */
@@ -252,6 +256,9 @@ export class CommitLoop {
     const routes = flow.definition.routes?.(previous, next, env) ?? [];
     const view = lazyView(next, record, now);
     if (ids.length > 0) await webhook!.announce(ids, now);
+    // The flow's timer is scheduled before the write, like the webhook's ids (decision 1560).
+    const wake = wakeToSchedule(flow.definition, previous, next);
+    if (wake !== undefined) await this.#deps.timers.schedule(record.id, wake);
     // Refused: the webhook's ids stay. Another instance may have committed the same event (same version, same type).
     // One command writes and publishes, unless route keys must be written between the two (a subscriber that
     // sees the change must find them).

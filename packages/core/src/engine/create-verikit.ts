@@ -26,6 +26,8 @@ import { LifecycleListeners } from './lifecycle-events.js';
 import { circuitEventOf } from './circuit-events.js';
 import { EventWebhook } from '../outbound/event-webhook.js';
 import { memoryEventOutbox } from '../store/event-outbox.js';
+import { memoryFlowTimers } from '../store/flow-timers.js';
+import { TimerWorker } from './timer-worker.js';
 import { startFlow } from './start-flow.js';
 import { applyUserEvent } from './user-event.js';
 import { toView, type FlowView } from './view.js';
@@ -34,6 +36,7 @@ import type { Verikit } from './verikit.js';
 export type { Verikit } from './verikit.js';
 export type { VerikitOptions } from './options.js';
 export type { Clock } from '../time/clock.js';
+export type { TimerOptions } from './timer-worker.js';
 export type { CallOptions } from '../guard/call-options.js';
 export type { ProviderDelivery, ReceiveOptions, ReceiveResult } from '../inbound/receive-delivery.js';
 export type { FlowEvent, FlowEventListener, FlowEventType } from './lifecycle-events.js';
@@ -71,7 +74,9 @@ export function createVerikit(options: VerikitOptions): Verikit {
   provider.circuits?.subscribe((change) => events.emitCircuit(circuitEventOf(change, logger)));
   const outbox = settings.eventWebhook && (store.eventOutbox?.() ?? memoryEventOutbox());
   const webhook = outbox && new EventWebhook(settings.eventWebhook!, { store, outbox, clock, logger });
+  const timers = store.flowTimers?.() ?? memoryFlowTimers();
   const commits = new CommitLoop({
+    timers,
     records,
     queue: new FlowQueue(),
     store,
@@ -138,6 +143,8 @@ export function createVerikit(options: VerikitOptions): Verikit {
     within(work).catch((error: unknown) => logger.error('verikit.flow.fallback-failed', { error: errorCode(error) }));
   }
 
+  const timerWorker = new TimerWorker(settings.timers, { timers, records, effects, clock, logger, within });
+
   const verikit: Verikit = {
     policies,
     webhooks: provider.webhooks,
@@ -145,6 +152,7 @@ export function createVerikit(options: VerikitOptions): Verikit {
     parseStartInput: (input) => parseInput(settings.inputs.start, input),
     on: (type: never, listener: never) => events.on(type, listener),
     deliverEvents: () => webhook?.deliver() ?? Promise.resolve(0),
+    runDueTimers: () => timerWorker.runDue(),
     start: (input, options) =>
       telemetry.start((input as { kind?: unknown } | undefined)?.kind, () =>
         within((call) =>

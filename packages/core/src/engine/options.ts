@@ -29,6 +29,7 @@ import {
   type EventWebhookOptions,
   type EventWebhookSettings,
 } from '../outbound/event-webhook-options.js';
+import { resolveTimerOptions, type TimerOptions, type TimerSettings } from './timer-worker.js';
 
 /** Options of {@link createVerikit}. */
 export interface VerikitOptions {
@@ -84,6 +85,11 @@ export interface VerikitOptions {
    * at least once, shared by every instance on the store (docs/flows.md, "Events to your webhook"). Default: none.
    */
   eventWebhook?: EventWebhookOptions;
+  /**
+   * The flows' timers (an escalating plan's next channel, the fallback after a failed delivery): how often this
+   * instance looks for due ones, and how long it holds one it took (docs/plans.md). Default: every second, held 5 s.
+   */
+  timers?: TimerOptions;
 }
 
 /** The options with every default applied: what the engine's parts are built from. */
@@ -107,6 +113,8 @@ export interface EngineSettings {
   readonly telemetry: EngineTelemetry;
   /** The app's event webhook; undefined when none is set. */
   readonly eventWebhook: EventWebhookSettings | undefined;
+  /** The flows' timers' poll and lease. */
+  readonly timers: TimerSettings;
 }
 
 const optionsSchema = z.object({
@@ -153,6 +161,12 @@ const optionsSchema = z.object({
       },
     )
     .optional(),
+  timers: z
+    .strictObject({
+      pollMs: z.number().int().min(0).optional(),
+      leaseMs: z.number().int().min(100).optional(),
+    })
+    .optional(),
   policies: z
     .strictObject({
       codeTtlMs: z.number().int().min(1000).optional(),
@@ -196,5 +210,6 @@ export function resolveOptions(options: VerikitOptions): EngineSettings {
     reviewNumbers: options.reviewNumbers,
     telemetry: new EngineTelemetry(options.telemetry),
     eventWebhook: resolveEventWebhook(options.eventWebhook),
+    timers: resolveTimerOptions(options.timers),
   };
 }

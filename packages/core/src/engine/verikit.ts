@@ -121,4 +121,11 @@ export interface Verikit {
    * a webhook. The engine also does this after each commit and every `eventWebhook.pollMs`.
    */
   deliverEvents(): Promise<number>;
+  /**
+   * Carries out the flows' timers due now on the engine's clock (an escalating plan's next channel, the fallback after
+   * a failed delivery), the ones this or another instance scheduled; resolves once each has acted and the sends it
+   * started have settled, with how many changed their flow. The engine also does this every `timers.pollMs`. With a
+   * manual clock (a simulation, a test): advance the clock, then await this (docs/plans.md).
+   */
+  runDueTimers(): Promise<number>;
 }

@@ -107,6 +107,11 @@ export interface FlowDefinition<Input extends ParsedStartInput = ParsedStartInpu
    * `{ type: 'superseded' }` to the flow the key pointed to before (USSD: decision 1280).
    */
   readonly supersedes?: boolean;
+  /**
+   * When the flow's timer must next wake it, read from the snapshot alone (an escalating plan's next send); undefined:
+   * no timer. The engine schedules it in the store with the commit that makes it due, and then applies `timer`.
+   */
+  wakeAt?(snapshot: AnyMachineSnapshot): number | undefined;
   /** The provider event this kind of flow takes, if any. */
   readonly providerEvent?: ProviderEventRoute;
 }

@@ -1,6 +1,7 @@
 import type { FlowKind } from '../flows/flow-context.js';
 import type { FlowEvent } from '../engine/lifecycle-events.js';
 import type { EventOutbox } from './event-outbox.js';
+import type { FlowTimers } from './flow-timers.js';
 import type { SendGuardStore } from './send-guard-store.js';
 
 /** The record format version written by this release. Older or newer records are refused with a `RecordSchemaError`. */
@@ -82,6 +83,11 @@ export interface FlowStore {
    * Absent: an index in this process's memory.
    */
   eventOutbox?(): EventOutbox;
+  /**
+   * The flows' timers (escalations, fallbacks after a receipt), shared by every instance on this store (Redis), so
+   * whichever instance is alive carries each out (docs/plans.md). Absent: timers in this process's memory.
+   */
+  flowTimers?(): FlowTimers;
   /**
    * Opens one engine call (`start`, `send`, `get`, `receive`, …): the engine passes what this returns with every
    * command of the call, the send guard's counts included, so the store can bound them together (the Redis store:

@@ -5,6 +5,7 @@ import { VerikitError } from '@verikit/provider';
 import type { FlowRecord, FlowStore, LimitResult } from './flow-store.js';
 import { ExpiringMap } from './expiring-map.js';
 import { memoryEventOutbox, type EventOutbox } from './event-outbox.js';
+import { memoryFlowTimers, type FlowTimers } from './flow-timers.js';
 import { KeyLock } from './key-lock.js';
 import { liveVersion, memoryKeyPrefix, memorySections, readLive } from './memory-records.js';
 import { safeStoreCause } from './safe-store-cause.js';
@@ -72,6 +73,9 @@ function lockFor(keyv: Keyv): KeyLock {
 
 /** One event outbox per Keyv instance, shared by the engines on it in this process. */
 const outboxes = new WeakMap<Keyv, EventOutbox>();
+
+/** One set of flow timers per Keyv instance, shared by the engines on it in this process. */
+const timers = new WeakMap<Keyv, FlowTimers>();
 
 /**
  * A {@link FlowStore} over any Keyv. Compare-and-set is a per-key lock in this process, shared by
@@ -193,5 +197,15 @@ export class KeyvFlowStore implements FlowStore {
       outboxes.set(this.keyv, outbox);
     }
     return outbox;
+  }
+
+  /** The flows' timers, in this process's memory: shared by the engines on this Keyv here. */
+  flowTimers(): FlowTimers {
+    let found = timers.get(this.keyv);
+    if (found === undefined) {
+      found = memoryFlowTimers();
+      timers.set(this.keyv, found);
+    }
+    return found;
   }
 }

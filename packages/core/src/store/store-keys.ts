@@ -116,3 +116,11 @@ export function dialInReservationKey(referenceHash: string): string {
 export function eventOutboxKey(part: 'due' | 'tries'): string {
   return `events:{outbox}:${part}`;
 }
+
+/**
+ * One shard of the flows' timers on a shared store: a sorted set of flow ids by due time. Its own hash tag per
+ * shard, so on Redis Cluster the shards spread over the slots (and masters) and each script touches one key.
+ */
+export function flowTimersKey(shard: number): string {
+  return `timers:{timers-${shard}}`;
+}
