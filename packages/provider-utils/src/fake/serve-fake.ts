@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
 import type { FakeInboxSource } from './inbox/fake-inbox-source.js';
 import { createInboxHandler, inboxPath } from './inbox/inbox-handler.js';
+import { refuseForeignControl } from './loopback-request.js';
 
 /** A fake provider API listening on 127.0.0.1. */
 export interface FakeServer {
@@ -17,7 +18,8 @@ export interface FakeServer {
 
 /**
  * Serves a Web-standard handler on 127.0.0.1 (port 0: a free one) through @hono/node-server. With an inbox
- * source, `/__inbox` serves the inbox page: what the fake's phones received, live (docs/sandbox.md).
+ * source, `/__inbox` serves the inbox page: what the fake's phones received, live (docs/sandbox.md). The control
+ * endpoints (`/__sandbox/…`, `/__fake/…`) have the inbox's protections: a loopback `Host`, and no foreign `Origin`.
  */
 export async function serveFake(
   fetch: (request: Request) => Response | Promise<Response>,
@@ -26,7 +28,8 @@ export async function serveFake(
 ): Promise<FakeServer> {
   let bound = 0;
   const inboxHandler = inbox === undefined ? undefined : createInboxHandler(inbox, () => bound);
-  const handle = inboxHandler === undefined ? fetch : (request: Request) => inboxHandler(request) ?? fetch(request);
+  const handle = (request: Request) =>
+    refuseForeignControl(request, bound) ?? inboxHandler?.(request) ?? fetch(request);
   const server = await new Promise<ServerType>((resolve, reject) => {
     const started = serve({ fetch: handle, hostname: '127.0.0.1', port }, () => resolve(started));
     started.once('error', reject);

@@ -1,3 +1,4 @@
+import { loopbackHost } from '../loopback-request.js';
 import type { FakeInboxSource } from './fake-inbox-source.js';
 import { inboxScript, inboxStyle } from './inbox-assets.js';
 import { dialInOutcome, renderInboxMain, renderInboxPage } from './inbox-page.js';
@@ -46,9 +47,8 @@ export function createInboxHandler(
   return (request) => {
     const url = new URL(request.url);
     if (url.pathname !== inboxPath && !url.pathname.startsWith(`${inboxPath}/`)) return undefined;
-    const host = request.headers.get('host') ?? '';
-    const allowedHosts = [`127.0.0.1:${port()}`, `localhost:${port()}`, `[::1]:${port()}`];
-    if (!allowedHosts.includes(host.toLowerCase())) return text('The inbox answers on 127.0.0.1 only.', 403);
+    const host = loopbackHost(request, port());
+    if (host === undefined) return text('The inbox answers on 127.0.0.1 only.', 403);
     const route = `${request.method} ${url.pathname}`;
     switch (route) {
       case `GET ${inboxPath}`:
