@@ -28,15 +28,17 @@ const roundMs = sized(1500, 300);
 const phonePath = '/gateway/api/v1/verify/phoneNumber';
 const checkPath = '/gateway/api/v1/verify/phoneCheck';
 
-/** The child: the gateway fake on a free port; prints its URL and apiKey. */
+/** The child: the gateway fake on free ports; prints its two base addresses and apiKey. */
 async function serve(): Promise<void> {
   const sandbox = await startGatewayFake({ outboxLimit: 100 });
-  process.stdout.write(`${JSON.stringify({ url: sandbox.url, apiKey: sandbox.apiKey })}\n`);
+  process.stdout.write(
+    `${JSON.stringify({ url: sandbox.url, ussdUrl: sandbox.ussdBaseUrl, apiKey: sandbox.apiKey })}\n`,
+  );
 }
 
-async function startSandboxProcess(): Promise<{ url: string; apiKey: string; stop: () => void }> {
+async function startSandboxProcess(): Promise<{ url: string; ussdUrl: string; apiKey: string; stop: () => void }> {
   const { line, stop } = await spawnServer('sandbox', fileURLToPath(import.meta.url), { [serverFlag]: '1' });
-  return { ...(JSON.parse(line) as { url: string; apiKey: string }), stop };
+  return { ...(JSON.parse(line) as { url: string; ussdUrl: string; apiKey: string }), stop };
 }
 
 /** Phone numbers that are valid, distinct, and none of the sandbox's magic ones. */
@@ -77,7 +79,7 @@ export async function run(): Promise<void> {
     const provider = createGatewayProvider({
       apiKey: server.apiKey,
       baseUrl: server.url,
-      ussdBaseUrl: server.url,
+      ussdBaseUrl: server.ussdUrl,
       defaultSender: 'Bench',
     });
     const gateway = gatewayRoundTrip(provider);

@@ -26,6 +26,26 @@ afterEach(() => {
   vi.unstubAllEnvs();
 });
 
+/** A port n such that n and n+1 were both free a moment ago (each listened on, then closed). */
+async function twoFreePorts(): Promise<number> {
+  const listen = (port: number) =>
+    new Promise<ReturnType<typeof createServer> | undefined>((resolve) => {
+      const server = createServer();
+      server.once('error', () => resolve(undefined));
+      server.listen(port, '127.0.0.1', () => resolve(server));
+    });
+  for (;;) {
+    const first = (await listen(0))!;
+    const port = (first.address() as AddressInfo).port;
+    const second = port < 65_535 ? await listen(port + 1) : undefined;
+    await new Promise((resolve) => first.close(resolve));
+    if (second !== undefined) {
+      await new Promise((resolve) => second.close(resolve));
+      return port;
+    }
+  }
+}
+
 async function started(provider: FakeProvider, args: readonly string[] = [], env: Record<string, string> = {}) {
   const io = capture(env);
   const run = await runCli(['sandbox', '--provider', provider, ...args], io);
@@ -91,6 +111,21 @@ describe('verikit sandbox --provider: one table of fakes', () => {
       ]);
       const fake = gatewayFakeOf(run, io);
       expect(env).toMatchObject({ GATEWAY_BASE_URL: fake.baseUrl, VERIKIT_WEBHOOK_SECRET: fake.webhookSecret });
+      // USSD initiation has a base address of its own (another host in the interface): a second listener.
+      expect(env['GATEWAY_USSD_BASE_URL']).toBe(fake.ussdBaseUrl);
+      expect(fake.ussdBaseUrl).not.toBe(fake.baseUrl);
+    } finally {
+      await run.close();
+    }
+  });
+  it('gateway: with --port n, the USSD base address listens on n+1', async () => {
+    const port = await twoFreePorts();
+    const { io, run } = await started('gateway', ['--port', String(port)]);
+    try {
+      expect(envBlock(io.lines)).toMatchObject({
+        GATEWAY_BASE_URL: `http://127.0.0.1:${port}`,
+        GATEWAY_USSD_BASE_URL: `http://127.0.0.1:${port + 1}`,
+      });
     } finally {
       await run.close();
     }

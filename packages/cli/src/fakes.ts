@@ -116,6 +116,8 @@ export const fakes: Readonly<Record<FakeProvider, (flags: FakeFlags, io: CliIo) 
   async gateway(flags, io) {
     const fake = await startGatewayFake({
       ...common(flags),
+      // The USSD base address is a listener of its own (another host in the interface): the port after --port.
+      ...(flags.port === undefined || flags.port === 0 || flags.port === 65_535 ? {} : { ussdPort: flags.port + 1 }),
       ...(flags.apiKey === undefined ? {} : { apiKey: flags.apiKey }),
       ...(flags.webhookUrl === undefined ? {} : { webhookUrl: flags.webhookUrl }),
       ...(flags.webhookSecret === undefined ? {} : { webhookSecret: flags.webhookSecret }),

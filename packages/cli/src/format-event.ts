@@ -5,7 +5,12 @@ export function formatEvent(event: GatewayFakeEvent): string {
   const time = new Date().toISOString().slice(11, 23);
   if (event.type === 'request') {
     const summary = event.summary === undefined ? '' : ` ${JSON.stringify(event.summary)}`;
-    return `${time} ← ${event.method} ${event.path} ${event.status} ${event.durationMs}ms${summary}`;
+    // Why the fake refused it: the answer is the interface's bare envelope, so the developer reads it here.
+    const why =
+      event.errors === undefined
+        ? ''
+        : ` (${event.errors.map((error) => `${error.field} ${error.message}`).join('; ')})`;
+    return `${time} ← ${event.method} ${event.path} ${event.status} ${event.durationMs}ms${summary}${why}`;
   }
   const outcome = event.status === undefined ? (event.error ?? 'no answer') : `HTTP ${event.status}`;
   const next = event.delivered ? 'delivered' : event.willRetry ? 'will retry' : 'gave up';

@@ -15,7 +15,8 @@ Open the inbox it prints (http://127.0.0.1:<port>/__inbox) to see the messages, 
 
 Options:
   --provider <name>      gateway (default), termii, twilio or africastalking
-  --port <n>             port to listen on (default 0: a free port)
+  --port <n>             port to listen on (default 0: a free port); the gateway's USSD base address
+                         listens on the next one, n+1 (a free one with 0 or 65535)
   --api-key <key>        the key to accept: the gateway's apiKey (or VERIKIT_SANDBOX_API_KEY; default:
                          sandbox-api-key), Termii's API key, Twilio's auth token, Africa's Talking's API key
   --latency <ms>         latency added to every answer (default 0)

@@ -4,7 +4,12 @@
  */
 export function startFailureMessage(error: unknown, port: number | undefined): string {
   const code = typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : undefined;
-  const which = port === undefined ? 'the port' : `port ${port}`;
+  // The port the system names: the gateway fake's second listener (USSD) is on --port + 1.
+  const failed =
+    typeof error === 'object' && error !== null && 'port' in error && typeof error.port === 'number' && error.port > 0
+      ? error.port
+      : port;
+  const which = failed === undefined ? 'the port' : `port ${failed}`;
   if (code === 'EADDRINUSE')
     return `${which} on 127.0.0.1 is already in use: stop what uses it, or pick another with --port (0 picks a free one)`;
   if (code === 'EACCES')

@@ -1,4 +1,4 @@
-import { gatewayEndpoints, gatewayPathPrefixes, type GatewayOperation } from '../endpoints.js';
+import { gatewayEndpoints, gatewayPathPrefixes, type GatewayBase, type GatewayOperation } from '../endpoints.js';
 import { z } from 'zod';
 
 // The service's own checks of a request body, as the fake emulates them: looser than verikit's
@@ -43,11 +43,13 @@ const ussdMessages = {
   failureMessage: 'Error initiating verification',
 } as const;
 
-/** One endpoint as the fake serves it: its route after the prefix, its messages and its body schema. */
+/** One endpoint as the fake serves it: its base address, its path, its messages and its body schema. */
 export interface GatewayFakeEndpoint {
   /** The provider operation the endpoint serves. */
   readonly operation: GatewayOperation;
-  /** The path the fake serves it at. */
+  /** Which of the fake's two listeners serves it: `ussd` (`ussdBaseUrl`) for USSD initiation, `main` (`baseUrl`) for the rest. */
+  readonly base: GatewayBase;
+  /** The path the fake serves it at, on its base address only: the base's prefix, then the route. */
   readonly path: string;
   /** The `message` of a success answer, as the service words it. */
   readonly successMessage: string;
@@ -59,15 +61,17 @@ export interface GatewayFakeEndpoint {
 
 /**
  * The seven endpoints of the service interface (docs/service.md, "The seven endpoints"), from the gateway provider's table
- * (`gatewayEndpoints`, the one table of routes and messages) with the service's body checks added;
- * each is served under both path prefixes.
+ * (`gatewayEndpoints`, the one table of routes and messages) with the service's body checks added. Each is served
+ * where the interface puts it and nowhere else: USSD initiation at `{ussd_base_url}/messagingserv/gateway/api/v1/…`,
+ * the others at `{base_url}/gateway/api/v1/…`, the two base addresses being two listeners of the fake.
  */
 export const gatewayFakeEndpoints: readonly GatewayFakeEndpoint[] = Object.freeze(
   (Object.keys(gatewayEndpoints) as GatewayOperation[]).map((operation) => {
     const endpoint = gatewayEndpoints[operation];
     return Object.freeze({
       operation,
-      path: endpoint.route,
+      base: endpoint.base,
+      path: endpoint.path,
       successMessage: endpoint.successMessage ?? ussdMessages.successMessage,
       failureMessage: endpoint.failureMessage ?? ussdMessages.failureMessage,
       schema: bodySchemas[operation],
@@ -75,5 +79,5 @@ export const gatewayFakeEndpoints: readonly GatewayFakeEndpoint[] = Object.freez
   }),
 );
 
-/** The two path prefixes every endpoint is served under. */
+/** The two path prefixes of the service: USSD initiation's (on `ussdBaseUrl`) and the other endpoints' (on `baseUrl`). */
 export const gatewayFakePathPrefixes: readonly string[] = Object.freeze(Object.values(gatewayPathPrefixes));

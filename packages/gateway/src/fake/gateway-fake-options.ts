@@ -2,8 +2,13 @@ import type { TestIdentity } from './test-identities.js';
 
 /** Configuration of {@link startGatewayFake}. Every field is optional. */
 export interface GatewayFakeOptions {
-  /** Port to listen on, on 127.0.0.1. Default 0: a free port. */
+  /** Port to listen on, on 127.0.0.1: the base address of every endpoint but USSD initiation. Default 0: a free port. */
   port?: number;
+  /**
+   * Port of the second listener, on 127.0.0.1: the USSD base address, where USSD initiation is served (the interface
+   * puts it on a different host). Default 0: a free port.
+   */
+  ussdPort?: number;
   /** The apiKey the fake accepts. Default `sandbox-api-key`. */
   apiKey?: string;
   /** Where USSD_VERIFICATION webhooks go. Without it none are sent. */
@@ -48,6 +53,16 @@ export type GatewayFakeEvent =
       readonly operation?: string;
       /** The body with secrets (otp, code, number) masked. */
       readonly summary?: Readonly<Record<string, unknown>>;
+      /**
+       * Why a request was refused (a missing or wrong apiKey, a body that is not JSON, the fields that failed
+       * validation): told here for the developer, never in the answer, which is the interface's envelope alone.
+       */
+      readonly errors?: ReadonlyArray<{
+        /** The field refused (`apiKey`, `body`, or a body field such as `to`). */
+        readonly field: string;
+        /** What is wrong with it. */
+        readonly message: string;
+      }>;
       /** How long the fake took to answer, in ms. */
       readonly durationMs: number;
     }

@@ -37,12 +37,25 @@ let sandbox: GatewayFake;
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
 const events: GatewayFakeEvent[] = [];
 
-const post = (path: string, body: unknown, headers: Record<string, string> = { apikey: sandbox.apiKey }) =>
-  fetch(sandbox.url + path, {
+const post = (
+  path: string,
+  body: unknown,
+  headers: Record<string, string> = { apikey: sandbox.apiKey },
+  base = sandbox.baseUrl,
+) =>
+  fetch(base + path, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...headers },
     body: typeof body === 'string' ? body : JSON.stringify(body),
   });
+/** USSD initiation, where the interface puts it: on the USSD base address, under /messagingserv. */
+const initiate = (phoneNumber: string) =>
+  post(
+    '/messagingserv/gateway/api/v1/ussd/initiate-verification',
+    { phoneNumber },
+    { apikey: sandbox.apiKey },
+    sandbox.ussdBaseUrl,
+  );
 
 beforeAll(async () => {
   receiver = await startReceiver([500, 503]);
@@ -61,23 +74,67 @@ afterAll(async () => {
 });
 
 describe('sandbox: the service endpoints', () => {
-  for (const prefix of ['/gateway/api/v1', '/messagingserv/gateway/api/v1']) {
-    it(`serves every endpoint under ${prefix}`, async () => {
-      const bodies: Array<[string, unknown, string]> = [
-        ['/ussd/initiate-verification', { phoneNumber: '+2348031110001' }, 'Verification initiated'],
-        ['/send/sms', { from: 'Shop', to: '+2348031110001', message: 'hi' }, 'Message sent'],
-        ['/send/whatsapp', { phoneNumber: '+2348031110001', message: 'hi' }, 'Message sent'],
-        ['/verify/bvn', { number: '22222222222', otp: '123456' }, 'OTP sent'],
-        ['/verify/nin', { number: '11111111111', otp: 654321 }, 'OTP sent'],
-        ['/verify/phoneNumber', { from: 'Shop', phoneNumber: '+2348031110001' }, 'Request Succesful'],
-      ];
-      for (const [path, body, message] of bodies) {
-        const response = await post(prefix + path, body);
-        expect([path, response.status]).toEqual([path, 200]);
-        expect(await response.json()).toMatchObject({ success: true, message, code: 0 });
-      }
-    });
-  }
+  it('serves every endpoint at the base address and path the interface gives it', async () => {
+    const bodies: Array<[string, string, unknown, string]> = [
+      [
+        sandbox.ussdBaseUrl,
+        '/messagingserv/gateway/api/v1/ussd/initiate-verification',
+        { phoneNumber: '+2348031110001' },
+        'Verification initiated',
+      ],
+      [
+        sandbox.baseUrl,
+        '/gateway/api/v1/send/sms',
+        { from: 'Shop', to: '+2348031110001', message: 'hi' },
+        'Message sent',
+      ],
+      [
+        sandbox.baseUrl,
+        '/gateway/api/v1/send/whatsapp',
+        { phoneNumber: '+2348031110001', message: 'hi' },
+        'Message sent',
+      ],
+      [sandbox.baseUrl, '/gateway/api/v1/verify/bvn', { number: '22222222222', otp: '123456' }, 'OTP sent'],
+      [sandbox.baseUrl, '/gateway/api/v1/verify/nin', { number: '11111111111', otp: 654321 }, 'OTP sent'],
+      [
+        sandbox.baseUrl,
+        '/gateway/api/v1/verify/phoneNumber',
+        { from: 'Shop', phoneNumber: '+2348031110001' },
+        'Request Succesful',
+      ],
+    ];
+    for (const [base, path, body, message] of bodies) {
+      const response = await post(path, body, { apikey: sandbox.apiKey }, base);
+      expect([path, response.status]).toEqual([path, 200]);
+      expect(await response.json()).toMatchObject({ success: true, message, code: 0 });
+    }
+  });
+  // Issue 35, finding 12: one host served both base addresses, so USSD initiation sent to the main one passed.
+  it('serves USSD initiation on the USSD base address only, and nothing else there', async () => {
+    expect(sandbox.ussdBaseUrl).not.toBe(sandbox.baseUrl);
+    const misplaced: Array<[string, string, unknown]> = [
+      [sandbox.baseUrl, '/messagingserv/gateway/api/v1/ussd/initiate-verification', { phoneNumber: '+2348031110001' }],
+      [sandbox.baseUrl, '/gateway/api/v1/ussd/initiate-verification', { phoneNumber: '+2348031110001' }],
+      [sandbox.ussdBaseUrl, '/gateway/api/v1/ussd/initiate-verification', { phoneNumber: '+2348031110001' }],
+      [sandbox.ussdBaseUrl, '/gateway/api/v1/send/sms', { from: 'Shop', to: '+2348031110001', message: 'hi' }],
+      [
+        sandbox.ussdBaseUrl,
+        '/messagingserv/gateway/api/v1/send/sms',
+        { from: 'Shop', to: '+2348031110001', message: 'hi' },
+      ],
+      [sandbox.ussdBaseUrl, '/__sandbox/outbox', {}],
+    ];
+    const sessions = sandbox.outbox.length;
+    for (const [base, path, body] of misplaced) {
+      const response = await post(path, body, { apikey: sandbox.apiKey }, base);
+      expect([base === sandbox.baseUrl ? 'main' : 'ussd', path, response.status]).toEqual([
+        base === sandbox.baseUrl ? 'main' : 'ussd',
+        path,
+        404,
+      ]);
+    }
+    expect(sandbox.outbox.length).toBe(sessions);
+  });
   it('answers a phone check: wrong code refused, attempts counted, right code accepted once', async () => {
     const send = (await (
       await post('/gateway/api/v1/verify/phoneNumber', { from: 'Shop', phoneNumber: '+2348031110002' })
@@ -112,18 +169,38 @@ describe('sandbox: the service endpoints', () => {
       await (await post('/gateway/api/v1/verify/phoneCheck', { requestId: send.data.requestId, code })).json(),
     ).toMatchObject({ success: false });
   });
-  it('refuses a missing or wrong apiKey with 401 and a failure envelope', async () => {
-    for (const headers of [{}, { apikey: 'wrong' }] as Array<Record<string, string>>) {
-      const response = await post(
+  // Issue 35, finding 12: the interface gives a missing or wrong apiKey no answer of its own (service-interface §7):
+  // the failure envelope with the endpoint's failure message, nothing beside its four fields.
+  it("refuses a missing or wrong apiKey with 401 and the endpoint's own failure envelope", async () => {
+    const cases: Array<[string, string, unknown, string]> = [
+      [
+        sandbox.baseUrl,
         '/gateway/api/v1/send/sms',
         { from: 'Shop', to: '+2348031110004', message: 'hi' },
-        headers,
-      );
-      expect(response.status).toBe(401);
-      expect(await response.json()).toMatchObject({ success: false, code: 0, data: null });
-    }
+        'Error sending message',
+      ],
+      [sandbox.baseUrl, '/gateway/api/v1/verify/bvn', { number: '22222222222', otp: '123456' }, 'Error sending OTP'],
+      [
+        sandbox.ussdBaseUrl,
+        '/messagingserv/gateway/api/v1/ussd/initiate-verification',
+        { phoneNumber: '+2348031110004' },
+        'Error initiating verification',
+      ],
+    ];
+    for (const [base, path, body, message] of cases)
+      for (const headers of [{}, { apikey: 'wrong' }] as Array<Record<string, string>>) {
+        const response = await post(path, body, headers, base);
+        expect([path, response.status]).toEqual([path, 401]);
+        expect(await response.json()).toEqual({ success: false, message, code: 0, data: null });
+      }
+    const unauthorized = Object.entries(magicPhoneNumbers).find(([, behaviour]) => behaviour === 'unauthorized')![0];
+    const revoked = await post('/gateway/api/v1/send/sms', { from: 'Shop', to: unauthorized, message: 'hi' });
+    expect([revoked.status, await revoked.json()]).toEqual([
+      401,
+      { success: false, message: 'Error sending message', code: 0, data: null },
+    ]);
   });
-  it('validates bodies: 400 with the failure envelope naming the fields', async () => {
+  it('validates bodies: 400 with the failure envelope alone; the fields are named to onRequest listeners', async () => {
     const cases: Array<[string, unknown, string]> = [
       ['/send/sms', { from: 'Shop', to: '08031110004', message: 'hi' }, 'to'],
       ['/send/sms', '{not json', 'body'],
@@ -132,18 +209,28 @@ describe('sandbox: the service endpoints', () => {
       ['/verify/nin', { number: '11111111111' }, 'otp'],
       ['/verify/phoneNumber', { phoneNumber: '+2348031110004' }, 'from'],
       ['/verify/phoneCheck', { requestId: 'x', code: 'abcd' }, 'code'],
-      ['/ussd/initiate-verification', { phoneNumber: '+234 803' }, 'phoneNumber'],
     ];
     for (const [path, body, field] of cases) {
+      events.length = 0;
       const response = await post(`/gateway/api/v1${path}`, body);
-      const envelope = (await response.json()) as {
-        success: boolean;
-        message: string;
-        errors: Array<{ field: string }>;
-      };
-      expect([path, response.status, envelope.success]).toEqual([path, 400, false]);
-      expect(envelope.errors[0]!.field).toBe(field);
+      expect([path, response.status, Object.keys((await response.json()) as object)]).toEqual([
+        path,
+        400,
+        ['success', 'message', 'code', 'data'],
+      ]);
+      const told = events.find((event) => event.type === 'request');
+      expect(told?.type === 'request' && told.errors?.[0]?.field).toBe(field);
     }
+    const response = await post(
+      '/messagingserv/gateway/api/v1/ussd/initiate-verification',
+      { phoneNumber: '+234 803' },
+      { apikey: sandbox.apiKey },
+      sandbox.ussdBaseUrl,
+    );
+    expect([response.status, await response.json()]).toEqual([
+      400,
+      { success: false, message: 'Error initiating verification', code: 0, data: null },
+    ]);
   });
   it('refuses an unknown BVN with the failure envelope and delivers nothing', async () => {
     const before = sandbox.outbox.length;
@@ -171,9 +258,7 @@ describe('sandbox: the service endpoints', () => {
     const html = await sms(byBehaviour['not-json']!);
     expect(html.headers.get('content-type')).toContain('text/html');
     expect(await (await sms(byBehaviour['wrong-shape']!)).json()).toEqual({ ok: true });
-    expect(
-      await (await post('/gateway/api/v1/ussd/initiate-verification', { phoneNumber: byBehaviour['no-data'] })).json(),
-    ).toMatchObject({
+    expect(await (await initiate(byBehaviour['no-data']!)).json()).toMatchObject({
       success: true,
       data: null,
     });
@@ -211,9 +296,7 @@ describe('sandbox: control endpoints', () => {
     expect(await (await fetch(`${sandbox.url}/__sandbox/magic`)).json()).toHaveProperty('phoneNumbers');
   });
   it('acts as the user dialling the USSD code: a signed webhook, retried with backoff on 5xx until a 2xx', async () => {
-    const initiated = (await (
-      await post('/gateway/api/v1/ussd/initiate-verification', { phoneNumber: '+2348031110006' })
-    ).json()) as { data: { otp: string } };
+    const initiated = (await (await initiate('+2348031110006')).json()) as { data: { otp: string } };
     const response = await fetch(`${sandbox.url}/__sandbox/ussd/dial`, {
       method: 'POST',
       body: JSON.stringify({ phoneNumber: '+2348031110006', otp: initiated.data.otp, wait: true }),
@@ -238,7 +321,7 @@ describe('sandbox: control endpoints', () => {
   });
   it('gives up after the bounded number of attempts', async () => {
     receiver.received.length = 0;
-    await post('/gateway/api/v1/ussd/initiate-verification', { phoneNumber: '+2348031110007' });
+    await initiate('+2348031110007');
     const failing = await startReceiver([500, 500, 500, 500, 500]);
     const strict = await startGatewayFake({
       webhookUrl: failing.url,
@@ -246,7 +329,7 @@ describe('sandbox: control endpoints', () => {
       webhookRetryDelaysMs: [1, 1],
     });
     try {
-      const response = await fetch(`${strict.url}/gateway/api/v1/ussd/initiate-verification`, {
+      const response = await fetch(`${strict.ussdBaseUrl}/messagingserv/gateway/api/v1/ussd/initiate-verification`, {
         method: 'POST',
         headers: { apikey: strict.apiKey },
         body: JSON.stringify({ phoneNumber: '+2348031110007' }),

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { clampLatency, FakeOutbox, runningFake, serveFake, type RunningFake } from '@verikit/provider-utils/fake';
-import { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
 import { mountControlRoutes } from './control-routes.js';
 import type { GatewayFakeEvent, GatewayFakeOptions } from './gateway-fake-options.js';
 import { resolveGatewayFakeOptions } from './gateway-fake-options-schema.js';
@@ -14,9 +14,13 @@ import { WebhookSender, type WebhookDelivery } from './webhook-sender.js';
  * `close` stops webhook retries, then the server.
  */
 export interface GatewayFake extends RunningFake<GatewayFakeEvent, GatewayFakeMessage> {
-  /** The base address to give the provider as `baseUrl` (the same server). */
+  /** The base address to give the provider as `baseUrl`: every endpoint but USSD initiation (the fake's `url`). */
   readonly baseUrl: string;
-  /** The base address to give the provider as `ussdBaseUrl` (the same server). */
+  /**
+   * The base address to give the provider as `ussdBaseUrl`: a second listener, on a port of its own, that serves
+   * USSD initiation and nothing else, as the interface puts it on a different host. A USSD initiation sent to
+   * `baseUrl`, or another endpoint sent here, is answered 404.
+   */
   readonly ussdBaseUrl: string;
   /** The apiKey the fake accepts. */
   readonly apiKey: string;
@@ -90,8 +94,7 @@ export async function startGatewayFake(options: GatewayFakeOptions = {}): Promis
     onChange: changed,
   });
 
-  const app = new Hono();
-  mountServiceRoutes(app, {
+  const routes = {
     service,
     apiKey: resolved.apiKey,
     latency,
@@ -99,31 +102,45 @@ export async function startGatewayFake(options: GatewayFakeOptions = {}): Promis
     get emit() {
       return listeners.size === 0 ? undefined : emit;
     },
-  });
+  };
+  const notFound = (c: Context) => c.json({ success: false, message: 'Not found', code: 0, data: null }, 404);
+  const app = new Hono();
+  mountServiceRoutes(app, routes, 'main');
   mountControlRoutes(app, { outbox, service, webhooks, identities: resolved.identities, latency });
-  app.notFound((c) => c.json({ success: false, message: 'Not found', code: 0, data: null }, 404));
+  app.notFound(notFound);
+  // The interface's {ussd_base_url} is another host: its own listener, serving USSD initiation only.
+  const ussdApp = new Hono();
+  mountServiceRoutes(ussdApp, routes, 'ussd');
+  ussdApp.notFound(notFound);
+  const ussdServer = await serveFake(ussdApp.fetch, resolved.ussdPort);
 
-  const server = await serveFake(app.fetch, resolved.port, {
-    name: 'gateway',
-    outbox,
-    ussdSessions: () => [...service.ussdSessions.values()].toReversed(),
-    dialUssd(phoneNumber, outcome) {
-      const session = service.ussdSessions.get(phoneNumber);
-      if (session === undefined || session.status !== 'pending' || session.expiresAt <= Date.now()) return false;
-      void service.dialUssd({ phoneNumber, status: outcome });
-      return true;
-    },
-    webhooks: () => webhooks.log,
-    onChange(listener) {
-      changes.add(listener);
-      return () => changes.delete(listener);
-    },
-  });
+  let server: Awaited<ReturnType<typeof serveFake>>;
+  try {
+    server = await serveFake(app.fetch, resolved.port, {
+      name: 'gateway',
+      outbox,
+      ussdSessions: () => [...service.ussdSessions.values()].toReversed(),
+      dialUssd(phoneNumber, outcome) {
+        const session = service.ussdSessions.get(phoneNumber);
+        if (session === undefined || session.status !== 'pending' || session.expiresAt <= Date.now()) return false;
+        void service.dialUssd({ phoneNumber, status: outcome });
+        return true;
+      },
+      webhooks: () => webhooks.log,
+      onChange(listener) {
+        changes.add(listener);
+        return () => changes.delete(listener);
+      },
+    });
+  } catch (error) {
+    await ussdServer.close();
+    throw error;
+  }
   const running = runningFake({ server, outbox, latency, listeners, clearPending: () => service.reset() });
   let closing: Promise<void> | undefined;
   return Object.assign(running, {
     baseUrl: server.url,
-    ussdBaseUrl: server.url,
+    ussdBaseUrl: ussdServer.url,
     apiKey: resolved.apiKey,
     webhookSecret,
     maxAttempts: resolved.maxAttempts,
@@ -134,7 +151,7 @@ export async function startGatewayFake(options: GatewayFakeOptions = {}): Promis
       return delivery;
     },
     close() {
-      closing ??= webhooks.close().then(() => server.close());
+      closing ??= webhooks.close().then(() => Promise.all([server.close(), ussdServer.close()]).then(() => undefined));
       return closing;
     },
   });
