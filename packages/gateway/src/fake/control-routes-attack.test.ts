@@ -30,7 +30,7 @@ function send(
 }
 
 async function pendingSession(phoneNumber: string) {
-  const started = await fetch(`${fake.url}/gateway/api/v1/ussd/initiate-verification`, {
+  const started = await fetch(`${fake.ussdBaseUrl}/messagingserv/gateway/api/v1/ussd/initiate-verification`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', apikey: fake.apiKey },
     body: JSON.stringify({ phoneNumber }),
