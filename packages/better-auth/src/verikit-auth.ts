@@ -12,6 +12,7 @@ import {
 } from '@verikit/core';
 import { createFlowHandler, type FlowAuthorizer, type FlowHandler } from '@verikit/http';
 import { VERIKIT_ERROR_CODES } from './error-codes.js';
+import { withDrainedBody } from './drained-body.js';
 import { peerAddress } from './peer-address.js';
 import type { IdentityVerificationRecord, UserWithPhoneNumber } from './records.js';
 import { verikitSchema } from './schema.js';
@@ -134,7 +135,8 @@ export function verikitAuth(options: VerikitAuthOptions) {
       const { pathname } = new URL(request.url);
       if (handler === undefined || !(pathname === handlerBase || pathname.startsWith(`${handlerBase}/`))) return;
       const clientAddress = clientAddressOf(request, ctx.options);
-      return { response: await handler(request, clientAddress === undefined ? undefined : { clientAddress }) };
+      const env = clientAddress === undefined ? undefined : { clientAddress };
+      return { response: await handler(withDrainedBody(request), env) };
     },
     endpoints: {
       signInPhoneProof: createAuthEndpoint(
