@@ -44,6 +44,43 @@ function undeclaredRule(entry, kind, allowed) {
   };
 }
 
+/** Core's folders by layer, lowest first (scripts/core-layers.cjs, shown in docs/architecture.md, "Inside core"). */
+const coreLayers = require('./scripts/core-layers.cjs').coreLayers.map((layer) => Object.keys(layer.folders));
+
+/** For each folder of core, a rule refusing an import of a folder in its own layer or above (tests excepted). */
+function coreLayerRules() {
+  const listed = coreLayers.flat();
+  return [
+    {
+      name: 'core-folder-without-layer',
+      comment: `@verikit/core's source folders each have a layer in scripts/core-layers.cjs: give the new folder one.`,
+      severity: 'error',
+      from: {
+        path: '^packages/core/src/[^/]+/',
+        pathNot: `^packages/core/src/(${listed.join('|')})/`,
+      },
+      to: {},
+    },
+    ...coreLayers.flatMap((layer, index) =>
+      layer.map((folder) => {
+        const refused = coreLayers
+          .slice(index)
+          .flat()
+          .filter((other) => other !== folder);
+        return {
+          name: `core-upward-import-from-${folder}`,
+          comment:
+            `In @verikit/core, ${folder}/ may import only ${coreLayers.slice(0, index).flat().join(', ') || 'no other folder'}` +
+            ' (scripts/core-layers.cjs, lowest first): an import of its own layer or above runs up. Move the shared piece down, or pass it in.',
+          severity: 'error',
+          from: { path: `^packages/core/src/${folder}/`, pathNot: testFile },
+          to: { path: `^packages/core/src/(${refused.join('|')})/` },
+        };
+      }),
+    ),
+  ];
+}
+
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
@@ -74,6 +111,7 @@ module.exports = {
         dependencyTypesNot: ['npm', 'npm-peer', 'npm-optional'],
       },
     },
+    ...coreLayerRules(),
     ...packages.flatMap((entry) => [
       undeclaredRule(entry, 'runtime', entry.runtime),
       undeclaredRule(entry, 'test', [...entry.runtime, ...entry.dev]),

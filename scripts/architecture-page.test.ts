@@ -1,10 +1,11 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
   architecturePagePath,
   arrowsDiagram,
+  coreLayersTable,
   generateArchitecturePage,
   packageTable,
   repositoryRoot,
@@ -130,16 +131,34 @@ describe('the generated parts', () => {
       '<!-- generated:arrows:start (pnpm architecture) -->',
       'old drawing',
       '<!-- generated:arrows:end -->',
+      'and',
+      '<!-- generated:core-layers:start (pnpm architecture) -->',
+      'old layers',
+      '<!-- generated:core-layers:end -->',
       'after',
     ].join('\n');
     const next = generateArchitecturePage(page, packages);
     expect(next.startsWith('before\n')).toBe(true);
     expect(next).toContain('<!-- generated:packages:end -->\nbetween\n');
-    expect(next.endsWith('<!-- generated:arrows:end -->\nafter')).toBe(true);
-    expect(next).not.toContain('old');
+    expect(next).toContain('<!-- generated:arrows:end -->\nand\n');
+    expect(next.endsWith('<!-- generated:core-layers:end -->\nafter')).toBe(true);
+    for (const old of ['old table', 'old drawing', 'old layers']) expect(next).not.toContain(old);
     expect(generateArchitecturePage(next, packages)).toBe(next);
     expect(() => generateArchitecturePage('no markers', packages)).toThrow(
       'docs/architecture.md needs the markers <!-- generated:packages:start (pnpm architecture) -->',
     );
+  });
+});
+
+describe("core's folder layers", () => {
+  it('lists every source folder of core once, each with what it may import', () => {
+    const table = coreLayersTable();
+    const folders = [...table.matchAll(/^\| \d+\. [a-z]+ \| `([a-z-]+)\/` \|/gm)].map((match) => match[1]);
+    const onDisk = readdirSync(join(repositoryRoot, 'packages/core/src'), { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => entry.name);
+    expect(folders.toSorted()).toEqual(onDisk.toSorted());
+    expect(table).toContain('| 1. foundations | `errors/` |');
+    expect(table).toMatch(/\| 5\. engine \| `engine\/` \| .* \| foundations, flows, store, services \|/);
   });
 });

@@ -1,11 +1,13 @@
 /**
  * Writes the parts of docs/architecture.md that the code decides: the drawing of which package imports which,
  * and the "imports" column of the package table, both from what production source imports
- * (scripts/package-imports.ts). `pnpm architecture` rewrites the page; scripts/architecture-page.test.ts fails when
+ * (scripts/package-imports.ts), and the table of core's folder layers, from scripts/core-layers.cjs (the list
+ * dependency-cruiser holds core's imports to). `pnpm architecture` rewrites the page; scripts/architecture-page.test.ts fails when
  * the committed page differs from what this generates.
  *
  * @module
  */
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { examplesRow, packageArrows } from './package-arrows.js';
 import { examplesNode, type PackageImports } from './package-imports.js';
@@ -86,6 +88,26 @@ export function packageTable(packages: readonly PackageImports[], current: strin
   return [...tableHead, ...rows].join('\n');
 }
 
+/** One layer of core's source folders, lowest first: each folder with what it owns. */
+interface CoreLayer {
+  readonly name: string;
+  readonly folders: Readonly<Record<string, string>>;
+}
+
+const { coreLayers } = createRequire(import.meta.url)('./core-layers.cjs') as { coreLayers: readonly CoreLayer[] };
+
+/** The table of core's folders by layer, lowest first, with what each may import. */
+export function coreLayersTable(): string {
+  const rows = coreLayers.flatMap((layer, index) => {
+    const below = coreLayers.slice(0, index).map((lower) => lower.name);
+    const imports = below.length === 0 ? 'no other folder' : below.join(', ');
+    return Object.entries(layer.folders).map(
+      ([folder, owns]) => `| ${index + 1}. ${layer.name} | \`${folder}/\` | ${owns} | ${imports} |`,
+    );
+  });
+  return ['| layer | folder | owns | may import |', '|---|---|---|---|', ...rows].join('\n');
+}
+
 /** Replaces what lies between one pair of markers, or throws naming the missing marker. */
 function replaceBetween(page: string, name: string, render: (current: string) => string): string {
   const from = page.indexOf(start(name));
@@ -100,5 +122,6 @@ function replaceBetween(page: string, name: string, render: (current: string) =>
 /** The page with its generated parts rewritten from `packages`; everything outside the markers is kept. */
 export function generateArchitecturePage(page: string, packages: readonly PackageImports[]): string {
   const withTable = replaceBetween(page, 'packages', (current) => packageTable(packages, current));
-  return replaceBetween(withTable, 'arrows', () => arrowsDiagram(packages));
+  const withArrows = replaceBetween(withTable, 'arrows', () => arrowsDiagram(packages));
+  return replaceBetween(withArrows, 'core-layers', () => coreLayersTable());
 }

@@ -62,9 +62,9 @@ export type { IssueProofOptions, ProofClaim, RedeemProofOptions } from './proof/
 export type { StartInput, UserEvent, SendSmsInput, SendWhatsAppInput } from './inputs/inputs.js';
 /** @public The engine's input rules, for an application that takes these inputs on a route of its own. */
 export { startInputSchema, userEventSchema, sendSmsInputSchema, sendWhatsAppInputSchema } from './inputs/inputs.js';
-export type { FlowView, FlowViewError } from './engine/view.js';
+export type { FlowView, FlowViewError } from './flows/view.js';
 export { receiveDefaults } from './inbound/receive-delivery.js';
-export { errorMessageIds, messageIdOf, unknownErrorMessageId } from './engine/message-ids.js';
+export { errorMessageIds, messageIdOf, unknownErrorMessageId } from './flows/message-ids.js';
 export {
   MemoryChangeBus,
   type FlowChangeBus,

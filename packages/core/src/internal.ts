@@ -9,7 +9,7 @@ export { createFlowMachines } from './flows/machines.js';
 export { createIdentityMachine } from './flows/identity-machine.js';
 export { createPureTransitions } from './flows/pure-transition.js';
 export { safeStoreCause } from './store/safe-store-cause.js';
-export * from './store/store-keys.js';
+export * from './keys/store-keys.js';
 export { parseFlowId } from './inputs/parse-flow-id.js';
 export { errorCode } from './logging/error-code.js';
 export { systemClock } from './time/clock.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MemoryChangeBus, type FlowChangeBus, type FlowListener } from './change-bus.js';
 import { setup } from './engine.fixtures.js';
-import type { FlowView } from './view.js';
+import type { FlowView } from '../flows/view.js';
 
 /** The in-process bus, counting the views the engine hands it; `asks` says whether it offers `follows`. */
 function countingBus(asks: boolean) {

@@ -1,5 +1,5 @@
 import type { FlowRecord, FlowStore, StoreCall } from '../store/flow-store.js';
-import type { FlowView } from './view.js';
+import type { FlowView } from '../flows/view.js';
 
 /** Receives every committed view of one flow. */
 export type FlowListener = (view: FlowView) => void;

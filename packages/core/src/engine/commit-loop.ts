@@ -12,9 +12,10 @@ import { runAfterCommit, type AfterCommitStep, type CommitCause } from './after-
 import type { FlowQueue } from './flow-queue.js';
 import type { FlowRecords, Loaded } from './flow-records.js';
 import type { Clock } from '../time/clock.js';
-import { lazyView, type LazyView } from './view.js';
+import { lazyView, type LazyView } from '../flows/view.js';
 import type { EngineTelemetry } from '../telemetry/engine-telemetry.js';
-import { lifecycleEventsOf, type LifecycleListeners } from './lifecycle-events.js';
+import { lifecycleEventsOf } from '../flows/lifecycle-events.js';
+import type { LifecycleListeners } from './lifecycle-listeners.js';
 import type { EventWebhook } from '../outbound/event-webhook.js';
 import { RecentlyUsed } from './recently-used.js';
 

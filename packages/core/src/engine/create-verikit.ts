@@ -19,10 +19,10 @@ import { FlowQueue } from './flow-queue.js';
 import { FlowRecords } from './flow-records.js';
 import { sendSms, sendWhatsApp } from './messaging.js';
 import { resolveOptions, type VerikitOptions } from './options.js';
-import { applyProviderEvent } from '../inbound/apply-provider-event.js';
+import { applyProviderEvent } from './apply-provider-event.js';
 import { receiveDelivery } from '../inbound/receive-delivery.js';
 import { SendLimit } from './send-limit.js';
-import { LifecycleListeners } from './lifecycle-events.js';
+import { LifecycleListeners } from './lifecycle-listeners.js';
 import { circuitEventOf } from './circuit-events.js';
 import { EventWebhook } from '../outbound/event-webhook.js';
 import { memoryEventOutbox } from '../store/event-outbox.js';
@@ -30,7 +30,7 @@ import { memoryFlowTimers } from '../store/flow-timers.js';
 import { TimerWorker } from './timer-worker.js';
 import { startFlow } from './start-flow.js';
 import { applyUserEvent } from './user-event.js';
-import { toView, type FlowView } from './view.js';
+import { toView, type FlowView } from '../flows/view.js';
 import type { Verikit } from './verikit.js';
 
 export type { Verikit } from './verikit.js';
@@ -39,7 +39,7 @@ export type { Clock } from '../time/clock.js';
 export type { TimerOptions } from './timer-worker.js';
 export type { CallOptions } from '../guard/call-options.js';
 export type { ProviderDelivery, ReceiveOptions, ReceiveResult } from '../inbound/receive-delivery.js';
-export type { FlowEvent, FlowEventListener, FlowEventType } from './lifecycle-events.js';
+export type { FlowEvent, FlowEventListener, FlowEventType } from '../flows/lifecycle-events.js';
 export type { CircuitEvent, CircuitEventListener, CircuitEventType } from './circuit-events.js';
 export type {
   EventWebhookFailure,
@@ -122,7 +122,10 @@ export function createVerikit(options: VerikitOptions): Verikit {
   /** Live subscriptions made through this engine, per flow: `subscribed` is only meaningful after one. */
   const listening = new Map<string, number>();
   const proofs = new Proofs({
-    records,
+    async read(flowId, call) {
+      const loaded = await records.load(flowId, call);
+      return { record: loaded.record, status: String(records.ticked(loaded, clock.now()).value) };
+    },
     store,
     clock,
     logger,

@@ -14,7 +14,7 @@ import { acceptSilently, type CommitLoop, type Committed } from './commit-loop.j
 import { deliveryRoutesOf } from '../inbound/delivery-receipts.js';
 import type { FlowRecords, Loaded } from './flow-records.js';
 import type { SendLimit } from './send-limit.js';
-import type { FlowView, LazyView } from './view.js';
+import type { FlowView, LazyView } from '../flows/view.js';
 import type { FlowStore, StoreCall } from '../store/flow-store.js';
 import type { Clock } from '../time/clock.js';
 import type { AnyMachineSnapshot } from 'xstate';

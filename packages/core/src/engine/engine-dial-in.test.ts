@@ -4,7 +4,7 @@ import { CapabilityError, InvalidInputError, RateLimitedError, type ProviderV1 }
 import { createTestProviderV1 } from '@verikit/testing';
 import { ConflictError } from '../errors/index.js';
 import { KeyvFlowStore } from '../store/keyv-flow-store.js';
-import { dialInReservationKey } from '../store/store-keys.js';
+import { dialInReservationKey } from '../keys/store-keys.js';
 import { setup } from './engine.fixtures.js';
 import type { VerikitOptions } from './options.js';
 

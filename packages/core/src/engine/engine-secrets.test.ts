@@ -1,6 +1,6 @@
 import { createTestProviderV1 } from '@verikit/testing';
 import { describe, expect, it } from 'vitest';
-import type { FlowView } from './view.js';
+import type { FlowView } from '../flows/view.js';
 import { setup, testSecret } from './engine.fixtures.js';
 
 describe('secrets and identity numbers never leak', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ProviderRejectedError, ProviderUnavailableError, VerikitError } from '@verikit/provider';
-import type { FlowView } from './view.js';
+import type { FlowView } from '../flows/view.js';
 import { setup } from './engine.fixtures.js';
 
 const phone = '+2348012345678';

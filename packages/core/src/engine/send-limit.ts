@@ -1,4 +1,4 @@
-import { sendsLimitKey } from '../store/store-keys.js';
+import { sendsLimitKey } from '../keys/store-keys.js';
 import { RateLimitedError } from '@verikit/provider';
 import type { FlowDefinition, FlowEnvironment } from '../flows/flow-definition.js';
 import type { FlowPolicies } from '../flows/policies.js';

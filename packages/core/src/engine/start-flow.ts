@@ -9,13 +9,13 @@ import { startKeys } from '../ownership/start-keys.js';
 import { DeliveryClaims } from '../inbound/delivery-claims.js';
 import { generateFlowId } from '../secrets/secrets.js';
 import { recordSchemaVersion, type FlowRecord, type StoreCall } from '../store/flow-store.js';
-import { startClaimAttemptKey, startClaimMarkerKey } from '../store/store-keys.js';
+import { startClaimAttemptKey, startClaimMarkerKey } from '../keys/store-keys.js';
 import { effectsOf, type CommitLoop } from './commit-loop.js';
 import type { EffectRunner } from './effect-runner.js';
 import type { FlowRecords } from './flow-records.js';
 import type { EngineSettings } from './options.js';
 import type { SendLimit } from './send-limit.js';
-import type { FlowView, LazyView } from './view.js';
+import type { FlowView, LazyView } from '../flows/view.js';
 
 /** What starting a flow uses. */
 export interface StartDeps {

@@ -12,7 +12,7 @@ import type { EffectRunner } from './effect-runner.js';
 import type { Loaded } from './flow-records.js';
 import type { SendLimit } from './send-limit.js';
 import type { StoreCall } from '../store/flow-store.js';
-import { toView, type FlowView } from './view.js';
+import { toView, type FlowView } from '../flows/view.js';
 
 /** What applying a user event uses. */
 export interface UserEventDeps {

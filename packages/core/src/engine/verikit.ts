@@ -8,8 +8,8 @@ import type { Verification } from '../proof/verification.js';
 import type { ProviderDelivery, ReceiveOptions, ReceiveResult } from '../inbound/receive-delivery.js';
 import type { FlowListener } from './change-bus.js';
 import type { CircuitEventListener, CircuitEventType } from './circuit-events.js';
-import type { FlowEventListener, FlowEventType } from './lifecycle-events.js';
-import type { FlowView } from './view.js';
+import type { FlowEventListener, FlowEventType } from '../flows/lifecycle-events.js';
+import type { FlowView } from '../flows/view.js';
 
 /** The verikit engine: starts flows, takes user events, runs provider calls, and sends messages. */
 export interface Verikit {

@@ -1,4 +1,4 @@
-import { phoneNumberKeyPart } from '../store/store-keys.js';
+import { phoneNumberKeyPart } from '../keys/store-keys.js';
 import type { SecretBox } from '../secrets/secrets.js';
 
 /**

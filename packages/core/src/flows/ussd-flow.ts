@@ -1,4 +1,4 @@
-import { ussdRouteKey } from '../store/store-keys.js';
+import { ussdRouteKey } from '../keys/store-keys.js';
 import { ProviderProtocolError, requireCapabilityV1, type UssdVerificationEventV1 } from '@verikit/provider';
 import type { SecretBox } from '../secrets/secrets.js';
 import { plainUserEvent, type FlowDefinition } from './flow-definition.js';

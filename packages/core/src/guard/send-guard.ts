@@ -1,4 +1,4 @@
-import { guardLimitKeyPrefix } from '../store/store-keys.js';
+import { guardLimitKeyPrefix } from '../keys/store-keys.js';
 import { InvalidInputError, RateLimitedError, VerikitError, type Logger } from '@verikit/provider';
 import { StoreError } from '../errors/store-error.js';
 import type { SecretBox } from '../secrets/secrets.js';

@@ -1,5 +1,5 @@
 import type { FlowStore, StoreCall } from '../store/flow-store.js';
-import { deliveryAttemptKey, deliveryMarkerKey } from '../store/store-keys.js';
+import { deliveryAttemptKey, deliveryMarkerKey } from '../keys/store-keys.js';
 
 /** What {@link DeliveryClaims.admit} decided for one delivery of a message. */
 export type Admission =

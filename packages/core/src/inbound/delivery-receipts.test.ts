@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidInputError, type ProviderEventV1 } from '@verikit/provider';
 import { setup } from '../engine/engine.fixtures.js';
-import { deliveryRouteKey } from '../store/store-keys.js';
+import { deliveryRouteKey } from '../keys/store-keys.js';
 
 const phone = '+2348031234567';
 

@@ -2,7 +2,7 @@ import type { AnyMachineSnapshot } from 'xstate';
 import { maskDigits, type DeliveryEventV1 } from '@verikit/provider';
 import type { DeliveryStatus } from '../flows/flow-context.js';
 import type { SecretBox } from '../secrets/secrets.js';
-import { deliveryRouteKey } from '../store/store-keys.js';
+import { deliveryRouteKey } from '../keys/store-keys.js';
 
 // Delivery receipts are handled here once for every kind of flow, outside the machines: a receipt
 // changes no state, it only records what became of the flow's last message (docs/flows.md, "Delivery").

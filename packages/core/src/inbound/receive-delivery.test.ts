@@ -4,7 +4,7 @@ import { StoreError } from '../errors/store-error.js';
 import { setup } from '../engine/engine.fixtures.js';
 import type { FlowRecord } from '../store/flow-store.js';
 import { KeyvFlowStore } from '../store/keyv-flow-store.js';
-import { deliveryAttemptKey, deliveryMarkerKey } from '../store/store-keys.js';
+import { deliveryAttemptKey, deliveryMarkerKey } from '../keys/store-keys.js';
 
 const phone = '+2348031234567';
 const success: ProviderEventV1 = { type: 'ussd-verification', phoneNumber: phone, status: 'success' };

@@ -12,8 +12,14 @@ import { onFirstUse } from '../inputs/on-first-use.js';
 import { errorCode } from '../logging/error-code.js';
 import type { FlowStore, StoreCall } from '../store/flow-store.js';
 import { DeliveryClaims, type Admission } from './delivery-claims.js';
-import type { FlowView } from '../engine/view.js';
-import type { AppliedEvent } from './apply-provider-event.js';
+import type { FlowView } from '../flows/view.js';
+
+/** What applying one provider event did. */
+export type AppliedEvent =
+  /** A live flow took the event. */
+  | { readonly outcome: 'applied'; readonly flowId: string; readonly view: FlowView }
+  /** No flow waits for it: it ended, expired, or was never started here. */
+  | { readonly outcome: 'no-active-flow'; readonly flowId?: string };
 
 /** One delivery of something a provider told us: the typed event and the id its redeliveries share. */
 export interface ProviderDelivery {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { parseInput } from '@verikit/provider';
-import { flowEventTypes, type FlowEventType } from '../engine/lifecycle-events.js';
+import { flowEventTypes, type FlowEventType } from '../flows/lifecycle-events.js';
 import { onFirstUse } from '../inputs/on-first-use.js';
 import { webhookSecretKey } from './standard-webhooks-signature.js';
 

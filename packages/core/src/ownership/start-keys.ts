@@ -1,5 +1,5 @@
 import type { SecretBox } from '../secrets/secrets.js';
-import { startIdempotencyKey, startLiveKey } from '../store/store-keys.js';
+import { startIdempotencyKey, startLiveKey } from '../keys/store-keys.js';
 
 /**
  * The keys that make a start idempotent (names from store/store-keys.ts). Both carry only keyed hashes: an

@@ -1,11 +1,10 @@
-import { proofRedeemedKey, proofRedemptionKey } from '../store/store-keys.js';
+import { proofRedeemedKey, proofRedemptionKey } from '../keys/store-keys.js';
 import type { Logger } from '@verikit/provider';
 import { ProofRejectedError, type ProofRejection } from '../errors/proof-rejected-error.js';
-import type { FlowRecords } from '../engine/flow-records.js';
 import type { Clock } from '../time/clock.js';
 import { parseFlowId } from '../inputs/parse-flow-id.js';
 import { generateFlowId, type SecretBox } from '../secrets/secrets.js';
-import type { FlowStore, StoreCall } from '../store/flow-store.js';
+import type { FlowRecord, FlowStore, StoreCall } from '../store/flow-store.js';
 import {
   defaultProofTtlMs,
   parseIssueOptions,
@@ -35,7 +34,8 @@ export interface IssuedProof {
 
 /** What proofs need from the engine. */
 export interface ProofDeps {
-  readonly records: FlowRecords;
+  /** Reads a flow as of now: its record, and its status once a passed deadline is applied. */
+  readonly read: (flowId: string, call?: StoreCall) => Promise<{ record: FlowRecord; status: string }>;
   readonly store: FlowStore;
   readonly clock: Clock;
   readonly logger: Logger;
@@ -73,10 +73,8 @@ export class Proofs {
 
   /** What a verified flow verified; a `FlowNotVerifiedError` for any other flow. */
   async verification(rawFlowId: string, call?: StoreCall): Promise<Verification> {
-    const { records, clock, provider } = this.#deps;
-    const loaded = await records.load(parseFlowId(rawFlowId), call);
-    const snapshot = records.ticked(loaded, clock.now());
-    return verificationOf(loaded.record, String(snapshot.value), provider);
+    const { record, status } = await this.#deps.read(parseFlowId(rawFlowId), call);
+    return verificationOf(record, status, this.#deps.provider);
   }
 
   /** A signed proof of a verified flow, for the browser to hand to the signup endpoint. */

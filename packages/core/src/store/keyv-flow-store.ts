@@ -1,4 +1,4 @@
-import { claimRecordKey, flowRecordKey, limitRecordKey, routeRecordKey } from './store-keys.js';
+import { claimRecordKey, flowRecordKey, limitRecordKey, routeRecordKey } from '../keys/store-keys.js';
 import Keyv from 'keyv';
 import { StoreError } from '../errors/store-error.js';
 import { VerikitError } from '@verikit/provider';

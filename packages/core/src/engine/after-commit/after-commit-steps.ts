@@ -4,7 +4,7 @@ import type { EventWebhook } from '../../outbound/event-webhook.js';
 import type { EngineTelemetry } from '../../telemetry/engine-telemetry.js';
 import type { FlowChangeBus, PublishingWrite } from '../change-bus.js';
 import type { Loaded } from '../flow-records.js';
-import type { LifecycleListeners } from '../lifecycle-events.js';
+import type { LifecycleListeners } from '../lifecycle-listeners.js';
 import type { RecentlyUsed } from '../recently-used.js';
 import type { AfterCommitStep } from './after-commit-step.js';
 import { deliverEventWebhook } from './deliver-event-webhook.js';

@@ -2,7 +2,7 @@ import { defaultPolicies } from '../../flows/policies.js';
 import type { FlowRecord } from '../../store/flow-store.js';
 import { createMemoryKeyv, KeyvFlowStore } from '../../store/keyv-flow-store.js';
 import { FlowRecords } from '../flow-records.js';
-import { lazyView } from '../view.js';
+import { lazyView } from '../../flows/view.js';
 import type { CommittedChange } from './after-commit-step.js';
 
 /** Test-only: a real memory store, for a step to write to and a test to read back. */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { captureLogger } from '../engine.fixtures.js';
-import { lifecycleEventsOf, LifecycleListeners, type FlowEvent } from '../lifecycle-events.js';
+import { lifecycleEventsOf, type FlowEvent } from '../../flows/lifecycle-events.js';
+import { LifecycleListeners } from '../lifecycle-listeners.js';
 import { committedChange } from './after-commit.fixtures.js';
 import { emitLifecycleEvents } from './emit-lifecycle-events.js';
 

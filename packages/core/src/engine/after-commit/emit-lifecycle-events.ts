@@ -1,4 +1,4 @@
-import type { LifecycleListeners } from '../lifecycle-events.js';
+import type { LifecycleListeners } from '../lifecycle-listeners.js';
 import type { AfterCommitStep } from './after-commit-step.js';
 
 /**

@@ -1,5 +1,5 @@
 import type { Logger } from '@verikit/provider';
-import type { FlowView } from '../view.js';
+import type { FlowView } from '../../flows/view.js';
 import type { EngineTelemetry } from '../../telemetry/engine-telemetry.js';
 import type { AfterCommitStep } from './after-commit-step.js';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MemoryChangeBus, type FlowChangeBus, type PublishingWrite } from '../change-bus.js';
 import { captureLogger } from '../engine.fixtures.js';
-import type { FlowView, LazyView } from '../view.js';
+import type { FlowView, LazyView } from '../../flows/view.js';
 import { committedChange } from './after-commit.fixtures.js';
 import { publishView } from './publish-view.js';
 

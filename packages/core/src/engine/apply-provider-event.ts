@@ -1,21 +1,14 @@
 import type { DeliveryEventV1, ProviderEventV1 } from '@verikit/provider';
 import { FlowNotFoundError } from '../errors/flow-not-found-error.js';
 import type { FlowDefinition, FlowEnvironment, InternalEvent } from '../flows/flow-definition.js';
-import { deliveryEventOf, deliveryFailedOf, deliveryRoute } from './delivery-receipts.js';
+import { deliveryEventOf, deliveryFailedOf, deliveryRoute } from '../inbound/delivery-receipts.js';
 import { flowDefinitions } from '../flows/flow-definitions.js';
 import type { FlowStore, StoreCall } from '../store/flow-store.js';
-import { acceptSilently, type CommitLoop } from '../engine/commit-loop.js';
-import type { EffectRunner } from '../engine/effect-runner.js';
-import type { FlowView } from '../engine/view.js';
+import { acceptSilently, type CommitLoop } from './commit-loop.js';
+import type { EffectRunner } from './effect-runner.js';
+import type { AppliedEvent } from '../inbound/receive-delivery.js';
 import type { SendGuard } from '../guard/send-guard.js';
 import type { Clock } from '../time/clock.js';
-
-/** What applying one provider event did. */
-export type AppliedEvent =
-  /** A live flow took the event. */
-  | { readonly outcome: 'applied'; readonly flowId: string; readonly view: FlowView }
-  /** No flow waits for it: it ended, expired, or was never started here. */
-  | { readonly outcome: 'no-active-flow'; readonly flowId?: string };
 
 /** Receipts concern every kind of flow that sends: one route, by the id the send returned. */
 const deliveryReceipts: NonNullable<FlowDefinition['providerEvent']> = {

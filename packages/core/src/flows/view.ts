@@ -1,7 +1,7 @@
 import type { AnyMachineSnapshot } from 'xstate';
-import { flowDefinitions } from '../flows/flow-definitions.js';
-import type { FlowStatus } from '../flows/machines.js';
-import type { DeliveryStatus, FlowContextBase, FlowError, FlowKind, FlowLimits } from '../flows/flow-context.js';
+import { flowDefinitions } from './flow-definitions.js';
+import type { FlowStatus } from './machines.js';
+import type { DeliveryStatus, FlowContextBase, FlowError, FlowKind, FlowLimits } from './flow-context.js';
 import type { IdentityType, PhoneChannel } from '@verikit/provider';
 import { maskPhoneNumber } from '../secrets/secrets.js';
 import { messageIdOf } from './message-ids.js';
