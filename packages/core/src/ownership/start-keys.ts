@@ -2,7 +2,7 @@ import type { SecretBox } from '../secrets/secrets.js';
 import { startIdempotencyKey, startLiveKey } from '../keys/store-keys.js';
 
 /**
- * The keys that make a start idempotent (names from store/store-keys.ts). Both carry only keyed hashes: an
+ * The keys that make a start idempotent (names from keys/store-keys.ts). Both carry only keyed hashes: an
  * idempotency key or an owner is never stored in the clear.
  */
 export const startKeys = {
