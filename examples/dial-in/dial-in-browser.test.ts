@@ -1,8 +1,9 @@
 import { existsSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromium, type Browser } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { freshPhoneNumber } from '@verikit/testing';
 import { chromiumArgs, chromiumPath } from '../../scripts/chromium.js';
+import { expectUsableScreen } from '../../scripts/page-checks.js';
 import { startDialInExample, type DialInExample } from './server.js';
 
 // The dial-in example in a real browser: Debian's Chromium driven by playwright-core, the React page on
@@ -13,28 +14,64 @@ const skipReason =
     : `${chromiumPath} is missing (apt-get install chromium)`;
 if (skipReason !== undefined) console.warn(`skipping the dial-in browser test: ${skipReason}`);
 
+/** Records every text the page's live region (`#announcer`) speaks, from the first render: an init script. */
+const recordSpoken = `
+  window.__spoken = [];
+  new MutationObserver(() => {
+    const text = document.getElementById('announcer')?.textContent ?? '';
+    if (text !== '' && text !== window.__lastSpoken) window.__spoken.push(text);
+    window.__lastSpoken = text;
+  }).observe(document, { subtree: true, childList: true, characterData: true });
+`;
+
+/** What has focus: an element's tag and text. */
+const focused = (page: Page) =>
+  page.evaluate('document.activeElement.tagName.toLowerCase() + ": " + document.activeElement.textContent');
+const spoken = (page: Page) => page.evaluate('window.__spoken') as Promise<string[]>;
+
 describe.skipIf(skipReason !== undefined)('dial-in example in Chromium', () => {
   const running: { example?: DialInExample; browser?: Browser } = {};
+  const contexts: BrowserContext[] = [];
   beforeAll(async () => {
     running.browser = await chromium.launch({ executablePath: chromiumPath, args: [...chromiumArgs] });
     running.example = await startDialInExample(0);
   }, 60_000);
   afterAll(() => Promise.all([running.browser?.close(), running.example?.close()]));
+  afterEach(() => Promise.all(contexts.splice(0).map((context) => context.close())));
 
-  it('shows the code to dial as a tel: link, and turns to confirmed when that number dials it', async () => {
-    const { example, browser } = running as Required<typeof running>;
-    const page = await browser.newPage();
-    page.setDefaultTimeout(10_000);
-    await page.goto(example.url);
-    const phoneNumber = freshPhoneNumber();
+  async function open(locale = 'en-GB'): Promise<Page> {
+    const context = await running.browser!.newContext({ locale, viewport: { width: 360, height: 740 } });
+    contexts.push(context);
+    context.setDefaultTimeout(10_000);
+    await context.addInitScript(recordSpoken);
+    const page = await context.newPage();
+    await page.goto(running.example!.url);
+    return page;
+  }
+
+  async function startDial(page: Page, phoneNumber: string): Promise<string> {
     await page.getByLabel('Phone number (with country code)').fill(phoneNumber);
     await page.getByRole('button', { name: 'Confirm by dialling' }).click();
-    const link = page.locator('#dial a');
-    const code = (await link.textContent())!;
+    await page.getByRole('heading', { name: 'Dial to confirm' }).waitFor();
+    return (await page.locator('#dial a').textContent())!;
+  }
+
+  it('shows the code to dial as a tel: link, and turns to confirmed when that number dials it: focus, one announcement each', async () => {
+    const { example } = running as Required<typeof running>;
+    const page = await open();
+    await page.getByRole('heading', { name: 'Your phone number' }).waitFor();
+    await expectUsableScreen(page, 'dial-in phone form');
+    const phoneNumber = freshPhoneNumber();
+    const code = await startDial(page, phoneNumber);
     expect(code).toMatch(/^\*384\*1234\*\d{6}#$/);
     // On a phone the link opens the dialler with the code: `#` percent-encoded, `*` kept.
-    expect(await link.getAttribute('href')).toBe(`tel:${code.replace('#', '%23')}`);
+    expect(await page.locator('#dial a').getAttribute('href')).toBe(`tel:${code.replace('#', '%23')}`);
     expect(await page.locator('#dial').textContent()).toContain('Dial');
+    await page.getByText('Waiting for your dial… this page updates by itself.').waitFor();
+    await page.getByText(/^Time left: \d+:\d\d$/).waitFor();
+    await page.getByRole('button', { name: 'Cancel' }).waitFor();
+    expect(await focused(page)).toBe('h2: Dial to confirm');
+    await expectUsableScreen(page, 'dial-in dial');
 
     // Another number dialling the code changes nothing on the page.
     const stranger = await example.fake.dial({ phoneNumber: freshPhoneNumber(), code });
@@ -43,6 +80,101 @@ describe.skipIf(skipReason !== undefined)('dial-in example in Chromium', () => {
     const screen = await example.fake.dial({ phoneNumber, code });
     expect(screen).toMatchObject({ kind: 'END', outcome: 'answered', screen: expect.stringContaining('confirmed') });
     await page.getByRole('heading', { name: 'Number confirmed' }).waitFor();
-    await page.close();
+    expect(await focused(page)).toBe('h2: ✓ Number confirmed');
+    // The number as the view carries it, masked: the page never echoes the full number back.
+    const confirmed = (await page.locator('section.flow').textContent())!;
+    expect(confirmed).toContain(`${phoneNumber.slice(0, 4)}******${phoneNumber.slice(-4)} is yours`);
+    await expectUsableScreen(page, 'dial-in confirmed');
+    expect(await spoken(page)).toEqual(['Dial to confirm', 'Number confirmed']);
+  }, 30_000);
+
+  it('a refused number is shown from its message id, marked on the field; never the developer text', async () => {
+    const page = await open();
+    const field = page.getByLabel('Phone number (with country code)');
+    await field.fill('08012345678');
+    await page.getByRole('button', { name: 'Confirm by dialling' }).click();
+    const alert = page.getByRole('alert');
+    await alert.waitFor();
+    expect(await alert.textContent()).toBe('Enter the number with its country code, such as +234.');
+    expect(await page.locator('main').textContent()).not.toMatch(/phoneNumber|must start/);
+    expect(await field.getAttribute('aria-invalid')).toBe('true');
+    expect(await field.getAttribute('aria-describedby')).toBe(await alert.getAttribute('id'));
+    await expectUsableScreen(page, 'dial-in refused number');
   });
+
+  it('offline: a notice, spoken once, that goes when the connection is back; Cancel returns to the form, focused', async () => {
+    const page = await open();
+    await startDial(page, freshPhoneNumber());
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Network.enable');
+    const network = (offline: boolean) =>
+      cdp.send('Network.emulateNetworkConditions', {
+        offline,
+        latency: 0,
+        downloadThroughput: -1,
+        uploadThroughput: -1,
+      });
+    const notice = page.locator('main .notice', {
+      hasText: 'You are offline. This page updates when you are back online.',
+    });
+    await network(true);
+    await notice.waitFor();
+    await expectUsableScreen(page, 'dial-in offline');
+    await network(false);
+    await notice.waitFor({ state: 'detached' });
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    await page.getByRole('heading', { name: 'Your phone number' }).waitFor();
+    expect(await focused(page)).toBe('h2: Your phone number');
+    expect(await spoken(page)).toEqual([
+      'Dial to confirm',
+      'You are offline. This page updates when you are back online.',
+      'You are back online.',
+    ]);
+  });
+
+  it('in French: the tab title, the page and the parts speak French', async () => {
+    const page = await open('fr-FR');
+    await page.getByRole('heading', { name: 'Votre numéro de téléphone' }).waitFor();
+    expect(await page.title()).toBe('Confirmez votre numéro en composant un code');
+    expect(await page.getAttribute('html', 'lang')).toBe('fr');
+    await page.getByLabel("Numéro de téléphone (avec l'indicatif du pays)").fill(freshPhoneNumber());
+    await page.getByRole('button', { name: 'Confirmer en composant' }).click();
+    await page.getByRole('heading', { name: 'Composez pour confirmer' }).waitFor();
+    await page.getByText(/^Temps restant : \d+:\d\d$/).waitFor();
+    await expectUsableScreen(page, 'dial-in dial, in French');
+  });
+
+  it('on Slow 3G the page is one compressed answer (the figure is printed, not asserted)', async () => {
+    const context = await running.browser!.newContext({ viewport: { width: 360, height: 740 } });
+    contexts.push(context);
+    const page = await context.newPage();
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Network.enable');
+    // Chrome DevTools' "Slow 3G" preset.
+    await cdp.send('Network.emulateNetworkConditions', {
+      offline: false,
+      latency: 2000,
+      downloadThroughput: 50_000,
+      uploadThroughput: 50_000,
+    });
+    let bytes = 0;
+    let requests = 0;
+    cdp.on('Network.loadingFinished', (event: { encodedDataLength: number }) => {
+      bytes += event.encodedDataLength;
+      requests += 1;
+    });
+    await page.addInitScript(`
+      new MutationObserver((_, observer) => {
+        if (document.querySelector('button.primary') === null) return;
+        observer.disconnect();
+        requestAnimationFrame(() => (window.__formAt = performance.now()));
+      }).observe(document, { subtree: true, childList: true });
+    `);
+    const response = await page.goto(running.example!.url, { waitUntil: 'load', timeout: 60_000 });
+    expect(response?.headers()['content-encoding']).toBe('br');
+    await page.waitForFunction('window.__formAt !== undefined', undefined, { timeout: 60_000 });
+    const formAt = Math.round((await page.evaluate('window.__formAt')) as number);
+    console.log(`dial-in on Slow 3G: form on screen ${formAt} ms, ${requests} request(s), ${bytes} B over the wire`);
+    expect(requests).toBe(1);
+  }, 90_000);
 });

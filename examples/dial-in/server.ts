@@ -1,6 +1,6 @@
 import { createServer } from 'node:http';
 import { once } from 'node:events';
-import { readFile, mkdtemp } from 'node:fs/promises';
+import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
@@ -11,6 +11,7 @@ import { createAfricasTalkingProvider, createCallbackAllowList } from '@verikit/
 import { startAfricasTalkingFake, type AfricasTalkingFake } from '@verikit/africastalking/fake';
 import { createVerikit, type Verikit } from '@verikit/core';
 import { createDialInHandler, createFlowHandler, toNodeHandler } from '@verikit/http';
+import { loadPage } from './page.js';
 
 /** The example running: its URL, the engine, and the fake whose `dial()` plays the user's phone. */
 export interface DialInExample {
@@ -42,7 +43,7 @@ async function buildPage(): Promise<string> {
 }
 
 /**
- * Starts the example on 127.0.0.1: the page at `/`, the flow API at `/api/verify`, and the USSD callback at
+ * Starts the example on 127.0.0.1: the page at `/` (one compressed answer), the flow API at `/api/verify`, and the USSD callback at
  * `/ussd`, which the Africa's Talking fake posts sessions to. The allow-list names the loopback address the fake
  * calls from; in production it names Africa's Talking's addresses (docs/security.md).
  */
@@ -59,19 +60,13 @@ export async function startDialInExample(port = 0): Promise<DialInExample> {
     allowList: createCallbackAllowList(['127.0.0.1', '::1']),
     appName: 'verikit dial-in example',
   });
-  const page = async (pathname: string) => {
-    const file = pathname === '/' ? 'index.html' : pathname.slice(1);
-    if (!/^[\w./-]+$/.test(file) || file.includes('..')) return new Response(null, { status: 404 });
-    const body = await readFile(join(pageDir, file)).catch(() => undefined);
-    if (body === undefined) return new Response(null, { status: 404 });
-    const type = file.endsWith('.html') ? 'text/html' : file.endsWith('.js') ? 'text/javascript' : 'text/css';
-    return new Response(body, { headers: { 'content-type': `${type}; charset=utf-8` } });
-  };
-  const handler = (request: Request, env?: unknown) => {
+  const page = await loadPage(pageDir);
+  const handler = async (request: Request, env?: unknown): Promise<Response> => {
     const { pathname } = new URL(request.url);
     if (pathname === '/ussd') return dialIn(request, env);
     if (pathname.startsWith('/api/verify/')) return flows(request, env);
-    return page(pathname);
+    if (pathname === '/' && (request.method === 'GET' || request.method === 'HEAD')) return page(request);
+    return new Response(null, { status: 404 });
   };
   const server = createServer(toNodeHandler(handler)).listen(port, '127.0.0.1');
   await once(server, 'listening');

@@ -3,7 +3,7 @@ import { useMessage, useStartFlow } from '@verikit/react';
 import type { ProvenPhone } from './phone-step.js';
 import { signUp, type SignupAnswer } from './signup-api.js';
 import { StartError } from './start-error.js';
-import { StepHeading } from './step-heading.js';
+import { StepHeading } from '@verikit/example-page-parts';
 import { VerifyFlow } from './verify-flow.js';
 
 /**

@@ -8,13 +8,14 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createFlowClient } from '@verikit/client';
 import { FlowClientProvider } from '@verikit/react';
-import { Announcer } from './announcer.js';
-import { pageLocale, pageMessages } from './messages.js';
+import '@verikit/example-page-parts/page.css';
+import { Announcer, pageLocale } from '@verikit/example-page-parts';
+import { pageMessages } from './messages.js';
 import { SignupApp } from './signup-app.js';
 import './styles.css';
 
 const client = createFlowClient({ baseUrl: '/api/verify' });
-const locale = pageLocale(navigator.languages);
+const locale = pageLocale(navigator.languages, ['en', 'fr']);
 document.documentElement.lang = locale;
 
 createRoot(document.getElementById('root')!).render(

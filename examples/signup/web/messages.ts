@@ -136,15 +136,6 @@ export const pageMessages: MessageCatalogues = {
   fr: { ...messages.fr, ...fr },
 };
 
-/** The page's language: the first of the browser's languages the page has, else English. */
-export function pageLocale(languages: readonly string[]): 'en' | 'fr' {
-  for (const tag of languages) {
-    const language = tag.toLowerCase().split('-')[0];
-    if (language === 'fr' || language === 'en') return language;
-  }
-  return 'en';
-}
-
 /** The message id of an error (a `FlowClientError`, a view's `error`): what the page shows, never its developer `message`. */
 export function errorId(error: { readonly code: string; readonly messageId?: string | undefined }): string {
   const id = error.messageId;

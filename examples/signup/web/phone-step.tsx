@@ -2,7 +2,7 @@ import { useEffect, useState, type ReactNode } from 'react';
 import { useMessage, useStartFlow } from '@verikit/react';
 import type { Proof } from './signup-api.js';
 import { StartError } from './start-error.js';
-import { StepHeading } from './step-heading.js';
+import { StepHeading } from '@verikit/example-page-parts';
 import { VerifyFlow } from './verify-flow.js';
 
 /** A phone number the user proved is theirs. */

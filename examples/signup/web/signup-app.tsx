@@ -3,7 +3,7 @@ import { useMessage } from '@verikit/react';
 import { BvnStep } from './bvn-step.js';
 import { PhoneStep, type ProvenPhone } from './phone-step.js';
 import type { SignupAnswer } from './signup-api.js';
-import { StepHeading } from './step-heading.js';
+import { StepHeading } from '@verikit/example-page-parts';
 
 type Step =
   | { readonly name: 'phone' }

@@ -3,7 +3,7 @@ import { FlowClientError } from '@verikit/client';
 import { useFlowClient, useMessage } from '@verikit/react';
 import { errorId } from './messages.js';
 import type { Proof } from './signup-api.js';
-import { StepHeading } from './step-heading.js';
+import { StepHeading } from '@verikit/example-page-parts';
 
 /** Props of {@link VerifiedPanel}. */
 export interface VerifiedPanelProps {

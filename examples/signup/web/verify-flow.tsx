@@ -9,10 +9,9 @@ import {
   type ResendButtonState,
   type UseFlowResult,
 } from '@verikit/react';
-import { useAnnounce } from './announcer.js';
 import { attemptsLeftText, CodeEntry } from './code-entry.js';
 import { errorId } from './messages.js';
-import { StepHeading } from './step-heading.js';
+import { minutesAndSeconds, StepHeading, useAnnounce } from '@verikit/example-page-parts';
 import { VerifiedPanel, type VerifiedPanelProps } from './verified-panel.js';
 
 /** Props of {@link VerifyFlow}. */
@@ -26,12 +25,6 @@ export interface VerifyFlowProps {
 }
 
 type Message = ReturnType<typeof useMessage>;
-
-/** "9:58" for a countdown in ms. */
-function minutesAndSeconds(ms: number): string {
-  const seconds = Math.ceil(ms / 1000);
-  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
-}
 
 /**
  * Whether the flow cannot go on although its last view said it could: the server no longer has it
