@@ -66,7 +66,7 @@ export function createVerikit(options: VerikitOptions): Verikit {
     policies,
     secrets,
     identityNumberPatterns: settings.identityNumberPatterns,
-    reviewNumbers: createReviewNumbers(settings.reviewNumbers, secrets, logger),
+    reviewNumbers: createReviewNumbers(settings.reviewNumbers, secrets, logger, settings.defaultCountry),
   };
   const records = new FlowRecords(store, policies);
   const events = new LifecycleListeners(logger);

@@ -71,5 +71,29 @@ describe('review numbers: a fixed code for a few listed numbers', () => {
     expect(refused([...reviewNumbers, { phoneNumber: reviewer, code: '51829374' }])?.field).toBe(
       'reviewNumbers.1.phoneNumber',
     );
+    // Two spellings of one handset are one number listed twice.
+    expect(refused([...reviewNumbers, { phoneNumber: '+234 803 111 0001', code: '51829374' }])?.field).toBe(
+      'reviewNumbers.1.phoneNumber',
+    );
+  });
+
+  it('reads a listed number as every number is read: `+2340…`, spaces or a national form match the E.164 start', async () => {
+    for (const [listed, defaultCountry] of [
+      ['+2340803 111 0001', undefined],
+      ['+234 803 111 0001', undefined],
+      ['0803-111-0001', 'NG'],
+    ] as const) {
+      const { verikit, provider, logs } = setup({
+        reviewNumbers: [{ phoneNumber: listed, code }],
+        ...(defaultCountry === undefined ? {} : { defaultCountry }),
+      });
+      const flow = await verikit.start({ kind: 'phone', phoneNumber: reviewer });
+      expect([listed, (await verikit.send(flow.id, { type: 'submit-code', code })).status]).toEqual([
+        listed,
+        'verified',
+      ]);
+      expect(provider.calls).toHaveLength(0);
+      expect(JSON.stringify(logs)).not.toContain('0803');
+    }
   });
 });

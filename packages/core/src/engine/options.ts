@@ -107,8 +107,10 @@ export interface EngineSettings {
   readonly guard: GuardSettings | undefined;
   /** The input schemas, numbers read with the engine's `defaultCountry`. */
   readonly inputs: InputSchemas;
-  /** The review numbers as given; checked when the engine builds them. */
+  /** The review numbers as given; checked (and their numbers read with `defaultCountry`) when the engine builds them. */
   readonly reviewNumbers: readonly ReviewNumber[] | undefined;
+  /** The country a national number is read in (`defaultCountry`); undefined: numbers start with `+` or `00`. */
+  readonly defaultCountry: string | undefined;
   /** The spans and metrics; reports nothing without a `telemetry` option. */
   readonly telemetry: EngineTelemetry;
   /** The app's event webhook; undefined when none is set. */
@@ -208,6 +210,7 @@ export function resolveOptions(options: VerikitOptions): EngineSettings {
     guard: resolveGuardOptions(options.guard),
     inputs: inputSchemasFor(options.defaultCountry),
     reviewNumbers: options.reviewNumbers,
+    defaultCountry: options.defaultCountry,
     telemetry: new EngineTelemetry(options.telemetry),
     eventWebhook: resolveEventWebhook(options.eventWebhook),
     timers: resolveTimerOptions(options.timers),

@@ -1,10 +1,10 @@
 import { timingSafeEqual } from 'node:crypto';
-import { InvalidInputError, phoneNumberSchema, type Logger } from '@verikit/provider';
+import { InvalidInputError, phoneNumberSchemaFor, type Logger } from '@verikit/provider';
 import { maskPhoneNumber, type SecretBox } from '../secrets/secrets.js';
 
 /** A number whose phone verification code is fixed: for app-store review and monitoring, never sent to a provider. */
 export interface ReviewNumber {
-  /** The number, in E.164. */
+  /** The number: read as every number the engine takes (E.164, or a national form with `defaultCountry`). */
   readonly phoneNumber: string;
   /** Its fixed code: 8 to 10 digits, not a run or a repeat (see docs/abuse.md). */
   readonly code: string;
@@ -46,12 +46,15 @@ export interface ReviewNumbers {
 /**
  * Checks the list (an `InvalidInputError` naming the entry: at most {@link maxReviewNumbers}, valid distinct numbers,
  * strong codes) and builds its lookups, keyed by the number's keyed hash so no number is kept in clear beyond the
- * options. Logs at warning that review numbers are on, and at each use.
+ * options. A number is read as every number the engine takes is (`+234 803…`, `+2340803…`, a national form with
+ * `defaultCountry`), so the one form it is compared in is the E.164 a start's number is parsed to. Logs at warning
+ * that review numbers are on, and at each use.
  */
 export function createReviewNumbers(
   list: readonly ReviewNumber[] | undefined,
   secrets: SecretBox,
   logger: Logger,
+  defaultCountry?: string,
 ): ReviewNumbers | undefined {
   if (list === undefined) return undefined;
   if (!Array.isArray(list) || list.length === 0 || list.length > maxReviewNumbers)
@@ -59,21 +62,26 @@ export function createReviewNumbers(
       { field: 'reviewNumbers', message: `must list 1 to ${maxReviewNumbers} numbers, or be left out` },
     ]);
   const codes = new Map<string, Buffer>();
-  list.forEach((entry, index) => {
+  const phoneNumberSchema = phoneNumberSchemaFor({ defaultCountry });
+  const numbers = list.map((entry, index) => {
     const field = `reviewNumbers.${index}`;
     if (typeof entry !== 'object' || entry === null)
       throw new InvalidInputError([{ field, message: 'must be { phoneNumber, code }' }]);
-    if (!phoneNumberSchema.safeParse(entry.phoneNumber).success)
-      throw new InvalidInputError([{ field: `${field}.phoneNumber`, message: 'must be a valid E.164 number' }]);
+    const parsed = phoneNumberSchema.safeParse(entry.phoneNumber);
+    if (!parsed.success)
+      throw new InvalidInputError([
+        { field: `${field}.phoneNumber`, message: parsed.error.issues[0]?.message ?? 'is not a valid phone number' },
+      ]);
     const problem = typeof entry.code === 'string' ? weakness(entry.code) : 'must be a string of digits';
     if (problem !== undefined) throw new InvalidInputError([{ field: `${field}.code`, message: problem }]);
-    const key = secrets.hash('review-number', entry.phoneNumber);
+    const key = secrets.hash('review-number', parsed.data);
     if (codes.has(key)) throw new InvalidInputError([{ field: `${field}.phoneNumber`, message: 'is listed twice' }]);
     codes.set(key, Buffer.from(secrets.hash('review-code', entry.code)));
+    return parsed.data;
   });
   logger.warn('verikit.review_numbers.enabled', {
     count: codes.size,
-    numbers: list.map((entry) => maskPhoneNumber(entry.phoneNumber)),
+    numbers: numbers.map((phoneNumber) => maskPhoneNumber(phoneNumber)),
   });
   return {
     requestIdFor(phoneNumber) {
