@@ -4,7 +4,9 @@ import type { AddressInfo } from 'node:net';
 import { createVerikit, type Verikit } from '@verikit/core';
 import { createGatewayWebhookParser } from '@verikit/gateway';
 import { startGatewayFake } from '@verikit/gateway/fake';
+import { createFlowHandler, toNodeHandler } from '@verikit/http';
 import { createTestProviderV1 } from '@verikit/testing';
+import express, { type Express } from 'express';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createExpressApp } from './express-app.js';
 import { createFastifyApp } from './fastify-app.js';
@@ -116,5 +118,69 @@ describe('docs/http.md recipes', () => {
         `[examples/recipes/${file}](../examples/recipes/${encodeURI(file)}):\n\n\`\`\`ts\n${source}\`\`\``,
       );
     }
+  });
+});
+
+describe('Express mistakes answer with their fix (issue 35)', () => {
+  const servers: Server[] = [];
+  afterEach(async () => {
+    for (const server of servers.splice(0)) await new Promise((resolve) => server.close(resolve));
+  });
+  const listen = async (app: Express): Promise<string> => {
+    const server = createServer(app);
+    servers.push(server);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  };
+  const errorOf = async (response: Response) =>
+    ((await response.json()) as { error: { code: string; field?: string; message: string } }).error;
+
+  it('express.json() in front: a 400 that says a body parser read the body first, and to mount verikit before it', async () => {
+    const verify = toNodeHandler(
+      createFlowHandler({ verikit: engine(), basePath: '/api/verify', webhooks: { secret: webhookSecret } }),
+    );
+    const app = express();
+    app.use(express.json());
+    app.use('/', (request, response, next) => {
+      if (request.path.startsWith('/api/verify/')) void verify(request, response);
+      else next();
+    });
+    const origin = await listen(app);
+    const started = await fetch(`${origin}/api/verify/flows`, json({ kind: 'phone', phoneNumber: '+2348012345678' }));
+    expect(started.status).toBe(400);
+    const error = await errorOf(started);
+    expect(error).toMatchObject({ code: 'invalid_input', field: 'body' });
+    expect(error.message).toMatch(/body parser \(express\.json\(\).*Mount verikit before it/);
+    // The webhook route says the same (the signature covers the bytes, which the parser consumed).
+    const webhook = await fetch(`${origin}/api/verify/webhooks`, json({ event: 'USSD_VERIFICATION' }));
+    expect(webhook.status).toBe(400);
+    expect(((await webhook.json()) as { error: { message: string } }).error.message).toMatch(/express\.json\(\)/);
+  });
+
+  it("app.use('/api/verify', …) strips the mount path: a 404 that names basePath and the way to mount", async () => {
+    const verify = toNodeHandler(createFlowHandler({ verikit: engine(), basePath: '/api/verify' }));
+    const app = express();
+    app.use('/api/verify', (request, response) => void verify(request, response));
+    const origin = await listen(app);
+    const started = await fetch(`${origin}/api/verify/flows`, json({ kind: 'phone', phoneNumber: '+2348012345678' }));
+    expect(started.status).toBe(404);
+    const error = await errorOf(started);
+    expect(error.code).toBe('route_not_found');
+    expect(error.message).toContain("below basePath '/api/verify'");
+    expect(error.message).toContain("app.use('/api/verify', handler)");
+    // Mounted at a path basePath does not name: the 404 says to set basePath.
+    const unnamed = toNodeHandler(createFlowHandler({ verikit: engine() }));
+    const other = express();
+    other.use((request, response) => void unnamed(request, response));
+    const otherOrigin = await listen(other);
+    const below = await fetch(
+      `${otherOrigin}/api/verify/flows`,
+      json({ kind: 'phone', phoneNumber: '+2348012345678' }),
+    );
+    expect(below.status).toBe(404);
+    expect((await errorOf(below)).message).toContain('set basePath to the path the handler is mounted at');
+    // A path no route takes under any base path keeps the plain message, and never echoes the path.
+    const nowhere = await fetch(`${otherOrigin}/api/verify/elsewhere`);
+    expect((await errorOf(nowhere)).message).toBe('no route matches this path');
   });
 });

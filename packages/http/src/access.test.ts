@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { FlowView } from '@verikit/core';
 import { createFlowHandler } from './create-flow-handler.js';
 import type { FlowAction } from './flow-handler-options.js';
-import { errorOf, phoneNumber, postJson, setupHttp, type HttpSetup } from './http.fixtures.js';
+import { describeAdapters, errorOf, phoneNumber, postJson, setupHttp, type HttpSetup } from './http.fixtures.js';
 
 let setup: HttpSetup | undefined;
 afterEach(async () => {
@@ -19,7 +19,7 @@ function preflight(url: string, origin: string, headers = 'content-type'): Promi
   });
 }
 
-describe('CORS', () => {
+describeAdapters('CORS', () => {
   it('answers a preflight from an allowed origin with the methods, the requested headers and max-age', async () => {
     setup = await setupHttp({ cors: { origin: [app, 'https://admin.example.com'], credentials: true, maxAge: 600 } });
     const response = await preflight(`${setup.url}/flows`, app, 'content-type, x-csrf-token');
@@ -85,7 +85,7 @@ describe('CORS', () => {
   });
 });
 
-describe('authorize', () => {
+describeAdapters('authorize', () => {
   it('is called before every action with the request, the flow (or the validated start request) and the action', async () => {
     const seen: Array<[string | null, string, FlowAction]> = [];
     setup = await setupHttp({
@@ -164,6 +164,7 @@ describe('options', () => {
       [{ verikit, webhookPath: 'hooks' }, 'webhookPath'],
       [{ verikit, heartbeatMs: 0 }, 'heartbeatMs'],
       [{ verikit, maxBodyBytes: 10 }, 'maxBodyBytes'],
+      [{ verikit, maxWebhookBodyBytes: 0 }, 'maxWebhookBodyBytes'],
       [{ verikit, cors: { origin: 42 } }, 'cors.origin'],
       [{ verikit, cors: { origin: '*', credentials: true } }, 'cors.credentials'],
       [{ verikit, authorize: 'yes' }, 'authorize'],

@@ -1,6 +1,6 @@
 import { isIP } from 'node:net';
 import { InvalidInputError, type Logger } from '@verikit/provider';
-import type { RouteRequest } from './route-request.js';
+import type { RouteRequest } from './routes/route-request.js';
 
 /**
  * Names the client a request comes from, for the send guard's per-client limit (docs/abuse.md).

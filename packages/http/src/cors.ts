@@ -1,5 +1,4 @@
-import type { MiddlewareHandler } from 'hono';
-import { requestHeader } from './request-header.js';
+import type { RouteAnswer, RouteRequest } from './routes/route-request.js';
 
 /** Cross-origin access for browsers on other origins. Without it, no CORS header is sent. */
 export interface CorsOptions {
@@ -55,55 +54,25 @@ export class Cors {
   }
 
   /** The answer to an `OPTIONS` request on a route taking `methods`. */
-  preflight(request: Request, methods: readonly string[]): Response {
+  preflight(request: Pick<RouteRequest, 'header'>, methods: readonly string[]): RouteAnswer {
     const allow = [...methods, 'OPTIONS'].join(', ');
-    const headers: Record<string, string> = { allow, ...this.headersFor(request.headers.get('origin') ?? undefined) };
+    const headers: Record<string, string> = { allow, ...this.headersFor(request.header('origin')) };
     const options = this.#options;
     if (options !== undefined && headers['access-control-allow-origin'] !== undefined) {
       delete headers['access-control-expose-headers'];
       headers['access-control-allow-methods'] = allow;
-      const requested = request.headers.get('access-control-request-headers');
+      const requested = request.header('access-control-request-headers');
       const allowHeaders = options.allowHeaders?.join(', ') ?? requested;
       if (allowHeaders) headers['access-control-allow-headers'] = allowHeaders;
       if (options.allowHeaders === undefined && requested) headers.vary = 'Origin, Access-Control-Request-Headers';
       if (options.maxAge !== undefined) headers['access-control-max-age'] = String(options.maxAge);
     }
-    return new Response(null, { status: 204, headers });
+    return { status: 204, headers };
   }
-}
 
-/**
- * Sets headers on a response, copying it first when its headers are immutable (a response from
- * `fetch`, which a hook could return). Returns the response that carries them.
- */
-function withHeaders(response: Response, headers: Record<string, string>): Response {
-  const entries = Object.entries(headers);
-  if (entries.length === 0) return response;
-  try {
-    for (const [name, value] of entries) response.headers.set(name, value);
-    return response;
-  } catch {
-    const copy = new Response(response.body, response);
-    for (const [name, value] of entries) copy.headers.set(name, value);
-    return copy;
+  /** `answer` with the CORS headers for `request` (none without CORS options). */
+  answerWith(answer: RouteAnswer, request: Pick<RouteRequest, 'header'>): RouteAnswer {
+    if (this.#options === undefined) return answer;
+    return { ...answer, headers: { ...answer.headers, ...this.headersFor(request.header('origin')) } };
   }
-}
-
-/** The Hono context variables of the flow handler: `corsDone` when the answer must not get CORS headers (a preflight, the webhook route). */
-export interface CorsEnv {
-  Variables: { corsDone: boolean };
-}
-
-/**
- * The CORS of the flow handler as Hono middleware: after the route has answered (a success, an
- * error, a 404 or a stream), adds the headers {@link Cors.headersFor} gives, unless the route said
- * they are done. Preflights are answered by each route, since only the route knows its methods.
- */
-export function corsMiddleware(cors: Cors): MiddlewareHandler<CorsEnv> {
-  return async (c, next) => {
-    await next();
-    if (c.get('corsDone') === true) return;
-    const response = withHeaders(c.res, cors.headersFor(requestHeader(c.req.raw, c.env, 'origin')));
-    if (response !== c.res) c.res = response;
-  };
 }

@@ -1,21 +1,18 @@
-import { Hono, type Context } from 'hono';
 import { z } from 'zod';
 import type { Verikit, FlowView } from '@verikit/core';
-import { defaultLogger, parseInput } from '@verikit/provider';
+import { InvalidInputError, defaultLogger, parseInput } from '@verikit/provider';
 import { clientKeyResolver } from './client-key.js';
 import { StreamCounter } from './stream-limits.js';
-import { Cors, corsMiddleware, type CorsEnv } from './cors.js';
+import { Cors } from './cors.js';
 import { errorAnswer } from './error-response.js';
 import { ForbiddenError } from './errors/forbidden-error.js';
-import { MethodNotAllowedError } from './errors/method-not-allowed-error.js';
-import { RouteNotFoundError } from './errors/route-not-found-error.js';
 import type { FlowAction, FlowHandler, FlowHandlerOptions, FlowStartRequest } from './flow-handler-options.js';
-import { flowRoutes, type FlowRoute } from './flow-routes.js';
-import { responseOf } from './json-response.js';
-import { nodeFlowRoutes, withNodeFlowRoutes } from './node-flow-routes.js';
-import { jsonAnswer, webRouteRequest, type RouteAnswer, type RouteRequest } from './route-request.js';
-import { normalizeBasePath, routeMethods } from './route.js';
-import { webhookHandlerFor } from './webhooks/create-webhook-handler.js';
+import { flowRoutes } from './routes/flow-routes.js';
+import { jsonAnswer, type RouteAnswer, type RouteRequest } from './routes/route-request.js';
+import { normalizeBasePath, routeMethods, routeTable, type RouteDeclaration } from './routes/route-table.js';
+import { honoHandlerOf } from './web/hono-app.js';
+import { webhookRoute } from './webhooks/create-webhook-handler.js';
+import { webhookBodyBytesSchema } from './webhooks/webhook-options.js';
 
 const defaultHeartbeatMs = 15_000;
 const defaultMaxBodyBytes = 16 * 1024;
@@ -47,6 +44,7 @@ const optionsSchema = z.object({
     .min(64)
     .max(16 * 1024 * 1024)
     .optional(),
+  maxWebhookBodyBytes: webhookBodyBytesSchema.optional(),
   authorize: z.function().optional(),
   clientKey: z
     .custom((value) => typeof value === 'function', {
@@ -91,8 +89,9 @@ const optionsSchema = z.object({
 /**
  * Creates the HTTP API browsers talk to, as one Web-standard `(Request) => Promise<Response>`
  * function: mount it in any runtime that speaks Fetch (Bun, Deno, Cloudflare Workers, a Hono app,
- * Next.js route handlers) or in node:http through {@link toNodeHandler}. Inside, it is a Hono app:
- * Hono routes, our CORS middleware, and one error answer for everything.
+ * Next.js route handlers) or in node:http through {@link toNodeHandler}. Its routes are declared once, in one
+ * table (decision 1510): on the Web path a Hono app routes them; `toNodeHandler` reads the table from the handler's
+ * `routes` and answers them on node's request and response.
  *
  * Routes, below `basePath`:
  * - `POST /flows`: start a flow (201 with the view and its `flowSecret`; `Idempotency-Key` and
@@ -103,7 +102,7 @@ const optionsSchema = z.object({
  * - `POST /flows/:id/events`: send a user event (`submit-code`, `resend`, `restart`, `cancel`)
  * - `GET /flows/:id/stream`: server-sent events of the view, live
  * - `POST /flows/:id/proof`: a proof that the flow is verified (201 `{ token, expiresAt }`), for the app's signup endpoint
- * - `POST /webhooks`: the provider's webhooks, answered by the webhook handler (`webhooks` options:
+ * - `POST /webhooks`: the provider's webhooks, answered as by {@link createWebhookHandler} (`webhooks` options:
  *   given, they must hold a `secret`, a verifier or the explicit `allowUnsigned` opt-out, or this
  *   throws; absent, every webhook is refused with 401 and a warning is logged at creation when the
  *   provider sends webhooks)
@@ -121,7 +120,7 @@ export function createFlowHandler(options: FlowHandlerOptions): FlowHandler {
   const logger = options.logger ?? defaultLogger;
   const basePath = normalizeBasePath(options.basePath ?? '');
   const webhookPath = options.webhookPath === false ? undefined : (options.webhookPath ?? '/webhooks');
-  const routes = flowRoutes({
+  const flow = flowRoutes({
     verikit,
     basePath,
     maxBodyBytes: options.maxBodyBytes ?? defaultMaxBodyBytes,
@@ -143,111 +142,80 @@ export function createFlowHandler(options: FlowHandlerOptions): FlowHandler {
     });
   }
 
-  async function authorize(request: Request, flow: FlowView | FlowStartRequest, action: FlowAction): Promise<void> {
-    if ((await options.authorize?.(request, flow, action)) !== true) throw new ForbiddenError();
+  async function authorize(request: Request, view: FlowView | FlowStartRequest, action: FlowAction): Promise<void> {
+    if ((await options.authorize?.(request, view, action)) !== true) throw new ForbiddenError();
   }
 
   /** The answer to an error; a 5xx goes to `onError` too (a failing logger does not change the answer). */
-  function failAnswer(error: unknown, request: () => Request): RouteAnswer {
+  function fail(error: unknown, request: RouteRequest): RouteAnswer {
     const { status, headers, body } = errorAnswer(error);
     if (status >= 500) {
       try {
-        options.onError?.(error, request());
+        options.onError?.(error, request.web);
       } catch {
         // A failing logger must not change the answer.
       }
     }
     return jsonAnswer(body, status, headers);
   }
-  const fail = (error: unknown, request: Request): Response => responseOf(failAnswer(error, () => request));
 
-  /** Runs a flow route and answers its errors: the one way the Web path and Node's fast path answer (1320). */
-  async function answer(run: FlowRoute, request: RouteRequest, id: string | undefined): Promise<RouteAnswer> {
-    try {
-      return await run(request, id);
-    } catch (error) {
-      return failAnswer(error, () => request.web);
-    }
-  }
-
-  /** One route on the Web path: its methods (405 with `Allow` for the others), its preflight, its work. */
-  function route(methods: readonly string[], work: (c: Context<CorsEnv>) => Promise<Response>, cors: Cors) {
-    return async (c: Context<CorsEnv>): Promise<Response> => {
-      const request = c.req.raw;
-      try {
-        if (request.method === 'OPTIONS') {
-          c.set('corsDone', true);
-          return cors.preflight(request, methods);
-        }
-        if (!methods.includes(request.method)) throw new MethodNotAllowedError(methods);
-        return await work(c);
-      } catch (error) {
-        return fail(error, request);
-      }
-    };
-  }
-  const flowRoute = (methods: readonly string[], run: FlowRoute) =>
-    route(
-      methods,
-      async (c) => responseOf(await answer(run, webRouteRequest(c.req.raw, c.env), c.req.param('id'))),
-      flowCors,
-    );
-
-  const flowCors = new Cors(options.cors);
-  const app = new Hono<CorsEnv>({ strict: false });
-  if (options.cors !== undefined) app.use(corsMiddleware(new Cors(options.cors)));
-  app.notFound((c) => fail(new RouteNotFoundError(), c.req.raw));
-  app.onError((error, c) => fail(error, c.req.raw));
-  const api = basePath === '' ? app : app.basePath(basePath);
+  const flowRoute = (path: string, methods: readonly string[], work: RouteDeclaration['work']): RouteDeclaration => ({
+    path,
+    methods,
+    cors: true,
+    work,
+  });
+  const routes: RouteDeclaration[] = [];
   // The webhook route exists only where something sends webhooks: a provider with a `webhooks`
-  // capability, or a parser of one's own. Termii and Twilio send none, and need no secret.
+  // capability, or a parser of one's own. Termii and Twilio send none, and need no secret. It comes first: a
+  // webhook path below /flows is the webhook route's.
   const receivesWebhooks = verikit.webhooks !== undefined || options.webhooks?.parse !== undefined;
   if (webhookPath !== undefined && receivesWebhooks) {
-    const configured = options.webhooks !== undefined;
-    if (!configured) {
-      logger.warn('verikit.webhook.not-configured', {
-        hint: 'the provider sends webhooks but createFlowHandler has no webhooks option: every webhook is refused (401) until webhooks: { secret } is set; webhookPath: false leaves the route out',
-      });
-    }
-    // Given webhook options must authenticate (a secret, a verifier, or the explicit opt-out):
-    // `webhooks: { secret: process.env.X }` with X unset throws here, naming webhooks.secret.
-    const handleWebhook = webhookHandlerFor(
-      { logger, ...options.webhooks, verikit },
-      { fieldPrefix: 'webhooks', requireSecret: configured },
-    );
-    const webhook = route(routeMethods.webhooks, (c) => handleWebhook(c.req.raw), new Cors(undefined));
     // The webhook route answers servers, not browsers: no CORS header, whatever the options.
-    api.all(webhookPath, (c) => {
-      c.set('corsDone', true);
-      return webhook(c);
+    routes.push({ path: webhookPath, methods: routeMethods.webhooks, cors: false, work: webhookWork(options) });
+  }
+  routes.push(
+    flowRoute('/flows', routeMethods.flows, flow.start),
+    flowRoute('/flows/:id', routeMethods.flow, flow.read),
+    flowRoute('/flows/:id/events', routeMethods.events, flow.send),
+    flowRoute('/flows/:id/stream', routeMethods.stream, flow.stream),
+    flowRoute('/flows/:id/proof', routeMethods.proof, flow.proof),
+  );
+  const table = routeTable({ basePath, cors: new Cors(options.cors), fail }, routes);
+  return Object.assign(honoHandlerOf(table), { routes: table });
+}
+
+/**
+ * The webhook route's work: the webhook options of `createWebhookHandler`, with the handler's `logger` and
+ * `maxWebhookBodyBytes` (their deprecated spellings in `webhooks` still taken, decision 1510).
+ */
+function webhookWork(options: FlowHandlerOptions): RouteDeclaration['work'] {
+  const logger = options.logger ?? defaultLogger;
+  const configured = options.webhooks !== undefined;
+  if (!configured) {
+    logger.warn('verikit.webhook.not-configured', {
+      hint: 'the provider sends webhooks but createFlowHandler has no webhooks option: every webhook is refused (401) until webhooks: { secret } is set; webhookPath: false leaves the route out',
     });
   }
-  api.all('/flows', flowRoute(routeMethods.flows, routes.start));
-  api.all('/flows/:id', flowRoute(routeMethods.flow, routes.read));
-  api.all('/flows/:id/events', flowRoute(routeMethods.events, routes.send));
-  api.all('/flows/:id/stream', flowRoute(routeMethods.stream, routes.stream));
-  api.all('/flows/:id/proof', flowRoute(routeMethods.proof, routes.proof));
-
-  async function handleFlowRequest(request: Request, env?: unknown): Promise<Response> {
-    try {
-      return await app.fetch(request, env);
-    } catch (error) {
-      // Hono rethrows what is not an `Error` (a hook that throws a string): answered all the same.
-      return fail(error, request);
-    }
+  const { maxBodyBytes: deprecatedMaxBodyBytes, logger: deprecatedLogger, ...webhooks } = options.webhooks ?? {};
+  if (deprecatedMaxBodyBytes !== undefined && options.maxWebhookBodyBytes !== undefined) {
+    throw new InvalidInputError([
+      {
+        field: 'webhooks.maxBodyBytes',
+        message: 'is the old name of maxWebhookBodyBytes: give only maxWebhookBodyBytes',
+      },
+    ]);
   }
-  // A webhook path below /flows would share paths with the flow routes: then Hono alone routes.
-  if (webhookPath !== undefined && receivesWebhooks && webhookPath.startsWith('/flows')) return handleFlowRequest;
-  const node = (run: FlowRoute, methods: readonly string[]) => ({ run, methods });
-  const table = {
-    prefix: `${basePath}/flows`,
-    start: node(routes.start, routeMethods.flows),
-    read: node(routes.read, routeMethods.flow),
-    events: node(routes.send, routeMethods.events),
-    stream: node(routes.stream, routeMethods.stream),
-    proof: node(routes.proof, routeMethods.proof),
-  };
-  const cors =
-    options.cors === undefined ? undefined : (request: RouteRequest) => flowCors.headersFor(request.header('origin'));
-  return withNodeFlowRoutes(handleFlowRequest, nodeFlowRoutes(table, answer, cors));
+  const maxBodyBytes = options.maxWebhookBodyBytes ?? deprecatedMaxBodyBytes;
+  // Given webhook options must authenticate (a secret, a verifier, or the explicit opt-out):
+  // `webhooks: { secret: process.env.X }` with X unset throws here, naming webhooks.secret.
+  return webhookRoute(
+    {
+      ...webhooks,
+      ...(maxBodyBytes === undefined ? {} : { maxBodyBytes }),
+      logger: deprecatedLogger ?? logger,
+      verikit: options.verikit,
+    },
+    { fieldPrefix: 'webhooks', requireSecret: configured },
+  );
 }

@@ -4,6 +4,7 @@ import type { Verikit, startInputSchema, FlowView } from '@verikit/core';
 import type { ClientKeyFunction } from './client-key.js';
 import type { CorsOptions } from './cors.js';
 import type { StreamLimits } from './stream-limits.js';
+import type { RouteTable } from './routes/route-table.js';
 import type { createWebhookHandler, WebhookHandlerOptions } from './webhooks/create-webhook-handler.js';
 
 /**
@@ -63,7 +64,7 @@ export interface FlowHandlerOptions {
    * Default: none, so every webhook is refused (401), and a warning is logged at creation. Ignored
    * when the provider sends no webhooks (Termii, Twilio): the route is off, and no secret is needed.
    */
-  webhooks?: Omit<WebhookHandlerOptions, 'verikit'>;
+  webhooks?: FlowHandlerWebhookOptions;
   /**
    * The webhook route, below `basePath`, answered by {@link createWebhookHandler} with the `webhooks`
    * options. Default `'/webhooks'`; `false` leaves the route out (404). Off whatever this says when
@@ -72,8 +73,10 @@ export interface FlowHandlerOptions {
   webhookPath?: string | false;
   /** Interval of SSE heartbeat comments, in ms. Default 15,000. */
   heartbeatMs?: number;
-  /** The largest JSON body taken, in bytes. Default 16 KiB. */
+  /** The largest JSON body the flow routes take, in bytes. Default 16 KiB. */
   maxBodyBytes?: number;
+  /** The largest body the webhook route takes, in bytes. Default 65,536; at most 1 MiB. */
+  maxWebhookBodyBytes?: number;
   /**
    * Who the engine's send guard counts a start or a resend against (docs/abuse.md). Default: the
    * client address (known through {@link toNodeHandler}, @hono/node-server or `toHonoHandler`), or
@@ -87,8 +90,8 @@ export interface FlowHandlerOptions {
    */
   trustProxy?: boolean;
   /**
-   * Where the handler logs (a client key it cannot read, webhooks refused or not configured); the
-   * `webhooks` options take it too unless they name their own. Default: `defaultLogger` (warnings and errors to the console). Give the engine's
+   * Where the handler logs (a client key it cannot read, webhooks refused or not configured), the webhook
+   * route's lines included. Default: `defaultLogger` (warnings and errors to the console). Give the engine's
    * logger to read every verikit line in one place.
    */
   logger?: Logger;
@@ -100,7 +103,33 @@ export interface FlowHandlerOptions {
 }
 
 /**
+ * The webhook route's options under {@link createFlowHandler}: those of {@link createWebhookHandler} but the engine,
+ * which is the handler's. The body cap and the logger are the handler's own (`maxWebhookBodyBytes`, `logger`).
+ */
+export interface FlowHandlerWebhookOptions extends Omit<WebhookHandlerOptions, 'verikit' | 'logger' | 'maxBodyBytes'> {
+  /**
+   * @deprecated Since 0.3: give the handler's `logger`, which the webhook route uses. Taken until the next minor
+   * release (docs/migration.md).
+   */
+  logger?: Logger;
+  /**
+   * @deprecated Since 0.3: give the handler's `maxWebhookBodyBytes`. Taken until the next minor release
+   * (docs/migration.md).
+   */
+  maxBodyBytes?: number;
+}
+
+/**
  * A Web-standard request handler. The second argument is the server's bindings, passed on by
  * {@link toNodeHandler} and @hono/node-server (`{ incoming }`), for the client address.
  */
-export type FlowHandler = (request: Request, env?: unknown) => Promise<Response>;
+export interface FlowHandler {
+  (request: Request, env?: unknown): Promise<Response>;
+  /**
+   * The handler's routes, declared once: `toNodeHandler` answers them on node's request and response from this
+   * table (decision 1510). A function that wraps the handler has none, and is served through its Web path.
+   *
+   * @internal
+   */
+  readonly routes: RouteTable;
+}

@@ -1,6 +1,14 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, expect, it } from 'vitest';
 import type { FlowView } from '@verikit/core';
-import { errorOf, frozenClock, phoneNumber, postJson, setupHttp, type HttpSetup } from './http.fixtures.js';
+import {
+  describeAdapters,
+  errorOf,
+  frozenClock,
+  phoneNumber,
+  postJson,
+  setupHttp,
+  type HttpSetup,
+} from './http.fixtures.js';
 
 let setup: HttpSetup | undefined;
 afterEach(async () => {
@@ -15,7 +23,7 @@ async function start(body: unknown, basePath = ''): Promise<{ response: Response
   return { response, view: view as FlowView };
 }
 
-describe('the flow handler over real HTTP: every route', () => {
+describeAdapters('the flow handler over real HTTP: every route', () => {
   it('POST /flows starts a phone flow: 201, the view, a Location header, and the code is sent', async () => {
     setup = await setupHttp();
     const { response, view } = await start({ kind: 'phone', phoneNumber });

@@ -1,8 +1,9 @@
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { FlowView } from '@verikit/core';
 import { createFlowHandler } from './create-flow-handler.js';
 import {
+  describeAdapters,
   frozenClock,
   otherPhoneNumber,
   phoneNumber,
@@ -151,7 +152,7 @@ function checkAnswer(label: string, method: string, status: number, type: string
   expect(() => JSON.parse(text), label).not.toThrow();
 }
 
-describe('hostile requests: any method, path, header and body', () => {
+describeAdapters('hostile requests: any method, path, header and body', () => {
   it('called directly: only 2xx/4xx JSON answers, and no existing flow changes', async () => {
     const before = await existingFlows();
     await fc.assert(

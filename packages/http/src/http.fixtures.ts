@@ -14,10 +14,11 @@ import {
 } from '@verikit/core';
 import type { WebhooksCapabilityV1 } from '@verikit/provider';
 import Keyv from 'keyv';
+import { afterAll, beforeAll, describe } from 'vitest';
 import { createFlowHandler } from './create-flow-handler.js';
 import type { FlowHandlerOptions } from './flow-handler-options.js';
-import { toNodeHandler } from './node-adapter.js';
-import { answerClientErrors } from './node-client-errors.js';
+import { toNodeHandler } from './node/node-adapter.js';
+import { answerClientErrors } from './node/node-client-errors.js';
 
 /** Test-only fixtures for the HTTP handler's tests. */
 export const httpTestSecret = 'http-test-secret-0123456789-abcdefghijkl';
@@ -64,14 +65,40 @@ export class SwitchableMap extends Map<string, unknown> {
 }
 
 /**
- * A listening node:http server on 127.0.0.1, port 0, set up as docs/http.md shows. With `VERIKIT_HTTP_WEB_PATH=1`
- * (CI runs the HTTP tests once more so), the flow handler is wrapped: toNodeHandler then serves its flow routes on
- * the Web path instead of Node's fast path (decision 1320), and every test runs on that path too.
+ * The two ways a flow handler's routes are answered on node:http (decision 1510): `node`, the Node adapter's own
+ * (toNodeHandler reads the handler's route table), and `web`, the Web path (Hono, through @hono/node-server), which
+ * every other runtime takes.
+ */
+const adapters = ['node', 'web'] as const;
+type Adapter = (typeof adapters)[number];
+
+let adapterInUse: Adapter = 'node';
+
+/**
+ * `describe`, once per adapter: inside, {@link listen} and {@link setupHttp} serve the flow handler through that
+ * adapter, so each test runs on both in one run.
+ */
+export function describeAdapters(name: string, body: () => void): void {
+  describe.each(adapters)(`${name} (%s adapter)`, (adapter) => {
+    beforeAll(() => {
+      adapterInUse = adapter;
+    });
+    afterAll(() => {
+      adapterInUse = 'node';
+    });
+    body();
+  });
+}
+
+/**
+ * A listening node:http server on 127.0.0.1, port 0, set up as docs/http.md shows. Inside
+ * {@link describeAdapters}'s `web` pass, the flow handler is wrapped: toNodeHandler then serves its routes on the
+ * Web path instead of its own (decision 1510).
  */
 export async function listen(
   handler: (request: Request, env?: unknown) => Promise<Response>,
 ): Promise<{ server: Server; url: string; close: () => Promise<void> }> {
-  const served = process.env.VERIKIT_HTTP_WEB_PATH === '1' ? webPathOf(handler) : handler;
+  const served = adapterInUse === 'web' ? webPathOf(handler) : handler;
   const server = answerClientErrors(createServer(toNodeHandler(served)));
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
@@ -87,7 +114,7 @@ export async function listen(
   };
 }
 
-/** The same handler without its Node fast path: toNodeHandler serves it through a Web `Request` and `Response`. */
+/** The same handler without its route table: toNodeHandler serves it through a Web `Request` and `Response`. */
 export function webPathOf(
   handler: (request: Request, env?: unknown) => Promise<Response>,
 ): (request: Request, env?: unknown) => Promise<Response> {

@@ -1,5 +1,5 @@
-import { withPreparedStream } from './node-event-stream.js';
-import { jsonAnswer, type RouteAnswer } from './route-request.js';
+import { withPreparedStream } from './routes/server-bindings.js';
+import { jsonAnswer, type RouteAnswer } from './routes/route-request.js';
 
 /** A route's answer as a `Response` (an event stream for toNodeHandler rides on it, decision 0511). */
 export function responseOf(answer: RouteAnswer): Response {

@@ -1,8 +1,16 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, expect, it } from 'vitest';
 import { expectNoSecrets } from '@verikit/testing';
 import { ProofRejectedError, type FlowView } from '@verikit/core';
 import type { FlowAction } from './flow-handler-options.js';
-import { errorOf, EventReader, phoneNumber, postJson, setupHttp, type HttpSetup } from './http.fixtures.js';
+import {
+  describeAdapters,
+  errorOf,
+  EventReader,
+  phoneNumber,
+  postJson,
+  setupHttp,
+  type HttpSetup,
+} from './http.fixtures.js';
 
 let setup: HttpSetup | undefined;
 afterEach(async () => {
@@ -30,7 +38,7 @@ function askProof(flowId: string): Promise<Response> {
   return fetch(`${setup!.url}/flows/${flowId}/proof`, { method: 'POST' });
 }
 
-describe('POST /flows/:id/proof', () => {
+describeAdapters('POST /flows/:id/proof', () => {
   it('answers 201 { token, expiresAt } for a verified flow, never cached; the signup endpoint redeems it once', async () => {
     setup = await setupHttp();
     const view = await verifiedPhone();

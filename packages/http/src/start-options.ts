@@ -1,5 +1,5 @@
 import { InvalidInputError } from '@verikit/core';
-import type { RouteRequest } from './route-request.js';
+import type { RouteRequest } from './routes/route-request.js';
 
 /** The request header naming a start, as Stripe's: a repeat with the same key returns the same flow. */
 export const idempotencyKeyHeader = 'idempotency-key';

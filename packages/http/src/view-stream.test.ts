@@ -1,6 +1,14 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, expect, it, vi } from 'vitest';
 import type { FlowView } from '@verikit/core';
-import { EventReader, frozenClock, phoneNumber, postJson, setupHttp, type HttpSetup } from './http.fixtures.js';
+import {
+  describeAdapters,
+  EventReader,
+  frozenClock,
+  phoneNumber,
+  postJson,
+  setupHttp,
+  type HttpSetup,
+} from './http.fixtures.js';
 
 let setup: HttpSetup | undefined;
 afterEach(async () => {
@@ -14,7 +22,7 @@ async function startPhone(): Promise<FlowView> {
   return view as FlowView;
 }
 
-describe('GET /flows/:id/stream: server-sent events of the view', () => {
+describeAdapters('GET /flows/:id/stream: server-sent events of the view', () => {
   it('sends the current view first, then the change a POST event made, with the version as id', async () => {
     setup = await setupHttp({}, { clock: frozenClock() });
     const view = await startPhone();

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, expect, it } from 'vitest';
 import type { FlowView } from '@verikit/core';
-import type { ProviderEventV1, RawWebhookV1 } from '@verikit/provider';
-import { EventReader, phoneNumber, postJson, setupHttp, type HttpSetup } from './http.fixtures.js';
+import type { Logger, ProviderEventV1, RawWebhookV1 } from '@verikit/provider';
+import { createFlowHandler } from './create-flow-handler.js';
+import { describeAdapters, EventReader, phoneNumber, postJson, setupHttp, type HttpSetup } from './http.fixtures.js';
 
 let setup: HttpSetup | undefined;
 afterEach(async () => {
@@ -33,7 +34,7 @@ function signed(body: string): Record<string, string> {
   };
 }
 
-describe('POST /webhooks: delegated to verikit.webhooks', () => {
+describeAdapters('POST /webhooks: delegated to verikit.webhooks', () => {
   it('applies a signed USSD result, which an SSE client of the flow sees, and refuses an unsigned one', async () => {
     setup = await setupHttp(
       { cors: { origin: 'https://app.example.com' }, webhooks: { secret: webhookSecret } },
@@ -77,5 +78,42 @@ describe('POST /webhooks: delegated to verikit.webhooks', () => {
     await setup.close();
     setup = await setupHttp({ webhookPath: false, webhooks: { secret: webhookSecret } }, {}, { parse });
     expect((await fetch(`${setup.url}/webhooks`, { method: 'POST', headers: signed(body), body })).status).toBe(404);
+  });
+
+  it('takes its body cap and logger from the handler: maxWebhookBodyBytes and logger; webhooks.maxBodyBytes and webhooks.logger are their deprecated spellings', async () => {
+    const lines: string[] = [];
+    const logger = (prefix: string): Logger => {
+      const at = (message: string) => void lines.push(`${prefix} ${message}`);
+      return { debug: at, info: at, warn: at, error: at };
+    };
+    const big = JSON.stringify({ event: 'USSD_VERIFICATION', phoneNumber, status: 'success', pad: 'x'.repeat(600) });
+    const post = (url: string) => fetch(`${url}/webhooks`, { method: 'POST', headers: signed(big), body: big });
+
+    setup = await setupHttp(
+      { maxWebhookBodyBytes: 512, logger: logger('handler'), webhooks: { secret: webhookSecret } },
+      {},
+      { parse },
+    );
+    expect((await post(setup.url)).status).toBe(413);
+    expect(lines).toContain('handler verikit.webhook.malformed');
+    await setup.close();
+
+    lines.length = 0;
+    setup = await setupHttp(
+      { logger: logger('handler'), webhooks: { secret: webhookSecret, maxBodyBytes: 512, logger: logger('old') } },
+      {},
+      { parse },
+    );
+    expect((await post(setup.url)).status).toBe(413);
+    expect(lines).toContain('old verikit.webhook.malformed');
+
+    // Both spellings of the cap at once: refused at creation, naming the old one.
+    const both = () =>
+      createFlowHandler({
+        verikit: setup!.verikit,
+        maxWebhookBodyBytes: 512,
+        webhooks: { secret: webhookSecret, maxBodyBytes: 512 },
+      });
+    expect(both).toThrow(expect.objectContaining({ code: 'invalid_input', field: 'webhooks.maxBodyBytes' }));
   });
 });

@@ -1,9 +1,16 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, expect, it } from 'vitest';
 import { createTestProviderV1 } from '@verikit/testing';
 import { createVerikit, type FlowView } from '@verikit/core';
 import { createFlowHandler } from '../create-flow-handler.js';
 import { clientAddressKey } from '../client-key.js';
-import { httpTestSecret, phoneNumber, postJson, setupHttp, type HttpSetup } from '../http.fixtures.js';
+import {
+  describeAdapters,
+  httpTestSecret,
+  phoneNumber,
+  postJson,
+  setupHttp,
+  type HttpSetup,
+} from '../http.fixtures.js';
 
 // Issue 16, tried as an attacker: each test fails without its fix. Flows run with the default
 // options (the flow secret required), unlike the older tests' opt-out.
@@ -30,7 +37,7 @@ async function verify(started: Started): Promise<void> {
   expect(((await response.json()) as FlowView).status).toBe('verified');
 }
 
-describe('finding 1: the flow id is no credential', () => {
+describeAdapters('finding 1: the flow id is no credential', () => {
   it('without the flow secret, read, stream, events and proof answer exactly as for an unknown flow; the secret never reaches a log', async () => {
     const lines: unknown[] = [];
     const logger = { debug() {}, info: (...line: unknown[]) => lines.push(line), warn() {}, error() {} };
@@ -72,7 +79,7 @@ describe('finding 1: the flow id is no credential', () => {
   });
 });
 
-describe('finding 2: one verification opens one account', () => {
+describeAdapters('finding 2: one verification opens one account', () => {
   it('after one redeem, no further proof is issued, and a second proof issued before it is refused', async () => {
     setup = await setupHttp({ requireFlowSecret: true });
     const started = await startAs(setup.url, { kind: 'phone', phoneNumber });
@@ -87,7 +94,7 @@ describe('finding 2: one verification opens one account', () => {
   });
 });
 
-describe('finding 9: a claim set is redeemed all or none', () => {
+describeAdapters('finding 9: a claim set is redeemed all or none', () => {
   it('a set whose second proof fails uses none; the phone proof lives long enough for a 15-minute BVN step', async () => {
     setup = await setupHttp({ requireFlowSecret: true });
     const started = await startAs(setup.url, { kind: 'phone', phoneNumber });
@@ -105,7 +112,7 @@ describe('finding 9: a claim set is redeemed all or none', () => {
   });
 });
 
-describe('finding 3 and 7: the client address, per /64, never one shared bucket', () => {
+describeAdapters('finding 3 and 7: the client address, per /64, never one shared bucket', () => {
   it('groups IPv6 per /64, maps IPv4-mapped addresses to IPv4, refuses junk', () => {
     const a = clientAddressKey('2001:db8:1:2:aaaa::1', 64);
     expect(a).toBe(clientAddressKey('2001:db8:1:2:ffff:ffff:ffff:ffff', 64));
@@ -150,7 +157,7 @@ describe('finding 3 and 7: the client address, per /64, never one shared bucket'
   });
 });
 
-describe('finding 8 and issue 17.6: a repeat start resumes, never sends again', () => {
+describeAdapters('finding 8 and issue 17.6: a repeat start resumes, never sends again', () => {
   it('the same Idempotency-Key returns the same flow and secret; the same owner (a second tab) joins its live USSD flow', async () => {
     setup = await setupHttp({ requireFlowSecret: true });
     const first = await startAs(setup.url, { kind: 'phone', phoneNumber }, { 'idempotency-key': 'k-1' });
@@ -170,7 +177,7 @@ describe('finding 8 and issue 17.6: a repeat start resumes, never sends again', 
   });
 });
 
-describe('finding 10: live streams are capped', () => {
+describeAdapters('finding 10: live streams are capped', () => {
   it('the sixth stream of one flow is a 429 with Retry-After; closing one frees its place', async () => {
     setup = await setupHttp({ requireFlowSecret: true, streamLimits: { perFlow: 5 } });
     const started = await startAs(setup.url, { kind: 'phone', phoneNumber });

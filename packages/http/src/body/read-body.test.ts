@@ -32,7 +32,7 @@ describe('readBody', () => {
   it('refuses a body already consumed by someone else', async () => {
     const request = post('{}');
     await request.text();
-    expect(await readBody(request, 16)).toEqual({ ok: false, reason: 'unreadable' });
+    expect(await readBody(request, 16)).toEqual({ ok: false, reason: 'already-read' });
   });
 
   it('refuses a stream that fails midway', async () => {

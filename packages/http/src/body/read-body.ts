@@ -1,9 +1,10 @@
 import type { IncomingMessage } from 'node:http';
+import type { RouteRequest } from '../routes/route-request.js';
 
 /** The body as sent, or why it could not be read. */
 export type BodyResult =
   | { readonly ok: true; readonly body: string }
-  | { readonly ok: false; readonly reason: 'too-large' | 'not-utf8' | 'unreadable' };
+  | { readonly ok: false; readonly reason: 'too-large' | 'not-utf8' | 'unreadable' | 'already-read' };
 
 /**
  * The one body reader of the HTTP layer: the flow routes read JSON through it, the webhook route the
@@ -15,7 +16,7 @@ export type BodyResult =
  */
 export async function readBody(request: Request, maxBytes: number): Promise<BodyResult> {
   if (declaredTooLarge(request.headers.get('content-length'), maxBytes)) return { ok: false, reason: 'too-large' };
-  if (request.bodyUsed) return { ok: false, reason: 'unreadable' };
+  if (request.bodyUsed) return { ok: false, reason: 'already-read' };
   if (request.body === null) return { ok: true, body: '' };
 
   const reader = request.body.getReader();
@@ -56,6 +57,21 @@ function decoded(bytes: Uint8Array): BodyResult {
   }
 }
 
+const alreadyRead: BodyResult = { ok: false, reason: 'already-read' };
+
+/** True when the request says it carries a body: a `Content-Length` above 0, or a `Transfer-Encoding`. */
+function sentABody(incoming: IncomingMessage): boolean {
+  const length = incoming.headers['content-length'];
+  return incoming.headers['transfer-encoding'] !== undefined || (length !== undefined && length.trim() !== '0');
+}
+
+/**
+ * Why a body read before the handler is refused, and the fix. Its parsed form (`req.body`) is not taken: the
+ * handler would lose its own cap and content-type check, and a webhook signature covers the bytes, not a parse.
+ */
+export const alreadyReadMessage =
+  'was read before verikit could read it: a body parser (express.json(), body-parser) runs in front of the handler. Mount verikit before it, or give the parser only your own routes (docs/http.md#express)';
+
 /** True when a declared `Content-Length` is over `maxBytes`. */
 function declaredTooLarge(declared: string | null | undefined, maxBytes: number): boolean {
   return declared != null && /^\d+$/.test(declared.trim()) && Number(declared.trim()) > maxBytes;
@@ -66,10 +82,11 @@ function declaredTooLarge(declared: string | null | undefined, maxBytes: number)
  * answers, without the Web `Request` and stream a read through @hono/node-server would build. Bytes past the limit
  * are left unread (the adapter drains or closes the connection once the answer is sent).
  */
-export function readNodeBody(incoming: IncomingMessage, maxBytes: number): Promise<BodyResult> {
+function readNodeBody(incoming: IncomingMessage, maxBytes: number): Promise<BodyResult> {
   if (declaredTooLarge(incoming.headers['content-length'], maxBytes))
     return Promise.resolve({ ok: false, reason: 'too-large' });
-  if (incoming.readableEnded) return Promise.resolve({ ok: true, body: '' });
+  // Read to its end before the handler ran, though a body was sent: a body parser in front (express.json()).
+  if (incoming.readableEnded) return Promise.resolve(sentABody(incoming) ? alreadyRead : { ok: true, body: '' });
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let total = 0;
@@ -90,4 +107,10 @@ export function readNodeBody(incoming: IncomingMessage, maxBytes: number): Promi
     const onFailure = (): void => finish({ ok: false, reason: 'unreadable' });
     incoming.on('data', onData).on('end', onEnd).on('error', onFailure).on('close', onFailure);
   });
+}
+
+/** {@link readBody} of a route's request: from node's request when there is one, else from the Web `Request`. */
+export function readRouteBody(request: RouteRequest, maxBytes: number): Promise<BodyResult> {
+  const { incoming } = request;
+  return incoming === undefined ? readBody(request.web, maxBytes) : readNodeBody(incoming, maxBytes);
 }

@@ -1,8 +1,8 @@
 import { InvalidInputError } from '@verikit/provider';
 import { PayloadTooLargeError } from '../errors/payload-too-large-error.js';
 import { UnsupportedMediaTypeError } from '../errors/unsupported-media-type-error.js';
-import type { RouteRequest } from '../route-request.js';
-import { readBody, readNodeBody } from './read-body.js';
+import type { RouteRequest } from '../routes/route-request.js';
+import { alreadyReadMessage, readRouteBody } from './read-body.js';
 
 /** True for `application/json`, with no charset or a UTF-8 one. */
 function isJsonContentType(header: string | null | undefined): boolean {
@@ -18,6 +18,12 @@ function isJsonContentType(header: string | null | undefined): boolean {
   return true;
 }
 
+const failedReadMessage = {
+  'not-utf8': 'is not UTF-8',
+  unreadable: 'could not be read',
+  'already-read': alreadyReadMessage,
+} as const;
+
 /**
  * Reads a request body as JSON, never more than `maxBytes` of it: checks the content type (415),
  * then reads with a cap (413, on `Content-Length` first and then on the bytes actually read), then
@@ -30,15 +36,13 @@ export async function readJsonBody(request: RouteRequest, maxBytes: number): Pro
     if (incoming === undefined) await request.web.body?.cancel().catch(() => undefined);
     throw new UnsupportedMediaTypeError();
   }
-  const read = incoming === undefined ? await readBody(request.web, maxBytes) : await readNodeBody(incoming, maxBytes);
+  const read = await readRouteBody(request, maxBytes);
   if (!read.ok) {
     if (read.reason === 'too-large') {
       if (incoming === undefined) await request.web.body?.cancel().catch(() => undefined);
       throw new PayloadTooLargeError(maxBytes);
     }
-    throw new InvalidInputError([
-      { field: 'body', message: read.reason === 'not-utf8' ? 'is not UTF-8' : 'could not be read' },
-    ]);
+    throw new InvalidInputError([{ field: 'body', message: failedReadMessage[read.reason] }]);
   }
   const text = read.body.startsWith('\uFEFF') ? read.body.slice(1) : read.body;
   if (text.trim() === '') throw new InvalidInputError([{ field: 'body', message: 'is required: send a JSON object' }]);

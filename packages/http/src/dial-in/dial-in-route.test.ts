@@ -8,7 +8,7 @@ import { createAfricasTalkingProvider, createCallbackAllowList } from '@verikit/
 import { startAfricasTalkingFake } from '@verikit/africastalking/fake';
 import { freshPhoneNumber } from '@verikit/testing';
 import { InvalidInputError } from '@verikit/provider';
-import { toNodeHandler } from '../node-adapter.js';
+import { toNodeHandler } from '../node/node-adapter.js';
 import { createDialInHandler, defaultDialInScreens, type DialInHandlerOptions } from './create-dial-in-handler.js';
 import { startDialInServer } from './dial-in-route.fixtures.js';
 

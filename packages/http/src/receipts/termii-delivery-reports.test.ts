@@ -6,7 +6,7 @@ import { createVerikit, type FlowView } from '@verikit/core';
 import { createTermiiProvider, termiiWebhookScheme } from '@verikit/termii';
 import { startTermiiFake, type TermiiFake } from '@verikit/termii/fake';
 import { createFlowHandler } from '../create-flow-handler.js';
-import { toNodeHandler } from '../node-adapter.js';
+import { toNodeHandler } from '../node/node-adapter.js';
 
 // Termii's delivery reports over real HTTP: the fake sends them as Termii documents (signed JSON to the
 // webhook URL), the flow handler's webhook route verifies X-Termii-Signature and hands them to the engine.

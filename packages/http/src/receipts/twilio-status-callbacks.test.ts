@@ -8,7 +8,7 @@ import { freshPhoneNumber } from '@verikit/testing';
 import { createTwilioProvider, createTwilioStatusCallbackVerifier } from '@verikit/twilio';
 import { startTwilioFake, type TwilioFake } from '@verikit/twilio/fake';
 import { createFlowHandler } from '../create-flow-handler.js';
-import { toNodeHandler } from '../node-adapter.js';
+import { toNodeHandler } from '../node/node-adapter.js';
 
 // Twilio's status callbacks over real HTTP: the fake posts them as Twilio does (signed forms to the StatusCallback
 // URL of each message), the flow handler's webhook route verifies X-Twilio-Signature and hands them to the engine,

@@ -7,8 +7,10 @@ import {
   type ProviderEventV1,
   type RawWebhookV1,
 } from '@verikit/provider';
+import { responseOf } from '../json-response.js';
+import { webRouteRequest } from '../routes/route-request.js';
 import type { WebhookOptions } from './webhook-options.js';
-import { createWebhookReceiver, type ReceiverCreation } from './webhook-receiver.js';
+import { webhookRouteWith, type WebhookRoute, type WebhookRouteCreation } from './webhook-route.js';
 
 /** Options of {@link createWebhookHandler}: the engine, and how webhooks are signed (see docs/webhooks.md). */
 export interface WebhookHandlerOptions extends WebhookOptions {
@@ -40,14 +42,20 @@ export type WebhookHandler = (request: Request) => Promise<Response>;
  * const response = await webhooks(request); // pass the request untouched: the signature covers the raw body
  */
 export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHandler {
-  return webhookHandlerFor(options, { fieldPrefix: undefined, requireSecret: true });
+  return webHandlerOf(webhookRoute(options, { fieldPrefix: undefined, requireSecret: true }));
+}
+
+/** A webhook route as a Web handler: what {@link createWebhookHandler} returns. */
+export function webHandlerOf(route: WebhookRoute): WebhookHandler {
+  return async (request) => responseOf(await route(webRouteRequest(request, undefined)));
 }
 
 /**
- * {@link createWebhookHandler} with its creation settings: `createFlowHandler` names the options
- * `webhooks.*`, and without any `webhooks` option keeps a route that refuses every webhook.
+ * The webhook endpoint of {@link createWebhookHandler} as a route of a route table, with its creation settings:
+ * `createFlowHandler` names the options `webhooks.*`, and without any `webhooks` option keeps a route that refuses
+ * every webhook.
  */
-export function webhookHandlerFor(options: WebhookHandlerOptions, creation: ReceiverCreation): WebhookHandler {
+export function webhookRoute(options: WebhookHandlerOptions, creation: WebhookRouteCreation): WebhookRoute {
   const { verikit, parse, clock, logger, ...webhookOptions } = options ?? ({} as WebhookHandlerOptions);
   if (typeof verikit !== 'object' || verikit === null || typeof verikit.receive !== 'function') {
     throw new InvalidInputError([{ field: 'verikit', message: 'must be a verikit engine (createVerikit)' }]);
@@ -63,7 +71,7 @@ export function webhookHandlerFor(options: WebhookHandlerOptions, creation: Rece
       },
     ]);
   }
-  const receiver = createWebhookReceiver(
+  return webhookRouteWith(
     {
       receive: (delivery, receiveOptions) => verikit.receive(delivery, receiveOptions),
       parse: parser,
@@ -73,5 +81,4 @@ export function webhookHandlerFor(options: WebhookHandlerOptions, creation: Rece
     webhookOptions,
     creation,
   );
-  return (request) => receiver.handle(request);
 }

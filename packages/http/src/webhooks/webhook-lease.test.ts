@@ -7,8 +7,12 @@ import { createVerikit, KeyvFlowStore, type FlowRecord } from '@verikit/core';
 import { deliveryAttemptKey, deliveryLeaseMs, deliveryMarkerKey } from '@verikit/core/internal';
 import type { Logger, ProviderEventV1, RawWebhookV1 } from '@verikit/provider';
 import { resolveWebhookOptions, webhookDefaults } from './webhook-options.js';
-import { createWebhookReceiver } from './webhook-receiver.js';
+import { webHandlerOf } from './create-webhook-handler.js';
+import { webhookRouteWith } from './webhook-route.js';
 import type { WebhookResponseBody } from './webhook-response.js';
+
+/** The webhook route on test doubles, as a Web handler. */
+const webhookEndpoint = (...args: Parameters<typeof webhookRouteWith>) => webHandlerOf(webhookRouteWith(...args));
 
 const webhookSecret = `whsec_${Buffer.from('webhook-lease-test-key-32-bytes!').toString('base64')}`;
 const phoneNumber = '+2348012345678';
@@ -29,7 +33,7 @@ class GatedStore extends KeyvFlowStore {
   }
 }
 
-/** A USSD flow awaiting its dial, and a receiver with a short processing deadline (so a short lease). */
+/** A USSD flow awaiting its dial, and a webhook handler with a short processing deadline (so a short lease). */
 async function setup(processingTimeoutMs: number) {
   const clock = new ManualClock(Date.UTC(2031, 5, 1, 12));
   const store = new GatedStore();
@@ -43,7 +47,7 @@ async function setup(processingTimeoutMs: number) {
     store,
     logger,
   });
-  const receiver = createWebhookReceiver(
+  const handler = webhookEndpoint(
     { receive: verikit.receive, parse, clock, logger },
     { secret: webhookSecret, processingTimeoutMs },
   );
@@ -60,9 +64,7 @@ async function setup(processingTimeoutMs: number) {
       'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
       'webhook-signature': new Webhook(webhookSecret).sign(id, at, body),
     };
-    const response = await receiver.handle(
-      new Request('https://app.example/webhooks', { method: 'POST', body, headers }),
-    );
+    const response = await handler(new Request('https://app.example/webhooks', { method: 'POST', body, headers }));
     return {
       status: response.status,
       retryAfter: response.headers.get('retry-after'),

@@ -86,6 +86,13 @@ const verifierSchema = z.custom<WebhookVerifier>(
   { error: "must be 'standard-webhooks', an hmac-header scheme, or an object with a verify function" },
 );
 
+/** The webhook body cap: `maxBodyBytes` here, `maxWebhookBodyBytes` under `createFlowHandler`. */
+export const webhookBodyBytesSchema = z
+  .number({ error: 'must be a number' })
+  .int({ error: 'must be whole bytes' })
+  .min(1)
+  .max(1024 * 1024);
+
 const optionsSchema = z.object({
   secret: z
     .string({ error: 'must be a string' })
@@ -103,12 +110,7 @@ const optionsSchema = z.object({
     .min(1)
     .max(3600)
     .optional(),
-  maxBodyBytes: z
-    .number({ error: 'must be a number' })
-    .int({ error: 'must be whole bytes' })
-    .min(1)
-    .max(1024 * 1024)
-    .optional(),
+  maxBodyBytes: webhookBodyBytesSchema.optional(),
   // The engine's own rules: `verikit.receive` takes the same two options.
   ...receiveOptionsSchema.shape,
   allowUnsigned: z

@@ -1,6 +1,7 @@
 import type { ReceiveResult } from '@verikit/core';
 import { errorCode } from '@verikit/core/internal';
 import { InvalidInputError, VerikitError } from '@verikit/provider';
+import type { RouteAnswer } from '../routes/route-request.js';
 
 /** What the endpoint says happened, in every response body. */
 export type WebhookStatus =
@@ -68,8 +69,8 @@ export interface WebhookAnswer {
 /** The `Retry-After` of a `retry` or `in-progress` answer that knows no better (a store outage). */
 const defaultRetryAfterSeconds = 30;
 
-/** The JSON response for `body`, with the HTTP status its `status` maps to. */
-export function webhookResponse(body: WebhookResponseBody, retryAfterSeconds?: number): Response {
+/** The JSON answer for `body`, with the HTTP status its `status` maps to. */
+export function webhookAnswer(body: WebhookResponseBody, retryAfterSeconds?: number): RouteAnswer {
   const headers: Record<string, string> = {
     'content-type': 'application/json; charset=utf-8',
     'cache-control': 'no-store',
@@ -77,7 +78,7 @@ export function webhookResponse(body: WebhookResponseBody, retryAfterSeconds?: n
   if (body.status === 'method-not-allowed') headers.allow = 'POST';
   if (body.status === 'retry' || body.status === 'in-progress')
     headers['retry-after'] = String(retryAfterSeconds ?? defaultRetryAfterSeconds);
-  return new Response(JSON.stringify(body), { status: httpStatusOf[body.status], headers });
+  return { status: httpStatusOf[body.status], headers, body: JSON.stringify(body) };
 }
 
 /** The `malformed` answer for an input error, naming its field. */

@@ -2,7 +2,7 @@ import { get, type IncomingMessage } from 'node:http';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { afterEach, describe, expect, it } from 'vitest';
-import { phoneNumber, postJson, setupHttp, type HttpSetup } from './http.fixtures.js';
+import { phoneNumber, postJson, setupHttp, type HttpSetup } from '../http.fixtures.js';
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;

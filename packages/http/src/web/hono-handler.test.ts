@@ -2,9 +2,9 @@ import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
 import { createTestProviderV1 } from '@verikit/testing';
 import { createVerikit } from '@verikit/core';
-import { createFlowHandler } from './create-flow-handler.js';
+import { createFlowHandler } from '../create-flow-handler.js';
 import { toHonoHandler } from './hono-handler.js';
-import { httpTestSecret } from './http.fixtures.js';
+import { httpTestSecret } from '../http.fixtures.js';
 
 describe('toHonoHandler', () => {
   it('passes the address getConnInfo names: each client has its own per-client count', async () => {

@@ -2,32 +2,44 @@ import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createVerikit } from '@verikit/core';
+import { silentLogger } from '@verikit/provider';
 import { createTestProviderV1 } from '@verikit/testing';
+import { Webhook } from 'standardwebhooks';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createFlowHandler } from './create-flow-handler.js';
-import { httpTestSecret, phoneNumber, webPathOf } from './http.fixtures.js';
+import { createFlowHandler } from '../create-flow-handler.js';
+import { httpTestSecret, phoneNumber, webPathOf } from '../http.fixtures.js';
 import { toNodeHandler } from './node-adapter.js';
-import { nodeFlowRoutesOf } from './node-flow-routes.js';
+import { nodeRoutes } from './node-routes.js';
 
 const origin = 'https://app.example.com';
+const clock = { now: () => 1e12 };
+const webhookSecret = `whsec_${Buffer.from('node-routes-webhook-secret-0123').toString('base64')}`;
 const closers: Array<() => Promise<void>> = [];
 afterEach(async () => {
   for (const close of closers.splice(0)) await close();
 });
 
 /**
- * A server of the flow handler on an engine whose clock stands still: on the Web path, or on Node's fast path, where
- * the requests the fast path declines go to the Web path and are listed in `declined`.
+ * A server of the flow handler on an engine whose clock stands still: on the Web path, or on the Node adapter's own
+ * path, where the requests it declines go to the Web path and are listed in `declined`.
  */
 async function serve(path: 'node' | 'web', declined: string[] = []) {
   const verikit = createVerikit({
     provider: createTestProviderV1(),
     secret: httpTestSecret,
-    clock: { now: () => 1e12 },
+    clock,
   });
-  const handler = createFlowHandler({ verikit, cors: { origin, credentials: true }, maxBodyBytes: 1024 });
+  const handler = createFlowHandler({
+    verikit,
+    cors: { origin, credentials: true },
+    maxBodyBytes: 1024,
+    maxWebhookBodyBytes: 1024,
+    // The test double sends no webhooks: a parser of one's own turns the route on (it ignores every event).
+    webhooks: { secret: webhookSecret, clock, parse: () => null },
+    logger: silentLogger,
+  });
   const web = toNodeHandler(webPathOf(handler));
-  const fast = nodeFlowRoutesOf(handler)!;
+  const fast = nodeRoutes(handler.routes);
   const server = createServer((request, response) => {
     if (path === 'node' && fast(request, response)) return;
     if (path === 'node') declined.push(`${request.method} ${request.url}`);
@@ -40,6 +52,16 @@ async function serve(path: 'node' | 'web', declined: string[] = []) {
     server.close();
   });
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+/** Standard Webhooks headers signing `body` as message `id` at the engine's standing clock. */
+function signed(id: string, body: string): Record<string, string> {
+  const at = new Date(clock.now());
+  return {
+    'webhook-id': id,
+    'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
+    'webhook-signature': new Webhook(webhookSecret).sign(id, at, body),
+  };
 }
 
 interface Step {
@@ -58,7 +80,12 @@ async function answerOf(url: string, step: Step, flow: { id: string; secret: str
     headers: Object.fromEntries(Object.entries(step.headers ?? {}).map(([name, value]) => [name, fill(value)])),
     ...(step.body === undefined ? {} : { body: step.body }),
   });
-  const headers = [...response.headers].filter(([name]) => !['date', 'connection', 'keep-alive'].includes(name));
+  // @hono/node-server gives every answer without a content type `text/plain` (a preflight's 204 too); the Node
+  // adapter leaves a bodiless answer without one.
+  const headers = [...response.headers].filter(
+    ([name]) =>
+      !['date', 'connection', 'keep-alive'].includes(name) && !(response.status === 204 && name === 'content-type'),
+  );
   return {
     status: response.status,
     headers: headers.map(([name, value]) => `${name}: ${named(value)}`),
@@ -66,15 +93,18 @@ async function answerOf(url: string, step: Step, flow: { id: string; secret: str
   };
 }
 
-describe("toNodeHandler's fast path for the flow routes (decision 1320)", () => {
-  it('is taken only for a handler made by createFlowHandler, and not with a webhook path below /flows', () => {
+describe("the Node adapter's own path for the route table (decisions 1320, 1510)", () => {
+  it('is taken only for a handler made by createFlowHandler: a handler wrapping it has no route table', () => {
     const verikit = createVerikit({ provider: createTestProviderV1(), secret: httpTestSecret });
     const handler = createFlowHandler({ verikit });
-    expect(nodeFlowRoutesOf(handler)).toBeTypeOf('function');
-    expect(nodeFlowRoutesOf(webPathOf(handler))).toBeUndefined();
-    const webhooks = { secret: 'w'.repeat(32), parse: () => ({ kind: 'none' as const }) };
-    const below = createFlowHandler({ verikit, webhookPath: '/flows/hooks', webhooks } as never);
-    expect(nodeFlowRoutesOf(below)).toBeUndefined();
+    expect(handler.routes.routes.map((route) => route.path)).toEqual([
+      '/flows',
+      '/flows/:id',
+      '/flows/:id/events',
+      '/flows/:id/stream',
+      '/flows/:id/proof',
+    ]);
+    expect('routes' in webPathOf(handler)).toBe(false);
   });
 
   it('answers every route, success or error, exactly as the Web path does: status, headers and body', async () => {
@@ -105,6 +135,13 @@ describe("toNodeHandler's fast path for the flow routes (decision 1320)", () => 
       { method: 'GET', path: '/flows/<id>/__proto__/', headers: owner },
       { method: 'POST', path: '/flows', headers: json, body: '{}' },
       { method: 'POST', path: '/flows', headers: { ...json, 'idempotency-key': 'bad key' }, body: '{}' },
+      // The webhook route: no CORS header whatever the options, its own answers.
+      { method: 'POST', path: '/webhooks', headers: { ...json, ...signed('msg_1', '{}') }, body: '{}' },
+      { method: 'POST', path: '/webhooks', headers: { ...json, ...signed('msg_2', '{}') }, body: '{"x":1}' },
+      { method: 'POST', path: '/webhooks', headers: json, body: '{}' },
+      { method: 'POST', path: '/webhooks', headers: { ...json, ...signed('msg_3', '{}') }, body: 'x'.repeat(2048) },
+      { method: 'GET', path: '/webhooks', headers: { origin } },
+      { method: 'OPTIONS', path: '/webhooks', headers: { origin, 'access-control-request-method': 'POST' } },
     ];
     const start = async (url: string) => {
       const body = JSON.stringify({ kind: 'phone', phoneNumber });
@@ -117,11 +154,11 @@ describe("toNodeHandler's fast path for the flow routes (decision 1320)", () => 
       const [fromNode, fromWeb] = [await answerOf(node, step, nodeFlow), await answerOf(web, step, webFlow)];
       expect({ step, ...fromNode }).toEqual({ step, ...fromWeb });
     }
-    // The fast path answered all the others (each start's answer differs by its flow, so they are not compared).
+    // The Node adapter answered all the others, 405s, preflights and webhooks included: a webhook passes its one route
+    // matcher, never Hono's too (each start's answer differs by its flow, so they are not compared). It declines only
+    // paths no route takes.
     const id = nodeFlow.id;
     expect(declined).toEqual([
-      `PUT /flows/${id}`,
-      `OPTIONS /flows/${id}/events`,
       `GET /flows/${id}/nothing`,
       `POST /flows/${id}/constructor`,
       `GET /flows/${id}/__proto__/`,

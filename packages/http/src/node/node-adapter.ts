@@ -1,9 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { getRequestListener, RequestError } from '@hono/node-server';
 import { InvalidInputError } from '@verikit/provider';
-import { errorResponse, internalErrorResponse } from './error-response.js';
-import { markWritesEventStreams, preparedStreamOf, writeEventStream } from './node-event-stream.js';
-import { nodeFlowRoutesOf } from './node-flow-routes.js';
+import { errorResponse, internalErrorResponse } from '../error-response.js';
+import type { FlowHandler } from '../flow-handler-options.js';
+import { markWritesEventStreams, preparedStreamOf } from '../routes/server-bindings.js';
+import { writeEventStream } from './node-event-stream.js';
+import { nodeRoutes } from './node-routes.js';
 
 /** A node:http request listener. */
 export type NodeHandler = (req: IncomingMessage, res: ServerResponse) => void;
@@ -33,9 +35,9 @@ export interface NodeHandlerOptions {
  *   A handler that wraps the flow handler must pass its `Response` on as it is;
  * - a body the handler did not read (too large, refused) is drained after the answer, so the client
  *   receives it and the connection stays usable;
- * - a handler made by `createFlowHandler` (not one wrapping it) has its flow routes answered straight on node's
- *   request and response, without a `Request`, a `Response` or Hono's routing, by the same route functions
- *   (decision 1320); preflights, 405s, the webhook route and unusual paths or hosts take the way above.
+ * - a handler made by `createFlowHandler` (not one wrapping it) carries its route table (`routes`): its routes are
+ *   answered straight on node's request and response, without a `Request`, a `Response` or Hono, by the same route
+ *   functions (decision 1510); a path no route takes, and unusual paths or hosts, take the way above.
  *
  * A request node can parse but not turn into a URL (no `Host`, a malformed one, a backslash in the
  * path) is a JSON 400 `invalid_input`; a handler that throws is a generic JSON 500.
@@ -45,7 +47,7 @@ export interface NodeHandlerOptions {
  * createServer(toNodeHandler(createFlowHandler({ verikit }))).listen(3000);
  */
 export function toNodeHandler(
-  handler: (request: Request, env?: unknown) => Promise<Response>,
+  handler: FlowHandler | ((request: Request, env?: unknown) => Promise<Response>),
   options: NodeHandlerOptions = {},
 ): NodeHandler {
   // The bindings (`{ incoming, outgoing }`) go to the handler: the flow handler reads the client address there,
@@ -69,10 +71,10 @@ export function toNodeHandler(
       },
     },
   );
-  // The flow handler's own routes, answered straight on node's request and response (decision 1320).
-  const flowRoutes = nodeFlowRoutesOf(handler);
+  // The flow handler's routes, answered straight on node's request and response (decision 1510).
+  const routes = 'routes' in handler ? nodeRoutes(handler.routes) : undefined;
   return (req, res) => {
-    if (flowRoutes?.(req, res) === true) return;
+    if (routes?.(req, res) === true) return;
     // @hono/node-server reads no body of a GET or HEAD. One listener for every response, not a closure each: an
     // open event stream keeps its listeners for its life (decision 1330).
     if (req.method !== 'GET' && req.method !== 'HEAD') res.on('finish', releaseBody);

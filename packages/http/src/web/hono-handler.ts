@@ -1,5 +1,5 @@
 import type { Context } from 'hono';
-import type { FlowHandler } from './flow-handler-options.js';
+import type { FlowHandler } from '../flow-handler-options.js';
 
 /** Options of {@link toHonoHandler}. */
 export interface HonoHandlerOptions {

@@ -8,9 +8,13 @@ import { createVerikit, StoreError, type FlowStore, KeyvFlowStore } from '@verik
 import { InvalidInputError, type Logger, type ProviderEventV1, type RawWebhookV1, parseInput } from '@verikit/provider';
 import { WebhookVerificationError } from './webhook-verification-error.js';
 import { allowUnsignedConsent, type WebhookOptions } from './webhook-options.js';
-import { createWebhookReceiver } from './webhook-receiver.js';
+import { webHandlerOf } from './create-webhook-handler.js';
+import { webhookRouteWith } from './webhook-route.js';
 import { httpStatusOf } from '../errors/http-status.js';
 import type { WebhookResponseBody } from './webhook-response.js';
+
+/** The webhook route on test doubles, as a Web handler. */
+const webhookEndpoint = (...args: Parameters<typeof webhookRouteWith>) => webHandlerOf(webhookRouteWith(...args));
 
 const engineSecret = 'engine-secret-engine-secret-engine-secret';
 const keyBytes = Buffer.from('verikit-webhook-test-key-32-bytes');
@@ -102,17 +106,14 @@ async function setup({
   const lines: LogLine[] = [];
   const logger = capturingLogger(lines);
   const verikit = createVerikit({ provider, secret: engineSecret, clock, logger, store });
-  const receiver = createWebhookReceiver(
-    { receive: verikit.receive, parse: parse ?? (() => null), clock, logger },
-    webhooks,
-  );
+  const handler = webhookEndpoint({ receive: verikit.receive, parse: parse ?? (() => null), clock, logger }, webhooks);
   const flow = await verikit.start({ kind: 'ussd', phoneNumber });
   const bystander = await verikit.start({ kind: 'ussd', phoneNumber: otherPhoneNumber });
   expect(flow.status).toBe('awaiting-dial');
   const responses: WebhookResponseBody[] = [];
 
   async function deliver(request: Request): Promise<{ status: number; body: WebhookResponseBody }> {
-    const response = await receiver.handle(request);
+    const response = await handler(request);
     const body = (await response.json()) as WebhookResponseBody;
     responses.push(body);
     return { status: response.status, body };
@@ -144,7 +145,7 @@ async function setup({
     });
   }
 
-  return { clock, provider, verikit, receiver, store, flow, bystander, lines, responses, deliver, versionOf, sign };
+  return { clock, provider, verikit, handler, store, flow, bystander, lines, responses, deliver, versionOf, sign };
 }
 
 const ussdBody = (status: 'success' | 'failed' = 'success', number = phoneNumber) =>
@@ -400,7 +401,7 @@ describe('a webhook that must change nothing', () => {
   it('answers 405 to anything but POST', async () => {
     const t = await setup();
     for (const method of ['GET', 'PUT', 'DELETE', 'HEAD']) {
-      const response = await t.receiver.handle(new Request(url, { method }));
+      const response = await t.handler(new Request(url, { method }));
       expect(response.status, method).toBe(405);
       expect(response.headers.get('allow')).toBe('POST');
     }
@@ -518,8 +519,8 @@ describe('without a secret', () => {
       clock: new ManualClock(),
       logger: capturingLogger([]),
     };
-    expect(() => createWebhookReceiver(deps, { allowUnsigned: 'yes' as never })).toThrow(InvalidInputError);
-    expect(() => createWebhookReceiver(deps, { allowUnsigned: true as never })).toThrow(/allowUnsigned/);
+    expect(() => webhookEndpoint(deps, { allowUnsigned: 'yes' as never })).toThrow(InvalidInputError);
+    expect(() => webhookEndpoint(deps, { allowUnsigned: true as never })).toThrow(/allowUnsigned/);
   });
 });
 
@@ -688,7 +689,7 @@ describe('secrets', () => {
       store,
       logger: capturingLogger(t.lines),
     });
-    const flaky = createWebhookReceiver(
+    const flaky = webhookEndpoint(
       {
         receive: flakyEngine.receive,
         parse: parseServiceWebhook,
@@ -712,13 +713,13 @@ describe('secrets', () => {
     for (const request of deliveries) await t.deliver(request);
     store.failWrites = 1;
     await t.deliver(t.sign(ussdBody('failed', otherPhoneNumber)));
-    const outage = flaky.handle(t.sign(ussdBody('failed', otherPhoneNumber)));
+    const outage = flaky(t.sign(ussdBody('failed', otherPhoneNumber)));
     await expect(outage).resolves.toBeInstanceOf(Response);
 
     const errors: unknown[] = [];
     for (const secret of ['whsec_!!!', 'short']) {
       try {
-        createWebhookReceiver(
+        webhookEndpoint(
           { receive: t.verikit.receive, parse: parseServiceWebhook, clock: t.clock, logger: capturingLogger(t.lines) },
           { secret },
         );
@@ -760,12 +761,12 @@ describe('configuration', () => {
   });
 
   it('fails at creation on a malformed or short secret, without echoing it', () => {
-    expect(() => createWebhookReceiver(deps(), { secret: 'whsec_not base64!' })).toThrow(/valid base64/);
-    expect(() => createWebhookReceiver(deps(), { secret: `whsec_${Buffer.from('short').toString('base64')}` })).toThrow(
+    expect(() => webhookEndpoint(deps(), { secret: 'whsec_not base64!' })).toThrow(/valid base64/);
+    expect(() => webhookEndpoint(deps(), { secret: `whsec_${Buffer.from('short').toString('base64')}` })).toThrow(
       /at least 16 bytes/,
     );
-    expect(() => createWebhookReceiver(deps(), { secret: 'tooshort' })).toThrow(InvalidInputError);
-    const malformed = () => createWebhookReceiver(deps(), { secret: 'whsec_s3cr3t!!' });
+    expect(() => webhookEndpoint(deps(), { secret: 'tooshort' })).toThrow(InvalidInputError);
+    const malformed = () => webhookEndpoint(deps(), { secret: 'whsec_s3cr3t!!' });
     expect(malformed).toThrow(InvalidInputError);
     let error: unknown;
     try {
@@ -784,24 +785,22 @@ describe('configuration', () => {
   });
 
   it('fails at creation on a bad scheme, tolerance or replay window', () => {
-    expect(() => createWebhookReceiver(deps(), { secret: webhookSecret, scheme: 'svix' as never })).toThrow(/scheme/);
+    expect(() => webhookEndpoint(deps(), { secret: webhookSecret, scheme: 'svix' as never })).toThrow(/scheme/);
     expect(() =>
-      createWebhookReceiver(deps(), { secret: webhookSecret, scheme: { type: 'hmac-header', header: 'bad header' } }),
+      webhookEndpoint(deps(), { secret: webhookSecret, scheme: { type: 'hmac-header', header: 'bad header' } }),
     ).toThrow(/header/);
-    expect(() => createWebhookReceiver(deps(), { secret: webhookSecret, toleranceSeconds: 0 })).toThrow(
-      /toleranceSeconds/,
-    );
-    expect(() => createWebhookReceiver(deps(), { secret: webhookSecret, replayTtlMs: 60_000 })).toThrow(
+    expect(() => webhookEndpoint(deps(), { secret: webhookSecret, toleranceSeconds: 0 })).toThrow(/toleranceSeconds/);
+    expect(() => webhookEndpoint(deps(), { secret: webhookSecret, replayTtlMs: 60_000 })).toThrow(
       /twice toleranceSeconds/,
     );
-    expect(() => createWebhookReceiver(deps(), { secret: webhookSecret, maxBodyBytes: 10 * 1024 * 1024 })).toThrow(
+    expect(() => webhookEndpoint(deps(), { secret: webhookSecret, maxBodyBytes: 10 * 1024 * 1024 })).toThrow(
       /maxBodyBytes/,
     );
     // The engine's rules for the two options `verikit.receive` takes too (one schema, in core).
-    expect(() => createWebhookReceiver(deps(), { secret: webhookSecret, replayTtlMs: 900_000.5 })).toThrow(
+    expect(() => webhookEndpoint(deps(), { secret: webhookSecret, replayTtlMs: 900_000.5 })).toThrow(
       /replayTtlMs must be whole milliseconds/,
     );
-    expect(() => createWebhookReceiver(deps(), { secret: webhookSecret, processingTimeoutMs: 5 })).toThrow(
+    expect(() => webhookEndpoint(deps(), { secret: webhookSecret, processingTimeoutMs: 5 })).toThrow(
       /processingTimeoutMs/,
     );
   });

@@ -1,17 +1,18 @@
 import type { IncomingMessage } from 'node:http';
-import { nodeRequestOf } from './node-event-stream.js';
-import { requestHeader } from './request-header.js';
-import type { PreparedViewStream } from './view-stream.js';
+import { headersOf, requestHeader } from '../request-header.js';
+import type { PreparedViewStream } from '../view-stream.js';
+import { nodeRequestOf } from './server-bindings.js';
 
 /**
  * What a flow route reads of a request, the same whether the request came as a Web `Request` (any Fetch runtime,
- * or node:http through @hono/node-server) or straight from node:http (the Node fast path of `toNodeHandler`,
- * decision 1320): the routes are written once against this.
+ * or node:http through @hono/node-server) or straight from node:http (the Node adapter's own path, decision 1510): the routes are written once against this.
  */
 export interface RouteRequest {
   readonly method: string;
   /** A header's value (`name` in lower case); undefined when absent. */
   header(name: string): string | undefined;
+  /** Every header, names in lower case, a repeated one joined with ", " (what the webhook route verifies). */
+  headers(): Record<string, string>;
   /** Node's request when served by toNodeHandler: bodies are read from it, event streams written to its response. */
   readonly incoming: IncomingMessage | undefined;
   /** The server's bindings, where the client address is (`{ incoming }`, `{ clientAddress }`). */
@@ -47,11 +48,13 @@ export function jsonAnswer(body: unknown, status = 200, headers?: Readonly<Recor
 
 /** A Web request as a {@link RouteRequest}; `env` is the server's bindings (node's request under toNodeHandler). */
 export function webRouteRequest(request: Request, env: unknown): RouteRequest {
+  const incoming = nodeRequestOf(env);
   return {
     method: request.method,
     // Under toNodeHandler, from node's request: reading the `Request`'s would build a `Headers` (decision 1330).
     header: (name) => requestHeader(request, env, name),
-    incoming: nodeRequestOf(env),
+    headers: () => headersOf(incoming ?? request.headers),
+    incoming,
     env,
     web: request,
   };

@@ -1,14 +1,15 @@
 import { type Verikit, FlowNotFoundError, userEventSchema, type FlowView } from '@verikit/core';
 import { parseFlowId } from '@verikit/core/internal';
 import { parseInput } from '@verikit/provider';
-import { readJsonBody } from './body/read-json-body.js';
-import { errorAnswer } from './error-response.js';
-import type { FlowAction, FlowStartRequest } from './flow-handler-options.js';
-import { startOptionsOf } from './start-options.js';
-import type { StreamCounter } from './stream-limits.js';
-import { jsonAnswer, type RouteAnswer, type RouteRequest } from './route-request.js';
-import { LiveStreams } from './view-stream.js';
-import { readableOf } from './web-event-stream.js';
+import { readJsonBody } from '../body/read-json-body.js';
+import { errorAnswer } from '../error-response.js';
+import type { FlowAction, FlowStartRequest } from '../flow-handler-options.js';
+import { startOptionsOf } from '../start-options.js';
+import type { StreamCounter } from '../stream-limits.js';
+import { LiveStreams } from '../view-stream.js';
+import { readableOf } from '../web-event-stream.js';
+import { jsonAnswer, type RouteRequest } from './route-request.js';
+import type { RouteWork } from './route-table.js';
 
 /** What the flow routes need: the engine and the handler's checked options. */
 export interface FlowRouteDeps {
@@ -34,9 +35,6 @@ export interface FlowRouteDeps {
 /** The request header that carries the flow secret (never a URL: URLs end up in logs and histories). */
 export const flowSecretHeader = 'verikit-flow-secret';
 
-/** One flow route: the request and the `:id` path parameter (percent-decoded, not yet validated). */
-export type FlowRoute = (request: RouteRequest, flowId: string | undefined) => Promise<RouteAnswer>;
-
 /** Headers of the server-sent-events answer: never cached, never buffered by a proxy. */
 const streamHeaders: Readonly<Record<string, string>> = {
   'content-type': 'text/event-stream; charset=utf-8',
@@ -48,14 +46,14 @@ const streamHeaders: Readonly<Record<string, string>> = {
 /**
  * The work of each flow route, in the order of checks of decision 0401: id format, body (type,
  * size, JSON, schema), the flow read, `authorize`, and only then the engine. Routing, methods and
- * error answers are the handler's, on the Web path and on Node's fast path alike (decision 1320).
+ * error answers are the route table's, on every adapter alike (decision 1510).
  */
 export function flowRoutes(
   deps: FlowRouteDeps,
-): Readonly<Record<'start' | 'read' | 'send' | 'stream' | 'proof', FlowRoute>> {
+): Readonly<Record<'start' | 'read' | 'send' | 'stream' | 'proof', RouteWork>> {
   const { verikit, basePath, maxBodyBytes, heartbeatMs } = deps;
   const live = new LiveStreams({ source: verikit, counter: deps.streams, heartbeatMs, describeError });
-  // The hook gets the Web `Request`, which Node's fast path builds only when a hook asks for it.
+  // The hook gets the Web `Request`, which the Node adapter builds only when a hook asks for it.
   const authorize = async (request: RouteRequest, flow: FlowView | FlowStartRequest, action: FlowAction) => {
     if (deps.authorize !== undefined) await deps.authorize(request.web, flow, action);
   };
@@ -108,7 +106,7 @@ export function flowRoutes(
       });
       // 204: the flow is done and the client saw its last version (an EventSource stops reconnecting).
       if (stream === undefined) return { status: 204, headers: { 'cache-control': 'no-store' } };
-      // On Node (toNodeHandler) the adapter, or Node's fast path, writes the events straight to node's response.
+      // On Node (toNodeHandler) the adapter writes the events straight to node's response.
       if (request.incoming !== undefined) return { status: 200, headers: streamHeaders, stream };
       return { status: 200, headers: streamHeaders, body: readableOf(stream, request.web.signal) };
     },

@@ -10,7 +10,8 @@ import {
 } from '@verikit/provider';
 import { WebhookVerificationError } from './webhook-verification-error.js';
 import { createHmacHeaderVerifier } from './hmac-header-verifier.js';
-import { readBody } from '../body/read-body.js';
+import { alreadyReadMessage, readRouteBody } from '../body/read-body.js';
+import type { RouteAnswer, RouteRequest } from '../routes/route-request.js';
 import { webhookKeyOf } from './secret-key.js';
 import { createStandardWebhooksVerifier } from './standard-webhooks-verifier.js';
 import {
@@ -20,11 +21,11 @@ import {
   type ResolvedWebhookOptions,
   type WebhookOptions,
 } from './webhook-options.js';
-import { answerOf, failureOf, malformed, webhookResponse, type WebhookResponseBody } from './webhook-response.js';
+import { answerOf, failureOf, malformed, webhookAnswer, type WebhookResponseBody } from './webhook-response.js';
 import type { VerifiedWebhook, WebhookVerifier } from './webhook-verifier.js';
 
-/** What the receiver needs: the engine's one entry for inbound events, the provider's parser, a clock and a logger. */
-export interface WebhookReceiverDeps {
+/** What the webhook route needs: the engine's one entry for inbound events, the provider's parser, a clock and a logger. */
+export interface WebhookRouteDeps {
   /** Applies a verified delivery once per id: the engine's `receive`, which keeps the claims and markers. */
   receive(delivery: ProviderDelivery, options: ReceiveOptions): Promise<ReceiveResult>;
   /** Reads a verified webhook into an event: the provider's `webhooks.parse`. */
@@ -34,18 +35,15 @@ export interface WebhookReceiverDeps {
   logger: Logger;
 }
 
-/** The webhook endpoint, as {@link createWebhookReceiver} makes it. */
-export interface WebhookReceiver {
-  /**
-   * Verifies, de-duplicates, parses and applies one webhook delivery, and answers it. Never
-   * throws: every failure is a response (see {@link WebhookResponseBody} and docs/webhooks.md).
-   * Pass the request untouched: the signature covers the raw body.
-   */
-  handle(request: Request): Promise<Response>;
-}
+/**
+ * The webhook endpoint as a route of the flow handler's table (decision 1511): verifies, de-duplicates, parses and
+ * applies one webhook delivery, and answers it. Never throws: every failure is an answer (see
+ * {@link WebhookResponseBody} and docs/webhooks.md). The request is read untouched: the signature covers the raw body.
+ */
+export type WebhookRoute = (request: RouteRequest) => Promise<RouteAnswer>;
 
-/** How the receiver is created: how its errors name the options, and whether a missing secret is refused at once. */
-export interface ReceiverCreation {
+/** How the webhook route is created: how its errors name the options, and whether a missing secret is refused at once. */
+export interface WebhookRouteCreation {
   /** `webhooks` (the default) names `webhooks.secret`; `undefined` names `secret`. */
   readonly fieldPrefix?: string | undefined;
   /** Throw at creation when nothing authenticates webhooks (see `requireWebhookSecret`). Default false: refused per request. */
@@ -55,26 +53,21 @@ export interface ReceiverCreation {
 const webhookIdPattern = /^[\x21-\x7e]{1,256}$/;
 
 /**
- * Creates the webhook endpoint. Checks the options at once (throwing an `InvalidInputError` for
- * a malformed secret or scheme).
+ * The webhook route on the given engine entry, parser, clock and logger (`createWebhookHandler` and
+ * `createFlowHandler` build it on the engine; the tests on doubles). Checks the options at once (throwing an
+ * `InvalidInputError` for a malformed secret or scheme).
  *
  * Order of work, so that nothing unverified reaches the engine: method, body (size-capped),
  * signature and timestamp, parse; then the engine's `receive` claims the delivery id, applies the
  * event (waiting at most `processingTimeoutMs`) and records the id as processed. What it answers is
  * mapped to an HTTP response here, nothing more.
  *
- * @example
- * const receiver = createWebhookReceiver(
- *   { receive: verikit.receive, parse: (webhook) => verikit.webhooks!.parse(webhook), clock, logger },
- *   { secret: process.env.VERIKIT_WEBHOOK_SECRET },
- * );
- * const response = await receiver.handle(request);
  */
-export function createWebhookReceiver(
-  deps: WebhookReceiverDeps,
+export function webhookRouteWith(
+  deps: WebhookRouteDeps,
   options: WebhookOptions = {},
-  creation: ReceiverCreation = {},
-): WebhookReceiver {
+  creation: WebhookRouteCreation = {},
+): WebhookRoute {
   const resolved = resolveWebhookOptions(options, 'fieldPrefix' in creation ? creation.fieldPrefix : 'webhooks');
   if (creation.requireSecret === true) requireWebhookSecret(resolved);
   const verifier = verifierFor(resolved);
@@ -147,33 +140,38 @@ export function createWebhookReceiver(
     }
   }
 
-  async function handle(request: Request): Promise<Response> {
-    if (request.method !== 'POST') return webhookResponse({ status: 'method-not-allowed' });
-    const read = await readBody(request, resolved.maxBodyBytes);
+  async function handle(request: RouteRequest): Promise<RouteAnswer> {
+    if (request.method !== 'POST') return webhookAnswer({ status: 'method-not-allowed' });
+    const read = await readRouteBody(request, resolved.maxBodyBytes);
     if (!read.ok) {
       logger.info('verikit.webhook.malformed', { reason: read.reason });
       if (read.reason === 'too-large') {
-        return webhookResponse({
+        return webhookAnswer({
           status: 'too-large',
           error: { code: 'invalid_input', field: 'body', message: `must be at most ${resolved.maxBodyBytes} bytes` },
         });
       }
-      const message = read.reason === 'not-utf8' ? 'must be UTF-8 text' : 'could not be read';
-      return webhookResponse(malformed(new InvalidInputError([{ field: 'body', message }])));
+      const message =
+        read.reason === 'not-utf8'
+          ? 'must be UTF-8 text'
+          : read.reason === 'already-read'
+            ? alreadyReadMessage
+            : 'could not be read';
+      return webhookAnswer(malformed(new InvalidInputError([{ field: 'body', message }])));
     }
-    const webhook: RawWebhookV1 = { body: read.body, headers: headersOf(request.headers) };
+    const webhook: RawWebhookV1 = { body: read.body, headers: request.headers() };
 
     const verification = await verify(webhook);
-    if (!verification.ok) return webhookResponse(verification.response);
+    if (!verification.ok) return webhookAnswer(verification.response);
     const webhookId = verification.value.id;
     const loggedId = webhookId.startsWith(unsignedPrefix) ? undefined : webhookId;
 
     const parsed = parse(webhook, loggedId);
-    if (!parsed.ok) return webhookResponse(parsed.response);
+    if (!parsed.ok) return webhookAnswer(parsed.response);
     const event = parsed.value;
     if (event === null) {
       logger.info('verikit.webhook.ignored', { webhookId: loggedId, outcome: 'ignored' });
-      return webhookResponse({ status: 'ignored' });
+      return webhookAnswer({ status: 'ignored' });
     }
     const delivery: ProviderDelivery = {
       id: webhookId,
@@ -184,32 +182,30 @@ export function createWebhookReceiver(
     try {
       result = await deps.receive(delivery, receiveOptions);
     } catch (error) {
-      return webhookResponse(failureOf(error));
+      return webhookAnswer(failureOf(error));
     }
     const answer = answerOf(result);
-    return webhookResponse(answer.body, answer.retryAfterSeconds);
+    return webhookAnswer(answer.body, answer.retryAfterSeconds);
   }
 
-  return {
-    async handle(request) {
-      try {
-        return await handle(request);
-      } catch (error) {
-        const retryable = VerikitError.isInstance(error) && error.isRetryable;
-        logger.error('verikit.webhook.failed', { error: errorCode(error), retryable });
-        return webhookResponse(
-          retryable
-            ? {
-                status: 'retry',
-                error: {
-                  code: errorCode(error),
-                  message: 'the webhook could not be processed now; deliver it again later',
-                },
-              }
-            : { status: 'error', error: { code: errorCode(error), message: 'the webhook could not be processed' } },
-        );
-      }
-    },
+  return async (request) => {
+    try {
+      return await handle(request);
+    } catch (error) {
+      const retryable = VerikitError.isInstance(error) && error.isRetryable;
+      logger.error('verikit.webhook.failed', { error: errorCode(error), retryable });
+      return webhookAnswer(
+        retryable
+          ? {
+              status: 'retry',
+              error: {
+                code: errorCode(error),
+                message: 'the webhook could not be processed now; deliver it again later',
+              },
+            }
+          : { status: 'error', error: { code: errorCode(error), message: 'the webhook could not be processed' } },
+      );
+    }
   };
 }
 
@@ -252,14 +248,6 @@ function unsignedIdOf(webhook: RawWebhookV1): string {
   const id = webhook.headers['webhook-id'];
   const basis = id !== undefined && webhookIdPattern.test(id) ? `id:${id}` : `body:${webhook.body}`;
   return `${unsignedPrefix}${createHash('sha256').update(basis).digest('base64url').slice(0, 32)}`;
-}
-
-function headersOf(headers: Headers): Record<string, string> {
-  const record: Record<string, string> = {};
-  headers.forEach((value, name) => {
-    record[name.toLowerCase()] = value;
-  });
-  return record;
 }
 
 function unverified(error: WebhookVerificationError): WebhookResponseBody {

@@ -1,8 +1,8 @@
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { InvalidInputError, VerikitError } from '@verikit/provider';
-import { errorAnswer, type ErrorResponseBody } from './error-response.js';
-import { httpStatusOf } from './errors/http-status.js';
+import { errorAnswer, type ErrorResponseBody } from '../error-response.js';
+import { httpStatusOf } from '../errors/http-status.js';
 
 /** The reason phrase of each status this answers with. */
 const reasons: Readonly<Record<number, string>> = {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { listen, rawExchange } from './http.fixtures.js';
+import { listen, rawExchange } from '../http.fixtures.js';
 import { toNodeHandler } from './node-adapter.js';
 
 let server: { url: string; close: () => Promise<void> } | undefined;
