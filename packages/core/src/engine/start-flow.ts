@@ -9,7 +9,7 @@ import { startKeys } from '../ownership/start-keys.js';
 import { DeliveryClaims } from '../inbound/delivery-claims.js';
 import { generateFlowId } from '../secrets/secrets.js';
 import { recordSchemaVersion, type FlowRecord, type StoreCall } from '../store/flow-store.js';
-import { startClaimAttemptKey, startClaimMarkerKey } from '../keys/store-keys.js';
+import { startClaimAttemptKey, startClaimMarkerKey, startFenceKey } from '../keys/store-keys.js';
 import { effectsOf, type CommitLoop } from './commit-loop.js';
 import type { EffectRunner } from './effect-runner.js';
 import type { FlowRecords } from './flow-records.js';
@@ -46,27 +46,38 @@ async function flowAt(deps: StartDeps, key: string, evenDone: boolean): Promise<
   return view !== undefined && (evenDone || !view.done) ? view : undefined;
 }
 
-/** The flow of a start with this idempotency key made elsewhere a moment ago, once it is written. */
-async function awaitRepeat(deps: StartDeps, key: string): Promise<FlowView> {
+/** The flow of a start with this idempotency key made elsewhere a moment ago, once it is written; undefined if not. */
+async function awaitRepeat(deps: StartDeps, key: string): Promise<FlowView | undefined> {
   for (let step = 0; step < repeatWaitSteps; step += 1) {
     const view = await flowAt(deps, key, true);
     if (view !== undefined) return view;
     await new Promise((resolve) => setTimeout(resolve, repeatWaitStepMs));
   }
-  throw new ConflictError('a start with this idempotency key is still under way: retry in a moment');
+  return undefined;
+}
+
+const underWay = () => new ConflictError('a start with this idempotency key is still under way: retry in a moment');
+
+/** A start's hold on its idempotency key: the attempt, and how to give it back. */
+interface StartClaim {
+  readonly attempt: number;
+  readonly release: () => Promise<void>;
 }
 
 /**
- * Claims a start with this idempotency key (`startKeys.idempotency`) for this call, or undefined when another call
- * holds it. A start refused before its flow is written (a limit, a conflict, a store failure) gives it back, so a
- * retry with the same key runs afresh at once, as Stripe saves a result only once the request started executing
- * (decision 1262).
+ * Claims a start with this idempotency key (`startKeys.idempotency`) for this call. A start refused before its flow
+ * is written (a limit, a conflict, a store failure) gives it back, so a retry with the same key runs afresh at once,
+ * as Stripe saves a result only once the request started executing (decision 1262). When another call holds the key
+ * and writes no flow for a while (its instance died between the claim and the write, or it is stuck), this call
+ * fences that attempt off (`startFenceKey`: the holder checks it just before it writes) and takes the start over,
+ * rather than answering 409 until the holder's lease lapses (decision 1542). Resolves to a flow when the holder's
+ * start was written meanwhile.
  */
 async function claimStart(
   deps: StartDeps,
   repeatKey: string,
   call: StoreCall | undefined,
-): Promise<(() => Promise<void>) | undefined> {
+): Promise<StartClaim | FlowView> {
   const { store, policies } = deps.settings;
   const claims = new DeliveryClaims(store, {
     replayTtlMs: policies.retentionMs,
@@ -74,8 +85,19 @@ async function claimStart(
     keys: { marker: startClaimMarkerKey, attempt: startClaimAttemptKey },
     call,
   });
-  const admission = await claims.admit(repeatKey);
-  return admission.kind === 'admitted' ? () => claims.release(repeatKey, admission.attempt) : undefined;
+  for (let takeOvers = 0; ; takeOvers += 1) {
+    const admission = await claims.admit(repeatKey);
+    if (admission.kind === 'admitted')
+      return { attempt: admission.attempt, release: () => claims.release(repeatKey, admission.attempt) };
+    // `duplicate` cannot be: a start records no `done`; its flow's route says it is done.
+    if (admission.kind !== 'in-progress' || takeOvers === 1) throw underWay();
+    const written = await awaitRepeat(deps, repeatKey);
+    if (written !== undefined) return written;
+    // The holder wrote nothing: fence it off. Losing the fence means the holder is writing now.
+    if (!(await store.claim(startFenceKey(repeatKey, admission.attempt), policies.retentionMs, call)))
+      return (await awaitRepeat(deps, repeatKey)) ?? Promise.reject(underWay());
+    await claims.release(repeatKey, admission.attempt);
+  }
 }
 
 /** How many machine inputs a start draws before it gives up on finding its reservations free. */
@@ -131,12 +153,13 @@ export async function startFlow(deps: StartDeps, rawInput: StartInput, options?:
       ? undefined
       : startKeys.idempotency(env.secrets, owner, `${input.kind}\0${sameStartKey}\0${idempotencyKey}`);
   const liveKey = owner === undefined ? undefined : startKeys.live(env.secrets, owner, input.kind, sameStartKey);
-  let release: (() => Promise<void>) | undefined;
+  let claim: StartClaim | undefined;
   if (repeatKey !== undefined) {
     const repeated = await flowAt(deps, repeatKey, true);
     if (repeated !== undefined) return repeated;
-    release = await claimStart(deps, repeatKey, call);
-    if (release === undefined) return awaitRepeat(deps, repeatKey);
+    const claimed = await claimStart(deps, repeatKey, call);
+    if (!('attempt' in claimed)) return claimed;
+    claim = claimed;
   }
   let written: { view: LazyView; record: FlowRecord } | undefined;
   let snapshot: AnyMachineSnapshot;
@@ -165,12 +188,19 @@ export async function startFlow(deps: StartDeps, rawInput: StartInput, options?:
       updatedAt: now,
     };
     await limits.admit(numberKey, machineInput, client, now, call);
+    // Last before the write: a retry that took this start over (this instance seemed dead) has the fence, and then
+    // this attempt writes nothing (decision 1542).
+    if (
+      claim !== undefined &&
+      !(await store.claim(startFenceKey(repeatKey!, claim.attempt), policies.retentionMs, call))
+    )
+      throw new ConflictError('a retry with this idempotency key took this start over');
     effects = effectsOf(actions);
     written = await commits.write({ record, next: snapshot, cause: 'start', now, effects, call });
     if (written === undefined) throw new ConflictError('a flow with this id exists already');
   } catch (error) {
     // Refused before anything was written: the key is free again (a failure to free it leaves the lease to lapse).
-    await release?.().catch(() => undefined);
+    await claim?.release().catch(() => undefined);
     throw error;
   }
   // A repeat of this start, or a start for the same owner, kind and number, finds the flow through these keys.

@@ -6,7 +6,11 @@ export type Admission =
   /** The message was processed already: change nothing. */
   | { readonly kind: 'duplicate' }
   /** Another delivery of the same message is being processed right now: the sender should retry later. */
-  | { readonly kind: 'in-progress' }
+  | {
+      readonly kind: 'in-progress';
+      /** The attempt the other delivery holds: a start fences it off by it (decision 1542). */
+      readonly attempt: number;
+    }
   /** This delivery may apply the message. Call `complete` or `release` with `attempt` afterwards. */
   | { readonly kind: 'admitted'; readonly attempt: number };
 
@@ -61,7 +65,7 @@ export class DeliveryClaims {
     if (marker === doneMarker) return { kind: 'duplicate' };
     const attempt = nextAttempt(marker);
     const claimed = await this.#store.claim(this.#keys.attempt(id, attempt), this.#options.leaseMs, call);
-    return claimed ? { kind: 'admitted', attempt } : { kind: 'in-progress' };
+    return claimed ? { kind: 'admitted', attempt } : { kind: 'in-progress', attempt };
   }
 
   /** Records the message as processed: later deliveries are duplicates. */

@@ -68,6 +68,15 @@ export function startClaimAttemptKey(startKey: string, attempt: number): string 
   return `${startClaimMarkerKey(startKey)}:${attempt}`;
 }
 
+/**
+ * The fence of one attempt at a start with an idempotency key: claimed by that attempt just before it writes its flow,
+ * or by a retry that takes the start over from an attempt that wrote nothing (decision 1542). Whoever claims it first
+ * decides: the other never writes.
+ */
+export function startFenceKey(startKey: string, attempt: number): string {
+  return `${startClaimMarkerKey(startKey)}:${attempt}:fence`;
+}
+
 /** The live flow of one owner for a kind and a number; `hash` is a keyed hash of the three. */
 export function startLiveKey(hash: string): string {
   return `start:live:${hash}`;

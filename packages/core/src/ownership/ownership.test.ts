@@ -63,6 +63,33 @@ describe('idempotent start', () => {
     expect(env.provider.callsOf('phone.send')).toHaveLength(2);
   });
 
+  it('a retry takes over a start that holds its key and writes nothing; that start, resumed, writes nothing (decision 1542)', async () => {
+    // The first start's send guard count hangs until let go: it holds the key, between the claim and the write.
+    let letGo: () => void = () => {};
+    let hung = false;
+    const store = {
+      limiter: () => ({
+        consume: async () => {
+          if (hung) return undefined as never;
+          hung = true;
+          await new Promise<void>((resolve) => (letGo = resolve));
+          return undefined as never;
+        },
+        reward: async () => undefined as never,
+      }),
+    };
+    const env = setup({ guard: { store } });
+    const options = { idempotencyKey: 'stuck' };
+    const stuck = env.verikit.start({ kind: 'phone', phoneNumber: phone }, options);
+    while (!hung) await new Promise((resolve) => setTimeout(resolve, 5));
+    const retried = await env.verikit.start({ kind: 'phone', phoneNumber: phone }, options);
+    expect(retried.status).toBe('awaiting-code');
+    letGo();
+    await expect(stuck).rejects.toMatchObject({ code: 'conflict' });
+    expect(env.provider.callsOf('phone.send')).toHaveLength(1);
+    expect((await env.verikit.start({ kind: 'phone', phoneNumber: phone }, options)).id).toBe(retried.id);
+  });
+
   it('refuses malformed options naming the field', async () => {
     const env = setup();
     await expect(
