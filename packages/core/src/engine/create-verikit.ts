@@ -1,4 +1,4 @@
-import { InvalidInputError, parseInput, ProviderUnavailableError, VerikitError } from '@verikit/provider';
+import { InvalidInputError, ProviderUnavailableError, VerikitError } from '@verikit/provider';
 import { StoreError } from '../errors/store-error.js';
 import { UsageError } from '../errors/usage-error.js';
 import type { FlowEnvironment } from '../flows/flow-definition.js';
@@ -29,6 +29,7 @@ import { memoryEventOutbox } from '../store/event-outbox.js';
 import { memoryFlowTimers } from '../store/flow-timers.js';
 import { TimerWorker } from './timer-worker.js';
 import { startFlow } from './start-flow.js';
+import { StartInputs } from './start-inputs.js';
 import { applyUserEvent } from './user-event.js';
 import { toView, type FlowView } from '../flows/view.js';
 import type { Verikit } from './verikit.js';
@@ -134,6 +135,8 @@ export function createVerikit(options: VerikitOptions): Verikit {
     provider: provider.name,
   });
 
+  /** Start inputs parsed once: `parseStartInput`'s result goes to `start` as it is. */
+  const startInputs = new StartInputs(settings.inputs.start);
   const flowSecrets = new FlowSecrets(settings.secret);
   /** One engine call: the store may bound all its commands by one deadline (the Redis store's `commandTimeoutMs`). */
   function within<T>(work: (call: StoreCall | undefined) => Promise<T>): Promise<T> {
@@ -152,14 +155,18 @@ export function createVerikit(options: VerikitOptions): Verikit {
     policies,
     webhooks: provider.webhooks,
     dialIn: provider.dialIn,
-    parseStartInput: (input) => parseInput(settings.inputs.start, input),
+    parseStartInput: (input) => startInputs.parse(input),
     on: (type: never, listener: never) => events.on(type, listener),
     deliverEvents: () => webhook?.deliver() ?? Promise.resolve(0),
     runDueTimers: () => timerWorker.runDue(),
     start: (input, options) =>
       telemetry.start((input as { kind?: unknown } | undefined)?.kind, () =>
         within((call) =>
-          startFlow({ settings, env, records, commits, limits, effects, read: get, call }, input, options),
+          startFlow(
+            { settings, env, records, commits, limits, effects, inputs: startInputs, read: get, call },
+            input,
+            options,
+          ),
         ),
       ),
     flowSecret: (flowId) => flowSecrets.of(parseFlowId(flowId)),

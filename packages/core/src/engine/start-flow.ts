@@ -1,4 +1,3 @@
-import { parseInput } from '@verikit/provider';
 import { ConflictError } from '../errors/conflict-error.js';
 import { callOptionsOf, type CallOptions } from '../guard/call-options.js';
 import type { AnyMachineSnapshot } from 'xstate';
@@ -15,6 +14,7 @@ import type { EffectRunner } from './effect-runner.js';
 import type { FlowRecords } from './flow-records.js';
 import type { EngineSettings } from './options.js';
 import type { SendLimit } from './send-limit.js';
+import type { StartInputs } from './start-inputs.js';
 import type { FlowView, LazyView } from '../flows/view.js';
 
 /** What starting a flow uses. */
@@ -24,6 +24,8 @@ export interface StartDeps {
   readonly records: FlowRecords;
   readonly commits: CommitLoop;
   readonly limits: SendLimit;
+  /** Parses the input, unless it is one this engine's `parseStartInput` returned. */
+  readonly inputs: StartInputs;
   readonly effects: EffectRunner;
   /** Reads a flow as of now (`verikit.get`). */
   readonly read: (flowId: string, call?: StoreCall) => Promise<FlowView>;
@@ -128,13 +130,13 @@ async function reserve(
 }
 
 /**
- * `verikit.start`: checks the input and what the provider can do, passes the send guard (for the
- * `client` of `options`) and takes a unit of the recipient's send limit, writes the new flow
- * (version 1), then runs its first provider call. Resolves once that call settled.
+ * `verikit.start`: checks the input (once: an input `deps.inputs` parsed already is taken as it is) and what the
+ * provider can do, passes the send guard (for the `client` of `options`) and takes a unit of the recipient's send
+ * limit, writes the new flow (version 1), then runs its first provider call. Resolves once that call settled.
  */
 export async function startFlow(deps: StartDeps, rawInput: StartInput, options?: CallOptions): Promise<FlowView> {
   const { settings, env, records, commits, limits, call } = deps;
-  const input = parseInput(settings.inputs.start, rawInput);
+  const input = deps.inputs.of(rawInput);
   const { client, idempotencyKey, owner } = callOptionsOf(options);
   const flow = records.flow(input.kind);
   const { definition } = flow;

@@ -21,7 +21,8 @@ export interface Verikit {
   /**
    * Checks a start input as `start` does and returns it parsed, its phone number in E.164 (read with the
    * engine's `defaultCountry`): for a layer that must see the input before starting (the HTTP layer's
-   * `authorize`). Throws the same `InvalidInputError`.
+   * `authorize`). Throws the same `InvalidInputError`. The result is frozen, and `start` takes it as it is, without
+   * reading it again.
    */
   parseStartInput(input: unknown): ParsedStartInput;
   /**
