@@ -12,9 +12,11 @@ export type { TwilioProviderSettings, TwilioOperation } from './twilio-settings.
 export {
   createTwilioSignatureVerifier,
   verifyTwilioSignature,
+  verifyTwilioWebhook,
   type TwilioCallback,
   type TwilioSignatureInput,
   type TwilioSignatureVerifierOptions,
+  type TwilioWebhookInput,
 } from './twilio-signature.js';
 /** @public Documented in docs/providers/twilio.md: status callbacks as delivery receipts. */
 export {

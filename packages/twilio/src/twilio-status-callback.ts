@@ -2,7 +2,7 @@ import { InvalidInputError, parseInput, type ProviderEventV1, type RawWebhookV1 
 import { z } from 'zod';
 import { secretSchema, settingReader } from '@verikit/provider-utils';
 import { callbackUrlSchema } from './twilio-format.js';
-import { verifyTwilioSignature } from './twilio-signature.js';
+import { twilioSharedKeySecret, verifyTwilioWebhook } from './twilio-signature.js';
 
 /** A message SID (`SM…`, `MM…`): two letters and 32 hexadecimal characters. */
 const messageSidPattern = /^(?:SM|MM)[0-9a-fA-F]{32}$/;
@@ -64,10 +64,16 @@ export interface TwilioStatusCallbackVerifierOptions {
   readonly url?: string;
   /** The auth token of the account that sends. Default: `TWILIO_AUTH_TOKEN`, read at each call. */
   readonly authToken?: string;
+  /**
+   * The secret of the account's webhook SharedKey, for callbacks Twilio signs with it (HMAC-SHA256, named by
+   * `X-Twilio-Webhooks-Signature-Settings`). Default: `TWILIO_SHARED_KEY_SECRET`, read at each call; none: such
+   * callbacks are refused.
+   */
+  readonly sharedKeySecret?: string;
 }
 
 const verifierOptionsSchema = z.strictObject(
-  { url: callbackUrlSchema.optional(), authToken: secretSchema.optional() },
+  { url: callbackUrlSchema.optional(), authToken: secretSchema.optional(), sharedKeySecret: secretSchema.optional() },
   { error: 'must be an options object' },
 );
 
@@ -85,8 +91,9 @@ export interface TwilioStatusCallbackVerifier {
 
 /**
  * A webhook verifier for Twilio's status callbacks, to give `createFlowHandler` as `webhooks.scheme`: it checks
- * `X-Twilio-Signature` over the configured status callback URL and the form body (`verifyTwilioSignature`, the
- * check that agrees with twilio-node on all 26 fixture cases) and refuses anything unsigned, forged, signed for
+ * `X-Twilio-Signature` over the configured status callback URL and the form body, by the auth token (HMAC-SHA1) or,
+ * for a callback that names a SharedKey in `X-Twilio-Webhooks-Signature-Settings`, by `sharedKeySecret` with the
+ * algorithm it names (`verifyTwilioWebhook`, the check that agrees with twilio-node) and refuses anything unsigned, forged, signed for
  * another URL or changed after signing. Its id, `<MessageSid>:<MessageStatus>`, makes a retried callback a
  * duplicate. Bad options throw an `InvalidInputError` naming the option.
  *
@@ -109,15 +116,17 @@ export function createTwilioStatusCallbackVerifier(
     schema: secretSchema,
     value: parsed.authToken,
   });
+  const sharedKeySecret = twilioSharedKeySecret(parsed.sharedKeySecret);
   url();
   authToken();
+  sharedKeySecret();
   return {
     verify(input) {
-      const signature = Object.entries(input?.headers ?? {}).find(
-        ([key]) => key.toLowerCase() === 'x-twilio-signature',
-      )?.[1];
       const body = typeof input?.body === 'string' ? input.body : '';
-      if (!verifyTwilioSignature({ authToken: authToken(), url: url(), body, signature }))
+      const headers = input?.headers ?? {};
+      if (
+        !verifyTwilioWebhook({ authToken: authToken(), sharedKeySecret: sharedKeySecret(), url: url(), headers, body })
+      )
         throw new Error('the X-Twilio-Signature does not match the status callback URL and body');
       const { sid, status } = readCallback(body);
       return { id: `${sid}:${status}` };

@@ -12,6 +12,6 @@ export {
   type TwilioFakeRequest,
   type TwilioFakeSettings,
 } from './start-twilio-fake.js';
-export type { TwilioFakeStatusCallback } from './twilio-fake-messages.js';
+export type { TwilioFakeStatusCallback, TwilioFakeWebhookSharedKey } from './twilio-fake-messages.js';
 export type { TwilioFakeMessage } from './twilio-fake-routes.js';
 export { twilioMagicNumbers, twilioMagicDescriptions, type TwilioMagicBehaviour } from './twilio-magic-numbers.js';

@@ -1,7 +1,11 @@
 import { clampLatency, FakeOutbox, runningFake, serveFake, type RunningFake } from '@verikit/provider-utils/fake';
 import { Hono } from 'hono';
 import { TwilioFakeVerifications } from './twilio-fake-verifications.js';
-import { TwilioFakeMessages, type TwilioFakeStatusCallback } from './twilio-fake-messages.js';
+import {
+  TwilioFakeMessages,
+  type TwilioFakeStatusCallback,
+  type TwilioFakeWebhookSharedKey,
+} from './twilio-fake-messages.js';
 import { mountTwilioRoutes, type TwilioFakeMessage, type TwilioFakeTemplate } from './twilio-fake-routes.js';
 
 /** A content template of the fake: its text, its language and whether WhatsApp approved it. */
@@ -48,6 +52,12 @@ export interface TwilioFakeOptions {
   readonly contentTemplates?: Readonly<Record<string, string | TwilioFakeContentTemplate>>;
   /** The time between a message's status changes (and their callbacks), in ms. Default 20. */
   readonly statusDelayMs?: number;
+  /**
+   * The account's webhook SharedKey: status callbacks are then signed with its secret (HMAC-SHA256 unless it says
+   * otherwise) and carry `X-Twilio-Webhooks-Signature-Settings`, as Twilio signs once an account switches. Default:
+   * none, callbacks signed with the auth token (HMAC-SHA1).
+   */
+  readonly webhookSharedKey?: TwilioFakeWebhookSharedKey;
 }
 
 /** A request the fake answered, for logs (never a body). */
@@ -122,7 +132,12 @@ export async function startTwilioFake(options: TwilioFakeOptions = {}): Promise<
   const credentials = new Map([[accountSid, authToken]]);
   if (options.apiKey !== undefined) credentials.set(options.apiKey.sid, options.apiKey.secret);
   const statusDelayMs = clampLatency(options.statusDelayMs ?? 20);
-  const messages = new TwilioFakeMessages({ accountSid, authToken, delayMs: () => statusDelayMs });
+  const messages = new TwilioFakeMessages({
+    accountSid,
+    authToken,
+    webhookSharedKey: options.webhookSharedKey,
+    delayMs: () => statusDelayMs,
+  });
   const templates = new Map<string, TwilioFakeTemplate>(
     Object.entries(
       options.contentTemplates ?? { [defaultTwilioFakeSettings.whatsappContentSid]: authenticationTemplate },

@@ -52,14 +52,33 @@ const twilioTime = (at = new Date()) => at.toUTCString().replace('GMT', '+0000')
  * the initial status). WhatsApp's customer-service window: free-form WhatsApp reaches a user only within 24 hours
  * of their last message to you (`openWhatsAppWindow`); otherwise it is accepted and then fails with 63016.
  */
+/** What the fake's messages need: the account, the key its callbacks are signed with, the pace of statuses. */
+interface MessagesOptions {
+  readonly accountSid: string;
+  readonly authToken: string;
+  /** When set, callbacks are signed with this SharedKey instead of the auth token. */
+  readonly webhookSharedKey?: TwilioFakeWebhookSharedKey | undefined;
+  readonly delayMs: () => number;
+}
+
+/** A webhook SharedKey of the account (Twilio's Webhooks API, `/v1/SharedKeys`), as the fake signs with it. */
+export interface TwilioFakeWebhookSharedKey {
+  /** The key's id, named in `X-Twilio-Webhooks-Signature-Settings` (`key=<id>`). */
+  readonly id: string;
+  /** Its secret: the HMAC key. */
+  readonly secret: string;
+  /** The HMAC. Default `HMAC_SHA256`. */
+  readonly algorithm?: 'HMAC_SHA256' | 'HMAC_SHA1';
+}
+
 export class TwilioFakeMessages {
   readonly #messages = new Map<string, FakeMessage>();
   readonly #windows = new Map<string, number>();
   readonly #pending = new Set<Promise<void>>();
   readonly #callbacks: TwilioFakeStatusCallback[] = [];
-  readonly #options: { accountSid: string; authToken: string; delayMs: () => number };
+  readonly #options: MessagesOptions;
 
-  constructor(options: { accountSid: string; authToken: string; delayMs: () => number }) {
+  constructor(options: MessagesOptions) {
     this.#options = options;
   }
 
@@ -162,7 +181,11 @@ export class TwilioFakeMessages {
     }
   }
 
-  /** One status callback: the form fields Twilio documents, signed as Twilio signs (HMAC-SHA1 of URL + sorted fields). */
+  /**
+   * One status callback: the form fields Twilio documents, signed as Twilio signs: the HMAC of the URL and the sorted
+   * fields, keyed with the auth token (HMAC-SHA1), or with the account's webhook SharedKey when one is set, which
+   * `X-Twilio-Webhooks-Signature-Settings` then names with its algorithm (twilio-node 6.3.1 reads it so).
+   */
   async #post(url: string, message: FakeMessage): Promise<void> {
     const whatsapp = message.to.startsWith('whatsapp:');
     const fields: Record<string, string> = {
@@ -181,7 +204,14 @@ export class TwilioFakeMessages {
     const signed = Object.keys(fields)
       .sort()
       .reduce((text, key) => text + key + fields[key], url);
-    const signature = createHmac('sha1', this.#options.authToken).update(signed, 'utf8').digest('base64');
+    const sharedKey = this.#options.webhookSharedKey;
+    const algorithm = sharedKey?.algorithm ?? 'HMAC_SHA256';
+    const signature = createHmac(
+      sharedKey === undefined || algorithm === 'HMAC_SHA1' ? 'sha1' : 'sha256',
+      sharedKey?.secret ?? this.#options.authToken,
+    )
+      .update(signed, 'utf8')
+      .digest('base64');
     let answered = 0;
     try {
       const response = await fetch(url, {
@@ -189,6 +219,9 @@ export class TwilioFakeMessages {
         headers: {
           'content-type': 'application/x-www-form-urlencoded',
           'x-twilio-signature': signature,
+          ...(sharedKey === undefined
+            ? {}
+            : { 'x-twilio-webhooks-signature-settings': `key=${sharedKey.id},algorithm=${algorithm}` }),
           'user-agent': 'TwilioProxy/1.1',
         },
         body: new URLSearchParams(fields).toString(),
