@@ -148,7 +148,7 @@ describe('provider packages', () => {
     expect(problems).toEqual([
       '@verikit/twilio depends on @verikit/termii: a provider package never imports another provider; move what ' +
         'both need to @verikit/provider-utils',
-      '@verikit/http depends on @verikit/gateway: only a composition point (@verikit/cli, examples/*, examples, ' +
+      '@verikit/http depends on @verikit/gateway: only a composition point (@verikit/cli, @verikit/simulator, examples/*, examples, ' +
         'verikit-monorepo) imports a provider',
     ]);
   });
@@ -161,7 +161,7 @@ describe('provider packages', () => {
     ]);
     expect(providerCrossings(edges, 'imports')).toEqual([]);
     expect(providerCrossings(edges, 'imports', providerPackages, {})).toEqual([
-      '@verikit/sandbox imports @verikit/gateway: only a composition point (@verikit/cli, examples/*, examples, ' +
+      '@verikit/sandbox imports @verikit/gateway: only a composition point (@verikit/cli, @verikit/simulator, examples/*, examples, ' +
         'verikit-monorepo) imports a provider',
     ]);
     expect(providerCrossings(new Map([['@verikit/sandbox', ['@verikit/termii']]]), 'imports')).toHaveLength(1);

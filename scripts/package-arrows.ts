@@ -30,7 +30,13 @@ export const providerPackages: readonly string[] = [
 const providers = providerPackages;
 
 /** The composition points: the only packages that may import a provider (besides applications). */
-export const compositionPoints: readonly string[] = ['@verikit/cli', 'examples/*', 'examples', 'verikit-monorepo'];
+export const compositionPoints: readonly string[] = [
+  '@verikit/cli',
+  '@verikit/simulator',
+  'examples/*',
+  'examples',
+  'verikit-monorepo',
+];
 
 /**
  * Named exceptions to "only a composition point imports a provider", importer → the one provider it may import.
@@ -44,7 +50,8 @@ export const providerImportExceptions: Readonly<Record<string, string>> = { '@ve
 const bindings = ['@verikit/redis', '@verikit/http', '@verikit/testing', '@verikit/sandbox'];
 const client = '@verikit/client';
 const react = '@verikit/react';
-const belowCli = [provider, providerUtils, core, ...providers, ...bindings, client, react];
+const simulator = '@verikit/simulator';
+const belowCli = [provider, providerUtils, core, ...providers, ...bindings, client, react, simulator];
 
 /** Row used for every workspace package under examples/, whatever its name. */
 export const examplesRow = 'examples/*';
@@ -69,6 +76,8 @@ export const packageArrows: Readonly<Record<string, ArrowRow>> = {
   '@verikit/sandbox': { tier: 3, dependsOn: [provider, core, '@verikit/gateway'] },
   [client]: { tier: 3, dependsOn: [] },
   [react]: { tier: 4, dependsOn: [client] },
+  // The carrier simulator drives the engine and the provider packages against their fakes: a composition point.
+  [simulator]: { tier: 4, dependsOn: [provider, providerUtils, core, ...providers, '@verikit/testing'] },
   '@verikit/cli': { tier: 5, dependsOn: belowCli },
   // An integration where signups are built: on the engine's proofs and the flow routes; nothing imports it.
   '@verikit/better-auth': { tier: 5, dependsOn: [provider, core, '@verikit/http'] },

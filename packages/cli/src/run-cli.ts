@@ -2,12 +2,14 @@ import type { CliIo } from './cli-io.js';
 import type { FakeRun } from './fakes.js';
 import { cliVersion } from './cli-version.js';
 import { runSandboxCommand } from './sandbox-command.js';
+import { runSimulateCommand } from './simulate-command.js';
 
 /** The help text of `verikit`. */
 export const usage = `Usage: verikit <command> [options]
 
 Commands:
   sandbox    run a provider's fake: the gateway service (default), Termii or Twilio (verikit sandbox --help)
+  simulate   run a carrier simulation scenario: verified share, cost, attacker and double sends (verikit simulate --help)
 
 Options:
   -v, --version   the version of verikit
@@ -17,6 +19,7 @@ Options:
 export async function runCli(args: readonly string[], io: CliIo): Promise<FakeRun | number> {
   const [command, ...rest] = args;
   if (command === 'sandbox') return runSandboxCommand(rest, io);
+  if (command === 'simulate') return runSimulateCommand(rest, io);
   if (command === '--version' || command === '-v') {
     io.out(cliVersion());
     return 0;

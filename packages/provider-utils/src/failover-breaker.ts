@@ -29,6 +29,14 @@ export interface FailoverBreakerOptions {
   /** Told every change of a member's circuit, half-open included, as it happens. A throw is ignored. */
   readonly onStateChange?: (change: FailoverCircuitChange) => void;
   /**
+   * Where the breaker reads the time for `halfOpenAfterMs`: an object with `now()` in ms since the epoch, such as the
+   * engine's clock (a manual clock in tests, the carrier simulator's virtual clock). Default: `Date.now()`.
+   */
+  readonly clock?: {
+    /** The time, in ms since the epoch. */
+    now(): number;
+  };
+  /**
    * Shares each member's circuit with the other instances of the app (`createRedisCircuits` of `@verikit/redis`):
    * an open on one instance reaches them all, one probe runs across them, a close brings them all back. Ordinary
    * calls never wait for it. When it fails, each instance goes on with its own state and warns. Default: none,
@@ -53,6 +61,8 @@ export interface MemberBreakerHost {
   readonly threshold: number;
   readonly halfOpenAfterMs: number;
   readonly shared: SharedCircuitsV1 | undefined;
+  /** This instance's clock, ms since the epoch. */
+  readonly now: () => number;
   /** Told every change. */
   readonly tell: (change: CircuitChangeV1) => void;
 }
@@ -99,7 +109,7 @@ export class MemberBreaker {
         throw error;
       }
     }
-    if (this.#probing || Date.now() < this.#openUntil) return this.#skip(logger);
+    if (this.#probing || this.#host.now() < this.#openUntil) return this.#skip(logger);
     this.#probing = true;
     let closedElsewhere = false;
     try {
@@ -149,7 +159,7 @@ export class MemberBreaker {
       this.#change('closed', 'remote');
       return;
     }
-    this.#openUntil = Date.now() + Math.max(0, state.remainingMs);
+    this.#openUntil = this.#host.now() + Math.max(0, state.remainingMs);
     this.#change(state.state, 'remote');
   }
 
@@ -169,7 +179,7 @@ export class MemberBreaker {
   /** This instance's failures opened the circuit: skip at once, then tell the others (and who opened it). */
   #openHere(logger: Logger): void {
     const { shared, group, member, halfOpenAfterMs } = this.#host;
-    this.#openUntil = Date.now() + halfOpenAfterMs;
+    this.#openUntil = this.#host.now() + halfOpenAfterMs;
     if (shared === undefined) {
       this.#change('open', 'local');
       return;
@@ -207,7 +217,7 @@ export class MemberBreaker {
   #probeDone(back: boolean, logger: Logger): void {
     const { shared, group, member, halfOpenAfterMs } = this.#host;
     if (back) this.#reset();
-    else this.#openUntil = Date.now() + halfOpenAfterMs;
+    else this.#openUntil = this.#host.now() + halfOpenAfterMs;
     const state = back ? 'closed' : 'open';
     if (shared === undefined) {
       this.#change(state, 'local');
@@ -240,7 +250,7 @@ export class MemberBreaker {
     const previous = this.#told;
     this.#told = state;
     const { group, member } = this.#host;
-    this.#host.tell({ provider: group, member, state, previous, origin, at: Date.now() });
+    this.#host.tell({ provider: group, member, state, previous, origin, at: this.#host.now() });
   }
 
   #sharedAnswered(): void {

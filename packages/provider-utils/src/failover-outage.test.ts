@@ -200,6 +200,27 @@ describe('withFailover in an outage: a circuit breaker per member', () => {
     expect(only.received).toHaveLength(2);
   });
 
+  it('reads the time from the clock it is given: a probe after halfOpenAfterMs of that clock, none before', async () => {
+    const first = createTestProviderV1({ name: 'first' });
+    const second = createTestProviderV1({ name: 'second' });
+    let now = Date.UTC(2026, 0, 1);
+    const failover = withFailover([first, second], {
+      breaker: { threshold: 1, halfOpenAfterMs: 60_000, clock: { now: () => now } },
+    });
+    const sms = { from: 'Shop', to: '+2348031230001', message: 'hi' };
+    first.failNext('sms.send', new ProviderUnavailableError('HTTP 503', { requestSent: true }));
+    await expect(failover.sms!.send(sms, context())).rejects.toThrow('HTTP 503');
+    now += 59_999;
+    await failover.sms!.send(sms, context());
+    expect([first.calls.length, second.calls.length]).toEqual([1, 1]);
+    now += 1;
+    await failover.sms!.send(sms, context());
+    expect([first.calls.length, second.calls.length]).toEqual([2, 1]);
+    expect(() => withFailover([first], { breaker: { clock: Date.now as never } })).toThrow(
+      'breaker.clock must be an object with a now() function',
+    );
+  });
+
   it('takes the settings docs/providers/README.md shows, and `false`', () => {
     const members = [
       createPostingProvider('a', 'http://127.0.0.1:1'),

@@ -261,6 +261,9 @@ function breakersOf(
     throw new InvalidInputError([
       { field: 'breaker.shared', message: 'must be shared circuits such as createRedisCircuits({ store })' },
     ]);
+  const clock = given.clock as FailoverBreakerOptions['clock'];
+  if (clock !== undefined && (typeof clock !== 'object' || clock === null || typeof clock.now !== 'function'))
+    throw new InvalidInputError([{ field: 'breaker.clock', message: 'must be an object with a now() function' }]);
   const limits = { threshold: 1000, halfOpenAfterMs: 86_400_000 } as const;
   for (const [field, max] of Object.entries(limits)) {
     const value = given[field];
@@ -285,6 +288,7 @@ function breakersOf(
         threshold: options?.threshold ?? 5,
         halfOpenAfterMs: options?.halfOpenAfterMs ?? 30_000,
         shared,
+        now: clock === undefined ? Date.now : () => clock.now(),
         tell: told,
       }),
     ]),

@@ -22,6 +22,8 @@ export class FakeOutbox<Message extends FakeMessage = FakeMessage> {
   readonly #messages: Message[] = [];
   readonly #limit: number;
   readonly #listeners = new Set<() => void>();
+  // Typed on `never` so that an outbox of a narrower message type stays assignable to FakeOutbox<FakeMessage>.
+  readonly #pushListeners = new Set<(message: never) => void>();
 
   constructor(limit = 1000) {
     this.#limit = limit;
@@ -37,6 +39,7 @@ export class FakeOutbox<Message extends FakeMessage = FakeMessage> {
     const stored = Object.freeze({ ...message, at: Date.now() }) as Message;
     this.#messages.push(stored);
     if (this.#messages.length > this.#limit) this.#messages.splice(0, this.#messages.length - this.#limit);
+    for (const listener of this.#pushListeners) (listener as (message: Message) => void)(stored);
     this.#changed();
     return stored;
   }
@@ -61,6 +64,15 @@ export class FakeOutbox<Message extends FakeMessage = FakeMessage> {
   clear(): void {
     this.#messages.length = 0;
     this.#changed();
+  }
+
+  /**
+   * Hears each message as it is delivered, whatever the limit keeps (the carrier simulator counts every one);
+   * returns the unsubscribe function. A listener that throws fails the push: it is the caller's own code.
+   */
+  onPush(listener: (message: Message) => void): () => void {
+    this.#pushListeners.add(listener);
+    return () => this.#pushListeners.delete(listener);
   }
 
   /** Hears every delivery and clearing, e.g. for the inbox page; returns the unsubscribe function. */

@@ -13,8 +13,15 @@ export interface RunningFake<Answered, Message extends FakeMessage = FakeMessage
    * Every verikit fake has one; undefined only for a fake served without an inbox source.
    */
   readonly inboxUrl: string | undefined;
+  /**
+   * The fake's Web-standard handler, answering as its server does, in process and without a socket: give a
+   * provider `fetch: (input, init) => fake.fetch(new Request(input, init))` to skip the loopback.
+   */
+  readonly fetch: (request: Request) => Response | Promise<Response>;
   /** Every message delivered (codes and messages), oldest first. */
   readonly outbox: readonly Message[];
+  /** Hears each message as the fake delivers it (the outbox keeps only the last 1,000); returns the unsubscribe function. */
+  onMessage(listener: (message: Message) => void): () => void;
   /** The last code sent to an E.164 number, to submit it in a test. */
   lastCode(phoneNumber: string): string | undefined;
   /** The text of the last message to an E.164 number. */
@@ -55,9 +62,11 @@ export function runningFake<Answered, Message extends FakeMessage = FakeMessage>
     url: server.url,
     port: server.port,
     inboxUrl: server.inboxUrl,
+    fetch: server.fetch,
     get outbox() {
       return outbox.messages;
     },
+    onMessage: (listener) => outbox.onPush(listener),
     lastCode: (phoneNumber) => outbox.lastCode(phoneNumber),
     lastMessage: (phoneNumber) => outbox.lastText(phoneNumber),
     setLatency(ms) {

@@ -12,6 +12,11 @@ export interface FakeServer {
   readonly port: number;
   /** The inbox page, `http://127.0.0.1:<port>/__inbox`, when the fake was given an inbox source. */
   readonly inboxUrl: string | undefined;
+  /**
+   * The handler the server serves (inbox page included), to call in process without a socket: the carrier
+   * simulator's fast mode hands a provider's requests to it through the provider's `fetch` setting.
+   */
+  readonly fetch: (request: Request) => Response | Promise<Response>;
   /** Stops the server and drops open connections. */
   close(): Promise<void>;
 }
@@ -40,6 +45,7 @@ export async function serveFake(
     url: `http://127.0.0.1:${bound}`,
     port: bound,
     inboxUrl: inbox === undefined ? undefined : `http://127.0.0.1:${bound}${inboxPath}`,
+    fetch: handle,
     close() {
       closing ??= new Promise<void>((resolve) => {
         server.close(() => resolve());

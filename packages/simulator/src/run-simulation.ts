@@ -1,0 +1,371 @@
+import { createVerikit, type FlowView, type Verikit } from '@verikit/core';
+import { codeInText, type FakeMessage } from '@verikit/provider-utils/fake';
+import { withFailover } from '@verikit/provider-utils';
+import { InvalidInputError, silentLogger, type PhoneSendResultV1, type ProviderV1 } from '@verikit/provider';
+import { carrierFate } from './carrier.js';
+import { EventQueue } from './event-queue.js';
+import { drawMs, drawPopulation, type Person } from './population.js';
+import { chance } from './random.js';
+import type { Channel, Scenario } from './scenario-schema.js';
+import { startSimProviders, type SimProvider, type TransportMode } from './sim-providers.js';
+import type { SimulationResult } from './simulation-result.js';
+import { StepLedger } from './step-ledger.js';
+
+/** Options of {@link runSimulation}: what the command line may change without editing the scenario. */
+export interface SimulationOptions {
+  /** Replaces the scenario's seed. */
+  readonly seed?: number;
+  /** Replaces the scenario's flow count (arrivals keep their window: fewer flows, a lighter load). */
+  readonly flows?: number;
+  /** Replaces the scenario's plan: the design under test, run in the same world. */
+  readonly channels?: readonly Channel[];
+  /** `fast` (default): provider requests go to the fakes' handlers in process. `http`: over loopback. */
+  readonly mode?: TransportMode;
+}
+
+/** The engine's secret in a run: the simulation keeps nothing. */
+const secret = 'verikit-simulator-secret-0123456789abcdef';
+/** The virtual clock's start: a fixed instant, so that every run reads the same times. */
+const epoch = Date.UTC(2026, 0, 5, 8, 0, 0);
+
+/** One person's or bot's progress through the run. */
+interface Walker {
+  readonly person: Person;
+  flowId?: string;
+  startedAt?: number;
+  state: 'waiting' | 'verified' | 'gave-up' | 'refused' | 'failed';
+  /** The newest code the handset shows. */
+  code?: string;
+  /** A submission is being typed. */
+  typing: boolean;
+  resendsLeft: number;
+  /** The channel of the flow's newest send, as the view said. */
+  channel?: Channel;
+  /** The newest code message's fate, waiting for the provider's ids to route its receipt. */
+  unrouted?: { ids?: readonly string[] };
+}
+
+/** The percentile `p` (0 to 1) of sorted values, nearest rank; 0 for none. */
+function percentile(sorted: readonly number[], p: number): number {
+  if (sorted.length === 0) return 0;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))]!;
+}
+
+/** Millionths of a unit back to units. */
+const money = (micros: number) => micros / 1e6;
+
+/** A wrong code of the same length: what a typo gives. */
+function typo(code: string, position: number): string {
+  const at = position % code.length;
+  return `${code.slice(0, at)}${(Number(code[at]) + 1) % 10}${code.slice(at + 1)}`;
+}
+
+/**
+ * Wraps the provider to learn the ids each send answered with: what a receipt names. Nothing else changes;
+ * the engine calls the provider packages as it would in production.
+ */
+function observeSends(
+  provider: ProviderV1,
+  onSent: (phoneNumber: string, result: PhoneSendResultV1) => void,
+): ProviderV1 {
+  const phone = provider.phone;
+  if (phone === undefined) return provider;
+  return {
+    ...provider,
+    phone: {
+      ...phone,
+      async send(input, context) {
+        const result = await phone.send(input, context);
+        onSent(input.phoneNumber, result);
+        return result;
+      },
+    },
+  };
+}
+
+/**
+ * Runs a scenario: its people and bots start phone flows on the real engine (in-memory store, virtual clock),
+ * whose providers are the real provider packages against their fakes; the carrier layer decides what each
+ * message the fakes hand on becomes. Deterministic for a scenario, seed and flow count.
+ */
+export async function runSimulation(scenario: Scenario, options: SimulationOptions = {}): Promise<SimulationResult> {
+  const seed = options.seed ?? scenario.seed;
+  const flows = options.flows ?? scenario.flows;
+  const mode = options.mode ?? 'fast';
+  const plan = options.channels ?? scenario.plan.channels;
+  let virtual = 0;
+  const clock = { now: () => epoch + virtual };
+  const queue = new EventQueue();
+  const population = drawPopulation(scenario, seed, flows);
+  const walkers = population.map(
+    (person): Walker => ({
+      person,
+      state: 'waiting',
+      typing: false,
+      resendsLeft: person.attacker ? (scenario.attackers?.resends ?? 0) : scenario.people.resend.max,
+    }),
+  );
+  const byNumber = new Map(walkers.map((walker) => [walker.person.number, walker]));
+  const operators = scenario.operators.map((operator) => ({
+    name: operator.name,
+    people: 0,
+    verified: 0,
+    sends: 0,
+    cost: 0,
+  }));
+  const providerTotals = scenario.providers.map((provider) => ({ name: provider.name, sends: 0, cost: 0 }));
+  const channelTotals = (['sms', 'whatsapp', 'voice'] as const).map((name) => ({ name, sends: 0, cost: 0 }));
+  const timesToVerify: number[] = [];
+  const totals = { sendsPeople: 0, sendsBots: 0, costPeople: 0, costBots: 0, receipts: 0 };
+  const ledger = new StepLedger();
+  const withinMs = scenario.report.withinSeconds * 1000;
+  let verifiedWithin = 0;
+  let receiptIds = 0;
+
+  const sims = await startSimProviders(scenario.providers, mode, clock);
+  try {
+    sims.forEach((sim, index) => {
+      if (sim.provider.phone === undefined)
+        throw new InvalidInputError([
+          {
+            field: `providers.${index}.name`,
+            message: 'names a provider without phone verification (codes by SMS, voice or WhatsApp)',
+          },
+        ]);
+    });
+    // The breakers read the virtual clock too: a circuit opened in a run half-opens after virtual time, not real.
+    const composed =
+      sims.length === 1
+        ? sims[0]!.provider
+        : withFailover(
+            sims.map((sim) => sim.provider),
+            { breaker: { clock } },
+          );
+    const engine: Verikit = createVerikit({
+      provider: observeSends(composed, (phoneNumber, result) => {
+        const walker = byNumber.get(phoneNumber);
+        if (walker?.unrouted === undefined || walker.unrouted.ids !== undefined) return;
+        walker.unrouted.ids = [result.messageId, result.requestId].filter(
+          (id): id is string => typeof id === 'string' && id !== '',
+        );
+      }),
+      secret,
+      clock,
+      logger: silentLogger,
+      ...(scenario.engine.policies === undefined ? {} : { policies: scenario.engine.policies }),
+      ...(scenario.engine.guard === undefined ? {} : { guard: scenario.engine.guard as never }),
+    });
+    const at = (delayMs: number, run: () => void | Promise<void>) => queue.push(virtual + Math.max(0, delayMs), run);
+    const step = (walker: Walker) => ledger.step(walker.person.number);
+
+    const price = (provider: string, channel: string, operator: number) => {
+      const name = operator < 0 ? undefined : scenario.operators[operator]!.name;
+      const card =
+        scenario.rates.cards.find((c) => c.provider === provider && c.channel === channel && c.operator === name) ??
+        scenario.rates.cards.find((c) => c.provider === provider && c.channel === channel && c.operator === undefined);
+      return card?.price ?? 0;
+    };
+
+    const onMessage = (sim: SimProvider, providerIndex: number, message: FakeMessage) => {
+      const to = message.to.startsWith('whatsapp:') ? message.to.slice(9) : message.to;
+      const walker = byNumber.get(to);
+      const code = message.code ?? codeInText(message.text);
+      if (walker === undefined || code === undefined || message.channel === 'ussd') return;
+      const { person } = walker;
+      // Money in millionths of the currency's unit, whole numbers: sums exact to the unit whatever the order.
+      const cost = Math.round(price(sim.name, message.channel, person.operator) * 1e6);
+      for (const total of [providerTotals[providerIndex]!, channelTotals.find((c) => c.name === message.channel)!]) {
+        total.sends += 1;
+        total.cost += cost;
+      }
+      if (person.attacker) {
+        totals.sendsBots += 1;
+        totals.costBots += cost;
+      } else {
+        totals.sendsPeople += 1;
+        totals.costPeople += cost;
+        if (person.operator >= 0) {
+          operators[person.operator]!.sends += 1;
+          operators[person.operator]!.cost += cost;
+        }
+      }
+      ledger.code(person.number);
+      const fate = carrierFate(scenario, person, message, scenario.providers[providerIndex]!.sender);
+      if (fate.delivered) at(fate.arrivesAfterMs, () => codeArrives(walker, code));
+      const unrouted: { ids?: readonly string[] } = {};
+      walker.unrouted = unrouted;
+      const channel = message.channel as Channel;
+      if (fate.receiptAfterMs !== undefined && sim.receipts.has(channel))
+        at(fate.receiptAfterMs, () => receiptArrives(walker, unrouted, fate.delivered, fate.reason));
+    };
+    for (const [index, sim] of sims.entries()) sim.onMessage((message) => onMessage(sim, index, message));
+
+    const receiptArrives = async (
+      walker: Walker,
+      unrouted: { ids?: readonly string[] },
+      delivered: boolean,
+      reason?: string,
+    ) => {
+      const messageId = unrouted.ids?.[0];
+      if (messageId === undefined) return;
+      if (!delivered) step(walker);
+      totals.receipts += 1;
+      receiptIds += 1;
+      await engine
+        .receive({
+          id: `sim-receipt-${receiptIds}`,
+          event: {
+            type: 'delivery',
+            messageId,
+            status: delivered ? 'delivered' : 'undelivered',
+            ...(reason === undefined ? {} : { reason }),
+          },
+        })
+        .then(
+          (result) => result.view && follow(walker, result.view),
+          () => undefined,
+        );
+    };
+
+    /** Reads what a view says about the walker's flow. */
+    const follow = (walker: Walker, view: FlowView) => {
+      if (view.channel !== undefined) walker.channel = view.channel;
+      if (walker.state !== 'waiting') return;
+      if (view.status === 'verified') {
+        walker.state = 'verified';
+        const took = virtual - walker.startedAt!;
+        timesToVerify.push(took);
+        if (took <= withinMs) verifiedWithin += 1;
+        if (walker.person.operator >= 0) operators[walker.person.operator]!.verified += 1;
+      } else if (view.done) walker.state = 'failed';
+    };
+
+    const start = async (walker: Walker) => {
+      const { person } = walker;
+      step(walker);
+      if (walker.startedAt === undefined) {
+        walker.startedAt = virtual;
+        if (!person.attacker) {
+          at(drawMs(person, scenario.people.patience), () => giveUp(walker));
+          at(drawMs(person, scenario.people.resend.after), () => resendCheck(walker));
+        }
+      }
+      let view: FlowView;
+      try {
+        view = await engine.start(
+          { kind: 'phone', phoneNumber: person.number, channels: [...plan] },
+          { client: `client-${person.index}` },
+        );
+      } catch {
+        if (walker.flowId === undefined) walker.state = 'refused';
+        else walker.state = 'failed';
+        return;
+      }
+      walker.flowId = view.id;
+      follow(walker, view);
+      if (view.done && walker.state === 'failed' && !person.attacker && walker.resendsLeft > 0) {
+        // A send that failed outright: the person tries again from the start, as a page reload would.
+        walker.state = 'waiting';
+        walker.resendsLeft -= 1;
+        at(drawMs(person, scenario.people.resend.after), () => start(walker));
+        return;
+      }
+      if (person.attacker) at((view.resendAvailableAt ?? clock.now()) - clock.now(), () => botResend(walker));
+    };
+
+    const codeArrives = (walker: Walker, code: string) => {
+      if (walker.state !== 'waiting' || walker.person.attacker) return;
+      walker.code = code;
+      if (walker.typing) return;
+      walker.typing = true;
+      at(drawMs(walker.person, scenario.people.readAndType), () => submit(walker));
+    };
+
+    const submit = async (walker: Walker) => {
+      walker.typing = false;
+      if (walker.state !== 'waiting' || walker.code === undefined || walker.flowId === undefined) return;
+      const { person } = walker;
+      const typed = chance(person.random, scenario.people.typo) ? typo(walker.code, person.index) : walker.code;
+      let view: FlowView;
+      try {
+        view = await engine.send(walker.flowId, { type: 'submit-code', code: typed });
+      } catch {
+        return;
+      }
+      follow(walker, view);
+      if (walker.state === 'waiting' && view.status === 'awaiting-code') {
+        walker.typing = true;
+        at(drawMs(person, scenario.people.readAndType), () => submit(walker));
+      }
+    };
+
+    const resendCheck = async (walker: Walker) => {
+      const { person } = walker;
+      if (walker.state !== 'waiting' || walker.code !== undefined || walker.resendsLeft <= 0) return;
+      if (walker.flowId === undefined) return;
+      const view = await engine.get(walker.flowId).catch(() => undefined);
+      if (view === undefined || view.done) return;
+      if (view.resendAvailableAt !== undefined && view.resendAvailableAt > clock.now()) {
+        at(view.resendAvailableAt - clock.now(), () => resendCheck(walker));
+        return;
+      }
+      const current = plan.indexOf(walker.channel ?? plan[0]!);
+      const other = chance(person.random, scenario.people.resend.otherChannel) ? plan[current + 1] : undefined;
+      walker.resendsLeft -= 1;
+      step(walker);
+      const answer = await engine
+        .send(walker.flowId, { type: 'resend', ...(other === undefined ? {} : { channel: other }) })
+        .catch(() => undefined);
+      if (answer !== undefined) follow(walker, answer);
+      at(drawMs(person, scenario.people.resend.after), () => resendCheck(walker));
+    };
+
+    const botResend = async (walker: Walker) => {
+      if (walker.resendsLeft <= 0 || walker.flowId === undefined) return;
+      walker.resendsLeft -= 1;
+      step(walker);
+      const view = await engine.send(walker.flowId, { type: 'resend' }).catch(() => undefined);
+      if (view === undefined || view.done) return;
+      at((view.resendAvailableAt ?? clock.now()) - clock.now(), () => botResend(walker));
+    };
+
+    const giveUp = (walker: Walker) => {
+      if (walker.state === 'waiting') walker.state = 'gave-up';
+    };
+
+    for (const walker of walkers) {
+      if (!walker.person.attacker && walker.person.operator >= 0) operators[walker.person.operator]!.people += 1;
+      queue.push(walker.person.arrivesAt, () => start(walker));
+    }
+    for (let event = queue.pop(); event !== undefined; event = queue.pop()) {
+      virtual = event.at;
+      await event.run();
+    }
+
+    const people = walkers.filter((walker) => !walker.person.attacker);
+    const sorted = timesToVerify.sort((a, b) => a - b);
+    return {
+      scenario: scenario.name,
+      seed,
+      flows,
+      mode,
+      people: people.length,
+      attackers: walkers.length - people.length,
+      verified: sorted.length,
+      verifiedWithin,
+      withinSeconds: scenario.report.withinSeconds,
+      refused: people.filter((walker) => walker.state === 'refused').length,
+      gaveUp: people.filter((walker) => walker.state === 'gave-up').length,
+      timeToVerify: { p50: percentile(sorted, 0.5) / 1000, p95: percentile(sorted, 0.95) / 1000 },
+      sends: { people: totals.sendsPeople, attackers: totals.sendsBots },
+      cost: { people: money(totals.costPeople), attackers: money(totals.costBots), currency: scenario.rates.currency },
+      doubleSends: ledger.doubleSends,
+      receipts: totals.receipts,
+      byOperator: operators.map((operator) => ({ ...operator, cost: money(operator.cost) })),
+      byProvider: providerTotals.map((provider) => ({ ...provider, cost: money(provider.cost) })),
+      byChannel: channelTotals.map((channel) => ({ ...channel, cost: money(channel.cost) })),
+    };
+  } finally {
+    await Promise.all(sims.map((sim) => sim.close()));
+  }
+}

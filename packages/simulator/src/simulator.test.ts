@@ -1,0 +1,133 @@
+import { InvalidInputError } from '@verikit/provider';
+import { describe, expect, it } from 'vitest';
+import {
+  figuresOf,
+  formatTable,
+  loadScenario,
+  parseScenario,
+  receiptsToday,
+  runSimulation,
+  shippedScenarios,
+  shippedScenarioUrl,
+} from './index.js';
+import { kenyaScenario } from './simulator.fixtures.js';
+
+// Whole runs on a shared machine: generous timeouts, never a limit on speed (that is `pnpm bench simulator`).
+describe('runSimulation', { timeout: 120_000 }, () => {
+  it('gives the same table, byte for byte, for the same scenario and seed', async () => {
+    const scenario = await loadScenario(shippedScenarioUrl('slow-sms'));
+    const first = await runSimulation(scenario, { flows: 100 });
+    const second = await runSimulation(scenario, { flows: 100 });
+    expect(JSON.stringify(second)).toBe(JSON.stringify(first));
+    expect(formatTable([second])).toBe(formatTable([first]));
+    const other = await runSimulation(scenario, { flows: 100, seed: 2 });
+    expect(JSON.stringify(other)).not.toBe(JSON.stringify(first));
+    // With an outage the failover breaker opens and half-opens: on the run's virtual clock, so the same every time.
+    const outage = await loadScenario(shippedScenarioUrl('provider-outage'));
+    const [once, twice] = [await runSimulation(outage, { flows: 200 }), await runSimulation(outage, { flows: 200 })];
+    expect(once.byProvider[1]!.sends).toBeGreaterThan(0);
+    expect(JSON.stringify(twice)).toBe(JSON.stringify(once));
+  });
+
+  it('runs every shipped scenario (short) with no double send', async () => {
+    for (const name of shippedScenarios) {
+      const result = await runSimulation(await loadScenario(shippedScenarioUrl(name)), { flows: 120 });
+      expect(result.people + result.attackers).toBe(120);
+      expect(result.verified).toBeGreaterThan(0);
+      expect(result.sends.people).toBeGreaterThanOrEqual(result.verified);
+      expect(result.doubleSends).toBe(0);
+    }
+  });
+
+  it('runs a scenario written elsewhere (JSON, Kenya, Twilio, shillings) without code changes', async () => {
+    const result = await runSimulation(parseScenario(JSON.parse(JSON.stringify(kenyaScenario))), { flows: 100 });
+    expect(result.byOperator.map((operator) => operator.name)).toEqual(['Safaricom', 'Airtel-KE']);
+    expect(result.byProvider).toEqual([{ name: 'twilio', sends: expect.any(Number), cost: expect.any(Number) }]);
+    expect(result.cost.currency).toBe('KES');
+    expect(result.verified).toBeGreaterThan(0);
+    const [sms, , voice] = result.byChannel;
+    expect(voice!.sends).toBeGreaterThan(0);
+    expect(result.cost.people).toBe(Math.round((sms!.sends * 1.2 + voice!.sends * 3) * 100) / 100);
+  });
+
+  it('counts what the carrier did: DND drops unregistered senders, registration lets them through', async () => {
+    const scenario = parseScenario({
+      ...kenyaScenario,
+      people: { ...kenyaScenario.people, resend: { after: 60, max: 0 } },
+      operators: kenyaScenario.operators.map((operator) => ({ ...operator, dnd: { share: 1, registeredSenders: [] } })),
+    });
+    const dropped = await runSimulation(scenario, { flows: 60 });
+    expect(dropped.verified).toBe(0);
+    expect(dropped.sends.people).toBe(60);
+    const registered = parseScenario({
+      ...kenyaScenario,
+      people: { ...kenyaScenario.people, resend: { after: 60, max: 0 } },
+      operators: kenyaScenario.operators.map((operator) => ({
+        ...operator,
+        dnd: { share: 1, registeredSenders: ['Verikit'] },
+      })),
+    });
+    expect((await runSimulation(registered, { flows: 60 })).verified).toBeGreaterThan(40);
+  });
+
+  it('hands the engine receipts only where the provider package carries them, unless the scenario says more', async () => {
+    expect(receiptsToday).toEqual({ termii: ['voice'], twilio: [], africastalking: [], gateway: [] });
+    const scenario = await loadScenario(shippedScenarioUrl('dnd-heavy'));
+    const today = await runSimulation(scenario, { flows: 100 });
+    expect(today.receipts).toBe(0);
+    const reporting = parseScenario({
+      ...JSON.parse(JSON.stringify(scenario)),
+      providers: [{ name: 'termii', sender: 'Verikit', receipts: ['sms', 'voice'] }],
+      plan: { channels: ['sms', 'voice'] },
+    });
+    const modelled = await runSimulation(reporting, { flows: 100 });
+    expect(modelled.receipts).toBeGreaterThan(50);
+    // An undelivered SMS now moves the flow on to voice by itself: more people verified, on the same seed.
+    expect(figuresOf(modelled).verifiedShare).toBeGreaterThan(figuresOf(today).verifiedShare);
+  });
+
+  it('agrees over real HTTP to the fakes with the fast mode', async () => {
+    const scenario = await loadScenario(shippedScenarioUrl('dnd-heavy'));
+    const fast = await runSimulation(scenario, { flows: 200 });
+    const http = await runSimulation(scenario, { flows: 200, mode: 'http' });
+    expect(http.mode).toBe('http');
+    expect(Math.abs(http.verified - fast.verified) / 200).toBeLessThanOrEqual(0.02);
+  });
+});
+
+describe('scenario files', () => {
+  it('names the bad field in a typed error', () => {
+    const bad = (patch: Record<string, unknown>) => {
+      try {
+        parseScenario({ ...kenyaScenario, ...patch });
+      } catch (error) {
+        expect(InvalidInputError.isInstance(error)).toBe(true);
+        return (error as InvalidInputError).message;
+      }
+      throw new Error('accepted');
+    };
+    expect(bad({ flows: 0 })).toMatch(/^flows /);
+    expect(bad({ description: 'short' })).toMatch(/^description must say/);
+    expect(bad({ operators: [{ ...kenyaScenario.operators[0], channels: { sms: { delivery: 2, delay: 5 } } }] })).toBe(
+      'operators.0.channels.sms.delivery must be a number from 0 to 1',
+    );
+    expect(bad({ operators: [{ ...kenyaScenario.operators[0], prefixes: ['+2549999'] }] })).toBe(
+      'operators.0.prefixes.0 is not the start of any mobile number the number library knows',
+    );
+    expect(bad({ rates: { currency: 'KES', cards: [{ provider: 'termii', channel: 'sms', price: 1 }] } })).toBe(
+      'rates.cards.0.provider names no provider of the scenario',
+    );
+    expect(bad({ providers: [{ name: 'vonage' }] })).toMatch(/^providers\.0\.name must be termii, twilio/);
+  });
+
+  it('refuses a provider without phone verification when the run starts', async () => {
+    const scenario = parseScenario({
+      ...kenyaScenario,
+      providers: [{ name: 'africastalking' }],
+      rates: { currency: 'KES', cards: [] },
+    });
+    await expect(runSimulation(scenario, { flows: 1 })).rejects.toThrow(
+      'providers.0.name names a provider without phone verification',
+    );
+  });
+});
