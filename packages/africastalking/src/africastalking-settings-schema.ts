@@ -1,11 +1,7 @@
-import { parseInput } from '@verikit/provider';
 import {
   baseUrlSchema,
-  checkSettings,
+  resolveProviderSettings,
   secretSchema,
-  settingReader,
-  transportDefaults,
-  transportSettingsShape,
   type SettingReader,
   type TransportSettings,
 } from '@verikit/provider-utils';
@@ -26,18 +22,16 @@ const serviceCodeSchema = z
   .string({ error: 'must be a string' })
   .regex(/^\*\d{1,6}(?:\*\d{1,6}){0,4}#$/, { error: 'must be a USSD service code such as *384*1234#' });
 
-/** The schema of {@link AfricasTalkingProviderSettings}: unknown keys are refused, so typos surface. */
-const settingsSchema = z.strictObject(
-  {
-    username: usernameSchema.optional(),
-    apiKey: secretSchema.optional(),
-    senderId: africasTalkingSenderSchema.optional(),
-    baseUrl: baseUrlSchema.optional(),
-    ussdServiceCode: serviceCodeSchema.optional(),
-    ...transportSettingsShape,
-  },
-  { error: 'must be a settings object' },
-);
+/** The settings that come from the environment when not passed, read at each call. */
+const africasTalkingEnvironment = {
+  username: { variable: 'AFRICASTALKING_USERNAME', schema: usernameSchema },
+  apiKey: { variable: 'AFRICASTALKING_API_KEY', schema: secretSchema },
+  senderId: { variable: 'AFRICASTALKING_SENDER_ID', schema: africasTalkingSenderSchema, optional: true },
+  // Absent: the sandbox or live address, by the username.
+  baseUrl: { variable: 'AFRICASTALKING_BASE_URL', schema: baseUrlSchema, optional: true },
+  // Read once, below: whether the provider has a dialIn capability is decided when it is created.
+  ussdServiceCode: { variable: 'AFRICASTALKING_USSD_SERVICE_CODE', schema: serviceCodeSchema, optional: true },
+} as const;
 
 /** Settings with defaults applied; the credentials, sender and address read at each call. */
 export interface ResolvedAfricasTalkingSettings
@@ -53,51 +47,14 @@ export interface ResolvedAfricasTalkingSettings
 
 /** Validates settings, or throws an `InvalidInputError` naming the setting (values are never echoed). */
 export function resolveAfricasTalkingSettings(settings: unknown): ResolvedAfricasTalkingSettings {
-  const parsed = parseInput(settingsSchema, settings ?? {});
-  const username = settingReader({
-    name: 'username',
-    environmentVariable: 'AFRICASTALKING_USERNAME',
-    schema: usernameSchema,
-    value: parsed.username,
+  const { readers, transport } = resolveProviderSettings(settings, {
+    name: 'africastalking',
+    environment: africasTalkingEnvironment,
+    options: {},
   });
-  const apiKey = settingReader({
-    name: 'apiKey',
-    environmentVariable: 'AFRICASTALKING_API_KEY',
-    schema: secretSchema,
-    value: parsed.apiKey,
-  });
-  const senderId = settingReader<string | undefined>({
-    name: 'senderId',
-    environmentVariable: 'AFRICASTALKING_SENDER_ID',
-    schema: africasTalkingSenderSchema,
-    value: parsed.senderId,
-    optional: true,
-  });
-  const givenBaseUrl = settingReader<string | undefined>({
-    name: 'baseUrl',
-    environmentVariable: 'AFRICASTALKING_BASE_URL',
-    schema: baseUrlSchema,
-    value: parsed.baseUrl,
-    optional: true,
-  });
+  const { username, apiKey, senderId, baseUrl: givenBaseUrl, ussdServiceCode } = readers;
   const baseUrl = () =>
     givenBaseUrl() ??
     (username().toLowerCase() === 'sandbox' ? africasTalkingBaseUrls.sandbox : africasTalkingBaseUrls.live);
-  checkSettings([username, apiKey, senderId, givenBaseUrl]);
-  // Read once, here: whether the provider has a dialIn capability is decided when it is created.
-  const ussdServiceCode = settingReader<string | undefined>({
-    name: 'ussdServiceCode',
-    environmentVariable: 'AFRICASTALKING_USSD_SERVICE_CODE',
-    schema: serviceCodeSchema,
-    value: parsed.ussdServiceCode,
-    optional: true,
-  })();
-  return {
-    username,
-    apiKey,
-    senderId,
-    baseUrl,
-    ussdServiceCode,
-    ...transportDefaults<NonNullable<AfricasTalkingProviderSettings['hooks']>>(parsed, 'africastalking'),
-  };
+  return { username, apiKey, senderId, baseUrl, ussdServiceCode: ussdServiceCode(), ...transport };
 }

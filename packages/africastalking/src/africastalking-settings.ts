@@ -1,4 +1,4 @@
-import type { HttpHooks } from '@verikit/provider-utils';
+import type { HttpProviderSettings } from '@verikit/provider-utils';
 
 /** The Africa's Talking operations, named as the provider spec names them. */
 export type AfricasTalkingOperation = 'sms.send';
@@ -7,7 +7,7 @@ export type AfricasTalkingOperation = 'sms.send';
  * Settings of {@link createAfricasTalkingProvider}. Every one may be left out; the credentials, sender and
  * address then come from the environment variable named beside it, read at each call and never logged.
  */
-export interface AfricasTalkingProviderSettings {
+export interface AfricasTalkingProviderSettings extends HttpProviderSettings<AfricasTalkingOperation> {
   /** Your Africa's Talking application username; `sandbox` for the sandbox app. Default: `AFRICASTALKING_USERNAME`. */
   readonly username?: string;
   /** Your application's API key, sent in the `apiKey` header. Default: `AFRICASTALKING_API_KEY`. */
@@ -29,16 +29,4 @@ export interface AfricasTalkingProviderSettings {
    * Default: `AFRICASTALKING_USSD_SERVICE_CODE`, read once when the provider is created.
    */
   readonly ussdServiceCode?: string;
-  /** Per-request timeout in ms. Default 10 000. */
-  readonly timeout?: number;
-  /** A fetch implementation. Default `globalThis.fetch`. */
-  readonly fetch?: typeof globalThis.fetch;
-  /** ky hooks for tracing and logging: they never see the API key. */
-  readonly hooks?: HttpHooks<AfricasTalkingOperation>;
-  /** Retries of a refused connection (the only failure that provably did not leave). Default 1; 0 to 5. */
-  readonly connectionRetries?: number;
-  /** Wait before such a retry, in ms. Default 50. */
-  readonly connectionRetryDelayMs?: number;
-  /** `provider.name`. Default `africastalking`. */
-  readonly name?: string;
 }

@@ -1,7 +1,7 @@
-import { parseInput, type ProviderV1 } from '@verikit/provider';
+import { parseInput, parseProviderInputV1, smsSendInputSchemaV1, type ProviderV1 } from '@verikit/provider';
 import { createAfricasTalkingClient } from './africastalking-client.js';
 import { dialInCapability } from './dial-in-capability.js';
-import { smsSendSchema } from './africastalking-input-schemas.js';
+import { africasTalkingSenderSchema } from './africastalking-format.js';
 import type { AfricasTalkingProviderSettings } from './africastalking-settings.js';
 import { resolveAfricasTalkingSettings } from './africastalking-settings-schema.js';
 
@@ -28,8 +28,9 @@ export function createAfricasTalkingProvider(settings: AfricasTalkingProviderSet
     sms: {
       // Without a sender, Africa's Talking sends from its own default one: no call needs `from`.
       async send(input, context) {
-        const parsed = parseInput(smsSendSchema, input);
-        const from = parsed.from ?? resolved.senderId();
+        const parsed = parseProviderInputV1(smsSendInputSchemaV1, input);
+        const from =
+          parsed.from === undefined ? resolved.senderId() : parseInput(africasTalkingSenderSchema, parsed.from, 'from');
         const form = { to: parsed.to, message: parsed.message, ...(from === undefined ? {} : { from }) };
         const recipient = await client.sendSms(form, context, 'sms.send');
         return { messageId: recipient.messageId };

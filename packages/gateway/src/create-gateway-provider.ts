@@ -2,7 +2,13 @@ import {
   CapabilityError,
   InvalidInputError,
   ProviderProtocolError,
-  parseInput,
+  identitySendOtpInputSchemaV1,
+  parseProviderInputV1,
+  phoneCheckInputSchemaV1,
+  phoneSendInputSchemaV1,
+  smsSendInputSchemaV1,
+  ussdInitiateInputSchemaV1,
+  whatsAppSendInputSchemaV1,
   type MessageSendResultV1,
   type PhoneChannel,
   type PhoneCheckResultV1,
@@ -13,14 +19,6 @@ import type { Envelope } from './envelope.js';
 import { readFirstText, readPath } from './field-path.js';
 import { createGatewayClient } from './gateway-client.js';
 import type { GatewayProviderSettings } from './gateway-settings.js';
-import {
-  identitySendOtpSchema,
-  phoneCheckSchema,
-  phoneSendSchema,
-  smsSendSchema,
-  ussdInitiateSchema,
-  whatsAppSendSchema,
-} from './input-schemas.js';
 import { resolveGatewaySettings } from './gateway-settings-schema.js';
 import { createWebhookParser } from './webhook-parser.js';
 
@@ -125,7 +123,7 @@ export function createGatewayProvider(settings: GatewayProviderSettings = {}): P
     name,
     ussd: {
       async initiate(input, context) {
-        const { phoneNumber } = parseInput(ussdInitiateSchema, input);
+        const { phoneNumber } = parseProviderInputV1(ussdInitiateInputSchemaV1, input);
         const envelope = succeeded(
           'ussd.initiate',
           (await client.post('ussd.initiate', { phoneNumber }, context)).envelope,
@@ -144,13 +142,12 @@ export function createGatewayProvider(settings: GatewayProviderSettings = {}): P
     phone: {
       channels,
       async send(input, context) {
-        // Checked before the input schema, which knows only sms and voice: a channel or a code we cannot
-        // serve is a missing capability, not malformed input.
-        if (input?.channel === 'whatsapp')
+        const parsed = parseProviderInputV1(phoneSendInputSchemaV1, input);
+        // A channel or a code the service cannot serve is a missing capability, not malformed input.
+        if (parsed.channel === 'whatsapp')
           throw new CapabilityError('phone verification by whatsapp', name, { field: 'channel' });
-        if (input?.code !== undefined)
+        if (parsed.code !== undefined)
           throw new CapabilityError('phone verification with a code we generate', name, { field: 'code' });
-        const parsed = parseInput(phoneSendSchema, input);
         if (!channels.includes(parsed.channel))
           throw new CapabilityError(`the ${parsed.channel} channel`, name, { field: 'channel' });
         const body: Record<string, unknown> = { from: senderOf(parsed.from), phoneNumber: parsed.phoneNumber };
@@ -167,7 +164,7 @@ export function createGatewayProvider(settings: GatewayProviderSettings = {}): P
         };
       },
       async check(input, context) {
-        const { code, requestId } = parseInput(phoneCheckSchema, input);
+        const { code, requestId } = parseProviderInputV1(phoneCheckInputSchemaV1, input);
         const { envelope } = await client.post('phone.check', { code, requestId }, context);
         // The service answers every failed check with "Error sending OTP": a wrong code is by far the
         // likeliest, so success:false means "not valid" (docs/decisions/0102-phone-check-validity.md).
@@ -197,7 +194,7 @@ export function createGatewayProvider(settings: GatewayProviderSettings = {}): P
     identity: {
       types: Object.freeze(['bvn', 'nin'] as const),
       async sendOtp(input, context) {
-        const parsed = parseInput(identitySendOtpSchema, input);
+        const parsed = parseProviderInputV1(identitySendOtpInputSchemaV1, input);
         const pattern = parsed.idType === 'bvn' ? bvnPattern : ninPattern;
         if (!pattern.test(parsed.number)) {
           throw new InvalidInputError([
@@ -214,14 +211,14 @@ export function createGatewayProvider(settings: GatewayProviderSettings = {}): P
     sms: {
       ...(resolved.defaultSender() === undefined ? { requires: Object.freeze(['sender'] as const) } : {}),
       async send(input, context) {
-        const parsed = parseInput(smsSendSchema, input);
+        const parsed = parseProviderInputV1(smsSendInputSchemaV1, input);
         const body = { from: senderOf(parsed.from), message: parsed.message, to: parsed.to };
         return messageResult(succeeded('sms.send', (await client.post('sms.send', body, context)).envelope));
       },
     },
     whatsapp: {
       async send(input, context) {
-        const parsed = parseInput(whatsAppSendSchema, input);
+        const parsed = parseProviderInputV1(whatsAppSendInputSchemaV1, input);
         const body = { message: parsed.message, phoneNumber: parsed.phoneNumber };
         return messageResult(succeeded('whatsapp.send', (await client.post('whatsapp.send', body, context)).envelope));
       },

@@ -33,14 +33,8 @@ interface Route {
  * copy made after every hook ran, so no hook or logger ever sees it.
  */
 export function createGatewayClient(options: ResolvedGatewaySettings): GatewayClient {
-  const http = createHttpClient<GatewayOperation>({
-    name: 'gateway',
-    timeout: options.timeout,
-    connectionRetries: options.connectionRetries,
-    connectionRetryDelayMs: options.connectionRetryDelayMs,
-    ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
-    ...(options.hooks === undefined ? {} : { hooks: options.hooks }),
-  });
+  // The gateway's log lines are `verikit.gateway.*` whatever the provider's name.
+  const http = createHttpClient<GatewayOperation>({ ...options, name: 'gateway' });
 
   // Routes per pair of base addresses: computed once, again only when an environment variable changes.
   let routesFor = { main: '', ussd: '' };

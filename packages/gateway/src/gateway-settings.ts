@@ -1,4 +1,10 @@
-import type { HttpAfterResponseHook, HttpBeforeRequestHook, HttpHooks, HttpRequestInfo } from '@verikit/provider-utils';
+import type {
+  HttpAfterResponseHook,
+  HttpBeforeRequestHook,
+  HttpHooks,
+  HttpProviderSettings,
+  HttpRequestInfo,
+} from '@verikit/provider-utils';
 import type { GatewayOperation } from './endpoints.js';
 
 /** What a hook is told about the request it sees. */
@@ -74,7 +80,7 @@ export interface GatewayMapping {
  * Settings of {@link createGatewayProvider}. Every one may be left out; the key, addresses and sender then
  * come from the environment variable named beside it, read at each call and never logged.
  */
-export interface GatewayProviderSettings {
+export interface GatewayProviderSettings extends HttpProviderSettings<GatewayOperation> {
   /**
    * The API key from the service dashboard, sent in the `apiKey` header. Never logged or put in an error.
    * Default: the `GATEWAY_API_KEY` environment variable.
@@ -89,22 +95,10 @@ export interface GatewayProviderSettings {
    * one, SMS and phone sends need `from`.
    */
   readonly defaultSender?: string;
-  /** Per-request timeout in ms. Default 10 000. The engine's abort signal applies as well. */
-  readonly timeout?: number;
-  /** A fetch to send through (a proxy agent, a test recorder). Default: undici's `Agent.request()` (decision 0510). */
-  readonly fetch?: typeof globalThis.fetch;
   /** Where fields are in responses and webhooks. */
   readonly mapping?: GatewayMapping;
-  /** ky hooks for tracing and logging. */
-  readonly hooks?: GatewayHooks;
-  /** Retries when the connection is refused (the request provably did not leave). Default 1; 0 to 5. */
-  readonly connectionRetries?: number;
-  /** Wait before such a retry, in ms. Default 50. */
-  readonly connectionRetryDelayMs?: number;
   /** What a NIN looks like. Default 11 digits. */
   readonly ninPattern?: RegExp;
-  /** The provider's name (`provider.name`): what `sendSms` results and capability errors report. Default `gateway`. */
-  readonly name?: string;
 }
 
 /** @deprecated The settings' old name: use {@link GatewayProviderSettings}. */

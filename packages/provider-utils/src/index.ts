@@ -22,6 +22,15 @@ export { networkError, networkCodeOf, isConnectionRefused, safeCause, type Netwo
 export { statusError, parseJsonBody } from './status-error.js';
 export { redactMessage } from './redact.js';
 export { settingReader, checkSettings, type SettingReader, type SettingSource } from './load-setting.js';
+/** @public Every provider's settings: its environment fallbacks, its own options and the transport (docs/providers/README.md). */
+export {
+  resolveProviderSettings,
+  type EnvironmentReaders,
+  type EnvironmentSetting,
+  type HttpProviderSettings,
+  type ProviderSettingsDefinition,
+  type ResolvedProviderSettings,
+} from './provider-settings.js';
 /** @public For a provider package outside this repository, which builds on the same parts (docs/providers/README.md). */
 export {
   baseUrlSchema,

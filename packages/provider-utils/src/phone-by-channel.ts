@@ -6,6 +6,7 @@ import {
   type PhoneChannel,
   type ProviderV1,
 } from '@verikit/provider';
+import { derivedInput } from './derived-input.js';
 
 /** Between a member's name and its own requestId in the requestIds the composed phone capability returns. */
 const separator = '~';
@@ -51,7 +52,7 @@ export function phoneByChannel(composedName: string, members: readonly ProviderV
       if (member === undefined)
         throw new CapabilityError(`phone verification by ${input.channel}`, composedName, { field: 'channel' });
       const result = await member.phone!.send(
-        member === previous?.member ? { ...rest, resendOf: previous.inner } : rest,
+        derivedInput(input, member === previous?.member ? { ...rest, resendOf: previous.inner } : rest),
         context,
       );
       // The message id is the member's own: its delivery receipts name it, so it reaches the flow as it is.
@@ -67,7 +68,7 @@ export function phoneByChannel(composedName: string, members: readonly ProviderV
         throw new ProviderRejectedError(
           `${composedName} phone.check: the requestId names no provider of this composition`,
         );
-      return member.phone!.check({ ...input, requestId: inner }, context);
+      return member.phone!.check(derivedInput(input, { ...input, requestId: inner }), context);
     },
   } satisfies PhoneCapabilityV1);
 }

@@ -11,6 +11,7 @@ import {
   type RawWebhookV1,
   ProviderUnavailableError,
 } from '@verikit/provider';
+import { derivedInput } from './derived-input.js';
 import { MemberBreaker, skipped, type FailoverBreakerOptions } from './failover-breaker.js';
 import { isProvablyUnsent } from './is-provably-unsent.js';
 import { mergedCircuits, ownCircuits } from './merged-circuits.js';
@@ -163,7 +164,10 @@ export function withFailover(members: readonly ProviderV1[], options: FailoverOp
         }
         const candidates = able.length > 0 ? able : ordered.slice(0, 1);
         const { result, member } = await attempt('phone', candidates, context, (each) =>
-          each.phone!.send(each === previous?.member ? { ...rest, resendOf: previous.inner } : rest, context),
+          each.phone!.send(
+            derivedInput(input, each === previous?.member ? { ...rest, resendOf: previous.inner } : rest),
+            context,
+          ),
         );
         // The message id is the member's own: its delivery receipts name it, so it reaches the flow as it is.
         return {
@@ -183,7 +187,7 @@ export function withFailover(members: readonly ProviderV1[], options: FailoverOp
           }
           throw new ProviderRejectedError(`${name} phone.check: the requestId names no provider of this failover`);
         }
-        return member.phone!.check({ ...input, requestId: inner }, context);
+        return member.phone!.check(derivedInput(input, { ...input, requestId: inner }), context);
       },
     };
   }

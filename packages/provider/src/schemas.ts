@@ -87,28 +87,17 @@ export const flowIdSchema = z
   .max(64, { error: 'is not a flow id', abort: true })
   .regex(/^[A-Za-z0-9_-]{22,64}$/, { error: 'is not a flow id' });
 
-/**
- * Input of `sms.send` (`SmsSendInputV1`), as a provider checks it when called. Unknown fields are
- * ignored, so a provider keeps working when a newer caller sends a field it does not know; an entry
- * point that takes user input is strict on top (`z.strictObject(smsSendInputSchema.shape)`). `from`
- * may be absent: the provider's default sender applies, or an `InvalidInputError` names `from`.
- */
-export const smsSendInputSchema = z.object({
-  /** The sender ID or number; absent: the provider's default sender. */
-  from: senderSchema.optional(),
-  /** The recipient, in E.164. */
-  to: phoneNumberSchema,
-  /** The text, 1 to 1,600 characters. */
-  message: smsMessageSchema,
-});
+/** A BCP 47 language tag as a provider takes it: `en`, `fr`, `pt-BR`, `zh-Hant`. */
+export const localeSchema = z
+  .string({ error: 'must be a string' })
+  .max(35, { error: 'must be a language tag such as en, fr or pt-BR', abort: true })
+  .regex(/^[a-z]{2,3}(-[A-Za-z0-9]{2,8}){0,2}$/, { error: 'must be a language tag such as en, fr or pt-BR' });
 
-/** Input of `whatsapp.send` (`WhatsAppSendInputV1`); unknown fields ignored, as for {@link smsSendInputSchema}. */
-export const whatsAppSendInputSchema = z.object({
-  /** The recipient, in E.164. */
-  phoneNumber: phoneNumberSchema,
-  /** The text, 1 to 4,096 characters. */
-  message: whatsAppMessageSchema,
-});
+/** A provider's requestId, as a phone send returned it: 1 to 256 characters. */
+export const requestIdSchema = z
+  .string({ error: 'must be a string' })
+  .min(1, { error: 'must not be empty' })
+  .max(256, { error: 'must be at most 256 characters' });
 
 /**
  * Whether `path` leads to a value in `input`. zod 4 leaves `issue.input` out of its issues (unless asked,

@@ -2,14 +2,18 @@ import {
   CapabilityError,
   InvalidInputError,
   parseInput,
+  parseProviderInputV1,
+  phoneCheckInputSchemaV1,
+  phoneSendInputSchemaV1,
   ProviderProtocolError,
+  smsSendInputSchemaV1,
+  whatsAppSendInputSchemaV1,
   type PhoneChannel,
   type PhoneCheckResultV1,
   type ProviderV1,
 } from '@verikit/provider';
 import { createTermiiClient, requiredText, termiiPaths, type TermiiAnswer } from './termii-client.js';
-import { pinPlaceholder, toTermiiNumber } from './termii-format.js';
-import { phoneCheckSchema, phoneSendSchema, smsSendSchema, whatsAppSendSchema } from './termii-input-schemas.js';
+import { pinPlaceholder, termiiSenderSchema, toTermiiNumber } from './termii-format.js';
 import { checkWhatsAppCode, isWhatsAppCodeRequest, issueWhatsAppCode } from './termii-whatsapp-code.js';
 import type { TermiiProviderSettings } from './termii-settings.js';
 import { resolveTermiiSettings } from './termii-settings-schema.js';
@@ -54,7 +58,7 @@ export function createTermiiProvider(settings: TermiiProviderSettings = {}): Pro
   const name = resolved.name;
 
   function senderOf(from: string | undefined): string {
-    const sender = from ?? resolved.senderId();
+    const sender = from === undefined ? resolved.senderId() : parseInput(termiiSenderSchema, from, 'from');
     if (sender === undefined)
       throw new InvalidInputError([
         { field: 'from', message: 'is required: pass from, or configure senderId (TERMII_SENDER_ID)' },
@@ -81,10 +85,9 @@ export function createTermiiProvider(settings: TermiiProviderSettings = {}): Pro
       channels,
       customCode: false,
       async send(input, context) {
-        if (typeof input === 'object' && input !== null && input.code !== undefined) {
+        const parsed = parseProviderInputV1(phoneSendInputSchemaV1, input);
+        if (parsed.code !== undefined)
           throw new CapabilityError('phone verification with a code we generate', name, { field: 'code' });
-        }
-        const parsed = parseInput(phoneSendSchema, input);
         const to = toTermiiNumber(parsed.phoneNumber);
         const pin = {
           pin_attempts: resolved.pinAttempts,
@@ -134,7 +137,7 @@ export function createTermiiProvider(settings: TermiiProviderSettings = {}): Pro
         };
       },
       async check(input, context) {
-        const parsed = parseInput(phoneCheckSchema, input);
+        const parsed = parseProviderInputV1(phoneCheckInputSchemaV1, input);
         if (isWhatsAppCodeRequest(parsed.requestId))
           return checkWhatsAppCode(resolved.apiKey(), parsed.requestId, parsed.code);
         // Verify Token answers a wrong or expired code with a `verified` field; 400 bodies carry it too.
@@ -153,7 +156,7 @@ export function createTermiiProvider(settings: TermiiProviderSettings = {}): Pro
     sms: {
       ...requiresSender(),
       async send(input, context) {
-        const parsed = parseInput(smsSendSchema, input);
+        const parsed = parseProviderInputV1(smsSendInputSchemaV1, input);
         const body = {
           to: toTermiiNumber(parsed.to),
           from: senderOf(parsed.from),
@@ -167,7 +170,7 @@ export function createTermiiProvider(settings: TermiiProviderSettings = {}): Pro
     },
     whatsapp: {
       async send(input, context) {
-        const parsed = parseInput(whatsAppSendSchema, input);
+        const parsed = parseProviderInputV1(whatsAppSendInputSchemaV1, input);
         const body = {
           to: toTermiiNumber(parsed.phoneNumber),
           from: whatsAppSender(),

@@ -3,17 +3,7 @@ import { z } from 'zod';
 /** The placeholder Termii replaces with the code in `message_text`. */
 export const pinPlaceholder = '< 1234 >';
 
-/**
- * A phone number as verikit passes it (E.164: `+`, country code, number). Termii wants the same digits
- * without the `+` (its "international format", e.g. `2348012345678`): see {@link toTermiiNumber}.
- */
-export const e164Schema = z
-  .string({ error: 'must be a string' })
-  .max(16, { error: 'must be at most 15 digits after +', abort: true })
-  .regex(/^\+/, { error: 'must start with + and the country code', abort: true })
-  .regex(/^\+[1-9]\d{6,14}$/, { error: 'must be + and the country code and number, digits only' });
-
-/** E.164 to Termii's number format: the digits, without `+`. */
+/** E.164 (as verikit passes numbers) to Termii's number format (its "international format"): the digits, without `+`. */
 export function toTermiiNumber(e164: string): string {
   return e164.slice(1);
 }

@@ -1,4 +1,4 @@
-import type { HttpHooks, MessageTemplates } from '@verikit/provider-utils';
+import type { HttpProviderSettings, MessageTemplates } from '@verikit/provider-utils';
 
 /** The Termii operations, named as the provider spec names them. */
 export type TermiiOperation = 'phone.send' | 'phone.check' | 'sms.send' | 'whatsapp.send';
@@ -10,7 +10,7 @@ export type TermiiRoute = 'dnd' | 'generic';
  * Settings of {@link createTermiiProvider}. Every one may be left out; the key and addresses then come from
  * the environment variable named beside it, read at each call and never logged.
  */
-export interface TermiiProviderSettings {
+export interface TermiiProviderSettings extends HttpProviderSettings<TermiiOperation> {
   /** Your Termii API key, sent as `api_key` in each body. Default: `TERMII_API_KEY`. */
   readonly apiKey?: string;
   /** Your account's base URL from the Termii dashboard. Default: `TERMII_BASE_URL`, else `https://api.ng.termii.com`. */
@@ -42,16 +42,4 @@ export interface TermiiProviderSettings {
    * (`messageTemplates.fr.sms`).
    */
   readonly messageTemplates?: MessageTemplates;
-  /** Per-request timeout in ms. Default 10 000. */
-  readonly timeout?: number;
-  /** A fetch to send through (a proxy agent, a test recorder). Default: undici's `Agent.request()` (decision 0510). */
-  readonly fetch?: typeof globalThis.fetch;
-  /** ky hooks for tracing and logging: they never see the API key. */
-  readonly hooks?: HttpHooks<TermiiOperation>;
-  /** Retries of a refused connection (the only failure that provably did not leave). Default 1; 0 to 5. */
-  readonly connectionRetries?: number;
-  /** Wait before such a retry, in ms. Default 50. */
-  readonly connectionRetryDelayMs?: number;
-  /** `provider.name`. Default `termii`. */
-  readonly name?: string;
 }

@@ -2,16 +2,26 @@ import {
   CapabilityError,
   InvalidInputError,
   parseInput,
+  parseProviderInputV1,
+  phoneCheckInputSchemaV1,
+  phoneSendInputSchemaV1,
   ProviderProtocolError,
   ProviderRejectedError,
   type PhoneChannel,
   type PhoneCheckResultV1,
+  smsSendInputSchemaV1,
+  whatsAppSendInputSchemaV1,
   type ProviderV1,
 } from '@verikit/provider';
 import { checkKeyedCode, isKeyedCodeRequest, issueKeyedCode } from '@verikit/provider-utils';
 import { createTwilioClient, requiredSid, type TwilioAnswer } from './twilio-client.js';
-import { formBody, verificationSidPattern, whatsappAddress } from './twilio-format.js';
-import { phoneCheckSchema, phoneSendSchema, smsSendSchema, whatsAppSendSchema } from './twilio-input-schemas.js';
+import {
+  formBody,
+  localeSchema,
+  twilioSenderSchema,
+  verificationSidPattern,
+  whatsappAddress,
+} from './twilio-format.js';
 import type { TwilioProviderSettings } from './twilio-settings.js';
 import { resolveTwilioSettings } from './twilio-settings-schema.js';
 import { parseTwilioStatusCallback } from './twilio-status-callback.js';
@@ -107,7 +117,10 @@ export function createTwilioProvider(settings: TwilioProviderSettings = {}): Pro
       channels,
       customCode: resolved.customCode,
       async send(input, context) {
-        const parsed = parseInput(phoneSendSchema, input);
+        const parsed = parseProviderInputV1(phoneSendInputSchemaV1, input);
+        // Verify takes a language and at most one subtag (`pt-BR`); the spec allows more.
+        const locale =
+          parsed.locale === undefined ? resolved.locale : parseInput(localeSchema, parsed.locale, 'locale');
         if (parsed.code !== undefined && !resolved.customCode)
           throw new CapabilityError('phone verification with a code we generate', name, { field: 'code' });
         if (parsed.channel === 'whatsapp' && resolved.whatsappCodes === 'messaging') {
@@ -120,12 +133,7 @@ export function createTwilioProvider(settings: TwilioProviderSettings = {}): Pro
             Date.now(),
             parsed.code,
           );
-          const content = whatsappContent(
-            resolved,
-            issued.code,
-            `Your verification code is: ${issued.code}`,
-            parsed.locale ?? resolved.locale,
-          );
+          const content = whatsappContent(resolved, issued.code, `Your verification code is: ${issued.code}`, locale);
           const To = whatsappAddress(parsed.phoneNumber);
           const messageId = await postMessage('phone.send', { To, From: whatsappSender(), ...content }, context);
           return { requestId: issued.requestId, messageId };
@@ -134,7 +142,7 @@ export function createTwilioProvider(settings: TwilioProviderSettings = {}): Pro
         const body = formBody({
           To: parsed.phoneNumber,
           Channel: verifyChannel[parsed.channel],
-          Locale: parsed.locale ?? resolved.locale,
+          Locale: locale,
           CustomCode: parsed.code,
         });
         const answer = await client.post('phone.send', url, path, body, context);
@@ -145,7 +153,7 @@ export function createTwilioProvider(settings: TwilioProviderSettings = {}): Pro
         return { requestId: sends > 1 ? `${sid}.${sends}` : sid };
       },
       async check(input, context) {
-        const parsed = parseInput(phoneCheckSchema, input);
+        const parsed = parseProviderInputV1(phoneCheckInputSchemaV1, input);
         if (isKeyedCodeRequest(whatsappCodeScheme, parsed.requestId))
           return checkKeyedCode(whatsappCodeScheme, resolved.credentials().password, parsed.requestId, parsed.code);
         // Twilio could not know a requestId that is not a Verification SID: refused without a request.
@@ -174,9 +182,10 @@ export function createTwilioProvider(settings: TwilioProviderSettings = {}): Pro
     sms: {
       ...requiresSender(),
       async send(input, context) {
-        const parsed = parseInput(smsSendSchema, input);
-        const from = parsed.from ?? (resolved.messagingServiceSid() === undefined ? resolved.from() : undefined);
-        const service = parsed.from === undefined ? resolved.messagingServiceSid() : undefined;
+        const parsed = parseProviderInputV1(smsSendInputSchemaV1, input);
+        const given = parsed.from === undefined ? undefined : parseInput(twilioSenderSchema, parsed.from, 'from');
+        const from = given ?? (resolved.messagingServiceSid() === undefined ? resolved.from() : undefined);
+        const service = given === undefined ? resolved.messagingServiceSid() : undefined;
         if (from === undefined && service === undefined) {
           throw new InvalidInputError([
             {
@@ -191,7 +200,7 @@ export function createTwilioProvider(settings: TwilioProviderSettings = {}): Pro
     },
     whatsapp: {
       async send(input, context) {
-        const parsed = parseInput(whatsAppSendSchema, input);
+        const parsed = parseProviderInputV1(whatsAppSendInputSchemaV1, input);
         const From = whatsappSender();
         const content = whatsappContent(resolved, parsed.message, parsed.message, resolved.locale);
         const To = whatsappAddress(parsed.phoneNumber);

@@ -1,12 +1,10 @@
-import { InvalidInputError, parseInput } from '@verikit/provider';
+import { InvalidInputError } from '@verikit/provider';
 import {
   baseUrlSchema,
   checkSettings,
   localeKeyPattern,
+  resolveProviderSettings,
   secretSchema,
-  settingReader,
-  transportDefaults,
-  transportSettingsShape,
   type SettingReader,
   type TransportSettings,
 } from '@verikit/provider-utils';
@@ -24,36 +22,36 @@ import {
 } from './twilio-format.js';
 import type { TwilioProviderSettings } from './twilio-settings.js';
 
-/** The schema of {@link TwilioProviderSettings}: unknown keys are refused, so typos surface. */
-const twilioSettingsSchema = z.strictObject(
-  {
-    accountSid: accountSidSchema.optional(),
-    authToken: secretSchema.optional(),
-    apiKeySid: apiKeySidSchema.optional(),
-    apiKeySecret: secretSchema.optional(),
-    verifyServiceSid: verifyServiceSidSchema.optional(),
-    from: twilioSenderSchema.optional(),
-    messagingServiceSid: messagingServiceSidSchema.optional(),
-    whatsappFrom: e164Schema.optional(),
-    whatsappContentSid: contentSidSchema.optional(),
-    whatsappContentSids: z
-      .record(
-        z.string().regex(localeKeyPattern, { error: 'must be a language tag such as en or pt-BR' }),
-        contentSidSchema,
-        { error: 'must be an object of content SIDs per language' },
-      )
-      .optional(),
-    whatsappFreeText: z.boolean({ error: 'must be a boolean' }).optional(),
-    whatsappCodes: z.enum(['verify', 'messaging'], { error: 'must be verify or messaging' }).optional(),
-    statusCallbackUrl: callbackUrlSchema.optional(),
-    locale: localeSchema.optional(),
-    customCode: z.boolean({ error: 'must be a boolean' }).optional(),
-    verifyBaseUrl: baseUrlSchema.optional(),
-    apiBaseUrl: baseUrlSchema.optional(),
-    ...transportSettingsShape,
-  },
-  { error: 'must be a settings object' },
-);
+/** Twilio's options besides the environment settings and the transport: unknown keys are refused, so typos surface. */
+const twilioOptions = {
+  whatsappContentSids: z
+    .record(
+      z.string().regex(localeKeyPattern, { error: 'must be a language tag such as en or pt-BR' }),
+      contentSidSchema,
+      { error: 'must be an object of content SIDs per language' },
+    )
+    .optional(),
+  whatsappFreeText: z.boolean({ error: 'must be a boolean' }).optional(),
+  whatsappCodes: z.enum(['verify', 'messaging'], { error: 'must be verify or messaging' }).optional(),
+  locale: localeSchema.optional(),
+  customCode: z.boolean({ error: 'must be a boolean' }).optional(),
+};
+
+/** The settings that come from the environment when not passed, read at each call. */
+const twilioEnvironment = {
+  accountSid: { variable: 'TWILIO_ACCOUNT_SID', schema: accountSidSchema },
+  authToken: { variable: 'TWILIO_AUTH_TOKEN', schema: secretSchema, optional: true },
+  apiKeySid: { variable: 'TWILIO_API_KEY_SID', schema: apiKeySidSchema, optional: true },
+  apiKeySecret: { variable: 'TWILIO_API_KEY_SECRET', schema: secretSchema, optional: true },
+  verifyServiceSid: { variable: 'TWILIO_VERIFY_SERVICE_SID', schema: verifyServiceSidSchema, optional: true },
+  from: { variable: 'TWILIO_FROM', schema: twilioSenderSchema, optional: true },
+  messagingServiceSid: { variable: 'TWILIO_MESSAGING_SERVICE_SID', schema: messagingServiceSidSchema, optional: true },
+  whatsappFrom: { variable: 'TWILIO_WHATSAPP_FROM', schema: e164Schema, optional: true },
+  whatsappContentSid: { variable: 'TWILIO_WHATSAPP_CONTENT_SID', schema: contentSidSchema, optional: true },
+  statusCallbackUrl: { variable: 'TWILIO_STATUS_CALLBACK_URL', schema: callbackUrlSchema, optional: true },
+  verifyBaseUrl: { variable: 'TWILIO_VERIFY_BASE_URL', schema: baseUrlSchema, fallback: 'https://verify.twilio.com' },
+  apiBaseUrl: { variable: 'TWILIO_API_BASE_URL', schema: baseUrlSchema, fallback: 'https://api.twilio.com' },
+} as const;
 
 /** Basic auth credentials: the username (account or API key SID) and the password (auth token or key secret). */
 interface TwilioCredentials {
@@ -83,18 +81,12 @@ export interface ResolvedTwilioSettings extends TransportSettings<NonNullable<Tw
 
 /** Validates settings, or throws an `InvalidInputError` naming the setting (values are never echoed). */
 export function resolveTwilioSettings(settings: unknown): ResolvedTwilioSettings {
-  const parsed = parseInput(twilioSettingsSchema, settings ?? {});
-  const optional = <T>(name: string, environmentVariable: string, schema: z.ZodType<T, string>, value: T | undefined) =>
-    settingReader<T | undefined>({ name, environmentVariable, schema, value, optional: true });
-  const accountSid = settingReader({
-    name: 'accountSid',
-    environmentVariable: 'TWILIO_ACCOUNT_SID',
-    schema: accountSidSchema,
-    value: parsed.accountSid,
+  const { options, readers, transport } = resolveProviderSettings(settings, {
+    name: 'twilio',
+    environment: twilioEnvironment,
+    options: twilioOptions,
   });
-  const authToken = optional('authToken', 'TWILIO_AUTH_TOKEN', secretSchema, parsed.authToken);
-  const apiKeySid = optional('apiKeySid', 'TWILIO_API_KEY_SID', apiKeySidSchema, parsed.apiKeySid);
-  const apiKeySecret = optional('apiKeySecret', 'TWILIO_API_KEY_SECRET', secretSchema, parsed.apiKeySecret);
+  const { accountSid, authToken, apiKeySid, apiKeySecret, ...others } = readers;
   const credentials = (): TwilioCredentials => {
     const keySid = apiKeySid();
     if (keySid !== undefined) {
@@ -116,58 +108,16 @@ export function resolveTwilioSettings(settings: unknown): ResolvedTwilioSettings
     }
     return { username: accountSid(), password: token };
   };
-  const readers = {
-    verifyServiceSid: optional(
-      'verifyServiceSid',
-      'TWILIO_VERIFY_SERVICE_SID',
-      verifyServiceSidSchema,
-      parsed.verifyServiceSid,
-    ),
-    from: optional('from', 'TWILIO_FROM', twilioSenderSchema, parsed.from),
-    messagingServiceSid: optional(
-      'messagingServiceSid',
-      'TWILIO_MESSAGING_SERVICE_SID',
-      messagingServiceSidSchema,
-      parsed.messagingServiceSid,
-    ),
-    whatsappFrom: optional('whatsappFrom', 'TWILIO_WHATSAPP_FROM', e164Schema, parsed.whatsappFrom),
-    whatsappContentSid: optional(
-      'whatsappContentSid',
-      'TWILIO_WHATSAPP_CONTENT_SID',
-      contentSidSchema,
-      parsed.whatsappContentSid,
-    ),
-    statusCallbackUrl: optional(
-      'statusCallbackUrl',
-      'TWILIO_STATUS_CALLBACK_URL',
-      callbackUrlSchema,
-      parsed.statusCallbackUrl,
-    ),
-    verifyBaseUrl: settingReader({
-      name: 'verifyBaseUrl',
-      environmentVariable: 'TWILIO_VERIFY_BASE_URL',
-      schema: baseUrlSchema,
-      value: parsed.verifyBaseUrl,
-      fallback: 'https://verify.twilio.com',
-    }),
-    apiBaseUrl: settingReader({
-      name: 'apiBaseUrl',
-      environmentVariable: 'TWILIO_API_BASE_URL',
-      schema: baseUrlSchema,
-      value: parsed.apiBaseUrl,
-      fallback: 'https://api.twilio.com',
-    }),
-  };
-  checkSettings([accountSid, credentials, ...Object.values(readers)]);
+  checkSettings([credentials]);
   return {
     accountSid,
     credentials,
-    ...readers,
-    locale: parsed.locale,
-    whatsappContentSids: Object.freeze({ ...parsed.whatsappContentSids }),
-    customCode: parsed.customCode ?? false,
-    whatsappFreeText: parsed.whatsappFreeText ?? false,
-    whatsappCodes: parsed.whatsappCodes ?? 'verify',
-    ...transportDefaults<NonNullable<TwilioProviderSettings['hooks']>>(parsed, 'twilio'),
+    ...others,
+    locale: options.locale,
+    whatsappContentSids: Object.freeze({ ...options.whatsappContentSids }),
+    customCode: options.customCode ?? false,
+    whatsappFreeText: options.whatsappFreeText ?? false,
+    whatsappCodes: options.whatsappCodes ?? 'verify',
+    ...transport,
   };
 }

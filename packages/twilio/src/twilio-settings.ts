@@ -1,4 +1,4 @@
-import type { HttpHooks } from '@verikit/provider-utils';
+import type { HttpProviderSettings } from '@verikit/provider-utils';
 
 /** The Twilio operations, named as the provider spec names them. */
 export type TwilioOperation = 'phone.send' | 'phone.check' | 'sms.send' | 'whatsapp.send';
@@ -8,7 +8,7 @@ export type TwilioOperation = 'phone.send' | 'phone.check' | 'sms.send' | 'whats
  * variable named beside it, read at each call and never logged. Credentials: the account SID with either
  * its auth token or an API key pair (SID and secret).
  */
-export interface TwilioProviderSettings {
+export interface TwilioProviderSettings extends HttpProviderSettings<TwilioOperation> {
   /** `AC…`. Default: `TWILIO_ACCOUNT_SID`. */
   readonly accountSid?: string;
   /** The account's auth token (Basic auth password, and the key of `X-Twilio-Signature`). Default: `TWILIO_AUTH_TOKEN`. */
@@ -66,16 +66,4 @@ export interface TwilioProviderSettings {
   readonly verifyBaseUrl?: string;
   /** The REST API's base URL (Messaging). Default: `TWILIO_API_BASE_URL`, else `https://api.twilio.com`. */
   readonly apiBaseUrl?: string;
-  /** Per-request timeout in ms. Default 10 000. */
-  readonly timeout?: number;
-  /** A fetch to send through (a proxy agent, a test recorder). Default: undici's `Agent.request()` (decision 0510). */
-  readonly fetch?: typeof globalThis.fetch;
-  /** ky hooks for tracing and logging: they never see the credentials. */
-  readonly hooks?: HttpHooks<TwilioOperation>;
-  /** Retries of a refused connection. Default 1; 0 to 5. */
-  readonly connectionRetries?: number;
-  /** Wait before such a retry, in ms. Default 50. */
-  readonly connectionRetryDelayMs?: number;
-  /** `provider.name`. Default `twilio`. */
-  readonly name?: string;
 }

@@ -1,5 +1,6 @@
 import {
   CapabilityError,
+  markParsedV1,
   parseInput,
   requireCapabilityV1,
   type MessageSendResultV1,
@@ -50,7 +51,10 @@ export async function sendSms(
   return resultOf(
     provider.name,
     await sendMessage(settings, deadlines, (context) =>
-      provider.sms!.send({ ...(from === undefined ? {} : { from }), to: input.to, message: input.message }, context),
+      provider.sms!.send(
+        markParsedV1({ ...(from === undefined ? {} : { from }), to: input.to, message: input.message }),
+        context,
+      ),
     ),
   );
 }
@@ -74,6 +78,8 @@ export async function sendWhatsApp(
   }
   return resultOf(
     provider.name,
-    await sendMessage(settings, deadlines, (context) => provider.whatsapp!.send(input, context)),
+    await sendMessage(settings, deadlines, (context) =>
+      provider.whatsapp!.send(markParsedV1({ phoneNumber: input.phoneNumber, message: input.message }), context),
+    ),
   );
 }

@@ -1,4 +1,5 @@
 import {
+  markParsedV1,
   InvalidInputError,
   isVirtualNin,
   ProviderProtocolError,
@@ -68,7 +69,7 @@ export const identityFlow: FlowDefinition<IdentityStart> = {
           throw new RecordSchemaError('the identity number is no longer held for this flow');
         const number = env.secrets.open(`number:${flowId}`, sealed);
         await env.provider.identity!.sendOtp(
-          { idType: input.idType as IdentityType, number, otp: memory.otp },
+          markParsedV1({ idType: input.idType as IdentityType, number, otp: memory.otp }),
           context,
         );
         return {};

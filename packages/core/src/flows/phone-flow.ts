@@ -1,4 +1,5 @@
 import {
+  markParsedV1,
   InvalidInputError,
   ProviderProtocolError,
   requireCapabilityV1,
@@ -95,15 +96,16 @@ export const phoneFlow: FlowDefinition<PhoneStart> = {
           });
           return { requestId: review };
         }
+        // Parsed at the engine's edge: marked, so the provider does not parse it again (decision 1520).
         const result = await env.provider.phone!.send(
-          {
+          markParsedV1({
             phoneNumber: input.phoneNumber!,
             channel: input.channel as PhoneChannel,
             ...(input.from ? { from: input.from } : {}),
             ...(input.locale ? { locale: input.locale } : {}),
             // A resend names the send it repeats, so a provider that chose among several sends it by the same one.
             ...(input.resendOf ? { resendOf: input.resendOf } : {}),
-          },
+          }),
           context,
         );
         if (typeof result?.requestId !== 'string' || result.requestId === '') {
@@ -128,7 +130,10 @@ export const phoneFlow: FlowDefinition<PhoneStart> = {
           context.logger.warn('verikit.review_number.used', { step: 'check', valid });
           return { valid };
         }
-        const result = await env.provider.phone!.check({ requestId: input.requestId!, code: input.code! }, context);
+        const result = await env.provider.phone!.check(
+          markParsedV1({ requestId: input.requestId!, code: input.code! }),
+          context,
+        );
         if (typeof result?.valid !== 'boolean')
           throw new ProviderProtocolError('the provider returned no validity', { field: 'valid' });
         if (result.valid === false && result.reason === 'attempts-exhausted')

@@ -1,5 +1,10 @@
 import { ussdRouteKey } from '../keys/store-keys.js';
-import { ProviderProtocolError, requireCapabilityV1, type UssdVerificationEventV1 } from '@verikit/provider';
+import {
+  markParsedV1,
+  ProviderProtocolError,
+  requireCapabilityV1,
+  type UssdVerificationEventV1,
+} from '@verikit/provider';
 import type { SecretBox } from '../secrets/secrets.js';
 import { plainUserEvent, type FlowDefinition } from './flow-definition.js';
 import { phoneNumberKey } from './number-keys.js';
@@ -37,7 +42,7 @@ export const ussdFlow: FlowDefinition<UssdStart> = {
     'ussd.initiate': {
       send: true,
       async run({ input, context, env }) {
-        const result = await env.provider.ussd!.initiate({ phoneNumber: input.phoneNumber! }, context);
+        const result = await env.provider.ussd!.initiate(markParsedV1({ phoneNumber: input.phoneNumber! }), context);
         if (typeof result?.otp !== 'string' || typeof result.ussdCode !== 'string' || !result.otp || !result.ussdCode) {
           throw new ProviderProtocolError('the provider returned no otp or ussdCode', { field: 'otp' });
         }

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { ProviderCallContextV1 } from './provider-call-context-v1.js';
 
 /** The identity numbers verikit can verify. */
@@ -15,6 +16,40 @@ export interface IdentitySendOtpInputV1 {
   /** The OTP the engine generated: a string of digits. */
   readonly otp: string;
 }
+
+/**
+ * The OTP of an identity send: a string of 4 to 10 digits, or an integer a JavaScript caller passed, turned into
+ * its digits (the gateway service takes both: docs/service.md).
+ */
+const identityOtpSchema = z.union(
+  [
+    z
+      .string({ error: 'must be a string of 4 to 10 digits' })
+      .max(64, { error: 'must be 4 to 10 digits', abort: true })
+      .regex(/^\d{4,10}$/, { error: 'must be 4 to 10 digits' }),
+    z
+      .number({ error: 'must be a string of 4 to 10 digits' })
+      .int({ error: 'must be a string of 4 to 10 digits' })
+      .min(1000, { error: 'must be 4 to 10 digits' })
+      .max(9_999_999_999, { error: 'must be 4 to 10 digits' })
+      .transform((value) => String(value)),
+  ],
+  { error: 'must be a string of 4 to 10 digits' },
+);
+
+/**
+ * The schema of {@link IdentitySendOtpInputV1}; unknown fields ignored, as for `smsSendInputSchemaV1`. The number's
+ * shape is the provider's to check (an 11-digit BVN; a NIN by the provider's rule, or a virtual NIN where it takes
+ * one): here it is a string of at most 64 characters.
+ */
+export const identitySendOtpInputSchemaV1 = z.object({
+  /** Which register `number` belongs to. */
+  idType: z.literal(['bvn', 'nin'], { error: 'must be bvn or nin' }),
+  /** The BVN or NIN. */
+  number: z.string({ error: 'must be a string of digits' }).max(64, { error: 'is not a valid identity number' }),
+  /** The OTP to deliver. */
+  otp: identityOtpSchema,
+}) satisfies z.ZodType<IdentitySendOtpInputV1, unknown>;
 
 /** BVN/NIN: the provider delivers our OTP to the phone registered for the number. */
 export interface IdentityCapabilityV1 {

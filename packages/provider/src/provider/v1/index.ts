@@ -1,21 +1,43 @@
 export type { ProviderV1 } from './provider-v1.js';
 export type { ProviderCallContextV1 } from './provider-call-context-v1.js';
-export type { UssdCapabilityV1, UssdInitiateInputV1, UssdInitiateResultV1 } from './ussd-capability-v1.js';
-export type {
-  PhoneCapabilityV1,
-  PhoneChannel,
-  PhoneCheckInputV1,
-  PhoneCheckReasonV1,
-  PhoneCheckResultV1,
-  PhoneSendInputV1,
-  PhoneSendResultV1,
+export {
+  ussdInitiateInputSchemaV1,
+  type UssdCapabilityV1,
+  type UssdInitiateInputV1,
+  type UssdInitiateResultV1,
+} from './ussd-capability-v1.js';
+export {
+  phoneCheckInputSchemaV1,
+  phoneSendInputSchemaV1,
+  type PhoneCapabilityV1,
+  type PhoneChannel,
+  type PhoneCheckInputV1,
+  type PhoneCheckReasonV1,
+  type PhoneCheckResultV1,
+  type PhoneSendInputV1,
+  type PhoneSendResultV1,
 } from './phone-capability-v1.js';
 export type { DialInAnswerV1, DialInCapabilityV1, DialInSessionV1 } from './dial-in-capability-v1.js';
 export type { MessagingRequirementV1 } from './messaging-requirement-v1.js';
-export type { IdentityCapabilityV1, IdentitySendOtpInputV1, IdentityType } from './identity-capability-v1.js';
+export {
+  identitySendOtpInputSchemaV1,
+  type IdentityCapabilityV1,
+  type IdentitySendOtpInputV1,
+  type IdentityType,
+} from './identity-capability-v1.js';
 export type { MessageSendResultV1 } from './message-send-result-v1.js';
-export type { SmsCapabilityV1, SmsSendInputV1 } from './sms-capability-v1.js';
-export type { WhatsAppCapabilityV1, WhatsAppSendInputV1 } from './whatsapp-capability-v1.js';
+export {
+  smsSendInputSchema,
+  smsSendInputSchemaV1,
+  type SmsCapabilityV1,
+  type SmsSendInputV1,
+} from './sms-capability-v1.js';
+export {
+  whatsAppSendInputSchema,
+  whatsAppSendInputSchemaV1,
+  type WhatsAppCapabilityV1,
+  type WhatsAppSendInputV1,
+} from './whatsapp-capability-v1.js';
 export type {
   DeliveryEventV1,
   DialInEventV1,
@@ -35,3 +57,4 @@ export type {
   SharedCircuitStateV1,
   SharedCircuitsV1,
 } from './shared-circuits-v1.js';
+export { isParsedV1, markParsedV1, parseProviderInputV1 } from './parsed-input-v1.js';

@@ -1,3 +1,5 @@
+import { z } from 'zod';
+import { codeSchema, localeSchema, phoneNumberSchema, requestIdSchema, senderSchema } from '../../schemas.js';
 import type { ProviderCallContextV1 } from './provider-call-context-v1.js';
 
 /**
@@ -72,6 +74,33 @@ export interface PhoneCheckResultV1 {
    */
   readonly maxAttempts?: number;
 }
+
+/**
+ * The schema of {@link PhoneSendInputV1}; unknown fields ignored, as for `smsSendInputSchemaV1`. Whether the
+ * provider has the channel, or takes a `code`, is its own check after the parse (a `CapabilityError`).
+ */
+export const phoneSendInputSchemaV1 = z.object({
+  /** The recipient, in E.164. */
+  phoneNumber: phoneNumberSchema,
+  /** The sender; absent: the provider's default. */
+  from: senderSchema.optional(),
+  /** How the code travels. */
+  channel: z.literal(['sms', 'voice', 'whatsapp'], { error: 'must be sms, voice or whatsapp' }),
+  /** A code we generated, 4 to 10 digits. */
+  code: codeSchema.optional(),
+  /** The language of the message, a BCP 47 tag. */
+  locale: localeSchema.optional(),
+  /** The requestId of the send this one repeats. */
+  resendOf: z.string({ error: 'must be a string' }).max(512, { error: 'must be at most 512 characters' }).optional(),
+}) satisfies z.ZodType<PhoneSendInputV1>;
+
+/** The schema of {@link PhoneCheckInputV1}; unknown fields ignored, as for `smsSendInputSchemaV1`. */
+export const phoneCheckInputSchemaV1 = z.object({
+  /** The requestId the send returned. */
+  requestId: requestIdSchema,
+  /** The code as the user typed it: 4 to 10 digits. */
+  code: codeSchema,
+}) satisfies z.ZodType<PhoneCheckInputV1>;
 
 /** Phone verification where the provider generates and checks the code. */
 export interface PhoneCapabilityV1 {

@@ -1,3 +1,5 @@
+import { z } from 'zod';
+import { phoneNumberSchema } from '../../schemas.js';
 import type { ProviderCallContextV1 } from './provider-call-context-v1.js';
 
 /** Initiate a USSD OTP verification. */
@@ -5,6 +7,12 @@ export interface UssdInitiateInputV1 {
   /** E.164, e.g. `+2348012345678`. */
   readonly phoneNumber: string;
 }
+
+/** The schema of {@link UssdInitiateInputV1}; unknown fields ignored, as for `smsSendInputSchemaV1`. */
+export const ussdInitiateInputSchemaV1 = z.object({
+  /** The number to verify, in E.164. */
+  phoneNumber: phoneNumberSchema,
+}) satisfies z.ZodType<UssdInitiateInputV1>;
 
 /** What the service returns for a USSD initiation: both are shown to the user. */
 export interface UssdInitiateResultV1 {

@@ -1,3 +1,5 @@
+import { z } from 'zod';
+import { phoneNumberSchema, whatsAppMessageSchema } from '../../schemas.js';
 import type { MessageSendResultV1 } from './message-send-result-v1.js';
 import type { MessagingRequirementV1 } from './messaging-requirement-v1.js';
 import type { ProviderCallContextV1 } from './provider-call-context-v1.js';
@@ -9,6 +11,20 @@ export interface WhatsAppSendInputV1 {
   /** The text, as the user will read it. */
   readonly message: string;
 }
+
+/** The schema of {@link WhatsAppSendInputV1}; unknown fields ignored, as for `smsSendInputSchemaV1`. */
+export const whatsAppSendInputSchemaV1 = z.object({
+  /** The recipient, in E.164. */
+  phoneNumber: phoneNumberSchema,
+  /** The text, 1 to 4,096 characters. */
+  message: whatsAppMessageSchema,
+}) satisfies z.ZodType<WhatsAppSendInputV1>;
+
+/**
+ * @deprecated Renamed {@link whatsAppSendInputSchemaV1} (docs/migration.md); this name goes in the next minor release.
+ * @alias
+ */
+export const whatsAppSendInputSchema = whatsAppSendInputSchemaV1;
 
 /** WhatsApp sending. */
 export interface WhatsAppCapabilityV1 {
