@@ -251,10 +251,22 @@ describe('the USSD session callback', () => {
     });
   });
 
+  it('takes whatever the user typed as text (., @, -, accents, past 182 characters): the app answers it', () => {
+    for (const text of ['58.39', 'me@example', '58-39', 'été', `${'1'.repeat(150)}*${'9'.repeat(150)}`]) {
+      const body = new URLSearchParams({
+        sessionId: 'ATUid_1',
+        serviceCode: '*384*1234#',
+        phoneNumber: '+2348031234567',
+        text,
+      });
+      expect(parseUssdSession(body.toString()).text).toBe(text);
+    }
+  });
+
   it('names every missing, repeated or malformed field', () => {
     const error = (() => {
       try {
-        parseUssdSession(`phoneNumber=abc&text=${'1'.repeat(200)}&sessionId=a&sessionId=b`);
+        parseUssdSession(`phoneNumber=abc&text=58%01&sessionId=a&sessionId=b`);
       } catch (caught) {
         return caught as InvalidInputError;
       }
@@ -363,6 +375,24 @@ describe('the fake dials the application like the network', () => {
         'Enter 1 to confirm',
         'Done',
       ]);
+    } finally {
+      await dialler.close();
+    }
+  });
+
+  // Issue 35, finding 10: Express and Flask send a string as text/html (Africa's Talking's own samples do), and the
+  // session goes on at Africa's Talking; the fake ended it as "malformed".
+  it('reads CON/END whatever the content type: a text/html CON keeps the session open', async () => {
+    const dialler = await startAfricasTalkingFake({ callbackUrl: app.url });
+    try {
+      answer = (form) =>
+        new Response(form.get('text') === '' ? 'CON Enter your reference' : 'END Thank you', {
+          headers: { 'content-type': 'text/html; charset=utf-8' },
+        });
+      const first = await dialler.dial({ phoneNumber: '+254711000143', code: '*384*1234#' });
+      expect(first).toMatchObject({ outcome: 'answered', kind: 'CON', screen: 'Enter your reference' });
+      expect(await dialler.reply(first.sessionId, '58.39')).toMatchObject({ kind: 'END', screen: 'Thank you' });
+      expect(received.at(-1)!.get('text')).toBe('58.39');
     } finally {
       await dialler.close();
     }

@@ -13,18 +13,27 @@ export interface AfricasTalkingUssdSession {
   readonly phoneNumber: string;
   /** The mobile network's code (e.g. `62130` MTN Nigeria), when sent. */
   readonly networkCode?: string;
-  /** What the user typed so far, each answer joined by `*`; empty on the first request. */
+  /**
+   * What the user typed so far, each answer joined by `*`; empty on the first request. Whatever the handset sent
+   * (Africa's Talking documents no limit on the characters or the length), so the application judges it and
+   * answers with a screen: `.`, `@`, `-`, letters or a long text are the user's input, not a malformed request.
+   */
   readonly text: string;
 }
 
-const limits = { sessionId: 128, serviceCode: 32, networkCode: 16, text: 182 } as const;
+const limits = { sessionId: 128, serviceCode: 32, networkCode: 16, text: 4096 } as const;
 
 /** Whether a value read from a form is a string of printable characters within `max`. */
 const printable = (value: string, max: number) => value.length <= max && /^[\x20-\x7e]*$/.test(value);
+/** The user's text: any characters but control ones (a handset may send letters, symbols, accents). */
+const typed = (value: string, max: number) => value.length <= max && !/\p{Cc}/u.test(value);
 
 /**
  * Parses the body of a USSD session request. Returns the session with the phone number in E.164, or throws an
- * `InvalidInputError` naming each missing or malformed field (never quoting the values). A `+` sent unencoded in
+ * `InvalidInputError` naming each missing or malformed field (never quoting the values). The session's own fields
+ * are checked strictly; `text`, what the user typed, only for control characters and the body's size, so that any
+ * input the user may type reaches the application, which answers it with a screen (a refused request ends the
+ * session on the handset with none). A `+` sent unencoded in
  * `phoneNumber` arrives as a space; it is read as the `+` it was.
  *
  * @example
@@ -47,7 +56,7 @@ export function parseUssdSession(body: string): AfricasTalkingUssdSession {
       if (required) issues.push({ field: name, message: 'is required' });
       return undefined;
     }
-    if (!printable(value, limits[name])) {
+    if (!(name === 'text' ? typed : printable)(value, limits[name])) {
       issues.push({ field: name, message: `must be at most ${limits[name]} printable characters` });
       return undefined;
     }
@@ -64,7 +73,6 @@ export function parseUssdSession(body: string): AfricasTalkingUssdSession {
     issues.push({ field: 'phoneNumber', message: 'must be the dialling number in international format' });
   if (serviceCode !== undefined && !/^[*#0-9]+$/.test(serviceCode))
     issues.push({ field: 'serviceCode', message: 'must be a USSD code of digits, * and #' });
-  if (!/^[0-9A-Za-z*#+ ]*$/.test(text)) issues.push({ field: 'text', message: 'must be what the user typed' });
   if (issues.length > 0) throw new InvalidInputError(issues);
   return Object.freeze({
     sessionId: sessionId!,

@@ -18,7 +18,8 @@ export interface FakeUssdScreen {
   readonly screen: string;
   /**
    * `answered` when the application answered `CON …` or `END …`; otherwise why Africa's Talking would end the
-   * session: `http-error` (a non-200 status), `malformed` (not `CON`/`END`, or not text/plain), `unreachable`.
+   * session: `http-error` (a non-200 status), `malformed` (a body that begins with neither `CON` nor `END`, whatever
+   * its content type), `unreachable`.
    */
   readonly outcome: 'answered' | 'http-error' | 'malformed' | 'unreachable';
   /** The HTTP status the application answered, when it answered. */
@@ -182,7 +183,9 @@ export class FakeUssdDialler {
       this.#sessions.delete(sessionId);
       throw new TypeError('no open USSD session with that id');
     }
-    if (!/^[0-9A-Za-z ]{1,160}$/.test(input)) throw new TypeError('input must be 1 to 160 letters or digits');
+    // A handset sends what the user typed, up to a USSD message (182 characters): symbols and accents too.
+    if (typeof input !== 'string' || input.length === 0 || input.length > 182 || /\p{Cc}/u.test(input))
+      throw new TypeError('input must be 1 to 182 characters, no control characters');
     session.inputs.push(input);
     return this.#post(sessionId, session);
   }
@@ -211,11 +214,10 @@ export class FakeUssdDialler {
       show(outcome, '');
       return { sessionId, kind: 'END', screen: '', outcome, ...(status === undefined ? {} : { status }) };
     };
-    // Text/plain beginning CON or END, with HTTP 200: anything else ends the session.
-    const read = (response: Response, text: string) =>
-      response.status === 200 && (response.headers.get('content-type') ?? '').startsWith('text/plain')
-        ? readUssdAnswer(text)
-        : undefined;
+    // HTTP 200 and a body beginning CON or END: anything else ends the session. The content type is not read:
+    // Africa's Talking's own samples answer with a framework's default for a string (text/html in Express and
+    // Flask), and the session goes on there.
+    const read = (response: Response, text: string) => (response.status === 200 ? readUssdAnswer(text) : undefined);
     const answered = await postCallback(
       this.#callbacks,
       sessionId,
