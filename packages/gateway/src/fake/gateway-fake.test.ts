@@ -134,6 +134,16 @@ describe('sandbox: the service endpoints', () => {
       ]);
     }
     expect(sandbox.outbox.length).toBe(sessions);
+    // The handler without the loopback (fake.fetch) routes by address the same way.
+    const direct = (base: string) =>
+      sandbox.fetch(
+        new Request(`${base}/messagingserv/gateway/api/v1/ussd/initiate-verification`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', apikey: sandbox.apiKey },
+          body: JSON.stringify({ phoneNumber: '+2348031110009' }),
+        }),
+      );
+    expect([(await direct(sandbox.ussdBaseUrl)).status, (await direct(sandbox.baseUrl)).status]).toEqual([200, 404]);
   });
   it('answers a phone check: wrong code refused, attempts counted, right code accepted once', async () => {
     const send = (await (

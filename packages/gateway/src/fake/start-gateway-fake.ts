@@ -141,6 +141,9 @@ export async function startGatewayFake(options: GatewayFakeOptions = {}): Promis
   return Object.assign(running, {
     baseUrl: server.url,
     ussdBaseUrl: ussdServer.url,
+    // Without the loopback (the simulator's fast mode), each request still reaches the listener its address names.
+    fetch: (request: Request) =>
+      new URL(request.url).origin === ussdServer.url ? ussdServer.fetch(request) : server.fetch(request),
     apiKey: resolved.apiKey,
     webhookSecret,
     maxAttempts: resolved.maxAttempts,
