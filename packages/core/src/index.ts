@@ -25,6 +25,7 @@ export {
   type VerikitOptions,
   type Clock,
   type ReceiveResult,
+  type InboundEvent,
   type ProviderDelivery,
   type ReceiveOptions,
   type CallOptions,
@@ -63,7 +64,7 @@ export type { StartInput, UserEvent, SendSmsInput, SendWhatsAppInput } from './i
 /** @public The engine's input rules, for an application that takes these inputs on a route of its own. */
 export { startInputSchema, userEventSchema, sendSmsInputSchema, sendWhatsAppInputSchema } from './inputs/inputs.js';
 export type { FlowView, FlowViewError } from './flows/view.js';
-export { receiveDefaults } from './inbound/receive-delivery.js';
+export { receiveDefaults } from './inbound/receive-inbound-event.js';
 export { errorMessageIds, messageIdOf, unknownErrorMessageId } from './flows/message-ids.js';
 export {
   MemoryChangeBus,

@@ -14,4 +14,4 @@ export { parseFlowId } from './inputs/parse-flow-id.js';
 export { errorCode } from './logging/error-code.js';
 export { systemClock } from './time/clock.js';
 export { RecentlyUsed } from './engine/recently-used.js';
-export { deliveryLeaseMs, receiveOptionsSchema } from './inbound/receive-delivery.js';
+export { inboundLeaseMs, receiveOptionsSchema } from './inbound/receive-inbound-event.js';

@@ -193,7 +193,7 @@ function webhookWork(options: FlowHandlerOptions): RouteDeclaration['work'] {
   const logger = options.logger ?? defaultLogger;
   const configured = options.webhooks !== undefined;
   if (!configured) {
-    logger.warn('verikit.webhook.not-configured', {
+    logger.warn('verikit.inbound.not-configured', {
       hint: 'the provider sends webhooks but createFlowHandler has no webhooks option: every webhook is refused (401) until webhooks: { secret } is set; webhookPath: false leaves the route out',
     });
   }

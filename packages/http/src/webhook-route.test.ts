@@ -95,7 +95,7 @@ describeAdapters('POST /webhooks: delegated to verikit.webhooks', () => {
       { parse },
     );
     expect((await post(setup.url)).status).toBe(413);
-    expect(lines).toContain('handler verikit.webhook.malformed');
+    expect(lines).toContain('handler verikit.inbound.malformed');
     await setup.close();
 
     lines.length = 0;
@@ -105,7 +105,7 @@ describeAdapters('POST /webhooks: delegated to verikit.webhooks', () => {
       { parse },
     );
     expect((await post(setup.url)).status).toBe(413);
-    expect(lines).toContain('old verikit.webhook.malformed');
+    expect(lines).toContain('old verikit.inbound.malformed');
 
     // Both spellings of the cap at once: refused at creation, naming the old one.
     const both = () =>

@@ -21,14 +21,14 @@ describe('pinoLogger', () => {
     const verikitLogger = pinoLogger(logger);
     verikitLogger.debug('verikit.flow.changed', { flowId: 'f1', status: 'sending' });
     verikitLogger.info('verikit.flow.started', { flowId: 'f1', kind: 'phone' });
-    verikitLogger.warn('verikit.webhook.refused', { reason: 'no-secret' });
-    verikitLogger.error('verikit.webhook.failed', { error: 'store_unavailable', retryable: true });
+    verikitLogger.warn('verikit.inbound.refused', { reason: 'no-secret' });
+    verikitLogger.error('verikit.inbound.failed', { error: 'store_unavailable', retryable: true });
     verikitLogger.info('verikit.no-fields');
     expect(lines).toEqual([
       { level: 20, msg: 'verikit.flow.changed', flowId: 'f1', status: 'sending' },
       { level: 30, msg: 'verikit.flow.started', flowId: 'f1', kind: 'phone' },
-      { level: 40, msg: 'verikit.webhook.refused', reason: 'no-secret' },
-      { level: 50, msg: 'verikit.webhook.failed', error: 'store_unavailable', retryable: true },
+      { level: 40, msg: 'verikit.inbound.refused', reason: 'no-secret' },
+      { level: 50, msg: 'verikit.inbound.failed', error: 'store_unavailable', retryable: true },
       { level: 30, msg: 'verikit.no-fields' },
     ]);
   });

@@ -6,7 +6,7 @@ import { flowDefinitions } from '../flows/flow-definitions.js';
 import type { FlowStore, StoreCall } from '../store/flow-store.js';
 import { acceptSilently, type CommitLoop } from './commit-loop.js';
 import type { EffectRunner } from './effect-runner.js';
-import type { AppliedEvent } from '../inbound/receive-delivery.js';
+import type { AppliedEvent } from '../inbound/receive-inbound-event.js';
 import type { SendGuard } from '../guard/send-guard.js';
 import type { Clock } from '../time/clock.js';
 

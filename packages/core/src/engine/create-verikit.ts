@@ -20,7 +20,7 @@ import { FlowRecords } from './flow-records.js';
 import { sendSms, sendWhatsApp } from './messaging.js';
 import { resolveOptions, type VerikitOptions } from './options.js';
 import { applyProviderEvent } from './apply-provider-event.js';
-import { receiveDelivery } from '../inbound/receive-delivery.js';
+import { receiveInboundEvent } from '../inbound/receive-inbound-event.js';
 import { SendLimit } from './send-limit.js';
 import { LifecycleListeners } from './lifecycle-listeners.js';
 import { circuitEventOf } from './circuit-events.js';
@@ -39,7 +39,12 @@ export type { VerikitOptions } from './options.js';
 export type { Clock } from '../time/clock.js';
 export type { TimerOptions } from './timer-worker.js';
 export type { CallOptions } from '../guard/call-options.js';
-export type { ProviderDelivery, ReceiveOptions, ReceiveResult } from '../inbound/receive-delivery.js';
+export type {
+  InboundEvent,
+  ProviderDelivery,
+  ReceiveOptions,
+  ReceiveResult,
+} from '../inbound/receive-inbound-event.js';
 export type { FlowEvent, FlowEventListener, FlowEventType } from '../flows/lifecycle-events.js';
 export type { CircuitEvent, CircuitEventListener, CircuitEventType } from './circuit-events.js';
 export type {
@@ -214,7 +219,7 @@ export function createVerikit(options: VerikitOptions): Verikit {
     receive: (delivery, receiveOptions) =>
       telemetry.receive(() =>
         within((call) =>
-          receiveDelivery(
+          receiveInboundEvent(
             {
               store,
               logger,

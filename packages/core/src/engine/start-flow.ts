@@ -5,7 +5,7 @@ import type { EffectMemory, FlowDefinition, FlowEnvironment } from '../flows/flo
 import type { EffectRequest } from '../flows/flow-context.js';
 import type { StartInput } from '../inputs/inputs.js';
 import { startKeys } from '../ownership/start-keys.js';
-import { DeliveryClaims } from '../inbound/delivery-claims.js';
+import { OnceClaims } from '../inbound/once-claims.js';
 import { generateFlowId } from '../secrets/secrets.js';
 import { recordSchemaVersion, type FlowRecord, type StoreCall } from '../store/flow-store.js';
 import { startClaimAttemptKey, startClaimMarkerKey, startFenceKey } from '../keys/store-keys.js';
@@ -81,7 +81,7 @@ async function claimStart(
   call: StoreCall | undefined,
 ): Promise<StartClaim | FlowView> {
   const { store, policies } = deps.settings;
-  const claims = new DeliveryClaims(store, {
+  const claims = new OnceClaims(store, {
     replayTtlMs: policies.retentionMs,
     leaseMs: policies.effectTimeoutMs * 2,
     keys: { marker: startClaimMarkerKey, attempt: startClaimAttemptKey },

@@ -5,7 +5,7 @@ import type { ParsedStartInput, SendSmsInput, SendWhatsAppInput, StartInput, Use
 import type { IssueProofOptions, ProofClaim, RedeemProofOptions } from '../proof/proof-inputs.js';
 import type { IssuedProof } from '../proof/proofs.js';
 import type { Verification } from '../proof/verification.js';
-import type { ProviderDelivery, ReceiveOptions, ReceiveResult } from '../inbound/receive-delivery.js';
+import type { InboundEvent, ReceiveOptions, ReceiveResult } from '../inbound/receive-inbound-event.js';
 import type { FlowListener } from './change-bus.js';
 import type { CircuitEventListener, CircuitEventType } from './circuit-events.js';
 import type { FlowEventListener, FlowEventType } from '../flows/lifecycle-events.js';
@@ -52,14 +52,14 @@ export interface Verikit {
    */
   subscribed(flowId: string): Promise<void>;
   /**
-   * The one entry for what a provider tells us (today the USSD result): applies a verified
-   * delivery's event to the flow it concerns, once per delivery id across every instance sharing
+   * The one entry for inbound events, what a provider tells us (a USSD result, a delivery receipt): applies a verified
+   * inbound event to the flow it concerns, once per event id across every instance sharing
    * the store. A redelivery of an applied id is a `duplicate`; one that meets another delivery of
    * the same id is `in-progress`; a failure rejects and gives the id back, so the next delivery
    * applies it afresh (docs/webhooks.md). Verifying the delivery is the caller's job
    * (`@verikit/http`'s webhook route).
    */
-  receive(delivery: ProviderDelivery, options?: ReceiveOptions): Promise<ReceiveResult>;
+  receive(inbound: InboundEvent, options?: ReceiveOptions): Promise<ReceiveResult>;
   /**
    * How the provider's webhooks are read into events: its `webhooks` capability, or `undefined`
    * when the provider sends no webhooks (then no webhook route is needed).

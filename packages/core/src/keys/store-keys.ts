@@ -82,14 +82,14 @@ export function startLiveKey(hash: string): string {
   return `start:live:${hash}`;
 }
 
-/** The marker of an inbound delivery: `done` once applied, `retry:<n>` after attempt `n` failed. */
-export function deliveryMarkerKey(deliveryId: string): string {
+/** The marker of an inbound event: `done` once applied, `retry:<n>` after attempt `n` failed. */
+export function inboundEventMarkerKey(deliveryId: string): string {
   return `webhook:${deliveryId}`;
 }
 
-/** The claim of one attempt at applying an inbound delivery, held by the one process that runs it. */
-export function deliveryAttemptKey(deliveryId: string, attempt: number): string {
-  return `${deliveryMarkerKey(deliveryId)}:${attempt}`;
+/** The claim of one attempt at applying an inbound event, held by the one process that runs it. */
+export function inboundEventAttemptKey(deliveryId: string, attempt: number): string {
+  return `${inboundEventMarkerKey(deliveryId)}:${attempt}`;
 }
 
 /**

@@ -13,7 +13,7 @@ export type EventWebhookGiveUpReason =
   /** The event became older than `maxAgeMs` before an attempt succeeded. */
   | 'age';
 
-/** An event the engine gave up delivering: told to `onGiveUp`, and logged at warning (`verikit.webhook.given-up`). */
+/** An event the engine gave up delivering: told to `onGiveUp`, and logged at warning (`verikit.event-webhook.given-up`). */
 export interface EventWebhookFailure {
   /** The event's id, which was its `webhook-id`. */
   readonly eventId: string;

@@ -130,7 +130,7 @@ describe('eventWebhook: lifecycle events POSTed to the app, signed, once per eve
         lastStatus: 410,
       },
     ]);
-    expect(made.logs.find((line) => line.message === 'verikit.webhook.given-up')?.level).toBe('warn');
+    expect(made.logs.find((line) => line.message === 'verikit.event-webhook.given-up')?.level).toBe('warn');
   });
 
   it('gives up after maxAttempts, and an event older than maxAgeMs is never sent', async () => {

@@ -113,7 +113,7 @@ export class EventWebhook {
           delivered += await this.#pass();
         } while (this.#again);
       } catch (error) {
-        this.#logger.warn('verikit.webhook.pass-failed', { error: errorCode(error) });
+        this.#logger.warn('verikit.event-webhook.pass-failed', { error: errorCode(error) });
       } finally {
         this.#running = undefined;
       }
@@ -131,7 +131,7 @@ export class EventWebhook {
       const results = await Promise.all(
         taken.map((entry) =>
           this.#deliverOne(entry, now).catch((error: unknown) => {
-            this.#logger.warn('verikit.webhook.delivery-failed', { eventId: entry.id, error: errorCode(error) });
+            this.#logger.warn('verikit.event-webhook.delivery-failed', { eventId: entry.id, error: errorCode(error) });
             return false;
           }),
         ),
@@ -165,7 +165,7 @@ export class EventWebhook {
       await this.#outbox.remove([entry.id]);
       return true;
     }
-    this.#logger.debug('verikit.webhook.attempt-failed', { eventId: entry.id, attempt: entry.attempt, status });
+    this.#logger.debug('verikit.event-webhook.attempt-failed', { eventId: entry.id, attempt: entry.attempt, status });
     if (status === 410) return this.#giveUp(event, entry.attempt, 'gone', status);
     if (entry.attempt >= maxAttempts) return this.#giveUp(event, entry.attempt, 'attempts', status);
     await this.#outbox.retry(entry.id, now + this.#delay(entry.attempt));
@@ -220,11 +220,11 @@ export class EventWebhook {
       attempts,
       ...(lastStatus === undefined ? {} : { lastStatus }),
     };
-    this.#logger.warn('verikit.webhook.given-up', { ...failure });
+    this.#logger.warn('verikit.event-webhook.given-up', { ...failure });
     try {
       this.#settings.onGiveUp?.(failure);
     } catch (error) {
-      this.#logger.warn('verikit.webhook.listener-failed', { eventId: event.id, error: errorCode(error) });
+      this.#logger.warn('verikit.event-webhook.listener-failed', { eventId: event.id, error: errorCode(error) });
     }
     return false;
   }

@@ -73,7 +73,7 @@ export function webhookRoute(options: WebhookHandlerOptions, creation: WebhookRo
   }
   return webhookRouteWith(
     {
-      receive: (delivery, receiveOptions) => verikit.receive(delivery, receiveOptions),
+      receive: (inbound, receiveOptions) => verikit.receive(inbound, receiveOptions),
       parse: parser,
       clock: clock ?? systemClock,
       logger: logger ?? defaultLogger,

@@ -63,7 +63,7 @@ describe('a wrong webhook secret, with no logger passed', () => {
     for (let index = 0; index < 3; index += 1) expect((await webhooks(signed(providerSecret))).status).toBe(401);
     expect((await verikit.get(flow.id)).status).toBe('awaiting-dial');
 
-    expect(warnings().map((warning) => warning.message)).toEqual(['verikit.webhook.signature-mismatch']);
+    expect(warnings().map((warning) => warning.message)).toEqual(['verikit.inbound.signature-mismatch']);
     const { fields } = warnings()[0]!;
     expect(fields.hint).toMatch(/does not match secret: set it to the signing secret the provider shows/);
     expect(fields.hint).toMatch(/awaiting-dial/);
@@ -80,7 +80,7 @@ describe('a wrong webhook secret, with no logger passed', () => {
     const handler = createFlowHandler({ verikit, webhooks: { secret: configuredSecret, clock } });
     await handler(signed(providerSecret));
     await handler(signed(providerSecret));
-    expect(warnings().map((warning) => warning.message)).toEqual(['verikit.webhook.signature-mismatch']);
+    expect(warnings().map((warning) => warning.message)).toEqual(['verikit.inbound.signature-mismatch']);
     expect(warnings()[0]!.fields.hint).toMatch(/does not match webhooks\.secret/);
     expect((await handler(signed(configuredSecret))).status).toBe(200);
     expect((await verikit.get(flow.id)).status).toBe('verified');
@@ -101,12 +101,12 @@ describe('a provider that sends webhooks, with no webhook route configured', () 
     const { verikit } = await ussdEngine();
     const warnings = consoleWarnings();
     const handler = createFlowHandler({ verikit });
-    expect(warnings().map((warning) => warning.message)).toEqual(['verikit.webhook.not-configured']);
+    expect(warnings().map((warning) => warning.message)).toEqual(['verikit.inbound.not-configured']);
     expect(warnings()[0]!.fields.hint).toMatch(/webhooks: \{ secret \}/);
     for (let index = 0; index < 3; index += 1) expect((await handler(signed(providerSecret))).status).toBe(401);
     expect(warnings().map((warning) => warning.message)).toEqual([
-      'verikit.webhook.not-configured',
-      'verikit.webhook.refused',
+      'verikit.inbound.not-configured',
+      'verikit.inbound.refused',
     ]);
     expect(String(warnings()[1]!.fields.hint)).toMatch(/set webhooks\.secret to the signing secret/);
   });

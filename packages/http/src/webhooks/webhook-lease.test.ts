@@ -4,7 +4,7 @@ import { createTestProviderV1, ManualClock } from '@verikit/testing';
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { createVerikit, KeyvFlowStore, type FlowRecord } from '@verikit/core';
-import { deliveryAttemptKey, deliveryLeaseMs, deliveryMarkerKey } from '@verikit/core/internal';
+import { inboundEventAttemptKey, inboundLeaseMs, inboundEventMarkerKey } from '@verikit/core/internal';
 import type { Logger, ProviderEventV1, RawWebhookV1 } from '@verikit/provider';
 import { resolveWebhookOptions, webhookDefaults } from './webhook-options.js';
 import { webHandlerOf } from './create-webhook-handler.js';
@@ -79,8 +79,8 @@ describe('the claim on a message is tied to the processing deadline', () => {
   it('is a few seconds beyond the processing timeout by default (not a minute)', () => {
     const resolved = resolveWebhookOptions({ secret: webhookSecret }, 'webhooks');
     expect(resolved.processingTimeoutMs).toBe(webhookDefaults.processingTimeoutMs);
-    expect(deliveryLeaseMs(resolved.processingTimeoutMs)).toBe(15_000);
-    expect(deliveryLeaseMs(100)).toBe(150);
+    expect(inboundLeaseMs(resolved.processingTimeoutMs)).toBe(15_000);
+    expect(inboundLeaseMs(100)).toBe(150);
     expect(() => resolveWebhookOptions({ secret: webhookSecret, processingTimeoutMs: 5 }, 'webhooks')).toThrow(
       /webhooks\.processingTimeoutMs/,
     );
@@ -94,14 +94,14 @@ describe('the claim on a message is tied to the processing deadline', () => {
     // moves it past the lease, so the first delivery lands inside the lease however busy the machine (under load, a
     // real 300 ms passed between the claim and the first delivery, and that delivery applied).
     const processingTimeoutMs = 200;
-    const leaseMs = deliveryLeaseMs(processingTimeoutMs);
+    const leaseMs = inboundLeaseMs(processingTimeoutMs);
     const t = await setup(processingTimeoutMs);
     const before = await t.version();
     vi.useFakeTimers({ toFake: ['Date'] });
     onTestFinished(() => void vi.useRealTimers());
 
     // The dead process: it claimed the message's first attempt, as a delivery does, and never applied nor released it.
-    expect(await t.store.claim(deliveryAttemptKey('msg_crashed', 0), leaseMs)).toBe(true);
+    expect(await t.store.claim(inboundEventAttemptKey('msg_crashed', 0), leaseMs)).toBe(true);
 
     const blocked = await t.deliver('msg_crashed');
     expect(blocked).toEqual({
@@ -135,15 +135,15 @@ describe('the claim on a message is tied to the processing deadline', () => {
     expect(slow.status).toBe(503);
     expect(slow.body).toMatchObject({ status: 'retry', error: { code: 'webhook_timeout' } });
     expect(Number(slow.retryAfter)).toBeGreaterThanOrEqual(1);
-    expect(Number(slow.retryAfter)).toBeLessThanOrEqual(Math.ceil(deliveryLeaseMs(processingTimeoutMs) / 1000));
-    expect(t.lines).toContain('verikit.webhook.timed-out');
+    expect(Number(slow.retryAfter)).toBeLessThanOrEqual(Math.ceil(inboundLeaseMs(processingTimeoutMs) / 1000));
+    expect(t.lines).toContain('verikit.inbound.timed-out');
 
     // While it still runs, the message is held: a redelivery is told to come back later.
     expect((await t.deliver('msg_slow')).status).toBe(409);
 
     release();
     // The application goes on to record the message (whether or not its claim lapsed meanwhile)...
-    for (let wait = 0; (await t.store.getRoute(deliveryMarkerKey('msg_slow'))) !== 'done' && wait < 200; wait += 1)
+    for (let wait = 0; (await t.store.getRoute(inboundEventMarkerKey('msg_slow'))) !== 'done' && wait < 200; wait += 1)
       await sleep(5);
     expect((await t.verikit.get(t.flow.id)).status).toBe('verified');
     // ...so every later delivery is a duplicate.

@@ -488,14 +488,14 @@ describe('without a secret', () => {
     expect(status).toBe(401);
     expect(body.error?.message).toMatch(/no webhook secret is configured/);
     expect(await t.versionOf(t.flow.id)).toBe(before);
-    const hint = t.lines.find((line) => line.message === 'verikit.webhook.refused');
+    const hint = t.lines.find((line) => line.message === 'verikit.inbound.refused');
     expect(hint?.level).toBe('warn');
     expect(String(hint?.fields?.hint)).toMatch(/webhooks\.secret/);
   });
 
   it('accepts unsigned webhooks only when the user opts in by name, once per message', async () => {
     const t = await setup({ webhooks: { allowUnsigned: allowUnsignedConsent } });
-    expect(t.lines.some((line) => line.level === 'warn' && line.message === 'verikit.webhook.unsigned-accepted')).toBe(
+    expect(t.lines.some((line) => line.level === 'warn' && line.message === 'verikit.inbound.unsigned-accepted')).toBe(
       true,
     );
     const unsigned = () =>
@@ -735,7 +735,7 @@ describe('secrets', () => {
       errors.map((error) => ({ ...(error as object), message: (error as Error).message })),
     ]);
     expect(t.responses.some((body) => body.status === 'applied')).toBe(true);
-    expect(t.lines.some((line) => line.message.startsWith('verikit.webhook.'))).toBe(true);
+    expect(t.lines.some((line) => line.message.startsWith('verikit.inbound.'))).toBe(true);
     for (const secret of [
       webhookSecret,
       keyBytes.toString('base64'),

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Clock, ProviderDelivery, ReceiveOptions, ReceiveResult } from '@verikit/core';
+import type { Clock, InboundEvent, ReceiveOptions, ReceiveResult } from '@verikit/core';
 import { errorCode } from '@verikit/core/internal';
 import {
   InvalidInputError,
@@ -26,8 +26,8 @@ import type { VerifiedWebhook, WebhookVerifier } from './webhook-verifier.js';
 
 /** What the webhook route needs: the engine's one entry for inbound events, the provider's parser, a clock and a logger. */
 export interface WebhookRouteDeps {
-  /** Applies a verified delivery once per id: the engine's `receive`, which keeps the claims and markers. */
-  receive(delivery: ProviderDelivery, options: ReceiveOptions): Promise<ReceiveResult>;
+  /** Applies a verified inbound event once per id: the engine's `receive`, which keeps the claims and markers. */
+  receive(inbound: InboundEvent, options: ReceiveOptions): Promise<ReceiveResult>;
   /** Reads a verified webhook into an event: the provider's `webhooks.parse`. */
   parse: (webhook: RawWebhookV1) => ProviderEventV1 | null;
   /** Timestamps are checked against it. */
@@ -81,7 +81,7 @@ export function webhookRouteWith(
   // that whoever sends requests cannot fill the warnings.
   const warnOnce = onceEach(logger);
   if (verifier === undefined && resolved.allowUnsigned) {
-    logger.warn('verikit.webhook.unsigned-accepted', {
+    logger.warn('verikit.inbound.unsigned-accepted', {
       hint: 'webhooks are accepted without verification (allowUnsigned): anyone who can reach the endpoint can verify any USSD flow',
     });
   }
@@ -89,7 +89,7 @@ export function webhookRouteWith(
   async function verify(webhook: RawWebhookV1): Promise<Step<VerifiedWebhook>> {
     if (verifier === undefined) {
       if (resolved.allowUnsigned) return { ok: true, value: { id: unsignedIdOf(webhook) } };
-      warnOnce('verikit.webhook.refused', 'verikit.webhook.unverified', {
+      warnOnce('verikit.inbound.refused', 'verikit.inbound.unverified', {
         reason: 'no-secret',
         hint: `set ${secretField} to the signing secret from the provider dashboard (or opt out with webhooks.allowUnsigned)`,
       });
@@ -110,12 +110,12 @@ export function webhookRouteWith(
         ? error
         : new WebhookVerificationError('the webhook could not be verified');
       if (refusal.signatureMismatch) {
-        warnOnce('verikit.webhook.signature-mismatch', 'verikit.webhook.unverified', {
+        warnOnce('verikit.inbound.signature-mismatch', 'verikit.inbound.unverified', {
           reason: refusal.message,
           hint: `a webhook's signature does not match ${secretField}: set it to the signing secret the provider shows for this endpoint (the whsec_ form for Standard Webhooks); USSD flows stay in awaiting-dial until it matches. Logged once; later mismatches are info lines`,
         });
       } else {
-        logger.info('verikit.webhook.unverified', { reason: refusal.message });
+        logger.info('verikit.inbound.unverified', { reason: refusal.message });
       }
       return stop(unverified(refusal));
     }
@@ -129,10 +129,10 @@ export function webhookRouteWith(
         const invalid = InvalidInputError.isInstance(error)
           ? error
           : new InvalidInputError([{ field: 'body', message: 'is not valid JSON' }]);
-        logger.info('verikit.webhook.malformed', { webhookId, field: invalid.field });
+        logger.info('verikit.inbound.malformed', { webhookId, field: invalid.field });
         return stop(malformed(invalid));
       }
-      logger.error('verikit.webhook.parse-failed', { webhookId, error: errorCode(error) });
+      logger.error('verikit.inbound.parse-failed', { webhookId, error: errorCode(error) });
       return stop({
         status: 'error',
         error: { code: 'webhook_parse_failed', message: 'the provider could not parse the webhook' },
@@ -144,7 +144,7 @@ export function webhookRouteWith(
     if (request.method !== 'POST') return webhookAnswer({ status: 'method-not-allowed' });
     const read = await readRouteBody(request, resolved.maxBodyBytes);
     if (!read.ok) {
-      logger.info('verikit.webhook.malformed', { reason: read.reason });
+      logger.info('verikit.inbound.malformed', { reason: read.reason });
       if (read.reason === 'too-large') {
         return webhookAnswer({
           status: 'too-large',
@@ -170,17 +170,17 @@ export function webhookRouteWith(
     if (!parsed.ok) return webhookAnswer(parsed.response);
     const event = parsed.value;
     if (event === null) {
-      logger.info('verikit.webhook.ignored', { webhookId: loggedId, outcome: 'ignored' });
+      logger.info('verikit.inbound.ignored', { webhookId: loggedId, outcome: 'ignored' });
       return webhookAnswer({ status: 'ignored' });
     }
-    const delivery: ProviderDelivery = {
+    const inbound: InboundEvent = {
       id: webhookId,
       event,
       ...(loggedId === undefined ? { idIsPrivate: true } : {}),
     };
     let result: ReceiveResult;
     try {
-      result = await deps.receive(delivery, receiveOptions);
+      result = await deps.receive(inbound, receiveOptions);
     } catch (error) {
       return webhookAnswer(failureOf(error));
     }
@@ -193,7 +193,7 @@ export function webhookRouteWith(
       return await handle(request);
     } catch (error) {
       const retryable = VerikitError.isInstance(error) && error.isRetryable;
-      logger.error('verikit.webhook.failed', { error: errorCode(error), retryable });
+      logger.error('verikit.inbound.failed', { error: errorCode(error), retryable });
       return webhookAnswer(
         retryable
           ? {

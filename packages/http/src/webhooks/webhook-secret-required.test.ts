@@ -66,7 +66,7 @@ describe('a webhook handler without a secret', () => {
     // Webhook options given anyway change nothing: the route stays off, and nothing is refused at creation.
     const withOptions = createFlowHandler({ verikit, webhooks: { secret: unset } });
     expect((await withOptions(new Request('http://app.example/webhooks', { method: 'POST' }))).status).toBe(404);
-    expect(lines.filter((line) => line.message.startsWith('verikit.webhook.'))).toEqual([]);
+    expect(lines.filter((line) => line.message.startsWith('verikit.inbound.'))).toEqual([]);
     // Asking for a webhook handler on purpose is refused, saying why.
     const error = refusal(() => createWebhookHandler({ verikit, secret: webhookSecret }), 'verikit');
     expect(error.message).toMatch(/sends no webhooks/);
@@ -105,7 +105,7 @@ describe('a webhook handler without a secret', () => {
   it('createFlowHandler without any webhooks option keeps a route that refuses (401), and warns at creation when the provider sends webhooks', async () => {
     const lines: Array<{ level: string; message: string; hint?: unknown }> = [];
     const handler = createFlowHandler({ verikit: engine(), logger: loggerInto(lines) });
-    const warning = lines.find((line) => line.message === 'verikit.webhook.not-configured');
+    const warning = lines.find((line) => line.message === 'verikit.inbound.not-configured');
     expect(warning?.level).toBe('warn');
     expect(String(warning?.hint)).toMatch(/webhooks: \{ secret \}/);
     const response = await handler(new Request('http://app.example/webhooks', { method: 'POST', body: '{}' }));
@@ -118,6 +118,6 @@ describe('a webhook handler without a secret', () => {
     const quiet: typeof lines = [];
     createFlowHandler({ verikit: engine({ parses: false }), logger: loggerInto(quiet) });
     createFlowHandler({ verikit: engine(), logger: loggerInto(quiet), webhookPath: false });
-    expect(quiet.filter((line) => line.message === 'verikit.webhook.not-configured')).toEqual([]);
+    expect(quiet.filter((line) => line.message === 'verikit.inbound.not-configured')).toEqual([]);
   });
 });

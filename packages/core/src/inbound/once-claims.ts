@@ -1,7 +1,7 @@
 import type { FlowStore, StoreCall } from '../store/flow-store.js';
-import { deliveryAttemptKey, deliveryMarkerKey } from '../keys/store-keys.js';
+import { inboundEventAttemptKey, inboundEventMarkerKey } from '../keys/store-keys.js';
 
-/** What {@link DeliveryClaims.admit} decided for one delivery of a message. */
+/** What {@link OnceClaims.admit} decided for one attempt at a thing to do once (an inbound event, a keyed start). */
 export type Admission =
   /** The message was processed already: change nothing. */
   | { readonly kind: 'duplicate' }
@@ -14,13 +14,13 @@ export type Admission =
   /** This delivery may apply the message. Call `complete` or `release` with `attempt` afterwards. */
   | { readonly kind: 'admitted'; readonly attempt: number };
 
-/** Options of {@link DeliveryClaims}. */
-export interface DeliveryClaimsOptions {
+/** Options of {@link OnceClaims}. */
+export interface OnceClaimsOptions {
   /** How long a processed message id is remembered. */
   readonly replayTtlMs: number;
   /** How long one delivery may hold the message before another may take over (a crashed process). */
   readonly leaseMs: number;
-  /** Where the marker and the attempts live. Default: an inbound delivery's (`webhook:<id>`). */
+  /** Where the marker and the attempts live. Default: an inbound event's (`webhook:<id>`); a keyed start gives its own. */
   readonly keys?: {
     readonly marker: (id: string) => string;
     readonly attempt: (id: string, attempt: number) => string;
@@ -29,34 +29,36 @@ export interface DeliveryClaimsOptions {
   readonly call?: StoreCall | undefined;
 }
 
-const deliveryKeys = { marker: deliveryMarkerKey, attempt: deliveryAttemptKey };
+const inboundEventKeys = { marker: inboundEventMarkerKey, attempt: inboundEventAttemptKey };
 
 const doneMarker = 'done';
 const retryPrefix = 'retry:';
 
 /**
- * Accepts each inbound message once, on the store's own primitives, so it works across processes:
+ * Does a thing once, on the store's own primitives, so it works across processes. Its two uses are named by their
+ * keys: an inbound event, by the id its redeliveries share (the default), and a keyed start, by its idempotency key
+ * (`startClaimMarkerKey`, `startClaimAttemptKey`; decision 1262). For an inbound event:
  *
- * - the marker (`deliveryMarkerKey`, a secondary key) says `done`, or `retry:<n>` after attempt `n` failed;
- * - the attempt (`deliveryAttemptKey`) is claimed (`store.claim`, a lease) by the one delivery that runs it.
+ * - the marker (`inboundEventMarkerKey`, a secondary key) says `done`, or `retry:<n>` after attempt `n` failed;
+ * - the attempt (`inboundEventAttemptKey`) is claimed (`store.claim`, a lease) by the one delivery that runs it.
  *
  * A processed message is a `duplicate`. A delivery whose application failed releases the message by
  * recording `retry:<n>`, so the sender's next delivery runs attempt `n + 1` instead of being taken
  * for a duplicate. Two deliveries at once: one is admitted, the other is told `in-progress`. A
  * process that dies mid-attempt holds the message until its lease expires.
  *
- * (docs/decisions/0202-webhook-claims-released-on-failure.md). A start with an idempotency key is claimed the same
- * way, under keys of its own, and given back when it is refused before its flow is written (decision 1262).
+ * (docs/decisions/0202-webhook-claims-released-on-failure.md). A keyed start is given back when it is refused
+ * before its flow is written (decision 1262).
  */
-export class DeliveryClaims {
+export class OnceClaims {
   readonly #store: FlowStore;
-  readonly #options: DeliveryClaimsOptions;
-  readonly #keys: NonNullable<DeliveryClaimsOptions['keys']>;
+  readonly #options: OnceClaimsOptions;
+  readonly #keys: NonNullable<OnceClaimsOptions['keys']>;
 
-  constructor(store: FlowStore, options: DeliveryClaimsOptions) {
+  constructor(store: FlowStore, options: OnceClaimsOptions) {
     this.#store = store;
     this.#options = options;
-    this.#keys = options.keys ?? deliveryKeys;
+    this.#keys = options.keys ?? inboundEventKeys;
   }
 
   async admit(id: string): Promise<Admission> {

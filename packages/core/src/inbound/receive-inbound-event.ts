@@ -11,7 +11,7 @@ import { providerEventSchema } from '../inputs/inputs.js';
 import { onFirstUse } from '../inputs/on-first-use.js';
 import { errorCode } from '../logging/error-code.js';
 import type { FlowStore, StoreCall } from '../store/flow-store.js';
-import { DeliveryClaims, type Admission } from './delivery-claims.js';
+import { OnceClaims, type Admission } from './once-claims.js';
 import type { FlowView } from '../flows/view.js';
 
 /** What applying one provider event did. */
@@ -21,8 +21,11 @@ export type AppliedEvent =
   /** No flow waits for it: it ended, expired, or was never started here. */
   | { readonly outcome: 'no-active-flow'; readonly flowId?: string };
 
-/** One delivery of something a provider told us: the typed event and the id its redeliveries share. */
-export interface ProviderDelivery {
+/**
+ * An inbound event: something a provider told us (a USSD result, a delivery receipt, a dial-in session), typed, with
+ * the id its redeliveries share.
+ */
+export interface InboundEvent {
   /**
    * Identifies the message across redeliveries (a verified webhook's id): the same message sent
    * twice has the same id. 1 to 256 visible ASCII characters. Logged unless `idIsPrivate`: it must
@@ -34,6 +37,9 @@ export interface ProviderDelivery {
   /** The id is derived from the payload (an unsigned delivery's body hash): never logged. Default false. */
   readonly idIsPrivate?: boolean;
 }
+
+/** @deprecated Since 0.3: the same type, named {@link InboundEvent}. Removed in the next minor release (docs/migration.md). */
+export type ProviderDelivery = InboundEvent;
 
 /** How long a delivery waits and how long its id is remembered. */
 export interface ReceiveOptions {
@@ -78,7 +84,7 @@ export const receiveDefaults = Object.freeze({
  * when that is shorter) for the answer to be written after the deadline. A claim outliving its
  * processing deadline by more would only keep a dead process's message from being redelivered.
  */
-export function deliveryLeaseMs(processingTimeoutMs: number): number {
+export function inboundLeaseMs(processingTimeoutMs: number): number {
   return processingTimeoutMs + Math.min(5_000, Math.ceil(processingTimeoutMs / 2));
 }
 
@@ -122,7 +128,7 @@ const timedOut = Symbol('timed out');
  * or releases the id. The claim lapses a lease after it was taken, so a process that died between
  * claim and apply blocks redeliveries for that long only.
  */
-export async function receiveDelivery(
+export async function receiveInboundEvent(
   deps: {
     store: FlowStore;
     logger: Logger;
@@ -130,14 +136,14 @@ export async function receiveDelivery(
     /** The engine call's share of the store. */
     call?: StoreCall;
   },
-  rawDelivery: ProviderDelivery,
+  rawDelivery: InboundEvent,
   rawOptions: ReceiveOptions = {},
 ): Promise<ReceiveResult> {
   const delivery = parseInput(deliverySchema(), rawDelivery);
   const options = parseInput(receiveOptionsSchema, rawOptions ?? {}, 'options');
   const processingTimeoutMs = options.processingTimeoutMs ?? receiveDefaults.processingTimeoutMs;
-  const leaseMs = deliveryLeaseMs(processingTimeoutMs);
-  const claims = new DeliveryClaims(deps.store, {
+  const leaseMs = inboundLeaseMs(processingTimeoutMs);
+  const claims = new OnceClaims(deps.store, {
     replayTtlMs: options.replayTtlMs ?? receiveDefaults.replayTtlMs,
     leaseMs,
     call: deps.call,
@@ -149,7 +155,7 @@ export async function receiveDelivery(
   try {
     admission = await claims.admit(delivery.id);
   } catch (error) {
-    logger.error('verikit.webhook.failed', {
+    logger.error('verikit.inbound.failed', {
       webhookId,
       error: errorCode(error),
       retryable: VerikitError.isInstance(error) && error.isRetryable,
@@ -157,7 +163,7 @@ export async function receiveDelivery(
     throw error;
   }
   if (admission.kind !== 'admitted') {
-    logger.info(`verikit.webhook.${admission.kind}`, { webhookId });
+    logger.info(`verikit.inbound.${admission.kind}`, { webhookId });
     // The other claim was taken at most a lease ago: it has lapsed by then at the latest.
     return admission.kind === 'in-progress'
       ? { outcome: 'in-progress', retryAfterMs: leaseMs }
@@ -174,7 +180,7 @@ export async function receiveDelivery(
   const first = await Promise.race([applying, deadline]);
   clearTimeout(timer);
   if (first !== timedOut) return first;
-  logger.warn('verikit.webhook.timed-out', { webhookId, processingTimeoutMs });
+  logger.warn('verikit.inbound.timed-out', { webhookId, processingTimeoutMs });
   return { outcome: 'timed-out', retryAfterMs: Math.max(1, leaseMs - (performance.now() - claimedAt)) };
 
   async function apply(attempt: number): Promise<AppliedEvent> {
@@ -183,24 +189,24 @@ export async function receiveDelivery(
       result = await deps.apply(delivery.event as ProviderEventV1);
     } catch (error) {
       await claims.release(delivery.id, attempt).catch((releaseError: unknown) => {
-        logger.error('verikit.webhook.release-failed', { webhookId, error: errorCode(releaseError) });
+        logger.error('verikit.inbound.release-failed', { webhookId, error: errorCode(releaseError) });
       });
       if (InvalidInputError.isInstance(error)) {
-        logger.warn('verikit.webhook.malformed', { webhookId, field: error.field });
+        logger.warn('verikit.inbound.malformed', { webhookId, field: error.field });
       } else if (RateLimitedError.isInstance(error)) {
         // Too many wrong dial-in references (the guard logged which limit): the dialler's doing, not an outage.
-        logger.warn('verikit.webhook.limited', { webhookId });
+        logger.warn('verikit.inbound.limited', { webhookId });
       } else {
         const retryable = VerikitError.isInstance(error) && error.isRetryable;
-        logger.error('verikit.webhook.apply-failed', { webhookId, error: errorCode(error), retryable });
+        logger.error('verikit.inbound.apply-failed', { webhookId, error: errorCode(error), retryable });
       }
       throw error;
     }
     await claims.complete(delivery.id).catch((error: unknown) => {
       // Applied but not recorded: a redelivery after the lease finds the flow finished and changes nothing.
-      logger.warn('verikit.webhook.record-failed', { webhookId, error: errorCode(error) });
+      logger.warn('verikit.inbound.record-failed', { webhookId, error: errorCode(error) });
     });
-    logger.info(`verikit.webhook.${result.outcome}`, {
+    logger.info(`verikit.inbound.${result.outcome}`, {
       webhookId,
       outcome: result.outcome,
       ...(result.flowId ? { flowId: result.flowId } : {}),

@@ -4,7 +4,7 @@ import { StoreError } from '../errors/store-error.js';
 import { setup } from '../engine/engine.fixtures.js';
 import type { FlowRecord } from '../store/flow-store.js';
 import { KeyvFlowStore } from '../store/keyv-flow-store.js';
-import { deliveryAttemptKey, deliveryMarkerKey } from '../keys/store-keys.js';
+import { inboundEventAttemptKey, inboundEventMarkerKey } from '../keys/store-keys.js';
 
 const phone = '+2348031234567';
 const success: ProviderEventV1 = { type: 'ussd-verification', phoneNumber: phone, status: 'success' };
@@ -31,16 +31,16 @@ describe('verikit.receive: one entry for what a provider tells us, applied once 
     expect(await verikit.receive({ id: 'msg_1', event: success })).toEqual({ outcome: 'duplicate' });
     expect((await store.getFlow(flow.id))!.version).toBe(version);
     // The engine keeps its marker under its own key name, and logs the id with the outcome.
-    expect(await store.getRoute(deliveryMarkerKey('msg_1'))).toBe('done');
+    expect(await store.getRoute(inboundEventMarkerKey('msg_1'))).toBe('done');
     expect(logs.map((line) => line.message)).toEqual(
-      expect.arrayContaining(['verikit.webhook.applied', 'verikit.webhook.duplicate']),
+      expect.arrayContaining(['verikit.inbound.applied', 'verikit.inbound.duplicate']),
     );
   });
 
   it('answers in-progress while another delivery holds the id, with the lease as the time to come back', async () => {
     const { verikit, store } = setup();
     await verikit.start({ kind: 'ussd', phoneNumber: phone });
-    expect(await store.claim(deliveryAttemptKey('msg_held', 0), 60_000)).toBe(true);
+    expect(await store.claim(inboundEventAttemptKey('msg_held', 0), 60_000)).toBe(true);
     expect(await verikit.receive({ id: 'msg_held', event: success }, { processingTimeoutMs: 1000 })).toEqual({
       outcome: 'in-progress',
       retryAfterMs: 1500,
@@ -53,7 +53,7 @@ describe('verikit.receive: one entry for what a provider tells us, applied once 
     const flow = await verikit.start({ kind: 'ussd', phoneNumber: phone });
     store.failures = 1;
     await expect(verikit.receive({ id: 'msg_outage', event: success })).rejects.toThrow(StoreError);
-    expect(await store.getRoute(deliveryMarkerKey('msg_outage'))).toBe('retry:0');
+    expect(await store.getRoute(inboundEventMarkerKey('msg_outage'))).toBe('retry:0');
     expect(await verikit.receive({ id: 'msg_outage', event: success })).toMatchObject({
       outcome: 'applied',
       flowId: flow.id,
@@ -77,7 +77,7 @@ describe('verikit.receive: one entry for what a provider tells us, applied once 
     await expect(verikit.receive({ id: 'msg_ok', event: success }, { processingTimeoutMs: 5 })).rejects.toMatchObject({
       field: 'options.processingTimeoutMs',
     });
-    expect(await store.getRoute(deliveryMarkerKey('msg_bad'))).toBeUndefined();
-    expect(await store.claim(deliveryAttemptKey('msg_bad', 0), 1000)).toBe(true);
+    expect(await store.getRoute(inboundEventMarkerKey('msg_bad'))).toBeUndefined();
+    expect(await store.claim(inboundEventAttemptKey('msg_bad', 0), 1000)).toBe(true);
   });
 });
