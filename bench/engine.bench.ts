@@ -27,7 +27,7 @@ import {
   type FlowPolicies,
   type Verikit,
 } from '@verikit/core';
-import { ExpiringMap } from '../packages/core/src/store/expiring-map.js';
+import { ExpiringMap } from '../packages/core/src/store/compact-memory/expiring-map.js';
 import { createIdentityMachine, createPureTransitions } from '@verikit/core/internal';
 import { createTestProviderV1, ManualClock } from '@verikit/testing';
 import { createBaselineMachine, measureBaselineMachine, storedBaselineSnapshot } from './baseline-machine.js';

@@ -7,7 +7,7 @@
  */
 export { createFlowMachines } from './flows/machines.js';
 export { createIdentityMachine } from './flows/identity-machine.js';
-export { createPureTransitions } from './flows/pure-transition.js';
+export { createPureTransitions } from './flows/fast-transitions/pure-transition.js';
 export { safeStoreCause } from './store/safe-store-cause.js';
 export * from './keys/store-keys.js';
 export { parseFlowId } from './inputs/parse-flow-id.js';

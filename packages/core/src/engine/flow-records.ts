@@ -4,7 +4,11 @@ import { RecordSchemaError } from '../errors/record-schema-error.js';
 import type { FlowDefinition } from '../flows/flow-definition.js';
 import { flowDefinitions } from '../flows/flow-definitions.js';
 import type { FlowPolicies } from '../flows/policies.js';
-import { createPureTransitions, type PureStep, type PureTransitions } from '../flows/pure-transition.js';
+import {
+  createPureTransitions,
+  type PureStep,
+  type PureTransitions,
+} from '../flows/fast-transitions/pure-transition.js';
 import type { FlowContextBase, FlowKind } from '../flows/flow-context.js';
 import { isTickDue } from '../flows/machine-base.js';
 import { isDeliveryEvent, withDelivery } from '../inbound/delivery-receipts.js';

@@ -19,7 +19,11 @@ export interface FlowRecord {
   readonly version: number;
   /** The machine's state value, serialized. */
   readonly value: string;
-  /** The machine's context: secrets only hashed or sealed, numbers masked. */
+  /**
+   * The machine's context (docs/flows.md, "What is stored"): the phone number in E.164, which a resend needs; a
+   * BVN/NIN only masked, as a keyed hash and sealed; the identity OTP only as a keyed hash; never a submitted code.
+   * The USSD OTP is the one secret kept, while the user must see it.
+   */
   readonly context: Record<string, unknown>;
   /** When the flow started (engine clock). */
   readonly createdAt: number;

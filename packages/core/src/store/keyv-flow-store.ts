@@ -3,11 +3,11 @@ import Keyv from 'keyv';
 import { StoreError } from '../errors/store-error.js';
 import { VerikitError } from '@verikit/provider';
 import type { FlowRecord, FlowStore, LimitResult } from './flow-store.js';
-import { ExpiringMap } from './expiring-map.js';
+import { ExpiringMap } from './compact-memory/expiring-map.js';
 import { memoryEventOutbox, type EventOutbox } from './event-outbox.js';
 import { memoryFlowTimers, type FlowTimers } from './flow-timers.js';
 import { KeyLock } from './key-lock.js';
-import { liveVersion, memoryKeyPrefix, memorySections, readLive } from './memory-records.js';
+import { liveVersion, memoryKeyPrefix, memorySections, readLive } from './compact-memory/memory-records.js';
 import { safeStoreCause } from './safe-store-cause.js';
 
 /**

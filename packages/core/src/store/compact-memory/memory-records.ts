@@ -7,7 +7,7 @@ import {
   phoneNumberKeyPart,
   routeRecordKey,
   sendsLimitKey,
-} from '../keys/store-keys.js';
+} from '../../keys/store-keys.js';
 
 /** Where {@link createMemoryKeyv}'s Keyv keeps a key: its namespace, then the key. */
 export const memoryKeyPrefix = 'verikit:';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { FlowRecord } from './flow-store.js';
-import { createMemoryKeyv, KeyvFlowStore } from './keyv-flow-store.js';
+import type { FlowRecord } from '../flow-store.js';
+import { createMemoryKeyv, KeyvFlowStore } from '../keyv-flow-store.js';
 import type { ExpiringMap } from './expiring-map.js';
 import { liveVersion, readLive } from './memory-records.js';
 

@@ -5,7 +5,7 @@
  * uses, and prints `{"collected":true|false}`.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { KeyvFlowStore, createMemoryKeyv } from './keyv-flow-store.js';
+import { KeyvFlowStore, createMemoryKeyv } from '../keyv-flow-store.js';
 
 const store = new KeyvFlowStore(createMemoryKeyv());
 const hour = 60 * 60_000;

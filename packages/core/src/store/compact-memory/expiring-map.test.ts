@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ExpiringMap } from './expiring-map.js';
-import { expiresOf } from './record-expiry.js';
+import { expiresOf } from '../record-expiry.js';
 
 // Expiry is driven by explicit timestamps: records carry the expiry Keyv would stamp, and sweeps
 // are given `now`. Slots are 1 s wide; t0 sits on a slot boundary.

@@ -1,4 +1,4 @@
-import { expiresOf } from './record-expiry.js';
+import { expiresOf } from '../record-expiry.js';
 
 /**
  * How the embedded store keeps one value in memory (docs/decisions/1350-compact-memory-records.md): not Keyv's

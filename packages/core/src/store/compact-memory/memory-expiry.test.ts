@@ -3,8 +3,8 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { ExpiringMap } from './expiring-map.js';
-import type { FlowRecord } from './flow-store.js';
-import { KeyvFlowStore, createMemoryKeyv } from './keyv-flow-store.js';
+import type { FlowRecord } from '../flow-store.js';
+import { KeyvFlowStore, createMemoryKeyv } from '../keyv-flow-store.js';
 
 // Keyv stamps expiries with Date.now(); sweeps are given an explicit `now` well past them, so no
 // assertion depends on how long anything takes.

@@ -22,8 +22,8 @@ export interface PureTransitions {
  * transition takes about 15 µs (docs/decisions/0007-one-inert-scope-per-machine.md). Our machines
  * spawn and invoke nothing, and a transition is synchronous, so one scope can serve every call: each
  * call points the scope's action executor at a fresh list. Nothing is executed, exactly as with
- * xstate's functions; machines.test.ts checks both give the same snapshots and actions on every generated
- * state and event.
+ * xstate's functions; pure-transition.test.ts, beside it, checks both give the same snapshots and actions on every
+ * generated state and event.
  *
  * `next` on a flat machine (all of ours) skips xstate's macrostep: see `compileFlatTransitions`.
  */

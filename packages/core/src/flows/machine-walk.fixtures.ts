@@ -1,0 +1,158 @@
+import type { AnyMachineSnapshot } from 'xstate';
+import { createFlowMachines } from './machines.js';
+import { defaultPolicies } from './policies.js';
+
+/**
+ * Test-only: the walk of every flow machine by generated paths (xstate/graph), shared by the machines' tests and the
+ * equivalence tests of the fast transitions (fast-transitions/).
+ */
+// Small limits keep the state space small enough to walk completely.
+const policies = { ...defaultPolicies, maxAttempts: 2, maxSendsPerFlow: 2 };
+export const machines = createFlowMachines(policies);
+export const T0 = 1_000_000;
+export const matchingHash = 'a'.repeat(32);
+
+export type Event = Record<string, unknown> & { type: string; now: number };
+/** The context fields the walk reads, each present in some states of some machines only. */
+type WalkedContext = {
+  effect?: { id: string; deadline: number };
+  unansweredEffectId?: string;
+  expiresAt?: number;
+  resendAvailableAt?: number;
+};
+
+/** Every event that could matter in a snapshot, with times derived from its context. */
+export function eventsFor(kind: 'ussd' | 'phone' | 'identity' | 'dial-in') {
+  return (snapshot: AnyMachineSnapshot): Event[] => {
+    const c = snapshot.context as WalkedContext;
+    const effectId = c.effect?.id ?? c.unansweredEffectId ?? 'none';
+    const beforeDeadline = (c.effect?.deadline ?? c.expiresAt ?? T0 + 1) - 1;
+    const events: Event[] = [{ type: 'cancel', now: T0 }];
+    if (c.effect) events.push({ type: 'tick', now: c.effect.deadline });
+    if (c.expiresAt !== undefined) events.push({ type: 'tick', now: c.expiresAt });
+    const results: Record<string, unknown>[] =
+      kind === 'ussd'
+        ? [{ otp: '1234', ussdCode: '*384*1#' }]
+        : kind === 'identity'
+          ? [{}]
+          : [
+              { requestId: 'req-1', valid: true },
+              { requestId: 'req-1', valid: false },
+              ...['expired', 'attempts-exhausted', 'not-pending'].map((reason) => ({
+                requestId: 'req-1',
+                valid: false,
+                reason,
+              })),
+            ];
+    for (const result of results) events.push({ type: 'effect-succeeded', now: beforeDeadline, effectId, result });
+    events.push({
+      type: 'effect-failed',
+      now: beforeDeadline,
+      effectId,
+      error: { code: 'provider_unavailable', message: 'down' },
+    });
+    events.push({
+      type: 'effect-failed',
+      now: beforeDeadline,
+      effectId,
+      error: { code: 'provider_rejected', message: 'refused' },
+    });
+    if (kind === 'phone') {
+      // A send that provably never left (a fallback follows when a channel is left), and the same refused by the limit.
+      const unsent = { code: 'provider_rejected', message: 'refused' };
+      events.push({ type: 'effect-failed', now: beforeDeadline, effectId, error: unsent, provablyUnsent: true });
+      events.push({
+        type: 'effect-failed',
+        now: beforeDeadline,
+        effectId,
+        error: unsent,
+        provablyUnsent: true,
+        fallback: false,
+      });
+      events.push({ type: 'delivery-failed', now: beforeDeadline, requestId: 'req-1' });
+      events.push({ type: 'delivery-failed', now: beforeDeadline, requestId: 'req-older' });
+    }
+    const resendAt = c.resendAvailableAt ?? T0;
+    if (kind === 'dial-in') {
+      // The right reference from the number verified; the right reference from another number; a wrong reference.
+      const dial = { type: 'dial', now: T0, anyHash: 'e'.repeat(32) };
+      events.push(
+        { ...dial, phoneNumber: '+2348012345678', matchHash: matchingHash },
+        { ...dial, phoneNumber: '+2348037654321', matchHash: matchingHash },
+        { ...dial, phoneNumber: '+2348012345678', matchHash: 'b'.repeat(32) },
+      );
+    } else if (kind === 'ussd') {
+      events.push(
+        { type: 'ussd-result', now: T0, status: 'success' },
+        { type: 'ussd-result', now: T0, status: 'failed' },
+        { type: 'superseded', now: T0 },
+      );
+      events.push({ type: 'restart', now: resendAt });
+    } else {
+      const codeTime = (c.expiresAt ?? T0 + 1) - 1;
+      if (kind === 'phone') events.push({ type: 'submit-code', now: codeTime, code: '975310' });
+      else
+        events.push(
+          { type: 'submit-code', now: codeTime, codeHash: matchingHash },
+          { type: 'submit-code', now: codeTime, codeHash: 'b'.repeat(32) },
+        );
+      events.push({ type: 'resend', now: resendAt, otpHash: matchingHash });
+      if (kind === 'phone') {
+        events.push({ type: 'resend', now: resendAt, channel: 'voice' });
+        events.push({ type: 'resend', now: resendAt, channel: 'whatsapp' });
+      }
+    }
+    return events;
+  };
+}
+
+export const inputs = {
+  ussd: { flowId: 'flow-ussd-0000000000000', now: T0, phoneNumber: '+2348012345678' },
+  phone: {
+    flowId: 'flow-phone-000000000000',
+    now: T0,
+    phoneNumber: '+2348012345678',
+    channels: ['sms', 'voice'],
+    locale: 'fr',
+  },
+  'dial-in': {
+    flowId: 'flow-dial-in-0000000000',
+    now: T0,
+    phoneNumber: '+2348012345678',
+    ussdCode: '*384*1234*123456#',
+    referenceHash: matchingHash,
+  },
+  identity: {
+    flowId: 'flow-identity-000000000',
+    now: T0,
+    idType: 'bvn',
+    numberMasked: '*******8901',
+    numberHash: 'c'.repeat(32),
+    numberSealed: 'sealed',
+    otpHash: matchingHash,
+  },
+} as const;
+
+/**
+ * Two snapshots are the same graph node when they differ only in counters and timestamps (effect
+ * ids, deadlines, expiry): without this the walk would never end, since a failed check gives its
+ * attempt back and can be retried forever.
+ */
+function serializeState(snapshot: AnyMachineSnapshot): string {
+  const { effectSeq, effect, unansweredEffectId, resendAvailableAt, expiresAt, ...rest } = snapshot.context as Record<
+    string,
+    unknown
+  >;
+  return JSON.stringify({
+    value: snapshot.value,
+    rest,
+    effect: effect !== undefined,
+    unanswered: unansweredEffectId !== undefined,
+    expires: expiresAt !== undefined,
+  });
+}
+
+/** The options of xstate/graph's walk of one machine: its events, its input, and states told apart by shape. */
+export function walkOptions(kind: 'ussd' | 'phone' | 'identity' | 'dial-in') {
+  return { events: eventsFor(kind), input: inputs[kind], serializeState, limit: 10_000 } as never;
+}
