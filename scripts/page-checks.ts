@@ -114,3 +114,20 @@ export async function expectUsableScreen(page: Page, screen: string): Promise<vo
   await expectNoAxeFindings(page, screen);
   await expectReflow(page, screen);
 }
+
+/**
+ * Switches the page's network off and on as the browser sees it (CDP `Network.emulateNetworkConditions`: requests
+ * fail, `navigator.onLine` turns false, and the `offline` and `online` events fire).
+ */
+export async function networkSwitch(page: Page): Promise<(offline: boolean) => Promise<void>> {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Network.enable');
+  return async (offline) => {
+    await cdp.send('Network.emulateNetworkConditions', {
+      offline,
+      latency: 0,
+      downloadThroughput: -1,
+      uploadThroughput: -1,
+    });
+  };
+}

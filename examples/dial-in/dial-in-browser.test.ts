@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { freshPhoneNumber } from '@verikit/testing';
 import { chromiumArgs, chromiumPath } from '../../scripts/chromium.js';
-import { expectUsableScreen } from '../../scripts/page-checks.js';
+import { expectUsableScreen, networkSwitch } from '../../scripts/page-checks.js';
 import { startDialInExample, type DialInExample } from './server.js';
 
 // The dial-in example in a real browser: Debian's Chromium driven by playwright-core, the React page on
@@ -105,15 +105,7 @@ describe.skipIf(skipReason !== undefined)('dial-in example in Chromium', () => {
   it('offline: a notice, spoken once, that goes when the connection is back; Cancel returns to the form, focused', async () => {
     const page = await open();
     await startDial(page, freshPhoneNumber());
-    const cdp = await page.context().newCDPSession(page);
-    await cdp.send('Network.enable');
-    const network = (offline: boolean) =>
-      cdp.send('Network.emulateNetworkConditions', {
-        offline,
-        latency: 0,
-        downloadThroughput: -1,
-        uploadThroughput: -1,
-      });
+    const network = await networkSwitch(page);
     const notice = page.locator('main .notice', {
       hasText: 'You are offline. This page updates when you are back online.',
     });

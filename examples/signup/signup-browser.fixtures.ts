@@ -97,6 +97,13 @@ export async function typeCode(page: Page, code: string): Promise<void> {
   await page.keyboard.type(code);
 }
 
+/** The digits in the OTP input's fields, as they are now. */
+export async function digits(page: Page): Promise<string> {
+  return (await page.evaluate(
+    `[...document.querySelectorAll('.otp input')].map((input) => input.value).join('')`,
+  )) as string;
+}
+
 /** Fills the phone step and starts the flow: `phone` (SMS code) or `ussd`. */
 export async function startPhoneVerification(page: Page, phoneNumber: string, method: 'phone' | 'ussd'): Promise<void> {
   await page.getByLabel('Phone number').fill(phoneNumber);

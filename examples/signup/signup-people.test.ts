@@ -4,6 +4,7 @@ import { defaultTestIdentities } from '@verikit/gateway/fake';
 import { freshPhoneNumber } from '@verikit/testing';
 import {
   browserTestsSkipReason,
+  digits,
   fastClock,
   flowStatus,
   focused,
@@ -26,12 +27,6 @@ import { expectUsableScreen } from '../../scripts/page-checks.js';
 // screen reader (focus, the live region), a server restart, a fast device clock, another language.
 const skipReason = browserTestsSkipReason();
 const [bvnIdentity] = defaultTestIdentities.filter((identity) => identity.idType === 'bvn');
-
-async function digits(page: Page): Promise<string> {
-  return (await page.evaluate(
-    `[...document.querySelectorAll('.otp input')].map((input) => input.value).join('')`,
-  )) as string;
-}
 
 describe.skipIf(skipReason !== undefined)('the signup page for people (Chromium)', () => {
   const suite = useBrowserSuite();

@@ -24,20 +24,17 @@ export function CodeEntry({ flow, view }: CodeEntryProps): ReactNode {
   const submit = (complete: string): void => {
     if (checking) return;
     setAnswering(true);
-    void flow.submitCode(complete).then(() => {
-      setCode('');
+    void flow.submitCode(complete).then((answer) => {
+      // No answer (offline, the server out of reach): the digits stay, to send again with Enter once back online.
+      if (answer !== undefined) setCode('');
       setAnswering(false);
     });
   };
 
-  const destination =
-    view.kind === 'identity'
-      ? message('bvn.destination', { number: view.number ?? '' })
-      : (view.phoneNumber ?? message('code.yourPhone'));
   return (
     <>
       <h2>{message('code.title')}</h2>
-      <p>{message('code.sent', { destination })}</p>
+      <p>{codeSentText(view, message)}</p>
       <OtpInput
         className="otp"
         inputClassName="digit"
@@ -63,7 +60,15 @@ export function CodeEntry({ flow, view }: CodeEntryProps): ReactNode {
   );
 }
 
-/** "That code is not correct. 2 attempts left." */
+/** "That code is not correct. 2 attempts left.": the plural form the language's rules choose (`code.wrong.one`, …). */
 export function attemptsLeftText(message: ReturnType<typeof useMessage>, count: number): string {
-  return count === 1 ? message('code.wrong.one') : message('code.wrong.other', { count });
+  return message('code.wrong', { count });
+}
+
+/** "We sent a 6-digit code to +234…", to the phone registered for a BVN, or to "your phone" without a number. */
+export function codeSentText(view: FlowView, message: ReturnType<typeof useMessage>): string {
+  if (view.kind === 'identity') return message('code.sentForBvn', { number: view.number ?? '' });
+  return view.phoneNumber === undefined
+    ? message('code.sentToYourPhone')
+    : message('code.sent', { phone: view.phoneNumber });
 }

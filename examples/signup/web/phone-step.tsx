@@ -1,5 +1,6 @@
 import { useEffect, useState, type ReactNode } from 'react';
-import { useMessage, useStartFlow } from '@verikit/react';
+import type { FlowView } from '@verikit/client';
+import { useFlowClient, useMessage, useStartFlow } from '@verikit/react';
 import type { Proof } from './signup-api.js';
 import { StartError } from './start-error.js';
 import { StepHeading } from '@verikit/example-page-parts';
@@ -19,34 +20,69 @@ const methods = [
 /** What this tab last asked to verify, so a reload resumes that flow instead of sending a new code. */
 const draftKey = 'signup.phone-step';
 
-function readDraft(): { phoneNumber: string; method: 'phone' | 'ussd' } | undefined {
+interface Draft {
+  readonly phoneNumber: string;
+  readonly method: 'phone' | 'ussd';
+  /** The flow started for it, once there is one. */
+  readonly flowId?: string;
+}
+
+function readDraft(): Draft | undefined {
   try {
-    const draft = JSON.parse(sessionStorage.getItem(draftKey) ?? 'null') as { phoneNumber?: unknown; method?: unknown };
+    const draft = JSON.parse(sessionStorage.getItem(draftKey) ?? 'null') as Record<string, unknown> | null;
     if (typeof draft?.phoneNumber === 'string' && (draft.method === 'phone' || draft.method === 'ussd'))
-      return { phoneNumber: draft.phoneNumber, method: draft.method };
+      return {
+        phoneNumber: draft.phoneNumber,
+        method: draft.method,
+        ...(typeof draft.flowId === 'string' ? { flowId: draft.flowId } : {}),
+      };
   } catch {
     // No storage, or not ours: nothing to resume.
   }
   return undefined;
 }
 
+function writeDraft(draft: Draft): void {
+  try {
+    sessionStorage.setItem(draftKey, JSON.stringify(draft));
+  } catch {
+    // Without storage a reload starts over; the server still resumes this browser's live flow.
+  }
+}
+
 /** Step 1: the phone number, verified by a code sent by SMS or by dialling a USSD code. */
 export function PhoneStep({ onDone }: { onDone: (phone: ProvenPhone) => void }): ReactNode {
   const message = useMessage();
-  const { start, resume, view, isPending, error, reset } = useStartFlow();
+  const client = useFlowClient();
+  const { start, resume, view: startedView, isPending, error, reset } = useStartFlow();
+  // A flow already verified before a reload, as the server reads it (a done flow is not resumed: it is shown).
+  const [restored, setRestored] = useState<FlowView | undefined>(undefined);
+  const view = startedView ?? restored;
   const [phoneNumber, setPhoneNumber] = useState('');
   const [method, setMethod] = useState<'phone' | 'ussd'>('phone');
   // Back from a flow ("Start again"): focus goes to the form's heading; on the first load it stays where the browser put it.
   const [returned, setReturned] = useState(false);
 
-  // After a reload: the flow this tab started is resumed (the client kept its handle), with no new code.
+  // After a reload: the page asks the server how the flow this tab started stands. Verified, it shows that (and
+  // the way on); still live, it is resumed (the client kept its handle), with no new code.
   useEffect(() => {
     const draft = readDraft();
     if (draft === undefined) return;
     setPhoneNumber(draft.phoneNumber);
     setMethod(draft.method);
-    void resume({ kind: draft.method, phoneNumber: draft.phoneNumber });
-  }, [resume]);
+    const input = { kind: draft.method, phoneNumber: draft.phoneNumber };
+    void (async () => {
+      const read = draft.flowId === undefined ? undefined : await client.get(draft.flowId).catch(() => undefined);
+      if (read?.status === 'verified') setRestored(read);
+      else await resume(input);
+    })();
+  }, [client, resume]);
+  // The flow started is remembered with its number, so that a reload can ask the server about it.
+  useEffect(() => {
+    const draft = readDraft();
+    if (startedView !== undefined && draft !== undefined && draft.flowId !== startedView.id)
+      writeDraft({ ...draft, flowId: startedView.id });
+  }, [startedView]);
 
   if (view !== undefined) {
     return (
@@ -54,6 +90,7 @@ export function PhoneStep({ onDone }: { onDone: (phone: ProvenPhone) => void }):
         started={view}
         onStartOver={() => {
           reset();
+          setRestored(undefined);
           setReturned(true);
         }}
         verified={{
@@ -69,11 +106,7 @@ export function PhoneStep({ onDone }: { onDone: (phone: ProvenPhone) => void }):
       data-status="phone-form"
       onSubmit={(event) => {
         event.preventDefault();
-        try {
-          sessionStorage.setItem(draftKey, JSON.stringify({ phoneNumber: phoneNumber.trim(), method }));
-        } catch {
-          // Without storage a reload starts over; the server still resumes this browser's live flow.
-        }
+        writeDraft({ phoneNumber: phoneNumber.trim(), method });
         void start({ kind: method, phoneNumber: phoneNumber.trim() });
       }}
     >

@@ -1,5 +1,5 @@
-import { Fragment, useEffect, useRef, type ReactNode } from 'react';
-import type { FlowView } from '@verikit/client';
+import { Fragment, useEffect, useRef, useState, type ReactNode } from 'react';
+import type { FlowClientError, FlowView } from '@verikit/client';
 import {
   ResendButton,
   UssdInstructions,
@@ -9,9 +9,9 @@ import {
   type ResendButtonState,
   type UseFlowResult,
 } from '@verikit/react';
-import { attemptsLeftText, CodeEntry } from './code-entry.js';
+import { attemptsLeftText, CodeEntry, codeSentText } from './code-entry.js';
 import { errorId } from './messages.js';
-import { minutesAndSeconds, StepHeading, useAnnounce } from '@verikit/example-page-parts';
+import { minutesAndSeconds, StepHeading, useAnnounce, useOnline } from '@verikit/example-page-parts';
 import { VerifiedPanel, type VerifiedPanelProps } from './verified-panel.js';
 
 /** Props of {@link VerifyFlow}. */
@@ -56,7 +56,8 @@ export function VerifyFlow({ started, verified, onStartOver }: VerifyFlowProps):
       <p className="muted">{message('flow.expiresIn', { time: minutesAndSeconds(expiresIn) })}</p>
     );
   const canCancel = status !== 'ended' && status !== 'verified' && view.allowed.includes('cancel');
-  const sendError = flow.sendError;
+  const online = useOnline();
+  const sendError = useSendErrorUntilOnline(flow.sendError, online);
 
   return (
     <section className="flow" data-status={status}>
@@ -67,7 +68,8 @@ export function VerifyFlow({ started, verified, onStartOver }: VerifyFlowProps):
           {message(errorId(sendError))}
         </p>
       )}
-      {flow.error !== undefined && flow.connection === 'reconnecting' ? (
+      {online ? null : <p className="notice">{message('flow.offline')}</p>}
+      {flow.error !== undefined && flow.connection === 'reconnecting' && online ? (
         <p className="muted">{message('flow.reconnecting')}</p>
       ) : null}
       {canCancel ? (
@@ -120,6 +122,8 @@ export function VerifyFlow({ started, verified, onStartOver }: VerifyFlowProps):
           </>
         );
       case 'send-failed':
+        // A send whose outcome is unknown accepts no code (the provider's answer, which a check needs, never came):
+        // the page says so plainly. Should the answer come late, the flow moves to awaiting-code, with the field.
         return (
           <>
             <StepHeading>
@@ -190,8 +194,13 @@ function useAnnouncements(
   const spoken = flow.isChecking
     ? { key: 'checking', text: message('code.checking') }
     : { key: `${status}:${view.version}`, text: statusText(view, status, message) };
+  // The last status spoken: a check that got no answer (offline) returns to the same status and version, which
+  // is not news ("We sent a 6-digit code" again would be wrong); the failure itself is the alert.
+  const lastStatus = useRef<string | undefined>(undefined);
   // biome-ignore lint/correctness/useExhaustiveDependencies: spoken once per status (and version), not on every render.
   useEffect(() => {
+    if (spoken.key !== 'checking' && spoken.key === lastStatus.current) return;
+    if (spoken.key !== 'checking') lastStatus.current = spoken.key;
     if (spoken.text !== undefined) announce(spoken.text);
   }, [spoken.key]);
 
@@ -219,12 +228,7 @@ function statusText(view: FlowView, status: string, message: Message): string | 
   switch (status) {
     case 'awaiting-code':
       if (view.error?.code === 'code_invalid') return attemptsLeftText(message, view.attemptsLeft ?? 0);
-      return message('code.sent', {
-        destination:
-          view.kind === 'identity'
-            ? message('bvn.destination', { number: view.number ?? '' })
-            : (view.phoneNumber ?? message('code.yourPhone')),
-      });
+      return codeSentText(view, message);
     case 'checking':
       return message('code.checking');
     case 'awaiting-dial':
@@ -267,4 +271,18 @@ function StartOver({ onStartOver, message }: { onStartOver: () => void; message:
       {message('flow.startAgain')}
     </button>
   );
+}
+
+/**
+ * The error of the last event sent, until the connection comes back: a network error is about the connection, so
+ * the browser's `online` event clears it (what the user does next is sent again, on a connection that works).
+ */
+function useSendErrorUntilOnline(error: FlowClientError | undefined, online: boolean): FlowClientError | undefined {
+  const [cleared, setCleared] = useState<FlowClientError | undefined>(undefined);
+  const wasOnline = useRef(online);
+  useEffect(() => {
+    if (online && !wasOnline.current && error?.code === 'network_error') setCleared(error);
+    wasOnline.current = online;
+  }, [online, error]);
+  return error === cleared ? undefined : error;
 }

@@ -40,6 +40,24 @@ describe('messages: the catalogue people read', () => {
     expect(formatMessage('verikit.code.label', { locale: 'fr', catalogues })).toBe('Code reçu');
   });
 
+  it("plurals follow the language's rules (Intl.PluralRules): one, few, many, other; other, then the id itself, as fallbacks", () => {
+    const catalogues = {
+      en: { 'page.tries': '{count} tries', 'page.tries.one': '{count} try', 'page.tries.other': '{count} tries' },
+      fr: { 'page.tries.one': '{count} essai', 'page.tries.other': '{count} essais' },
+      pl: { 'page.tries.one': '{count} próba', 'page.tries.few': '{count} próby', 'page.tries.many': '{count} prób' },
+    };
+    const tries = (locale: string, count: number) =>
+      formatMessage('page.tries', { locale, catalogues, params: { count } });
+    expect([0, 1, 2].map((count) => tries('en', count))).toEqual(['0 tries', '1 try', '2 tries']);
+    // French: 0 and 1 are singular.
+    expect([0, 1, 2].map((count) => tries('fr', count))).toEqual(['0 essai', '1 essai', '2 essais']);
+    // Polish: one, few (2–4, 22–24), many (5–21).
+    expect([1, 3, 5, 22].map((count) => tries('pl', count))).toEqual(['1 próba', '3 próby', '5 prób', '22 próby']);
+    // No plural forms: the id itself; a count that is not a number picks no form.
+    expect(formatMessage('verikit.code.digit', { params: { count: 2, index: 1, length: 6 } })).toBe('Digit 1 of 6');
+    expect(formatMessage('page.tries', { locale: 'en', catalogues, params: { count: '1' } })).toBe('1 tries');
+  });
+
   it('an id no catalogue lists falls back to its parent, an unknown error to the generic message, never to developer text', () => {
     expect(formatMessage('verikit.error.phone_number.some_new_problem', { locale: 'fr' })).toBe(
       messages.fr!['verikit.error.phone_number'],

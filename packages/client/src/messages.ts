@@ -143,18 +143,44 @@ function lookUp(id: string, catalogues: readonly MessageCatalogue[]): string | u
 }
 
 /**
+ * The plural form of `id` for `count` in the locale (`Intl.PluralRules`: `id.one`, `id.few`, `id.many`, …), else
+ * `id.other`; undefined when the catalogues list neither, and for a locale `Intl` does not know.
+ */
+function pluralForm(id: string, count: number, locale: string, catalogues: readonly MessageCatalogue[]) {
+  let category: string;
+  try {
+    category = new Intl.PluralRules(locale).select(count);
+  } catch {
+    category = 'other';
+  }
+  for (const key of [`${id}.${category}`, `${id}.other`])
+    for (const catalogue of catalogues) if (Object.hasOwn(catalogue, key)) return catalogue[key];
+  return undefined;
+}
+
+/**
  * The text of a message id in a language: the locale's catalogue, then its language's, then
  * English; an id no catalogue lists falls back to its parent (`verikit.error.phone_number.too_short`
  * → `verikit.error.phone_number`), and an error id to `verikit.error.unknown`. Placeholders
  * (`{field}`) take `params`. Never returns a developer message.
  *
+ * Plurals follow the language's rules: with a numeric `count` param, the id's plural form for it
+ * (`Intl.PluralRules`: `id.one`, `id.few`, `id.many`, …, then `id.other`) is used when a catalogue lists one, so
+ * a language with other plural rules needs entries, not code.
+ *
  * @example
  * formatMessage('verikit.code.digit', { locale: 'fr', params: { index: 2, length: 6 } }); // "Chiffre 2 sur 6"
+ * // With { 'page.tries.one': '{count} essai', 'page.tries.other': '{count} essais' } in `catalogues.fr`:
+ * // formatMessage('page.tries', { locale: 'fr', catalogues, params: { count: 0 } }); // "0 essai" (French: 0 is singular)
  */
 export function formatMessage(id: string, options: FormatMessageOptions = {}): string {
-  const catalogues = cataloguesFor(options.locale ?? 'en', options.catalogues ?? messages);
+  const locale = options.locale ?? 'en';
+  const catalogues = cataloguesFor(locale, options.catalogues ?? messages);
+  const count = options.params?.count;
   const text =
-    lookUp(id, catalogues) ?? (id.startsWith('verikit.error.') ? lookUp('verikit.error.unknown', catalogues) : id);
+    (typeof count === 'number' ? pluralForm(id, count, locale, catalogues) : undefined) ??
+    lookUp(id, catalogues) ??
+    (id.startsWith('verikit.error.') ? lookUp('verikit.error.unknown', catalogues) : id);
   const params = options.params ?? {};
   return (text ?? id).replace(/\{(\w+)\}/g, (whole, name: string) =>
     Object.hasOwn(params, name) ? String(params[name]) : whole,
