@@ -5,7 +5,6 @@ import { deliveryEventOf, deliveryFailedOf, deliveryRoute } from '../inbound/del
 import { flowDefinitions } from '../flows/flow-definitions.js';
 import type { FlowStore, StoreCall } from '../store/flow-store.js';
 import { acceptSilently, type CommitLoop } from './commit-loop.js';
-import type { EffectRunner } from './effect-runner.js';
 import type { AppliedEvent } from '../inbound/receive-inbound-event.js';
 import type { SendGuard } from '../guard/send-guard.js';
 import type { Clock } from '../time/clock.js';
@@ -24,19 +23,18 @@ const routes = [
   deliveryReceipts,
 ];
 
-/** What applying a provider event uses: the effect runner commits a fallback under the send limit and sends it. */
+/** What applying a provider event uses. */
 export interface ProviderEventDeps {
   readonly store: FlowStore;
   readonly commits: CommitLoop;
   readonly env: FlowEnvironment;
-  readonly effects: EffectRunner;
   /** The engine call's share of the store. */
   readonly call?: StoreCall | undefined;
   /**
-   * Runs work after the answer, in an engine call of its own (the delivery's call ends with it): the fallback's send,
-   * so that a provider's webhook is answered once the fallback is committed, not once it was sent.
+   * Starts this instance's pass over the due timers, not awaited: a fallback a failed delivery made due is sent at
+   * once, after the answer (the provider's webhook waits for the commit, not for the send).
    */
-  readonly later: (work: (call: StoreCall | undefined) => Promise<unknown>) => void;
+  readonly runDueTimers: () => void;
   /** The send guard, which counts wrong dial-in references; undefined when it is off. */
   readonly guard?: SendGuard | undefined;
   /** The engine's clock, for a refusal's `retryAt`. */
@@ -47,9 +45,9 @@ export interface ProviderEventDeps {
  * Finds the flow a checked provider event concerns through the route key its flow wrote, and
  * applies it there. An event no live flow waits for is no error: the flow ended, expired, or was
  * never started here. An `undelivered` receipt, once recorded, raises `delivery-failed` in a second commit: a
- * fallback to the next channel it starts takes the send limit like any send (committed with `fallback: false`
- * when the limit refuses). This resolves once the fallback is committed (its effect in the flow's record, under
- * its deadline), with the flow `sending`; the send runs after, through `later` (decision 1311).
+ * fallback to the next channel it makes due is sent by the flow's timer, under the send limit like any send, which
+ * this instance runs at once and any other carries out if this one dies (decision 1561). This resolves once the
+ * fallback is due in the flow's record.
  */
 export async function applyProviderEvent(deps: ProviderEventDeps, event: ProviderEventV1): Promise<AppliedEvent> {
   if (event.type !== 'dial-in' || deps.guard === undefined) return applyRouted(deps, event);
@@ -84,10 +82,14 @@ async function applyRouted(deps: ProviderEventDeps, event: ProviderEventV1): Pro
     if (!committed.changed) return { outcome: 'no-active-flow', flowId };
     const failed = event.type === 'delivery' ? deliveryFailedOf(event) : undefined;
     if (failed === undefined) return { outcome: 'applied', flowId, view: committed.view() };
-    const definition = committed.loaded.flow.definition;
-    const fallback = await deps.effects.commitUnderSendLimit(flowId, definition, failed, undefined, deps.call);
+    const fallback = await deps.commits.commit(
+      flowId,
+      (_loaded, now) => ({ event: { ...failed, now } as InternalEvent, onRefused: acceptSilently }),
+      committed.loaded,
+      deps.call,
+    );
     if (!fallback.changed) return { outcome: 'applied', flowId, view: committed.view() };
-    deps.later((call) => deps.effects.run(flowId, fallback.effects, fallback.view, {}, fallback.loaded, call));
+    if (fallback.loaded.flow.definition.wakeAt?.(fallback.loaded.snapshot) !== undefined) deps.runDueTimers();
     return { outcome: 'applied', flowId, view: fallback.view() };
   } catch (error) {
     if (FlowNotFoundError.isInstance(error)) return { outcome: 'no-active-flow' };

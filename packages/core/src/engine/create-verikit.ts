@@ -10,7 +10,6 @@ import { Proofs } from '../proof/proofs.js';
 import { SecretBox } from '../secrets/secrets.js';
 import { createReviewNumbers } from '../flows/review-numbers.js';
 import { safeStoreCause } from '../store/safe-store-cause.js';
-import { errorCode } from '../logging/error-code.js';
 import type { StoreCall } from '../store/flow-store.js';
 import { CallDeadlines } from './call-deadlines.js';
 import { CommitLoop } from './commit-loop.js';
@@ -149,12 +148,16 @@ export function createVerikit(options: VerikitOptions): Verikit {
     return call === undefined ? work(undefined) : work(call).finally(() => call.end());
   }
 
-  /** Work a call answers before (a receipt's fallback send): its own engine call; a failure is logged, not lost. */
-  function later(work: (call: StoreCall | undefined) => Promise<unknown>): void {
-    within(work).catch((error: unknown) => logger.error('verikit.flow.fallback-failed', { error: errorCode(error) }));
-  }
-
-  const timerWorker = new TimerWorker(settings.timers, { timers, records, effects, clock, logger, within });
+  const timerWorker = new TimerWorker(settings.timers, {
+    timers,
+    store,
+    claimMs: policies.codeTtlMs + policies.effectTimeoutMs,
+    records,
+    effects,
+    clock,
+    logger,
+    within,
+  });
 
   const verikit: Verikit = {
     policies,
@@ -224,7 +227,11 @@ export function createVerikit(options: VerikitOptions): Verikit {
               store,
               logger,
               call,
-              apply: (event) => applyProviderEvent({ store, commits, env, effects, call, later, guard, clock }, event),
+              apply: (event) =>
+                applyProviderEvent(
+                  { store, commits, env, call, runDueTimers: () => void timerWorker.runDue(), guard, clock },
+                  event,
+                ),
             },
             delivery,
             receiveOptions,

@@ -1,7 +1,9 @@
 import type { Logger } from '@verikit/provider';
 import { FlowNotFoundError } from '../errors/flow-not-found-error.js';
 import { errorCode } from '../logging/error-code.js';
-import type { StoreCall } from '../store/flow-store.js';
+import type { EffectRequest } from '../flows/flow-context.js';
+import type { FlowStore, StoreCall } from '../store/flow-store.js';
+import { timerSendClaimKey } from '../store/store-keys.js';
 import type { FlowTimers, TakenTimer } from '../store/flow-timers.js';
 import type { Clock } from '../time/clock.js';
 import type { EffectRunner } from './effect-runner.js';
@@ -102,6 +104,13 @@ export class TimerWorker {
     }
   }
 
+  /** True when this instance claimed the effects (a timer commits at most one): it, and no other, makes them. */
+  async #claim(pending: readonly EffectRequest[], call: StoreCall | undefined): Promise<boolean> {
+    for (const effect of pending)
+      if (!(await this.#deps.store.claim(timerSendClaimKey(effect.id), this.#deps.claimMs, call))) return false;
+    return true;
+  }
+
   /** Applies one timer to its flow; true when the flow changed. A failure is logged and leaves the timer leased. */
   async #carryOut(taken: TakenTimer): Promise<boolean> {
     const { records, effects, timers, logger, within } = this.#deps;
@@ -116,8 +125,11 @@ export class TimerWorker {
           const committed = await effects.commitUnderSendLimit(flowId, definition, { type: 'timer' }, loaded, call);
           changed = committed.changed;
           let latest = committed.loaded;
-          if (committed.effects.length > 0) {
-            await effects.run(flowId, committed.effects, committed.view, {}, committed.loaded, call);
+          // The send this timer committed, or one an earlier wake committed and perhaps never made (its instance
+          // died): made by whoever claims it first, so once (decision 1561).
+          const pending = changed ? committed.effects : [definition.timerEffect?.(latest.snapshot)].filter(isEffect);
+          if (pending.length > 0 && (await this.#claim(pending, call))) {
+            await effects.run(flowId, pending, committed.view, {}, latest, call);
             latest = await records.load(flowId, call);
           }
           next = definition.wakeAt?.(latest.snapshot);
@@ -135,9 +147,17 @@ export class TimerWorker {
   }
 }
 
+function isEffect(effect: EffectRequest | undefined): effect is EffectRequest {
+  return effect !== undefined;
+}
+
 /** What a {@link TimerWorker} works with. */
 export interface TimerWorkerDeps {
   readonly timers: FlowTimers;
+  /** Where the claims of the timers' sends are taken. */
+  readonly store: FlowStore;
+  /** How long a send's claim lives: past its effect's deadline. */
+  readonly claimMs: number;
   readonly records: FlowRecords;
   readonly effects: EffectRunner;
   readonly clock: Clock;

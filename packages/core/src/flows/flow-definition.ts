@@ -1,5 +1,5 @@
 import type { AnyMachineSnapshot, AnyStateMachine } from 'xstate';
-import type { IdentityType, ProviderCallContextV1, ProviderEventV1, ProviderV1 } from '@verikit/provider';
+import type { IdentityType, PhoneChannel, ProviderCallContextV1, ProviderEventV1, ProviderV1 } from '@verikit/provider';
 import type { ParsedStartInput, ParsedUserEvent } from '../inputs/inputs.js';
 import type { SecretBox } from '../secrets/secrets.js';
 import type { FlowPolicies } from './policies.js';
@@ -112,6 +112,13 @@ export interface FlowDefinition<Input extends ParsedStartInput = ParsedStartInpu
    * no timer. The engine schedules it in the store with the commit that makes it due, and then applies `timer`.
    */
   wakeAt?(snapshot: AnyMachineSnapshot): number | undefined;
+  /** The send the flow's plan makes by itself next, unless a correct code comes first (the view's `next`). */
+  nextSend?(snapshot: AnyMachineSnapshot): { readonly channel: PhoneChannel; readonly at: number } | undefined;
+  /**
+   * The effect the flow's timer committed and still awaits, if any: an instance that wakes the flow runs it when it
+   * wins the effect's claim, so a send whose timer's instance died before making it is made once, by another.
+   */
+  timerEffect?(snapshot: AnyMachineSnapshot): EffectRequest | undefined;
   /** The provider event this kind of flow takes, if any. */
   readonly providerEvent?: ProviderEventRoute;
 }

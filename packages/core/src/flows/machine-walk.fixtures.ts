@@ -19,6 +19,8 @@ type WalkedContext = {
   unansweredEffectId?: string;
   expiresAt?: number;
   resendAvailableAt?: number;
+  escalateAt?: number;
+  fallbackAt?: number;
 };
 
 /** Every event that could matter in a snapshot, with times derived from its context. */
@@ -71,6 +73,9 @@ export function eventsFor(kind: 'ussd' | 'phone' | 'identity' | 'dial-in') {
       });
       events.push({ type: 'delivery-failed', now: beforeDeadline, requestId: 'req-1' });
       events.push({ type: 'delivery-failed', now: beforeDeadline, requestId: 'req-older' });
+      // The flow's timer when the plan's next send is due, and the same refused by the limit.
+      const due = c.fallbackAt ?? Math.max(c.escalateAt ?? T0, c.resendAvailableAt ?? T0);
+      events.push({ type: 'timer', now: due }, { type: 'timer', now: due, fallback: false });
     }
     const resendAt = c.resendAvailableAt ?? T0;
     if (kind === 'dial-in') {
@@ -114,6 +119,7 @@ export const inputs = {
     phoneNumber: '+2348012345678',
     channels: ['sms', 'voice'],
     locale: 'fr',
+    escalateAfterMs: 60_000,
   },
   'dial-in': {
     flowId: 'flow-dial-in-0000000000',
@@ -139,13 +145,13 @@ export const inputs = {
  * attempt back and can be retried forever.
  */
 function serializeState(snapshot: AnyMachineSnapshot): string {
-  const { effectSeq, effect, unansweredEffectId, resendAvailableAt, expiresAt, ...rest } = snapshot.context as Record<
-    string,
-    unknown
-  >;
+  const { effectSeq, effect, unansweredEffectId, resendAvailableAt, expiresAt, escalateAt, fallbackAt, ...rest } =
+    snapshot.context as Record<string, unknown>;
   return JSON.stringify({
     value: snapshot.value,
     rest,
+    escalates: escalateAt !== undefined,
+    fallsBack: fallbackAt !== undefined,
     effect: effect !== undefined,
     unanswered: unansweredEffectId !== undefined,
     expires: expiresAt !== undefined,

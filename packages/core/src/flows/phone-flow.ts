@@ -1,3 +1,4 @@
+import type { AnyMachineSnapshot } from 'xstate';
 import {
   markParsedV1,
   InvalidInputError,
@@ -9,7 +10,8 @@ import {
 } from '@verikit/provider';
 import { plainUserEvent, type FlowDefinition, type FlowEnvironment } from './flow-definition.js';
 import { phoneNumberKey } from './number-keys.js';
-import { createPhoneMachine } from './phone-machine.js';
+import { createPhoneMachine, phoneNextSendAt, phoneSendRequest } from './phone-machine.js';
+import type { FlowLimits } from './flow-context.js';
 import { isReviewRequestId } from './review-numbers.js';
 import { maskPhoneNumber } from '../secrets/secrets.js';
 
@@ -53,11 +55,30 @@ type PhoneStart = {
   channels?: PhoneChannel[] | undefined;
   locale?: string | undefined;
   from?: string | undefined;
+  escalateAfterMs?: number | undefined;
 };
 
 /** The plan of a start: `channels`, or the one `channel`, or SMS. */
 function planOf(input: PhoneStart): readonly PhoneChannel[] {
   return input.channels ?? [input.channel ?? 'sms'];
+}
+
+type PhoneMachineContext = Parameters<typeof phoneSendRequest>[0];
+
+/** The plan's next send by itself, on which channel and when; undefined when it makes none. */
+function nextSendOf(snapshot: AnyMachineSnapshot): { channel: PhoneChannel; at: number } | undefined {
+  const context = snapshot.context as PhoneMachineContext;
+  const at = phoneNextSendAt(snapshot.value as string, context, snapshot.machine.root.meta as FlowLimits);
+  return at === undefined ? undefined : { channel: context.channelsLeft![0]!, at };
+}
+
+/** The send the flow's timer committed, while the flow awaits it. */
+function timerSendOf(snapshot: AnyMachineSnapshot): { deadline: number } | undefined {
+  const context = snapshot.context as PhoneMachineContext;
+  const effect = context.effect;
+  return snapshot.value === 'sending' && effect !== undefined && context.timerEffectId === effect.id
+    ? effect
+    : undefined;
 }
 
 /** Phone verification: the provider sends a code and checks the code the user submits. */
@@ -79,7 +100,14 @@ export const phoneFlow: FlowDefinition<PhoneStart> = {
     channels: planOf(input),
     ...(input.from === undefined ? {} : { from: input.from }),
     ...(input.locale === undefined ? {} : { locale: input.locale }),
+    ...(input.escalateAfterMs === undefined ? {} : { escalateAfterMs: input.escalateAfterMs }),
   }),
+  // The plan's next send by itself (an escalation, a fallback after a failed delivery), sent by the flow's timer;
+  // while the timer's own send is awaited, its deadline (the flow's timer then finds it made, or makes it).
+  wakeAt: (snapshot) => timerSendOf(snapshot)?.deadline ?? nextSendOf(snapshot)?.at,
+  nextSend: nextSendOf,
+  timerEffect: (snapshot) =>
+    timerSendOf(snapshot) === undefined ? undefined : phoneSendRequest(snapshot.context as PhoneMachineContext),
   // The same key as the USSD flow's: one hourly limit per phone number, whichever flow sends.
   sendLimitKey: (context, { secrets }) => phoneNumberKey(secrets, context.phoneNumber),
   toEvent: (event, { now }) => plainUserEvent(event, now),

@@ -1,7 +1,7 @@
 import { and, assign, setup } from 'xstate';
 import type { PhoneChannel } from '@verikit/provider';
 import type { FlowPolicies } from './policies.js';
-import type { BaseEvent, FlowContextBase, FlowError, FlowLimits } from './flow-context.js';
+import type { BaseEvent, EffectRequest, FlowContextBase, FlowError, FlowLimits } from './flow-context.js';
 import {
   placeholderContext,
   beginEffect,
@@ -37,6 +37,14 @@ interface PhoneContext extends FlowContextBase {
   /** The newest send's message id, when the provider gave one besides the requestId (its receipts may name it). */
   readonly messageId?: string;
   readonly attemptsLeft: number;
+  /** The plan's escalation: how long after a send the next channel left is sent, without a correct code by then. */
+  readonly escalateAfterMs?: number;
+  /** When the plan sends on the next channel left by itself (an escalation), unless a correct code comes first. */
+  readonly escalateAt?: number;
+  /** When the next channel left is sent because the newest send's delivery failed: due at once, no cooldown. */
+  readonly fallbackAt?: number;
+  /** The id of the send the flow's timer committed: the instance that runs it claims it first (decision 1561). */
+  readonly timerEffectId?: string;
 }
 
 interface PhoneInput {
@@ -47,6 +55,8 @@ interface PhoneInput {
   readonly channels: readonly PhoneChannel[];
   readonly locale?: string;
   readonly from?: string;
+  /** After how long without a correct code the next channel of the plan is sent by itself; absent: never. */
+  readonly escalateAfterMs?: number;
 }
 
 /**
@@ -61,7 +71,8 @@ type PhoneEvent =
   | (Extract<BaseEvent, { type: 'effect-failed' }> & { fallback?: false })
   | { type: 'submit-code'; now: number; code: string }
   | { type: 'resend'; now: number; channel?: PhoneChannel }
-  | { type: 'delivery-failed'; now: number; requestId?: string; fallback?: false };
+  | { type: 'delivery-failed'; now: number; requestId?: string; fallback?: false }
+  | { type: 'timer'; now: number; fallback?: false };
 
 /** The error a flow shows when a code was not delivered and no channel is left to fall back to. */
 const deliveryFailedError: FlowError = Object.freeze({
@@ -74,9 +85,58 @@ function planOf(context: PhoneContext): readonly PhoneChannel[] {
   return context.channels ?? [context.channel];
 }
 
-/** The context changes of a send on `channel`: it becomes the current one and leaves the channels left. */
-function switchTo(context: PhoneContext, channel: PhoneChannel): Pick<PhoneContext, 'channel' | 'channelsLeft'> {
-  return { channel, channelsLeft: (context.channelsLeft ?? []).filter((left) => left !== channel) };
+/**
+ * The context changes of a send on `channel` at `now`: it becomes the current one and leaves the channels left; the
+ * plan's escalation, if it has one, is due `escalateAfterMs` later while a channel is left.
+ */
+function switchTo(
+  context: PhoneContext,
+  channel: PhoneChannel,
+  now: number,
+): Pick<PhoneContext, 'channel' | 'channelsLeft' | 'escalateAt' | 'fallbackAt'> {
+  const channelsLeft = (context.channelsLeft ?? []).filter((left) => left !== channel);
+  const escalates = context.escalateAfterMs !== undefined && channelsLeft.length > 0;
+  return {
+    channel,
+    channelsLeft,
+    escalateAt: escalates ? now + context.escalateAfterMs! : undefined,
+    fallbackAt: undefined,
+  };
+}
+
+/** The send a phone flow in `sending` makes: what its entry asks the engine to run. */
+export function phoneSendRequest(context: PhoneContext): EffectRequest {
+  return {
+    id: context.effect!.id,
+    kind: 'phone.send',
+    input: {
+      phoneNumber: context.phoneNumber,
+      channel: context.channel,
+      ...(context.from ? { from: context.from } : {}),
+      ...(context.locale ? { locale: context.locale } : {}),
+      ...(context.requestId ? { resendOf: context.requestId } : {}),
+    },
+  };
+}
+
+/** The states from which the plan sends on by itself: a code is out (or its send failed) and none was accepted. */
+const waitingStates: ReadonlySet<string> = new Set(['awaiting-code', 'send-failed']);
+
+/**
+ * When the plan sends on the next channel left by itself, from the phone flow's state and context; undefined when it
+ * will not. A fallback after a failed delivery is due at once; an escalation when it is due and the cooldown of the
+ * send before it has passed, so a send whose outcome is unknown is never followed by another before its cooldown.
+ */
+export function phoneNextSendAt(
+  state: string,
+  context: PhoneContext,
+  policies: Pick<FlowPolicies, 'maxSendsPerFlow'>,
+): number | undefined {
+  if (!waitingStates.has(state) || (context.channelsLeft?.length ?? 0) === 0) return undefined;
+  if (context.sendCount >= policies.maxSendsPerFlow) return undefined;
+  if (context.fallbackAt !== undefined) return context.fallbackAt;
+  if (context.escalateAt === undefined) return undefined;
+  return Math.max(context.escalateAt, context.resendAvailableAt ?? context.escalateAt);
 }
 
 /** Errors after which the provider cannot have checked the code. */
@@ -96,6 +156,12 @@ const attemptsExhaustedError: FlowError = Object.freeze({
 function checkReason(event: PhoneEvent): unknown {
   return event.type === 'effect-succeeded' && event.result.valid === false ? event.result.reason : undefined;
 }
+
+/** The flow's timer: the plan's next send when it is due; when the send limit refused it, the plan stops. */
+const onTimer = [
+  { guard: 'nextSendDue', target: 'sending', actions: 'fallBack' },
+  { guard: 'nextSendRefused', actions: 'planStopped' },
+] as const;
 
 /**
  * Phone verification where the provider generates and checks the code:
@@ -121,16 +187,24 @@ export function createPhoneMachine(policies: FlowPolicies) {
       })),
       beginResend: assign(({ context, event }) => ({
         ...beginSend(context, 'phone.send', event.now, policies),
-        ...switchTo(context, (event.type === 'resend' ? event.channel : undefined) ?? context.channel),
+        ...switchTo(context, (event.type === 'resend' ? event.channel : undefined) ?? context.channel, event.now),
         expiresAt: undefined,
       })),
-      // An automatic fallback: the next channel left, a send counted like any other, no cooldown to wait.
-      fallBack: assign(({ context, event }) => ({
-        ...beginSend(context, 'phone.send', event.now, policies),
-        ...switchTo(context, context.channelsLeft![0]!),
-        expiresAt: undefined,
-      })),
+      // An automatic fallback or escalation: the next channel left, a send counted like any other.
+      fallBack: assign(({ context, event }) => {
+        const send = beginSend(context, 'phone.send', event.now, policies);
+        return {
+          ...send,
+          ...switchTo(context, context.channelsLeft![0]!, event.now),
+          expiresAt: undefined,
+          timerEffectId: event.type === 'timer' ? send.effect!.id : undefined,
+        };
+      }),
       deliveryFailed: assign({ error: deliveryFailedError }),
+      // The timer sends the fallback: a fallback is due now, whatever the cooldown (nothing reached the phone).
+      fallbackDue: assign(({ event }) => ({ error: deliveryFailedError, fallbackAt: event.now })),
+      // The send limit refused what the timer would have sent: the plan sends nothing more by itself.
+      planStopped: assign({ escalateAt: undefined, fallbackAt: undefined }),
       // Only a refused check uses an attempt, when its answer arrives: while checking, the view shows the
       // attempts as before the check, so `attemptsLeft` never goes up again (docs/decisions/0051-attempts-never-given-back.md).
       codeAccepted: assign(({ event }) => ({ ...effectSettled, error: undefined, ...verifiedAt(event) })),
@@ -165,6 +239,12 @@ export function createPhoneMachine(policies: FlowPolicies) {
         context.sendCount < policies.maxSendsPerFlow &&
         !('fallback' in event && event.fallback === false),
       sendProvablyUnsent: ({ context, event }) => sendNeverLeft(context, event),
+      // The timer's send is due (its state is checked by where the transition is).
+      nextSendDue: ({ context, event }) => {
+        const at = phoneNextSendAt('awaiting-code', context, policies);
+        return at !== undefined && event.now >= at && !('fallback' in event && event.fallback === false);
+      },
+      nextSendRefused: ({ event }) => 'fallback' in event && event.fallback === false,
       // A receipt about an older send (an id that is not the newest send's) changes nothing.
       isNewestSend: ({ context, event }) =>
         event.type === 'delivery-failed' &&
@@ -190,6 +270,12 @@ export function createPhoneMachine(policies: FlowPolicies) {
         channel: input.channels[0]!,
         channels: input.channels,
         channelsLeft: input.channels.slice(1),
+        ...(input.escalateAfterMs === undefined
+          ? {}
+          : {
+              escalateAfterMs: input.escalateAfterMs,
+              ...(input.channels.length > 1 ? { escalateAt: input.now + input.escalateAfterMs } : {}),
+            }),
         ...(input.from === undefined ? {} : { from: input.from }),
         ...(input.locale === undefined ? {} : { locale: input.locale }),
         attemptsLeft: policies.maxAttempts,
@@ -198,20 +284,7 @@ export function createPhoneMachine(policies: FlowPolicies) {
     initial: 'sending',
     states: {
       sending: {
-        entry: {
-          type: 'runEffect',
-          params: ({ context }) => ({
-            id: context.effect!.id,
-            kind: 'phone.send',
-            input: {
-              phoneNumber: context.phoneNumber,
-              channel: context.channel,
-              ...(context.from ? { from: context.from } : {}),
-              ...(context.locale ? { locale: context.locale } : {}),
-              ...(context.requestId ? { resendOf: context.requestId } : {}),
-            },
-          }),
-        },
+        entry: { type: 'runEffect', params: ({ context }) => phoneSendRequest(context) },
         on: {
           'effect-succeeded': { guard: 'isAwaitedEffect', target: 'awaiting-code', actions: 'codeSent' },
           cancel: onCancel,
@@ -233,6 +306,7 @@ export function createPhoneMachine(policies: FlowPolicies) {
           'effect-succeeded': { guard: 'isUnansweredEffect', target: 'awaiting-code', actions: 'codeSent' },
           cancel: onCancel,
           resend: onResend,
+          timer: onTimer,
         },
       },
       'awaiting-code': {
@@ -251,10 +325,12 @@ export function createPhoneMachine(policies: FlowPolicies) {
             { guard: 'isUnansweredEffect', actions: 'attemptUsed' },
           ],
           cancel: onCancel,
+          // The fallback is sent by the flow's timer, which any instance carries out (decision 1561).
           'delivery-failed': [
-            { guard: and(['isNewestSend', 'canFallBack']), target: 'sending', actions: 'fallBack' },
+            { guard: and(['isNewestSend', 'canFallBack']), actions: 'fallbackDue' },
             { guard: 'isNewestSend', actions: 'deliveryFailed' },
           ],
+          timer: onTimer,
           'submit-code': {
             target: 'checking',
             actions: assign(({ context, event }) => ({

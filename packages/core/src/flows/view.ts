@@ -40,6 +40,17 @@ export interface FlowView {
    * first. When a resend on any channel is possible: `resendAvailableAt`.
    */
   readonly channelsLeft?: readonly PhoneChannel[];
+  /**
+   * Phone flows: the send the plan makes by itself next, unless a correct code comes first: on which channel and
+   * when (an escalation, or the fallback after a failed delivery: docs/plans.md). Absent when the plan sends nothing
+   * more by itself. A time already past means the send is due and about to be made.
+   */
+  readonly next?: {
+    /** The channel the plan sends on next. */
+    readonly channel: PhoneChannel;
+    /** When (engine clock, ms since the epoch); in the past when the send is due now. */
+    readonly at: number;
+  };
   /** Identity flows: which identity number the code was sent for. */
   readonly idType?: IdentityType;
   /** The BVN/NIN, masked: `*******5678`. */
@@ -115,6 +126,8 @@ export function toView(
     view.channels = Object.freeze([...((context.channels as PhoneChannel[] | undefined) ?? [context.channel])]);
     view.channelsLeft = Object.freeze([...((context.channelsLeft as PhoneChannel[] | undefined) ?? [])]);
   }
+  const next = done ? undefined : flowDefinitions[meta.kind].nextSend?.(snapshot);
+  if (next !== undefined) view.next = Object.freeze({ ...next });
   if (context.idType !== undefined) view.idType = context.idType;
   if (context.numberMasked !== undefined) view.number = context.numberMasked;
   if (context.attemptsLeft !== undefined) view.attemptsLeft = context.attemptsLeft;

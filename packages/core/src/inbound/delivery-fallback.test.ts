@@ -7,12 +7,13 @@ import type { Verikit } from '../engine/verikit.js';
 const phone = '+2348031234567';
 const channels = ['whatsapp', 'sms', 'voice'] as const;
 
-/** The flow once its fallback's send, which runs after `receive` answered, has settled. */
+/** The flow once its fallback's send, which the flow's timer makes after `receive` answered, has settled. */
 async function settled(verikit: Verikit, flowId: string) {
   let view = await verikit.get(flowId);
   await vi.waitFor(async () => {
     view = await verikit.get(flowId);
     expect(view.status).not.toBe('sending');
+    expect(view.next).toBeUndefined();
   });
   return view;
 }
@@ -30,9 +31,15 @@ describe('a failed delivery receipt moves a phone flow to the next channel of it
     verikit.on('*', (event) => void told.push(event.type));
     clock.advance(1_000);
     const result = await verikit.receive({ id: 'dlr_1', event: undelivered('req-1') });
-    // Answered once the fallback is committed (counted, its channel taken); its send runs after (decision 1311).
+    // Answered once the fallback is due in the flow's record; the flow's timer sends it after (decision 1561).
     expect(result).toMatchObject({ outcome: 'applied', flowId: flow.id });
-    expect(result.view).toMatchObject({ status: 'sending', channel: 'sms', channelsLeft: [], sendsLeft: 3 });
+    expect(result.view).toMatchObject({
+      status: 'awaiting-code',
+      channel: 'whatsapp',
+      next: { channel: 'sms', at: clock.now() },
+      error: { code: 'delivery_failed' },
+      sendsLeft: 4,
+    });
     const view = await settled(verikit, flow.id);
     expect(provider.callsOf('phone.send').map((call) => call.input)).toEqual([
       { phoneNumber: phone, channel: 'whatsapp' },
@@ -88,6 +95,9 @@ describe('a failed delivery receipt moves a phone flow to the next channel of it
       channelsLeft: ['sms'],
       error: { code: 'delivery_failed' },
     });
+    // The flow's timer tried the fallback and the limit refused it: the plan sends nothing more by itself.
+    await verikit.runDueTimers();
+    expect((await verikit.get(result.flowId!)).next).toBeUndefined();
     expect(provider.callsOf('phone.send')).toHaveLength(1);
   });
 });

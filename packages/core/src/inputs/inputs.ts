@@ -57,6 +57,16 @@ function startSchemaFor(defaultCountry: string | undefined) {
           locale: localeSchema.optional(),
           /** The sender ID or number the code comes from, where the provider lets you choose. */
           from: senderSchema.optional(),
+          /**
+           * An escalating plan: after this many ms without a correct code (and once the send's cooldown has
+           * passed), the next channel of the plan is sent by itself (docs/plans.md). 15 s to 15 min.
+           */
+          escalateAfterMs: z
+            .number({ error: 'must be a number of milliseconds' })
+            .int({ error: 'must be a whole number of milliseconds' })
+            .min(15_000, { error: 'must be at least 15000 (15 s)' })
+            .max(900_000, { error: 'must be at most 900000 (15 min)' })
+            .optional(),
         })
         .superRefine((input, context) => {
           // Which kinds of number are accepted depends on the channels: read again for each (already E.164).

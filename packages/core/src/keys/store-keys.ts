@@ -133,3 +133,8 @@ export function eventOutboxKey(part: 'due' | 'tries'): string {
 export function flowTimersKey(shard: number): string {
   return `timers:{timers-${shard}}`;
 }
+
+/** The claim of a send a flow's timer committed: whoever holds it makes the send (docs/decisions/1561-plans-that-escalate-on-time.md). */
+export function timerSendClaimKey(effectId: string): string {
+  return `timer-send:${effectId}`;
+}
