@@ -3,7 +3,7 @@ import { FlowNotFoundError } from '../errors/flow-not-found-error.js';
 import { errorCode } from '../logging/error-code.js';
 import type { EffectRequest } from '../flows/flow-context.js';
 import type { FlowStore, StoreCall } from '../store/flow-store.js';
-import { timerSendClaimKey } from '../store/store-keys.js';
+import { timerSendClaimKey } from '../keys/store-keys.js';
 import type { FlowTimers, TakenTimer } from '../store/flow-timers.js';
 import type { Clock } from '../time/clock.js';
 import type { EffectRunner } from './effect-runner.js';
