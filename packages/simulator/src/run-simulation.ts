@@ -1,4 +1,4 @@
-import { createVerikit, type FlowView, type Verikit } from '@verikit/core';
+import { CapabilityError, createVerikit, type FlowView, type Verikit } from '@verikit/core';
 import { codeInText, type FakeMessage } from '@verikit/provider-utils/fake';
 import { withFailover } from '@verikit/provider-utils';
 import { InvalidInputError, silentLogger, type PhoneSendResultV1, type ProviderV1 } from '@verikit/provider';
@@ -25,6 +25,8 @@ export interface SimulationOptions {
 
 /** The engine's secret in a run: the simulation keeps nothing. */
 const secret = 'verikit-simulator-secret-0123456789abcdef';
+/** How often the run carries out due timers, in virtual ms: the engine's default `timers.pollMs`. */
+const timerPollMs = 1000;
 /** The virtual clock's start: a fixed instant, so that every run reads the same times. */
 const epoch = Date.UTC(2026, 0, 5, 8, 0, 0);
 
@@ -118,6 +120,9 @@ export async function runSimulation(scenario: Scenario, options: SimulationOptio
   const timesToVerify: number[] = [];
   const totals = { sendsPeople: 0, sendsBots: 0, costPeople: 0, costBots: 0, receipts: 0 };
   const ledger = new StepLedger();
+  /** Due timers are being carried out; the walkers sent to meanwhile. */
+  let inTick = false;
+  const sentByTimer: Walker[] = [];
   const withinMs = scenario.report.withinSeconds * 1000;
   let verifiedWithin = 0;
   let receiptIds = 0;
@@ -152,6 +157,8 @@ export async function runSimulation(scenario: Scenario, options: SimulationOptio
       secret,
       clock,
       logger: silentLogger,
+      // Timers run on the virtual clock, when the loop says (below), never on a real interval.
+      timers: { pollMs: 0 },
       ...(scenario.engine.policies === undefined ? {} : { policies: scenario.engine.policies }),
       ...(scenario.engine.guard === undefined ? {} : { guard: scenario.engine.guard as never }),
     });
@@ -190,6 +197,7 @@ export async function runSimulation(scenario: Scenario, options: SimulationOptio
         }
       }
       ledger.code(person.number);
+      if (inTick) sentByTimer.push(walker);
       const fate = carrierFate(scenario, person, message, scenario.providers[providerIndex]!.sender);
       if (fate.delivered) at(fate.arrivesAfterMs, () => codeArrives(walker, code));
       const unrouted: { ids?: readonly string[] } = {};
@@ -253,10 +261,17 @@ export async function runSimulation(scenario: Scenario, options: SimulationOptio
       let view: FlowView;
       try {
         view = await engine.start(
-          { kind: 'phone', phoneNumber: person.number, channels: [...plan] },
+          {
+            kind: 'phone',
+            phoneNumber: person.number,
+            channels: [...plan],
+          },
           { client: `client-${person.index}` },
         );
-      } catch {
+      } catch (error) {
+        // A start the engine cannot take at all (a plan it does not know, a channel the provider lacks) is the
+        // scenario's mistake, not a refusal to count.
+        if (InvalidInputError.isInstance(error) || CapabilityError.isInstance(error)) throw error;
         if (walker.flowId === undefined) walker.state = 'refused';
         else walker.state = 'failed';
         return;
@@ -337,6 +352,22 @@ export async function runSimulation(scenario: Scenario, options: SimulationOptio
       if (!walker.person.attacker && walker.person.operator >= 0) operators[walker.person.operator]!.people += 1;
       queue.push(walker.person.arrivesAt, () => start(walker));
     }
+    // Every instance polls its due timers every second by default (`timers.pollMs`): the run does the same in virtual
+    // time while anything else is to happen, then for a code's lifetime more, so a plan's last send is not cut off.
+    let quietSince: number | undefined;
+    const tick = async () => {
+      inTick = true;
+      await engine.runDueTimers();
+      inTick = false;
+      for (const walker of sentByTimer.splice(0)) {
+        const view = walker.flowId === undefined ? undefined : await engine.get(walker.flowId).catch(() => undefined);
+        if (view !== undefined) follow(walker, view);
+      }
+      if (queue.size > 0) quietSince = undefined;
+      else quietSince ??= virtual;
+      if (quietSince === undefined || virtual - quietSince < engine.policies.codeTtlMs) at(timerPollMs, tick);
+    };
+    at(timerPollMs, tick);
     for (let event = queue.pop(); event !== undefined; event = queue.pop()) {
       virtual = event.at;
       await event.run();

@@ -129,5 +129,13 @@ describe('scenario files', () => {
     await expect(runSimulation(scenario, { flows: 1 })).rejects.toThrow(
       'providers.0.name names a provider without phone verification',
     );
+    // A channel the provider cannot send is the scenario's mistake too, not a run of refused starts.
+    const noWhatsApp = parseScenario({
+      ...kenyaScenario,
+      plan: { channels: ['whatsapp'] },
+      providers: [{ name: 'gateway' }],
+      rates: { currency: 'KES', cards: [] },
+    });
+    await expect(runSimulation(noWhatsApp, { flows: 1 })).rejects.toMatchObject({ code: 'capability_missing' });
   });
 });
