@@ -432,6 +432,13 @@ describe('the fake dials the application like the network', () => {
         final: true,
       });
       expect(reporter.undeliveredReports).toBe(0);
+      // Issue 35, finding 10: the provider reads the report into the spec's delivery receipt for the send's id.
+      const provider = createAfricasTalkingProvider(reporter.settings);
+      expect(provider.webhooks!.parse({ body: received[0]!.toString(), headers: {} })).toEqual({
+        type: 'delivery',
+        messageId,
+        status: 'delivered',
+      });
     } finally {
       await reporter.close();
     }

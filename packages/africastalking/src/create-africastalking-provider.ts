@@ -1,6 +1,7 @@
 import { parseInput, parseProviderInputV1, smsSendInputSchemaV1, type ProviderV1 } from '@verikit/provider';
 import { createAfricasTalkingClient } from './africastalking-client.js';
 import { dialInCapability } from './dial-in-capability.js';
+import { parseAfricasTalkingDeliveryReport } from './delivery-report.js';
 import { africasTalkingSenderSchema } from './africastalking-format.js';
 import type { AfricasTalkingProviderSettings } from './africastalking-settings.js';
 import { resolveAfricasTalkingSettings } from './africastalking-settings-schema.js';
@@ -36,6 +37,8 @@ export function createAfricasTalkingProvider(settings: AfricasTalkingProviderSet
         return { messageId: recipient.messageId };
       },
     },
+    // SMS delivery reports as delivery receipts (docs/providers/africastalking.md, "Delivery reports").
+    webhooks: { parse: parseAfricasTalkingDeliveryReport },
     ...(resolved.ussdServiceCode === undefined ? {} : { dialIn: dialInCapability(resolved.ussdServiceCode) }),
   };
   return Object.freeze(provider);

@@ -1,4 +1,4 @@
-import { InvalidInputError, type InputIssue } from '@verikit/provider';
+import { InvalidInputError, type InputIssue, type ProviderEventV1, type RawWebhookV1 } from '@verikit/provider';
 
 /** The delivery statuses Africa's Talking documents; `Rejected`, `Success` and `Failed` are final. */
 export const africasTalkingDeliveryStatuses = Object.freeze([
@@ -72,4 +72,26 @@ export function parseDeliveryReport(body: string): AfricasTalkingDeliveryReport 
     ...(failureReason === undefined || failureReason === '' ? {} : { failureReason }),
     ...(retryCount === undefined ? {} : { retryCount }),
   });
+}
+
+/**
+ * Reads one of Africa's Talking's SMS delivery reports (form-encoded `id`, `status`, `phoneNumber`, `networkCode`,
+ * `failureReason`, `retryCount`; {@link parseDeliveryReport}) into the spec's delivery receipt for the message id the
+ * send returned: `Success` is `delivered`; `Failed` and `Rejected` are `undelivered`, with
+ * `africastalking:<failureReason>` as the reason (`africastalking:UserInBlacklist`), or the status when the network
+ * gives none; `Sent`, `Submitted` and `Buffered` are on the way: `null`, acknowledged and ignored. The report names no
+ * time, so the receipt has no `at`; the number stays out of it. A body that is not such a report is an
+ * `InvalidInputError` naming the field, never quoting it. Africa's Talking signs no callback: what stands in front of
+ * this parser is said in docs/providers/africastalking.md ("Delivery reports").
+ */
+export function parseAfricasTalkingDeliveryReport(webhook: RawWebhookV1): ProviderEventV1 | null {
+  const report = parseDeliveryReport(webhook?.body);
+  if (report.status === 'Success') return { type: 'delivery', messageId: report.id, status: 'delivered' };
+  if (report.status !== 'Failed' && report.status !== 'Rejected') return null;
+  return {
+    type: 'delivery',
+    messageId: report.id,
+    status: 'undelivered',
+    reason: `africastalking:${report.failureReason ?? report.status}`,
+  };
 }

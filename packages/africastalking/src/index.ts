@@ -22,6 +22,8 @@ export {
   type UssdAnswerKind,
   type UssdAnswer,
 } from './ussd-session.js';
+/** @public Documented in docs/providers/africastalking.md: reports read on a route of one's own, behind the allow-list. */
+export { parseAfricasTalkingDeliveryReport } from './delivery-report.js';
 export {
   parseDeliveryReport,
   africasTalkingDeliveryStatuses,
