@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import type { NodeResult, Result } from 'axe-core';
 import { expect } from 'vitest';
-import type { Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 
 /**
  * The widths swept, in CSS px: 320 (WCAG's reflow width, small Androids), 360 (the most common Android width in
@@ -130,4 +130,51 @@ export async function networkSwitch(page: Page): Promise<(offline: boolean) => P
       uploadThroughput: -1,
     });
   };
+}
+
+/** Chrome DevTools' "Slow 3G" preset, as CDP's `Network.emulateNetworkConditions` takes it. */
+const slow3g = { offline: false, latency: 2000, downloadThroughput: 50_000, uploadThroughput: 50_000 } as const;
+
+/** What {@link firstLoadOnSlow3g} measured. */
+export interface FirstLoad {
+  /** From the start of navigation to the frame after `ready` matched, in ms (timed in the page). */
+  readonly formAt: number;
+  /** Bytes over the wire, compressed, every request included. */
+  readonly bytes: number;
+  readonly requests: number;
+  /** The page's `content-encoding`. */
+  readonly encoding: string | undefined;
+}
+
+/**
+ * Loads `url` cold in a new 360 px context on Chrome's "Slow 3G" profile and times the form on screen: the frame
+ * after an element matching `ready` is in the DOM. A figure to print, never to assert (it depends on the machine).
+ */
+export async function firstLoadOnSlow3g(browser: Browser, url: string, ready: string): Promise<FirstLoad> {
+  const context = await browser.newContext({ viewport: { width: 360, height: 740 } });
+  try {
+    const page = await context.newPage();
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Network.enable');
+    await cdp.send('Network.emulateNetworkConditions', slow3g);
+    let bytes = 0;
+    let requests = 0;
+    cdp.on('Network.loadingFinished', (event: { encodedDataLength: number }) => {
+      bytes += event.encodedDataLength;
+      requests += 1;
+    });
+    await page.addInitScript(`
+      new MutationObserver((_, observer) => {
+        if (document.querySelector(${JSON.stringify(ready)}) === null) return;
+        observer.disconnect();
+        requestAnimationFrame(() => (window.__formAt = performance.now()));
+      }).observe(document, { subtree: true, childList: true, characterData: true });
+    `);
+    const response = await page.goto(url, { waitUntil: 'load', timeout: 60_000 });
+    await page.waitForFunction('window.__formAt !== undefined', undefined, { timeout: 60_000 });
+    const formAt = Math.round((await page.evaluate('window.__formAt')) as number);
+    return { formAt, bytes, requests, encoding: response?.headers()['content-encoding'] };
+  } finally {
+    await context.close();
+  }
 }

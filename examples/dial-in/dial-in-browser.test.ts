@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { freshPhoneNumber } from '@verikit/testing';
 import { chromiumArgs, chromiumPath } from '../../scripts/chromium.js';
-import { expectUsableScreen, networkSwitch } from '../../scripts/page-checks.js';
+import { expectUsableScreen, firstLoadOnSlow3g, networkSwitch } from '../../scripts/page-checks.js';
 import { startDialInExample, type DialInExample } from './server.js';
 
 // The dial-in example in a real browser: Debian's Chromium driven by playwright-core, the React page on
@@ -137,36 +137,8 @@ describe.skipIf(skipReason !== undefined)('dial-in example in Chromium', () => {
   });
 
   it('on Slow 3G the page is one compressed answer (the figure is printed, not asserted)', async () => {
-    const context = await running.browser!.newContext({ viewport: { width: 360, height: 740 } });
-    contexts.push(context);
-    const page = await context.newPage();
-    const cdp = await context.newCDPSession(page);
-    await cdp.send('Network.enable');
-    // Chrome DevTools' "Slow 3G" preset.
-    await cdp.send('Network.emulateNetworkConditions', {
-      offline: false,
-      latency: 2000,
-      downloadThroughput: 50_000,
-      uploadThroughput: 50_000,
-    });
-    let bytes = 0;
-    let requests = 0;
-    cdp.on('Network.loadingFinished', (event: { encodedDataLength: number }) => {
-      bytes += event.encodedDataLength;
-      requests += 1;
-    });
-    await page.addInitScript(`
-      new MutationObserver((_, observer) => {
-        if (document.querySelector('button.primary') === null) return;
-        observer.disconnect();
-        requestAnimationFrame(() => (window.__formAt = performance.now()));
-      }).observe(document, { subtree: true, childList: true });
-    `);
-    const response = await page.goto(running.example!.url, { waitUntil: 'load', timeout: 60_000 });
-    expect(response?.headers()['content-encoding']).toBe('br');
-    await page.waitForFunction('window.__formAt !== undefined', undefined, { timeout: 60_000 });
-    const formAt = Math.round((await page.evaluate('window.__formAt')) as number);
-    console.log(`dial-in on Slow 3G: form on screen ${formAt} ms, ${requests} request(s), ${bytes} B over the wire`);
-    expect(requests).toBe(1);
+    const load = await firstLoadOnSlow3g(running.browser!, running.example!.url, 'button.primary');
+    console.log(`dial-in on Slow 3G: form on screen ${load.formAt} ms, ${load.requests} request(s), ${load.bytes} B`);
+    expect([load.encoding, load.requests]).toEqual(['br', 1]);
   }, 90_000);
 });

@@ -42,5 +42,15 @@ export async function createAuth(settings: AuthSettings) {
   };
   // Better Auth's own migrations make its tables and the plugin's (an app runs `npx @better-auth/cli migrate`).
   await (await getMigrations(options)).runMigrations();
-  return { auth: betterAuth(options), verikit };
+  const auth = betterAuth(options);
+  /** The identities attached to a user, as the plugin keeps them: the type and the masked number only. */
+  const identities = async (userId: string) => {
+    const { adapter } = await auth.$context;
+    const rows = await adapter.findMany<{ idType: string; numberMasked: string }>({
+      model: 'identityVerification',
+      where: [{ field: 'userId', value: userId }],
+    });
+    return rows.map((row) => ({ idType: row.idType, number: row.numberMasked }));
+  };
+  return { auth, verikit, identities };
 }

@@ -1,50 +1,207 @@
+/**
+ * The page: sign in by phone (a code by SMS, through a verikit flow and the plugin's proof), then attach a BVN the
+ * same way. Every word comes from a message id (the client's catalogue and the page's own, in English and French);
+ * each new screen moves focus to its heading and is spoken once in the one live region; a refused field is marked
+ * (`aria-invalid`, `aria-describedby`); a double click sends one code; a reload asks the server who is signed in
+ * and which BVN is attached.
+ *
+ * @module
+ */
 import { createAuthClient } from 'better-auth/client';
 import { verikitAuthClient } from '@verikit/better-auth/client';
-import { createFlowClient } from '@verikit/client';
+import { createFlowClient, FlowClientError, formatMessage, messages, type FlowView } from '@verikit/client';
 
 // The verikit flow routes live below Better Auth's base path; the auth client talks to the plugin's endpoints.
 const flows = createFlowClient({ baseUrl: '/api/auth/verikit' });
 const authClient = createAuthClient({ plugins: [verikitAuthClient()] });
 
+const en = {
+  'page.title': 'Sign in by phone',
+  'page.tabTitle': 'Sign in by phone · Better Auth + verikit',
+  'page.offline': 'You are offline. Try again when you are back online.',
+  'page.online': 'You are back online.',
+  'phone.title': 'Your phone number',
+  'phone.label': 'Phone number (with country code)',
+  'phone.submit': 'Send a code',
+  'code.title': 'Enter the code',
+  'code.sentTo': 'We sent a code to {phone}.',
+  'code.sentForBvn': 'We sent a code to the phone registered for your BVN ({number}).',
+  'code.label': 'The code we sent',
+  'code.submit': 'Verify',
+  'code.wrong': 'That code is not correct.',
+  'account.title': 'Signed in',
+  'account.number': 'Your number:',
+  'account.signOut': 'Sign out',
+  'account.signedOut': 'Signed out.',
+  'bvn.title': 'Add your BVN',
+  'bvn.label': 'Your BVN (11 digits)',
+  'bvn.submit': 'Verify my BVN',
+  'bvn.done': 'BVN verified',
+  'bvn.attached': 'BVN verified:',
+  'auth.error.PROOF_REJECTED': 'The verification could not be confirmed. Verify the number again.',
+  'auth.error.SIGN_UP_DISABLED': 'No account has this phone number.',
+  'auth.error.IDENTITY_ALREADY_ATTACHED': 'This BVN is already attached to another account.',
+  'auth.error.ANOTHER_IDENTITY_ATTACHED': 'Another BVN is already attached to your account.',
+  'auth.error.VERIFICATION_UNAVAILABLE': 'Verification is unavailable for a moment. Try again.',
+};
+const fr: typeof en = {
+  'page.title': 'Connexion par téléphone',
+  'page.tabTitle': 'Connexion par téléphone · Better Auth + verikit',
+  'page.offline': 'Vous êtes hors ligne. Réessayez une fois de nouveau en ligne.',
+  'page.online': 'Vous êtes de nouveau en ligne.',
+  'phone.title': 'Votre numéro de téléphone',
+  'phone.label': "Numéro de téléphone (avec l'indicatif du pays)",
+  'phone.submit': 'Envoyer un code',
+  'code.title': 'Saisissez le code',
+  'code.sentTo': 'Nous avons envoyé un code au {phone}.',
+  'code.sentForBvn': 'Nous avons envoyé un code au téléphone enregistré pour votre BVN ({number}).',
+  'code.label': 'Le code reçu',
+  'code.submit': 'Vérifier',
+  'code.wrong': "Ce code n'est pas correct.",
+  'account.title': 'Connecté',
+  'account.number': 'Votre numéro :',
+  'account.signOut': 'Se déconnecter',
+  'account.signedOut': 'Déconnecté.',
+  'bvn.title': 'Ajoutez votre BVN',
+  'bvn.label': 'Votre BVN (11 chiffres)',
+  'bvn.submit': 'Vérifier mon BVN',
+  'bvn.done': 'BVN vérifié',
+  'bvn.attached': 'BVN vérifié :',
+  'auth.error.PROOF_REJECTED': "La vérification n'a pas pu être confirmée. Vérifiez à nouveau le numéro.",
+  'auth.error.SIGN_UP_DISABLED': "Aucun compte n'a ce numéro de téléphone.",
+  'auth.error.IDENTITY_ALREADY_ATTACHED': 'Ce BVN est déjà rattaché à un autre compte.',
+  'auth.error.ANOTHER_IDENTITY_ATTACHED': 'Un autre BVN est déjà rattaché à votre compte.',
+  'auth.error.VERIFICATION_UNAVAILABLE': 'La vérification est indisponible pour un moment. Réessayez.',
+};
+const catalogues = { ...messages, en: { ...messages.en, ...en }, fr: { ...messages.fr, ...fr } };
+const locale = navigator.languages.map((tag) => tag.toLowerCase().split('-')[0]).find((tag) => tag === 'fr') ?? 'en';
+const text = (id: string, params?: Record<string, string>) => formatMessage(id, { locale, catalogues, params });
+
 const element = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
-function say(text: string): void {
-  element('status').textContent = text;
+
+/** The message of a refused field without an id of its own. */
+const fieldMessageIds: Readonly<Record<string, string>> = {
+  phoneNumber: 'verikit.error.phone_number',
+  number: 'verikit.error.invalid_id_number',
+};
+
+/** The id of an error's text: the field's own (a refused number), a plugin error's, or the client's catalogue's. */
+function errorText(error: unknown, field?: string): string {
+  if (FlowClientError.isInstance(error)) {
+    const issue = error.issues?.find((candidate) => candidate.field === field);
+    if (issue?.messageId !== undefined) return text(issue.messageId);
+    // A refused field without an id of its own: the field's message (what a person can do about it).
+    if (field !== undefined && Object.hasOwn(fieldMessageIds, field) && (issue !== undefined || error.field === field))
+      return text(fieldMessageIds[field]!);
+    return text(error.messageId ?? `verikit.error.${error.code}`);
+  }
+  // A plugin error (Better Auth's `error.code`), or a view's error: never its developer `message`.
+  const code = (error as { code?: unknown } | undefined)?.code;
+  if (typeof code !== 'string') return text('verikit.error.unknown');
+  return text(Object.hasOwn(en, `auth.error.${code}`) ? `auth.error.${code}` : `verikit.error.${code}`);
 }
-function fail(text: string): void {
-  element('error').textContent = text;
+
+/** Shows (or clears, with undefined) a field's error: the text, `aria-invalid` and `aria-describedby` on the field. */
+function fieldError(fieldId: string, message: string | undefined): void {
+  const field = element<HTMLInputElement>(fieldId);
+  const error = element(`${fieldId}-error`);
+  error.textContent = message ?? '';
+  error.hidden = message === undefined;
+  if (message === undefined) {
+    field.removeAttribute('aria-invalid');
+    field.removeAttribute('aria-describedby');
+  } else {
+    field.setAttribute('aria-invalid', 'true');
+    field.setAttribute('aria-describedby', `${fieldId}-error`);
+  }
+}
+
+/** Speaks a status once in the page's one live region (the same words twice are spoken twice). */
+function say(words: string): void {
+  const region = element('status');
+  region.textContent = '';
+  const span = document.createElement('span');
+  span.textContent = words;
+  region.append(span);
+}
+
+/** Shows a new screen: its heading takes focus and its words are spoken once. */
+function arrive(headingId: string, spoken?: string): void {
+  const heading = element(headingId);
+  heading.focus();
+  say(spoken ?? heading.textContent ?? '');
+}
+
+/** Runs one request per button at a time: a second click while the first runs sends nothing. */
+function once(button: HTMLButtonElement, run: () => Promise<void>): void {
+  if (button.getAttribute('aria-disabled') === 'true') return;
+  button.setAttribute('aria-disabled', 'true');
+  void run().finally(() => button.removeAttribute('aria-disabled'));
 }
 
 /** What the code form verifies next: the phone flow at sign-in, then the BVN flow once signed in. */
 let pending: { flowId: string; done: (proof: string) => Promise<void> } | undefined;
 
-async function showUser(): Promise<void> {
-  const session = await authClient.getSession();
-  const user = session.data?.user as { phoneNumber?: string } | undefined;
-  if (user?.phoneNumber === undefined) return;
-  element('phone-form').hidden = true;
-  element('signed-in').hidden = false;
-  element('user-phone').textContent = user.phoneNumber;
+/** The signed-in user and the identities attached, as the server has them (`GET /api/account`). */
+interface Account {
+  readonly phoneNumber: string;
+  readonly identities: ReadonlyArray<{ readonly idType: string; readonly number: string }>;
 }
 
-async function verify(input: Parameters<typeof flows.start>[0], done: (proof: string) => Promise<void>) {
-  fail('');
-  const view = await flows.start(input);
-  if (view.status !== 'awaiting-code') return fail(view.error?.message ?? 'The code could not be sent. Try again.');
+async function showAccount(focus: boolean): Promise<void> {
+  const response = await fetch('/api/account');
+  if (response.status === 401) return;
+  const account = (await response.json()) as Account;
+  element('phone-section').hidden = true;
+  element('code-section').hidden = true;
+  element('account').hidden = false;
+  element('user-phone').textContent = account.phoneNumber;
+  const bvn = account.identities.find((identity) => identity.idType === 'bvn');
+  element('bvn-section').hidden = bvn !== undefined;
+  element('bvn-done').hidden = bvn === undefined;
+  element('bvn-masked').textContent = bvn?.number ?? '';
+  if (focus) arrive('signed-in-title');
+}
+
+/** Starts a flow and shows the code form where it belongs (after the form that asked for it). */
+async function verify(
+  input: Parameters<typeof flows.start>[0],
+  field: string,
+  done: (proof: string) => Promise<void>,
+): Promise<void> {
+  fieldError(field, undefined);
+  let view: FlowView;
+  try {
+    view = await flows.start(input);
+  } catch (error) {
+    return fieldError(field, errorText(error, input.kind === 'identity' ? 'number' : 'phoneNumber'));
+  }
+  if (view.status !== 'awaiting-code') return fieldError(field, errorText(view.error));
   pending = { flowId: view.id, done };
-  element('code-form').hidden = false;
-  say('We sent a code. Enter it below.');
-  element<HTMLInputElement>('code').focus();
+  const section = element('code-section');
+  // The BVN's code goes after "Signed in" and the BVN form; the phone's after the phone form.
+  if (input.kind === 'identity') element('bvn-section').after(section);
+  else element('phone-section').after(section);
+  section.hidden = false;
+  element('code-sent').textContent =
+    input.kind === 'identity'
+      ? text('code.sentForBvn', { number: view.number ?? '' })
+      : text('code.sentTo', { phone: view.phoneNumber ?? '' });
+  fieldError('code', undefined);
+  element<HTMLInputElement>('code').value = '';
+  arrive('code-title', `${text('code.title')}. ${element('code-sent').textContent}`);
 }
 
 element('phone-form').addEventListener('submit', (event) => {
   event.preventDefault();
   const phoneNumber = element<HTMLInputElement>('phone').value.trim();
-  void verify({ kind: 'phone', phoneNumber }, async (proof) => {
-    const { error } = await authClient.signIn.phoneProof({ phoneNumber, proof });
-    if (error) return fail(error.message ?? 'Signing in failed. Try again.');
-    say('Signed in.');
-    await showUser();
-  }).catch((error: Error) => fail(error.message));
+  once(element('phone-form').querySelector('button')!, () =>
+    verify({ kind: 'phone', phoneNumber }, 'phone', async (proof) => {
+      const { error } = await authClient.signIn.phoneProof({ phoneNumber, proof });
+      if (error) return fieldError('code', errorText(error));
+      await showAccount(true);
+    }),
+  );
 });
 
 element('code-form').addEventListener('submit', (event) => {
@@ -52,28 +209,59 @@ element('code-form').addEventListener('submit', (event) => {
   const current = pending;
   if (current === undefined) return;
   const code = element<HTMLInputElement>('code').value.trim();
-  void (async () => {
-    const view = await flows.send(current.flowId, { type: 'submit-code', code });
-    if (view.status !== 'verified') return fail(view.error?.message ?? 'That code is not correct.');
-    fail('');
-    element('code-form').hidden = true;
-    element<HTMLInputElement>('code').value = '';
-    pending = undefined;
-    await current.done((await flows.proof(current.flowId)).token);
-  })().catch((error: Error) => fail(error.message));
+  once(element('code-form').querySelector('button')!, async () => {
+    try {
+      const view = await flows.send(current.flowId, { type: 'submit-code', code });
+      if (view.status !== 'verified')
+        return fieldError('code', view.error?.code === 'code_invalid' ? text('code.wrong') : errorText(view.error));
+      fieldError('code', undefined);
+      pending = undefined;
+      element('code-section').hidden = true;
+      await current.done((await flows.proof(current.flowId)).token);
+    } catch (error) {
+      fieldError('code', errorText(error, 'code'));
+    }
+  });
 });
 
 element('bvn-form').addEventListener('submit', (event) => {
   event.preventDefault();
   const number = element<HTMLInputElement>('bvn').value.trim();
-  void verify({ kind: 'identity', idType: 'bvn', number }, async (proof) => {
-    const { data, error } = await authClient.identity.attachProof({ idType: 'bvn', number, proof });
-    if (error) return fail(error.message ?? 'The BVN could not be attached. Try again.');
-    element('bvn-form').hidden = true;
-    element('bvn-done').hidden = false;
-    element('bvn-masked').textContent = data.identity.number;
-    say('BVN verified.');
-  }).catch((error: Error) => fail(error.message));
+  once(element('bvn-form').querySelector('button')!, () =>
+    verify({ kind: 'identity', idType: 'bvn', number }, 'bvn', async (proof) => {
+      const { error } = await authClient.identity.attachProof({ idType: 'bvn', number, proof });
+      if (error) return fieldError('code', errorText(error));
+      element<HTMLInputElement>('bvn').value = '';
+      await showAccount(false);
+      arrive('bvn-done-title');
+    }),
+  );
 });
 
-void showUser();
+element('sign-out').addEventListener('click', () => {
+  once(element<HTMLButtonElement>('sign-out'), async () => {
+    await authClient.signOut();
+    pending = undefined;
+    element('account').hidden = true;
+    element('code-section').hidden = true;
+    element('phone-section').hidden = false;
+    element<HTMLInputElement>('phone').value = '';
+    arrive('phone-title', text('account.signedOut'));
+  });
+});
+
+// The browser's online state: a notice while offline, spoken when it changes.
+function showOnline(): void {
+  element('offline').hidden = navigator.onLine;
+  say(text(navigator.onLine ? 'page.online' : 'page.offline'));
+}
+window.addEventListener('online', showOnline);
+window.addEventListener('offline', showOnline);
+
+document.documentElement.lang = locale;
+document.title = text('page.tabTitle');
+for (const node of document.querySelectorAll<HTMLElement>('[data-text]')) node.textContent = text(node.dataset.text!);
+// The form is ready to use (and in the page's language): what a first-load measure waits for.
+element('phone-form').querySelector('button')!.dataset.ready = '';
+element('offline').hidden = navigator.onLine;
+void showAccount(false);
