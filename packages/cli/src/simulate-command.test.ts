@@ -29,6 +29,9 @@ describe('verikit simulate', { timeout: 120_000 }, () => {
     expect(flag.errors[0]).toBe(
       'verikit simulate: --channels must be up to 3 of sms, voice, whatsapp, comma-separated',
     );
+    const escalate = capture();
+    expect(await runCli(['simulate', 'baseline', '--escalate-after', '10'], escalate)).toBe(2);
+    expect(escalate.errors[0]).toBe('verikit simulate: --escalate-after must be 0 or from 15 to 900');
     const missing = capture();
     expect(await runCli(['simulate', join(folder, 'none.yaml')], missing)).toBe(2);
     expect(missing.errors[0]).toMatch(/^verikit simulate: scenario is neither a file nor a shipped scenario/);

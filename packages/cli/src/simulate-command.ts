@@ -25,6 +25,8 @@ Options:
   --seed <n>          the seed (default: the scenario's)
   --flows <n>         starts in the run (default: the scenario's)
   --channels <list>   the plan to test instead of the scenario's, e.g. sms,whatsapp,voice
+  --escalate-after <s>  the plan sends its next channel by itself after s seconds without a code (15 to 900);
+                      0: a plan that does not escalate (default: the scenario's)
   --short             200 flows: a quick look (CI runs it)
   --http              send provider requests over loopback HTTP to the fakes (default: in process)
   --detail            per operator, provider and channel counts after the table
@@ -34,6 +36,7 @@ const options = {
   seed: { type: 'string' },
   flows: { type: 'string' },
   channels: { type: 'string' },
+  'escalate-after': { type: 'string' },
   short: { type: 'boolean' },
   http: { type: 'boolean' },
   detail: { type: 'boolean' },
@@ -98,6 +101,9 @@ export async function runSimulateCommand(args: readonly string[], io: CliIo): Pr
     const flows = parsed.values.short ? shortFlows : whole('--flows', parsed.values.flows, 10_000_000);
     if (flows === 0) throw new InvalidInputError([{ field: '--flows', message: 'must be at least 1' }]);
     const channels = channelsOf(parsed.values.channels);
+    const escalate = whole('--escalate-after', parsed.values['escalate-after'], 900);
+    if (escalate !== undefined && escalate !== 0 && escalate < 15)
+      throw new InvalidInputError([{ field: '--escalate-after', message: 'must be 0 or from 15 to 900' }]);
     const results = [];
     for (const file of scenarioFiles(parsed.positionals[0]!)) {
       const scenario = await loadScenario(file);
@@ -106,6 +112,7 @@ export async function runSimulateCommand(args: readonly string[], io: CliIo): Pr
           ...(seed === undefined ? {} : { seed }),
           ...(flows === undefined ? {} : { flows }),
           ...(channels === undefined ? {} : { channels }),
+          ...(escalate === undefined ? {} : { escalateAfterSeconds: escalate === 0 ? false : escalate }),
           mode: parsed.values.http ? 'http' : 'fast',
         }),
       );

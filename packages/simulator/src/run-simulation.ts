@@ -19,6 +19,8 @@ export interface SimulationOptions {
   readonly flows?: number;
   /** Replaces the scenario's plan: the design under test, run in the same world. */
   readonly channels?: readonly Channel[];
+  /** Replaces the plan's `escalateAfterSeconds`; `false`: a plan that does not escalate. */
+  readonly escalateAfterSeconds?: number | false;
   /** `fast` (default): provider requests go to the fakes' handlers in process. `http`: over loopback. */
   readonly mode?: TransportMode;
 }
@@ -43,6 +45,8 @@ interface Walker {
   resendsLeft: number;
   /** The channel of the flow's newest send, as the view said. */
   channel?: Channel;
+  /** When the plan sends by itself next, as the last view read said. */
+  nextAt?: number;
   /** The newest code message's fate, waiting for the provider's ids to route its receipt. */
   unrouted?: { ids?: readonly string[] };
 }
@@ -95,6 +99,10 @@ export async function runSimulation(scenario: Scenario, options: SimulationOptio
   const flows = options.flows ?? scenario.flows;
   const mode = options.mode ?? 'fast';
   const plan = options.channels ?? scenario.plan.channels;
+  const escalate =
+    options.escalateAfterSeconds === false
+      ? undefined
+      : (options.escalateAfterSeconds ?? scenario.plan.escalateAfterSeconds);
   let virtual = 0;
   const clock = { now: () => epoch + virtual };
   const queue = new EventQueue();
@@ -235,9 +243,24 @@ export async function runSimulation(scenario: Scenario, options: SimulationOptio
         );
     };
 
+    /**
+     * What the plan will send by itself, as the view says (`next`): at that time a step opens, so the send the flow's
+     * timer makes then is the step's first code. A second code for it, or a send no view announced, is a double.
+     */
+    const announce = (walker: Walker, view: FlowView) => {
+      const next = view.done ? undefined : view.next?.at;
+      if (next === walker.nextAt) return;
+      walker.nextAt = next;
+      if (next !== undefined)
+        at(next - clock.now(), () => {
+          if (walker.nextAt === next) step(walker);
+        });
+    };
+
     /** Reads what a view says about the walker's flow. */
     const follow = (walker: Walker, view: FlowView) => {
       if (view.channel !== undefined) walker.channel = view.channel;
+      announce(walker, view);
       if (walker.state !== 'waiting') return;
       if (view.status === 'verified') {
         walker.state = 'verified';
@@ -265,6 +288,7 @@ export async function runSimulation(scenario: Scenario, options: SimulationOptio
             kind: 'phone',
             phoneNumber: person.number,
             channels: [...plan],
+            ...(escalate === undefined ? {} : { escalateAfterMs: escalate * 1000 }),
           },
           { client: `client-${person.index}` },
         );

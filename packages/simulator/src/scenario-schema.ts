@@ -177,6 +177,11 @@ export const scenarioSchema = z.strictObject({
   plan: z.strictObject({
     /** The flow's channels, in order: the first send goes on the first; resends and fallbacks use the rest. */
     channels: z.array(channelSchema).min(1).max(3),
+    /**
+     * An escalating plan: after this many seconds without a correct code (and once the send's cooldown passed), the
+     * engine sends on the plan's next channel by itself (`escalateAfterMs`, docs/plans.md). 15 to 900. Default: none.
+     */
+    escalateAfterSeconds: z.number().int().min(15).max(900).optional(),
   }),
   /** What the engine is created with, besides its provider and clock. */
   engine: z

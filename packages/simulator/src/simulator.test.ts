@@ -86,6 +86,25 @@ describe('runSimulation', { timeout: 120_000 }, () => {
     expect(figuresOf(modelled).verifiedShare).toBeGreaterThan(figuresOf(today).verifiedShare);
   });
 
+  it('measures an escalating plan against SMS only on the same people, with no double send', async () => {
+    const scenario = await loadScenario(shippedScenarioUrl('dnd-heavy'));
+    const smsOnly = await runSimulation(scenario, { flows: 150 });
+    const escalating = await runSimulation(scenario, {
+      flows: 150,
+      channels: ['sms', 'whatsapp', 'voice'],
+      escalateAfterSeconds: 45,
+    });
+    expect(escalating.byChannel.find((channel) => channel.name === 'whatsapp')!.sends).toBeGreaterThan(0);
+    expect(figuresOf(escalating).verifiedWithinShare).toBeGreaterThan(figuresOf(smsOnly).verifiedWithinShare);
+    expect(escalating.doubleSends).toBe(0);
+    const again = await runSimulation(scenario, {
+      flows: 150,
+      channels: ['sms', 'whatsapp', 'voice'],
+      escalateAfterSeconds: 45,
+    });
+    expect(JSON.stringify(again)).toBe(JSON.stringify(escalating));
+  });
+
   it('agrees over real HTTP to the fakes with the fast mode', async () => {
     const scenario = await loadScenario(shippedScenarioUrl('dnd-heavy'));
     const fast = await runSimulation(scenario, { flows: 200 });
