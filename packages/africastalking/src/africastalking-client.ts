@@ -1,9 +1,9 @@
 import { ProviderProtocolError, ProviderRejectedError, type ProviderCallContextV1 } from '@verikit/provider';
 import {
-  answered,
+  acceptedJsonObject,
   createHttpClient,
   failedAnswer,
-  parseJsonBody,
+  isAccepted,
   redactMessage,
   statusError,
 } from '@verikit/provider-utils';
@@ -70,10 +70,9 @@ export function createAfricasTalkingClient(settings: ResolvedAfricasTalkingSetti
         context,
       );
       const logged = { logger: context.logger, provider: settings.name, operation, answer };
-      if (answer.status < 200 || answer.status > 299)
+      if (!isAccepted(answer))
         throw failedAnswer(logged, statusError(label, answer.status, redactMessage(shortText(answer.text), [apiKey])));
-      const parsed = parseJsonBody(label, answer.status, answer.text);
-      const data = isObject(parsed) ? parsed['SMSMessageData'] : undefined;
+      const data = acceptedJsonObject(logged)['SMSMessageData'];
       if (!isObject(data))
         throw new ProviderProtocolError(`${label}: the response has no SMSMessageData`, { field: 'SMSMessageData' });
       const recipients = data['Recipients'];
@@ -81,7 +80,6 @@ export function createAfricasTalkingClient(settings: ResolvedAfricasTalkingSetti
         throw new ProviderProtocolError(`${label}: the response has no SMSMessageData.Recipients`, {
           field: 'SMSMessageData.Recipients',
         });
-      answered(logged);
       const first: unknown = recipients[0];
       if (first === undefined) {
         // The whole request was refused (an unknown sender id is answered this way): the reason is in Message.

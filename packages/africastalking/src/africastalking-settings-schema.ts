@@ -33,6 +33,9 @@ const africasTalkingEnvironment = {
   ussdServiceCode: { variable: 'AFRICASTALKING_USSD_SERVICE_CODE', schema: serviceCodeSchema, optional: true },
 } as const;
 
+/** How {@link resolveProviderSettings} reads these settings. */
+const africasTalkingSettings = { name: 'africastalking', environment: africasTalkingEnvironment, options: {} };
+
 /** Settings with defaults applied; the credentials, sender and address read at each call. */
 export interface ResolvedAfricasTalkingSettings
   extends TransportSettings<NonNullable<AfricasTalkingProviderSettings['hooks']>> {
@@ -47,11 +50,7 @@ export interface ResolvedAfricasTalkingSettings
 
 /** Validates settings, or throws an `InvalidInputError` naming the setting (values are never echoed). */
 export function resolveAfricasTalkingSettings(settings: unknown): ResolvedAfricasTalkingSettings {
-  const { readers, transport } = resolveProviderSettings(settings, {
-    name: 'africastalking',
-    environment: africasTalkingEnvironment,
-    options: {},
-  });
+  const { readers, transport } = resolveProviderSettings(settings, africasTalkingSettings);
   const { username, apiKey, senderId, baseUrl: givenBaseUrl, ussdServiceCode } = readers;
   const baseUrl = () =>
     givenBaseUrl() ??

@@ -1,5 +1,5 @@
 import {
-  CapabilityError,
+  requireCapabilityV1,
   InvalidInputError,
   ProviderProtocolError,
   identitySendOtpInputSchemaV1,
@@ -144,15 +144,15 @@ export function createGatewayProvider(settings: GatewayProviderSettings = {}): P
       async send(input, context) {
         const parsed = parseProviderInputV1(phoneSendInputSchemaV1, input);
         // A channel or a code the service cannot serve is a missing capability, not malformed input.
-        if (parsed.channel === 'whatsapp')
-          throw new CapabilityError('phone verification by whatsapp', name, { field: 'channel' });
-        if (parsed.code !== undefined)
-          throw new CapabilityError('phone verification with a code we generate', name, { field: 'code' });
-        if (!channels.includes(parsed.channel))
-          throw new CapabilityError(`the ${parsed.channel} channel`, name, { field: 'channel' });
+        requireCapabilityV1(provider, {
+          capability: 'phone',
+          channel: parsed.channel,
+          customCode: parsed.code !== undefined,
+        });
         const body: Record<string, unknown> = { from: senderOf(parsed.from), phoneNumber: parsed.phoneNumber };
+        // Past requireCapabilityV1: sms, or voice where a channel field is configured.
         if (channelField !== undefined)
-          body[channelField] = mapping.phone?.channelValues?.[parsed.channel] ?? parsed.channel;
+          body[channelField] = mapping.phone?.channelValues?.[parsed.channel as 'sms' | 'voice'] ?? parsed.channel;
         const envelope = succeeded('phone.send', (await client.post('phone.send', body, context)).envelope);
         return {
           requestId: required(

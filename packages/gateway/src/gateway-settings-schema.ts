@@ -63,6 +63,9 @@ const gatewayEnvironment = {
   defaultSender: { variable: 'GATEWAY_SENDER', schema: senderSchema, optional: true },
 } as const;
 
+/** How {@link resolveProviderSettings} reads these settings. */
+const gatewaySettings = { name: 'gateway', environment: gatewayEnvironment, options: gatewayOptions };
+
 /** Resolved settings: defaults applied; the key, addresses and sender read through readers, at each call. */
 export interface ResolvedGatewaySettings extends TransportSettings<GatewayHooks> {
   readonly apiKey: SettingReader<string>;
@@ -81,11 +84,7 @@ export interface ResolvedGatewaySettings extends TransportSettings<GatewayHooks>
  * `GATEWAY_USSD_BASE_URL` and `GATEWAY_SENDER`: checked now, read again at each call.
  */
 export function resolveGatewaySettings(settings: unknown): ResolvedGatewaySettings {
-  const { options, readers, transport } = resolveProviderSettings(settings, {
-    name: 'gateway',
-    environment: gatewayEnvironment,
-    options: gatewayOptions,
-  });
+  const { options, readers, transport } = resolveProviderSettings(settings, gatewaySettings);
   return {
     ...readers,
     mapping: options.mapping as GatewayMapping | undefined,

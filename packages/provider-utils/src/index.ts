@@ -19,6 +19,7 @@ export {
 } from './http-client.js';
 /** @public For a provider package outside this repository, which builds on the same parts (docs/providers/README.md). */
 export { networkError, networkCodeOf, isConnectionRefused, safeCause, type NetworkFailure } from './network-error.js';
+/** @public `parseJsonBody` for a provider outside this repository that reads a body other than as one JSON object. */
 export { statusError, parseJsonBody } from './status-error.js';
 export { redactMessage } from './redact.js';
 export { settingReader, checkSettings, type SettingReader, type SettingSource } from './load-setting.js';
@@ -57,6 +58,8 @@ export {
 export { withFailover, type FailoverOptions } from './with-failover.js';
 /** @public The log lines of an HTTP provider's answers, the same in every provider. */
 export { answered, failedAnswer, type AnsweredCall } from './answer-log.js';
+/** @public The JSON answers of an HTTP provider, read the same way in every provider. */
+export { acceptedJsonObject, isAccepted, jsonObjectOrNothing, type JsonReader } from './json-answer.js';
 /** @public For a provider whose service only delivers a code the caller made (Termii's and Twilio's WhatsApp codes). */
 export {
   issueKeyedCode,

@@ -1,5 +1,5 @@
 import {
-  CapabilityError,
+  requireCapabilityV1,
   InvalidInputError,
   parseInput,
   parseProviderInputV1,
@@ -86,8 +86,11 @@ export function createTermiiProvider(settings: TermiiProviderSettings = {}): Pro
       customCode: false,
       async send(input, context) {
         const parsed = parseProviderInputV1(phoneSendInputSchemaV1, input);
-        if (parsed.code !== undefined)
-          throw new CapabilityError('phone verification with a code we generate', name, { field: 'code' });
+        requireCapabilityV1(provider, {
+          capability: 'phone',
+          channel: parsed.channel,
+          customCode: parsed.code !== undefined,
+        });
         const to = toTermiiNumber(parsed.phoneNumber);
         const pin = {
           pin_attempts: resolved.pinAttempts,

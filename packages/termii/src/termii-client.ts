@@ -1,5 +1,13 @@
 import { ProviderProtocolError, ProviderRejectedError, type ProviderCallContextV1 } from '@verikit/provider';
-import { answered, createHttpClient, failedAnswer, redactMessage, statusError } from '@verikit/provider-utils';
+import {
+  acceptedJsonObject,
+  createHttpClient,
+  failedAnswer,
+  isAccepted,
+  jsonObjectOrNothing,
+  redactMessage,
+  statusError,
+} from '@verikit/provider-utils';
 import { parseTermiiJson } from './termii-json.js';
 import type { TermiiOperation } from './termii-settings.js';
 import type { ResolvedTermiiSettings } from './termii-settings-schema.js';
@@ -64,43 +72,14 @@ export function createTermiiClient(settings: ResolvedTermiiSettings): TermiiClie
         },
         context,
       );
-      if (answer.status < 200 || answer.status > 299) {
-        let parsed: unknown;
-        try {
-          parsed = parseTermiiJson(answer.text);
-        } catch {
-          parsed = undefined;
-        }
-        if (
-          answer.status === 400 &&
-          keep !== undefined &&
-          typeof parsed === 'object' &&
-          parsed !== null &&
-          keep(parsed as Record<string, unknown>)
-        ) {
-          return parsed as TermiiAnswer;
-        }
-        throw failedAnswer(
-          { logger: context.logger, provider: settings.name, operation, answer },
-          statusError(label, answer.status, redactMessage(termiiMessage(parsed), [apiKey])),
-        );
+      const logged = { logger: context.logger, provider: settings.name, operation, answer };
+      if (!isAccepted(answer)) {
+        const parsed = jsonObjectOrNothing(answer.text, parseTermiiJson);
+        if (answer.status === 400 && keep !== undefined && parsed !== undefined && keep(parsed)) return parsed;
+        throw failedAnswer(logged, statusError(label, answer.status, redactMessage(termiiMessage(parsed), [apiKey])));
       }
-      let parsed: unknown;
-      try {
-        parsed = parseTermiiJson(answer.text);
-      } catch {
-        // Never quotes the text: it may carry a code.
-        throw new ProviderProtocolError(`${label}: the response (HTTP ${answer.status}) is not JSON`, {
-          field: 'body',
-        });
-      }
-      if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-        throw new ProviderProtocolError(`${label}: the response (HTTP ${answer.status}) is not a JSON object`, {
-          field: 'body',
-        });
-      }
-      answered({ logger: context.logger, provider: settings.name, operation, answer });
-      const code = (parsed as Record<string, unknown>)['code'];
+      const parsed = acceptedJsonObject(logged, parseTermiiJson);
+      const code = parsed['code'];
       // The messaging API answers `code: "ok"`; any other code in a 2xx is a refusal.
       if (typeof code === 'string' && code !== 'ok') {
         const providerMessage = redactMessage(termiiMessage(parsed), [apiKey]);
@@ -111,7 +90,7 @@ export function createTermiiClient(settings: ResolvedTermiiSettings): TermiiClie
           },
         );
       }
-      return parsed as TermiiAnswer;
+      return parsed;
     },
   };
 }

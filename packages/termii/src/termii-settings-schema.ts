@@ -45,6 +45,9 @@ const termiiEnvironment = {
   whatsappFrom: { variable: 'TERMII_WHATSAPP_FROM', schema: whatsappFromSchema, optional: true },
 } as const;
 
+/** How {@link resolveProviderSettings} reads these settings. */
+const termiiSettings = { name: 'termii', environment: termiiEnvironment, options: termiiOptions };
+
 /** Settings with defaults applied; the key, address and senders read at each call. */
 export interface ResolvedTermiiSettings extends TransportSettings<NonNullable<TermiiProviderSettings['hooks']>> {
   readonly apiKey: SettingReader<string>;
@@ -63,11 +66,7 @@ export interface ResolvedTermiiSettings extends TransportSettings<NonNullable<Te
 
 /** Validates settings, or throws an `InvalidInputError` naming the setting (values are never echoed). */
 export function resolveTermiiSettings(settings: unknown): ResolvedTermiiSettings {
-  const { options, readers, transport } = resolveProviderSettings(settings, {
-    name: 'termii',
-    environment: termiiEnvironment,
-    options: termiiOptions,
-  });
+  const { options, readers, transport } = resolveProviderSettings(settings, termiiSettings);
   return {
     ...readers,
     otpRoute: options.otpRoute ?? 'dnd',

@@ -1,5 +1,5 @@
 import {
-  CapabilityError,
+  requireCapabilityV1,
   InvalidInputError,
   parseInput,
   parseProviderInputV1,
@@ -121,8 +121,11 @@ export function createTwilioProvider(settings: TwilioProviderSettings = {}): Pro
         // Verify takes a language and at most one subtag (`pt-BR`); the spec allows more.
         const locale =
           parsed.locale === undefined ? resolved.locale : parseInput(localeSchema, parsed.locale, 'locale');
-        if (parsed.code !== undefined && !resolved.customCode)
-          throw new CapabilityError('phone verification with a code we generate', name, { field: 'code' });
+        requireCapabilityV1(provider, {
+          capability: 'phone',
+          channel: parsed.channel,
+          customCode: parsed.code !== undefined,
+        });
         if (parsed.channel === 'whatsapp' && resolved.whatsappCodes === 'messaging') {
           // A code we make, sent from our WhatsApp sender (its template), checked against the requestId's keyed hash.
           const issued = issueKeyedCode(

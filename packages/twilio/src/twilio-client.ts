@@ -5,10 +5,11 @@ import {
   type VerikitError,
 } from '@verikit/provider';
 import {
-  answered,
+  acceptedJsonObject,
   createHttpClient,
   failedAnswer,
-  parseJsonBody,
+  isAccepted,
+  jsonObjectOrNothing,
   redactMessage,
   statusError,
 } from '@verikit/provider-utils';
@@ -95,14 +96,9 @@ export function createTwilioClient(settings: ResolvedTwilioSettings): TwilioClie
         },
         context,
       );
-      if (answer.status < 200 || answer.status > 299) {
-        let parsed: Record<string, unknown> = {};
-        try {
-          const json: unknown = JSON.parse(answer.text);
-          if (typeof json === 'object' && json !== null) parsed = json as Record<string, unknown>;
-        } catch {
-          // Not JSON: the status alone decides.
-        }
+      const logged = { logger: context.logger, provider: settings.name, operation, answer };
+      if (!isAccepted(answer)) {
+        const parsed = jsonObjectOrNothing(answer.text) ?? {};
         const failure: TwilioFailure = {
           status: answer.status,
           code: typeof parsed['code'] === 'number' ? parsed['code'] : undefined,
@@ -113,20 +109,9 @@ export function createTwilioClient(settings: ResolvedTwilioSettings): TwilioClie
         };
         const handled = onFailure?.(failure);
         if (handled !== undefined) return handled;
-        throw failedAnswer(
-          { logger: context.logger, provider: settings.name, operation, answer },
-          twilioError(label, failure),
-          { twilioCode: failure.code },
-        );
+        throw failedAnswer(logged, twilioError(label, failure), { twilioCode: failure.code });
       }
-      const parsed = parseJsonBody(label, answer.status, answer.text);
-      if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-        throw new ProviderProtocolError(`${label}: the response (HTTP ${answer.status}) is not a JSON object`, {
-          field: 'body',
-        });
-      }
-      answered({ logger: context.logger, provider: settings.name, operation, answer });
-      return parsed as TwilioAnswer;
+      return acceptedJsonObject(logged);
     },
   };
 }

@@ -59,6 +59,9 @@ interface TwilioCredentials {
   readonly password: string;
 }
 
+/** How {@link resolveProviderSettings} reads these settings. */
+const twilioSettings = { name: 'twilio', environment: twilioEnvironment, options: twilioOptions };
+
 /** Settings with defaults applied; credentials, SIDs, senders and addresses read at each call. */
 export interface ResolvedTwilioSettings extends TransportSettings<NonNullable<TwilioProviderSettings['hooks']>> {
   readonly accountSid: SettingReader<string>;
@@ -81,11 +84,7 @@ export interface ResolvedTwilioSettings extends TransportSettings<NonNullable<Tw
 
 /** Validates settings, or throws an `InvalidInputError` naming the setting (values are never echoed). */
 export function resolveTwilioSettings(settings: unknown): ResolvedTwilioSettings {
-  const { options, readers, transport } = resolveProviderSettings(settings, {
-    name: 'twilio',
-    environment: twilioEnvironment,
-    options: twilioOptions,
-  });
+  const { options, readers, transport } = resolveProviderSettings(settings, twilioSettings);
   const { accountSid, authToken, apiKeySid, apiKeySecret, ...others } = readers;
   const credentials = (): TwilioCredentials => {
     const keySid = apiKeySid();

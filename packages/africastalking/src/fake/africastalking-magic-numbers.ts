@@ -1,3 +1,4 @@
+import { magicNumbers, magicOf } from '@verikit/provider-utils/fake';
 /** A failure the Africa's Talking fake produces on purpose. */
 export type AfricasTalkingMagicBehaviour =
   | 'invalid-number'
@@ -39,11 +40,13 @@ const order: readonly AfricasTalkingMagicBehaviour[] = [
  * E.164 numbers that fail on purpose: `+254711999` then `001`…`009`. They are valid Kenyan mobile numbers, so
  * they pass verikit's validation and reach the fake.
  */
-export const africasTalkingMagicNumbers: Readonly<Record<string, AfricasTalkingMagicBehaviour>> = Object.freeze(
-  Object.fromEntries(order.map((behaviour, index) => [`+254711999${String(index + 1).padStart(3, '0')}`, behaviour])),
+export const africasTalkingMagicNumbers: Readonly<Record<string, AfricasTalkingMagicBehaviour>> = magicNumbers(
+  '+254711999',
+  3,
+  order,
 );
 
 /** The behaviour an E.164 number asks for, if any. */
 export function africasTalkingMagicOf(number: string): AfricasTalkingMagicBehaviour | undefined {
-  return Object.hasOwn(africasTalkingMagicNumbers, number) ? africasTalkingMagicNumbers[number] : undefined;
+  return magicOf(africasTalkingMagicNumbers, number);
 }

@@ -1,3 +1,4 @@
+import { magicNumbers, magicOf } from '@verikit/provider-utils/fake';
 /** A failure the fake produces on purpose. */
 export type MagicBehaviour =
   | 'rejected'
@@ -36,22 +37,16 @@ const order: readonly MagicBehaviour[] = [
  * Phone numbers (`phoneNumber` or `to`) that fail on purpose: `+23480300000` followed by `01`…`08`. They
  * are valid Nigerian numbers, so they pass verikit's own validation and reach the service.
  */
-export const magicPhoneNumbers: Readonly<Record<string, MagicBehaviour>> = Object.freeze(
-  Object.fromEntries(order.map((behaviour, index) => [`+23480300000${String(index + 1).padStart(2, '0')}`, behaviour])),
-);
+export const magicPhoneNumbers: Readonly<Record<string, MagicBehaviour>> = magicNumbers('+23480300000', 2, order);
 
 /** BVNs and NINs that fail on purpose: `999999999` followed by `01`…`08`, the same order as the phone numbers. */
-export const magicIdentityNumbers: Readonly<Record<string, MagicBehaviour>> = Object.freeze(
-  Object.fromEntries(order.map((behaviour, index) => [`999999999${String(index + 1).padStart(2, '0')}`, behaviour])),
-);
+export const magicIdentityNumbers: Readonly<Record<string, MagicBehaviour>> = magicNumbers('999999999', 2, order);
 
 /** The behaviour a body asks for through a magic number, if any. */
 export function magicBehaviourOf(body: Record<string, unknown>): MagicBehaviour | undefined {
-  for (const key of ['phoneNumber', 'to']) {
-    const value = body[key];
-    if (typeof value === 'string' && Object.hasOwn(magicPhoneNumbers, value)) return magicPhoneNumbers[value];
-  }
-  const number = body['number'];
-  if (typeof number === 'string' && Object.hasOwn(magicIdentityNumbers, number)) return magicIdentityNumbers[number];
-  return undefined;
+  return (
+    magicOf(magicPhoneNumbers, body['phoneNumber']) ??
+    magicOf(magicPhoneNumbers, body['to']) ??
+    magicOf(magicIdentityNumbers, body['number'])
+  );
 }

@@ -9,6 +9,7 @@ export { serveFake, type FakeServer } from './serve-fake.js';
 export { FakeOutbox, codeInText, type FakeMessage } from './fake-outbox.js';
 export { FakeInboxLog, type FakeInboxLogOptions } from './inbox/fake-inbox-log.js';
 export { delay, clampLatency, type FakeLatency } from './fake-latency.js';
+export { magicNumbers, magicOf } from './magic-numbers.js';
 export type {
   FakeInboxDialIn,
   FakeInboxDialInSession,

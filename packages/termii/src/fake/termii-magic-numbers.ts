@@ -1,3 +1,4 @@
+import { magicNumbers, magicOf } from '@verikit/provider-utils/fake';
 /** A failure the Termii fake produces on purpose. */
 export type TermiiMagicBehaviour =
   | 'rejected'
@@ -33,13 +34,13 @@ const order: readonly TermiiMagicBehaviour[] = [
  * E.164 numbers that fail on purpose: `+23480399000` followed by `01`…`07`. They are valid Nigerian
  * numbers, so they pass verikit's validation and reach the fake (which sees them without `+`).
  */
-export const termiiMagicNumbers: Readonly<Record<string, TermiiMagicBehaviour>> = Object.freeze(
-  Object.fromEntries(order.map((behaviour, index) => [`+23480399000${String(index + 1).padStart(2, '0')}`, behaviour])),
+export const termiiMagicNumbers: Readonly<Record<string, TermiiMagicBehaviour>> = magicNumbers(
+  '+23480399000',
+  2,
+  order,
 );
 
 /** The behaviour a Termii-format number (digits, no `+`) asks for, if any. */
 export function termiiMagicOf(number: unknown): TermiiMagicBehaviour | undefined {
-  if (typeof number !== 'string') return undefined;
-  const e164 = `+${number}`;
-  return Object.hasOwn(termiiMagicNumbers, e164) ? termiiMagicNumbers[e164] : undefined;
+  return typeof number === 'string' ? magicOf(termiiMagicNumbers, `+${number}`) : undefined;
 }

@@ -1,3 +1,4 @@
+import { magicNumbers, magicOf } from '@verikit/provider-utils/fake';
 /** A failure the Twilio fake produces on purpose. */
 export type TwilioMagicBehaviour =
   | 'rejected'
@@ -36,13 +37,13 @@ const order: readonly TwilioMagicBehaviour[] = [
 ];
 
 /** E.164 numbers that fail on purpose: `+23480398000` followed by `01`…`09` (valid Nigerian numbers). */
-export const twilioMagicNumbers: Readonly<Record<string, TwilioMagicBehaviour>> = Object.freeze(
-  Object.fromEntries(order.map((behaviour, index) => [`+23480398000${String(index + 1).padStart(2, '0')}`, behaviour])),
+export const twilioMagicNumbers: Readonly<Record<string, TwilioMagicBehaviour>> = magicNumbers(
+  '+23480398000',
+  2,
+  order,
 );
 
 /** The behaviour a `To` (E.164, or `whatsapp:` and E.164) asks for, if any. */
 export function twilioMagicOf(to: unknown): TwilioMagicBehaviour | undefined {
-  if (typeof to !== 'string') return undefined;
-  const number = to.startsWith('whatsapp:') ? to.slice(9) : to;
-  return Object.hasOwn(twilioMagicNumbers, number) ? twilioMagicNumbers[number] : undefined;
+  return typeof to === 'string' ? magicOf(twilioMagicNumbers, to.replace(/^whatsapp:/, '')) : undefined;
 }
