@@ -417,6 +417,29 @@ describe('the fake dials the application like the network', () => {
     }
   });
 
+  it('reports a message that never reached the handset as Failed, which the provider reads as undelivered', async () => {
+    const reporter = await startAfricasTalkingFake({ apiKey, deliveryReportUrl: app.url });
+    try {
+      const to = magic('undelivered');
+      const { messageId } = await createAfricasTalkingProvider(reporter.settings).sms!.send(
+        { to, message: 'Your code is 123456' },
+        context(),
+      );
+      await vi.waitFor(() => expect(received).toHaveLength(1));
+      expect(reporter.lastMessage(to)).toBeUndefined();
+      const body = received[0]!.toString();
+      expect(parseDeliveryReport(body)).toMatchObject({ id: messageId, status: 'Failed', final: true });
+      expect(createAfricasTalkingProvider(reporter.settings).webhooks!.parse({ body, headers: {} })).toEqual({
+        type: 'delivery',
+        messageId,
+        status: 'undelivered',
+        reason: 'africastalking:DeliveryFailure',
+      });
+    } finally {
+      await reporter.close();
+    }
+  });
+
   it('reports each message taken to the delivery-report URL in the documented form', async () => {
     const reporter = await startAfricasTalkingFake({ apiKey, deliveryReportUrl: app.url });
     try {

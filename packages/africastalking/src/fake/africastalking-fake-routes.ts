@@ -13,7 +13,8 @@ export interface AfricasTalkingFakeState {
   readonly slowMs: number;
   readonly emit: (line: { method: string; path: string; status: number }) => void;
   /** Called for each message taken, to send its delivery report when a report URL is set. */
-  readonly delivered: (message: { messageId: string; phoneNumber: string }) => void;
+  /** A message was taken: its delivery report follows (`Success`, or `Failed` when it never reached the handset). */
+  readonly delivered: (message: { messageId: string; phoneNumber: string; delivered: boolean }) => void;
 }
 
 /** The per-recipient failure a magic number asks for, as the status code the API would answer. */
@@ -83,14 +84,17 @@ export function mountAfricasTalkingRoutes(app: Hono, state: AfricasTalkingFakeSt
       const messageId = newAtId('ATXid');
       // Africa's Talking takes text, not a code: the code is what the text carries, for the inbox and lastCode.
       const code = codeInText(message);
-      state.outbox.push({
-        channel: 'sms',
-        to: number,
-        ...(from === undefined ? {} : { from }),
-        text: message,
-        ...(code === undefined ? {} : { code }),
-      });
-      state.delivered({ messageId, phoneNumber: number });
+      // `undelivered`: taken like any message, then never reaches the handset (its report says Failed).
+      const delivered = magics[index] !== 'undelivered';
+      if (delivered)
+        state.outbox.push({
+          channel: 'sms',
+          to: number,
+          ...(from === undefined ? {} : { from }),
+          text: message,
+          ...(code === undefined ? {} : { code }),
+        });
+      state.delivered({ messageId, phoneNumber: number, delivered });
       return { statusCode: 101, number, status: 'Success', cost: 'KES 0.8000', messageId };
     });
     const cost = (sent * 0.8).toFixed(4);

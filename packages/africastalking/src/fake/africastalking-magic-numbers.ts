@@ -9,7 +9,8 @@ export type AfricasTalkingMagicBehaviour =
   | 'dnd'
   | 'insufficient-balance'
   | 'blacklisted'
-  | 'gateway-error';
+  | 'gateway-error'
+  | 'undelivered';
 
 /** What each behaviour does, for docs and the CLI. */
 export const africasTalkingMagicDescriptions: Readonly<Record<AfricasTalkingMagicBehaviour, string>> = Object.freeze({
@@ -22,6 +23,8 @@ export const africasTalkingMagicDescriptions: Readonly<Record<AfricasTalkingMagi
   'insufficient-balance': 'HTTP 201, recipient statusCode 405 InsufficientBalance',
   blacklisted: 'HTTP 201, recipient statusCode 406 UserInBlacklist',
   'gateway-error': 'HTTP 201, recipient statusCode 500 InternalServerError',
+  undelivered:
+    'HTTP 201, recipient statusCode 101 Success; then a delivery report Failed, failureReason DeliveryFailure',
 });
 
 const order: readonly AfricasTalkingMagicBehaviour[] = [
@@ -34,10 +37,11 @@ const order: readonly AfricasTalkingMagicBehaviour[] = [
   'insufficient-balance',
   'blacklisted',
   'gateway-error',
+  'undelivered',
 ];
 
 /**
- * E.164 numbers that fail on purpose: `+254711999` then `001`…`009`. They are valid Kenyan mobile numbers, so
+ * E.164 numbers that fail on purpose: `+254711999` then `001`…`010`. They are valid Kenyan mobile numbers, so
  * they pass verikit's validation and reach the fake.
  */
 export const africasTalkingMagicNumbers: Readonly<Record<string, AfricasTalkingMagicBehaviour>> = magicNumbers(

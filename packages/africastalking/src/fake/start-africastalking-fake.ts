@@ -120,14 +120,16 @@ export async function startAfricasTalkingFake(options: AfricasTalkingFakeOptions
   const reports = new Set<Promise<void>>();
   let undelivered = 0;
   const is2xx = (response: Response) => response.status >= 200 && response.status <= 299;
-  const report = (message: { messageId: string; phoneNumber: string }) => {
+  const report = (message: { messageId: string; phoneNumber: string; delivered: boolean }) => {
     const url = options.deliveryReportUrl;
     if (url === undefined) return;
+    // The documented fields; `failureReason` only on a failure (docs.africastalking.com/sms/deliveryreports).
     const fields = {
       id: message.messageId,
-      status: 'Success',
+      status: message.delivered ? 'Success' : 'Failed',
       phoneNumber: message.phoneNumber,
       networkCode,
+      ...(message.delivered ? {} : { failureReason: 'DeliveryFailure' }),
       retryCount: '0',
     };
     const sending = postCallback(callbacks, message.messageId, url, fields, is2xx)
