@@ -14,5 +14,10 @@ for dir in packages/*/; do
   echo "== $name"
   (cd "$dir" && pnpm exec publint --strict --level warning) || status=1
   (cd "$dir" && pnpm exec attw --pack . --profile esm-only --format ascii --quiet) || status=1
+  # docs/migration.md sends users to the changelog: a package that has one ships it.
+  if [ -f "${dir}CHANGELOG.md" ] && ! (cd "$dir" && npm pack --dry-run --json 2>/dev/null | grep -q '"path": "CHANGELOG.md"'); then
+    echo "$name: CHANGELOG.md is not in the packed files (add it to \"files\")"
+    status=1
+  fi
 done
 exit $status

@@ -125,9 +125,7 @@ try {
 
   console.log('\n6. Messages, delivered to the sandbox outbox');
   console.log(`  sms: ${sent(await verikit.sendSms({ to: '+2348012345678', message: 'Welcome to Acme!' }))}`);
-  console.log(
-    `  whatsapp: ${sent(await verikit.sendWhatsApp({ phoneNumber: '+2348012345678', message: 'Welcome to Acme!' }))}`,
-  );
+  console.log(`  whatsapp: ${sent(await verikit.sendWhatsApp({ to: '+2348012345678', message: 'Welcome to Acme!' }))}`);
   console.log(`  outbox: ${sandbox.outbox.map((message) => message.kind).join(', ')}`);
   console.log('\nDone.');
 } finally {

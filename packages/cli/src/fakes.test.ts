@@ -291,6 +291,22 @@ describe('verikit sandbox: the attempt limit follows the engine', () => {
       await run.close();
     }
   });
+  it('--latency and --slow say what a bad value is not: a whole number, or 0 or more', async () => {
+    const io = capture();
+    for (const args of [
+      ['--latency', '-5'],
+      ['--latency', 'soon'],
+      ['--slow', '1.5'],
+      ['--latency', '1234567'],
+    ])
+      expect(await runCli(['sandbox', ...args], io)).toBe(2);
+    expect(io.errors).toEqual([
+      'verikit sandbox: --latency must be 0 or more',
+      'verikit sandbox: --latency must be a whole number',
+      'verikit sandbox: --slow must be a whole number',
+      'verikit sandbox: --latency must be at most 999999',
+    ]);
+  });
   it('--max-attempts sets it too, and a bad value names where it came from', async () => {
     const io = capture({ VERIKIT_MAX_ATTEMPTS: 'many' });
     expect(await runCli(['sandbox'], io)).toBe(2);

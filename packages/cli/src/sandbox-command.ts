@@ -75,9 +75,15 @@ function joinValues(args: readonly string[]): string[] {
   return joined;
 }
 
+/** A flag's whole number of 0 or more; the refusal says which of the two it is not. */
 const integer = (flag: string, value: string | undefined): number | undefined => {
   if (value === undefined) return undefined;
-  if (!/^\d{1,6}$/.test(value)) throw new InvalidInputError([{ field: flag, message: 'must be a whole number' }]);
+  const refuse = (message: string) => {
+    throw new InvalidInputError([{ field: flag, message }]);
+  };
+  if (!/^-?\d+$/.test(value)) refuse('must be a whole number');
+  if (value.startsWith('-')) refuse('must be 0 or more');
+  if (value.length > 6) refuse('must be at most 999999');
   return Number(value);
 };
 

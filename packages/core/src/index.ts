@@ -18,6 +18,8 @@ export {
   ProviderProtocolError,
   type ProviderV1,
   type Logger,
+  defaultLogger,
+  silentLogger,
 } from '@verikit/provider';
 export {
   createVerikit,
@@ -60,7 +62,7 @@ export type { Verification, VerificationMethod } from './proof/verification.js';
 export { defaultProofMethods } from './proof/verification.js';
 export type { IssuedProof } from './proof/proofs.js';
 export type { IssueProofOptions, ProofClaim, RedeemProofOptions } from './proof/proof-inputs.js';
-export type { StartInput, UserEvent, SendSmsInput, SendWhatsAppInput } from './inputs/inputs.js';
+export type { StartInput, UserEvent, SendSmsInput, SendWhatsAppInput, WhatsAppSend } from './inputs/inputs.js';
 /** @public The engine's input rules, for an application that takes these inputs on a route of its own. */
 export { startInputSchema, userEventSchema, sendSmsInputSchema, sendWhatsAppInputSchema } from './inputs/inputs.js';
 export type { FlowView, FlowViewError } from './flows/view.js';

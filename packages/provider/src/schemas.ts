@@ -123,7 +123,8 @@ function issuesOf(error: z.ZodError, input: unknown, prefix?: string): InputIssu
     if (issue.code === 'invalid_type') {
       // A missing field is required; a field of the wrong type keeps the schema's own words ("must be a
       // string"), or says the type zod expected where the schema gave none.
-      if (!isPresent(input, issue.path)) message = 'is required';
+      // A schema's own "is required: …" (one that says what to give) stands.
+      if (!isPresent(input, issue.path)) message = message.startsWith('is required') ? message : 'is required';
       else if (message.startsWith('Invalid input')) message = `must be ${typeWords(issue.expected)}`;
     }
     const messageId = (issue as { params?: { messageId?: unknown } }).params?.messageId;

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { InvalidInputError, VerikitError } from '@verikit/provider';
 import { EventNotAllowedError, FlowNotFoundError } from '../errors/index.js';
 import { createVerikit } from './create-verikit.js';
+import { silentLogger } from '../index.js';
 import { setup, testSecret } from './engine.fixtures.js';
 
 const megabyte = 'x'.repeat(1024 * 1024);
@@ -198,6 +199,9 @@ describe('bad input to every public function: a typed error naming the field, an
     const cases: Array<[Record<string, unknown>, string]> = [
       [{ provider, secret: 'short' }, 'secret'],
       [{ provider }, 'secret'],
+      [{ provider, secret: 12_345_678 }, 'secret'],
+      [{ provider, secret: ' '.repeat(32) }, 'secret'],
+      [{ provider, secret: 'ab'.repeat(20) }, 'secret'],
       [{ provider: {}, secret: testSecret }, 'provider'],
       [{ provider, secret: testSecret, policies: { maxAttempts: 0 } }, 'policies.maxAttempts'],
       [{ provider, secret: testSecret, policies: { codeTtlMs: -1 } }, 'policies.codeTtlMs'],
@@ -217,6 +221,33 @@ describe('bad input to every public function: a typed error naming the field, an
       expect(InvalidInputError.isInstance(error) && error.field).toBe(field);
       expect((error as Error).message).not.toContain('short');
     }
+  });
+});
+
+describe('the engine secret', () => {
+  const provider = createTestProviderV1();
+  const messageOf = (secret: unknown) => {
+    try {
+      createVerikit({ provider, secret } as never);
+    } catch (error) {
+      return (error as Error).message;
+    }
+    throw new Error('expected a refusal');
+  };
+
+  it('says what is wrong and what a secret must be: 32 characters, VERIKIT_SECRET, never "required" for a number', () => {
+    expect(messageOf(undefined)).toMatch(
+      /^secret is required: a random string of 32 characters or more, such as process\.env\.VERIKIT_SECRET/,
+    );
+    expect(messageOf(12_345_678)).toMatch(/^secret must be a random string of 32 characters or more/);
+    expect(messageOf('short')).toMatch(/^secret must be at least 32 characters: .*VERIKIT_SECRET/);
+    expect(messageOf(' '.repeat(32))).toMatch(/^secret must not be blank or a few characters repeated/);
+    expect(() => createVerikit({ provider, secret: testSecret })).not.toThrow();
+  });
+
+  it('docs/logging.md: silentLogger comes from @verikit/core, as createVerikit does', () => {
+    expect(() => createVerikit({ provider, secret: testSecret, logger: silentLogger })).not.toThrow();
+    expect(Object.keys(silentLogger).sort()).toEqual(['debug', 'error', 'info', 'warn']);
   });
 });
 

@@ -45,3 +45,28 @@ describe('a message send has the deadline of every provider call (effectTimeoutM
     );
   });
 });
+
+describe('sendWhatsApp names its recipient `to`, as sendSms does', () => {
+  it('takes `to` (as typed, parsed to E.164), and `phoneNumber` still, as the deprecated name', async () => {
+    const { verikit, provider } = setup({ defaultCountry: 'NG' });
+    expect(await verikit.sendWhatsApp({ to: '0801 234 5678', message: 'Welcome' })).toMatchObject({ provider: 'test' });
+    expect(await verikit.sendWhatsApp({ phoneNumber: phone, message: 'Again' })).toMatchObject({ provider: 'test' });
+    expect(provider.outbox.map((message) => [message.to, message.text])).toEqual([
+      [phone, 'Welcome'],
+      [phone, 'Again'],
+    ]);
+  });
+
+  it('refuses no recipient naming `to`, and both names at once naming `phoneNumber`, sending nothing', async () => {
+    const { verikit, provider } = setup();
+    await expect(verikit.sendWhatsApp({ message: 'hi' } as never)).rejects.toMatchObject({
+      code: 'invalid_input',
+      field: 'to',
+      message: 'to is required',
+    });
+    await expect(verikit.sendWhatsApp({ to: phone, phoneNumber: phone, message: 'hi' } as never)).rejects.toMatchObject(
+      { code: 'invalid_input', field: 'phoneNumber' },
+    );
+    expect(provider.outbox).toEqual([]);
+  });
+});

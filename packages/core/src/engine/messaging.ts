@@ -79,7 +79,7 @@ export async function sendWhatsApp(
   return resultOf(
     provider.name,
     await sendMessage(settings, deadlines, (context) =>
-      provider.whatsapp!.send(markParsedV1({ phoneNumber: input.phoneNumber, message: input.message }), context),
+      provider.whatsapp!.send(markParsedV1({ phoneNumber: input.to, message: input.message }), context),
     ),
   );
 }

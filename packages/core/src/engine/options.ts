@@ -119,6 +119,10 @@ export interface EngineSettings {
   readonly timers: TimerSettings;
 }
 
+/** What `secret` must be, said in each of its errors. */
+const secretRule =
+  'a random string of 32 characters or more, such as process.env.VERIKIT_SECRET (openssl rand -base64 32 makes one), kept out of source control and the same on every instance';
+
 const optionsSchema = z.object({
   provider: z.custom<ProviderV1>(
     (value) => typeof value === 'object' && value !== null && (value as ProviderV1).specificationVersion === 'v1',
@@ -126,7 +130,13 @@ const optionsSchema = z.object({
       error: 'must be a provider implementing specificationVersion v1',
     },
   ),
-  secret: z.string({ error: 'is required' }).min(32, { error: 'must be at least 32 characters' }),
+  secret: z
+    .string({ error: (issue) => (issue.input === undefined ? `is required: ${secretRule}` : `must be ${secretRule}`) })
+    .min(32, { error: `must be at least 32 characters: ${secretRule}`, abort: true })
+    // Spaces or one character over and over pass a length check and protect nothing.
+    .refine((secret) => secret.trim().length >= 32 && new Set(secret).size >= 8, {
+      error: `must not be blank or a few characters repeated: ${secretRule}`,
+    }),
   defaultSender: senderSchema.optional(),
   defaultCountry: z
     .string({ error: 'must be a country code such as NG' })

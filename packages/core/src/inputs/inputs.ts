@@ -115,13 +115,31 @@ function sendSmsSchemaFor(defaultCountry: string | undefined) {
   });
 }
 
+/** A WhatsApp send once read: the recipient, whichever name it came under, and the text. */
+export interface WhatsAppSend {
+  /** The recipient, in E.164. */
+  readonly to: string;
+  /** The text, 1 to 4,096 characters. */
+  readonly message: string;
+}
+
 function sendWhatsAppSchemaFor(defaultCountry: string | undefined) {
-  return z.strictObject({
-    /** The recipient: E.164, or as typed (parsed into E.164); a number that can have WhatsApp. */
-    phoneNumber: phoneFor(defaultCountry, 'whatsapp'),
-    /** The text, 1 to 4,096 characters. */
-    message: whatsAppMessageSchema,
-  });
+  return z
+    .strictObject({
+      /** The recipient: E.164, or as typed (parsed into E.164); a number that can have WhatsApp. */
+      to: phoneFor(defaultCountry, 'whatsapp').optional(),
+      /** The recipient under its old name (before `to`, the name `sendSms` uses): deprecated, still taken. */
+      phoneNumber: phoneFor(defaultCountry, 'whatsapp').optional(),
+      /** The text, 1 to 4,096 characters. */
+      message: whatsAppMessageSchema,
+    })
+    .transform(({ to, phoneNumber, message }, context): WhatsAppSend => {
+      if (to !== undefined && phoneNumber !== undefined)
+        context.addIssue({ code: 'custom', path: ['phoneNumber'], message: 'is the old name of to: give to only' });
+      else if (to === undefined && phoneNumber === undefined)
+        context.addIssue({ code: 'custom', path: ['to'], message: 'is required' });
+      return { to: (to ?? phoneNumber)!, message };
+    });
 }
 
 /** The engine's input schemas for one default country: numbers in national form are read as that country's. */
@@ -200,8 +218,20 @@ export type SendSmsInput = z.input<typeof sendSmsInputSchema>;
 /** Input of `verikit.sendWhatsApp`, for an engine without a default country. */
 export const sendWhatsAppInputSchema = inputSchemasFor(undefined).sendWhatsApp;
 
-/** What `verikit.sendWhatsApp` takes. */
-export type SendWhatsAppInput = z.input<typeof sendWhatsAppInputSchema>;
+/** What `verikit.sendWhatsApp` takes: the recipient `to`, as `sendSms` names it, and the text. */
+export type SendWhatsAppInput =
+  | {
+      /** The recipient: E.164, or as typed (parsed into E.164); a number that can have WhatsApp. */
+      readonly to: string;
+      /** The text, 1 to 4,096 characters. */
+      readonly message: string;
+    }
+  | {
+      /** @deprecated The old name of `to` (docs/migration.md): give `to`. */
+      readonly phoneNumber: string;
+      /** The text, 1 to 4,096 characters. */
+      readonly message: string;
+    };
 
 /** Input of `verikit.receive`: an event a provider pushed, after its signature was checked. */
 export const providerEventSchema = onFirstUse(() =>
