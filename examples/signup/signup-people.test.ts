@@ -193,6 +193,7 @@ describe.skipIf(skipReason !== undefined)('the signup page for people (Chromium)
     await open({ locale: 'fr-FR' });
     expect(await page.evaluate('document.documentElement.lang')).toBe('fr');
     await page.getByRole('heading', { name: 'Ouvrez votre compte Acme' }).waitFor();
+    expect(await page.title()).toBe('Ouvrez votre compte Acme');
     await page.getByLabel('Numéro de téléphone').fill('+2341');
     await page.getByRole('button', { name: 'Vérifier mon numéro' }).click();
     await page.getByRole('alert').waitFor();

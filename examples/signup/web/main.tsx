@@ -6,7 +6,7 @@
  */
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { createFlowClient } from '@verikit/client';
+import { createFlowClient, formatMessage } from '@verikit/client';
 import { FlowClientProvider } from '@verikit/react';
 import '@verikit/example-page-parts/page.css';
 import { Announcer, pageLocale } from '@verikit/example-page-parts';
@@ -17,6 +17,7 @@ import './styles.css';
 const client = createFlowClient({ baseUrl: '/api/verify' });
 const locale = pageLocale(navigator.languages, ['en', 'fr']);
 document.documentElement.lang = locale;
+document.title = formatMessage('signup.title', { locale, catalogues: pageMessages });
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
