@@ -1,11 +1,9 @@
 import {
-  requireCapabilityV1,
   InvalidInputError,
   ProviderProtocolError,
   identitySendOtpInputSchemaV1,
   parseProviderInputV1,
   phoneCheckInputSchemaV1,
-  phoneSendInputSchemaV1,
   smsSendInputSchemaV1,
   ussdInitiateInputSchemaV1,
   whatsAppSendInputSchemaV1,
@@ -14,6 +12,7 @@ import {
   type PhoneCheckResultV1,
   type ProviderV1,
 } from '@verikit/provider';
+import { readPhoneSendInput } from '@verikit/provider-utils';
 import type { GatewayOperation } from './endpoints.js';
 import type { Envelope } from './envelope.js';
 import { readFirstText, readPath } from './field-path.js';
@@ -142,13 +141,7 @@ export function createGatewayProvider(settings: GatewayProviderSettings = {}): P
     phone: {
       channels,
       async send(input, context) {
-        const parsed = parseProviderInputV1(phoneSendInputSchemaV1, input);
-        // A channel or a code the service cannot serve is a missing capability, not malformed input.
-        requireCapabilityV1(provider, {
-          capability: 'phone',
-          channel: parsed.channel,
-          customCode: parsed.code !== undefined,
-        });
+        const parsed = readPhoneSendInput(provider, input);
         const body: Record<string, unknown> = { from: senderOf(parsed.from), phoneNumber: parsed.phoneNumber };
         // Past requireCapabilityV1: sms, or voice where a channel field is configured.
         if (channelField !== undefined)

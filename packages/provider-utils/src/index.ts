@@ -46,6 +46,8 @@ export {
 } from './settings-schemas.js';
 /** @public Documented in docs/providers/README.md, for a provider with its own transport. */
 export { isProvablyUnsent } from './is-provably-unsent.js';
+/** @public A phone send's input, parsed and checked against the provider's channels (docs/providers/README.md). */
+export { readPhoneSendInput } from './phone-send-input.js';
 export { composeProviders, type ProviderComposition } from './compose-providers.js';
 /** @public For a provider package outside this repository that takes message texts per locale and channel. */
 export {

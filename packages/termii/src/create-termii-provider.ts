@@ -1,10 +1,8 @@
 import {
-  requireCapabilityV1,
   InvalidInputError,
   parseInput,
   parseProviderInputV1,
   phoneCheckInputSchemaV1,
-  phoneSendInputSchemaV1,
   ProviderProtocolError,
   smsSendInputSchemaV1,
   whatsAppSendInputSchemaV1,
@@ -12,6 +10,7 @@ import {
   type PhoneCheckResultV1,
   type ProviderV1,
 } from '@verikit/provider';
+import { readPhoneSendInput } from '@verikit/provider-utils';
 import { createTermiiClient, requiredText, termiiPaths, type TermiiAnswer } from './termii-client.js';
 import { pinPlaceholder, termiiSenderSchema, toTermiiNumber } from './termii-format.js';
 import { checkWhatsAppCode, isWhatsAppCodeRequest, issueWhatsAppCode } from './termii-whatsapp-code.js';
@@ -85,12 +84,7 @@ export function createTermiiProvider(settings: TermiiProviderSettings = {}): Pro
       channels,
       customCode: false,
       async send(input, context) {
-        const parsed = parseProviderInputV1(phoneSendInputSchemaV1, input);
-        requireCapabilityV1(provider, {
-          capability: 'phone',
-          channel: parsed.channel,
-          customCode: parsed.code !== undefined,
-        });
+        const parsed = readPhoneSendInput(provider, input);
         const to = toTermiiNumber(parsed.phoneNumber);
         const pin = {
           pin_attempts: resolved.pinAttempts,

@@ -1,10 +1,8 @@
 import {
-  requireCapabilityV1,
   InvalidInputError,
   parseInput,
   parseProviderInputV1,
   phoneCheckInputSchemaV1,
-  phoneSendInputSchemaV1,
   ProviderProtocolError,
   ProviderRejectedError,
   type PhoneChannel,
@@ -13,7 +11,7 @@ import {
   whatsAppSendInputSchemaV1,
   type ProviderV1,
 } from '@verikit/provider';
-import { checkKeyedCode, isKeyedCodeRequest, issueKeyedCode } from '@verikit/provider-utils';
+import { checkKeyedCode, isKeyedCodeRequest, issueKeyedCode, readPhoneSendInput } from '@verikit/provider-utils';
 import { createTwilioClient, requiredSid, type TwilioAnswer } from './twilio-client.js';
 import {
   formBody,
@@ -117,15 +115,10 @@ export function createTwilioProvider(settings: TwilioProviderSettings = {}): Pro
       channels,
       customCode: resolved.customCode,
       async send(input, context) {
-        const parsed = parseProviderInputV1(phoneSendInputSchemaV1, input);
+        const parsed = readPhoneSendInput(provider, input);
         // Verify takes a language and at most one subtag (`pt-BR`); the spec allows more.
         const locale =
           parsed.locale === undefined ? resolved.locale : parseInput(localeSchema, parsed.locale, 'locale');
-        requireCapabilityV1(provider, {
-          capability: 'phone',
-          channel: parsed.channel,
-          customCode: parsed.code !== undefined,
-        });
         if (parsed.channel === 'whatsapp' && resolved.whatsappCodes === 'messaging') {
           // A code we make, sent from our WhatsApp sender (its template), checked against the requestId's keyed hash.
           const issued = issueKeyedCode(
