@@ -2,15 +2,33 @@
  * `pnpm --filter @verikit/example-dial-in start`: serves the example on http://127.0.0.1:3030 (PORT). Open it,
  * type a number, then dial from "the phone" on the fake's inbox page (its Dial form), or with
  * `curl -X POST <fake>/__fake/ussd/dial -H 'content-type: application/json' -d '{"phoneNumber":"+234…","code":"*384*1234*…#"}'`.
+ * A port in use prints one line naming it and exits 1; Ctrl-C closes the server and exits 0.
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { startDialInExample } from './server.js';
+import { startFailureMessage } from '../signup/server/start-failure.js';
+import { startDialInExample, type DialInExample } from './server.js';
 
 // The example's .env (copied from .env.example), when there is one; what the environment already sets wins.
 const envFile = fileURLToPath(new URL('.env', import.meta.url));
 if (existsSync(envFile)) process.loadEnvFile(envFile);
 
-const example = await startDialInExample(Number(process.env.PORT ?? 3030));
+let example: DialInExample | undefined;
+let stopping = false;
+const stop = () => {
+  if (stopping) return;
+  stopping = true;
+  if (example === undefined) process.exit(0);
+  void example.close().then(() => process.exit(0));
+};
+process.on('SIGINT', stop);
+process.on('SIGTERM', stop);
+
+try {
+  example = await startDialInExample(Number(process.env.PORT ?? 3030));
+} catch (error) {
+  console.error(`dial-in example: ${startFailureMessage(error)}`);
+  process.exit(1);
+}
 console.log(`dial-in example: ${example.url} (Africa's Talking fake: ${example.fake.url})`);
 console.log(`dial as the phone on the fake's inbox: ${example.fake.inboxUrl}`);
