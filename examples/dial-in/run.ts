@@ -6,29 +6,13 @@
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { startFailureMessage } from '../signup/server/start-failure.js';
-import { startDialInExample, type DialInExample } from './server.js';
+import { serveUntilStopped } from '@verikit/example-page-parts/serve-until-stopped';
+import { startDialInExample } from './server.js';
 
 // The example's .env (copied from .env.example), when there is one; what the environment already sets wins.
 const envFile = fileURLToPath(new URL('.env', import.meta.url));
 if (existsSync(envFile)) process.loadEnvFile(envFile);
 
-let example: DialInExample | undefined;
-let stopping = false;
-const stop = () => {
-  if (stopping) return;
-  stopping = true;
-  if (example === undefined) process.exit(0);
-  void example.close().then(() => process.exit(0));
-};
-process.on('SIGINT', stop);
-process.on('SIGTERM', stop);
-
-try {
-  example = await startDialInExample(Number(process.env.PORT ?? 3030));
-} catch (error) {
-  console.error(`dial-in example: ${startFailureMessage(error)}`);
-  process.exit(1);
-}
+const example = await serveUntilStopped('dial-in example', () => startDialInExample(Number(process.env.PORT ?? 3030)));
 console.log(`dial-in example: ${example.url} (Africa's Talking fake: ${example.fake.url})`);
 console.log(`dial as the phone on the fake's inbox: ${example.fake.inboxUrl}`);

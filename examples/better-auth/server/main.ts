@@ -4,29 +4,13 @@
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { startFailureMessage } from '../../signup/server/start-failure.js';
-import { startExample, type ExampleServer } from './start-server.js';
+import { serveUntilStopped } from '@verikit/example-page-parts/serve-until-stopped';
+import { startExample } from './start-server.js';
 
 // The example's .env (copied from .env.example), when there is one; what the environment already sets wins.
 const envFile = fileURLToPath(new URL('../.env', import.meta.url));
 if (existsSync(envFile)) process.loadEnvFile(envFile);
 
-let example: ExampleServer | undefined;
-let stopping = false;
-const stop = () => {
-  if (stopping) return;
-  stopping = true;
-  if (example === undefined) process.exit(0);
-  void example.close().then(() => process.exit(0));
-};
-process.on('SIGINT', stop);
-process.on('SIGTERM', stop);
-
-try {
-  example = await startExample(Number(process.env.PORT ?? 3000));
-} catch (error) {
-  console.error(`better-auth example: ${startFailureMessage(error)}`);
-  process.exit(1);
-}
+const example = await serveUntilStopped('better-auth example', () => startExample(Number(process.env.PORT ?? 3000)));
 console.log(`Better Auth + verikit example: ${example.url}`);
 console.log(`The sandbox's outbox (the codes "sent"): ${example.sandbox.baseUrl}/__sandbox/outbox`);

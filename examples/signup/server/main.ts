@@ -11,31 +11,17 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { defaultTestIdentities } from '@verikit/gateway/fake';
 import { buildPage } from './build-page.js';
-import { startFailureMessage } from './start-failure.js';
-import { startSignupServer, type SignupServer } from './start-server.js';
+import { serveUntilStopped } from '@verikit/example-page-parts/serve-until-stopped';
+import { startSignupServer } from './start-server.js';
 
 // The example's .env (copied from .env.example), when there is one; what the environment already sets wins.
 const envFile = fileURLToPath(new URL('../.env', import.meta.url));
 if (existsSync(envFile)) process.loadEnvFile(envFile);
 
-let server: SignupServer | undefined;
-let stopping = false;
-const stop = () => {
-  if (stopping) return;
-  stopping = true;
-  if (server === undefined) process.exit(0);
-  void server.close().then(() => process.exit(0));
-};
-process.on('SIGINT', stop);
-process.on('SIGTERM', stop);
-
-try {
+const server = await serveUntilStopped('signup', async () => {
   const pageDir = await buildPage();
-  server = await startSignupServer({ pageDir, onError: (error) => console.error('signup server error:', error) });
-} catch (error) {
-  console.error(`signup: ${startFailureMessage(error)}`);
-  process.exit(1);
-}
+  return startSignupServer({ pageDir, onError: (error) => console.error('signup server error:', error) });
+});
 const { sandbox } = server.setup;
 console.log(`signup app on ${server.url} (provider: ${server.setup.name})`);
 if (sandbox !== undefined) {
