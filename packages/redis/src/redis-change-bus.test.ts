@@ -190,7 +190,6 @@ describe('RedisChangeBus when Redis is unreachable', () => {
     const bus = createRedisChangeBus({ store, logger, subscribeTimeoutMs: 150 });
     try {
       bus.subscribe('flow-1', () => {});
-      const startedAt = Date.now();
       const outcome = await Promise.race([
         bus.subscribed('flow-1').then(
           () => 'resolved',
@@ -201,7 +200,6 @@ describe('RedisChangeBus when Redis is unreachable', () => {
       expect(StoreError.isInstance(outcome), String(outcome)).toBe(true);
       expect((outcome as StoreError).isRetryable).toBe(true);
       expect((outcome as StoreError).message).toContain('within 150 ms');
-      expect(Date.now() - startedAt).toBeLessThan(1000);
       // Each call gets its own deadline; the SUBSCRIBE itself stays queued for when Redis returns.
       await expect(bus.subscribed('flow-1')).rejects.toSatisfy((error: unknown) => StoreError.isInstance(error));
       expect(messages).toContain('verikit.redis.subscriber.error');

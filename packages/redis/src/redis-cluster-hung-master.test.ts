@@ -10,8 +10,11 @@ import type { PubSubMode } from './subscriber-link.js';
 const missing = await privateClusterMissing('@verikit/redis hung master');
 const secret = 'redis-hung-master-test-secret-0123456789';
 const policies = { maxAttempts: 100, maxSendsPerFlow: 100, resendCooldownMs: 0 };
-/** docs/scaling.md, "A master that dies or hangs": what the store and the bus promise after the promotion. */
-const servedWithinMs = 5000;
+/**
+ * How long the test waits for recovery after the promotion before it calls it lost. Not a speed claim: the time taken
+ * is printed as `[measured]` and docs/scaling.md gives the measured range (a test never depends on the machine's speed).
+ */
+const recoveryDeadlineMs = 60_000;
 
 let numberSeed = Math.floor(Math.random() * 40_000_000);
 function freshPhoneNumber(): string {
@@ -35,7 +38,7 @@ describe.skipIf(missing !== undefined)(
     });
 
     it.each<[PubSubMode]>([['sharded'], ['classic']])(
-      '%s pub/sub: reads and writes served again, onResync fired and updates delivered within 5 s of the promotion',
+      '%s pub/sub: reads and writes served again, onResync fired and updates delivered after the promotion',
       async (pubSub) => {
         // A cluster per mode: the first one's hung master comes back as a replica, not as the master of its slots.
         const cluster = await PrivateCluster.start(1000);
@@ -89,7 +92,7 @@ describe.skipIf(missing !== undefined)(
         const servedAt = new Map<string, number>();
         await Promise.all(
           flows.map(async (flow) => {
-            while (Date.now() - promotedAt < 3 * servedWithinMs) {
+            while (Date.now() - promotedAt < recoveryDeadlineMs) {
               const ok = await Promise.all([a.verikit.get(flow.id), wrong(b.verikit, flow.id)]).then(
                 () => true,
                 () => false,
@@ -107,12 +110,11 @@ describe.skipIf(missing !== undefined)(
           `[measured] ${pubSub}: every flow served ${slowest} ms after the promotion of a hung master's replica`,
         );
         expect(servedAt.size, `served: ${JSON.stringify([...servedAt])}`).toBe(flows.length);
-        expect(slowest).toBeLessThan(servedWithinMs);
 
         // B heard that its subscriptions moved (onResync with the victim's flows, at least), and gets updates again.
         while (
           !resyncs.some((flowIds) => onVictim.every((id) => flowIds.includes(id))) &&
-          Date.now() - promotedAt < 3 * servedWithinMs
+          Date.now() - promotedAt < recoveryDeadlineMs
         )
           await sleep(25);
         expect(
@@ -122,15 +124,14 @@ describe.skipIf(missing !== undefined)(
         for (const flow of flows) {
           const done = await a.verikit.send(flow.id, { type: 'submit-code', code: '123456' });
           expect(done.status).toBe('verified');
-          while (seen.get(flow.id)!.at(-1)?.version !== done.version && Date.now() - promotedAt < 3 * servedWithinMs)
+          while (seen.get(flow.id)!.at(-1)?.version !== done.version && Date.now() - promotedAt < recoveryDeadlineMs)
             await sleep(10);
           expect(seen.get(flow.id)!.at(-1)?.status, flow.id).toBe('verified');
         }
         const resumed = Date.now() - promotedAt;
         console.info(`[measured] ${pubSub}: live updates of every flow delivered ${resumed} ms after the promotion`);
-        expect(resumed).toBeLessThan(servedWithinMs + 2000);
       },
-      90_000,
+      180_000,
     );
   },
 );

@@ -7,7 +7,6 @@ describe('createTestProviderV1: latency and the abort signal', () => {
     const provider = createTestProviderV1({ latencyMs: 10_000 });
     const reason = new Error('deadline passed');
     const context = { signal: AbortSignal.abort(reason), idempotencyKey: 'flow:effect:1', logger: silentLogger };
-    const startedAt = Date.now();
     const outcome = await Promise.race([
       provider.sms!.send({ from: 'Shop', to: '+2348031110001', message: 'hi' }, context).then(
         () => 'resolved',
@@ -16,7 +15,6 @@ describe('createTestProviderV1: latency and the abort signal', () => {
       new Promise((resolve) => setTimeout(() => resolve('still waiting'), 200)),
     ]);
     expect(outcome).toBe(reason);
-    expect(Date.now() - startedAt).toBeLessThan(200);
     expect(provider.outbox).toHaveLength(0);
   });
 
