@@ -29,13 +29,25 @@ const focused = (page: Page) =>
   page.evaluate('document.activeElement.tagName.toLowerCase() + ": " + document.activeElement.textContent');
 const spoken = (page: Page) => page.evaluate('window.__spoken') as Promise<string[]>;
 
+/** The engine's clock: the system's, moved on by `offset` to reach a code's expiry without waiting for it. */
+const clock = { offset: 0, now: () => Date.now() + clock.offset };
+
 describe.skipIf(skipReason !== undefined)('dial-in example in Chromium', () => {
   const running: { example?: DialInExample; browser?: Browser } = {};
   const contexts: BrowserContext[] = [];
   beforeAll(async () => {
     running.browser = await chromium.launch({ executablePath: chromiumPath, args: [...chromiumArgs] });
-    running.example = await startDialInExample(0);
+    running.example = await startDialInExample(0, { clock });
   }, 60_000);
+
+  /**
+   * The code's time runs out: the engine's clock and the page's (Playwright's, installed at `open`) both move past
+   * its lifetime (10 minutes). The page reads the flow again when its expiry passes (the server pushes nothing then).
+   */
+  async function expireCodes(page: Page): Promise<void> {
+    clock.offset += 11 * 60_000;
+    await page.clock.fastForward('11:00');
+  }
   afterAll(() => Promise.all([running.browser?.close(), running.example?.close()]));
   afterEach(() => Promise.all(contexts.splice(0).map((context) => context.close())));
 
@@ -44,6 +56,7 @@ describe.skipIf(skipReason !== undefined)('dial-in example in Chromium', () => {
     contexts.push(context);
     context.setDefaultTimeout(10_000);
     await context.addInitScript(recordSpoken);
+    await context.clock.install();
     const page = await context.newPage();
     await page.goto(running.example!.url);
     return page;
@@ -124,6 +137,47 @@ describe.skipIf(skipReason !== undefined)('dial-in example in Chromium', () => {
     ]);
   });
 
+  it('a reload shows the same code again (the same flow); an expired code says so, survives a reload, and a new one is a click away', async () => {
+    const { example } = running as Required<typeof running>;
+    const page = await open();
+    const phoneNumber = freshPhoneNumber();
+    const code = await startDial(page, phoneNumber);
+    const flowId = await page.evaluate("JSON.parse(sessionStorage.getItem('dial-in.flow')).flowId");
+
+    // A reload asks the server: the flow is live, so the same code is shown, and no flow is started.
+    await page.reload();
+    await page.getByRole('heading', { name: 'Dial to confirm' }).waitFor();
+    expect(await page.locator('#dial a').textContent()).toBe(code);
+    expect(await page.evaluate("JSON.parse(sessionStorage.getItem('dial-in.flow')).flowId")).toBe(flowId);
+    expect(await page.getByLabel('Phone number (with country code)').count()).toBe(0);
+
+    await expireCodes(page);
+    await page.getByRole('heading', { name: 'The code expired' }).waitFor();
+    expect(await focused(page)).toBe('h2: The code expired');
+    await page.getByText('Nobody dialled it in time. A new code is free and takes a moment.').waitFor();
+    expect(await spoken(page)).toEqual(['Dial to confirm', 'The code expired']);
+    await expectUsableScreen(page, 'dial-in expired');
+    // The expired code confirms nothing, even from the right phone.
+    const late = await example.fake.dial({ phoneNumber, code });
+    expect(late.screen).not.toContain('confirmed');
+
+    // After a reload the page still says the code expired (the server's word), with the same way forward.
+    await page.reload();
+    await page.getByRole('heading', { name: 'The code expired' }).waitFor();
+    await page.getByRole('button', { name: 'Use another number' }).waitFor();
+    await page.getByRole('button', { name: 'Get a new code' }).click();
+    await page.getByRole('heading', { name: 'Dial to confirm' }).waitFor();
+    const fresh = (await page.locator('#dial a').textContent())!;
+    expect(fresh).toMatch(/^\*384\*1234\*\d{6}#$/);
+    expect(fresh).not.toBe(code);
+    expect(await page.evaluate("JSON.parse(sessionStorage.getItem('dial-in.flow')).flowId")).not.toBe(flowId);
+    expect(await focused(page)).toBe('h2: Dial to confirm');
+    await expect
+      .poll(() => example.fake.dial({ phoneNumber, code: fresh }).then((answer) => answer.screen))
+      .toContain('confirmed');
+    await page.getByRole('heading', { name: 'Number confirmed' }).waitFor();
+  }, 60_000);
+
   it('in French: the tab title, the page and the parts speak French', async () => {
     const page = await open('fr-FR');
     await page.getByRole('heading', { name: 'Votre numéro de téléphone' }).waitFor();
@@ -134,6 +188,13 @@ describe.skipIf(skipReason !== undefined)('dial-in example in Chromium', () => {
     await page.getByRole('heading', { name: 'Composez pour confirmer' }).waitFor();
     await page.getByText(/^Temps restant : \d+:\d\d$/).waitFor();
     await expectUsableScreen(page, 'dial-in dial, in French');
+    await expireCodes(page);
+    await page.getByRole('heading', { name: 'Le code a expiré' }).waitFor();
+    await page.getByRole('button', { name: 'Obtenir un nouveau code' }).waitFor();
+    await expectUsableScreen(page, 'dial-in expired, in French');
+    await page.getByRole('button', { name: 'Utiliser un autre numéro' }).click();
+    await page.getByRole('heading', { name: 'Votre numéro de téléphone' }).waitFor();
+    expect(await focused(page)).toBe('h2: Votre numéro de téléphone');
   });
 
   it('on Slow 3G the page is one compressed answer (the figure is printed, not asserted)', async () => {

@@ -9,7 +9,7 @@ import react from '@vitejs/plugin-react';
 import { build } from 'vite';
 import { createAfricasTalkingProvider, createCallbackAllowList } from '@verikit/africastalking';
 import { startAfricasTalkingFake, type AfricasTalkingFake } from '@verikit/africastalking/fake';
-import { createVerikit, type Verikit } from '@verikit/core';
+import { createVerikit, type Clock, type Verikit } from '@verikit/core';
 import { createDialInHandler, createFlowHandler, toNodeHandler } from '@verikit/http';
 import { loadPage } from './page.js';
 
@@ -45,14 +45,16 @@ async function buildPage(): Promise<string> {
 /**
  * Starts the example on 127.0.0.1: the page at `/` (one compressed answer), the flow API at `/api/verify`, and the USSD callback at
  * `/ussd`, which the Africa's Talking fake posts sessions to. The allow-list names the loopback address the fake
- * calls from; in production it names Africa's Talking's addresses (docs/security.md).
+ * calls from; in production it names Africa's Talking's addresses (docs/security.md). `clock` is the engine's (the
+ * tests move it on to reach a code's expiry).
  */
-export async function startDialInExample(port = 0): Promise<DialInExample> {
+export async function startDialInExample(port = 0, options: { clock?: Clock } = {}): Promise<DialInExample> {
   const [fake, pageDir] = await Promise.all([startAfricasTalkingFake(), buildPage()]);
   const provider = createAfricasTalkingProvider(fake.settings);
   const verikit = createVerikit({
     provider,
     secret: process.env.VERIKIT_SECRET ?? 'dial-in-example-secret-0123456789',
+    ...(options.clock === undefined ? {} : { clock: options.clock }),
   });
   const flows = createFlowHandler({ verikit, basePath: '/api/verify' });
   const dialIn = createDialInHandler({

@@ -1,20 +1,62 @@
 import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import type { FlowClientError, FlowView } from '@verikit/client';
 import { minutesAndSeconds, StepHeading, useAnnounce, useOnline } from '@verikit/example-page-parts';
-import { UssdInstructions, useCountdown, useFlow, useMessage, useStartFlow, type UseFlowResult } from '@verikit/react';
+import {
+  UssdInstructions,
+  useCountdown,
+  useFlow,
+  useFlowClient,
+  useMessage,
+  useStartFlow,
+  type UseFlowResult,
+} from '@verikit/react';
 
 type Message = ReturnType<typeof useMessage>;
 
+/** What this tab last asked to confirm, so a reload shows that flow again instead of starting a new one. */
+const draftKey = 'dial-in.flow';
+
+interface Draft {
+  readonly phoneNumber: string;
+  /** The flow started for it, once there is one. */
+  readonly flowId?: string;
+}
+
+function readDraft(): Draft | undefined {
+  try {
+    const draft = JSON.parse(sessionStorage.getItem(draftKey) ?? 'null') as Record<string, unknown> | null;
+    if (typeof draft?.phoneNumber !== 'string') return undefined;
+    return { phoneNumber: draft.phoneNumber, ...(typeof draft.flowId === 'string' ? { flowId: draft.flowId } : {}) };
+  } catch {
+    // No storage, or not ours: nothing to show again.
+    return undefined;
+  }
+}
+
+function writeDraft(draft: Draft | undefined): void {
+  try {
+    if (draft === undefined) sessionStorage.removeItem(draftKey);
+    else sessionStorage.setItem(draftKey, JSON.stringify(draft));
+  } catch {
+    // Without storage a reload shows the form; a start for the same number still resumes the live flow.
+  }
+}
+
 /**
  * The dial-in page: a number, then the code to dial (a `tel:` link on a phone) with the time left and Cancel, then
- * "Number confirmed" when the live view says `verified`. Each new screen moves focus to its heading; one polite
- * live region speaks each status once; every word comes from a message id (never the server's developer text).
+ * "Number confirmed" when the live view says `verified`, or "The code expired" with "Get a new code". Each new
+ * screen moves focus to its heading; one polite live region speaks each status once; every word comes from a
+ * message id (never the server's developer text). A reload asks the server how the flow this tab started stands:
+ * still live, the same code is shown again (no new flow); ended, its ending is shown.
  */
 export function DialInPage(): ReactNode {
   const message = useMessage();
-  const { start, view: started, isPending, error, reset } = useStartFlow();
+  const client = useFlowClient();
+  const { start, resume, view: started, isPending, error, reset } = useStartFlow();
   const flow = useFlow(started?.id, started === undefined ? undefined : { initialView: started });
-  const view = flow.view ?? started;
+  // A flow that had ended before a reload, as the server reads it (an ended flow is shown, not resumed).
+  const [restored, setRestored] = useState<FlowView | undefined>(undefined);
+  const view = flow.view ?? started ?? restored;
   const announce = useAnnounce();
   const online = useOnline();
   const [phoneNumber, setPhoneNumber] = useState('');
@@ -37,8 +79,32 @@ export function DialInPage(): ReactNode {
     wasOnline.current = online;
   }, [online]);
 
+  // After a reload: the flow this tab started, read from the server. Ended, its ending is shown; still live, it is
+  // resumed (the client kept its handle): the same code, no new flow.
+  useEffect(() => {
+    const draft = readDraft();
+    if (draft === undefined) return;
+    setPhoneNumber(draft.phoneNumber);
+    void (async () => {
+      const read = draft.flowId === undefined ? undefined : await client.get(draft.flowId).catch(() => undefined);
+      if (read?.done === true) setRestored(read);
+      else await resume({ kind: 'dial-in', phoneNumber: draft.phoneNumber });
+    })();
+  }, [client, resume]);
+  // The flow started is remembered with its number, so that a reload can ask the server about it.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: written when a flow starts, with the number it started for.
+  useEffect(() => {
+    if (started !== undefined) writeDraft({ phoneNumber: phoneNumber.trim(), flowId: started.id });
+  }, [started]);
+
+  const begin = () => {
+    writeDraft({ phoneNumber: phoneNumber.trim() });
+    void start({ kind: 'dial-in', phoneNumber: phoneNumber.trim() });
+  };
   const startAgain = () => {
+    writeDraft(undefined);
     reset();
+    setRestored(undefined);
     setReturned(true);
   };
   return (
@@ -58,7 +124,7 @@ export function DialInPage(): ReactNode {
           <PhoneForm
             phoneNumber={phoneNumber}
             onChange={setPhoneNumber}
-            onSubmit={() => void start({ kind: 'dial-in', phoneNumber: phoneNumber.trim() })}
+            onSubmit={begin}
             isPending={isPending}
             error={error}
             focusHeading={returned}
@@ -84,12 +150,37 @@ export function DialInPage(): ReactNode {
           </>
         );
       case 'expired':
+        // The way forward: a new code for the same number at once, or back to the form for another number.
+        return (
+          <>
+            <StepHeading>{message('dialIn.expired.title')}</StepHeading>
+            <p>{message('dialIn.expired.text')}</p>
+            <button
+              type="button"
+              className="primary"
+              aria-disabled={isPending || undefined}
+              onClick={() => {
+                if (!isPending) begin();
+              }}
+            >
+              {isPending ? message('dialIn.starting') : message('dialIn.expired.again')}
+            </button>
+            {error === undefined ? null : (
+              <p role="alert" className="error">
+                {message(startErrorId(error))}
+              </p>
+            )}
+            <button type="button" className="link" onClick={startAgain}>
+              {message('dialIn.otherNumber')}
+            </button>
+          </>
+        );
       case 'ended':
       case 'cancelled':
         return (
           <>
-            <StepHeading>{message(status === 'expired' ? 'dialIn.expired.title' : 'dialIn.ended.title')}</StepHeading>
-            <p>{message(status === 'expired' ? 'dialIn.expired.text' : 'dialIn.ended.text')}</p>
+            <StepHeading>{message('dialIn.ended.title')}</StepHeading>
+            <p>{message('dialIn.ended.text')}</p>
             <button type="button" className="secondary" onClick={startAgain}>
               {message('dialIn.startAgain')}
             </button>
