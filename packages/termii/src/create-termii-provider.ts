@@ -13,7 +13,7 @@ import {
 import { readPhoneSendInput } from '@verikit/provider-utils';
 import { createTermiiClient, requiredText, termiiPaths, type TermiiAnswer } from './termii-client.js';
 import { pinPlaceholder, termiiSenderSchema, toTermiiNumber } from './termii-format.js';
-import { checkWhatsAppCode, isWhatsAppCodeRequest, issueWhatsAppCode } from './termii-whatsapp-code.js';
+import { checkLocalCode, isLocalCodeRequest, issueSmsCode, issueWhatsAppCode } from './termii-whatsapp-code.js';
 import type { TermiiProviderSettings } from './termii-settings.js';
 import { resolveTermiiSettings } from './termii-settings-schema.js';
 import { parseTermiiDeliveryReport } from './termii-delivery-report.js';
@@ -107,6 +107,21 @@ export function createTermiiProvider(settings: TermiiProviderSettings = {}): Pro
           const messageId = requiredText(`${name} phone.send`, sent, ['message_id', 'messageId']);
           return { requestId: issued.requestId, messageId };
         }
+        if (parsed.channel === 'sms' && resolved.smsCodes === 'messaging') {
+          // Send message on the code route, with a code we make: its answer names the message id Termii's delivery
+          // reports carry, so a report of this code finds its flow (Send Token's answer names only the pinId).
+          const from = senderOf(parsed.from);
+          const issued = issueSmsCode(resolved.apiKey(), resolved.pinLength, resolved.pinTimeToLiveMinutes);
+          const text = resolved.messageTemplates(parsed.locale, parsed.channel) ?? resolved.messageText;
+          const sent = await client.post(
+            'phone.send',
+            termiiPaths.send,
+            { to, from, sms: text.replace(pinPlaceholder, issued.code), type: 'plain', channel: resolved.otpRoute },
+            context,
+          );
+          const messageId = requiredText(`${name} phone.send`, sent, ['message_id', 'messageId']);
+          return { requestId: issued.requestId, messageId };
+        }
         if (parsed.channel === 'voice') {
           answer = await client.post('phone.send', termiiPaths.voiceToken, { phone_number: to, ...pin }, context);
         } else {
@@ -135,8 +150,8 @@ export function createTermiiProvider(settings: TermiiProviderSettings = {}): Pro
       },
       async check(input, context) {
         const parsed = parseProviderInputV1(phoneCheckInputSchemaV1, input);
-        if (isWhatsAppCodeRequest(parsed.requestId))
-          return checkWhatsAppCode(resolved.apiKey(), parsed.requestId, parsed.code);
+        if (isLocalCodeRequest(parsed.requestId))
+          return checkLocalCode(resolved.apiKey(), parsed.requestId, parsed.code);
         // Verify Token answers a wrong or expired code with a `verified` field; 400 bodies carry it too.
         const answer = await client.post(
           'phone.check',

@@ -6,5 +6,5 @@
  * @module \@verikit/termii
  */
 export { createTermiiProvider } from './create-termii-provider.js';
-export type { TermiiProviderSettings, TermiiOperation, TermiiRoute } from './termii-settings.js';
+export type { TermiiProviderSettings, TermiiOperation, TermiiRoute, TermiiSmsCodes } from './termii-settings.js';
 export { termiiWebhookScheme } from './termii-delivery-report.js';

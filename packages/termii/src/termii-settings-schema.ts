@@ -9,7 +9,7 @@ import {
 } from '@verikit/provider-utils';
 import { z } from 'zod';
 import { pinPlaceholder, termiiSenderSchema, whatsappFromSchema } from './termii-format.js';
-import type { TermiiProviderSettings, TermiiRoute } from './termii-settings.js';
+import type { TermiiProviderSettings, TermiiRoute, TermiiSmsCodes } from './termii-settings.js';
 
 const route = z.enum(['dnd', 'generic'], { error: 'must be dnd or generic' });
 
@@ -25,6 +25,7 @@ const wholeNumber = (min: number, max: number) =>
 const termiiOptions = {
   otpRoute: route.optional(),
   messageRoute: route.optional(),
+  smsCodes: z.enum(['token', 'messaging'], { error: 'must be token or messaging' }).optional(),
   pinLength: wholeNumber(4, 8).optional(),
   pinAttempts: wholeNumber(1, 100).optional(),
   pinTimeToLiveMinutes: wholeNumber(0, 60).optional(),
@@ -56,6 +57,7 @@ export interface ResolvedTermiiSettings extends TransportSettings<NonNullable<Te
   readonly whatsappFrom: SettingReader<string | undefined>;
   readonly otpRoute: TermiiRoute;
   readonly messageRoute: TermiiRoute;
+  readonly smsCodes: TermiiSmsCodes;
   readonly pinLength: number;
   readonly pinAttempts: number;
   readonly pinTimeToLiveMinutes: number;
@@ -71,6 +73,7 @@ export function resolveTermiiSettings(settings: unknown): ResolvedTermiiSettings
     ...readers,
     otpRoute: options.otpRoute ?? 'dnd',
     messageRoute: options.messageRoute ?? 'generic',
+    smsCodes: options.smsCodes ?? 'token',
     pinLength: options.pinLength ?? 6,
     pinAttempts: options.pinAttempts ?? 5,
     pinTimeToLiveMinutes: options.pinTimeToLiveMinutes ?? 10,

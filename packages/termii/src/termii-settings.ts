@@ -6,6 +6,9 @@ export type TermiiOperation = 'phone.send' | 'phone.check' | 'sms.send' | 'whats
 /** Termii's routes: `dnd` reaches numbers on Do-Not-Disturb lists (and is the one for codes); `generic` does not. */
 export type TermiiRoute = 'dnd' | 'generic';
 
+/** How SMS codes go: by Termii's token API, or as messages carrying a code the provider makes. */
+export type TermiiSmsCodes = 'token' | 'messaging';
+
 /**
  * Settings of {@link createTermiiProvider}. Every one may be left out; the key and addresses then come from
  * the environment variable named beside it, read at each call and never logged.
@@ -24,6 +27,14 @@ export interface TermiiProviderSettings extends HttpProviderSettings<TermiiOpera
   readonly whatsappFrom?: string;
   /** The route of one-time codes. Default `dnd`: the generic route does not reach numbers on Do-Not-Disturb. */
   readonly otpRoute?: TermiiRoute;
+  /**
+   * How SMS codes are sent. `token` (the default): Send Token, Termii makes and checks the code; its answer names no
+   * message id, so Termii's delivery reports of those codes reach no flow. `messaging`: the provider makes the code
+   * (checked here against a keyed hash in the requestId, as WhatsApp codes are) and sends it as a message on
+   * `otpRoute` by Send message, whose answer names the `message_id` its delivery reports name: an SMS code that is not
+   * delivered then moves the flow to its plan's next channel at once (docs/providers/termii.md, "Delivery reports").
+   */
+  readonly smsCodes?: TermiiSmsCodes;
   /** The route of other SMS. Default `generic`. */
   readonly messageRoute?: TermiiRoute;
   /** Digits of the codes Termii makes: 4 to 8. Default 6. */

@@ -18,17 +18,29 @@ export function issueWhatsAppCode(
   return issueKeyedCode(scheme, apiKey, Math.min(Math.max(length, 4), 6), ttlMinutes, now);
 }
 
-/** True when `requestId` is one {@link issueWhatsAppCode} made (by its shape). */
-export function isWhatsAppCodeRequest(requestId: string): boolean {
-  return isKeyedCodeRequest(scheme, requestId);
+/**
+ * SMS codes sent on the messaging API (`smsCodes: 'messaging'`): made and checked the same way, under a scheme of
+ * their own, so a WhatsApp requestId never passes as an SMS one. Send message answers with the `message_id` Termii's
+ * delivery reports name, which Send Token does not: the flow then hears whether its SMS code arrived.
+ */
+const smsScheme: KeyedCodeScheme = { prefix: 'sm1', label: 'verikit termii sms code v1' };
+
+/** An SMS code of `length` digits (4 to 8, as Termii's own) and the requestId that proves it later. */
+export function issueSmsCode(
+  apiKey: string,
+  length: number,
+  ttlMinutes: number,
+  now = Date.now(),
+): { code: string; requestId: string } {
+  return issueKeyedCode(smsScheme, apiKey, Math.min(Math.max(length, 4), 8), ttlMinutes, now);
 }
 
-/** Checks `code` against a requestId {@link issueWhatsAppCode} made (`checkKeyedCode`). */
-export function checkWhatsAppCode(
-  apiKey: string,
-  requestId: string,
-  code: string,
-  now = Date.now(),
-): PhoneCheckResultV1 {
-  return checkKeyedCode(scheme, apiKey, requestId, code, now);
+/** True when `requestId` is one {@link issueWhatsAppCode} or {@link issueSmsCode} made (by its shape). */
+export function isLocalCodeRequest(requestId: string): boolean {
+  return isKeyedCodeRequest(scheme, requestId) || isKeyedCodeRequest(smsScheme, requestId);
+}
+
+/** Checks `code` against a requestId {@link issueWhatsAppCode} or {@link issueSmsCode} made (`checkKeyedCode`). */
+export function checkLocalCode(apiKey: string, requestId: string, code: string, now = Date.now()): PhoneCheckResultV1 {
+  return checkKeyedCode(isKeyedCodeRequest(smsScheme, requestId) ? smsScheme : scheme, apiKey, requestId, code, now);
 }

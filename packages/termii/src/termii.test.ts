@@ -134,6 +134,42 @@ describe('termii: the wire', () => {
       expiring.phone!.check({ requestId: late.requestId, code: fake.lastCode('+2348031110013')! }, context()),
     ).resolves.toEqual({ valid: false, reason: 'expired' });
   });
+  it("smsCodes 'messaging': an SMS code of ours by Send message on the code route, its message_id kept for reports, checked here", async () => {
+    const provider = termii({ smsCodes: 'messaging', pinLength: 7, messageText: 'Acme code: < 1234 >' });
+    const sent = await provider.phone!.send({ phoneNumber: '+2348031110014', channel: 'sms' }, context());
+    const text = fake.lastMessage('+2348031110014')!;
+    const code = /\d{7}/.exec(text)![0];
+    expect(text).toBe(`Acme code: ${code}`);
+    expect(wire.at(-1)!.url).toBe(`${fake.baseUrl}/api/sms/send`);
+    expect(wire.at(-1)!.body).toEqual({
+      api_key: apiKey,
+      to: '2348031110014',
+      from: 'Acme',
+      sms: text,
+      type: 'plain',
+      channel: 'dnd',
+    });
+    // The id Termii's delivery reports name, so a report of this code finds its flow.
+    expect(sent.messageId).toMatch(/^\d{19}$/);
+    expect(sent.requestId).toMatch(/^sm1\./);
+    expect(sent.requestId).not.toContain(code);
+    const before = fetches;
+    await expect(provider.phone!.check({ requestId: sent.requestId, code }, context())).resolves.toEqual({
+      valid: true,
+    });
+    const wrong = code === '0000000' ? '1111111' : '0000000';
+    await expect(provider.phone!.check({ requestId: sent.requestId, code: wrong }, context())).resolves.toEqual({
+      valid: false,
+    });
+    // A WhatsApp requestId is not an SMS one: the schemes differ, so neither passes for the other.
+    const forged = sent.requestId.replace(/^sm1\./, 'wa1.');
+    await expect(provider.phone!.check({ requestId: forged, code }, context())).resolves.toEqual({ valid: false });
+    expect(fetches).toBe(before);
+    // The default stays Send Token (Termii's code and pinId).
+    await termii().phone!.send({ phoneNumber: '+2348031110015', channel: 'sms' }, context());
+    expect(wire.at(-1)!.url).toBe(`${fake.baseUrl}/api/sms/otp/send`);
+    expect(() => termii({ smsCodes: 'email' as never })).toThrow(/smsCodes/);
+  });
   it('the fake refuses the retired WhatsApp form of Send Token, and answers Verify Token with "True"/"False" strings', async () => {
     const retired = await fetch(`${fake.baseUrl}/api/sms/otp/send`, {
       method: 'POST',

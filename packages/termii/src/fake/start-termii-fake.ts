@@ -15,8 +15,8 @@ export interface TermiiFakeOptions {
   /** Latency of the magic "slow" numbers, in ms. Default 3000. */
   readonly slowMs?: number;
   /**
-   * Send a signed delivery report of every message whose answer names a `message_id` (messaging, voice
-   * codes) to this URL, as Termii does. Absent: no reports.
+   * Send a signed delivery report of every message whose answer names a `message_id` (messaging, SMS codes
+   * sent as messages, WhatsApp and voice codes) to this URL, as Termii does. Absent: no reports.
    */
   readonly deliveryReports?: TermiiFakeDeliveryReports;
 }

@@ -4,6 +4,16 @@ import type { Context, Hono } from 'hono';
 import { termiiMagicOf } from './termii-magic-numbers.js';
 import type { TermiiFakeTokens } from './termii-fake-tokens.js';
 
+let sent = 0;
+/**
+ * A message id of 19 digits, as Termii's are: the time in ms and a counter, so two messages answered in the same
+ * millisecond (a simulation sends thousands a second) never share an id, which would send one's report to the other.
+ */
+function nextMessageId(): string {
+  sent = (sent + 1) % 1_000_000;
+  return `${Date.now()}${String(sent).padStart(6, '0')}`;
+}
+
 /** What the routes share with the running fake. */
 export interface TermiiFakeState {
   readonly apiKey: string;
@@ -128,7 +138,7 @@ export function mountTermiiRoutes(app: Hono, state: TermiiFakeState): void {
       text: `(voice call) Your code is ${pin.split('').join(' ')}`,
       code: pin,
     });
-    const messageId = String(Date.now());
+    const messageId = nextMessageId();
     state.report?.({
       messageId,
       receiver: to,
@@ -175,9 +185,18 @@ export function mountTermiiRoutes(app: Hono, state: TermiiFakeState): void {
       if (typeof code !== 'string' || !/^\d{4,6}$/.test(code))
         return fail(c, 400, 'sms must be a code of 4 to 6 digits');
       state.outbox.push({ channel: 'whatsapp', to: `+${body['to'] as string}`, from: body['from'], text: code, code });
+      const messageId = nextMessageId();
+      state.report?.({
+        messageId,
+        receiver: body['to'] as string,
+        sender: body['from'],
+        message: code,
+        channel: 'whatsapp',
+        delivered: true,
+      });
       return c.json({
         code: 'ok',
-        message_id: `${Date.now()}${Math.floor(Math.random() * 1000)}`,
+        message_id: messageId,
         message: 'Successfully Sent',
         balance: 100,
         user: 'Termii Fake',
@@ -201,7 +220,7 @@ export function mountTermiiRoutes(app: Hono, state: TermiiFakeState): void {
         from: body['from'] as string,
         text: sms,
       });
-    const messageId = `${Date.now()}${Math.floor(Math.random() * 1000)}`;
+    const messageId = nextMessageId();
     state.report?.({
       messageId,
       receiver: to,
