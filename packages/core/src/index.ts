@@ -49,6 +49,9 @@ export type { FlowTimers, TakenTimer } from './store/flow-timers.js';
 export type { ReviewNumber } from './flows/review-numbers.js';
 /** @public Tuning the send guard: the limits an application starts from. */
 export { defaultGuardLimits, type GuardLimit, type PrefixLimit, type SendGuardOptions } from './guard/guard-options.js';
+/** @public What sends cost (`guard.prices`) and what they cost so far (`verikit.costs()`). */
+export type { PricedChannel, RateCard, SendPrice } from './guard/rate-card.js';
+export type { CostLine, CostReport } from './guard/cost-ledger.js';
 /** @public Given to `createVerikit({ guard: { store } })` to share counts between engines of one process. */
 export {
   memorySendGuardStore,

@@ -10,6 +10,7 @@ import type { Channel, Scenario } from './scenario-schema.js';
 import { startSimProviders, type SimProvider, type TransportMode } from './sim-providers.js';
 import type { SimulationResult } from './simulation-result.js';
 import { StepLedger } from './step-ledger.js';
+import { guardOf } from './engine-rate-card.js';
 
 /** Options of {@link runSimulation}: what the command line may change without editing the scenario. */
 export interface SimulationOptions {
@@ -168,7 +169,7 @@ export async function runSimulation(scenario: Scenario, options: SimulationOptio
       // Timers run on the virtual clock, when the loop says (below), never on a real interval.
       timers: { pollMs: 0 },
       ...(scenario.engine.policies === undefined ? {} : { policies: scenario.engine.policies }),
-      ...(scenario.engine.guard === undefined ? {} : { guard: scenario.engine.guard as never }),
+      ...guardOf(scenario),
     });
     const at = (delayMs: number, run: () => void | Promise<void>) => queue.push(virtual + Math.max(0, delayMs), run);
     const step = (walker: Walker) => ledger.step(walker.person.number);
@@ -419,6 +420,7 @@ export async function runSimulation(scenario: Scenario, options: SimulationOptio
       byOperator: operators.map((operator) => ({ ...operator, cost: money(operator.cost) })),
       byProvider: providerTotals.map((provider) => ({ ...provider, cost: money(provider.cost) })),
       byChannel: channelTotals.map((channel) => ({ ...channel, cost: money(channel.cost) })),
+      costLedger: engine.costs(),
     };
   } finally {
     await Promise.all(sims.map((sim) => sim.close()));

@@ -1,3 +1,4 @@
+import type { CostReport } from '@verikit/core';
 /** Code messages and their cost, for one provider or channel. */
 export interface SendCounts {
   /** The provider or channel. */
@@ -73,6 +74,12 @@ export interface SimulationResult {
   readonly byProvider: readonly SendCounts[];
   /** Per channel (`sms`, `whatsapp`, `voice`): code messages (people and bots) and what they cost. */
   readonly byChannel: readonly SendCounts[];
+  /**
+   * The engine's own cost ledger (`verikit.costs()`), priced on the scenario's rate card as each send went out:
+   * it should agree, to the unit, with what the run billed from the fakes' outboxes. Undefined when the scenario
+   * turns the guard off or prices per operator.
+   */
+  readonly costLedger: CostReport | undefined;
 }
 
 /** The figures a table shows, derived from a result. */

@@ -18,6 +18,7 @@ import { lifecycleEventsOf } from '../flows/lifecycle-events.js';
 import type { LifecycleListeners } from './lifecycle-listeners.js';
 import type { EventWebhook } from '../outbound/event-webhook.js';
 import { RecentlyUsed } from './recently-used.js';
+import type { SendGuard } from '../guard/send-guard.js';
 
 /** What one try of a commit does with the flow it loaded. */
 export interface Decision {
@@ -80,6 +81,8 @@ export interface CommitLoopDeps {
   readonly webhook: EventWebhook | undefined;
   /** Where a change that makes its flow's wake due schedules it, before it is written. */
   readonly timers: FlowTimers;
+  /** The send guard, told of the sends each commit announces; undefined when it is off. */
+  readonly guard: SendGuard | undefined;
 }
 
 /** One write of a flow's record ({@link CommitLoop.write}). */

@@ -80,7 +80,15 @@ export function createVerikit(options: VerikitOptions): Verikit {
   const outbox = settings.eventWebhook && (store.eventOutbox?.() ?? memoryEventOutbox());
   const webhook = outbox && new EventWebhook(settings.eventWebhook!, { store, outbox, clock, logger });
   const timers = store.flowTimers?.() ?? memoryFlowTimers();
+  const guard =
+    settings.guard &&
+    new SendGuard(settings.guard, {
+      store: settings.guard.store ?? store.sendGuardStore?.() ?? memorySendGuardStore(),
+      secrets: env.secrets,
+      logger,
+    });
   const commits = new CommitLoop({
+    guard,
     timers,
     records,
     queue: new FlowQueue(),
@@ -93,13 +101,6 @@ export function createVerikit(options: VerikitOptions): Verikit {
     events,
     webhook,
   });
-  const guard =
-    settings.guard &&
-    new SendGuard(settings.guard, {
-      store: settings.guard.store ?? store.sendGuardStore?.() ?? memorySendGuardStore(),
-      secrets: env.secrets,
-      logger,
-    });
   const limits = new SendLimit(store, policies, guard);
 
   async function get(rawFlowId: string, call?: StoreCall): Promise<FlowView> {
@@ -167,6 +168,7 @@ export function createVerikit(options: VerikitOptions): Verikit {
     on: (type: never, listener: never) => events.on(type, listener),
     deliverEvents: () => webhook?.deliver() ?? Promise.resolve(0),
     runDueTimers: () => timerWorker.runDue(),
+    costs: () => guard?.costs(),
     start: (input, options) =>
       telemetry.start((input as { kind?: unknown } | undefined)?.kind, () =>
         within((call) =>

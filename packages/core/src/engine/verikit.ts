@@ -1,6 +1,7 @@
 import type { DialInCapabilityV1, MessageSendResultV1, WebhooksCapabilityV1 } from '@verikit/provider';
 import type { FlowPolicies } from '../flows/policies.js';
 import type { CallOptions } from '../guard/call-options.js';
+import type { CostReport } from '../guard/cost-ledger.js';
 import type { ParsedStartInput, SendSmsInput, SendWhatsAppInput, StartInput, UserEvent } from '../inputs/inputs.js';
 import type { IssueProofOptions, ProofClaim, RedeemProofOptions } from '../proof/proof-inputs.js';
 import type { IssuedProof } from '../proof/proofs.js';
@@ -129,4 +130,10 @@ export interface Verikit {
    * manual clock (a simulation, a test): advance the clock, then await this (docs/plans.md).
    */
   runDueTimers(): Promise<number>;
+
+  /**
+   * The cost ledger: what this engine's sends cost so far, per provider, channel and country, priced on the send
+   * guard's rate card (`guard.prices`) when each went out. Undefined without a rate card (docs/abuse.md).
+   */
+  costs(): CostReport | undefined;
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { InvalidInputError, parseInput, phoneNumberLibrary } from '@verikit/provider';
 import type { SendGuardStore } from '../store/send-guard-store.js';
+import { rateCardSchema, type RateCard } from './rate-card.js';
 
 /** A fixed-window limit: `points` sends per `windowMs`. */
 export interface GuardLimit {
@@ -48,6 +49,11 @@ export interface SendGuardOptions {
    */
   countries?: readonly string[];
   /**
+   * What sends cost: a rate card per provider, channel and country. With one, every send that went out is priced
+   * when it goes out and added to the cost ledger (`verikit.costs()`). Default: none, and no ledger.
+   */
+  prices?: RateCard;
+  /**
    * Where the counts live. Default: the flow store's own (`FlowStore.sendGuardStore`, shared by every
    * instance on Redis), else this process's memory.
    */
@@ -90,6 +96,8 @@ export interface GuardSettings {
   readonly wrongReferences: GuardLimit | undefined;
   /** The allowed countries; undefined: every country the number library knows. */
   readonly countries: ReadonlySet<string> | undefined;
+  /** The rate card; undefined: sends are not priced. */
+  readonly prices: RateCard | undefined;
   readonly store: SendGuardStore | undefined;
 }
 
@@ -126,6 +134,7 @@ const guardOptionsSchema = z.strictObject({
     .min(1, { error: 'must list at least one country' })
     .max(300, { error: 'must list at most 300 countries' })
     .optional(),
+  prices: rateCardSchema.optional(),
   store: z
     .custom<SendGuardStore>(
       (value) => typeof value === 'object' && value !== null && typeof (value as SendGuardStore).limiter === 'function',
@@ -167,6 +176,7 @@ export function resolveGuardOptions(options: SendGuardOptions | false | undefine
     wrongReferencesPerNumber: pick(given.wrongReferencesPerNumber, defaultGuardLimits.wrongReferencesPerNumber),
     wrongReferences: pick(given.wrongReferences, defaultGuardLimits.wrongReferences),
     countries: given.countries === undefined ? undefined : new Set(given.countries),
+    prices: given.prices,
     store: given.store,
   };
 }

@@ -5,6 +5,8 @@ import type { SecretBox } from '../secrets/secrets.js';
 import { safeStoreCause } from '../store/safe-store-cause.js';
 import type { GuardLimit, GuardSettings } from './guard-options.js';
 import { numberFactsOf, type NumberFacts } from './number-prefix.js';
+import { CostLedger, type CostReport } from './cost-ledger.js';
+import { RatePricer } from './rate-card.js';
 import type { StoreCall } from '../store/flow-store.js';
 import type { GuardLimitName, GuardRateLimiter, SendGuardStore } from '../store/send-guard-store.js';
 
@@ -33,6 +35,14 @@ function refusalOf(reason: unknown): { msBeforeNext: number } | undefined {
   return typeof msBeforeNext === 'number' && Number.isFinite(msBeforeNext) ? { msBeforeNext } : undefined;
 }
 
+/** One send that went out, as the guard counts it after its commit. */
+export interface SentMessage {
+  readonly phoneNumber: string;
+  /** Who sent it (the flow's `sentBy`). */
+  readonly provider: string | undefined;
+  readonly channel: string | undefined;
+}
+
 /** Gives back every unit an admitted attempt took (the send did not happen after all); never throws. */
 type GuardRelease = () => Promise<void>;
 
@@ -52,12 +62,18 @@ export class SendGuard {
   readonly #limits: readonly CountedLimit[];
   readonly #dialLimits: readonly CountedLimit[];
   readonly #digits: number;
+  readonly #pricer: RatePricer | undefined;
+  readonly #ledger: CostLedger | undefined;
+  /** The facts of the numbers seen lately: a send is read once at its check and again when it went out. */
+  readonly #facts = new Map<string, NumberFacts>();
 
   constructor(settings: GuardSettings, deps: { store: SendGuardStore; secrets: SecretBox; logger: Logger }) {
     this.#settings = settings;
     this.#secrets = deps.secrets;
     this.#logger = deps.logger;
     this.#digits = settings.perPrefix?.digits ?? 0;
+    this.#pricer = settings.prices && new RatePricer(settings.prices);
+    this.#ledger = settings.prices && new CostLedger(settings.prices.currency);
     const counted = (
       name: GuardLimitName,
       limit: GuardLimit | undefined,
@@ -118,7 +134,7 @@ export class SendGuard {
    * the units back when the send does not happen after all.
    */
   async check(attempt: SendAttempt, now: number, call?: StoreCall): Promise<GuardRelease> {
-    const facts = attempt.phoneNumber === undefined ? undefined : numberFactsOf(attempt.phoneNumber, this.#digits);
+    const facts = attempt.phoneNumber === undefined ? undefined : this.#factsOf(attempt.phoneNumber);
     if (facts !== undefined && !this.#allows(facts.country)) {
       this.#logger.warn('verikit.guard.refused', { limit: 'country' });
       throw new InvalidInputError([{ field: 'phoneNumber', message: 'is in a country this service does not send to' }]);
@@ -161,6 +177,32 @@ export class SendGuard {
       taken.push({ limiter: counted.limiter, key });
     }
     return () => this.#giveBack(taken, call);
+  }
+
+  /**
+   * Counts one send that went out (its commit announced it: the `sent` lifecycle event): priced on the rate card and
+   * added to the cost ledger. Never throws: the send is made.
+   */
+  sent(message: SentMessage): void {
+    if (this.#ledger === undefined) return;
+    const { country } = this.#factsOf(message.phoneNumber);
+    const priced = { provider: message.provider, channel: message.channel, country };
+    this.#ledger.add(priced, this.#pricer!.microsOf(priced));
+  }
+
+  /** The cost ledger as it stands; undefined without a rate card (`guard.prices`). */
+  costs(): CostReport | undefined {
+    return this.#ledger?.report();
+  }
+
+  #factsOf(phoneNumber: string): NumberFacts {
+    let facts = this.#facts.get(phoneNumber);
+    if (facts === undefined) {
+      facts = numberFactsOf(phoneNumber, this.#digits);
+      if (this.#facts.size >= 4096) this.#facts.clear();
+      this.#facts.set(phoneNumber, facts);
+    }
+    return facts;
   }
 
   #allows(country: string | undefined): boolean {

@@ -7,6 +7,8 @@ import type { Loaded } from '../flow-records.js';
 import type { LifecycleListeners } from '../lifecycle-listeners.js';
 import type { RecentlyUsed } from '../recently-used.js';
 import type { AfterCommitStep } from './after-commit-step.js';
+import type { SendGuard } from '../../guard/send-guard.js';
+import { countSends } from './count-sends.js';
 import { deliverEventWebhook } from './deliver-event-webhook.js';
 import { emitLifecycleEvents } from './emit-lifecycle-events.js';
 import { logChange } from './log-change.js';
@@ -26,6 +28,8 @@ export interface AfterCommitDeps {
   readonly recent: RecentlyUsed<Loaded>;
   /** Applies `superseded` to an older flow whose route key a newer flow took. */
   readonly supersede: (flowId: string, call: StoreCall | undefined) => Promise<unknown>;
+  /** The send guard, told of each send that went out (its cost); undefined when it is off. */
+  readonly guard: SendGuard | undefined;
 }
 
 /**
@@ -36,6 +40,7 @@ export interface AfterCommitDeps {
 export function afterCommitSteps(deps: AfterCommitDeps): AfterCommitStep[] {
   return [
     takeRouteKeys(deps),
+    countSends(deps.guard),
     emitLifecycleEvents(deps.events),
     deliverEventWebhook(deps.webhook),
     logChange(deps),

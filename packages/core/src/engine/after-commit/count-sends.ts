@@ -1,0 +1,27 @@
+import type { SendGuard } from '../../guard/send-guard.js';
+import type { AfterCommitStep } from './after-commit-step.js';
+
+/**
+ * Tells the send guard what a phone flow's commit announced: a send that went out (the `sent` lifecycle event: its
+ * provider, channel and number price it for the cost ledger). Only phone flows: their sends are the ones a
+ * rate card prices per channel. Nothing without a guard.
+ */
+export function countSends(guard: SendGuard | undefined): AfterCommitStep {
+  return ({ record, events }) => {
+    if (guard === undefined || record.kind !== 'phone' || events.length === 0) return;
+    const { phoneNumber, channel, sentBy } = record.context as {
+      phoneNumber?: unknown;
+      channel?: unknown;
+      sentBy?: unknown;
+    };
+    if (typeof phoneNumber !== 'string') return;
+    for (const event of events) {
+      if (event.type === 'sent')
+        guard.sent({
+          phoneNumber,
+          provider: typeof sentBy === 'string' ? sentBy : undefined,
+          channel: typeof channel === 'string' ? channel : undefined,
+        });
+    }
+  };
+}
