@@ -1,4 +1,4 @@
-import { EventNotAllowedError, messageIdOf } from '@verikit/core';
+import { EventNotAllowedError, IdempotencyKeyReusedError, messageIdOf } from '@verikit/core';
 import { InvalidInputError, RateLimitedError, VerikitError } from '@verikit/provider';
 import { httpStatusOf } from './errors/http-status.js';
 import { MethodNotAllowedError } from './errors/method-not-allowed-error.js';
@@ -35,6 +35,8 @@ export interface ErrorResponseBody {
     readonly retryAt?: number;
     /** `proof_rejected`: why (`invalid`, `expired`, `mismatch`, `used`). */
     readonly reason?: string;
+    /** `idempotency_key_reused`: the parameters that differ from the first call's with that key. */
+    readonly mismatch?: readonly string[];
     /** `rate_limited`: how long to wait, in ms. Also sent as `Retry-After`, in seconds rounded up. */
     readonly retryAfterMs?: number;
   };
@@ -83,6 +85,8 @@ export function errorAnswer(error: unknown, now: number = Date.now()): ErrorAnsw
       typeof messageId === 'string' ? { field, message, messageId } : { field, message },
     );
   if (EventNotAllowedError.isInstance(error) && Array.isArray(error.allowed)) details.allowed = [...error.allowed];
+  if (IdempotencyKeyReusedError.isInstance(error) && Array.isArray(error.mismatch))
+    details.mismatch = [...error.mismatch];
   if (RateLimitedError.isInstance(error) && Number.isFinite(error.retryAt)) {
     details.retryAt = error.retryAt;
     // The wait itself when the error carries it: `retryAt` may be on an engine clock that is not this one.

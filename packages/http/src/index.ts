@@ -23,7 +23,7 @@ export { toHonoHandler, type HonoHandlerOptions, type ConnInfoLike } from './web
 /** @public The header names the HTTP API reads, for a client or a proxy of one's own (docs/security.md). */
 export { flowSecretHeader } from './routes/flow-routes.js';
 /** @public The header names the HTTP API reads, for a client or a proxy of one's own (docs/security.md). */
-export { idempotencyKeyHeader, ownerHeader } from './start-options.js';
+export { idempotencyKeyHeader, idempotentReplayedHeader, ownerHeader } from './start-options.js';
 export type { ErrorResponseBody } from './error-response.js';
 export { toNodeHandler, type NodeHandler, type NodeHandlerOptions } from './node/node-adapter.js';
 export { answerClientErrors } from './node/node-client-errors.js';

@@ -14,6 +14,21 @@ export const ownerHeader = 'verikit-owner';
 const idempotencyKeyPattern = /^[\x21-\x7e]{1,255}$/;
 const ownerPattern = /^[A-Za-z0-9_-]{22,128}$/;
 
+/** The answer header of a replayed call, as Stripe's: the same key was seen, nothing was sent again. */
+export const idempotentReplayedHeader = 'idempotent-replayed';
+
+/** `Idempotent-Replayed: true` for an answer the engine replayed (`isReplayed`), else nothing. */
+export function replayedHeaders(replayed: boolean): Readonly<Record<string, string>> {
+  return replayed ? { [idempotentReplayedHeader]: 'true' } : {};
+}
+
+/** A request's `Idempotency-Key`, checked (`invalid_input` naming the header), or undefined. */
+export function idempotencyKeyOf(request: RouteRequest): string | undefined {
+  const key = request.header(idempotencyKeyHeader)?.trim();
+  if (key === undefined || idempotencyKeyPattern.test(key)) return key;
+  throw new InvalidInputError([{ field: idempotencyKeyHeader, message: 'must be 1 to 255 visible ASCII characters' }]);
+}
+
 /**
  * The engine's start options a request carries: its `Idempotency-Key` and its owner token. A value
  * of the wrong form is refused (`invalid_input` naming the header), never echoed.

@@ -182,7 +182,9 @@ export function createVerikit(options: VerikitOptions): Verikit {
     flowSecret: (flowId) => flowSecrets.of(parseFlowId(flowId)),
     isFlowSecret: (flowId, secret) => flowSecrets.matches(parseFlowId(flowId), secret),
     send: (flowId, event, options) =>
-      within((call) => applyUserEvent({ env, commits, limits, effects, call }, flowId, event, options)),
+      within((call) =>
+        applyUserEvent({ env, commits, limits, effects, store, read: get, call }, flowId, event, options),
+      ),
     get: (flowId) => within((call) => get(flowId, call)),
     cancel: (flowId) => verikit.send(flowId, { type: 'cancel' }),
     subscribe(rawFlowId, listener) {
@@ -244,8 +246,9 @@ export function createVerikit(options: VerikitOptions): Verikit {
     issueProof: (flowId, proofOptions) => within((call) => proofs.issue(flowId, proofOptions, call)),
     redeemProof: (token, claim, redeemOptions) => within((call) => proofs.redeem(token, claim, redeemOptions, call)),
     redeemProofs: (items, redeemOptions) => within((call) => proofs.redeemAll(items, redeemOptions, call)),
-    sendSms: (input) => sendSms(settings, deadlines, input),
-    sendWhatsApp: (input) => sendWhatsApp(settings, deadlines, input),
+    sendSms: (input, messageOptions) => sendSms({ settings, deadlines, secrets: env.secrets }, input, messageOptions),
+    sendWhatsApp: (input, messageOptions) =>
+      sendWhatsApp({ settings, deadlines, secrets: env.secrets }, input, messageOptions),
   };
   return verikit;
 }

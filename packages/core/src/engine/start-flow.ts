@@ -8,7 +8,8 @@ import { startKeys } from '../ownership/start-keys.js';
 import { OnceClaims } from '../inbound/once-claims.js';
 import { generateFlowId } from '../secrets/secrets.js';
 import { recordSchemaVersion, type FlowRecord, type StoreCall } from '../store/flow-store.js';
-import { startClaimAttemptKey, startClaimMarkerKey, startFenceKey } from '../keys/store-keys.js';
+import { startClaimAttemptKey, startClaimMarkerKey, startFenceKey, startParamsKey } from '../keys/store-keys.js';
+import { markReplayed, paramPrints, requireSameParams, type ParamPrints } from './idempotent-call.js';
 import { effectsOf, type CommitLoop } from './commit-loop.js';
 import type { EffectRunner } from './effect-runner.js';
 import type { FlowRecords } from './flow-records.js';
@@ -102,6 +103,13 @@ async function claimStart(
   }
 }
 
+/** The flow a repeated start gets, marked replayed, once its parameters are the first start's (decision 1660). */
+async function replayOf(deps: StartDeps, repeatKey: string, prints: ParamPrints, view: FlowView): Promise<FlowView> {
+  const stored = await deps.settings.store.getRoute(startParamsKey(repeatKey), deps.call);
+  if (stored !== undefined) requireSameParams(JSON.parse(stored) as ParamPrints, prints);
+  return markReplayed(view);
+}
+
 /** How many machine inputs a start draws before it gives up on finding its reservations free. */
 const maxReservationDraws = 5;
 
@@ -148,20 +156,22 @@ export async function startFlow(deps: StartDeps, rawInput: StartInput, options?:
   const numberKey = definition.sendLimitKey(machineInput, env);
   const sameStartKey = definition.startKey?.(machineInput, env) ?? numberKey;
   const { store, policies } = settings;
-  // A repeat of a start (same idempotency key), or a start for a number with a live flow of the
-  // same kind and owner, is answered with that flow: nothing is sent, no limit is used.
+  // A repeat of a start (same idempotency key and parameters), or a start for a number with a live flow of the
+  // same kind and owner, is answered with that flow: nothing is sent, no limit is used. The same key with other
+  // parameters is refused (decision 1660).
   const repeatKey =
-    idempotencyKey === undefined
-      ? undefined
-      : startKeys.idempotency(env.secrets, owner, `${input.kind}\0${sameStartKey}\0${idempotencyKey}`);
+    idempotencyKey === undefined ? undefined : startKeys.idempotency(env.secrets, owner, idempotencyKey);
   const liveKey = owner === undefined ? undefined : startKeys.live(env.secrets, owner, input.kind, sameStartKey);
   let claim: StartClaim | undefined;
   if (repeatKey !== undefined) {
+    const prints = paramPrints(env.secrets, input as Readonly<Record<string, unknown>>);
     const repeated = await flowAt(deps, repeatKey, true);
-    if (repeated !== undefined) return repeated;
+    if (repeated !== undefined) return replayOf(deps, repeatKey, prints, repeated);
     const claimed = await claimStart(deps, repeatKey, call);
-    if (!('attempt' in claimed)) return claimed;
+    if (!('attempt' in claimed)) return replayOf(deps, repeatKey, prints, claimed);
     claim = claimed;
+    // The parameters before the flow: a repeat that finds the flow compares against them.
+    await store.setRoute(startParamsKey(repeatKey), JSON.stringify(prints), policies.retentionMs, call);
   }
   let written: { view: LazyView; record: FlowRecord } | undefined;
   let snapshot: AnyMachineSnapshot;

@@ -1,8 +1,9 @@
 import type { AnyMachineSnapshot } from 'xstate';
-import { parseInput } from '@verikit/provider';
+import { InvalidInputError, parseInput } from '@verikit/provider';
 import { EventNotAllowedError } from '../errors/event-not-allowed-error.js';
 import type { EffectMemory, FlowEnvironment } from '../flows/flow-definition.js';
-import { clientOf, type CallOptions } from '../guard/call-options.js';
+import { callOptionsOf, type CallOptions } from '../guard/call-options.js';
+import { callOnce } from './idempotent-call.js';
 import type { FlowContextBase } from '../flows/flow-context.js';
 import { resendBlockedReason } from '../flows/machine-base.js';
 import { userEventSchema, type UserEvent } from '../inputs/inputs.js';
@@ -11,7 +12,7 @@ import type { CommitLoop } from './commit-loop.js';
 import type { EffectRunner } from './effect-runner.js';
 import type { Loaded } from './flow-records.js';
 import type { SendLimit } from './send-limit.js';
-import type { StoreCall } from '../store/flow-store.js';
+import type { FlowStore, StoreCall } from '../store/flow-store.js';
 import { toView, type FlowView } from '../flows/view.js';
 
 /** What applying a user event uses. */
@@ -20,6 +21,10 @@ export interface UserEventDeps {
   readonly commits: CommitLoop;
   readonly limits: SendLimit;
   readonly effects: EffectRunner;
+  /** Where a keyed resend keeps its key (decision 1660). */
+  readonly store: FlowStore;
+  /** Reads a flow as of now: the answer a repeated keyed resend gets. */
+  readonly read: (flowId: string, call?: StoreCall) => Promise<FlowView>;
   /** The engine call's share of the store. */
   readonly call?: StoreCall;
 }
@@ -48,10 +53,36 @@ export async function applyUserEvent(
   rawEvent: UserEvent,
   options?: CallOptions,
 ): Promise<FlowView> {
-  const { env, commits, limits, call } = deps;
   const flowId = parseFlowId(rawFlowId);
   const event = parseInput(userEventSchema, rawEvent, 'event');
-  const client = clientOf(options);
+  const { client, idempotencyKey } = callOptionsOf(options);
+  if (idempotencyKey === undefined) return applyEvent(deps, flowId, event, client);
+  if (event.type !== 'resend' && event.type !== 'restart')
+    throw new InvalidInputError([
+      { field: 'options.idempotencyKey', message: 'is taken by the events that send (resend, restart) only' },
+    ]);
+  const { env, store, call } = deps;
+  // A repeat answers the flow as it is now: the resend it repeats was applied once (decision 1660).
+  return callOnce(
+    { store, secrets: env.secrets, ttlMs: env.policies.retentionMs, waitMs: env.policies.effectTimeoutMs * 2, call },
+    {
+      family: 'event',
+      idempotencyKey,
+      params: { flowId, event },
+      run: () => applyEvent(deps, flowId, event, client),
+      encode: () => '',
+      decode: () => deps.read(flowId, call),
+    },
+  );
+}
+
+async function applyEvent(
+  deps: UserEventDeps,
+  flowId: string,
+  event: UserEvent,
+  client: string | undefined,
+): Promise<FlowView> {
+  const { env, commits, limits, call } = deps;
   const memory: EffectMemory = {};
   let takeLimit: ReturnType<SendLimit['forEvent']> | undefined;
   const committed = await commits.commit(

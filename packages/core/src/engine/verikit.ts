@@ -8,6 +8,7 @@ import type { IssuedProof } from '../proof/proofs.js';
 import type { Verification } from '../proof/verification.js';
 import type { InboundEvent, ReceiveOptions, ReceiveResult } from '../inbound/receive-inbound-event.js';
 import type { FlowListener } from './change-bus.js';
+import type { MessageOptions } from './message-options.js';
 import type { CircuitEventListener, CircuitEventType } from './circuit-events.js';
 import type { FlowEventListener, FlowEventType } from '../flows/lifecycle-events.js';
 import type { FlowView } from '../flows/view.js';
@@ -93,15 +94,24 @@ export interface Verikit {
     proofs: readonly { token: string; claim: ProofClaim }[],
     options?: RedeemProofOptions,
   ): Promise<Verification[]>;
-  /** Sends one SMS through the provider; no flow is involved. */
-  sendSms(input: SendSmsInput): Promise<
+  /**
+   * Sends one SMS through the provider; no flow is involved. With `options.idempotencyKey`, once per key across every
+   * instance sharing the store: a repeat resolves with the first answer and sends nothing (decision 1660).
+   */
+  sendSms(
+    input: SendSmsInput,
+    options?: MessageOptions,
+  ): Promise<
     MessageSendResultV1 & {
       /** The name of the engine's provider (`provider.name`), for logs and receipts. */
       provider: string;
     }
   >;
-  /** Sends one WhatsApp message through the provider; no flow is involved. */
-  sendWhatsApp(input: SendWhatsAppInput): Promise<
+  /** Sends one WhatsApp message through the provider; no flow is involved. `options` as for `sendSms`. */
+  sendWhatsApp(
+    input: SendWhatsAppInput,
+    options?: MessageOptions,
+  ): Promise<
     MessageSendResultV1 & {
       /** The name of the engine's provider (`provider.name`), for logs and receipts. */
       provider: string;

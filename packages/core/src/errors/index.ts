@@ -7,3 +7,4 @@ export { RecordSchemaError } from './record-schema-error.js';
 export { UsageError } from './usage-error.js';
 export { FlowNotVerifiedError } from './flow-not-verified-error.js';
 export { ProofRejectedError, type ProofRejection } from './proof-rejected-error.js';
+export { IdempotencyKeyReusedError } from './idempotency-key-reused-error.js';

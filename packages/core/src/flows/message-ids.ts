@@ -28,6 +28,7 @@ export const errorMessageIds: Readonly<Record<string, string>> = Object.freeze(
       'proof_rejected',
       'forbidden',
       'conflict',
+      'idempotency_key_reused',
       'store_unavailable',
       'internal_error',
       'usage_error',

@@ -10,9 +10,11 @@ export interface CallOptions {
    */
   client?: string | undefined;
   /**
-   * `start` only: a key naming this start, as Stripe's `Idempotency-Key`. A repeat with the same key
-   * (and the same `owner`) within the flow's life returns the same flow and sends nothing. 1 to 255
-   * characters, only ever stored as a keyed hash.
+   * A key naming this call, as Stripe's `Idempotency-Key`, for `start` and for `send`'s `resend` and `restart`. A
+   * repeat with the same key (for a start, and the same `owner`) and the same parameters within
+   * `policies.retentionMs` (a day by default) returns the same flow and sends nothing (`isReplayed(view)` is
+   * true); the same key with other parameters is an `IdempotencyKeyReusedError` naming them (decision 1660).
+   * 1 to 255 characters, only ever stored as a keyed hash.
    */
   idempotencyKey?: string | undefined;
   /**
@@ -57,9 +59,4 @@ export function callOptionsOf(options: unknown): CheckedCallOptions {
   }
   const { client, idempotencyKey, owner } = parseInput(callOptionsSchema(), options);
   return { client, idempotencyKey, owner };
-}
-
-/** Checks the call options and returns the client key. */
-export function clientOf(options: unknown): string | undefined {
-  return callOptionsOf(options).client;
 }

@@ -53,6 +53,24 @@ export function proofRedeemedKey(flowId: string): string {
   return `proof:redeemed:${flowId}`;
 }
 
+/**
+ * What a call with an idempotency key was first made with, and its answer once it has one (`sendSms`, `sendWhatsApp`,
+ * a user event; a start's `startIdempotencyKey` with `:params`): `hash` is a keyed hash of the call family and the key.
+ */
+export function idempotentCallKey(hash: string): string {
+  return `idem:${hash}`;
+}
+
+/** The one claim of a call with an idempotency key: whoever takes it makes the call. */
+export function idempotentCallClaimKey(callKey: string): string {
+  return `${callKey}:claim`;
+}
+
+/** The parameters a start with an idempotency key was made with (keyed hashes per field). */
+export function startParamsKey(startKey: string): string {
+  return `${startKey}:params`;
+}
+
 /** The flow a start with one idempotency key (and owner) created; `hash` is a keyed hash of both. */
 export function startIdempotencyKey(hash: string): string {
   return `start:key:${hash}`;

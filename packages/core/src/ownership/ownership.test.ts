@@ -21,13 +21,16 @@ describe('flow secrets', () => {
 });
 
 describe('idempotent start', () => {
-  it('the same idempotency key returns the same flow and sends once; another key or another number is a new flow', async () => {
+  it('the same idempotency key returns the same flow and sends once; another key is a new flow, another number an error', async () => {
     const env = setup();
     const first = await env.verikit.start({ kind: 'phone', phoneNumber: phone }, { idempotencyKey: 'a' });
     const repeat = await env.verikit.start({ kind: 'phone', phoneNumber: phone }, { idempotencyKey: 'a' });
     expect(repeat.id).toBe(first.id);
     expect(env.provider.callsOf('phone.send')).toHaveLength(1);
-    const other = await env.verikit.start({ kind: 'phone', phoneNumber: '+2348012345679' }, { idempotencyKey: 'a' });
+    await expect(
+      env.verikit.start({ kind: 'phone', phoneNumber: '+2348012345679' }, { idempotencyKey: 'a' }),
+    ).rejects.toMatchObject({ code: 'idempotency_key_reused', mismatch: ['phoneNumber'] });
+    const other = await env.verikit.start({ kind: 'phone', phoneNumber: '+2348012345679' }, { idempotencyKey: 'b' });
     expect(other.id).not.toBe(first.id);
   });
 

@@ -21,6 +21,7 @@ const statusByCode: Readonly<Record<string, number>> = {
   unsupported_media_type: 415,
   headers_too_large: 431,
   capability_missing: 422,
+  idempotency_key_reused: 422,
   rate_limited: 429,
   record_schema: 500,
   // A bug in the calling code (subscribed before subscribe): the server's fault, never the client's.

@@ -1,10 +1,10 @@
-import { type Verikit, FlowNotFoundError, userEventSchema, type FlowView } from '@verikit/core';
+import { type Verikit, FlowNotFoundError, isReplayed, userEventSchema, type FlowView } from '@verikit/core';
 import { parseFlowId } from '@verikit/core/internal';
 import { parseInput } from '@verikit/provider';
 import { readJsonBody } from '../body/read-json-body.js';
 import { errorAnswer } from '../error-response.js';
 import type { FlowAction, FlowStartRequest } from '../flow-handler-options.js';
-import { startOptionsOf } from '../start-options.js';
+import { idempotencyKeyOf, replayedHeaders, startOptionsOf } from '../start-options.js';
 import type { StreamCounter } from '../stream-limits.js';
 import { LiveStreams } from '../view-stream.js';
 import { readableOf } from '../web-event-stream.js';
@@ -79,6 +79,7 @@ export function flowRoutes(
       // The flow secret goes only to whoever started the flow (or repeats its start with the same key or owner).
       return jsonAnswer({ ...view, flowSecret: verikit.flowSecret(view.id) }, 201, {
         location: `${basePath}/flows/${encodeURIComponent(view.id)}`,
+        ...replayedHeaders(isReplayed(view)),
       });
     },
     async read(request, id) {
@@ -92,8 +93,15 @@ export function flowRoutes(
       const event = parseInput(userEventSchema, await readJsonBody(request, maxBodyBytes), 'event');
       // The hook needs the flow; without one, `send` reads it anyway and answers the same 404.
       if (deps.authorize !== undefined) await deps.authorize(request.web, await verikit.get(flowId), 'send');
-      const client = event.type === 'resend' || event.type === 'restart' ? await deps.clientKey(request) : undefined;
-      return jsonAnswer(await verikit.send(flowId, event, client === undefined ? undefined : { client }));
+      const sends = event.type === 'resend' || event.type === 'restart';
+      const client = sends ? await deps.clientKey(request) : undefined;
+      // A resend or restart takes an `Idempotency-Key` as a start does; other events are idempotent by their nature.
+      const idempotencyKey = sends ? idempotencyKeyOf(request) : undefined;
+      const view = await verikit.send(flowId, event, {
+        ...(client === undefined ? {} : { client }),
+        ...(idempotencyKey === undefined ? {} : { idempotencyKey }),
+      });
+      return jsonAnswer(view, 200, replayedHeaders(isReplayed(view)));
     },
     async stream(request, id) {
       const flowId = ownedFlowId(request, id);
