@@ -48,7 +48,14 @@ export type { EventOutbox, TakenEvent } from './store/event-outbox.js';
 export type { FlowTimers, TakenTimer } from './store/flow-timers.js';
 export type { ReviewNumber } from './flows/review-numbers.js';
 /** @public Tuning the send guard: the limits an application starts from. */
-export { defaultGuardLimits, type GuardLimit, type PrefixLimit, type SendGuardOptions } from './guard/guard-options.js';
+export {
+  defaultGuardLimits,
+  type GuardLimit,
+  type MoneyBudget,
+  type PrefixLimit,
+  type SendBudget,
+  type SendGuardOptions,
+} from './guard/guard-options.js';
 /** @public What sends cost (`guard.prices`) and what they cost so far (`verikit.costs()`). */
 export type { PricedChannel, RateCard, SendPrice } from './guard/rate-card.js';
 export type { CostLine, CostReport } from './guard/cost-ledger.js';

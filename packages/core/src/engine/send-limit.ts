@@ -14,6 +14,13 @@ function phoneNumberOf(context: Readonly<Record<string, unknown>>): string | und
   return typeof phoneNumber === 'string' ? phoneNumber : undefined;
 }
 
+/** The channel a phone flow's next send goes on, for its price; undefined for flows of no channel (USSD, BVN/NIN). */
+function channelOf(context: Readonly<Record<string, unknown>>): string | undefined {
+  const { channel, channels } = context;
+  if (typeof channel === 'string') return channel;
+  return Array.isArray(channels) && typeof channels[0] === 'string' ? channels[0] : undefined;
+}
+
 /**
  * The per-recipient send limit (`maxSendsPerHour`), shared by every flow to one phone number or
  * identity number, behind the send guard (per client, per number prefix, global, countries). Both are
@@ -43,7 +50,11 @@ export class SendLimit {
     now: number,
     call?: StoreCall,
   ): Promise<void> {
-    const release = await this.#guard?.check({ phoneNumber: phoneNumberOf(context), client }, now, call);
+    const release = await this.#guard?.check(
+      { phoneNumber: phoneNumberOf(context), client, channel: channelOf(context) },
+      now,
+      call,
+    );
     try {
       await this.take(key, now, call);
     } catch (error) {

@@ -21,6 +21,24 @@ export interface PrefixLimit extends GuardLimit {
   readonly digits: number;
 }
 
+/** Money per hour and per day, in the rate card's currency; either may be left out. */
+export interface MoneyBudget {
+  /** At most this much spent in a (fixed) hour. */
+  readonly perHour?: number;
+  /** At most this much spent in a (fixed) day. */
+  readonly perDay?: number;
+}
+
+/**
+ * A budget in money (docs/abuse.md, "A budget in money"): sends that would take the spend of the hour or the day
+ * past it are refused, before anything is sent. Each send is charged what it may cost at most on the rate card (its
+ * channel and country, the dearest provider), so the budget is never overrun.
+ */
+export interface SendBudget extends MoneyBudget {
+  /** Budgets per country (ISO 3166-1 alpha-2: `{ NG: { perHour: 5000 } }`), on top of the whole one. */
+  readonly countries?: Readonly<Record<string, MoneyBudget>>;
+}
+
 /**
  * The send guard (docs/abuse.md): limits on sends that hold whatever the entry point and the
  * provider, checked before anything is sent or stored. Each limit defaults to
@@ -53,6 +71,12 @@ export interface SendGuardOptions {
    * when it goes out and added to the cost ledger (`verikit.costs()`). Default: none, and no ledger.
    */
   prices?: RateCard;
+  /**
+   * A budget in money, in the rate card's currency (needs `prices`): a send that would take the hour's or the day's
+   * spend past it is refused with a `RateLimitedError` and costs nothing. Default: none; the `global` count of
+   * sends is the cap.
+   */
+  budget?: SendBudget;
   /**
    * Where the counts live. Default: the flow store's own (`FlowStore.sendGuardStore`, shared by every
    * instance on Redis), else this process's memory.
@@ -98,6 +122,8 @@ export interface GuardSettings {
   readonly countries: ReadonlySet<string> | undefined;
   /** The rate card; undefined: sends are not priced. */
   readonly prices: RateCard | undefined;
+  /** The budget in money; undefined: none. */
+  readonly budget: SendBudget | undefined;
   readonly store: SendGuardStore | undefined;
 }
 
@@ -114,6 +140,11 @@ const limit = z.strictObject(
 const prefixLimit = limit.extend({
   digits: z.number({ error: 'must be a whole number from 1 to 12' }).int().min(1).max(12).optional(),
 });
+
+const money = z
+  .number({ error: 'must be an amount of money above 0, in the rate card currency' })
+  .positive({ error: 'must be above 0' })
+  .max(1_000_000_000, { error: 'must be at most 1,000,000,000' });
 
 /** The guard's options object, `false` limits taken out first (no union, so an error keeps its path). */
 const guardOptionsSchema = z.strictObject({
@@ -135,6 +166,24 @@ const guardOptionsSchema = z.strictObject({
     .max(300, { error: 'must list at most 300 countries' })
     .optional(),
   prices: rateCardSchema.optional(),
+  budget: z
+    .strictObject(
+      {
+        perHour: money.optional(),
+        perDay: money.optional(),
+        countries: z
+          .record(
+            z.string().regex(/^[A-Z]{2}$/, { error: 'must be a country code such as NG' }),
+            z.strictObject(
+              { perHour: money.optional(), perDay: money.optional() },
+              { error: 'must be { perHour?, perDay? }' },
+            ),
+          )
+          .optional(),
+      },
+      { error: 'must be { perHour?, perDay?, countries? }' },
+    )
+    .optional(),
   store: z
     .custom<SendGuardStore>(
       (value) => typeof value === 'object' && value !== null && typeof (value as SendGuardStore).limiter === 'function',
@@ -161,6 +210,10 @@ export function checkGuardOptions(options: unknown): void {
     ),
   );
   parseInput(guardOptionsSchema, limitsOn, 'guard');
+  if ((options as SendGuardOptions).budget !== undefined && (options as SendGuardOptions).prices === undefined)
+    throw new InvalidInputError([
+      { field: 'guard.budget', message: 'needs guard.prices: a budget in money is counted on the rate card' },
+    ]);
 }
 
 /** Applies the defaults to checked options; `false` turns the guard off. */
@@ -177,6 +230,7 @@ export function resolveGuardOptions(options: SendGuardOptions | false | undefine
     wrongReferences: pick(given.wrongReferences, defaultGuardLimits.wrongReferences),
     countries: given.countries === undefined ? undefined : new Set(given.countries),
     prices: given.prices,
+    budget: given.budget,
     store: given.store,
   };
 }

@@ -10,12 +10,17 @@ import { RatePricer } from './rate-card.js';
 import type { StoreCall } from '../store/flow-store.js';
 import type { GuardLimitName, GuardRateLimiter, SendGuardStore } from '../store/send-guard-store.js';
 
+const hour = 3_600_000;
+const day = 24 * hour;
+
 /** One send about to be committed, as the guard sees it. */
 export interface SendAttempt {
   /** The recipient, for the country and the per-prefix limit; absent when the flow holds none (BVN/NIN). */
   readonly phoneNumber?: string | undefined;
   /** Who asks for it, for the per-client limit; absent when the caller gave none. */
   readonly client?: string | undefined;
+  /** The channel of a phone flow's send (`sms`, `voice`, `whatsapp`), for its price; absent for other flows. */
+  readonly channel?: string | undefined;
 }
 
 interface CountedLimit {
@@ -26,6 +31,10 @@ interface CountedLimit {
   readonly limiter: GuardRateLimiter;
   /** The counted key, already hashed; undefined when the limit does not apply to this attempt. */
   keyOf(attempt: SendAttempt, facts: NumberFacts | undefined): string | undefined;
+  /** Units the attempt takes: 1, or its price in millionths for a budget. */
+  amountOf?(attempt: SendAttempt, facts: NumberFacts | undefined): number;
+  /** The refusal's message, when not `the <name> limit of <points> <unit> per <window> s is reached`. */
+  refusal?: string;
 }
 
 /** A limiter's refusal (rate-limiter-flexible's `RateLimiterRes`), told apart from a backend failure. */
@@ -79,6 +88,7 @@ export class SendGuard {
       limit: GuardLimit | undefined,
       keyOf: CountedLimit['keyOf'],
       unit = 'sends',
+      money?: Pick<CountedLimit, 'amountOf' | 'refusal'>,
     ): CountedLimit[] =>
       limit === undefined
         ? []
@@ -88,6 +98,7 @@ export class SendGuard {
               unit,
               limit,
               keyOf,
+              ...money,
               limiter: deps.store.limiter({
                 name,
                 keyPrefix: guardLimitKeyPrefix(name),
@@ -104,6 +115,7 @@ export class SendGuard {
         facts === undefined ? undefined : this.#secrets.hash('guard:prefix', facts.prefix),
       ),
       ...counted('global', settings.global, () => 'all'),
+      ...this.#budgetLimits(settings, counted),
     ];
     this.#dialLimits = [
       ...counted(
@@ -115,6 +127,53 @@ export class SendGuard {
       ),
       ...counted('wrong-references', settings.wrongReferences, () => 'all', 'wrong references'),
     ];
+  }
+
+  /** The budget's limits: points in millionths of the currency, each send charged its ceiling price. */
+  #budgetLimits(
+    settings: GuardSettings,
+    counted: (
+      name: GuardLimitName,
+      limit: GuardLimit | undefined,
+      keyOf: CountedLimit['keyOf'],
+      unit: string,
+      money: Pick<CountedLimit, 'amountOf' | 'refusal'>,
+    ) => CountedLimit[],
+  ): CountedLimit[] {
+    const { budget, prices } = settings;
+    const pricer = this.#pricer;
+    if (budget === undefined || prices === undefined || pricer === undefined) return [];
+    const amountOf = (attempt: SendAttempt, facts: NumberFacts | undefined) =>
+      pricer.ceilingOf(attempt.channel, facts?.country);
+    const priced = (attempt: SendAttempt) => attempt.channel !== undefined;
+    const limitOf = (amount: number | undefined, windowMs: number): GuardLimit | undefined =>
+      amount === undefined ? undefined : { points: Math.round(amount * 1e6), windowMs };
+    const refusal = (what: string, amount: number) => `the ${what} budget of ${amount} ${prices.currency} is spent`;
+    const limits = [
+      ...counted('budget-per-hour', limitOf(budget.perHour, hour), (a) => (priced(a) ? 'all' : undefined), 'money', {
+        amountOf,
+        refusal: refusal('hourly', budget.perHour ?? 0),
+      }),
+      ...counted('budget-per-day', limitOf(budget.perDay, day), (a) => (priced(a) ? 'all' : undefined), 'money', {
+        amountOf,
+        refusal: refusal('daily', budget.perDay ?? 0),
+      }),
+    ];
+    for (const [country, given] of Object.entries(budget.countries ?? {})) {
+      const keyOf = (attempt: SendAttempt, facts: NumberFacts | undefined) =>
+        priced(attempt) && facts?.country === country ? country : undefined;
+      limits.push(
+        ...counted('country-budget-per-hour', limitOf(given.perHour, hour), keyOf, 'money', {
+          amountOf,
+          refusal: refusal(`hourly ${country}`, given.perHour ?? 0),
+        }),
+        ...counted('country-budget-per-day', limitOf(given.perDay, day), keyOf, 'money', {
+          amountOf,
+          refusal: refusal(`daily ${country}`, given.perDay ?? 0),
+        }),
+      );
+    }
+    return limits;
   }
 
   /**
@@ -150,12 +209,14 @@ export class SendGuard {
     now: number,
     call: StoreCall | undefined,
   ): Promise<GuardRelease> {
-    const taken: Array<{ limiter: GuardRateLimiter; key: string }> = [];
+    const taken: Array<{ limiter: GuardRateLimiter; key: string; amount: number }> = [];
     for (const counted of limits) {
       const key = counted.keyOf(attempt, facts);
       if (key === undefined) continue;
+      const amount = counted.amountOf?.(attempt, facts) ?? 1;
+      if (amount <= 0) continue;
       try {
-        await counted.limiter.consume(key, 1, { call });
+        await counted.limiter.consume(key, amount, { call });
       } catch (reason) {
         await this.#giveBack(taken, call);
         const refusal = refusalOf(reason);
@@ -167,14 +228,15 @@ export class SendGuard {
         this.#logger.warn('verikit.guard.refused', { limit: counted.name, retryAfterMs });
         const { points, windowMs } = counted.limit;
         throw new RateLimitedError(
-          `the ${counted.name} limit of ${points} ${counted.unit} per ${Math.ceil(windowMs / 1000)} s is reached`,
+          counted.refusal ??
+            `the ${counted.name} limit of ${points} ${counted.unit} per ${Math.ceil(windowMs / 1000)} s is reached`,
           now + retryAfterMs,
           {
             retryAfterMs,
           },
         );
       }
-      taken.push({ limiter: counted.limiter, key });
+      taken.push({ limiter: counted.limiter, key, amount });
     }
     return () => this.#giveBack(taken, call);
   }
@@ -211,7 +273,12 @@ export class SendGuard {
   }
 
   /** Gives back the units of a refused attempt; a failure here only leaves the count a little high (never a refusal). */
-  async #giveBack(taken: ReadonlyArray<{ limiter: GuardRateLimiter; key: string }>, call?: StoreCall): Promise<void> {
-    await Promise.all(taken.map(({ limiter, key }) => limiter.reward(key, 1, { call }).catch(() => undefined)));
+  async #giveBack(
+    taken: ReadonlyArray<{ limiter: GuardRateLimiter; key: string; amount: number }>,
+    call?: StoreCall,
+  ): Promise<void> {
+    await Promise.all(
+      taken.map(({ limiter, key, amount }) => limiter.reward(key, amount, { call }).catch(() => undefined)),
+    );
   }
 }

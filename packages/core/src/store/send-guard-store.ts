@@ -7,7 +7,11 @@ export type GuardLimitName =
   | 'per-prefix'
   | 'global'
   | 'wrong-references-per-number'
-  | 'wrong-references';
+  | 'wrong-references'
+  | 'budget-per-hour'
+  | 'budget-per-day'
+  | 'country-budget-per-hour'
+  | 'country-budget-per-day';
 
 /** What the guard asks a {@link SendGuardStore} for: one fixed-window counter. */
 export interface GuardLimiterSpec {
