@@ -35,8 +35,11 @@ export type { FlowClientTimers } from './timers.js';
 export type { FlowHandleStorage } from './flow-handles.js';
 /** @public Documented in docs/ui.md: the text of an error, from its message id, for a UI of one's own. */
 export {
+  defaultCatalogues,
+  englishMessages,
   errorMessage,
   formatMessage,
+  frenchMessages,
   messages,
   type FormatMessageOptions,
   type MessageCatalogue,

@@ -3,13 +3,30 @@ import { describe, expect, it } from 'vitest';
 import { phoneNumberMessageIds } from '@verikit/provider';
 import { createFlowClient } from './create-flow-client.js';
 import { FlowClientError } from './errors/flow-client-error.js';
-import { errorMessage, formatMessage, messages } from './messages.js';
+import {
+  defaultCatalogues,
+  englishMessages,
+  errorMessage,
+  formatMessage,
+  frenchMessages,
+  messages,
+} from './messages.js';
 
 describe('messages: the catalogue people read', () => {
   it('has the same ids in English and French, every one with text', () => {
     expect(Object.keys(messages.fr!).sort()).toEqual(Object.keys(messages.en!).sort());
     for (const catalogue of Object.values(messages))
       for (const text of Object.values(catalogue)) expect(text).not.toBe('');
+  });
+
+  it('ships English alone by default: French only where a page gives its catalogue (what reaches a bundle)', () => {
+    expect(defaultCatalogues).toEqual({ en: englishMessages });
+    expect(messages).toEqual({ en: englishMessages, fr: frenchMessages });
+    // No catalogues given: English, whatever the locale.
+    expect(formatMessage('verikit.code.label', { locale: 'fr' })).toBe('Verification code');
+    expect(formatMessage('verikit.code.label', { locale: 'fr', catalogues: { fr: frenchMessages } })).toBe(
+      'Code de vérification',
+    );
   });
 
   it("has English and French text for every problem the server names in a phone number (the provider's ids)", () => {
@@ -32,9 +49,9 @@ describe('messages: the catalogue people read', () => {
   });
 
   it('looks up the locale, then its language, then English; fills placeholders', () => {
-    expect(formatMessage('verikit.code.digit', { locale: 'fr-FR', params: { index: 2, length: 6 } })).toBe(
-      'Chiffre 2 sur 6',
-    );
+    expect(
+      formatMessage('verikit.code.digit', { locale: 'fr-FR', catalogues: messages, params: { index: 2, length: 6 } }),
+    ).toBe('Chiffre 2 sur 6');
     expect(formatMessage('verikit.code.digit', { locale: 'yo', params: { index: 1, length: 4 } })).toBe('Digit 1 of 4');
     const catalogues = { ...messages, fr: { ...messages.fr, 'verikit.code.label': 'Code reçu' } };
     expect(formatMessage('verikit.code.label', { locale: 'fr', catalogues })).toBe('Code reçu');
@@ -59,7 +76,7 @@ describe('messages: the catalogue people read', () => {
   });
 
   it('an id no catalogue lists falls back to its parent, an unknown error to the generic message, never to developer text', () => {
-    expect(formatMessage('verikit.error.phone_number.some_new_problem', { locale: 'fr' })).toBe(
+    expect(formatMessage('verikit.error.phone_number.some_new_problem', { locale: 'fr', catalogues: messages })).toBe(
       messages.fr!['verikit.error.phone_number'],
     );
     expect(formatMessage('verikit.error.custom_provider_code')).toBe('Something went wrong.');
@@ -67,7 +84,9 @@ describe('messages: the catalogue people read', () => {
     const error = new FlowClientError('provider_unavailable', developerText, {
       messageId: 'verikit.error.provider_unavailable',
     });
-    expect(errorMessage(error, { locale: 'fr' })).toBe('Le service est indisponible. Réessayez dans un instant.');
+    expect(errorMessage(error, { locale: 'fr', catalogues: messages })).toBe(
+      'Le service est indisponible. Réessayez dans un instant.',
+    );
     expect(errorMessage({ code: 'flow_not_found' })).toBe('This verification has ended. Start again.');
   });
 

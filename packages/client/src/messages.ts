@@ -7,7 +7,11 @@ export type MessageCatalogue = Readonly<Record<string, string>>;
 /** Catalogues by language tag (`en`, `fr`, `fr-CA`): what {@link formatMessage} looks through. */
 export type MessageCatalogues = Readonly<Record<string, MessageCatalogue>>;
 
-const en: MessageCatalogue = {
+/**
+ * The English messages: every `messageId` an error can carry and the labels of the React parts. The default
+ * catalogue, and the last one {@link formatMessage} looks in.
+ */
+export const englishMessages: MessageCatalogue = /* @__PURE__ */ Object.freeze({
   'verikit.error.code_invalid': 'That code is not correct.',
   'verikit.error.attempts_exhausted': 'Too many wrong codes. Ask for a new code.',
   'verikit.error.dial_failed': 'The verification did not go through.',
@@ -58,9 +62,13 @@ const en: MessageCatalogue = {
   'verikit.resend.wait': 'Resend code in {time}',
   'verikit.ussd.dial': 'Dial {code} on the phone you are verifying.',
   'verikit.ussd.enter': 'When asked, enter the code {otp}.',
-};
+});
 
-const fr: MessageCatalogue = {
+/**
+ * The French messages, the same ids as {@link englishMessages}. Shipped only to a page that imports them:
+ * `<FlowClientProvider messages={{ en: englishMessages, fr: frenchMessages }} locale="fr">`.
+ */
+export const frenchMessages: MessageCatalogue = /* @__PURE__ */ Object.freeze({
   'verikit.error.code_invalid': "Ce code n'est pas correct.",
   'verikit.error.attempts_exhausted': 'Trop de codes erronés. Demandez un nouveau code.',
   'verikit.error.dial_failed': "La vérification n'a pas abouti.",
@@ -110,21 +118,26 @@ const fr: MessageCatalogue = {
   'verikit.resend.wait': 'Renvoyer le code dans {time}',
   'verikit.ussd.dial': 'Composez {code} sur le téléphone à vérifier.',
   'verikit.ussd.enter': 'Quand on vous le demande, saisissez le code {otp}.',
-};
+});
 
 /**
- * The messages the client ships, in English and French: every `messageId` an error can carry
- * (`verikit.error.<code>`, the client's own `network_error` and `bad_response` included) and the
- * labels of the React parts (`verikit.code.*`, `verikit.resend.*`, `verikit.ussd.*`). Extend or
- * replace it: `{ ...messages, fr: { ...messages.fr, …yours } }`.
+ * Every language the client ships, by tag: English and French. Importing it ships them all to the page; a page in
+ * one language imports that language's catalogue instead ({@link englishMessages}, {@link frenchMessages}), which is
+ * what the defaults do (English only). Extend or replace it: `{ ...messages, fr: { ...messages.fr, …yours } }`.
  */
-export const messages: MessageCatalogues = Object.freeze({ en: Object.freeze(en), fr: Object.freeze(fr) });
+export const messages: MessageCatalogues = /* @__PURE__ */ Object.freeze({ en: englishMessages, fr: frenchMessages });
+
+/** What {@link formatMessage} and the React parts look in when given no catalogues: English only. */
+export const defaultCatalogues: MessageCatalogues = /* @__PURE__ */ Object.freeze({ en: englishMessages });
 
 /** Options of {@link formatMessage}. */
 export interface FormatMessageOptions {
   /** A BCP 47 language tag (`fr-FR`); tried as is, then its language (`fr`), then `en`. Default `en`. */
   locale?: string | undefined;
-  /** The catalogues to look in. Default {@link messages}. */
+  /**
+   * The catalogues to look in. Default English only ({@link defaultCatalogues}): give the languages the page shows,
+   * e.g. `{ en: englishMessages, fr: frenchMessages }` or {@link messages} for every shipped one.
+   */
   catalogues?: MessageCatalogues | undefined;
   /** Values for the `{name}` placeholders. */
   params?: Readonly<Record<string, string | number>> | undefined;
@@ -171,13 +184,13 @@ function pluralForm(id: string, count: number, locale: string, catalogues: reado
  * a language with other plural rules needs entries, not code.
  *
  * @example
- * formatMessage('verikit.code.digit', { locale: 'fr', params: { index: 2, length: 6 } }); // "Chiffre 2 sur 6"
+ * formatMessage('verikit.code.digit', { locale: 'fr', catalogues: messages, params: { index: 2, length: 6 } }); // "Chiffre 2 sur 6"
  * // With { 'page.tries.one': '{count} essai', 'page.tries.other': '{count} essais' } in `catalogues.fr`:
  * // formatMessage('page.tries', { locale: 'fr', catalogues, params: { count: 0 } }); // "0 essai" (French: 0 is singular)
  */
 export function formatMessage(id: string, options: FormatMessageOptions = {}): string {
   const locale = options.locale ?? 'en';
-  const catalogues = cataloguesFor(locale, options.catalogues ?? messages);
+  const catalogues = cataloguesFor(locale, options.catalogues ?? defaultCatalogues);
   const count = options.params?.count;
   const text =
     (typeof count === 'number' ? pluralForm(id, count, locale, catalogues) : undefined) ??

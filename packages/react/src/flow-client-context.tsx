@@ -1,10 +1,10 @@
 import { createContext, useContext, type ReactNode } from 'react';
-import { formatMessage, messages as shippedMessages, type FlowClient, type MessageCatalogues } from '@verikit/client';
+import { defaultCatalogues, formatMessage, type FlowClient, type MessageCatalogues } from '@verikit/client';
 
 const FlowClientContext = createContext<FlowClient | undefined>(undefined);
 const LocaleContext = createContext<{ locale: string; messages: MessageCatalogues }>({
   locale: 'en',
-  messages: shippedMessages,
+  messages: defaultCatalogues,
 });
 
 /** Props of {@link FlowClientProvider}. */
@@ -13,7 +13,10 @@ export interface FlowClientProviderProps {
   client: FlowClient;
   /** The language of the parts' labels (`fr`, `fr-FR`). Default `en`. */
   locale?: string;
-  /** The catalogues the parts read their labels from. Default the client's `messages` (English, French). */
+  /**
+   * The catalogues the parts read their labels from. Default English only: give the page's languages, e.g.
+   * `{ en: englishMessages, fr: frenchMessages }` from `@verikit/client` (each catalogue given is shipped to the page).
+   */
   messages?: MessageCatalogues;
   /** The part of the app that uses the hooks. */
   children?: ReactNode;
@@ -23,7 +26,7 @@ export interface FlowClientProviderProps {
 export function FlowClientProvider({ client, locale, messages, children }: FlowClientProviderProps): ReactNode {
   return (
     <FlowClientContext.Provider value={client}>
-      <LocaleContext.Provider value={{ locale: locale ?? 'en', messages: messages ?? shippedMessages }}>
+      <LocaleContext.Provider value={{ locale: locale ?? 'en', messages: messages ?? defaultCatalogues }}>
         {children}
       </LocaleContext.Provider>
     </FlowClientContext.Provider>

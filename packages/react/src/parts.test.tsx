@@ -3,6 +3,8 @@ import { act, cleanup, fireEvent, render, screen } from '@testing-library/react'
 import { userEvent } from '@testing-library/user-event';
 import { useState } from 'react';
 import { afterEach, describe, expect, it, vi, type Mock } from 'vitest';
+import { createFlowClient, messages } from '@verikit/client';
+import { FlowClientProvider } from './flow-client-context.js';
 import { OtpInput, type OtpInputProps } from './otp-input.js';
 import { ResendButton, type ResendButtonFlow } from './resend-button.js';
 import { ussdTelHref } from './tel-href.js';
@@ -134,7 +136,12 @@ describe('OtpInput', () => {
   it('a whole code pasted into a later field fills from the first; labels follow the locale', async () => {
     const user = userEvent.setup();
     const done = vi.fn();
-    render(<ControlledOtp onDone={done} locale="fr" />);
+    // The French labels come from the catalogues the page gives (English alone by default).
+    render(
+      <FlowClientProvider client={createFlowClient({ baseUrl: 'http://127.0.0.1:9/api' })} messages={messages}>
+        <ControlledOtp onDone={done} locale="fr" />
+      </FlowClientProvider>,
+    );
     const fields = screen.getAllByRole('textbox') as HTMLInputElement[];
     expect(screen.getByRole('group', { name: 'Code de vérification' })).toBeDefined();
     expect(fields[1]!.getAttribute('aria-label')).toBe('Chiffre 2 sur 6');
