@@ -1,4 +1,4 @@
-import { createVerikit, EventNotAllowedError, type FlowRecord, type FlowView } from '@verikit/core';
+import { createVerikit, EventNotAllowedError, type FlowRecord, type FlowView, type Verikit } from '@verikit/core';
 import { createTestProviderV1, freshPhoneNumber } from '@verikit/testing';
 import { createClient } from 'redis';
 import { describe, expect, it } from 'vitest';
@@ -21,7 +21,7 @@ function record(id: string, version: number): FlowRecord {
 }
 
 describe.skipIf(skipReason !== undefined)('a Redis change bus made with the store: one script per commit', () => {
-  const { namespace, stores, buses, raw } = redisInstanceSuite('publishing');
+  const { namespace, stores, buses, engines, raw } = redisInstanceSuite('publishing');
 
   /** One app instance with its store and bus; `publishes` counts the PUBLISH commands its client sends itself. */
   function instance(provider = createTestProviderV1()) {
@@ -37,6 +37,7 @@ describe.skipIf(skipReason !== undefined)('a Redis change bus made with the stor
       return publish(...args);
     };
     const verikit = createVerikit({ provider, store, changeBus, secret, policies: { maxAttempts: parallelEvents } });
+    engines.push(verikit);
     return { store, changeBus, verikit, counter };
   }
 
@@ -144,12 +145,12 @@ describe.skipIf(skipReason !== undefined)('a Redis change bus made with the stor
 });
 
 describe.skipIf(skipReason !== undefined)('a Redis change bus on one node: no view for a flow nobody follows', () => {
-  const { namespace, stores, buses, raw } = redisInstanceSuite('unfollowed');
+  const { namespace, stores, buses, engines, raw } = redisInstanceSuite('unfollowed');
 
   /** One app instance; `scripts` lists each compare-and-set it sent: with the view or not, and Redis's answer. */
   function instance(options: Omit<RedisChangeBusOptions, 'store'> = {}) {
     const store = createRedisStore({ url: redisUrl, namespace });
-    return scriptedInstance({ stores, buses }, store, createRedisChangeBus({ store, ...options }), secret);
+    return scriptedInstance({ stores, buses, engines }, store, createRedisChangeBus({ store, ...options }), secret);
   }
 
   /** A raw connection subscribed to `channel` (`how`: the command); `heard`: the versions it received. */
@@ -329,8 +330,9 @@ describe.skipIf(serverMissing !== undefined)(
         const store = createRedisStore({ url, namespace: 'acl' });
         const warn = (event: string) => warnings.push(event);
         const changeBus = createRedisChangeBus({ store, logger: { debug() {}, info() {}, warn, error() {} } });
+        const engines: Verikit[] = [];
         try {
-          const { verikit, scripts } = scriptedInstance({ stores: [], buses: [] }, store, changeBus, secret);
+          const { verikit, scripts } = scriptedInstance({ stores: [], buses: [], engines }, store, changeBus, secret);
           const flow = await verikit.start({ kind: 'phone', phoneNumber: freshPhoneNumber() });
           scripts.length = 0;
           const last = await verikit.send(flow.id, { type: 'submit-code', code: '000000' });
@@ -342,6 +344,7 @@ describe.skipIf(serverMissing !== undefined)(
           expect((await store.getFlow(flow.id))?.version).toBe(last.version);
           expect(warnings).toEqual(['verikit.redis.followers.unasked']);
         } finally {
+          for (const engine of engines) await engine.close();
           await changeBus.close();
           await store.close();
         }

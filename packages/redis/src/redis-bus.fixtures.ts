@@ -1,5 +1,5 @@
 import { createClient } from '@keyv/redis';
-import { createVerikit } from '@verikit/core';
+import { createVerikit, type Verikit } from '@verikit/core';
 import { createTestProviderV1 } from '@verikit/testing';
 import { afterAll, beforeAll } from 'vitest';
 import type { RedisChangeBus } from './redis-change-bus.js';
@@ -7,25 +7,27 @@ import type { RedisFlowStore } from './redis-flow-store.js';
 import { deleteNamespace, redisUrl, uniqueNamespace } from './redis-test-env.fixtures.js';
 
 /**
- * The set-up of a suite of app instances on the shared Redis: a namespace of its own, the stores and buses its
- * instances push (closed after the suite, their keys deleted) and a raw client for what the test checks in Redis.
+ * The set-up of a suite of app instances on the shared Redis: a namespace of its own, the engines, stores and buses its
+ * instances push (closed after the suite, engines first so no timer pass meets a closed store; their keys deleted) and a raw client for what the test checks in Redis.
  */
 export function redisInstanceSuite(label: string) {
   const namespace = uniqueNamespace(label);
   const stores: RedisFlowStore[] = [];
   const buses: RedisChangeBus[] = [];
+  const engines: Verikit[] = [];
   let raw: ReturnType<typeof createClient> | undefined;
   beforeAll(async () => {
     raw = createClient({ url: redisUrl });
     await raw.connect();
   });
   afterAll(async () => {
+    for (const engine of engines) await engine.close();
     for (const bus of buses) await bus.close();
     for (const store of stores) await store.close();
     raw?.destroy();
     await deleteNamespace(namespace);
   });
-  return { namespace, stores, buses, raw: () => raw! };
+  return { namespace, stores, buses, engines, raw: () => raw! };
 }
 
 /** One compare-and-set script with a channel that a store sent: with the view or without, and Redis's answer. */
@@ -57,7 +59,7 @@ function recordScripts(store: RedisFlowStore): SentScript[] {
  * ({@link recordScripts}); 100 attempts per code, and the send guard out of the way.
  */
 export function scriptedInstance(
-  suite: { stores: RedisFlowStore[]; buses: RedisChangeBus[] },
+  suite: { stores: RedisFlowStore[]; buses: RedisChangeBus[]; engines?: Verikit[] },
   store: RedisFlowStore,
   changeBus: RedisChangeBus,
   secret: string,
@@ -67,5 +69,6 @@ export function scriptedInstance(
   const scripts = recordScripts(store);
   const provider = createTestProviderV1();
   const verikit = createVerikit({ provider, store, changeBus, secret, guard: false, policies: { maxAttempts: 100 } });
+  suite.engines?.push(verikit);
   return { store, changeBus, verikit, scripts };
 }

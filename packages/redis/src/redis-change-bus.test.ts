@@ -46,7 +46,7 @@ function recordingLogger(): { logger: Logger; messages: string[] } {
 }
 
 describe.skipIf(skipReason !== undefined)('RedisChangeBus across instances', () => {
-  const { namespace, stores, buses, raw } = redisInstanceSuite('bus');
+  const { namespace, stores, buses, engines, raw } = redisInstanceSuite('bus');
 
   /** One app instance: its own connections, its own bus, the shared Redis. */
   function instance(logger?: Logger, clock?: { now(): number }) {
@@ -56,6 +56,7 @@ describe.skipIf(skipReason !== undefined)('RedisChangeBus across instances', () 
     stores.push(store);
     buses.push(changeBus);
     const verikit = createVerikit({ provider, store, changeBus, secret, ...(clock ? { clock } : {}) });
+    engines.push(verikit);
     provider.onEvent((event) => verikit.receive({ id: randomUUID(), event }));
     return { provider, store, changeBus, verikit };
   }

@@ -31,10 +31,12 @@ export interface ProviderEventDeps {
   /** The engine call's share of the store. */
   readonly call?: StoreCall | undefined;
   /**
-   * Starts this instance's pass over the due timers, not awaited: a fallback a failed delivery made due is sent at
-   * once, after the answer (the provider's webhook waits for the commit, not for the send).
+   * Asks this instance's timer worker for a pass now, and does not wait for it: a fallback a failed delivery made due
+   * is sent at once, after the answer (the provider's webhook waits for the commit, not for the send). The worker
+   * holds the pass: `verikit.runDueTimers()` joins it and `verikit.close()` waits for it, so it is never lost or left
+   * running unseen.
    */
-  readonly runDueTimers: () => void;
+  readonly scheduleDueTimers: () => void;
   /** The send guard, which counts wrong dial-in references; undefined when it is off. */
   readonly guard?: SendGuard | undefined;
   /** The engine's clock, for a refusal's `retryAt`. */
@@ -89,7 +91,7 @@ async function applyRouted(deps: ProviderEventDeps, event: ProviderEventV1): Pro
       deps.call,
     );
     if (!fallback.changed) return { outcome: 'applied', flowId, view: committed.view() };
-    if (fallback.loaded.flow.definition.wakeAt?.(fallback.loaded.snapshot) !== undefined) deps.runDueTimers();
+    if (fallback.loaded.flow.definition.wakeAt?.(fallback.loaded.snapshot) !== undefined) deps.scheduleDueTimers();
     return { outcome: 'applied', flowId, view: fallback.view() };
   } catch (error) {
     if (FlowNotFoundError.isInstance(error)) return { outcome: 'no-active-flow' };

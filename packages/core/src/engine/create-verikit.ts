@@ -169,6 +169,9 @@ export function createVerikit(options: VerikitOptions): Verikit {
     deliverEvents: () => webhook?.deliver() ?? Promise.resolve(0),
     runDueTimers: () => timerWorker.runDue(),
     costs: () => guard?.costs(),
+    async close() {
+      await Promise.all([timerWorker.close(), webhook?.close()]);
+    },
     start: (input, options) =>
       telemetry.start((input as { kind?: unknown } | undefined)?.kind, () =>
         within((call) =>
@@ -233,7 +236,7 @@ export function createVerikit(options: VerikitOptions): Verikit {
               call,
               apply: (event) =>
                 applyProviderEvent(
-                  { store, commits, env, call, runDueTimers: () => void timerWorker.runDue(), guard, clock },
+                  { store, commits, env, call, scheduleDueTimers: () => void timerWorker.runDue(), guard, clock },
                   event,
                 ),
             },

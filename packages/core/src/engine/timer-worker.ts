@@ -6,6 +6,7 @@ import type { FlowStore, StoreCall } from '../store/flow-store.js';
 import { timerSendClaimKey } from '../keys/store-keys.js';
 import type { FlowTimers, TakenTimer } from '../store/flow-timers.js';
 import type { Clock } from '../time/clock.js';
+import { pollWeakly } from '../time/poll-weakly.js';
 import type { EffectRunner } from './effect-runner.js';
 import type { FlowRecords } from './flow-records.js';
 
@@ -49,20 +50,23 @@ export class TimerWorker {
   readonly #deps: TimerWorkerDeps;
   #running: Promise<number> | undefined;
   #again = false;
+  #closed = false;
+  readonly #stopPoll: () => void;
 
   constructor(settings: TimerSettings, deps: TimerWorkerDeps) {
     this.#settings = settings;
     this.#deps = deps;
-    if (settings.pollMs > 0) {
-      // Held weakly: an engine nobody uses any more is collected, and its poll stops.
-      const self = new WeakRef(this);
-      const poll = setInterval(() => {
-        const worker = self.deref();
-        if (worker === undefined) clearInterval(poll);
-        else void worker.runDue();
-      }, settings.pollMs);
-      poll.unref();
-    }
+    this.#stopPoll = pollWeakly(this, settings.pollMs, (worker) => void worker.runDue());
+  }
+
+  /**
+   * Stops the poll; a pass asked for afterwards does nothing. Resolves once the pass running now (a receipt's
+   * fallback being sent included) has ended, so nothing of this instance touches the store after it.
+   */
+  async close(): Promise<void> {
+    this.#closed = true;
+    this.#stopPoll();
+    await this.#running;
   }
 
   /**
@@ -71,6 +75,7 @@ export class TimerWorker {
    * flow could not be changed is taken again once its lease ends).
    */
   runDue(): Promise<number> {
+    if (this.#closed) return Promise.resolve(0);
     if (this.#running !== undefined) {
       this.#again = true;
       return this.#running;
@@ -81,7 +86,7 @@ export class TimerWorker {
         do {
           this.#again = false;
           acted += await this.#pass();
-        } while (this.#again);
+        } while (this.#again && !this.#closed);
       } catch (error) {
         this.#deps.logger.warn('verikit.timer.pass-failed', { error: errorCode(error) });
       } finally {

@@ -146,4 +146,13 @@ export interface Verikit {
    * guard's rate card (`guard.prices`) when each went out. Undefined without a rate card (docs/abuse.md).
    */
   costs(): CostReport | undefined;
+
+  /**
+   * Stops this instance's background work: the timers' poll and the event webhook's poll. Resolves once the passes
+   * running now have ended (a fallback a receipt made due, being sent, included), so the store may be closed after it
+   * without a failing pass. Flows, timers and events stay in the store for the other instances, or for this one's
+   * next start. Other calls still work after it; only background work is gone (`runDueTimers` and `deliverEvents`
+   * resolve 0). Idempotent.
+   */
+  close(): Promise<void>;
 }

@@ -56,6 +56,35 @@ describe('a failed delivery receipt moves a phone flow to the next channel of it
     expect((await verikit.get(flow.id)).channel).toBe('sms');
   });
 
+  it('the pass a receipt starts is held by the engine: runDueTimers joins it, close waits for it and stops the polls', async () => {
+    const { verikit, provider, clock } = setup({ provider: createTestProviderV1({ channels }) });
+    const first = await verikit.start({ kind: 'phone', phoneNumber: phone, channels: ['whatsapp', 'sms'] });
+    await verikit.receive({ id: 'dlr_join', event: undelivered('req-1') });
+    // No waiting on a condition: the pass the receipt started is the one this call returns.
+    await verikit.runDueTimers();
+    expect(provider.callsOf('phone.send')).toHaveLength(2);
+    expect((await verikit.get(first.id)).channel).toBe('sms');
+
+    const second = await verikit.start({ kind: 'phone', phoneNumber: '+2348031234568', channels: ['whatsapp', 'sms'] });
+    await verikit.receive({ id: 'dlr_close', event: undelivered('req-3') });
+    await verikit.close();
+    // The fallback the receipt made due was sent before close resolved: the store may be closed now.
+    expect(provider.callsOf('phone.send')).toHaveLength(4);
+    expect((await verikit.get(second.id)).channel).toBe('sms');
+    // After close nothing runs by itself, and a pass asked for does nothing: the plan's next send stays due.
+    const third = await verikit.start({
+      kind: 'phone',
+      phoneNumber: '+2348031234569',
+      channels: ['whatsapp', 'sms'],
+      escalateAfterMs: 30_000,
+    });
+    clock.advance(60_000);
+    expect(await verikit.runDueTimers()).toBe(0);
+    expect((await verikit.get(third.id)).next).toMatchObject({ channel: 'sms' });
+    expect(provider.callsOf('phone.send')).toHaveLength(5);
+    await verikit.close();
+  });
+
   it('a receipt naming the messageId of the newest send falls back too', async () => {
     const { verikit, provider } = setup({ provider: createTestProviderV1({ channels }) });
     provider.script('phone.send', { requestId: 'wa1.token', messageId: 'SM-message-1' });

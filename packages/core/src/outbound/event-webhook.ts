@@ -4,6 +4,7 @@ import { errorCode } from '../logging/error-code.js';
 import type { EventOutbox, TakenEvent } from '../store/event-outbox.js';
 import type { FlowRecord, FlowStore } from '../store/flow-store.js';
 import type { Clock } from '../time/clock.js';
+import { pollWeakly } from '../time/poll-weakly.js';
 import type { EventWebhookFailure, EventWebhookGiveUpReason, EventWebhookSettings } from './event-webhook-options.js';
 import { signWebhook } from './standard-webhooks-signature.js';
 
@@ -49,6 +50,8 @@ export class EventWebhook {
   readonly #logger: Logger;
   #running: Promise<number> | undefined;
   #again = false;
+  #closed = false;
+  readonly #stopPoll: () => void;
 
   constructor(
     settings: EventWebhookSettings,
@@ -59,16 +62,14 @@ export class EventWebhook {
     this.#outbox = deps.outbox;
     this.#clock = deps.clock;
     this.#logger = deps.logger;
-    if (settings.pollMs > 0) {
-      // Held weakly: an engine nobody uses any more is collected, and its timer stops.
-      const self = new WeakRef(this);
-      const timer = setInterval(() => {
-        const webhook = self.deref();
-        if (webhook === undefined) clearInterval(timer);
-        else void webhook.deliver();
-      }, settings.pollMs);
-      timer.unref();
-    }
+    this.#stopPoll = pollWeakly(this, settings.pollMs, (webhook) => void webhook.deliver());
+  }
+
+  /** Stops the poll; a pass asked for afterwards does nothing. Resolves once the pass running now has ended. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    this.#stopPoll();
+    await this.#running;
   }
 
   /**
@@ -101,6 +102,7 @@ export class EventWebhook {
    * of events delivered; never rejects (a failing store is logged).
    */
   deliver(): Promise<number> {
+    if (this.#closed) return Promise.resolve(0);
     if (this.#running !== undefined) {
       this.#again = true;
       return this.#running;
@@ -111,7 +113,7 @@ export class EventWebhook {
         do {
           this.#again = false;
           delivered += await this.#pass();
-        } while (this.#again);
+        } while (this.#again && !this.#closed);
       } catch (error) {
         this.#logger.warn('verikit.event-webhook.pass-failed', { error: errorCode(error) });
       } finally {
