@@ -2,26 +2,15 @@ import { createServer } from 'node:http';
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import type { RawWebhookV1 } from '@verikit/provider';
-import { runProviderContract, type ContractFailure } from '@verikit/testing/contract';
+import { contractFailureBehaviours, failByMagicNumber, runProviderContract } from '@verikit/testing/contract';
 import { createAfricasTalkingProvider } from './create-africastalking-provider.js';
-import {
-  africasTalkingMagicNumbers,
-  startAfricasTalkingFake,
-  type AfricasTalkingMagicBehaviour,
-} from './fake/index.js';
-
-const behaviour: Record<ContractFailure, AfricasTalkingMagicBehaviour> = {
-  rejected: 'invalid-number',
-  unavailable: 'server-error',
-  authentication: 'unauthorized',
-  protocol: 'not-json',
-};
-const magic = (wanted: AfricasTalkingMagicBehaviour) =>
-  Object.entries(africasTalkingMagicNumbers).find(([, value]) => value === wanted)![0];
+import { africasTalkingMagicNumbers, startAfricasTalkingFake } from './fake/index.js';
 
 // Africa's Talking has SMS and, with a USSD service code, dial-in: the suite skips the phone, USSD OTP, identity
 // and WhatsApp cases and checks that each of those capabilities is absent (so the engine refuses such flows at
 // start). Dial-in is checked on the session request the fake posts when it dials, as received over HTTP.
+const behaviours = { ...contractFailureBehaviours, rejected: 'invalid-number' } as const;
+
 runProviderContract('africastalking over its fake', async () => {
   const fake = await startAfricasTalkingFake();
   const provider = createAfricasTalkingProvider({ ...fake.settings, timeout: 5000 });
@@ -41,7 +30,7 @@ runProviderContract('africastalking over its fake', async () => {
     provider,
     lastCode: (phoneNumber) => fake.lastCode(phoneNumber),
     lastMessage: (phoneNumber) => fake.lastMessage(phoneNumber),
-    fail: (_operation, failure) => ({ phoneNumber: magic(behaviour[failure]) }),
+    fail: failByMagicNumber(africasTalkingMagicNumbers, behaviours),
     dialIn: {
       async dial(phoneNumber, code) {
         await fake.dial({ phoneNumber, code });
@@ -62,7 +51,7 @@ runProviderContract('africastalking over its fake, without a USSD service code',
     provider: createAfricasTalkingProvider({ ...fake.settings, ussdServiceCode: undefined, timeout: 5000 }),
     lastCode: (phoneNumber) => fake.lastCode(phoneNumber),
     lastMessage: (phoneNumber) => fake.lastMessage(phoneNumber),
-    fail: (_operation, failure) => ({ phoneNumber: magic(behaviour[failure]) }),
+    fail: failByMagicNumber(africasTalkingMagicNumbers, behaviours),
     cleanup: () => fake.close(),
   };
 });

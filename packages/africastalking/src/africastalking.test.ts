@@ -6,9 +6,8 @@ import {
   ProviderRejectedError,
   ProviderUnavailableError,
   requireCapabilityV1,
-  silentLogger,
-  type ProviderCallContextV1,
 } from '@verikit/provider';
+import { callContext, failureOf, magicNumberOf } from '@verikit/testing';
 import { serveFake, type FakeServer } from '@verikit/provider-utils/fake';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
@@ -33,22 +32,10 @@ import {
 } from './fake/index.js';
 
 const apiKey = 'atsk_secretAfricasTalkingKey0123456789';
-const context = (): ProviderCallContextV1 => ({
-  signal: new AbortController().signal,
-  idempotencyKey: 'flow:effect:1',
-  logger: silentLogger,
-});
-const magic = (wanted: AfricasTalkingMagicBehaviour) =>
-  Object.entries(africasTalkingMagicNumbers).find(([, value]) => value === wanted)![0];
+const context = callContext;
+const magic = (wanted: AfricasTalkingMagicBehaviour) => magicNumberOf(africasTalkingMagicNumbers, wanted);
 
-async function failure(promise: Promise<unknown>): Promise<Error & { field?: string; code?: string }> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error('expected a failure');
-}
+const failure = failureOf;
 
 /** Every request the provider made, as the server received it. */
 interface Captured {

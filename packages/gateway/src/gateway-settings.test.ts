@@ -1,20 +1,11 @@
-import {
-  InvalidInputError,
-  ProviderAuthenticationError,
-  silentLogger,
-  type ProviderCallContextV1,
-} from '@verikit/provider';
+import { InvalidInputError, ProviderAuthenticationError } from '@verikit/provider';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createGatewayProvider } from './index.js';
-import { expectNoSecrets, failureOf } from '@verikit/testing';
+import { callContext, expectNoSecrets, failureOf } from '@verikit/testing';
 import { startGatewayFake, type GatewayFake } from './fake/start-gateway-fake.js';
 
 const apiKey = 'sk_live_Gateway-From-Env-0042';
-const context = (): ProviderCallContextV1 => ({
-  signal: new AbortController().signal,
-  idempotencyKey: 'flow:effect:1',
-  logger: silentLogger,
-});
+const context = callContext;
 let sandbox: GatewayFake;
 
 beforeAll(async () => {

@@ -1,16 +1,13 @@
-import { runProviderContract, type ContractFailure, type ContractOperation } from '@verikit/testing/contract';
+import {
+  contractFailureBehaviours,
+  runProviderContract,
+  type ContractFailure,
+  type ContractOperation,
+} from '@verikit/testing/contract';
 import { gatewayOver, magicIdentityNumberFor, magicPhoneNumberFor } from './gateway.fixtures.js';
-import type { MagicBehaviour } from './fake/gateway-magic-numbers.js';
 import { startGatewayFake } from './fake/start-gateway-fake.js';
 import { verifyGatewayFakeWebhook } from './fake/verify-gateway-fake-webhook.js';
 import { startWebhookReceiver } from './webhook-receiver.fixtures.js';
-
-const behaviour: Record<ContractFailure, MagicBehaviour> = {
-  rejected: 'rejected',
-  unavailable: 'server-error',
-  authentication: 'unauthorized',
-  protocol: 'not-json',
-};
 
 runProviderContract('gateway over the sandbox', async () => {
   const receiver = await startWebhookReceiver();
@@ -25,7 +22,7 @@ runProviderContract('gateway over the sandbox', async () => {
     lastCode: (phoneNumber) => sandbox.lastCode(phoneNumber),
     lastMessage: (phoneNumber) => sandbox.outbox.filter((message) => message.to === phoneNumber).at(-1)?.text,
     fail(operation: ContractOperation, failure: ContractFailure) {
-      const wanted = behaviour[failure];
+      const wanted = contractFailureBehaviours[failure];
       return operation === 'identity.sendOtp'
         ? { number: magicIdentityNumberFor(wanted) }
         : { phoneNumber: magicPhoneNumberFor(wanted) };

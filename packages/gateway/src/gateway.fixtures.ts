@@ -1,5 +1,6 @@
 import { createGatewayProvider } from './index.js';
 import type { ProviderV1 } from '@verikit/provider';
+import { magicNumberOf } from '@verikit/testing';
 import { magicIdentityNumbers, magicPhoneNumbers, type MagicBehaviour } from './fake/gateway-magic-numbers.js';
 import type { GatewayFake } from './fake/start-gateway-fake.js';
 
@@ -14,11 +15,8 @@ export function gatewayOver(sandbox: GatewayFake): ProviderV1 {
   });
 }
 
-const numberFor = (table: Readonly<Record<string, MagicBehaviour>>, wanted: MagicBehaviour) =>
-  Object.entries(table).find(([, value]) => value === wanted)![0];
-
 /** The magic phone number that makes the sandbox behave as `wanted`. */
-export const magicPhoneNumberFor = (wanted: MagicBehaviour): string => numberFor(magicPhoneNumbers, wanted);
+export const magicPhoneNumberFor = (wanted: MagicBehaviour): string => magicNumberOf(magicPhoneNumbers, wanted);
 
 /** The magic BVN/NIN that makes the sandbox behave as `wanted`. */
-export const magicIdentityNumberFor = (wanted: MagicBehaviour): string => numberFor(magicIdentityNumbers, wanted);
+export const magicIdentityNumberFor = (wanted: MagicBehaviour): string => magicNumberOf(magicIdentityNumbers, wanted);

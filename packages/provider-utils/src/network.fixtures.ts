@@ -1,5 +1,5 @@
 import { createServer } from 'node:net';
-import { startMisbehavingServer, type MisbehavingServer } from './fake/misbehaving-server.js';
+import { startMisbehavingServer, type MisbehavingServer } from '@verikit/testing';
 
 /** A port nothing listens on: bound, then released. */
 export async function closedPort(): Promise<number> {

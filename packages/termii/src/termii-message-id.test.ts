@@ -1,5 +1,5 @@
 import { silentLogger } from '@verikit/provider';
-import { callAgainst } from '@verikit/provider-utils/fake';
+import { callAgainst } from '@verikit/testing';
 import { describe, expect, it } from 'vitest';
 import { createTermiiProvider } from './create-termii-provider.js';
 import { parseTermiiDeliveryReport } from './termii-delivery-report.js';

@@ -1,15 +1,11 @@
-import { runProviderContract, startWebhookInbox, type ContractFailure } from '@verikit/testing/contract';
+import {
+  contractFailureBehaviours,
+  failByMagicNumber,
+  runProviderContract,
+  startWebhookInbox,
+} from '@verikit/testing/contract';
 import { createTermiiProvider } from './create-termii-provider.js';
-import { startTermiiFake, termiiMagicNumbers, type TermiiMagicBehaviour } from './fake/index.js';
-
-const behaviour: Record<ContractFailure, TermiiMagicBehaviour> = {
-  rejected: 'rejected',
-  unavailable: 'server-error',
-  authentication: 'unauthorized',
-  protocol: 'not-json',
-};
-const magic = (wanted: TermiiMagicBehaviour) =>
-  Object.entries(termiiMagicNumbers).find(([, value]) => value === wanted)![0];
+import { startTermiiFake, termiiMagicNumbers } from './fake/index.js';
 
 runProviderContract('termii over its fake', async () => {
   const inbox = await startWebhookInbox();
@@ -27,7 +23,7 @@ runProviderContract('termii over its fake', async () => {
     provider,
     lastCode: (phoneNumber) => fake.lastCode(phoneNumber),
     lastMessage: (phoneNumber) => fake.lastMessage(phoneNumber),
-    fail: (_operation, failure) => ({ phoneNumber: magic(behaviour[failure]) }),
+    fail: failByMagicNumber(termiiMagicNumbers, contractFailureBehaviours),
     localized: { locale: 'fr', channel: 'sms', text: (code) => `Votre code Verikit : ${code}` },
     // Termii reports voice codes (Voice Token names the message_id its reports carry); Send Token names none.
     deliveryReports: { channel: 'voice', next: () => inbox.next() },

@@ -2,6 +2,7 @@ import { InvalidInputError, phoneNumberSchema, ProviderUnavailableError } from '
 import { describe, expect, it } from 'vitest';
 import { failureOf } from './failure-of.js';
 import { freshPhoneNumber } from './fresh-phone-number.js';
+import { leakWatch, recordingFetch } from './leak-watch.js';
 import { expectNoSecrets, reachableText } from './reachable-text.js';
 
 describe('freshPhoneNumber', () => {
@@ -43,5 +44,42 @@ describe('reachableText and expectNoSecrets', () => {
     const circular: Record<string, unknown> = { name: 'loop' };
     circular['self'] = circular;
     expect(reachableText(circular)).toContain('loop');
+  });
+});
+
+describe('leakWatch', () => {
+  const secret = 'hunter2-secret-value';
+  it("finds a secret in a kept error's cause, in a log line's fields, or in a request a hook saw", async () => {
+    const inCause = leakWatch();
+    await inCause.failure(Promise.reject(new ProviderUnavailableError('down', { cause: new Error(`key ${secret}`) })));
+    expect(() => inCause.expectNoSecrets([secret])).toThrow('a secret leaked: hun…');
+
+    const inLog = leakWatch();
+    inLog.context().logger.warn('verikit.x.failed', { header: `Bearer ${secret}` });
+    expect(() => inLog.expectNoSecrets([secret])).toThrow('a secret leaked');
+
+    const inHook = leakWatch();
+    for (const hook of inHook.hooks.beforeRequest)
+      hook(new Request('http://127.0.0.1/x', { headers: { authorization: secret } }));
+    expect(() => inHook.expectNoSecrets([secret])).toThrow('a secret leaked');
+    expect(inHook.kept).toEqual({ errors: 0, requests: 1, lines: 0 });
+  });
+  it('passes when nothing kept carries the secret, and gives each context its own key', async () => {
+    const watch = leakWatch();
+    await watch.failure(Promise.reject(new ProviderUnavailableError('down')));
+    watch.keep({ note: 'no secret here' });
+    watch.logger.info('verikit.x.sent', { to: '+234***5678' });
+    watch.expectNoSecrets([secret]);
+    expect(watch.kept).toEqual({ errors: 2, requests: 0, lines: 1 });
+    expect(watch.context().idempotencyKey).not.toBe(watch.context().idempotencyKey);
+  });
+});
+
+describe('recordingFetch', () => {
+  it('keeps the URL, headers and body of each request it passes on', async () => {
+    const recorder = recordingFetch();
+    const answer = await recorder.fetch('data:text/plain,ok', { method: 'GET', headers: { 'x-a': '1' } });
+    expect(await answer.text()).toBe('ok');
+    expect(recorder.requests).toEqual([{ url: 'data:text/plain,ok', headers: { 'x-a': '1' }, body: '' }]);
   });
 });

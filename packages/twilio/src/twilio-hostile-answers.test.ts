@@ -1,64 +1,26 @@
-import { isProvablyUnsent, ProviderProtocolError, ProviderUnavailableError, silentLogger } from '@verikit/provider';
-import { callAgainst, type Misbehaviour } from '@verikit/provider-utils/fake';
-import { describe, expect, it } from 'vitest';
+import { runWireContract } from '@verikit/testing/contract';
 import { createTwilioProvider } from './create-twilio-provider.js';
 
-/** The provider, its base URLs pointing at a local server. */
-function providerAt(url: string) {
-  return createTwilioProvider({
-    accountSid: `AC${'0'.repeat(32)}`,
-    authToken: 'twilio-auth-token-0123456789',
-    verifyServiceSid: `VA${'0'.repeat(32)}`,
-    verifyBaseUrl: url,
-    apiBaseUrl: url,
-    timeout: 2000,
-  });
-}
-
-const context = () => ({ signal: new AbortController().signal, idempotencyKey: 'f:effect:1', logger: silentLogger });
-
-// Finding 6 and issue 17, item 8, on Twilio's wire: a send that may have gone out is never "provably unsent"
-// (the engine keeps its cooldown, failover stays); a 500 answer is (the user may retry at once).
-const ok = (body: string): Misbehaviour => ({ kind: 'status', status: 200, body });
-
-const cases: ReadonlyArray<[string, Misbehaviour, boolean]> = [
-  ['answers after the timeout', { kind: 'late', delayMs: 60_000, body: `{"sid":"VE${'0'.repeat(32)}"}` }, false],
-  ['resets the connection after reading the request', { kind: 'reset' }, false],
-  [
-    'answers 500',
-    { kind: 'status', status: 500, body: '{"code":20500,"message":"Internal Server Error","status":500}' },
-    true,
-  ],
-];
-
-describe('twilio: which failed sends may have gone out', () => {
-  it.each(cases)('a Twilio that %s', async (_label, behaviour, unsent) => {
-    const sent = await callAgainst(behaviour, (url) =>
-      providerAt(url).phone!.send({ phoneNumber: '+2348012345678', channel: 'sms' }, context()),
-    );
-    expect(ProviderUnavailableError.isInstance(sent.error)).toBe(true);
-    expect([isProvablyUnsent(sent.error), sent.received]).toEqual([unsent, 1]);
-  });
-});
-
-// Finding 11: a check answer of the wrong type was read as valid. Read strictly by the documented type.
-describe('twilio: a check answer of the wrong type is never valid', () => {
-  const answers: ReadonlyArray<[string, string]> = [
+// Finding 6 and issue 17, item 8 (maybe sent), and finding 11 (check answers read by their documented type), on
+// Twilio's wire.
+const sid = (prefix: string) => `${prefix}${'0'.repeat(32)}`;
+runWireContract('twilio', {
+  providerAt: (url) =>
+    createTwilioProvider({
+      accountSid: sid('AC'),
+      authToken: 'twilio-auth-token-0123456789',
+      verifyServiceSid: sid('VA'),
+      verifyBaseUrl: url,
+      apiBaseUrl: url,
+      timeout: 2000,
+    }),
+  lateSendAnswer: `{"sid":"${sid('VE')}"}`,
+  serverErrorAnswer: '{"code":20500,"message":"Internal Server Error","status":500}',
+  requestId: sid('VE'),
+  wrongTypedCheckAnswers: [
     ['{"status":1,"valid":true}', 'status'],
     ['{"status":"approved","valid":"false"}', 'valid'],
     ['{"status":"pending","valid":0}', 'valid'],
-  ];
-  it.each(answers)('%s is a protocol error on %s', async (body, field) => {
-    const { error } = await callAgainst(ok(body), (url) =>
-      providerAt(url).phone!.check({ requestId: `VE${'0'.repeat(32)}`, code: '123456' }, context()),
-    );
-    expect([ProviderProtocolError.isInstance(error), (error as ProviderProtocolError).field]).toEqual([true, field]);
-  });
-
-  it('a well-typed "not valid" is a wrong code', async () => {
-    const { result } = await callAgainst(ok('{"status":"pending","valid":false}'), (url) =>
-      providerAt(url).phone!.check({ requestId: `VE${'0'.repeat(32)}`, code: '123456' }, context()),
-    );
-    expect(result).toEqual({ valid: false });
-  });
+  ],
+  notValidCheckAnswer: '{"status":"pending","valid":false}',
 });

@@ -1,15 +1,11 @@
-import { runProviderContract, startWebhookInbox, type ContractFailure } from '@verikit/testing/contract';
+import {
+  contractFailureBehaviours,
+  failByMagicNumber,
+  runProviderContract,
+  startWebhookInbox,
+} from '@verikit/testing/contract';
 import { createTwilioProvider } from './create-twilio-provider.js';
-import { startTwilioFake, twilioMagicNumbers, type TwilioMagicBehaviour } from './fake/index.js';
-
-const behaviour: Record<ContractFailure, TwilioMagicBehaviour> = {
-  rejected: 'rejected',
-  unavailable: 'server-error',
-  authentication: 'unauthorized',
-  protocol: 'not-json',
-};
-const magic = (wanted: TwilioMagicBehaviour) =>
-  Object.entries(twilioMagicNumbers).find(([, value]) => value === wanted)![0];
+import { startTwilioFake, twilioMagicNumbers } from './fake/index.js';
 
 runProviderContract('twilio over its fake', async () => {
   // A template whose whole text is its variable, so the contract's message arrives as sent; and a French one.
@@ -37,7 +33,7 @@ runProviderContract('twilio over its fake', async () => {
     provider,
     lastCode: (phoneNumber) => fake.lastCode(phoneNumber),
     lastMessage: (phoneNumber) => fake.lastMessage(phoneNumber),
-    fail: (_operation, failure) => ({ phoneNumber: magic(behaviour[failure]) }),
+    fail: failByMagicNumber(twilioMagicNumbers, contractFailureBehaviours),
     deliveryReports: { channel: 'whatsapp', next: () => inbox.next() },
     whatsappTemplates: {
       locale: 'fr-BE',

@@ -5,39 +5,29 @@ import {
   ProviderAuthenticationError,
   ProviderRejectedError,
   RateLimitedError,
-  silentLogger,
-  type ProviderCallContextV1,
   type ProviderV1,
 } from '@verikit/provider';
+import { leakWatch, magicNumberOf, recordingFetch } from '@verikit/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTwilioProvider } from './create-twilio-provider.js';
-import { startTwilioFake, twilioMagicNumbers, type TwilioFake } from './fake/index.js';
+import { startTwilioFake, twilioMagicNumbers, type TwilioFake, type TwilioMagicBehaviour } from './fake/index.js';
 import { createTwilioSignatureVerifier, verifyTwilioSignature } from './twilio-signature.js';
 import type { TwilioProviderSettings } from './twilio-settings.js';
 
 const authToken = 'twilioSecretAuthToken0123456789';
 const apiKey = { sid: `SK${'a'.repeat(32)}`, secret: 'twilioSecretApiKeySecret987' };
-const context = (): ProviderCallContextV1 => ({
-  signal: new AbortController().signal,
-  idempotencyKey: 'flow:effect:1',
-  logger: silentLogger,
-});
-const magic = (wanted: string) => Object.entries(twilioMagicNumbers).find(([, value]) => value === wanted)![0];
-const errors: unknown[] = [];
+const watch = leakWatch();
+const recorder = recordingFetch();
+const context = () => watch.context();
+const failure = watch.failure;
+const magic = (wanted: TwilioMagicBehaviour) => magicNumberOf(twilioMagicNumbers, wanted);
+/** The last request on the wire, its form body read. */
+const sent = () => {
+  const last = recorder.requests.at(-1)!;
+  return { ...last, form: Object.fromEntries(new URLSearchParams(last.body)) };
+};
 
 let fake: TwilioFake;
-let fetches = 0;
-const wire: Array<{ url: string; headers: Record<string, string>; form: Record<string, string> }> = [];
-const recordingFetch: typeof fetch = async (input, init) => {
-  fetches += 1;
-  wire.push({
-    url: String(input),
-    headers: init?.headers as Record<string, string>,
-    form: Object.fromEntries(new URLSearchParams(String(init?.body))),
-  });
-  return fetch(input, init);
-};
-const hooked: Request[] = [];
 
 function twilio(overrides: Partial<TwilioProviderSettings> = {}): ProviderV1 {
   return createTwilioProvider({
@@ -45,20 +35,10 @@ function twilio(overrides: Partial<TwilioProviderSettings> = {}): ProviderV1 {
     authToken,
     from: '+15005550006',
     whatsappFrom: '+14155238886',
-    fetch: recordingFetch,
-    hooks: { beforeRequest: [(request) => void hooked.push(request)] },
+    fetch: recorder.fetch,
+    hooks: watch.hooks,
     ...overrides,
   });
-}
-
-async function failure(promise: Promise<unknown>): Promise<Error & { field?: string }> {
-  try {
-    await promise;
-  } catch (error) {
-    errors.push(error);
-    return error as Error;
-  }
-  throw new Error('expected a failure');
 }
 
 beforeAll(async () => {
@@ -72,15 +52,15 @@ describe('twilio: the wire', () => {
     const provider = twilio({ locale: 'fr' });
     const { requestId } = await provider.phone!.send({ phoneNumber: '+2348031120001', channel: 'voice' }, context());
     expect(requestId).toMatch(/^VE[0-9a-f]{32}$/);
-    const sent = wire.at(-1)!;
-    expect(sent.url).toBe(`${fake.url}/v2/Services/${fake.settings.verifyServiceSid}/Verifications`);
-    expect(sent.form).toEqual({ To: '+2348031120001', Channel: 'call', Locale: 'fr' });
-    expect(sent.headers['content-type']).toBe('application/x-www-form-urlencoded');
-    expect(sent.headers['authorization']).toBe(`Basic ${btoa(`${fake.settings.accountSid}:${authToken}`)}`);
+    const wire = sent();
+    expect(wire.url).toBe(`${fake.url}/v2/Services/${fake.settings.verifyServiceSid}/Verifications`);
+    expect(wire.form).toEqual({ To: '+2348031120001', Channel: 'call', Locale: 'fr' });
+    expect(wire.headers['content-type']).toBe('application/x-www-form-urlencoded');
+    expect(wire.headers['authorization']).toBe(`Basic ${btoa(`${fake.settings.accountSid}:${authToken}`)}`);
     await expect(
       provider.phone!.check({ requestId, code: fake.lastCode('+2348031120001')! }, context()),
     ).resolves.toEqual({ valid: true });
-    expect(wire.at(-1)!.form).toEqual({ VerificationSid: requestId, Code: fake.lastCode('+2348031120001') });
+    expect(sent().form).toEqual({ VerificationSid: requestId, Code: fake.lastCode('+2348031120001') });
   });
   it('a resend keeps Twilio’s verification (same SID, same code) and gets its own requestId', async () => {
     const provider = twilio();
@@ -88,7 +68,7 @@ describe('twilio: the wire', () => {
       { phoneNumber: '+2348031120002', channel: 'sms', locale: 'pt-BR' },
       context(),
     );
-    expect(wire.at(-1)!.form['Locale']).toBe('pt-BR');
+    expect(sent().form['Locale']).toBe('pt-BR');
     const second = await provider.phone!.send({ phoneNumber: '+2348031120002', channel: 'whatsapp' }, context());
     expect(second.requestId).toBe(`${first.requestId}.2`);
     await expect(
@@ -99,14 +79,14 @@ describe('twilio: the wire', () => {
     const keyed = twilio({ authToken: undefined, apiKeySid: apiKey.sid, apiKeySecret: apiKey.secret });
     const { messageId } = await keyed.sms!.send({ to: '+2348031120003', message: 'Shipped' }, context());
     expect(messageId).toMatch(/^SM[0-9a-f]{32}$/);
-    expect(wire.at(-1)!.url).toBe(`${fake.url}/2010-04-01/Accounts/${fake.settings.accountSid}/Messages.json`);
-    expect(wire.at(-1)!.form).toEqual({ To: '+2348031120003', From: '+15005550006', Body: 'Shipped' });
-    expect(wire.at(-1)!.headers['authorization']).toBe(`Basic ${btoa(`${apiKey.sid}:${apiKey.secret}`)}`);
+    expect(sent().url).toBe(`${fake.url}/2010-04-01/Accounts/${fake.settings.accountSid}/Messages.json`);
+    expect(sent().form).toEqual({ To: '+2348031120003', From: '+15005550006', Body: 'Shipped' });
+    expect(sent().headers['authorization']).toBe(`Basic ${btoa(`${apiKey.sid}:${apiKey.secret}`)}`);
     await twilio({ messagingServiceSid: `MG${'1'.repeat(32)}` }).sms!.send(
       { to: '+2348031120003', message: 'Via service' },
       context(),
     );
-    expect(wire.at(-1)!.form).toEqual({
+    expect(sent().form).toEqual({
       To: '+2348031120003',
       MessagingServiceSid: `MG${'1'.repeat(32)}`,
       Body: 'Via service',
@@ -117,7 +97,7 @@ describe('twilio: the wire', () => {
       { phoneNumber: '+2348031120003', message: 'Hi' },
       context(),
     );
-    expect(wire.at(-1)!.form).toEqual({ To: 'whatsapp:+2348031120003', From: 'whatsapp:+14155238886', Body: 'Hi' });
+    expect(sent().form).toEqual({ To: 'whatsapp:+2348031120003', From: 'whatsapp:+14155238886', Body: 'Hi' });
     expect(fake.outbox.at(-1)).toMatchObject({ channel: 'whatsapp', to: '+2348031120003', text: 'Hi' });
   });
 });
@@ -231,12 +211,12 @@ describe('twilio: capabilities, input and settings', () => {
       undefined,
       false,
     ]);
-    const before = fetches;
+    const before = recorder.requests.length;
     const error = await failure(
       provider.phone!.send({ phoneNumber: '+2348031120009', channel: 'sms', code: '123456' }, context()),
     );
     expect(CapabilityError.isInstance(error) && error.field).toBe('code');
-    expect(fetches).toBe(before);
+    expect(recorder.requests.length).toBe(before);
   });
   const bad: Array<[string, string, (provider: ProviderV1) => Promise<unknown>]> = [
     ['phone.send', 'phoneNumber', (p) => p.phone!.send({ phoneNumber: '2348031120010', channel: 'sms' }, context())],
@@ -262,21 +242,21 @@ describe('twilio: capabilities, input and settings', () => {
   ];
   for (const [operation, field, call] of bad) {
     it(`${operation}: bad ${field} is an InvalidInputError naming it, and no request leaves`, async () => {
-      const before = fetches;
+      const before = recorder.requests.length;
       const error = await failure(call(twilio()));
       expect(InvalidInputError.isInstance(error)).toBe(true);
       expect(error.field).toBe(field);
-      expect(fetches).toBe(before);
+      expect(recorder.requests.length).toBe(before);
     });
   }
   it('a requestId that is not a Verification SID is rejected without a request', async () => {
-    const before = fetches;
+    const before = recorder.requests.length;
     expect(
       ProviderRejectedError.isInstance(
         await failure(twilio().phone!.check({ requestId: 'no-such-request', code: '1234' }, context())),
       ),
     ).toBe(true);
-    expect(fetches).toBe(before);
+    expect(recorder.requests.length).toBe(before);
   });
   it('settings come from TWILIO_* when not passed', async () => {
     vi.stubEnv('TWILIO_ACCOUNT_SID', fake.settings.accountSid);
@@ -327,12 +307,9 @@ describe('twilio: capabilities, input and settings', () => {
 });
 
 describe('twilio: credentials stay secret', () => {
-  it('no error or hook ever carries the auth token or the key secret', () => {
-    expect(errors.length).toBeGreaterThan(8);
-    const seen = hooked.map((request) => [request.url, ...request.headers].join(' '));
-    const text = JSON.stringify([errors.map((error) => [String(error), String((error as Error).cause ?? '')]), seen]);
-    for (const secret of [authToken, apiKey.secret, btoa(`${fake.settings.accountSid}:${authToken}`)])
-      expect(text).not.toContain(secret);
-    expect(hooked.length).toBeGreaterThan(5);
+  it('no error, log line or hook ever carries the auth token or the key secret', () => {
+    expect(watch.kept.errors).toBeGreaterThan(8);
+    expect(watch.kept.requests).toBeGreaterThan(5);
+    watch.expectNoSecrets([authToken, apiKey.secret, btoa(`${fake.settings.accountSid}:${authToken}`)]);
   });
 });

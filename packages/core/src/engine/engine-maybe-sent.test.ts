@@ -2,11 +2,15 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { ProviderV1 } from '@verikit/provider';
 import { EventNotAllowedError } from '../errors/event-not-allowed-error.js';
 import { createHttpClient, statusError, withFailover } from '@verikit/provider-utils';
-import { startMisbehavingServer, type Misbehaviour, type MisbehavingServer } from '@verikit/provider-utils/fake';
+import {
+  createTestProviderV1,
+  startMisbehavingServer,
+  type Misbehaviour,
+  type MisbehavingServer,
+} from '@verikit/testing';
 import { createVerikit } from './create-verikit.js';
 import { testSecret } from './engine.fixtures.js';
 import { ManualClock } from './manual-clock.fixtures.js';
-import { createTestProviderV1 } from '@verikit/testing';
 
 // Finding 6 of the attacker review (a timed-out first send treated as never sent: an immediate resend sent a
 // second SMS) and issue 17, item 8 (a provider's 500 on the first send still made the user wait the cooldown).

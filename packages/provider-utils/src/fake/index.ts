@@ -19,10 +19,3 @@ export type {
   FakeInboxWebhookAttempt,
 } from './inbox/fake-inbox-source.js';
 export { runningFake, type RunningFake, type RunningFakeParts } from './running-fake.js';
-export {
-  callAgainst,
-  startMisbehavingServer,
-  type CallAgainstOutcome,
-  type Misbehaviour,
-  type MisbehavingServer,
-} from './misbehaving-server.js';

@@ -16,6 +16,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it, it as vitestIt, type TestContext } from 'vitest';
 import { failureOf } from '../failure-of.js';
 import { freshPhoneNumber } from '../fresh-phone-number.js';
+import { magicNumberOf } from '../magic-number-of.js';
 import { context, failureOrNull } from './contract-helpers.js';
 import type { ContractIdentity } from './contract-identity.js';
 import { dialInContract, type ContractDialIn } from './contract-dial-in.js';
@@ -456,4 +457,33 @@ export function runProviderContract(name: string, makeSubject: () => Promise<Con
       });
     });
   });
+}
+
+/**
+ * The magic behaviour each contract failure asks a verikit fake for, as the Termii, Twilio and gateway fakes name
+ * them; a fake that names one otherwise gives its own (`{ ...contractFailureBehaviours, rejected: 'invalid-number' }`).
+ */
+export const contractFailureBehaviours = Object.freeze({
+  /** A refusal of the request (a 400). */
+  rejected: 'rejected',
+  /** The service failing (a 500). */
+  unavailable: 'server-error',
+  /** Credentials refused (a 401). */
+  authentication: 'unauthorized',
+  /** An answer that is not the documented JSON (an HTML page). */
+  protocol: 'not-json',
+} as const satisfies Record<ContractFailure, string>);
+
+/**
+ * A {@link ContractSubject}'s `fail` for a provider over a fake with magic numbers: each failure is asked for by the
+ * number in `table` whose behaviour `behaviours` names for it.
+ *
+ * @example
+ * fail: failByMagicNumber(termiiMagicNumbers, contractFailureBehaviours),
+ */
+export function failByMagicNumber<Behaviour extends string>(
+  table: Readonly<Record<string, Behaviour>>,
+  behaviours: Readonly<Record<ContractFailure, Behaviour>>,
+): ContractSubject['fail'] {
+  return (_operation, failure) => ({ phoneNumber: magicNumberOf(table, behaviours[failure]) });
 }
