@@ -79,6 +79,8 @@ function matches(shape: Shape, record: Record<string, unknown>, id: string | und
 
 /** The most shapes a map learns: the engine's contexts have a few dozen; past this, records are stored as JSON. */
 const maxShapes = 4096;
+/** How many recently used shapes a record without a hint is checked against before its shape is worked out. */
+const recentShapes = 4;
 
 /**
  * The field lists of the flow records one map holds, each stored once: a record then stores only its values.
@@ -87,6 +89,8 @@ const maxShapes = 4096;
 export class RecordShapes {
   readonly #index = new Map<string, number>();
   readonly #shapes: Shape[] = [];
+  /** The shapes last used, most recent first: at most {@link recentShapes}. */
+  readonly #recent: number[] = [];
 
   /**
    * The compact payload of a plain object: a flow record stored under `id` (`[shape, version, ...values]`), or
@@ -101,10 +105,22 @@ export class RecordShapes {
     const start = values.length;
     const hinted = hint === undefined ? undefined : this.#shapes[hint];
     let index = hinted !== undefined && matches(hinted, record, id, values) ? hint : undefined;
+    // A new record (no hint) most often has the shape of a recent one: checked before its shape is worked out.
+    for (let recent = 0; index === undefined && recent < this.#recent.length; recent += 1) {
+      values.length = start;
+      const candidate = this.#recent[recent]!;
+      if (candidate !== hint && matches(this.#shapes[candidate]!, record, id, values)) index = candidate;
+    }
     if (index === undefined) {
       values.length = start;
       index = this.#learn(record, id, values);
       if (index === undefined) return undefined;
+    }
+    if (this.#recent[0] !== index) {
+      const at = this.#recent.indexOf(index);
+      if (at !== -1) this.#recent.splice(at, 1);
+      else if (this.#recent.length === recentShapes) this.#recent.pop();
+      this.#recent.unshift(index);
     }
     values[0] = index;
     return JSON.stringify(values);
