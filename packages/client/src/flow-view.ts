@@ -8,6 +8,8 @@ export type FlowStatus =
   | 'sending'
   | 'send-failed'
   | 'awaiting-code'
+  | 'awaiting-consent'
+  | 'awaiting-selfie'
   | 'checking'
   | 'verified'
   | 'failed'
@@ -16,7 +18,7 @@ export type FlowStatus =
   | 'cancelled';
 
 /** The events a user can send to a flow. */
-export type FlowEventType = 'submit-code' | 'resend' | 'restart' | 'cancel';
+export type FlowEventType = 'submit-code' | 'resend' | 'restart' | 'cancel' | 'consent-given' | 'submit-selfie';
 
 /** An error a flow shows: safe to render, never carries a secret. */
 export interface FlowViewError {
@@ -53,6 +55,12 @@ export interface FlowView {
   readonly idType?: 'bvn' | 'nin';
   /** The BVN/NIN, masked: `*******5678`. */
   readonly number?: string;
+  /** Identity flows with a ladder: the steps, in order. */
+  readonly steps?: readonly ('match' | 'consent' | 'otp' | 'face')[];
+  /** Identity flows with a ladder, while not done: the step being climbed. */
+  readonly step?: 'match' | 'consent' | 'otp' | 'face';
+  /** Identity flows, while consent is awaited: the vendor's page where the user gives it. */
+  readonly consentUrl?: string;
   /** Wrong codes still allowed before the flow locks (phone, identity). */
   readonly attemptsLeft?: number;
   /** Wrong codes allowed in all (phone, identity). */
@@ -113,6 +121,19 @@ export type StartFlowInput =
       readonly idType: 'bvn' | 'nin';
       /** The BVN or NIN, 11 digits. */
       readonly number: string;
+      /** The ladder of steps (docs/flows.md, "The identity ladder"). Default `['otp']`. */
+      readonly steps?: ('match' | 'consent' | 'otp' | 'face')[];
+      /** What the user claims, for a `match` step. */
+      readonly claims?: {
+        /** The first (given) name. */
+        readonly firstName?: string;
+        /** The last name (surname). */
+        readonly lastName?: string;
+        /** The date of birth, `YYYY-MM-DD`. */
+        readonly dateOfBirth?: string;
+        /** The phone number, E.164 or as typed. */
+        readonly phoneNumber?: string;
+      };
     };
 
 /** What `send` takes: a user event. */
@@ -134,4 +155,14 @@ export type FlowEvent =
   | {
       /** Ends the flow; nothing can change it after. */
       readonly type: 'cancel';
+    }
+  | {
+      /** Identity ladder: the user answered the vendor's consent request. */
+      readonly type: 'consent-given';
+    }
+  | {
+      /** Identity ladder: the selfie for the face step, JPEG or PNG in base64, at most 2 MiB. */
+      readonly type: 'submit-selfie';
+      /** The image's base64. */
+      readonly image: string;
     };

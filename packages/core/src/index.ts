@@ -68,6 +68,7 @@ export {
   type GuardRateLimiter,
 } from './store/send-guard-store.js';
 export type { Verification, VerificationMethod } from './proof/verification.js';
+export type { PassedStep } from './flows/identity-ladder.js';
 /** @public Every method `redeemProof` accepts when the app names none: all but `dial-in-identify`. */
 export { defaultProofMethods } from './proof/verification.js';
 export type { IssuedProof } from './proof/proofs.js';

@@ -3,6 +3,7 @@ import {
   InvalidInputError,
   ProviderRejectedError,
   type CircuitChangeV1,
+  type IdentityStepsCapabilityV1,
   type MessagingRequirementV1,
   type PhoneChannel,
   type ProviderCallContextV1,
@@ -30,7 +31,7 @@ export interface FailoverOptions {
   readonly breaker?: FailoverBreakerOptions | false;
 }
 
-type Capability = 'phone' | 'sms' | 'whatsapp' | 'ussd' | 'identity';
+type Capability = 'phone' | 'sms' | 'whatsapp' | 'ussd' | 'identity' | 'identitySteps';
 
 /** Between a provider's name and its own requestId in the requestIds a failover provider returns. */
 const separator = '~';
@@ -229,12 +230,86 @@ export function withFailover(members: readonly ProviderV1[], options: FailoverOp
       },
     };
   }
+  const steps = identityStepsOf(name, having('identitySteps'), attempt);
+  if (steps !== undefined) provider.identitySteps = steps;
   // Inbound: the code shown to users is one provider's, and its sessions come to that provider's parser.
   const dialIn = members.find((member) => member.dialIn !== undefined)?.dialIn;
   if (dialIn !== undefined) provider.dialIn = dialIn;
   const parsers = members.filter((member) => member.webhooks !== undefined);
   if (parsers.length > 0) provider.webhooks = { parse: (webhook) => parseWithFirst(parsers, webhook) };
   return Object.freeze(provider);
+}
+
+type Attempt = <T>(
+  capability: Capability,
+  candidates: readonly ProviderV1[],
+  context: ProviderCallContextV1,
+  call: (member: ProviderV1) => Promise<T>,
+  guarded?: boolean,
+) => Promise<{ result: T; member: ProviderV1 }>;
+
+/**
+ * The identity steps of the members, each tried in order on the messaging rules: a member that provably received
+ * nothing (5xx but 502/504, refused connection, open circuit) hands over to the next; one that may have received the
+ * request (a timeout, a reset, a 502/504) is not repeated elsewhere, so a paid lookup is charged once. Each answer
+ * names the member (`by`); a consent reference names it too (`qoreid~…`), so its status is asked of that member.
+ */
+function identityStepsOf(
+  name: string,
+  members: readonly ProviderV1[],
+  attempt: Attempt,
+): IdentityStepsCapabilityV1 | undefined {
+  if (members.length === 0) return undefined;
+  const able = (step: 'match' | 'consent' | 'face', idType: unknown) => {
+    const found = members.filter(
+      (member) => member.identitySteps![step] !== undefined && member.identitySteps!.types.includes(idType as never),
+    );
+    if (found.length === 0)
+      throw new CapabilityError(`${String(idType).slice(0, 8)} ${step === 'face' ? 'face match' : step}`, name, {
+        field: 'steps',
+      });
+    return found;
+  };
+  const byName = new Map(members.map((member) => [member.name, member]));
+  const steps: { -readonly [K in keyof IdentityStepsCapabilityV1]: IdentityStepsCapabilityV1[K] } = {
+    types: Object.freeze([...new Set(members.flatMap((member) => member.identitySteps!.types))]),
+    virtualNin: members.some((member) => member.identitySteps!.virtualNin === true),
+    matchFields: Object.freeze([...new Set(members.flatMap((member) => member.identitySteps!.matchFields ?? []))]),
+  };
+  if (members.some((member) => member.identitySteps!.match !== undefined))
+    steps.match = async (input, context) => {
+      const { result, member } = await attempt('identitySteps', able('match', input?.idType), context, (each) =>
+        each.identitySteps!.match!(input, context),
+      );
+      return { ...result, by: member.name } as typeof result;
+    };
+  if (members.some((member) => member.identitySteps!.face !== undefined))
+    steps.face = async (input, context) => {
+      const { result, member } = await attempt('identitySteps', able('face', input?.idType), context, (each) =>
+        each.identitySteps!.face!(input, context),
+      );
+      return { ...result, by: member.name } as typeof result;
+    };
+  if (members.some((member) => member.identitySteps!.consent !== undefined))
+    steps.consent = {
+      async request(input, context) {
+        const { result, member } = await attempt('identitySteps', able('consent', input?.idType), context, (each) =>
+          each.identitySteps!.consent!.request(input, context),
+        );
+        return { ...result, reference: `${member.name}${separator}${result.reference}`, by: member.name };
+      },
+      async status(input, context) {
+        const reference = typeof input?.reference === 'string' ? input.reference : '';
+        const at = reference.indexOf(separator);
+        const member = at > 0 ? byName.get(reference.slice(0, at)) : undefined;
+        if (member?.identitySteps?.consent === undefined)
+          throw new ProviderRejectedError(`${name} consent status: the reference names no provider of this failover`);
+        // Only the member that made the request knows it: no breaker stands in the way, as for a code check.
+        const answer = await member.identitySteps.consent.status({ reference: reference.slice(at + 1) }, context);
+        return { ...answer, by: member.name } as typeof answer;
+      },
+    };
+  return Object.freeze(steps);
 }
 
 /**

@@ -2,7 +2,15 @@ import {
   CapabilityError,
   InvalidInputError,
   ProviderRejectedError,
+  type IdentityConsentInputV1,
+  type IdentityConsentRequestV1,
+  type IdentityConsentStatusV1,
+  type IdentityFaceInputV1,
+  type IdentityFaceResultV1,
+  type IdentityMatchInputV1,
+  type IdentityMatchResultV1,
   type IdentitySendOtpInputV1,
+  type IdentityStepsCapabilityV1,
   type MessageSendResultV1,
   type PhoneChannel,
   type PhoneCheckInputV1,
@@ -30,6 +38,20 @@ export interface TestProviderV1Operations {
   /** Input of `identity.sendOtp`; it returns nothing. */
   // biome-ignore lint/suspicious/noConfusingVoidType: mirrors sendOtp's Promise<void> in spec v1, so a scripted `() => void` function fits.
   'identity.sendOtp': [IdentitySendOtpInputV1, void];
+  /** Input and result of `identitySteps.match`. */
+  'identity.match': [IdentityMatchInputV1, IdentityMatchResultV1];
+  /** Input and result of `identitySteps.consent.request`. */
+  'identity.consent.request': [IdentityConsentInputV1, IdentityConsentRequestV1];
+  /** Input and result of `identitySteps.consent.status`. */
+  'identity.consent.status': [
+    {
+      /** The consent request's reference. */
+      readonly reference: string;
+    },
+    IdentityConsentStatusV1,
+  ];
+  /** Input and result of `identitySteps.face`. */
+  'identity.face': [IdentityFaceInputV1, IdentityFaceResultV1];
   /** Input and result of `sms.send`. */
   'sms.send': [SmsSendInputV1, MessageSendResultV1];
   /** Input and result of `whatsapp.send`. */
@@ -91,6 +113,12 @@ export interface TestProviderV1Options {
   defaultSender?: string;
   /** Whether identity.sendOtp takes a 16-character virtual NIN (`identity.virtualNin`). Default true. */
   virtualNin?: boolean;
+  /**
+   * The identity steps it offers (`identitySteps`). Default all three: `match`, `consent` and `face`; `[]` offers none,
+   * as a provider without them. By default every step passes: a match answers true for every claim, a consent request
+   * is granted, a selfie matches and is live; script the other outcomes (`script('identity.match', …)`).
+   */
+  identitySteps?: ReadonlyArray<'match' | 'consent' | 'face'>;
   /** The phone numbers registered for identity numbers; any number not listed gets `+2348000000000`. */
   identities?: Readonly<Record<string, string>>;
   /**
@@ -253,6 +281,7 @@ export function createTestProviderV1(options: TestProviderV1Options = {}): TestP
           return { valid: request.code === input.code };
         }),
     },
+    ...identityStepsOf(options, run, () => ++sequence),
     identity: {
       types: ['bvn', 'nin'],
       virtualNin: options.virtualNin ?? true,
@@ -327,4 +356,45 @@ export function createTestProviderV1(options: TestProviderV1Options = {}): TestP
     },
   };
   return provider;
+}
+
+type Run = <K extends TestOperation>(
+  operation: K,
+  input: TestProviderV1Operations[K][0],
+  context: ProviderCallContextV1,
+  fallback: () => TestProviderV1Operations[K][1],
+) => Promise<TestProviderV1Operations[K][1]>;
+
+/** The double's identity steps: each passes unless scripted otherwise. */
+function identityStepsOf(
+  options: TestProviderV1Options,
+  run: Run,
+  next: () => number,
+): Pick<ProviderV1, 'identitySteps'> {
+  const offered = options.identitySteps ?? ['match', 'consent', 'face'];
+  if (offered.length === 0) return {};
+  const steps: { -readonly [K in keyof IdentityStepsCapabilityV1]: IdentityStepsCapabilityV1[K] } = {
+    types: ['bvn', 'nin'],
+    virtualNin: options.virtualNin ?? true,
+    matchFields: ['firstName', 'lastName', 'dateOfBirth', 'phoneNumber'],
+  };
+  if (offered.includes('match'))
+    steps.match = (input, context) =>
+      run('identity.match', input, context, () => ({
+        found: true,
+        fields: Object.fromEntries(Object.keys(input.claims).map((field) => [field, true])),
+      }));
+  if (offered.includes('consent'))
+    steps.consent = {
+      request: (input, context) =>
+        run('identity.consent.request', input, context, () => {
+          const reference = `consent-${next()}`;
+          return { reference, url: `https://consent.test/${reference}` };
+        }),
+      status: (input, context) => run('identity.consent.status', input, context, () => ({ status: 'granted' })),
+    };
+  if (offered.includes('face'))
+    steps.face = (input, context) =>
+      run('identity.face', input, context, () => ({ found: true, match: true, live: true }));
+  return { identitySteps: steps };
 }

@@ -4,9 +4,10 @@ import { VerikitError, type VerikitErrorOptions } from '@verikit/provider';
  * Why a proof of verification was refused; safe to show. `invalid`: not a proof signed with this engine's
  * secret, or altered; `expired`; `mismatch`: it proves another number than the one claimed; `used`: it was
  * redeemed before; `method`: the flow verified by a method the endpoint does not accept (a "who is this"
- * dial-in, unless named in `methods`).
+ * dial-in, unless named in `methods`); `steps`: the flow did not pass every identity step the endpoint requires
+ * (`steps`).
  */
-export type ProofRejection = 'invalid' | 'expired' | 'mismatch' | 'used' | 'method';
+export type ProofRejection = 'invalid' | 'expired' | 'mismatch' | 'used' | 'method' | 'steps';
 
 const messages: Readonly<Record<ProofRejection, string>> = {
   invalid: 'the proof is not valid',
@@ -14,6 +15,7 @@ const messages: Readonly<Record<ProofRejection, string>> = {
   mismatch: 'the proof is for another number',
   used: 'the proof was used already',
   method: 'the proof was made by a method this endpoint does not accept',
+  steps: 'the proof lacks an identity step this endpoint requires',
 };
 
 /** `redeemProof` refused the token: the signup must not trust the claimed number. */

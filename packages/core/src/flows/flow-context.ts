@@ -6,7 +6,15 @@
 export type FlowKind = 'ussd' | 'phone' | 'identity' | 'dial-in';
 
 /** The provider calls a flow can ask the engine to make. */
-export type EffectKind = 'ussd.initiate' | 'phone.send' | 'phone.check' | 'identity.send-otp';
+export type EffectKind =
+  | 'ussd.initiate'
+  | 'phone.send'
+  | 'phone.check'
+  | 'identity.send-otp'
+  | 'identity.match'
+  | 'identity.consent-request'
+  | 'identity.consent-status'
+  | 'identity.face';
 
 /** An error shown on a flow: safe to render, never carries a secret. */
 export interface FlowError {

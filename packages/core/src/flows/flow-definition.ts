@@ -12,6 +12,8 @@ export type InternalEvent = Record<string, unknown> & { type: string; now: numbe
 /** Secrets that live only in memory, for the provider calls of one user action (the BVN/NIN OTP). */
 export interface EffectMemory {
   otp?: string;
+  /** The selfie of an identity ladder's face step: passed to the provider, never stored. */
+  image?: Uint8Array;
 }
 
 /** What a flow definition may use besides its input: the engine's configuration and its keys. */

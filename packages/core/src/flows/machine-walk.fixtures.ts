@@ -36,7 +36,13 @@ export function eventsFor(kind: 'ussd' | 'phone' | 'identity' | 'dial-in') {
       kind === 'ussd'
         ? [{ otp: '1234', ussdCode: '*384*1#' }]
         : kind === 'identity'
-          ? [{}]
+          ? [
+              {},
+              { outcome: 'passed', by: 'test', fields: { lastName: true } },
+              { outcome: 'failed', errorCode: 'match_failed', errorMessage: 'differs: lastName' },
+              { outcome: 'consent-requested', reference: 'consent-1', url: 'https://consent.test/1' },
+              { outcome: 'pending' },
+            ]
           : [
               { requestId: 'req-1', valid: true },
               { requestId: 'req-1', valid: false },
@@ -102,6 +108,8 @@ export function eventsFor(kind: 'ussd' | 'phone' | 'identity' | 'dial-in') {
           { type: 'submit-code', now: codeTime, codeHash: 'b'.repeat(32) },
         );
       events.push({ type: 'resend', now: resendAt, otpHash: matchingHash });
+      if (kind === 'identity')
+        events.push({ type: 'consent-given', now: codeTime }, { type: 'submit-selfie', now: codeTime });
       if (kind === 'phone') {
         events.push({ type: 'resend', now: resendAt, channel: 'voice' });
         events.push({ type: 'resend', now: resendAt, channel: 'whatsapp' });
@@ -140,6 +148,24 @@ export const inputs = {
 } as const;
 
 /**
+ * Identity inputs whose ladders, walked together, take every transition of the identity machine: the OTP alone, and
+ * ladders that put each step first, between and last (docs/flows.md, "The identity ladder").
+ */
+export const identityLadderInputs = [
+  inputs.identity,
+  ...(
+    [
+      ['match', 'consent', 'otp', 'face'],
+      ['face', 'otp', 'consent'],
+      ['match', 'face'],
+    ] as const
+  ).map((steps) => {
+    const { otpHash: _otp, ...rest } = inputs.identity;
+    return { ...rest, steps, claimsSealed: 'sealed-claims' };
+  }),
+];
+
+/**
  * Two snapshots are the same graph node when they differ only in counters and timestamps (effect
  * ids, deadlines, expiry): without this the walk would never end, since a failed check gives its
  * attempt back and can be retried forever.
@@ -159,6 +185,6 @@ function serializeState(snapshot: AnyMachineSnapshot): string {
 }
 
 /** The options of xstate/graph's walk of one machine: its events, its input, and states told apart by shape. */
-export function walkOptions(kind: 'ussd' | 'phone' | 'identity' | 'dial-in') {
-  return { events: eventsFor(kind), input: inputs[kind], serializeState, limit: 10_000 } as never;
+export function walkOptions(kind: 'ussd' | 'phone' | 'identity' | 'dial-in', input: unknown = inputs[kind]) {
+  return { events: eventsFor(kind), input, serializeState, limit: 10_000 } as never;
 }

@@ -29,6 +29,8 @@ export type FlowStatus =
   | 'sending'
   | 'send-failed'
   | 'awaiting-code'
+  | 'awaiting-consent'
+  | 'awaiting-selfie'
   | 'checking'
   | 'verified'
   | 'failed'

@@ -2,7 +2,7 @@ import type { AnyMachineSnapshot } from 'xstate';
 import { flowDefinitions } from './flow-definitions.js';
 import type { FlowStatus } from './machines.js';
 import type { DeliveryStatus, FlowContextBase, FlowError, FlowKind, FlowLimits } from './flow-context.js';
-import type { IdentityType, PhoneChannel } from '@verikit/provider';
+import type { IdentityStep, IdentityType, PhoneChannel } from '@verikit/provider';
 import { maskPhoneNumber } from '../secrets/secrets.js';
 import { messageIdOf } from './message-ids.js';
 
@@ -55,6 +55,12 @@ export interface FlowView {
   readonly idType?: IdentityType;
   /** The BVN/NIN, masked: `*******5678`. */
   readonly number?: string;
+  /** Identity flows with a ladder: the steps, in order (docs/flows.md, "The identity ladder"). */
+  readonly steps?: readonly IdentityStep[];
+  /** Identity flows with a ladder, while not done: the step being climbed. */
+  readonly step?: IdentityStep;
+  /** Identity flows, while consent is awaited: the vendor's page where the user gives it (when it has one). */
+  readonly consentUrl?: string;
   /** Wrong codes still allowed. While a code is being checked, the attempts as before the check: it never goes up. */
   readonly attemptsLeft?: number;
   /** Wrong codes allowed in all (phone, identity). */
@@ -130,6 +136,13 @@ export function toView(
   if (next !== undefined) view.next = Object.freeze({ ...next });
   if (context.idType !== undefined) view.idType = context.idType;
   if (context.numberMasked !== undefined) view.number = context.numberMasked;
+  if (Array.isArray(context.steps)) {
+    view.steps = Object.freeze([...(context.steps as IdentityStep[])]);
+    const step = (context.steps as IdentityStep[])[(context.stepIndex as number | undefined) ?? 0];
+    if (!done && step !== undefined) view.step = step;
+  }
+  if (typeof context.consentUrl === 'string' && snapshot.value === 'awaiting-consent')
+    view.consentUrl = context.consentUrl;
   if (context.attemptsLeft !== undefined) view.attemptsLeft = context.attemptsLeft;
   if (context.attemptsLeft !== undefined && limits?.maxAttempts !== undefined) view.maxAttempts = limits.maxAttempts;
   if (limits !== undefined && !done) view.sendsLeft = Math.max(0, limits.maxSendsPerFlow - context.sendCount);

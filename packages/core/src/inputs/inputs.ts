@@ -2,6 +2,7 @@ import { z } from 'zod';
 import {
   codeSchema,
   identityNumberSchema,
+  maxSelfieBytes,
   phoneNumberSchemaFor,
   readPhoneNumber,
   senderSchema,
@@ -22,6 +23,48 @@ const localeSchema = z
 /** The number as typed (`+234 801 234 5678`, `0801 234 5678` with a default country), output in E.164. */
 const phoneFor = (defaultCountry: string | undefined, use: PhoneNumberUse) =>
   phoneNumberSchemaFor({ defaultCountry, use });
+
+/** A step of an identity ladder. */
+const identityStepSchema = z.literal(['match', 'consent', 'otp', 'face'], {
+  error: 'must be match, consent, otp or face',
+});
+
+/** A name as the user typed it: letters, spaces, apostrophes, dots and dashes, 1 to 64 characters. */
+const nameSchema = z
+  .string({ error: 'must be a string' })
+  .max(64, { error: 'must be at most 64 characters', abort: true })
+  .regex(/^[\p{L}][\p{L}\p{M} .'’-]*$/u, { error: 'must be letters, spaces, apostrophes, dots or dashes' });
+
+/** A date of birth, `YYYY-MM-DD`, a real day between 1900 and today. */
+const dateOfBirthSchema = z
+  .string({ error: 'must be a date YYYY-MM-DD' })
+  .max(10, { error: 'must be a date YYYY-MM-DD', abort: true })
+  .regex(/^\d{4}-\d{2}-\d{2}$/, { error: 'must be a date YYYY-MM-DD', abort: true })
+  .refine(
+    (value) => {
+      const date = new Date(`${value}T00:00:00Z`);
+      return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(value) && value >= '1900-01-01';
+    },
+    { error: 'must be a real date from 1900-01-01' },
+  );
+
+/** The claims of a match step: at least one of them. Errors name the field and never repeat the value. */
+function claimsSchemaFor(defaultCountry: string | undefined) {
+  return z
+    .strictObject({
+      /** The first (given) name. */
+      firstName: nameSchema.optional(),
+      /** The last name (surname). */
+      lastName: nameSchema.optional(),
+      /** The date of birth, `YYYY-MM-DD`. */
+      dateOfBirth: dateOfBirthSchema.optional(),
+      /** The phone number: E.164, or as typed (parsed into E.164). */
+      phoneNumber: phoneFor(defaultCountry, 'any').optional(),
+    })
+    .refine((claims) => Object.values(claims).some((value) => value !== undefined), {
+      error: 'must claim at least one of firstName, lastName, dateOfBirth, phoneNumber',
+    });
+}
 
 function startSchemaFor(defaultCountry: string | undefined) {
   return z.discriminatedUnion(
@@ -91,14 +134,34 @@ function startSchemaFor(defaultCountry: string | undefined) {
          */
         phoneNumber: phoneFor(defaultCountry, 'ussd').optional(),
       }),
-      z.strictObject({
-        /** An identity flow: a code sent to the number registered for a BVN or NIN. */
-        kind: z.literal('identity'),
-        /** Which identity number `number` is. */
-        idType: z.enum(['bvn', 'nin'], { error: 'must be bvn or nin' }),
-        /** The BVN or NIN, 11 digits; stored only masked, hashed and sealed, never in clear. */
-        number: identityNumberSchema,
-      }),
+      z
+        .strictObject({
+          /** An identity flow: a ladder of steps on a BVN or NIN (by default one: a code sent to its phone). */
+          kind: z.literal('identity'),
+          /** Which identity number `number` is. */
+          idType: z.enum(['bvn', 'nin'], { error: 'must be bvn or nin' }),
+          /** The BVN or NIN, 11 digits; stored only masked, hashed and sealed, never in clear. */
+          number: identityNumberSchema,
+          /**
+           * The ladder: the steps to climb, in order, each once (`['match', 'otp', 'face']`). Default `['otp']`.
+           * docs/flows.md, "The identity ladder".
+           */
+          steps: z
+            .array(identityStepSchema)
+            .min(1, { error: 'must name at least one step' })
+            .max(4, { error: 'must name at most 4 steps' })
+            .refine((steps) => new Set(steps).size === steps.length, { error: 'must not name a step twice' })
+            .optional(),
+          /** What the user claims, for a `match` step: sealed for the match, then forgotten. */
+          claims: claimsSchemaFor(defaultCountry).optional(),
+        })
+        .superRefine((input, context) => {
+          const matches = input.steps?.includes('match') === true;
+          if (matches && input.claims === undefined)
+            context.addIssue({ code: 'custom', path: ['claims'], message: 'is required for a match step' });
+          if (!matches && input.claims !== undefined)
+            context.addIssue({ code: 'custom', path: ['claims'], message: 'is only taken with a match step' });
+        }),
     ],
     { error: 'must be one of ussd, phone, identity, dial-in' },
   );
@@ -175,6 +238,20 @@ export type StartInput = z.input<typeof startInputSchema>;
 /** A start input after parsing (defaults applied): what a flow definition receives. */
 export type ParsedStartInput = z.output<typeof startInputSchema>;
 
+/** A selfie: bytes, or base64 (as JSON carries it), JPEG or PNG, at most {@link maxSelfieBytes}; never echoed. */
+const selfieSchema = z
+  .union([z.instanceof(Uint8Array), z.string().max(Math.ceil(maxSelfieBytes / 3) * 4 + 4)], {
+    error: 'must be the image bytes or their base64, at most 2 MiB',
+  })
+  .transform((value, context) => {
+    const bytes = typeof value === 'string' ? Buffer.from(value, 'base64') : value;
+    const jpeg = bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff;
+    const png = bytes[0] === 0x89 && bytes[1] === 0x50 && bytes[2] === 0x4e && bytes[3] === 0x47;
+    if (bytes.byteLength > maxSelfieBytes) context.addIssue({ code: 'custom', message: 'must be at most 2 MiB' });
+    else if (!jpeg && !png) context.addIssue({ code: 'custom', message: 'must be a JPEG or PNG image' });
+    return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  });
+
 /** Input of `verikit.send`: the events a user can send. */
 export const userEventSchema = z.discriminatedUnion(
   'type',
@@ -199,8 +276,18 @@ export const userEventSchema = z.discriminatedUnion(
       /** Ends the flow; nothing can change it after. */
       type: z.literal('cancel'),
     }),
+    z.strictObject({
+      /** Identity ladder: the user says they answered the vendor's consent request; the engine asks the vendor. */
+      type: z.literal('consent-given'),
+    }),
+    z.strictObject({
+      /** Identity ladder: the selfie for the face step, passed to the vendor and never kept. */
+      type: z.literal('submit-selfie'),
+      /** JPEG or PNG bytes, or their base64; at most 2 MiB. */
+      image: selfieSchema,
+    }),
   ],
-  { error: 'must be one of submit-code, resend, restart, cancel' },
+  { error: 'must be one of submit-code, resend, restart, cancel, consent-given, submit-selfie' },
 );
 
 /** What `verikit.send` takes. */

@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { identityNumberSchema, InvalidInputError, parseInput, phoneNumberSchema } from '@verikit/provider';
+import {
+  identityNumberSchema,
+  InvalidInputError,
+  parseInput,
+  phoneNumberSchema,
+  type IdentityStep,
+} from '@verikit/provider';
 import { onFirstUse } from '../inputs/on-first-use.js';
 import { proofTokenPattern } from './proof-token.js';
 import type { VerificationMethod } from './verification.js';
@@ -40,6 +46,13 @@ const schemas = onFirstUse(() => ({
         error: 'must be a list of verification methods',
       })
       .max(verificationMethods.length)
+      .readonly()
+      .optional(),
+    steps: z
+      .array(z.enum(['match', 'consent', 'otp', 'face'], { error: 'must be match, consent, otp or face' }), {
+        error: 'must be a list of identity steps',
+      })
+      .max(4)
       .readonly()
       .optional(),
   }),
@@ -105,6 +118,11 @@ export interface RedeemProofOptions {
    * that meant to accept that names it).
    */
   methods?: readonly VerificationMethod[];
+  /**
+   * Identity steps the flow must have passed (`['match', 'face']`): a proof of any other flow is refused
+   * (`reason: 'steps'`), unused. An identity flow without a ladder passed `otp` alone.
+   */
+  steps?: readonly IdentityStep[];
 }
 
 /** Checks the options of `redeemProof` and `redeemProofs`. */

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { onFirstUse } from '../inputs/on-first-use.js';
 import type { SecretBox } from '../secrets/secrets.js';
+import type { PassedStep } from '../flows/identity-ladder.js';
 import type { VerificationMethod } from './verification.js';
 
 /** What a proof carries, sealed. Never a number in the clear: `sub` is the keyed hash of the verified number. */
@@ -17,6 +18,8 @@ export interface ProofPayload {
    */
   readonly method?: VerificationMethod;
   readonly sub: string;
+  /** Identity flows: the steps passed and how (booleans, who answered); absent from tokens made before ladders. */
+  readonly steps?: readonly PassedStep[];
   readonly provider: string;
   readonly verifiedAt: number;
   /** Expiry, ms since the epoch on the engine's clock. */
@@ -42,6 +45,19 @@ const payloadSchema = onFirstUse(() =>
     idType: z.enum(['bvn', 'nin']).optional(),
     method: z.enum(['phone', 'ussd', 'identity', 'dial-in', 'dial-in-identify']).optional(),
     sub: z.string().regex(/^[A-Za-z0-9_-]{43}$/),
+    steps: z
+      .array(
+        z.strictObject({
+          step: z.enum(['match', 'consent', 'otp', 'face']),
+          by: z.string().max(64).optional(),
+          fields: z
+            .partialRecord(z.enum(['firstName', 'lastName', 'dateOfBirth', 'phoneNumber']), z.boolean())
+            .optional(),
+          live: z.boolean().optional(),
+        }),
+      )
+      .max(4)
+      .optional(),
     provider: z.string().max(200),
     verifiedAt: z.number().int().nonnegative(),
     exp: z.number().int().positive(),

@@ -1,5 +1,5 @@
 import { proofRedeemedKey, proofRedemptionKey } from '../keys/store-keys.js';
-import type { Logger } from '@verikit/provider';
+import type { IdentityStep, Logger } from '@verikit/provider';
 import { ProofRejectedError, type ProofRejection } from '../errors/proof-rejected-error.js';
 import type { Clock } from '../time/clock.js';
 import { parseFlowId } from '../inputs/parse-flow-id.js';
@@ -93,6 +93,7 @@ export class Proofs {
       method: verification.method,
       ...(verification.idType === undefined ? {} : { idType: verification.idType }),
       sub: this.#keys.subjectHash(subjectOf(verification)),
+      ...(verification.steps === undefined ? {} : { steps: verification.steps }),
       provider: verification.provider,
       verifiedAt: verification.verifiedAt,
       exp: expiresAt,
@@ -137,10 +138,12 @@ export class Proofs {
     rawOptions: RedeemProofOptions | undefined,
     call: StoreCall | undefined,
   ): Promise<Verification[]> {
-    const methods = parseRedeemOptions(rawOptions).methods ?? defaultProofMethods;
+    const options = parseRedeemOptions(rawOptions);
+    const methods = options.methods ?? defaultProofMethods;
+    const required = options.steps ?? [];
     const field = (index: number, part: 'token' | 'claim') => (single ? part : `proofs.${index}.${part}`);
     const checked = parseRedeemItems(items, single).map(({ token, claim }, index) =>
-      this.#check(token, claim, methods, (part) => field(index, part)),
+      this.#check(token, claim, methods, required, (part) => field(index, part)),
     );
     const flowIds = checked.map(({ payload }) => payload.flowId);
     const repeated = flowIds.findIndex((flowId, index) => flowIds.indexOf(flowId) !== index);
@@ -165,6 +168,7 @@ export class Proofs {
         kind: payload.kind,
         method: methodOfPayload(payload),
         ...subject,
+        ...(payload.steps === undefined ? {} : { steps: payload.steps }),
         verifiedAt: payload.verifiedAt,
         provider: payload.provider,
       };
@@ -177,6 +181,7 @@ export class Proofs {
     token: string,
     claim: ProofClaim,
     methods: readonly VerificationMethod[],
+    required: readonly IdentityStep[],
     field: (part: 'token' | 'claim') => string,
   ): { payload: ProofPayload; subject: ProofSubject } {
     const payload = decodeProof(this.#deps.secrets, token);
@@ -184,6 +189,12 @@ export class Proofs {
     if (this.#deps.clock.now() >= payload.exp) return this.#reject('expired', payload, field('token'));
     // Before the claim is compared: a method the app does not accept tells nothing about the number.
     if (!methods.includes(methodOfPayload(payload))) return this.#reject('method', payload, field('token'));
+    if (required.length > 0) {
+      const passed = new Set(
+        (payload.steps ?? (payload.kind === 'identity' ? [{ step: 'otp' }] : [])).map((s) => s.step),
+      );
+      if (!required.every((step) => passed.has(step))) return this.#reject('steps', payload, field('token'));
+    }
     const subject = this.#subjectOfClaim(payload, claim);
     if (subject === undefined || !equalInConstantTime(this.#keys.subjectHash(subject), payload.sub))
       return this.#reject('mismatch', payload, field('claim'));

@@ -1,6 +1,7 @@
 import type { IdentityType } from '@verikit/provider';
 import { FlowNotVerifiedError } from '../errors/flow-not-verified-error.js';
 import type { FlowContextBase, FlowKind } from '../flows/flow-context.js';
+import type { PassedStep } from '../flows/identity-ladder.js';
 import type { FlowRecord } from '../store/flow-store.js';
 
 /**
@@ -39,6 +40,11 @@ export interface Verification {
   readonly idType?: IdentityType;
   /** identity only: the keyed hash of the BVN/NIN (HMAC-SHA256 under the engine's secret, 32 hex characters). */
   readonly numberHash?: string;
+  /**
+   * identity only: the steps the flow passed, in order, and how (who answered, booleans): never the data. An
+   * identity flow without a ladder passed `otp` alone.
+   */
+  readonly steps?: readonly PassedStep[];
   /** When the flow became verified (engine clock, ms since the epoch). */
   readonly verifiedAt: number;
   /** The name of the provider that delivered the code. */
@@ -60,7 +66,12 @@ export function verificationOf(record: FlowRecord, status: string, provider: str
     provider: context.sentBy ?? provider,
   };
   if (record.kind === 'identity') {
-    return Object.freeze({ ...base, idType: context.idType as IdentityType, numberHash: String(context.numberHash) });
+    return Object.freeze({
+      ...base,
+      idType: context.idType as IdentityType,
+      numberHash: String(context.numberHash),
+      steps: passedStepsOf(context),
+    });
   }
   return Object.freeze({ ...base, phoneNumber: String(context.phoneNumber) });
 }
@@ -68,4 +79,11 @@ export function verificationOf(record: FlowRecord, status: string, provider: str
 /** The method of a flow of `kind` (a dial-in flow's `mode` tells a "who is this" flow). */
 export function methodOf(kind: FlowKind, mode: unknown): VerificationMethod {
   return kind === 'dial-in' && mode !== 'match' ? 'dial-in-identify' : kind;
+}
+
+/** The steps an identity flow passed: its ladder's record, or `otp` alone for a flow without a ladder. */
+function passedStepsOf(context: Record<string, unknown>): readonly PassedStep[] {
+  if (Array.isArray(context.passed)) return Object.freeze([...(context.passed as PassedStep[])]);
+  const by = typeof context.sentBy === 'string' ? { by: context.sentBy } : {};
+  return Object.freeze([{ step: 'otp', ...by }]);
 }

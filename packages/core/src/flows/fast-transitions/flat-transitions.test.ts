@@ -45,8 +45,12 @@ function randomContext(next: () => number): Record<string, unknown> {
     otpHash: hash,
     numberHash: 'c'.repeat(32),
     idType: 'bvn',
+    // The identity ladder's fields: which steps, which one is climbed.
+    steps: pick(undefined, ['match', 'consent', 'otp', 'face'], ['face', 'otp', 'match'], ['consent', 'face']),
+    stepIndex: pick(0, 1, 2, 3),
   };
-  if (next() < 0.7) context.effect = { id: `flow-model:effect:${effectSeq}`, kind: 'phone.send', deadline: T0 + 100 };
+  const kind = pick('phone.send', 'identity.match', 'identity.consent-status', 'identity.face');
+  if (next() < 0.7) context.effect = { id: `flow-model:effect:${effectSeq}`, kind, deadline: T0 + 100 };
   else if (next() < 0.5) context.unansweredEffectId = `flow-model:effect:${effectSeq}`;
   if (next() < 0.6) context.expiresAt = T0 + pick(50, 200);
   if (next() < 0.6) context.resendAvailableAt = T0 + pick(0, 150);
@@ -85,6 +89,10 @@ function randomEvent(next: () => number, types: string[], snapshot: AnyMachineSn
     { requestId: 'req-2', valid: false },
     { valid: false, reason: pick('expired', 'attempts-exhausted', 'not-pending') },
     { otp: '1234', ussdCode: '*384*1#' },
+    { outcome: 'passed', by: 'other', fields: { lastName: true }, otpHash: hash },
+    { outcome: 'failed', errorCode: 'face_mismatch', errorMessage: 'not the person' },
+    { outcome: 'consent-requested', reference: 'consent-1', url: 'https://consent.test/1' },
+    { outcome: 'pending' },
     {},
   );
   if (event.result === undefined && String(event.type).startsWith('effect-succeeded')) event.result = {};
@@ -203,7 +211,12 @@ describe('compileFlatTransitions', () => {
     });
     const eventless = leaf.createMachine({
       initial: 'a',
-      states: { a: { always: { target: 'b' } }, b: {} },
+      states: { a: { on: { go: 'b' } }, b: { always: { target: 'c' } }, c: {} },
+    });
+    // An initial router that a transition leads back to would be stored in it: refused.
+    const reentered = leaf.createMachine({
+      initial: 'a',
+      states: { a: { always: { target: 'b' } }, b: { on: { go: 'a' } } },
     });
     const delayed = leaf.createMachine({ initial: 'a', states: { a: { after: { 10: 'b' } }, b: {} } });
     const wildcard = leaf.createMachine({ initial: 'a', states: { a: { on: { '*': 'b' } }, b: {} } });
@@ -215,14 +228,42 @@ describe('compileFlatTransitions', () => {
       initial: 'a',
       states: { a: { on: { go: { target: 'b', actions: 'note' } } }, b: {} },
     });
-    for (const machine of [nested, eventless, delayed, wildcard, raising]) {
+    for (const machine of [nested, eventless, delayed, wildcard, raising, reentered]) {
       expect(compileFlatTransitions(machine, createActor(machine))).toBeUndefined();
-      const start = machine.resolveState({ value: 'a', context: {} });
+      const start = machine.resolveState({ value: machine === reentered ? 'b' : 'a', context: {} });
       expect(comparable(start, createPureTransitions(machine).next(start, { type: 'go' }))).toEqual(
         comparable(start, transition(machine, start, { type: 'go' } as never)),
       );
     }
     expect(compileFlatTransitions(plain, createActor(plain))).toBeDefined();
+  });
+
+  it('compiles a machine whose initial state only routes (`always`), and steps from where it routed to as xstate does', () => {
+    const routed = leaf.createMachine({
+      context: ({ input }) => ({ first: (input as { first?: string } | undefined)?.first ?? 'c' }),
+      initial: 'route',
+      states: {
+        route: {
+          always: [
+            { guard: ({ context }) => (context as { first: string }).first === 'b', target: 'b' },
+            { target: 'c' },
+          ],
+        },
+        b: { on: { go: { target: 'c', actions: 'note' } } },
+        c: { on: { go: 'b' } },
+      },
+    });
+    const flat = compileFlatTransitions(routed, createActor(routed));
+    expect(flat).toBeDefined();
+    expect(flat!.resolve('route', {})).toBeUndefined();
+    const pure = createPureTransitions(routed);
+    for (const first of ['b', 'c']) {
+      const [start] = pure.initial({ first });
+      expect(start.value).toBe(first);
+      expect(comparable(start, pure.next(start, { type: 'go' }))).toEqual(
+        comparable(start, transition(routed, start, { type: 'go' } as never)),
+      );
+    }
   });
 
   it('answers `can` as xstate does: a forbidden transition (no target, no action) and a failed guard are no', () => {

@@ -49,8 +49,11 @@ export interface FlatTransitions {
 export function compileFlatTransitions(machine: AnyStateMachine, self: AnyActorRef): FlatTransitions | undefined {
   const root = machine.root as AnyStateNode;
   if (!flatRoot(root)) return undefined;
+  const router = routerOf(root);
   const table = new Map<string, Map<string, Transition[]>>();
   for (const state of Object.values(root.states)) {
+    // The initial router is only passed through by xstate's initial snapshot: never stored, never stepped.
+    if (state === router) continue;
     const byType = new Map<string, Transition[]>();
     for (const [type, candidates] of state.transitions) {
       if (type.includes('*')) return undefined;
@@ -58,7 +61,8 @@ export function compileFlatTransitions(machine: AnyStateMachine, self: AnyActorR
       for (const candidate of candidates) {
         const targets = candidate.target ?? [];
         const target = targets[0];
-        if (targets.length > 1 || (target !== undefined && target.parent !== root)) return undefined;
+        if (targets.length > 1 || (target !== undefined && (target.parent !== root || target === router)))
+          return undefined;
         // A target other than the source, or the source re-entered, exits the source and enters the target.
         const moves = target !== undefined && (target !== state || candidate.reenter);
         const actions = [
@@ -91,7 +95,9 @@ export function compileFlatTransitions(machine: AnyStateMachine, self: AnyActorR
   // Each state's snapshot as the machine resolves it (its nodes, tags, status), to copy with a step's context; its
   // `can` reads the table instead of xstate's resolution of the event (the view asks it of every user event).
   const templates = new Map(
-    Object.keys(root.states).map((key) => [key, { ...machine.resolveState({ value: key, context: {} }), can }]),
+    Object.keys(root.states)
+      .filter((key) => root.states[key] !== router)
+      .map((key) => [key, { ...machine.resolveState({ value: key, context: {} }), can }]),
   );
   const spawn = () => {
     throw new Error('a flat machine spawns no actor');
@@ -135,10 +141,29 @@ export function compileFlatTransitions(machine: AnyStateMachine, self: AnyActorR
   return { step, resolve: resolveState };
 }
 
+/**
+ * The initial state when it only routes: `always` transitions and nothing else (no `on`, entry, exit, timers). The
+ * initial snapshot passes through it (xstate resolves it), so no snapshot is ever in it; a flow whose first state
+ * depends on its input (an identity ladder's first step) starts this way.
+ */
+function routerOf(root: AnyStateNode): AnyStateNode | undefined {
+  const initial = root.initial?.target?.[0] as AnyStateNode | undefined;
+  if (initial === undefined || initial.always === undefined) return undefined;
+  const routes =
+    initial.type === 'atomic' &&
+    initial.transitions.size === 0 &&
+    initial.entry.length === 0 &&
+    initial.exit.length === 0 &&
+    initial.after.length === 0 &&
+    initial.invoke.length === 0;
+  return routes ? initial : undefined;
+}
+
 /** True when the root is a compound state whose children are atomic or final, with nothing but `on` transitions. */
 function flatRoot(root: AnyStateNode): boolean {
+  const router = routerOf(root);
   const plain = (node: AnyStateNode) =>
-    node.always === undefined && node.after.length === 0 && node.invoke.length === 0;
+    (node === router || node.always === undefined) && node.after.length === 0 && node.invoke.length === 0;
   return (
     root.type === 'compound' &&
     plain(root) &&

@@ -1,43 +1,49 @@
 import { getShortestPaths } from 'xstate/graph';
 import { initialTransition, transition, type AnyStateMachine } from 'xstate';
 import { describe, expect, it } from 'vitest';
-import { eventsFor, inputs, machines, walkOptions } from '../machine-walk.fixtures.js';
+import { eventsFor, identityLadderInputs, inputs, machines, walkOptions } from '../machine-walk.fixtures.js';
 import { createPureTransitions } from './pure-transition.js';
 
 describe.each(['ussd', 'phone', 'identity', 'dial-in'] as const)(
   'the pure transitions of the %s machine, against xstate on every generated state and event',
   (kind) => {
     const machine = machines[kind] as AnyStateMachine;
-    const options = walkOptions(kind);
 
-    it("createPureTransitions (one shared scope) gives exactly what xstate's transition() gives, on every generated state and event", () => {
-      const pure = createPureTransitions(machine);
-      const plain = (actions: unknown[]) =>
-        actions.map((action) =>
-          JSON.stringify({ type: (action as { type: string }).type, params: (action as { params?: unknown }).params }),
-        );
-      const [initial, initialActions] = pure.initial(inputs[kind]);
-      const [expectedInitial, expectedInitialActions] = initialTransition(machine, inputs[kind] as never);
-      expect([initial.value, initial.context, plain(initialActions)]).toEqual([
-        expectedInitial.value,
-        expectedInitial.context,
-        plain(expectedInitialActions),
-      ]);
-      let compared = 0;
-      for (const path of getShortestPaths(machine, options)) {
-        for (const event of eventsFor(kind)(path.state)) {
-          const [next, actions] = pure.next(path.state, event);
-          const [expected, expectedActions] = transition(machine, path.state, event as never);
-          expect([next.value, next.context, next.status, plain(actions)]).toEqual([
-            expected.value,
-            expected.context,
-            expected.status,
-            plain(expectedActions),
-          ]);
-          compared += 1;
+    it.each((kind === 'identity' ? identityLadderInputs : [inputs[kind]]) as unknown[])(
+      "createPureTransitions (one shared scope) gives exactly what xstate's transition() gives, on every generated state and event (input %#)",
+      (input) => {
+        const options = walkOptions(kind, input);
+        const pure = createPureTransitions(machine);
+        const plain = (actions: unknown[]) =>
+          actions.map((action) =>
+            JSON.stringify({
+              type: (action as { type: string }).type,
+              params: (action as { params?: unknown }).params,
+            }),
+          );
+        const [initial, initialActions] = pure.initial(input);
+        const [expectedInitial, expectedInitialActions] = initialTransition(machine, input as never);
+        expect([initial.value, initial.context, plain(initialActions)]).toEqual([
+          expectedInitial.value,
+          expectedInitial.context,
+          plain(expectedInitialActions),
+        ]);
+        let compared = 0;
+        for (const path of getShortestPaths(machine, options)) {
+          for (const event of eventsFor(kind)(path.state)) {
+            const [next, actions] = pure.next(path.state, event);
+            const [expected, expectedActions] = transition(machine, path.state, event as never);
+            expect([next.value, next.context, next.status, plain(actions)]).toEqual([
+              expected.value,
+              expected.context,
+              expected.status,
+              plain(expectedActions),
+            ]);
+            compared += 1;
+          }
         }
-      }
-      expect(compared).toBeGreaterThan(20);
-    });
+        expect(compared).toBeGreaterThan(20);
+      },
+    );
   },
 );

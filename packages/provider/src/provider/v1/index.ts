@@ -25,6 +25,20 @@ export {
   type IdentitySendOtpInputV1,
   type IdentityType,
 } from './identity-capability-v1.js';
+export {
+  maxSelfieBytes,
+  type IdentityClaimField,
+  type IdentityClaimsV1,
+  type IdentityConsentInputV1,
+  type IdentityConsentRequestV1,
+  type IdentityConsentStatusV1,
+  type IdentityFaceInputV1,
+  type IdentityFaceResultV1,
+  type IdentityMatchInputV1,
+  type IdentityMatchResultV1,
+  type IdentityStep,
+  type IdentityStepsCapabilityV1,
+} from './identity-steps-v1.js';
 export type { MessageSendResultV1 } from './message-send-result-v1.js';
 export {
   smsSendInputSchema,

@@ -1,6 +1,7 @@
 import type { CircuitsV1 } from './circuits-v1.js';
 import type { DialInCapabilityV1 } from './dial-in-capability-v1.js';
 import type { IdentityCapabilityV1 } from './identity-capability-v1.js';
+import type { IdentityStepsCapabilityV1 } from './identity-steps-v1.js';
 import type { PhoneCapabilityV1 } from './phone-capability-v1.js';
 import type { SmsCapabilityV1 } from './sms-capability-v1.js';
 import type { UssdCapabilityV1 } from './ussd-capability-v1.js';
@@ -26,6 +27,8 @@ export interface ProviderV1 {
   readonly phone?: PhoneCapabilityV1;
   /** BVN/NIN verification: an OTP to the phone registered for the number. */
   readonly identity?: IdentityCapabilityV1;
+  /** The identity steps besides the OTP: match, consent, face (an identity flow's ladder, docs/flows.md). */
+  readonly identitySteps?: IdentityStepsCapabilityV1;
   /** Sending SMS (`verikit.sendSms`). */
   readonly sms?: SmsCapabilityV1;
   /** Sending WhatsApp messages (`verikit.sendWhatsApp`). */

@@ -1,5 +1,6 @@
 import { CapabilityError } from '../../errors/capability-error.js';
 import type { IdentityType } from './identity-capability-v1.js';
+import type { IdentityStep } from './identity-steps-v1.js';
 import type { PhoneChannel } from './phone-capability-v1.js';
 import type { ProviderV1 } from './provider-v1.js';
 
@@ -40,6 +41,16 @@ export type CapabilityNeedV1 =
       readonly virtualNin?: boolean;
     }
   | {
+      /** An identity step besides the OTP (`identitySteps`). */
+      readonly capability: 'identity-step';
+      /** The step. */
+      readonly step: Exclude<IdentityStep, 'otp'>;
+      /** The kind of number. */
+      readonly idType: IdentityType;
+      /** True when the number is a 16-character virtual NIN. */
+      readonly virtualNin?: boolean;
+    }
+  | {
       /** Webhook parsing, for flows whose result arrives as an event. */
       readonly capability: 'webhooks';
     };
@@ -74,6 +85,15 @@ export function requireCapabilityV1(provider: ProviderV1, need: CapabilityNeedV1
         throw missing(`${need.idType} verification`, 'idType');
       if (need.virtualNin === true && identity.virtualNin !== true)
         throw missing('nin verification by virtual NIN (vNIN)', 'number');
+      return;
+    }
+    case 'identity-step': {
+      const steps = provider.identitySteps;
+      const what = `${need.idType} ${need.step === 'face' ? 'face match' : need.step}`;
+      if (steps === undefined || !steps.types.includes(need.idType) || steps[need.step] === undefined)
+        throw missing(what, 'steps');
+      if (need.virtualNin === true && steps.virtualNin !== true)
+        throw missing(`${what} by virtual NIN (vNIN)`, 'number');
       return;
     }
     case 'dial-in':
