@@ -6,7 +6,7 @@ import { callOptionsOf, type CallOptions } from '../guard/call-options.js';
 import { callOnce } from './idempotent-call.js';
 import type { FlowContextBase } from '../flows/flow-context.js';
 import { resendBlockedReason } from '../flows/machine-base.js';
-import { userEventSchema, type UserEvent } from '../inputs/inputs.js';
+import { userEventSchema, type ParsedUserEvent, type UserEvent } from '../inputs/inputs.js';
 import { parseFlowId } from '../inputs/parse-flow-id.js';
 import type { CommitLoop } from './commit-loop.js';
 import type { EffectRunner } from './effect-runner.js';
@@ -79,7 +79,7 @@ export async function applyUserEvent(
 async function applyEvent(
   deps: UserEventDeps,
   flowId: string,
-  event: UserEvent,
+  event: ParsedUserEvent,
   client: string | undefined,
 ): Promise<FlowView> {
   const { env, commits, limits, call } = deps;
