@@ -17,6 +17,8 @@ export interface CodeEntryProps {
 export function CodeEntry({ flow, view }: CodeEntryProps): ReactNode {
   const message = useMessage();
   const [code, setCode] = useState('');
+  // The host of a pasted code that was sent for another site (refused, never filled), until the next digit typed.
+  const [foreignHost, setForeignHost] = useState<string | undefined>(undefined);
   // The answer clears the digits and enables the fields in one render, so focus returns to the first digit.
   const [answering, setAnswering] = useState(false);
   const checking = flow.isChecking || answering;
@@ -35,17 +37,28 @@ export function CodeEntry({ flow, view }: CodeEntryProps): ReactNode {
     <>
       <h2>{message('code.title')}</h2>
       <p>{codeSentText(view, message)}</p>
+      {/* WebOTP where the browser has it (an SMS ending "@this.site #123456" fills and submits with one tap); a
+          pasted code that was sent for another site is refused and said so. */}
       <OtpInput
         className="otp"
         inputClassName="digit"
         value={code}
-        onChange={setCode}
+        onChange={(digits) => {
+          setForeignHost(undefined);
+          setCode(digits);
+        }}
         onComplete={submit}
+        onForeignCode={(bound) => setForeignHost(bound.host.slice(0, 64))}
         disabled={checking}
-        invalid={wrong && !checking}
-        describedBy="code-help"
+        invalid={(wrong && !checking) || foreignHost !== undefined}
+        describedBy={foreignHost === undefined ? 'code-help' : 'code-foreign code-help'}
         autoFocus
       />
+      {foreignHost === undefined ? null : (
+        <p id="code-foreign" role="alert" className="error">
+          {message('verikit.code.other_site', { host: foreignHost })}
+        </p>
+      )}
       <p id="code-help" className={wrong && !checking ? 'error' : 'muted'} data-checking={checking || undefined}>
         {checking
           ? message('code.checking')

@@ -52,3 +52,7 @@ export { remainingMs } from './countdown.js';
 export { ServerClock } from './server-clock.js';
 /** @public Building blocks for a UI binding other than React (docs/architecture.md, "Where a new thing goes"). */
 export { EventStreamParser, type EventStreamHandlers, type ServerSentEvent } from './sse-parser.js';
+/** @public Documented in docs/ui.md ("Codes that fill themselves"): origin-bound codes and WebOTP, for a UI of one's own. */
+export { isCodeForHost, parseOriginBoundCode, type OriginBoundCode } from './one-time-codes/origin-bound-code.js';
+/** @public Documented in docs/ui.md ("Codes that fill themselves"). */
+export { hasWebOtp, receiveWebOtp } from './one-time-codes/web-otp.js';

@@ -65,6 +65,8 @@ export const englishMessages: MessageCatalogue = /* @__PURE__ */ Object.freeze({
   'verikit.error.invalid_id_number': 'Check the number: a BVN or NIN has 11 digits, a virtual NIN 16 characters.',
   'verikit.code.label': 'Verification code',
   'verikit.code.digit': 'Digit {index} of {length}',
+  'verikit.code.other_site':
+    'That code was sent for {host}, not this site. Do not use it here: enter the code we sent you.',
   'verikit.resend.label': 'Resend code',
   'verikit.resend.wait': 'Resend code in {time}',
   'verikit.ussd.dial': 'Dial {code} on the phone you are verifying.',
@@ -128,6 +130,8 @@ export const frenchMessages: MessageCatalogue = /* @__PURE__ */ Object.freeze({
     'Vérifiez le numéro : un BVN ou un NIN compte 11 chiffres, un NIN virtuel 16 caractères.',
   'verikit.code.label': 'Code de vérification',
   'verikit.code.digit': 'Chiffre {index} sur {length}',
+  'verikit.code.other_site':
+    "Ce code a été envoyé pour {host}, pas pour ce site. Ne l'utilisez pas ici : saisissez le code que nous vous avons envoyé.",
   'verikit.resend.label': 'Renvoyer le code',
   'verikit.resend.wait': 'Renvoyer le code dans {time}',
   'verikit.ussd.dial': 'Composez {code} sur le téléphone à vérifier.',

@@ -58,6 +58,14 @@ export {
   type MessageTemplateLookup,
 } from './message-templates.js';
 export { withFailover, type FailoverOptions } from './with-failover.js';
+/** @public For a provider package outside this repository that writes a code's SMS (docs/ui.md, "Codes that fill themselves"). */
+export {
+  androidAppHashSchema,
+  fitsOneSms,
+  originBoundHostSchema,
+  originBoundText,
+  type OriginBoundSettings,
+} from './origin-bound-message.js';
 /** @public The log lines of an HTTP provider's answers, the same in every provider. */
 export { answered, failedAnswer, type AnsweredCall } from './answer-log.js';
 /** @public The JSON answers of an HTTP provider, read the same way in every provider. */

@@ -7,6 +7,7 @@ import {
   type KeyboardEvent,
   type ReactNode,
 } from 'react';
+import { hasWebOtp, isCodeForHost, parseOriginBoundCode, receiveWebOtp, type OriginBoundCode } from '@verikit/client';
 import { useMessage } from './flow-client-context.js';
 
 /** Props of {@link OtpInput}. */
@@ -46,6 +47,22 @@ export interface OtpInputProps {
   className?: string;
   /** Class of each digit field (`split`). */
   inputClassName?: string;
+  /**
+   * Where the browser offers WebOTP (`OTPCredential`, Chrome on Android), waits for a code from an SMS bound to
+   * this page's origin (`@your.site #123456` as its last line) while the input is on screen: the user's one tap
+   * fills the fields and submits (`onComplete`), and the wait is aborted (`AbortController`) when the input goes.
+   * Elsewhere nothing happens and the fields work as always. Default true; false never asks the browser.
+   */
+  webOtp?: boolean;
+  /**
+   * Called instead of filling the fields when the text pasted or autofilled is an origin-bound message for
+   * another site (`@other.site #123456` as its last line, where `other.site` is neither this page's host nor a
+   * parent of it): such a code was sent for someone else's page, so it is refused. Say so to the user
+   * (`verikit.code.other_site`).
+   */
+  onForeignCode?(bound: OriginBoundCode): void;
+  /** The host codes must be bound to. Default this page's (`location.hostname`). */
+  host?: string;
 }
 
 function digitsOf(text: string, length: number): string {
@@ -81,6 +98,9 @@ export function OtpInput(props: OtpInputProps): ReactNode {
     name,
     className,
     inputClassName,
+    webOtp = true,
+    onForeignCode,
+    host: hostProp,
   } = props;
   const message = useMessage(locale);
   const label = labelProp ?? message('verikit.code.label');
@@ -106,6 +126,38 @@ export function OtpInput(props: OtpInputProps): ReactNode {
     const ours = fields.current.some((field) => field !== null && field === active);
     if (active === null || active === document.body || ours) focus(latest.current.length);
   });
+
+  // WebOTP: the browser's code, from an SMS bound to this origin, fills the fields and submits. Waited for again after
+  // each (a resend's SMS); an abort, a refusal or a browser without it ends the wait, and the fields stay as they are.
+  const fromBrowser = useRef<(code: string) => void>(() => undefined);
+  fromBrowser.current = (code) => {
+    if (disabled !== true) commit(code, true);
+  };
+  useEffect(() => {
+    if (!webOtp || !hasWebOtp()) return;
+    const controller = new AbortController();
+    void (async () => {
+      for (;;) {
+        const code = await receiveWebOtp(controller.signal);
+        if (code === undefined || controller.signal.aborted) return;
+        fromBrowser.current(code);
+      }
+    })();
+    return () => controller.abort();
+  }, [webOtp]);
+
+  /**
+   * The digits of text pasted or autofilled: an origin-bound message gives its code, or nothing when it is bound
+   * to another site (refused, `onForeignCode`); other text gives its digits.
+   */
+  const codeOf = (text: string): string | undefined => {
+    const bound = parseOriginBoundCode(text);
+    if (bound === undefined) return text;
+    const pageHost = hostProp ?? (typeof location === 'undefined' ? '' : location.hostname);
+    if (bound.embeddedHost === undefined && isCodeForHost(bound.host, pageHost)) return bound.code;
+    onForeignCode?.(bound);
+    return undefined;
+  };
 
   const commit = (next: string, submit = false): void => {
     const clean = digitsOf(next, length);
@@ -151,6 +203,12 @@ export function OtpInput(props: OtpInputProps): ReactNode {
         value={digits}
         onChange={(event) => commit(event.currentTarget.value)}
         onKeyDown={onEnter}
+        onPaste={(event) => {
+          // Read whole: the field's maxLength would cut a message down to its first characters.
+          event.preventDefault();
+          const code = codeOf(event.clipboardData.getData('text'));
+          if (code !== undefined) commit(code);
+        }}
       />
     );
   }
@@ -198,7 +256,8 @@ export function OtpInput(props: OtpInputProps): ReactNode {
   };
   const onPaste = (index: number, event: ClipboardEvent<HTMLInputElement>): void => {
     event.preventDefault();
-    enter(index, event.clipboardData.getData('text'));
+    const code = codeOf(event.clipboardData.getData('text'));
+    if (code !== undefined) enter(index, code);
   };
 
   return (

@@ -116,7 +116,7 @@ export function createTermiiProvider(settings: TermiiProviderSettings = {}): Pro
           const sent = await client.post(
             'phone.send',
             termiiPaths.send,
-            { to, from, sms: text.replace(pinPlaceholder, issued.code), type: 'plain', channel: resolved.otpRoute },
+            { to, from, sms: text.split(pinPlaceholder).join(issued.code), type: 'plain', channel: resolved.otpRoute },
             context,
           );
           const messageId = requiredText(`${name} phone.send`, sent, ['message_id', 'messageId']);

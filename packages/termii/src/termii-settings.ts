@@ -53,4 +53,18 @@ export interface TermiiProviderSettings extends HttpProviderSettings<TermiiOpera
    * (`messageTemplates.fr.sms`).
    */
   readonly messageTemplates?: MessageTemplates;
+  /**
+   * The host of the site the codes are for (`example.com`): every SMS code's text then ends with the origin-bound
+   * line `@example.com #123456`, so that WebOTP (Chrome on Android) and iOS/macOS autofill give the code to that
+   * site's pages only, never a phishing page's. A DNS name only (no scheme, port or path); set here, never taken
+   * from a request. With it, `messageText` and every SMS template must fit one SMS once the code is in (160 GSM-7
+   * characters, or 70 with any other), checked at creation. Absent: no line (default).
+   */
+  readonly originBoundHost?: string;
+  /**
+   * An Android app's SMS Retriever hash (11 characters, `FA+9qCX9VSu`): every SMS code's text then ends with it
+   * (after the origin line when there is one), so that the app reads the code without the SMS permission. The text
+   * must then fit one SMS (140 bytes), checked at creation.
+   */
+  readonly appHash?: string;
 }

@@ -224,6 +224,52 @@ describe('termii: the wire', () => {
     await provider.phone!.send({ phoneNumber, channel: 'sms' }, context());
     expect(wire.at(-1)!.body['message_text']).toBe('Code: < 1234 >');
   });
+  it('originBoundHost and appHash end every SMS code with the origin line and the hash, from the settings alone', async () => {
+    const provider = termii({
+      messageText: 'Your Acme code is < 1234 >',
+      messageTemplates: { fr: 'Votre code Acme : < 1234 >' },
+      originBoundHost: 'Signup.Acme.ng',
+      appHash: 'FA+9qCX9VSu',
+    });
+    const phoneNumber = '+2348031110009';
+    await provider.phone!.send({ phoneNumber, channel: 'sms' }, context());
+    expect(wire.at(-1)!.body['message_text']).toBe(
+      'Your Acme code is < 1234 >\n\n@signup.acme.ng #< 1234 > FA+9qCX9VSu',
+    );
+    const code = fake.lastCode(phoneNumber)!;
+    expect(fake.outbox.at(-1)!.text).toBe(`Your Acme code is ${code}\n\n@signup.acme.ng #${code} FA+9qCX9VSu`);
+    // A send's input cannot change the line: unknown fields are ignored, the host is the setting's.
+    await provider.phone!.send(
+      { phoneNumber, channel: 'sms', locale: 'fr', originBoundHost: 'evil.example' } as never,
+      context(),
+    );
+    expect(wire.at(-1)!.body['message_text']).toBe(
+      'Votre code Acme : < 1234 >\n\n@signup.acme.ng #< 1234 > FA+9qCX9VSu',
+    );
+    // Without the settings, no line (the default).
+    await termii().phone!.send({ phoneNumber, channel: 'sms' }, context());
+    expect(wire.at(-1)!.body['message_text']).toBe('Your verification code is < 1234 >');
+  });
+  it("smsCodes 'messaging' with originBoundHost: the code in the text and in the origin line, both written here", async () => {
+    const provider = termii({ smsCodes: 'messaging', messageText: 'Acme code: < 1234 >', originBoundHost: 'acme.ng' });
+    await provider.phone!.send({ phoneNumber: '+2348031110015', channel: 'sms' }, context());
+    const text = fake.lastMessage('+2348031110015')!;
+    const code = /\d{6}/.exec(text)![0];
+    expect(text).toBe(`Acme code: ${code}\n\n@acme.ng #${code}`);
+  });
+  it('with the origin line, a text that would not fit one SMS is refused at creation, naming it', () => {
+    const long = `${'Welcome to Acme. '.repeat(8)}Your code: < 1234 >`;
+    expect(() => termii({ messageText: long })).not.toThrow();
+    expect(() => termii({ messageText: long, originBoundHost: 'acme.ng' })).toThrow(
+      expect.objectContaining({ issues: [expect.objectContaining({ field: 'messageText' })] }),
+    );
+    const accented = 'Ọ̀rọ̀ aṣínà Acme rẹ ni < 1234 >. Má ṣe fi fún ẹnikẹ́ni.';
+    expect(() => termii({ messageTemplates: { yo: accented }, originBoundHost: 'acme.ng' })).toThrow(
+      expect.objectContaining({
+        issues: [expect.objectContaining({ field: 'messageTemplates.yo', message: expect.stringMatching(/one SMS/) })],
+      }),
+    );
+  });
   it('SMS on the messaging API (generic route unless told), WhatsApp with the device name', async () => {
     const sent = await termii().sms!.send({ to: '+2348031110003', message: 'Shipped' }, context());
     expect(sent.messageId).toMatch(/^\d+$/);
@@ -392,6 +438,9 @@ describe('termii: capabilities, input and settings', () => {
     ['messageTemplates.yo', { apiKey, messageTemplates: { yo: 'Koodu re ni {code}' } }],
     ['messageTemplates.french', { apiKey, messageTemplates: { french: 'Votre code est < 1234 >' } }],
     ['messageTemplates.fr.telegram', { apiKey, messageTemplates: { fr: { telegram: '< 1234 >' } } }],
+    ['originBoundHost', { apiKey, originBoundHost: 'acme.ng\n@evil.example' }],
+    ['originBoundHost', { apiKey, originBoundHost: 'https://acme.ng' }],
+    ['appHash', { apiKey, appHash: 'FA+9qCX9VSu extra' }],
     ['otpRoute', { apiKey, otpRoute: 'fast' }],
     ['timeout', { apiKey, timeout: '10s' }],
     ['input', { apiKey, apikey: apiKey }],

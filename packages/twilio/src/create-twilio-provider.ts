@@ -140,6 +140,8 @@ export function createTwilioProvider(settings: TwilioProviderSettings = {}): Pro
           Channel: verifyChannel[parsed.channel],
           Locale: locale,
           CustomCode: parsed.code,
+          // Verify appends it to the SMS it writes (SMS only).
+          AppHash: parsed.channel === 'sms' ? resolved.appHash : undefined,
         });
         const answer = await client.post('phone.send', url, path, body, context);
         // Twilio keeps one verification per number while it is pending: a resend answers the same SID (and

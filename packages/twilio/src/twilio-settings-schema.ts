@@ -1,5 +1,6 @@
 import { InvalidInputError } from '@verikit/provider';
 import {
+  androidAppHashSchema,
   baseUrlSchema,
   checkSettings,
   localeKeyPattern,
@@ -35,6 +36,7 @@ const twilioOptions = {
   whatsappCodes: z.enum(['verify', 'messaging'], { error: 'must be verify or messaging' }).optional(),
   locale: localeSchema.optional(),
   customCode: z.boolean({ error: 'must be a boolean' }).optional(),
+  appHash: androidAppHashSchema.optional(),
 };
 
 /** The settings that come from the environment when not passed, read at each call. */
@@ -80,6 +82,8 @@ export interface ResolvedTwilioSettings extends TransportSettings<NonNullable<Tw
   readonly apiBaseUrl: SettingReader<string>;
   readonly locale: string | undefined;
   readonly customCode: boolean;
+  /** An Android app's SMS Retriever hash, sent as `AppHash` with SMS verifications. */
+  readonly appHash: string | undefined;
 }
 
 /** Validates settings, or throws an `InvalidInputError` naming the setting (values are never echoed). */
@@ -115,6 +119,7 @@ export function resolveTwilioSettings(settings: unknown): ResolvedTwilioSettings
     locale: options.locale,
     whatsappContentSids: Object.freeze({ ...options.whatsappContentSids }),
     customCode: options.customCode ?? false,
+    appHash: options.appHash,
     whatsappFreeText: options.whatsappFreeText ?? false,
     whatsappCodes: options.whatsappCodes ?? 'verify',
     ...transport,

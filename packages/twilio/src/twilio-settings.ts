@@ -62,6 +62,12 @@ export interface TwilioProviderSettings extends HttpProviderSettings<TwilioOpera
   readonly locale?: string;
   /** True when Twilio enabled custom codes on your Verify service: `phone.send` then accepts our code. Default false. */
   readonly customCode?: boolean;
+  /**
+   * An Android app's SMS Retriever hash (11 characters, `FA+9qCX9VSu`), sent as Verify's `AppHash` with SMS
+   * verifications: Twilio appends it to the SMS it writes, so the app reads the code without the SMS permission.
+   * Verify writes the text itself, so its SMS carry no origin-bound line (`@example.com #123456`). Default: none.
+   */
+  readonly appHash?: string;
   /** Verify's base URL. Default: `TWILIO_VERIFY_BASE_URL`, else `https://verify.twilio.com`. */
   readonly verifyBaseUrl?: string;
   /** The REST API's base URL (Messaging). Default: `TWILIO_API_BASE_URL`, else `https://api.twilio.com`. */

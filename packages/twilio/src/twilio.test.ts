@@ -62,6 +62,16 @@ describe('twilio: the wire', () => {
     ).resolves.toEqual({ valid: true });
     expect(sent().form).toEqual({ VerificationSid: requestId, Code: fake.lastCode('+2348031120001') });
   });
+  it('appHash goes with SMS verifications as AppHash (Twilio appends it to its text), never with a call', async () => {
+    const provider = twilio({ appHash: 'FA+9qCX9VSu' });
+    await provider.phone!.send({ phoneNumber: '+2348031120004', channel: 'sms' }, context());
+    expect(wire.at(-1)!.form).toEqual({ To: '+2348031120004', Channel: 'sms', AppHash: 'FA+9qCX9VSu' });
+    await provider.phone!.send({ phoneNumber: '+2348031120004', channel: 'voice' }, context());
+    expect(wire.at(-1)!.form).toEqual({ To: '+2348031120004', Channel: 'call' });
+    expect(() => twilio({ appHash: 'not a hash' })).toThrow(
+      expect.objectContaining({ issues: [expect.objectContaining({ field: 'appHash' })] }),
+    );
+  });
   it('a resend keeps Twilio’s verification (same SID, same code) and gets its own requestId', async () => {
     const provider = twilio();
     const first = await provider.phone!.send(
