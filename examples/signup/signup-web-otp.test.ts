@@ -6,6 +6,7 @@ import {
   digits,
   flowStatus,
   recordEvents,
+  screenshot,
   startPhoneVerification,
   useBrowserSuite,
 } from './signup-browser.fixtures.js';
@@ -106,6 +107,7 @@ describe.skipIf(browserTestsSkipReason() !== undefined)('codes that fill themsel
       'code-foreign code-help',
     );
     await expectUsableScreen(page, 'a code sent for another site');
+    await screenshot(page, 'code-other-site');
     expect(events).toEqual([]);
 
     // The whole message of this site pasted: its code, not every digit in the text.
