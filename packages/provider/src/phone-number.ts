@@ -127,16 +127,18 @@ export function readPhoneNumber(value: unknown, rules: PhoneNumberRules = {}): P
     if (reason === 'TOO_LONG') return problem('too_long');
     return problem('invalid');
   }
-  if (!parsed.isValid()) {
+  const use = rules.use ?? 'any';
+  // With the full metadata a number is valid exactly when it has a type (libphonenumber-js's isValid asks
+  // getNumberType): when the type is wanted, it is asked once, and isValid only when there is none.
+  const type = use === 'any' ? undefined : parsed.getType();
+  if (type === undefined && !parsed.isValid()) {
     const length = validatePhoneNumberLength(text, options);
     if (length === 'TOO_SHORT') return problem('too_short');
     if (length === 'TOO_LONG') return problem('too_long');
     if (length === 'INVALID_COUNTRY') return problem('unknown_country_code');
     return problem('invalid');
   }
-  const use = rules.use ?? 'any';
   if (use !== 'any') {
-    const type = parsed.getType();
     if (type === undefined || !acceptedTypes[use].has(type))
       return problem(use === 'voice' ? 'cannot_receive_calls' : 'not_mobile');
   }
