@@ -56,6 +56,8 @@ export {
   type SendBudget,
   type SendGuardOptions,
 } from './guard/guard-options.js';
+/** @public The conversion tripwire's options, defaults and trips (`guard.tripwire`). */
+export { defaultTripwire, type TripwireOptions, type TripwireTrip } from './guard/tripwire-options.js';
 /** @public What sends cost (`guard.prices`) and what they cost so far (`verikit.costs()`). */
 export type { PricedChannel, RateCard, SendPrice } from './guard/rate-card.js';
 export type { CostLine, CostReport } from './guard/cost-ledger.js';

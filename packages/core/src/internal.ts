@@ -15,3 +15,6 @@ export { errorCode } from './logging/error-code.js';
 export { systemClock } from './time/clock.js';
 export { RecentlyUsed } from './engine/recently-used.js';
 export { inboundLeaseMs, receiveOptionsSchema } from './inbound/receive-inbound-event.js';
+export { SendGuard } from './guard/send-guard.js';
+export { checkGuardOptions, resolveGuardOptions } from './guard/guard-options.js';
+export { SecretBox } from './secrets/secrets.js';

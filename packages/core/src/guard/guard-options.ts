@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { InvalidInputError, parseInput, phoneNumberLibrary } from '@verikit/provider';
 import type { SendGuardStore } from '../store/send-guard-store.js';
 import { rateCardSchema, type RateCard } from './rate-card.js';
+import { resolveTripwire, tripwireSchema, type TripwireOptions, type TripwireSettings } from './tripwire-options.js';
 
 /** A fixed-window limit: `points` sends per `windowMs`. */
 export interface GuardLimit {
@@ -78,6 +79,12 @@ export interface SendGuardOptions {
    */
   budget?: SendBudget;
   /**
+   * The conversion tripwire: per country and number prefix, sends are refused for a while where, with confidence,
+   * almost nobody verifies (SMS pumping). `{}` turns it on with its defaults, `{ mode: 'shadow' }` reports only.
+   * Default: off (turn it on in shadow mode first: docs/abuse.md).
+   */
+  tripwire?: TripwireOptions;
+  /**
    * Where the counts live. Default: the flow store's own (`FlowStore.sendGuardStore`, shared by every
    * instance on Redis), else this process's memory.
    */
@@ -124,6 +131,8 @@ export interface GuardSettings {
   readonly prices: RateCard | undefined;
   /** The budget in money; undefined: none. */
   readonly budget: SendBudget | undefined;
+  /** The tripwire's settings; undefined: off. */
+  readonly tripwire: TripwireSettings | undefined;
   readonly store: SendGuardStore | undefined;
 }
 
@@ -184,6 +193,7 @@ const guardOptionsSchema = z.strictObject({
       { error: 'must be { perHour?, perDay?, countries? }' },
     )
     .optional(),
+  tripwire: tripwireSchema.optional(),
   store: z
     .custom<SendGuardStore>(
       (value) => typeof value === 'object' && value !== null && typeof (value as SendGuardStore).limiter === 'function',
@@ -231,6 +241,7 @@ export function resolveGuardOptions(options: SendGuardOptions | false | undefine
     countries: given.countries === undefined ? undefined : new Set(given.countries),
     prices: given.prices,
     budget: given.budget,
+    tripwire: given.tripwire === undefined ? undefined : resolveTripwire(given.tripwire),
     store: given.store,
   };
 }

@@ -7,6 +7,7 @@ import type { GuardLimit, GuardSettings } from './guard-options.js';
 import { numberFactsOf, type NumberFacts } from './number-prefix.js';
 import { CostLedger, type CostReport } from './cost-ledger.js';
 import { RatePricer } from './rate-card.js';
+import { ConversionTripwire } from './conversion-tripwire.js';
 import type { StoreCall } from '../store/flow-store.js';
 import type { GuardLimitName, GuardRateLimiter, SendGuardStore } from '../store/send-guard-store.js';
 
@@ -73,6 +74,7 @@ export class SendGuard {
   readonly #digits: number;
   readonly #pricer: RatePricer | undefined;
   readonly #ledger: CostLedger | undefined;
+  readonly #tripwire: ConversionTripwire | undefined;
   /** The facts of the numbers seen lately: a send is read once at its check and again when it went out. */
   readonly #facts = new Map<string, NumberFacts>();
 
@@ -83,6 +85,7 @@ export class SendGuard {
     this.#digits = settings.perPrefix?.digits ?? 0;
     this.#pricer = settings.prices && new RatePricer(settings.prices);
     this.#ledger = settings.prices && new CostLedger(settings.prices.currency);
+    this.#tripwire = settings.tripwire && new ConversionTripwire(settings.tripwire, deps);
     const counted = (
       name: GuardLimitName,
       limit: GuardLimit | undefined,
@@ -198,6 +201,8 @@ export class SendGuard {
       this.#logger.warn('verikit.guard.refused', { limit: 'country' });
       throw new InvalidInputError([{ field: 'phoneNumber', message: 'is in a country this service does not send to' }]);
     }
+    // Before any count is taken: a paused range costs nothing, and a refusal there takes no unit.
+    if (attempt.phoneNumber !== undefined) this.#tripwire?.admit(attempt.phoneNumber, now);
     return this.#take(this.#limits, attempt, facts, now, call);
   }
 
@@ -242,14 +247,20 @@ export class SendGuard {
   }
 
   /**
-   * Counts one send that went out (its commit announced it: the `sent` lifecycle event): priced on the rate card and
-   * added to the cost ledger. Never throws: the send is made.
+   * Counts one send that went out (its commit announced it: the `sent` lifecycle event): for the tripwire, and priced
+   * on the rate card and added to the cost ledger. Never throws: the send is made.
    */
-  sent(message: SentMessage): void {
+  sent(message: SentMessage, now: number): void {
+    this.#tripwire?.sent(message.phoneNumber, now);
     if (this.#ledger === undefined) return;
     const { country } = this.#factsOf(message.phoneNumber);
     const priced = { provider: message.provider, channel: message.channel, country };
     this.#ledger.add(priced, this.#pricer!.microsOf(priced));
+  }
+
+  /** Counts one verification of a number sent to, for the tripwire. */
+  verified(phoneNumber: string, now: number): void {
+    this.#tripwire?.verified(phoneNumber, now);
   }
 
   /** The cost ledger as it stands; undefined without a rate card (`guard.prices`). */

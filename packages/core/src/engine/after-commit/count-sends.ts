@@ -3,11 +3,12 @@ import type { AfterCommitStep } from './after-commit-step.js';
 
 /**
  * Tells the send guard what a phone flow's commit announced: a send that went out (the `sent` lifecycle event: its
- * provider, channel and number price it for the cost ledger). Only phone flows: their sends are the ones a
+ * provider, channel and number price it for the cost ledger, and the tripwire counts it), and a verification (the
+ * tripwire's other half). Only phone flows: their sends are the ones a
  * rate card prices per channel. Nothing without a guard.
  */
 export function countSends(guard: SendGuard | undefined): AfterCommitStep {
-  return ({ record, events }) => {
+  return ({ record, events, now }) => {
     if (guard === undefined || record.kind !== 'phone' || events.length === 0) return;
     const { phoneNumber, channel, sentBy } = record.context as {
       phoneNumber?: unknown;
@@ -17,11 +18,15 @@ export function countSends(guard: SendGuard | undefined): AfterCommitStep {
     if (typeof phoneNumber !== 'string') return;
     for (const event of events) {
       if (event.type === 'sent')
-        guard.sent({
-          phoneNumber,
-          provider: typeof sentBy === 'string' ? sentBy : undefined,
-          channel: typeof channel === 'string' ? channel : undefined,
-        });
+        guard.sent(
+          {
+            phoneNumber,
+            provider: typeof sentBy === 'string' ? sentBy : undefined,
+            channel: typeof channel === 'string' ? channel : undefined,
+          },
+          now,
+        );
+      else if (event.type === 'verified') guard.verified(phoneNumber, now);
     }
   };
 }
