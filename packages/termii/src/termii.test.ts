@@ -4,60 +4,35 @@ import {
   ProviderAuthenticationError,
   ProviderRejectedError,
   ProviderUnavailableError,
-  type Logger,
-  type ProviderCallContextV1,
   type ProviderV1,
 } from '@verikit/provider';
+import { expectNoSecrets, failureOf, leakWatch, magicNumberOf } from '@verikit/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTermiiProvider } from './create-termii-provider.js';
-import { startTermiiFake, termiiMagicNumbers, type TermiiFake } from './fake/index.js';
+import { startTermiiFake, termiiMagicNumbers, type TermiiFake, type TermiiMagicBehaviour } from './fake/index.js';
 import type { TermiiProviderSettings } from './termii-settings.js';
 
 const apiKey = 'TLsecretTermiiKey0123456789';
-const lines: string[] = [];
-const logger: Logger = {
-  debug: (m, f) => void lines.push(m + JSON.stringify(f)),
-  info: (m, f) => void lines.push(m + JSON.stringify(f)),
-  warn: (m, f) => void lines.push(m + JSON.stringify(f)),
-  error: (m, f) => void lines.push(m + JSON.stringify(f)),
+const watch = leakWatch();
+const { context, failure } = watch;
+const magic = (wanted: TermiiMagicBehaviour) => magicNumberOf(termiiMagicNumbers, wanted);
+/** The last request on the wire, its JSON body read. */
+const lastRequest = () => {
+  const last = watch.sent.at(-1)!;
+  return { url: last.url, body: JSON.parse(last.body) as Record<string, unknown> };
 };
-const context = (): ProviderCallContextV1 => ({
-  signal: new AbortController().signal,
-  idempotencyKey: 'flow:effect:1',
-  logger,
-});
-const magic = (wanted: string) => Object.entries(termiiMagicNumbers).find(([, value]) => value === wanted)![0];
-const errors: unknown[] = [];
 
 let fake: TermiiFake;
-let fetches = 0;
-const wire: Array<{ url: string; body: Record<string, unknown> }> = [];
-const recordingFetch: typeof fetch = async (input, init) => {
-  fetches += 1;
-  wire.push({ url: String(input), body: JSON.parse(String(init?.body)) as Record<string, unknown> });
-  return fetch(input, init);
-};
-const hooked: Request[] = [];
 
 function termii(overrides: Partial<TermiiProviderSettings> = {}): ProviderV1 {
   return createTermiiProvider({
     apiKey,
     baseUrl: fake.baseUrl,
     senderId: 'Acme',
-    fetch: recordingFetch,
-    hooks: { beforeRequest: [(request) => void hooked.push(request)] },
+    fetch: watch.fetch,
+    hooks: watch.hooks,
     ...overrides,
   });
-}
-
-async function failure(promise: Promise<unknown>): Promise<Error & { field?: string }> {
-  try {
-    await promise;
-  } catch (error) {
-    errors.push(error);
-    return error as Error;
-  }
-  throw new Error('expected a failure');
 }
 
 beforeAll(async () => {
@@ -69,8 +44,8 @@ afterEach(() => vi.unstubAllEnvs());
 describe('termii: the wire', () => {
   it('Send Token by the DND route, Termii number format, api_key in the body, pinId as requestId', async () => {
     const { requestId } = await termii().phone!.send({ phoneNumber: '+2348031110001', channel: 'sms' }, context());
-    expect(wire.at(-1)!.url).toBe(`${fake.baseUrl}/api/sms/otp/send`);
-    expect(wire.at(-1)!.body).toEqual({
+    expect(lastRequest().url).toBe(`${fake.baseUrl}/api/sms/otp/send`);
+    expect(lastRequest().body).toEqual({
       api_key: apiKey,
       message_type: 'NUMERIC',
       pin_type: 'NUMERIC',
@@ -86,12 +61,12 @@ describe('termii: the wire', () => {
     expect(requestId).toMatch(/^[0-9a-f-]{36}$/);
     const code = fake.lastCode('+2348031110001')!;
     await expect(termii().phone!.check({ requestId, code }, context())).resolves.toEqual({ valid: true });
-    expect(wire.at(-1)!.body).toEqual({ api_key: apiKey, pin_id: requestId, pin: code });
+    expect(lastRequest().body).toEqual({ api_key: apiKey, pin_id: requestId, pin: code });
   });
   it('voice by Voice Token, attempts and time to live passed through', async () => {
     const provider = termii({ pinAttempts: 3, pinTimeToLiveMinutes: 2, pinLength: 4 });
     await provider.phone!.send({ phoneNumber: '+2348031110002', channel: 'voice' }, context());
-    expect(wire.at(-1)!.body).toEqual({
+    expect(lastRequest().body).toEqual({
       api_key: apiKey,
       phone_number: '2348031110002',
       pin_attempts: 3,
@@ -105,8 +80,8 @@ describe('termii: the wire', () => {
     const { requestId } = await provider.phone!.send({ phoneNumber: '+2348031110012', channel: 'whatsapp' }, context());
     const code = fake.lastCode('+2348031110012')!;
     expect(code).toMatch(/^\d{4}$/);
-    expect(wire.at(-1)!.url).toBe(`${fake.baseUrl}/api/sms/send`);
-    expect(wire.at(-1)!.body).toEqual({
+    expect(lastRequest().url).toBe(`${fake.baseUrl}/api/sms/send`);
+    expect(lastRequest().body).toEqual({
       api_key: apiKey,
       to: '2348031110012',
       from: 'Acme Device',
@@ -116,7 +91,7 @@ describe('termii: the wire', () => {
     });
     expect(requestId).not.toContain(code);
     expect(requestId).not.toContain('2348031110012');
-    const before = fetches;
+    const before = watch.sent.length;
     const wrong = code === '0000' ? '1111' : '0000';
     await expect(provider.phone!.check({ requestId, code: wrong }, context())).resolves.toEqual({ valid: false });
     await expect(provider.phone!.check({ requestId, code }, context())).resolves.toEqual({ valid: true });
@@ -126,7 +101,7 @@ describe('termii: the wire', () => {
     await expect(termii({ apiKey: 'TLanotherKey1234' }).phone!.check({ requestId, code }, context())).resolves.toEqual({
       valid: false,
     });
-    expect(fetches).toBe(before);
+    expect(watch.sent.length).toBe(before);
     const expiring = termii({ whatsappFrom: 'Acme Device', pinTimeToLiveMinutes: 0 });
     const late = await expiring.phone!.send({ phoneNumber: '+2348031110013', channel: 'whatsapp' }, context());
     await new Promise((resolve) => setTimeout(resolve, 1100));
@@ -140,8 +115,8 @@ describe('termii: the wire', () => {
     const text = fake.lastMessage('+2348031110014')!;
     const code = /\d{7}/.exec(text)![0];
     expect(text).toBe(`Acme code: ${code}`);
-    expect(wire.at(-1)!.url).toBe(`${fake.baseUrl}/api/sms/send`);
-    expect(wire.at(-1)!.body).toEqual({
+    expect(lastRequest().url).toBe(`${fake.baseUrl}/api/sms/send`);
+    expect(lastRequest().body).toEqual({
       api_key: apiKey,
       to: '2348031110014',
       from: 'Acme',
@@ -153,7 +128,7 @@ describe('termii: the wire', () => {
     expect(sent.messageId).toMatch(/^\d{19}$/);
     expect(sent.requestId).toMatch(/^sm1\./);
     expect(sent.requestId).not.toContain(code);
-    const before = fetches;
+    const before = watch.sent.length;
     await expect(provider.phone!.check({ requestId: sent.requestId, code }, context())).resolves.toEqual({
       valid: true,
     });
@@ -164,10 +139,10 @@ describe('termii: the wire', () => {
     // A WhatsApp requestId is not an SMS one: the schemes differ, so neither passes for the other.
     const forged = sent.requestId.replace(/^sm1\./, 'wa1.');
     await expect(provider.phone!.check({ requestId: forged, code }, context())).resolves.toEqual({ valid: false });
-    expect(fetches).toBe(before);
+    expect(watch.sent.length).toBe(before);
     // The default stays Send Token (Termii's code and pinId).
     await termii().phone!.send({ phoneNumber: '+2348031110015', channel: 'sms' }, context());
-    expect(wire.at(-1)!.url).toBe(`${fake.baseUrl}/api/sms/otp/send`);
+    expect(lastRequest().url).toBe(`${fake.baseUrl}/api/sms/otp/send`);
     expect(() => termii({ smsCodes: 'email' as never })).toThrow(/smsCodes/);
   });
   it('the fake refuses the retired WhatsApp form of Send Token, and answers Verify Token with "True"/"False" strings', async () => {
@@ -210,19 +185,19 @@ describe('termii: the wire', () => {
     });
     const phoneNumber = '+2348031110009';
     await provider.phone!.send({ phoneNumber, channel: 'sms', locale: 'fr' }, context());
-    expect(wire.at(-1)!.body).toMatchObject({ pin_placeholder: '< 1234 >', message_text: 'Votre code est < 1234 >' });
+    expect(lastRequest().body).toMatchObject({ pin_placeholder: '< 1234 >', message_text: 'Votre code est < 1234 >' });
     expect(fake.outbox.at(-1)!.text).toBe(`Votre code est ${fake.lastCode(phoneNumber)}`);
     await provider.phone!.send({ phoneNumber, channel: 'sms', locale: 'pt-PT' }, context());
-    expect(wire.at(-1)!.body['message_text']).toBe('Seu código é < 1234 >');
+    expect(lastRequest().body['message_text']).toBe('Seu código é < 1234 >');
     // The exact tag first, without regard to case.
     await provider.phone!.send({ phoneNumber, channel: 'sms', locale: 'pt-br' }, context());
-    expect(wire.at(-1)!.body['message_text']).toBe('x< 1234 >');
+    expect(lastRequest().body['message_text']).toBe('x< 1234 >');
     // en has no text at all: the default text. (WhatsApp codes go by Send WhatsApp Token, which takes the bare
     // code and no text: decision 0961.)
     await provider.phone!.send({ phoneNumber, channel: 'sms', locale: 'en' }, context());
-    expect(wire.at(-1)!.body['message_text']).toBe('Code: < 1234 >');
+    expect(lastRequest().body['message_text']).toBe('Code: < 1234 >');
     await provider.phone!.send({ phoneNumber, channel: 'sms' }, context());
-    expect(wire.at(-1)!.body['message_text']).toBe('Code: < 1234 >');
+    expect(lastRequest().body['message_text']).toBe('Code: < 1234 >');
   });
   it('originBoundHost and appHash end every SMS code with the origin line and the hash, from the settings alone', async () => {
     const provider = termii({
@@ -273,7 +248,7 @@ describe('termii: the wire', () => {
   it('SMS on the messaging API (generic route unless told), WhatsApp with the device name', async () => {
     const sent = await termii().sms!.send({ to: '+2348031110003', message: 'Shipped' }, context());
     expect(sent.messageId).toMatch(/^\d+$/);
-    expect(wire.at(-1)!.body).toEqual({
+    expect(lastRequest().body).toEqual({
       api_key: apiKey,
       to: '2348031110003',
       from: 'Acme',
@@ -285,7 +260,7 @@ describe('termii: the wire', () => {
       { phoneNumber: '+2348031110003', message: 'Hi' },
       context(),
     );
-    expect(wire.at(-1)!.body).toEqual({
+    expect(lastRequest().body).toEqual({
       api_key: apiKey,
       to: '2348031110003',
       from: 'Acme Device',
@@ -342,10 +317,10 @@ describe('termii: answers mapped to typed results and errors', () => {
         await failure(termii().sms!.send({ to: magic('rate-limited'), message: 'x' }, context())),
       ),
     ).toBe(true);
-    const before = fetches;
+    const before = watch.sent.length;
     const slow = await failure(termii({ timeout: 50 }).sms!.send({ to: magic('slow'), message: 'x' }, context()));
     expect(slow.message).toContain('did not answer within 50 ms');
-    expect(fetches - before).toBe(1);
+    expect(watch.sent.length - before).toBe(1);
   });
 });
 
@@ -354,12 +329,12 @@ describe('termii: capabilities, input and settings', () => {
     const provider = termii();
     expect([provider.ussd, provider.identity]).toEqual([undefined, undefined]);
     expect(provider.phone!.channels).toEqual(['sms', 'voice', 'whatsapp']);
-    const before = fetches;
+    const before = watch.sent.length;
     const error = await failure(
       provider.phone!.send({ phoneNumber: '+2348031110007', channel: 'sms', code: '123456' }, context()),
     );
     expect(CapabilityError.isInstance(error) && error.field).toBe('code');
-    expect(fetches).toBe(before);
+    expect(watch.sent.length).toBe(before);
   });
   const bad: Array<[string, string, (provider: ProviderV1) => Promise<unknown>]> = [
     ['phone.send', 'phoneNumber', (p) => p.phone!.send({ phoneNumber: '2348031110008', channel: 'sms' }, context())],
@@ -393,11 +368,11 @@ describe('termii: capabilities, input and settings', () => {
   ];
   for (const [operation, field, call] of bad) {
     it(`${operation}: bad ${field} is an InvalidInputError naming it, and no request leaves`, async () => {
-      const before = fetches;
+      const before = watch.sent.length;
       const error = await failure(call(termii()));
       expect(InvalidInputError.isInstance(error)).toBe(true);
       expect(error.field).toBe(field);
-      expect(fetches).toBe(before);
+      expect(watch.sent.length).toBe(before);
     });
   }
   it('without a sender id, SMS declares it needs one and a send without from names from', async () => {
@@ -446,17 +421,10 @@ describe('termii: capabilities, input and settings', () => {
     ['input', { apiKey, apikey: apiKey }],
   ];
   for (const [field, value] of settings) {
-    it(`createTermiiProvider refuses ${field} naming it, never echoing the key`, () => {
-      let error: unknown;
-      try {
-        createTermiiProvider(value as TermiiProviderSettings);
-      } catch (caught) {
-        error = caught;
-      }
-      expect(InvalidInputError.isInstance(error) && error.field).toBe(field);
-      expect(
-        JSON.stringify({ message: (error as Error).message, issues: (error as InvalidInputError).issues }),
-      ).not.toContain(apiKey);
+    it(`createTermiiProvider refuses ${field} naming it, never echoing the key`, async () => {
+      const error = await failureOf(() => createTermiiProvider(value as TermiiProviderSettings));
+      expect([InvalidInputError.isInstance(error), error.field]).toEqual([true, field]);
+      expectNoSecrets(error, [apiKey]);
     });
   }
   it('a missing key names apiKey and TERMII_API_KEY; a malformed variable names the variable', () => {
@@ -477,17 +445,8 @@ describe('termii: capabilities, input and settings', () => {
 
 describe('termii: the key stays secret', () => {
   it('no error, log line or hook ever carries the key', () => {
-    expect(errors.length).toBeGreaterThan(10);
-    const seen = hooked.map((request) => [request.url, ...request.headers].join(' '));
-    const text = JSON.stringify([
-      errors.map((error) => [
-        String(error),
-        (error as Error).cause === undefined ? '' : String((error as Error).cause),
-      ]),
-      lines,
-      seen,
-    ]);
-    expect(text).not.toContain(apiKey);
-    expect(hooked.length).toBeGreaterThan(5);
+    expect(watch.kept.errors).toBeGreaterThan(10);
+    expect(watch.kept.requests).toBeGreaterThan(5);
+    watch.expectNoSecrets([apiKey]);
   });
 });

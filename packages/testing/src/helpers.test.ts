@@ -2,7 +2,7 @@ import { InvalidInputError, phoneNumberSchema, ProviderUnavailableError } from '
 import { describe, expect, it } from 'vitest';
 import { failureOf } from './failure-of.js';
 import { freshPhoneNumber } from './fresh-phone-number.js';
-import { leakWatch, recordingFetch } from './leak-watch.js';
+import { leakWatch } from './leak-watch.js';
 import { expectNoSecrets, reachableText } from './reachable-text.js';
 
 describe('freshPhoneNumber', () => {
@@ -20,6 +20,16 @@ describe('failureOf', () => {
   it('gives the verikit error a call rejects with', async () => {
     const error = new InvalidInputError([{ field: 'to', message: 'is required' }]);
     await expect(failureOf(Promise.reject(error))).resolves.toBe(error);
+  });
+  it('takes a function too: the verikit error it throws or rejects with', async () => {
+    const error = new InvalidInputError([{ field: 'apiKey', message: 'is required' }]);
+    await expect(
+      failureOf(() => {
+        throw error;
+      }),
+    ).resolves.toBe(error);
+    await expect(failureOf(async () => Promise.reject(error))).resolves.toBe(error);
+    await expect(failureOf(() => 'made')).rejects.toThrow('expected the call to fail');
   });
   it('fails when the call resolves, or rejects with something that is not a verikit error', async () => {
     await expect(failureOf(Promise.resolve('sent'))).rejects.toThrow('expected the call to fail');
@@ -75,11 +85,11 @@ describe('leakWatch', () => {
   });
 });
 
-describe('recordingFetch', () => {
+describe('leakWatch.fetch', () => {
   it('keeps the URL, headers and body of each request it passes on', async () => {
-    const recorder = recordingFetch();
-    const answer = await recorder.fetch('data:text/plain,ok', { method: 'GET', headers: { 'x-a': '1' } });
+    const watch = leakWatch();
+    const answer = await watch.fetch('data:text/plain,ok', { method: 'GET', headers: { 'x-a': '1' } });
     expect(await answer.text()).toBe('ok');
-    expect(recorder.requests).toEqual([{ url: 'data:text/plain,ok', headers: { 'x-a': '1' }, body: '' }]);
+    expect(watch.sent).toEqual([{ url: 'data:text/plain,ok', headers: { 'x-a': '1' }, body: '' }]);
   });
 });

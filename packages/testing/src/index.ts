@@ -1,7 +1,7 @@
 /**
  * Test tools for verikit: a scriptable test double of provider spec v1, a manual clock, a reader
  * of server-sent events, and the helpers every package's tests share (fresh phone numbers, the typed
- * failure of a call, the secrets check, a watch on what a provider logs, hooks and throws, a recording `fetch`). The provider contract suite, which imports vitest, is the
+ * failure of a call, the secrets check, a watch on what a provider sends, logs and throws). The provider contract suite, which imports vitest, is the
  * subpath `@verikit/testing/contract`; the sandbox server is `@verikit/gateway/fake`.
  *
  * @module \@verikit/testing
@@ -12,7 +12,7 @@ export * from './server-sent-event-reader.js';
 export { callContext } from './call-context.js';
 export { failureOf } from './failure-of.js';
 export { magicNumberOf } from './magic-number-of.js';
-export { leakWatch, recordingFetch, type LeakWatch, type RecordedRequest, type RecordingFetch } from './leak-watch.js';
+export { leakWatch, type LeakWatch, type RecordedRequest } from './leak-watch.js';
 export { freshPhoneNumber } from './fresh-phone-number.js';
 /** @public Documented in the package README, for a provider's own secret-leak tests. */
 export { reachableText, expectNoSecrets } from './reachable-text.js';

@@ -3,9 +3,9 @@ import { failureOf } from './failure-of.js';
 import { expectNoSecrets } from './reachable-text.js';
 
 /**
- * What a provider's secrets test watches: the lines its logger was given, the requests its `beforeRequest` hook
- * saw, and the errors its calls failed with. Give the provider `hooks` and call it with `context()`, take failures
- * through `failure`, then `expectNoSecrets` searches everything kept.
+ * What a provider's tests watch: the requests it sent (its `fetch`), the lines its logger was given, the requests
+ * its `beforeRequest` hook saw, and the errors its calls failed with. Give the provider `fetch` and `hooks` and call
+ * it with `context()`, take failures through `failure`, then `expectNoSecrets` searches everything kept.
  */
 export interface LeakWatch {
   /** A logger that keeps every line it is given, message and fields. */
@@ -15,9 +15,16 @@ export interface LeakWatch {
     /** One hook, keeping the request it is given. */
     readonly beforeRequest: Array<(request: Request) => void>;
   };
-  /** A fresh call context, with its own signal and the watch's `logger`. */
+  /**
+   * A `fetch` for the provider's `fetch` setting that keeps each request in `sent` and passes it to the global
+   * `fetch` (`sent.length` counts the calls, so a test can show that a refusal sent nothing).
+   */
+  readonly fetch: typeof fetch;
+  /** Each request the watch's `fetch` passed on, oldest first. */
+  readonly sent: readonly RecordedRequest[];
+  /** A fresh call context, with its own signal and the watch's `logger` (a plain function: `const { context } = watch`). */
   context(): ProviderCallContextV1;
-  /** The typed error `promise` rejects with ({@link failureOf}), kept to be searched. */
+  /** The typed error `promise` rejects with ({@link failureOf}), kept to be searched (a plain function too). */
   failure(promise: Promise<unknown>): Promise<VerikitError>;
   /** Keeps more values (errors caught some other way, results) to be searched. */
   keep(...values: unknown[]): void;
@@ -42,25 +49,36 @@ export interface LeakWatch {
  *
  * @example
  * const watch = leakWatch();
- * const provider = createTermiiProvider({ apiKey, baseUrl: fake.baseUrl, hooks: watch.hooks });
+ * const provider = createTermiiProvider({ apiKey, baseUrl: fake.baseUrl, fetch: watch.fetch, hooks: watch.hooks });
  * await watch.failure(provider.sms!.send({ to: '+2348039900001', message: 'hi' }, watch.context()));
  * watch.expectNoSecrets([apiKey]);
  */
 export function leakWatch(): LeakWatch {
   const errors: unknown[] = [];
   const requests: Request[] = [];
+  const sent: RecordedRequest[] = [];
   const lines: unknown[] = [];
   const keepLine = (message: string, fields?: unknown) => void lines.push([message, fields]);
   let sequence = 0;
+  const logger: Logger = { debug: keepLine, info: keepLine, warn: keepLine, error: keepLine };
   return {
-    logger: { debug: keepLine, info: keepLine, warn: keepLine, error: keepLine },
+    logger,
+    sent,
+    fetch: (input, init) => {
+      sent.push({
+        url: String(input),
+        headers: { ...(init?.headers as Record<string, string> | undefined) },
+        body: init?.body === undefined || init.body === null ? '' : String(init.body),
+      });
+      return fetch(input, init);
+    },
     hooks: { beforeRequest: [(request) => void requests.push(request)] },
     context() {
       sequence += 1;
       return {
         signal: new AbortController().signal,
         idempotencyKey: `leak-watch:effect:${sequence}`,
-        logger: this.logger,
+        logger,
       };
     },
     async failure(promise) {
@@ -81,7 +99,7 @@ export function leakWatch(): LeakWatch {
   };
 }
 
-/** One request a {@link recordingFetch} passed on: its URL, headers and body as given to `fetch`. */
+/** One request a {@link LeakWatch}'s `fetch` passed on: its URL, headers and body as given to `fetch`. */
 export interface RecordedRequest {
   /** The URL, as a string. */
   readonly url: string;
@@ -89,31 +107,4 @@ export interface RecordedRequest {
   readonly headers: Readonly<Record<string, string>>;
   /** The body as text; empty when there was none. */
   readonly body: string;
-}
-
-/** What {@link recordingFetch} gives. */
-export interface RecordingFetch {
-  /** The `fetch` to give the provider. */
-  readonly fetch: typeof fetch;
-  /** Each request passed on, oldest first. */
-  readonly requests: readonly RecordedRequest[];
-}
-
-/**
- * A `fetch` for a provider's `fetch` setting that keeps each request (what went on the wire) and passes it to the
- * global `fetch`; `requests.length` counts the calls, so a test can show that a refusal sent nothing.
- */
-export function recordingFetch(): RecordingFetch {
-  const requests: RecordedRequest[] = [];
-  return {
-    requests,
-    fetch: (input, init) => {
-      requests.push({
-        url: String(input),
-        headers: { ...(init?.headers as Record<string, string> | undefined) },
-        body: init?.body === undefined || init.body === null ? '' : String(init.body),
-      });
-      return fetch(input, init);
-    },
-  };
 }
