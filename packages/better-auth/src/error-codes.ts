@@ -17,6 +17,10 @@ export const VERIKIT_ERROR_CODES = {
     code: 'ANOTHER_IDENTITY_ATTACHED',
     message: 'Another number of this type is already attached to this account',
   },
+  PHONE_NUMBER_TAKEN: {
+    code: 'PHONE_NUMBER_TAKEN',
+    message: 'This phone number is already on another account',
+  },
   VERIFICATION_UNAVAILABLE: {
     code: 'VERIFICATION_UNAVAILABLE',
     message: 'Verification is unavailable for a moment: try again',

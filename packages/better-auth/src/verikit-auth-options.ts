@@ -37,6 +37,25 @@ export interface VerikitAuthOptions {
    * it is named here the flow routes refuse to start a dial-in flow without a number (403).
    */
   proofMethods?: readonly VerificationMethod[];
+  /**
+   * What happens when a signed-in user links a verified number (`POST /phone-number/link-proof`) and it replaces
+   * another. `notifyOldNumber`: the SMS the old number gets through `verikit.sendSms` (default: a short notice that
+   * names no number; `from`: the sender, else the engine's `defaultSender`; `false`: none). A send that fails is logged, never an error of the change: the old number may
+   * no longer work. `revokeOtherSessions`: end the user's other sessions on a change (default `false`: kept).
+   */
+  phoneNumberChange?: {
+    notifyOldNumber?: false | { message?: string; from?: string };
+    revokeOtherSessions?: boolean;
+  };
+  /** Called after a signed-in user linked a verified number, with the number it replaced, if any. */
+  onPhoneNumberLinked?: (event: {
+    /** The user, with the new number. */
+    user: UserWithPhoneNumber;
+    /** The number the user had before, or null. */
+    previousPhoneNumber: string | null;
+    /** What the redeemed proof proved. */
+    verification: Verification;
+  }) => void | Promise<void>;
   /** Called after a sign-in by phone, with the user and what verikit verified (a welcome SMS, an audit line). */
   onSignIn?: (event: {
     /** The user signed in. */

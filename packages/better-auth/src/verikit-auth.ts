@@ -24,6 +24,15 @@ const signInBody = z.object({
   rememberMe: z.boolean().optional(),
 });
 
+const linkBody = z.object({
+  phoneNumber: z.string().max(32),
+  proof: z.string().max(2200),
+});
+
+/** What the old number is told by default when a user replaces it: no number, no name. */
+const defaultOldNumberNotice =
+  'The phone number on your account was changed. If you did not do this, contact support at once.';
+
 const attachBody = z.object({
   idType: z.enum(['bvn', 'nin']),
   number: z.string().max(32),
@@ -103,6 +112,9 @@ function defaultTemporaryEmail(): string {
  *
  * - `POST /sign-in/phone-proof` `{ phoneNumber, proof }`: redeems the proof once, for that number, then finds
  *   the user with that number or creates one, and starts a session.
+ * - `POST /phone-number/link-proof` `{ phoneNumber, proof }` (signed in): redeems the proof once and sets the number
+ *   on the signed-in user's account (linking one, or changing it: the old number is told by SMS), refused with 409
+ *   `PHONE_NUMBER_TAKEN` when another account has it. The user then signs in by phone too.
  * - `POST /identity/attach-proof` `{ idType, number, proof }` (signed in): redeems a BVN/NIN proof once and
  *   keeps its masked number and keyed hash for the user; one number belongs to one account.
  *
@@ -186,6 +198,78 @@ export function verikitAuth(options: VerikitAuthOptions) {
           return ctx.json({ token: session.token, user: { id: user.id, phoneNumber: user.phoneNumber } });
         },
       ),
+      linkPhoneProof: createAuthEndpoint(
+        '/phone-number/link-proof',
+        {
+          method: 'POST',
+          body: linkBody,
+          /** Signed-in users only: a 401 otherwise. */
+          use: [sessionMiddleware],
+        },
+        async (ctx) => {
+          const { phoneNumber, proof } = ctx.body;
+          const current = ctx.context.session;
+          const userId = current.user.id;
+          const verification = await redeem(options, proof, { phoneNumber });
+          const verified = verification.phoneNumber!;
+          const { adapter, internalAdapter } = ctx.context;
+          const taken = () =>
+            new APIError('CONFLICT', {
+              ...VERIKIT_ERROR_CODES.PHONE_NUMBER_TAKEN,
+            });
+          const holder = await adapter.findOne<UserWithPhoneNumber>({
+            model: 'user',
+            where: [{ field: 'phoneNumber', value: verified }],
+          });
+          if (holder !== null && holder.id !== userId) throw taken();
+          const before = await adapter.findOne<UserWithPhoneNumber>({
+            model: 'user',
+            where: [{ field: 'id', value: userId }],
+          });
+          const previousPhoneNumber = before?.phoneNumber ?? null;
+          // The number is unique: of two accounts linking it at once, the second write fails and is told so.
+          const user = await internalAdapter
+            .updateUser<UserWithPhoneNumber>(userId, { phoneNumber: verified, phoneNumberVerified: true })
+            .catch(async (error: unknown) => {
+              const now = await adapter.findOne<UserWithPhoneNumber>({
+                model: 'user',
+                where: [{ field: 'phoneNumber', value: verified }],
+              });
+              throw now !== null && now.id !== userId ? taken() : error;
+            });
+          const changed = previousPhoneNumber !== null && previousPhoneNumber !== verified;
+          if (changed) {
+            const change = options.phoneNumberChange;
+            if (change?.revokeOtherSessions === true) {
+              const others = (await internalAdapter.listSessions(userId)).filter(
+                (session) => session.token !== current.session.token,
+              );
+              await Promise.all(others.map((session) => internalAdapter.deleteSession(session.token)));
+            }
+            if (change?.notifyOldNumber !== false) {
+              // Once per change, however often this request is retried: the proof's flow names the change.
+              await options.verikit
+                .sendSms(
+                  {
+                    to: previousPhoneNumber,
+                    message: change?.notifyOldNumber?.message ?? defaultOldNumberNotice,
+                    ...(change?.notifyOldNumber?.from === undefined ? {} : { from: change.notifyOldNumber.from }),
+                  },
+                  { idempotencyKey: `verikit-phone-change:${verification.flowId}` },
+                )
+                .catch((error: unknown) =>
+                  ctx.context.logger.warn('verikit: the old phone number could not be told of the change', {
+                    code: VerikitError.isInstance(error) ? error.code : 'unknown',
+                    field: VerikitError.isInstance(error) ? error.field : undefined,
+                  }),
+                );
+            }
+          }
+          const linked = user ?? { ...before!, phoneNumber: verified, phoneNumberVerified: true };
+          await options.onPhoneNumberLinked?.({ user: linked, previousPhoneNumber, verification });
+          return ctx.json({ user: { id: userId, phoneNumber: verified }, changed });
+        },
+      ),
       attachIdentityProof: createAuthEndpoint(
         '/identity/attach-proof',
         {
@@ -246,7 +330,8 @@ export function verikitAuth(options: VerikitAuthOptions) {
     rateLimit: [
       {
         /** The plugin's two endpoints, 10 a minute per client when Better Auth's rate limiter is on. */
-        pathMatcher: (path: string) => path === '/sign-in/phone-proof' || path === '/identity/attach-proof',
+        pathMatcher: (path: string) =>
+          path === '/sign-in/phone-proof' || path === '/phone-number/link-proof' || path === '/identity/attach-proof',
         window: 60,
         max: 10,
       },
