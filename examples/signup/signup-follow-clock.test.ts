@@ -9,7 +9,8 @@ import { browserTestsSkipReason, fastClock, useBrowserSuite } from './signup-bro
 // Issue 17, finding 7, in Chromium: a page that only follows a flow (it never started one, so it has heard
 // nothing from the server) on a device whose clock is 5 minutes fast.
 const skipReason = browserTestsSkipReason();
-const cooldownMs = 8_000;
+/** Long enough that a page loading on a busy machine still shows several seconds of countdown. */
+const cooldownMs = 12_000;
 const skewMs = 300_000;
 
 /** What the resend button showed, and when (ms since the page's start on its own, unskewed, timeline). */
@@ -38,24 +39,32 @@ describe.skipIf(skipReason !== undefined)('a follow-only page on a fast device c
 
   it('counts the resend cooldown down on the server clock, and reads the flow only once its deadline passed', async () => {
     const { url } = suite.harness.server;
-    // The flow is started elsewhere (the first device); this page is handed its id and secret.
-    const answer = await fetch(`${url}/api/verify/flows`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ kind: 'phone', phoneNumber: freshPhoneNumber() }),
+    // The flow is started elsewhere (the first device); this page is handed its id and secret. It is started when the
+    // browser asks for the page, the browser already up, so the cooldown runs while the page loads, not while a
+    // browser context is made (seconds on a loaded machine).
+    let view: { id: string } | undefined;
+    let startedAt = 0;
+    const context = await suite.newContext({ init: [fastClock(skewMs), recordButton] });
+    await context.route(`${url}/follow-only`, async (route) => {
+      const answer = await fetch(`${url}/api/verify/flows`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ kind: 'phone', phoneNumber: freshPhoneNumber() }),
+      });
+      expect(answer.status).toBe(201);
+      const { flowSecret: secret, ...started } = (await answer.json()) as { id: string; flowSecret: string };
+      view = started;
+      startedAt = Date.now();
+      const handed = `<script>window.__follow = ${JSON.stringify({ view: started, secret })};</script>`;
+      await route.fulfill({
+        status: 200,
+        contentType: 'text/html; charset=utf-8',
+        body: followPage.replace('<script', `${handed}<script`),
+      });
     });
-    expect(answer.status).toBe(201);
-    const { flowSecret: secret, ...view } = (await answer.json()) as { id: string; flowSecret: string };
-    const startedAt = Date.now();
-
-    const context = await suite.newContext({
-      init: [fastClock(skewMs), recordButton, `window.__follow = ${JSON.stringify({ view, secret })};`],
-    });
-    await context.route(`${url}/follow-only`, (route) =>
-      route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: followPage }),
-    );
     const page = await context.newPage();
     await page.goto(`${url}/follow-only`);
+    if (view === undefined) throw new Error('the page was served without a flow');
     expect((await page.evaluate('Date.now() - performance.timeOrigin - performance.now()')) as number).toBeGreaterThan(
       skewMs - 50_000,
     );
@@ -63,8 +72,11 @@ describe.skipIf(skipReason !== undefined)('a follow-only page on a fast device c
 
     // Once the stream answered, the countdown shows the cooldown's time left, not 0.
     const button = page.getByRole('button', { name: /^Resend code/ });
-    await expect.poll(() => button.textContent()).toMatch(/^Resend code in 0:0[1-8]$/);
-    expect(Date.now() - startedAt).toBeLessThan(cooldownMs - 3_000);
+    // Not asserted against the test's clock (how soon the page shows it is the machine's speed): the labels below
+    // must include a countdown with 3 s or more left, which the page shows unless it took most of the cooldown to run.
+    await expect
+      .poll(() => button.textContent(), { timeout: cooldownMs })
+      .toMatch(/^Resend code in 0:(0[1-9]|1[0-2])$/);
     // The button opens once the cooldown is over on the server's clock, not before.
     await page.locator('main button[aria-disabled="false"]', { hasText: /^Resend code$/ }).waitFor();
     expect(Date.now() - startedAt).toBeGreaterThanOrEqual(cooldownMs - 1_500);
@@ -72,10 +84,10 @@ describe.skipIf(skipReason !== undefined)('a follow-only page on a fast device c
 
     // Second by second: from the first countdown until a second before its end, the button never read 0.
     const labels = (await page.evaluate('window.__labels')) as Array<{ label: string; at: number }>;
-    const first = labels.find(({ label }) => /^Resend code in 0:0[3-8] \(disabled\)$/.test(label));
+    const first = labels.find(({ label }) => /^Resend code in 0:(0[3-9]|1[0-2]) \(disabled\)$/.test(label));
     expect(first, JSON.stringify(labels)).toBeDefined();
-    const end = first!.at + Number(/0:0(\d)/.exec(first!.label)![1]) * 1000 - 1_000;
-    const early = labels.filter(({ label, at }) => at > first!.at && at < end && !/ in 0:0\d/.test(label));
+    const end = first!.at + Number(/0:(\d\d)/.exec(first!.label)![1]) * 1000 - 1_000;
+    const early = labels.filter(({ label, at }) => at > first!.at && at < end && !/ in 0:\d\d/.test(label));
     expect(early).toEqual([]);
     // No read for the deadline that looked long past before the clock was known: every read of the flow (on the
     // page's timeline, as its labels) comes once the countdown it showed had run out, at most a render late. Not
@@ -90,5 +102,5 @@ describe.skipIf(skipReason !== undefined)('a follow-only page on a fast device c
       JSON.stringify({ end, reads }),
     ).toEqual([]);
     expect(reads.length).toBeLessThanOrEqual(3);
-  }, 40_000);
+  }, 60_000);
 });

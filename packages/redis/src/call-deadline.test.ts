@@ -9,8 +9,6 @@ const serverMissing = await redisServerSkipReason('@verikit/redis call deadline'
 
 /** The Redis time one engine call may take in these tests. */
 const deadlineMs = 1500;
-/** What the event loop of a loaded machine may add past the deadline: generous, this is no speed test. */
-const marginMs = 600;
 
 /** A test provider whose phone send runs `onSend` first (here: freezing Redis in the middle of an engine call). */
 function providerFreezingOnSend(onSend: () => void): ProviderV1 {
@@ -83,8 +81,11 @@ describe.skipIf(serverMissing !== undefined)(
           `the flow store failed to write a flow: Redis gave no answer within the call's deadline of ${deadlineMs} ms; ` +
             'the write may still be applied, whole',
         );
+        // Not before the deadline. How soon after it is not asserted (a loaded machine adds its own delay, and a
+        // provider call between two commands is not Redis time): that the commands shared one deadline is what the
+        // message says (a command's own deadline says "within 1500 ms", not "the call's"), and the fake clock of
+        // command-deadline.test.ts proves the sum (two 600 ms commands fail at 1000 ms of Redis time in all).
         expect(tookMs).toBeGreaterThanOrEqual(deadlineMs - 50);
-        expect(tookMs).toBeLessThan(deadlineMs + marginMs);
       } finally {
         redis.resume();
       }
