@@ -19,7 +19,11 @@ import { SubscriptionKeeper } from './subscription-keeper.js';
 
 /** Options of {@link createRedisChangeBus} and the {@link RedisChangeBus} constructor. */
 export interface RedisChangeBusOptions {
-  /** Publishes through this store's connection, and names channels after its namespace. */
+  /**
+   * Publishes through this store's connection, and names channels after its namespace. On a cluster the bus opens this
+   * connection with its first subscription (if nothing did): the slot-map checks made on it are what move the
+   * subscriptions after a failover, in a process that never reads a flow too.
+   */
   store?: RedisFlowStore;
   /** The client to publish with, when no `store` is given (a connected node-redis client). */
   publisher?: RedisFlowStoreClient;
@@ -76,6 +80,8 @@ const defaultSubscribeTimeoutMs = 5000;
 const defaultFollowedHintMs = 10_000;
 /** Flows remembered as followed; past this, the oldest is forgotten (it is then asked about again). */
 const maxFollowedHints = 10_000;
+/** How long after a failed attempt to open the publisher's connection the bus tries again. */
+const openRetryMs = 1000;
 /** One connection or SUBSCRIBE attempt; a slower one is retried. */
 const attemptTimeoutMs = 2000;
 
@@ -341,6 +347,7 @@ export class RedisChangeBus implements FlowChangeBus {
           this.#logger.warn('verikit.redis.subscriber.error', { error: errorName(error) }),
         );
       });
+      this.#openPublisher();
     }
     this.#keeper = new SubscriptionKeeper({
       link,
@@ -355,6 +362,22 @@ export class RedisChangeBus implements FlowChangeBus {
         }),
     });
     return this.#keeper;
+  }
+
+  /**
+   * Opens the publisher's connection (the store's) if nothing did yet, and tries again each second until it is open.
+   * On a cluster the subscriptions follow a failover by the slot-map checks the store's connection makes once a
+   * second (its healer); a process that only follows flows never opens that connection with a call of its own, and
+   * would never follow a master that hangs (docs/decisions/1610-a-follower-opens-the-store-connection.md).
+   */
+  #openPublisher(): void {
+    if (this.#closed || this.#publisher.isOpen) return;
+    (this.#store ? this.#store.connect() : this.#publisher.connect()).catch((error: unknown) => {
+      // A closed store is not opened again.
+      if (this.#closed || (StoreError.isInstance(error) && !error.isRetryable)) return;
+      this.#logger.warn('verikit.redis.subscriber.error', { error: errorName(error) });
+      setTimeout(() => this.#openPublisher(), openRetryMs).unref();
+    });
   }
 
   /** After a lost connection, every subscription is live again: tell the application to re-read. */

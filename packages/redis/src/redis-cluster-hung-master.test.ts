@@ -1,9 +1,7 @@
-import { createVerikit, type FlowView, type Verikit } from '@verikit/core';
-import { createTestProviderV1 } from '@verikit/testing';
+import type { FlowView, Verikit } from '@verikit/core';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createRedisChangeBus, type RedisChangeBus } from './redis-change-bus.js';
-import { createRedisClusterStore } from './redis-cluster-store.js';
-import { mastersOf, PrivateCluster, privateClusterMissing, slotOf } from './redis-cluster.fixtures.js';
+import type { RedisChangeBus } from './redis-change-bus.js';
+import { clusterInstance, mastersOf, PrivateCluster, privateClusterMissing, slotOf } from './redis-cluster.fixtures.js';
 import type { RedisFlowStore } from './redis-flow-store.js';
 import type { PubSubMode } from './subscriber-link.js';
 
@@ -45,21 +43,11 @@ describe.skipIf(missing !== undefined)(
         clusters.push(cluster);
         const namespace = `hung-${pubSub}`;
         const resyncs: string[][] = [];
-        const instance = (onResync?: (flowIds: readonly string[]) => void) => {
-          const store = createRedisClusterStore({ urls: cluster.urls, namespace });
-          const changeBus = createRedisChangeBus({ store, pubSub, ...(onResync ? { onResync } : {}) });
-          stores.push(store);
-          buses.push(changeBus);
-          const verikit = createVerikit({
-            provider: createTestProviderV1(),
-            store,
-            changeBus,
-            secret,
-            policies,
-            guard: false,
-          });
-          return { store, changeBus, verikit };
-        };
+        const instance = (onResync?: (flowIds: readonly string[]) => void) =>
+          clusterInstance(
+            { stores, buses },
+            { urls: cluster.urls, namespace, secret, policies, pubSub, ...(onResync ? { onResync } : {}) },
+          );
         const a = instance();
         const b = instance((flowIds) => resyncs.push([...flowIds]));
 

@@ -10,6 +10,12 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { createClient } from '@keyv/redis';
+import { createVerikit, type FlowPolicies, type Verikit } from '@verikit/core';
+import { createTestProviderV1 } from '@verikit/testing';
+import { createRedisChangeBus, type RedisChangeBus } from './redis-change-bus.js';
+import { createRedisClusterStore } from './redis-cluster-store.js';
+import type { RedisFlowStore } from './redis-flow-store.js';
+import type { PubSubMode } from './subscriber-link.js';
 import { redisRequired } from './redis-test-env.fixtures.js';
 
 const run = promisify(execFile);
@@ -156,6 +162,17 @@ export class PrivateCluster {
     return new PrivateCluster(dir, stdout.trim().split(','));
   }
 
+  /**
+   * Sets `cluster-require-full-coverage` on every node (Redis's default is `yes`: while any slot has no master, every
+   * node refuses every key with CLUSTERDOWN, its own slots included).
+   */
+  async requireFullCoverage(required: boolean): Promise<void> {
+    for (const url of this.urls)
+      await onNode(url, (client) =>
+        client.sendCommand(['CONFIG', 'SET', 'cluster-require-full-coverage', required ? 'yes' : 'no']),
+      );
+  }
+
   /** SIGKILL to the server on `port` (one started by this cluster: its PID file is in the cluster's directory). */
   kill(port: number): void {
     process.kill(this.#pid(port), 'SIGKILL');
@@ -208,4 +225,31 @@ export class PrivateCluster {
   async stop(): Promise<void> {
     await run(script, ['stop'], { env: { ...process.env, VERIKIT_CLUSTER_DIR: this.#dir } });
   }
+}
+
+/** What {@link clusterInstance} makes an app instance of. */
+export interface ClusterInstanceOptions {
+  readonly urls: readonly string[];
+  readonly namespace: string;
+  readonly secret: string;
+  readonly policies: Partial<FlowPolicies>;
+  readonly pubSub?: PubSubMode;
+  readonly onResync?: (flowIds: readonly string[]) => void;
+}
+
+/**
+ * An app instance of the failover tests: a cluster store, a change bus over it and an engine on the test provider,
+ * without the send guard. Its store and bus are pushed on `owned`, for the test to close.
+ */
+export function clusterInstance(
+  owned: { stores: RedisFlowStore[]; buses: RedisChangeBus[] },
+  options: ClusterInstanceOptions,
+): { store: RedisFlowStore; changeBus: RedisChangeBus; verikit: Verikit } {
+  const { urls, namespace, secret, policies, pubSub, onResync } = options;
+  const store = createRedisClusterStore({ urls, namespace });
+  const changeBus = createRedisChangeBus({ store, ...(pubSub ? { pubSub } : {}), ...(onResync ? { onResync } : {}) });
+  owned.stores.push(store);
+  owned.buses.push(changeBus);
+  const verikit = createVerikit({ provider: createTestProviderV1(), store, changeBus, secret, policies, guard: false });
+  return { store, changeBus, verikit };
 }
