@@ -14,7 +14,10 @@ export default defineConfig({
       'examples/**/*.test.ts',
       'scripts/**/*.test.ts',
     ],
-    testTimeout: 20_000,
-    hookTimeout: 20_000,
+    // Time limits only say a test is lost, never how fast it must be: on a machine kept busy (a load of 20, 8
+    // engineers' runs beside each other) booting three worker processes took a hook past 20 s, and 100 parallel
+    // events on one flow a test past 20 s (issue 35, finding 13). What a test proves is asserted on conditions.
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
   },
 });
