@@ -36,6 +36,16 @@ function toFlowError(error: unknown): FlowError {
   return { code: 'provider_error', message: 'the provider call failed' };
 }
 
+/** A failed route write is tried again after `routeRetryFirstMs`, doubling up to `routeRetryMaxMs`, for this long. */
+const routeRetryForMs = 60_000;
+const routeRetryFirstMs = 200;
+const routeRetryMaxMs = 5000;
+
+/** A store failure worth another try: the store says so (an outage, a deadline), not a refusal or a bug. */
+function isRetryable(error: unknown): boolean {
+  return VerikitError.isInstance(error) && error.isRetryable;
+}
+
 /** What a call came to, as logs and telemetry say it: who answered (`sentBy` of a composition), and how. */
 function outcomeOf(outcome: Outcome, provider: string): CallOutcome {
   if (outcome.ok === 'unknown') return { provider, outcome: 'unknown' };
@@ -73,8 +83,10 @@ export class EffectRunner {
 
   /**
    * Writes route keys to a flow that a committed change learned of outside its snapshot (the ids a
-   * send returned, which its delivery receipts name), living as long as the flow's record. A failing
-   * write is logged: the flow stands, only its receipts will find no flow.
+   * send returned, which its delivery receipts name), living as long as the flow's record. The flow stands whatever
+   * happens here; without its routes, only its receipts would find no flow (and a failed delivery no fallback). So a
+   * write that fails with a retryable error (a store that is briefly out: a Redis Cluster master being replaced) is
+   * tried again after the call, every 200 ms to 5 s for up to a minute; one that fails for good is logged.
    */
   async #addReceiptRoutes(
     flowId: string,
@@ -83,11 +95,30 @@ export class EffectRunner {
     call: StoreCall | undefined,
   ): Promise<void> {
     const { records, store, clock, logger } = this.#deps;
-    try {
+    const write = async (within: StoreCall | undefined) => {
       const ttl = records.ttlFor(snapshot, clock.now());
-      for (const key of keys) await store.setRoute(key, flowId, ttl, call);
+      for (const key of keys) await store.setRoute(key, flowId, ttl, within);
+    };
+    const retryUntil = Date.now() + routeRetryForMs;
+    const retry = (attempt: number) => {
+      setTimeout(
+        () => {
+          write(undefined).then(
+            () => logger.info('verikit.route.retried', { flowId, retries: attempt + 1 }),
+            (error: unknown) => {
+              if (isRetryable(error) && Date.now() < retryUntil) retry(attempt + 1);
+              else logger.warn('verikit.route.failed', { flowId, error: errorCode(error) });
+            },
+          );
+        },
+        Math.min(routeRetryFirstMs * 2 ** attempt, routeRetryMaxMs),
+      ).unref?.();
+    };
+    try {
+      await write(call);
     } catch (error) {
-      logger.warn('verikit.route.failed', { flowId, error: errorCode(error) });
+      if (isRetryable(error)) retry(0);
+      else logger.warn('verikit.route.failed', { flowId, error: errorCode(error) });
     }
   }
 
