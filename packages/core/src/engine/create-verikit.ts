@@ -170,7 +170,7 @@ export function createVerikit(options: VerikitOptions): Verikit {
     runDueTimers: () => timerWorker.runDue(),
     costs: () => guard?.costs(),
     async close() {
-      await Promise.all([timerWorker.close(), webhook?.close()]);
+      await Promise.all([timerWorker.close(), webhook?.close(), effects.close()]);
     },
     start: (input, options) =>
       telemetry.start((input as { kind?: unknown } | undefined)?.kind, () =>

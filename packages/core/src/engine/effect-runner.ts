@@ -76,9 +76,28 @@ export interface EffectRunnerDeps {
  */
 export class EffectRunner {
   readonly #deps: EffectRunnerDeps;
+  /** Route writes waiting for their next try, by timer, with the try. */
+  readonly #routeRetries = new Map<ReturnType<typeof setTimeout>, () => Promise<void>>();
+  /** Route writes being tried now. */
+  readonly #routeWrites = new Set<Promise<void>>();
+  #closed = false;
 
   constructor(deps: EffectRunnerDeps) {
     this.#deps = deps;
+  }
+
+  /**
+   * The engine is closing: each route write waiting for its next try is tried once more now (one that fails is
+   * logged as lost), and this resolves once every route write under way has ended, so the store may be closed after.
+   */
+  async close(): Promise<void> {
+    this.#closed = true;
+    const last = [...this.#routeRetries].map(([timer, tryAgain]) => {
+      clearTimeout(timer);
+      return tryAgain();
+    });
+    this.#routeRetries.clear();
+    await Promise.all([...last, ...this.#routeWrites]);
   }
 
   /**
@@ -101,23 +120,31 @@ export class EffectRunner {
     };
     const retryUntil = Date.now() + routeRetryForMs;
     const retry = (attempt: number) => {
-      setTimeout(
+      const tryAgain = (): Promise<void> => {
+        const written = write(undefined).then(
+          () => logger.info('verikit.route.retried', { flowId, retries: attempt + 1 }),
+          (error: unknown) => {
+            if (isRetryable(error) && !this.#closed && Date.now() < retryUntil) retry(attempt + 1);
+            else logger.warn('verikit.route.failed', { flowId, error: errorCode(error) });
+          },
+        );
+        this.#routeWrites.add(written);
+        return written.finally(() => this.#routeWrites.delete(written));
+      };
+      const timer = setTimeout(
         () => {
-          write(undefined).then(
-            () => logger.info('verikit.route.retried', { flowId, retries: attempt + 1 }),
-            (error: unknown) => {
-              if (isRetryable(error) && Date.now() < retryUntil) retry(attempt + 1);
-              else logger.warn('verikit.route.failed', { flowId, error: errorCode(error) });
-            },
-          );
+          this.#routeRetries.delete(timer);
+          void tryAgain();
         },
         Math.min(routeRetryFirstMs * 2 ** attempt, routeRetryMaxMs),
-      ).unref?.();
+      );
+      timer.unref?.();
+      this.#routeRetries.set(timer, tryAgain);
     };
     try {
       await write(call);
     } catch (error) {
-      if (isRetryable(error)) retry(0);
+      if (isRetryable(error) && !this.#closed) retry(0);
       else logger.warn('verikit.route.failed', { flowId, error: errorCode(error) });
     }
   }

@@ -55,6 +55,16 @@ describe("a send's delivery routes", () => {
     expect(logged('verikit.route.retried')).toMatchObject([{ level: 'info', fields: { flowId: flow.id, retries: 3 } }]);
   });
 
+  it('are tried once more when the engine closes, and close() waits for that try', async () => {
+    const store = new FailingRouteWrites(1, () => new StoreError('the flow store failed to write a route'));
+    const { verikit, logged } = started(store);
+    const flow = await verikit.start({ kind: 'phone', phoneNumber: '+2348012345670' });
+    expect(store.written.size).toBe(0);
+    await verikit.close();
+    expect([...store.written.values()]).toContain(flow.id);
+    expect(logged('verikit.route.retried')).toHaveLength(1);
+  });
+
   it('are not tried again after a failure that is not retryable: it is logged once', async () => {
     const store = new FailingRouteWrites(1, () => new StoreError('refused', { isRetryable: false }));
     const { verikit, logged } = started(store);

@@ -148,7 +148,8 @@ export interface Verikit {
   costs(): CostReport | undefined;
 
   /**
-   * Stops this instance's background work: the timers' poll and the event webhook's poll. Resolves once the passes
+   * Stops this instance's background work: the timers' poll, the event webhook's poll, and the retries of delivery
+   * routes a store failure left unwritten (each is tried once more now). Resolves once the passes and writes
    * running now have ended (a fallback a receipt made due, being sent, included), so the store may be closed after it
    * without a failing pass. Flows, timers and events stay in the store for the other instances, or for this one's
    * next start. Other calls still work after it; only background work is gone (`runDueTimers` and `deliverEvents`
