@@ -2,7 +2,9 @@ import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { InvalidInputError, VerikitError } from '@verikit/provider';
 import {
+  compareRouting,
   formatBreakdown,
+  formatRoutingComparison,
   formatTable,
   loadScenario,
   runSimulation,
@@ -30,6 +32,8 @@ Options:
   --short             200 flows: a quick look (CI runs it)
   --http              send provider requests over loopback HTTP to the fakes (default: in process)
   --detail            per operator, provider and channel counts after the table
+  --compare-routing   run every fixed order of the providers and a learning router on the same people, against an
+                      oracle (docs/routing.md): verified share, regret, when it left a degrading provider, double sends
   -h, --help          this help`;
 
 const options = {
@@ -40,6 +44,7 @@ const options = {
   short: { type: 'boolean' },
   http: { type: 'boolean' },
   detail: { type: 'boolean' },
+  'compare-routing': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -104,6 +109,20 @@ export async function runSimulateCommand(args: readonly string[], io: CliIo): Pr
     const escalate = whole('--escalate-after', parsed.values['escalate-after'], 900);
     if (escalate !== undefined && escalate !== 0 && escalate < 15)
       throw new InvalidInputError([{ field: '--escalate-after', message: 'must be 0 or from 15 to 900' }]);
+    if (parsed.values['compare-routing']) {
+      const comparisons = [];
+      for (const file of scenarioFiles(parsed.positionals[0]!))
+        comparisons.push(
+          formatRoutingComparison(
+            await compareRouting(await loadScenario(file), {
+              ...(seed === undefined ? {} : { seed }),
+              ...(flows === undefined ? {} : { flows }),
+            }),
+          ),
+        );
+      for (const line of comparisons.join('\n\n').split('\n')) io.out(line);
+      return 0;
+    }
     const results = [];
     for (const file of scenarioFiles(parsed.positionals[0]!)) {
       const scenario = await loadScenario(file);

@@ -79,3 +79,15 @@ export {
   type KeyedCodeScheme,
 } from './keyed-code.js';
 export type { FailoverBreakerOptions, FailoverCircuitChange } from './failover-breaker.js';
+export {
+  createLearningRouter,
+  formatRouteTable,
+  type LearningRouter,
+  type LearningRouterOptions,
+  type RouteBelief,
+  type RoutePrior,
+} from './routing/learning-router.js';
+/** @public Documented in docs/routing.md: a learning router's counts kept in the process (its default). */
+export { createMemoryRouteCounts } from './routing/memory-route-counts.js';
+export type { FailoverRouter, RouteChoice, RouteRequest } from './routing/failover-router.js';
+export type { RoutePin } from './routing/route-pins.js';

@@ -16,6 +16,7 @@ import { derivedInput } from './derived-input.js';
 import { MemberBreaker, skipped, type FailoverBreakerOptions } from './failover-breaker.js';
 import { isProvablyUnsent } from './is-provably-unsent.js';
 import { mergedCircuits, ownCircuits } from './merged-circuits.js';
+import type { FailoverRouter, RouteChoice } from './routing/failover-router.js';
 
 /** Options of {@link withFailover}. */
 export interface FailoverOptions {
@@ -29,12 +30,20 @@ export interface FailoverOptions {
    * provider's `circuits` are told every change (open, half-open, closed) as it happens.
    */
   readonly breaker?: FailoverBreakerOptions | false;
+  /**
+   * Orders the members for each new flow's first phone send (`createLearningRouter`, docs/routing.md), and is told
+   * which member sent it and whether the flow was verified. Pinned rules and the promises below hold as without it:
+   * a resend and every check go to the member that sent, and a member is left only when it provably sent nothing.
+   */
+  readonly router?: FailoverRouter;
 }
 
 type Capability = 'phone' | 'sms' | 'whatsapp' | 'ussd' | 'identity' | 'identitySteps';
 
 /** Between a provider's name and its own requestId in the requestIds a failover provider returns. */
 const separator = '~';
+/** Between a provider's name and the route its flow is counted on (`termii@sms:234803~…`), with a router. */
+const routeMark = '@';
 
 /**
  * Tries `members` in order for every call, moving to the next only when the error proves the previous
@@ -76,6 +85,15 @@ export function withFailover(members: readonly ProviderV1[], options: FailoverOp
     names.add(member.name);
   });
   const name = options.name ?? 'failover';
+  const router = options.router;
+  if (
+    router !== undefined &&
+    (typeof router !== 'object' ||
+      router === null ||
+      typeof router.choose !== 'function' ||
+      typeof router.record !== 'function')
+  )
+    throw new InvalidInputError([{ field: 'router', message: 'must be a router such as createLearningRouter()' }]);
   if (typeof name !== 'string' || !/^[a-z][a-z0-9-]{0,31}$/.test(name)) {
     throw new InvalidInputError([{ field: 'name', message: 'must be 1 to 32 lowercase letters, digits or dashes' }]);
   }
@@ -134,10 +152,30 @@ export function withFailover(members: readonly ProviderV1[], options: FailoverOp
   if (phones.length > 0) {
     const channels = Object.freeze([...new Set(phones.flatMap((member) => member.phone!.channels))] as PhoneChannel[]);
     const byName = new Map(phones.map((member) => [member.name, member]));
-    const split = (requestId: string): { member: ProviderV1 | undefined; inner: string } => {
+    const split = (requestId: string): { member: ProviderV1 | undefined; inner: string; route?: string } => {
       const at = typeof requestId === 'string' ? requestId.indexOf(separator) : -1;
-      const member = at > 0 ? byName.get(requestId.slice(0, at)) : undefined;
-      return member === undefined ? { member, inner: requestId } : { member, inner: requestId.slice(at + 1) };
+      const head = at > 0 ? requestId.slice(0, at) : '';
+      const mark = head.indexOf(routeMark);
+      const member = byName.get(mark > 0 ? head.slice(0, mark) : head);
+      if (member === undefined) return { member, inner: requestId };
+      return { member, inner: requestId.slice(at + 1), ...(mark > 0 ? { route: head.slice(mark + 1) } : {}) };
+    };
+    /** Tells the router an outcome, never failing the call for it. */
+    const record = (
+      route: string | undefined,
+      member: ProviderV1,
+      outcome: 'sent' | 'verified',
+      context: ProviderCallContextV1,
+    ) => {
+      if (router === undefined || route === undefined) return;
+      router.record(route, member.name, outcome).catch((error: unknown) =>
+        context.logger.warn('verikit.routing.count-failed', {
+          route,
+          member: member.name,
+          outcome,
+          error: typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined,
+        }),
+      );
     };
     provider.phone = {
       channels,
@@ -147,9 +185,39 @@ export function withFailover(members: readonly ProviderV1[], options: FailoverOp
         if (typeof input !== 'object' || input === null) return phones[0]!.phone!.send(input, context);
         const { resendOf, ...rest } = input;
         const previous = resendOf === undefined ? undefined : split(resendOf);
+        let choice: RouteChoice | undefined;
+        if (router !== undefined && previous?.member === undefined) {
+          const able = phones.filter((member) => member.phone!.channels.includes(input.channel));
+          if (able.length > 0) {
+            choice = await router.choose({
+              phoneNumber: input.phoneNumber,
+              channel: input.channel,
+              members: able.map((member) => member.name),
+            });
+            if (
+              typeof choice?.route !== 'string' ||
+              !/^[\w:+.-]{1,64}$/.test(choice.route) ||
+              !Array.isArray(choice.order)
+            )
+              throw new TypeError(`${name}: the router answered no route and order`);
+            context.logger.info('verikit.routing.choice', {
+              route: choice.route,
+              order: choice.order,
+              why: choice.why,
+            });
+            if (choice.order.length === 0)
+              throw new ProviderUnavailableError(`${name}: a pinned rule leaves no provider for this send`, {
+                requestSent: false,
+              });
+          }
+        }
+        const routed =
+          choice === undefined
+            ? phones
+            : choice.order.flatMap((chosen) => phones.filter((member) => member.name === chosen));
         const ordered =
           previous?.member === undefined
-            ? phones
+            ? routed
             : [previous.member, ...phones.filter((member) => member !== previous.member)];
         const able = ordered.filter(
           (member) =>
@@ -170,15 +238,18 @@ export function withFailover(members: readonly ProviderV1[], options: FailoverOp
             context,
           ),
         );
+        // A routed flow keeps its route in every requestId (a resend's too), so its check can tell the router.
+        const route = choice?.route ?? (previous?.member === member ? previous.route : undefined);
+        if (choice !== undefined) record(route, member, 'sent', context);
         // The message id is the member's own: its delivery receipts name it, so it reaches the flow as it is.
         return {
-          requestId: `${member.name}${separator}${result.requestId}`,
+          requestId: `${member.name}${route === undefined ? '' : `${routeMark}${route}`}${separator}${result.requestId}`,
           ...(result.messageId === undefined ? {} : { messageId: result.messageId }),
           sentBy: result.sentBy ?? member.name,
         };
       },
       async check(input, context) {
-        const { member, inner } = split(input?.requestId);
+        const { member, inner, route } = split(input?.requestId);
         if (member === undefined) {
           // A requestId from before failover was configured: one of the members made it, most likely the first.
           // Only that member knows the code, so no breaker stands in the way (as for every check).
@@ -188,7 +259,9 @@ export function withFailover(members: readonly ProviderV1[], options: FailoverOp
           }
           throw new ProviderRejectedError(`${name} phone.check: the requestId names no provider of this failover`);
         }
-        return member.phone!.check(derivedInput(input, { ...input, requestId: inner }), context);
+        const checked = await member.phone!.check(derivedInput(input, { ...input, requestId: inner }), context);
+        if (checked.valid) record(route, member, 'verified', context);
+        return checked;
       },
     };
   }

@@ -25,3 +25,5 @@ export type { PubSubMode } from './subscriber-link.js';
 export { createRedisSendGuard, type RedisSendGuardHost, type RedisSendGuardOptions } from './redis-send-guard.js';
 /** @public Documented in docs/scaling.md: withFailover's breakers shared by every instance. */
 export { createRedisCircuits, RedisCircuits, type RedisCircuitsOptions } from './redis-circuits.js';
+/** @public Documented in docs/routing.md: a learning router's counts shared by every instance. */
+export { createRedisRouteCounts, type RedisRouteCountsOptions } from './redis-route-counts.js';

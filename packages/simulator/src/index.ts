@@ -27,3 +27,11 @@ export {
 } from './scenario-schema.js';
 export { receiptsToday } from './sim-providers.js';
 export type { TransportMode } from './sim-providers.js';
+export {
+  compareRouting,
+  formatRoutingComparison,
+  type RoutingComparison,
+  type RoutingComparisonOptions,
+  type RoutingRun,
+} from './routing-comparison.js';
+export type { PersonOutcome } from './run-simulation.js';

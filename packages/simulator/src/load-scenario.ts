@@ -12,6 +12,7 @@ export const shippedScenarios = Object.freeze([
   'whatsapp-first',
   'pumping-attack',
   'provider-outage',
+  'routing-drift',
 ] as const);
 
 /** The file of a shipped scenario. */
@@ -36,6 +37,17 @@ export function parseScenario(data: unknown): Scenario {
         { field: `rates.cards.${index}.provider`, message: 'names no provider of the scenario' },
       ]);
   });
+  const operatorNames = new Set(scenario.operators.map((operator) => operator.name));
+  for (const [index, provider] of scenario.providers.entries())
+    for (const [at, window] of provider.degrades.entries())
+      for (const [which, name] of (window.operators ?? []).entries())
+        if (!operatorNames.has(name))
+          throw new InvalidInputError([
+            {
+              field: `providers.${index}.degrades.${at}.operators.${which}`,
+              message: 'names no operator of the scenario',
+            },
+          ]);
   if (scenario.operators.every((operator) => operator.share === 0))
     throw new InvalidInputError([{ field: 'operators', message: 'must give at least one operator a share above 0' }]);
   return scenario;

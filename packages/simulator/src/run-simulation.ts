@@ -1,12 +1,12 @@
 import { CapabilityError, createVerikit, type FlowView, type Verikit } from '@verikit/core';
 import { codeInText, type FakeMessage } from '@verikit/provider-utils/fake';
-import { withFailover } from '@verikit/provider-utils';
+import { withFailover, type FailoverRouter } from '@verikit/provider-utils';
 import { InvalidInputError, silentLogger, type PhoneSendResultV1, type ProviderV1 } from '@verikit/provider';
 import { carrierFate } from './carrier.js';
 import { EventQueue } from './event-queue.js';
 import { drawMs, drawPopulation, type Person } from './population.js';
 import { chance } from './random.js';
-import type { Channel, Scenario } from './scenario-schema.js';
+import type { Channel, ProviderName, Scenario } from './scenario-schema.js';
 import { startSimProviders, type SimProvider, type TransportMode } from './sim-providers.js';
 import type { SimulationResult } from './simulation-result.js';
 import { StepLedger } from './step-ledger.js';
@@ -24,6 +24,25 @@ export interface SimulationOptions {
   readonly escalateAfterSeconds?: number | false;
   /** `fast` (default): provider requests go to the fakes' handlers in process. `http`: over loopback. */
   readonly mode?: TransportMode;
+  /**
+   * Routes each new flow among the scenario's providers (`withFailover(members, { router })`), made with the run's
+   * virtual clock: a learning router, or an oracle (docs/routing.md). Default: none, the scenario's fixed order.
+   */
+  readonly router?: (clock: { now(): number }) => FailoverRouter;
+  /** Told, once the run ended, each real person's outcome, in the order they started (for comparisons of routing). */
+  readonly onPerson?: (outcome: PersonOutcome) => void;
+}
+
+/** One real person's run, as {@link SimulationOptions.onPerson} is told it. */
+export interface PersonOutcome {
+  /** The operator's name. */
+  readonly operator: string;
+  /** Seconds after the run's start when the person first started. */
+  readonly startedAtSecond: number;
+  /** The provider whose code reached the fakes' outboxes first for this person; undefined: none was sent. */
+  readonly firstProvider: ProviderName | undefined;
+  /** The person's flow ended verified. */
+  readonly verified: boolean;
 }
 
 /** The engine's secret in a run: the simulation keeps nothing. */
@@ -50,6 +69,8 @@ interface Walker {
   nextAt?: number;
   /** The newest code message's fate, waiting for the provider's ids to route its receipt. */
   unrouted?: { ids?: readonly string[] };
+  /** The provider of the first code message. */
+  firstProvider?: ProviderName;
 }
 
 /** The percentile `p` (0 to 1) of sorted values, nearest rank; 0 for none. */
@@ -153,7 +174,7 @@ export async function runSimulation(scenario: Scenario, options: SimulationOptio
         ? sims[0]!.provider
         : withFailover(
             sims.map((sim) => sim.provider),
-            { breaker: { clock } },
+            { breaker: { clock }, ...(options.router === undefined ? {} : { router: options.router(clock) }) },
           );
     const engine: Verikit = createVerikit({
       provider: observeSends(composed, (phoneNumber, result) => {
@@ -206,8 +227,12 @@ export async function runSimulation(scenario: Scenario, options: SimulationOptio
         }
       }
       ledger.code(person.number);
+      walker.firstProvider ??= sim.name;
       if (inTick) sentByTimer.push(walker);
-      const fate = carrierFate(scenario, person, message, scenario.providers[providerIndex]!.sender);
+      const fate = carrierFate(scenario, person, message, {
+        provider: scenario.providers[providerIndex]!,
+        second: virtual / 1000,
+      });
       if (fate.delivered) at(fate.arrivesAfterMs, () => codeArrives(walker, code));
       const unrouted: { ids?: readonly string[] } = {};
       walker.unrouted = unrouted;
@@ -399,6 +424,15 @@ export async function runSimulation(scenario: Scenario, options: SimulationOptio
     }
 
     const people = walkers.filter((walker) => !walker.person.attacker);
+    if (options.onPerson !== undefined)
+      for (const walker of people)
+        if (walker.person.operator >= 0 && walker.startedAt !== undefined)
+          options.onPerson({
+            operator: scenario.operators[walker.person.operator]!.name,
+            startedAtSecond: walker.startedAt / 1000,
+            firstProvider: walker.firstProvider,
+            verified: walker.state === 'verified',
+          });
     const sorted = timesToVerify.sort((a, b) => a - b);
     return {
       scenario: scenario.name,

@@ -50,6 +50,19 @@ const channelBehaviourSchema = z.strictObject({
   delay: durationSchema,
   /** Receipts of this channel on this operator. Default: none. */
   receipt: receiptSchema.optional(),
+  /**
+   * Per provider, a `delivery` of its own on this operator and channel (its routes into the operator differ); a
+   * provider not named has the channel's `delivery`.
+   */
+  providers: z
+    .partialRecord(
+      providerNameSchema,
+      z.strictObject({
+        /** Chance a message of this provider that may reach the handset does reach it. */
+        delivery: share,
+      }),
+    )
+    .optional(),
 });
 
 const operatorSchema = z.strictObject({
@@ -112,6 +125,30 @@ const providerSchema = z.strictObject({
    * reports today (docs/simulator.md, "Receipts"); naming more models a provider that would.
    */
   receipts: z.array(channelSchema).optional(),
+  /**
+   * Windows when the provider's routes get worse (it still answers, its messages arrive less often): from `from`
+   * (seconds after the run's start) until `to` (default: the end), its delivery on the named `operators` (default:
+   * every one) is multiplied by `delivery`.
+   */
+  degrades: z
+    .array(
+      z
+        .strictObject({
+          /** Seconds after the run's start when it begins. */
+          from: seconds,
+          /** Seconds after the run's start when it ends. Default: never. */
+          to: seconds.optional(),
+          /** The factor its delivery is multiplied by meanwhile (0.5: half of its messages that would arrive do). */
+          delivery: share,
+          /** The operators (by name) it applies to. Default: every one. */
+          operators: z.array(z.string().min(1)).min(1).optional(),
+        })
+        .refine((window) => window.to === undefined || window.to > window.from, {
+          error: 'to must be after from',
+          path: ['to'],
+        }),
+    )
+    .default([]),
 });
 
 const rateSchema = z.strictObject({

@@ -72,3 +72,4 @@ export type {
   SharedCircuitsV1,
 } from './shared-circuits-v1.js';
 export { isParsedV1, markParsedV1, parseProviderInputV1 } from './parsed-input-v1.js';
+export type { RouteCountsV1, RouteOutcomeV1, RouteTallyV1 } from './route-counts-v1.js';

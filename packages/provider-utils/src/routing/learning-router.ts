@@ -1,0 +1,262 @@
+import { InvalidInputError, type PhoneChannel, type RouteCountsV1, type RouteTallyV1 } from '@verikit/provider';
+import type { FailoverRouter, RouteChoice, RouteRequest } from './failover-router.js';
+import { createMemoryRouteCounts, decayedTally } from './memory-route-counts.js';
+import { applyPins, checkPins, type RoutePin } from './route-pins.js';
+import { betaDraw, seededRandom } from './seeded-random.js';
+
+/**
+ * What a provider is believed to do before any flow was counted: a verified share of `rate`, worth `weight` flows of
+ * evidence. The hand-written order starts ahead: the member at position `i` starts at `rate − i × lead`.
+ */
+export interface RoutePrior {
+  /** The verified share believed of the first member. Default 0.7. */
+  readonly rate?: number;
+  /** How many flows the belief is worth: more, slower to move. Default 20. */
+  readonly weight?: number;
+  /** How much less each later member of the hand-written order is believed to verify. Default 0.05. */
+  readonly lead?: number;
+}
+
+/** Options of {@link createLearningRouter}. */
+export interface LearningRouterOptions {
+  /** Where the counts live. Default: this process (`createMemoryRouteCounts`); shared: `createRedisRouteCounts`. */
+  readonly counts?: RouteCountsV1;
+  /** Seeds the sampling, so a run can be replayed. Default: a random seed. */
+  readonly seed?: number;
+  /** The clock counts decay by. Default `Date`. */
+  readonly clock?: {
+    /** Now, in ms since the epoch. */
+    now(): number;
+  };
+  /** A count loses half its weight after this long, so the router follows drift. Default 24 hours. */
+  readonly halfLifeMs?: number;
+  /**
+   * A route's counts are read from `counts` the first time an instance routes on it, then again in the background
+   * once the last read is this many ms old (by `clock`), the last read being used meanwhile: a start waits for the
+   * shared store only on its route's first flow in the process, and an instance sees the others' flows about this
+   * late. `0`: read on every start, and wait for it. Default 1000.
+   */
+  readonly readEveryMs?: number;
+  /** The beliefs before any count (see {@link RoutePrior}). */
+  readonly prior?: RoutePrior;
+  /**
+   * What the router maximises: `verified` (default), the share of flows verified; or verified flows per unit of money,
+   * given `price` (the price of one code by a member and channel, on the app's rate card).
+   */
+  readonly objective?:
+    | 'verified'
+    | {
+        /** The price of one code sent by `member` on `channel`, on the app's rate card (any currency, above 0). */
+        readonly price: (member: string, channel: PhoneChannel) => number;
+      };
+  /**
+   * The operator part of a route, from the recipient's E.164 number. Default: its first 6 digits (`234803`, which
+   * names the operator in Nigeria before any porting). Return a name of at most 40 letters, digits, `+`, `.`, `_`, `-`.
+   */
+  readonly operatorOf?: (phoneNumber: string) => string;
+  /**
+   * Operators by name with their E.164 prefixes (`{ MTN: ['+234803', '+234806'], Glo: ['+234805'] }`): a number
+   * under one (the longest that matches) is routed as that operator, so its prefixes learn together. A number under
+   * none is routed by `operatorOf`. Names as `operatorOf` returns them.
+   */
+  readonly operators?: Readonly<Record<string, readonly string[]>>;
+  /** Rules that always win over what was learned (see {@link RoutePin}), applied in order. */
+  readonly pins?: readonly RoutePin[];
+}
+
+/** One line of what the router believes: a member on a route. */
+export interface RouteBelief {
+  /** The route (`sms:234803`). */
+  readonly route: string;
+  /** The member. */
+  readonly member: string;
+  /** Flows sent on the route by it, decayed to now. */
+  readonly sent: number;
+  /** Of them verified, decayed to now. */
+  readonly verified: number;
+  /** The verified share believed: the mean of its posterior, priors included (its hand-written position unknown here: the first's prior). */
+  readonly believed: number;
+}
+
+/** A {@link FailoverRouter} that learns, with the table of what it believes. */
+export interface LearningRouter extends FailoverRouter {
+  /** What the router believes now, route by route, best first within a route. */
+  table(): Promise<RouteBelief[]>;
+}
+
+const defaultHalfLifeMs = 86_400_000;
+const routePart = /^[A-Za-z0-9+._-]{1,40}$/;
+
+/** The default operator part of a route: the number's first 6 digits. */
+const firstSixDigits = (phoneNumber: string) => phoneNumber.slice(1, 7);
+
+/** The operators' prefixes, longest first, each with its operator's name; checked. */
+function prefixTable(operators: unknown): Array<[string, string]> {
+  if (operators === undefined) return [];
+  if (typeof operators !== 'object' || operators === null)
+    throw new InvalidInputError([{ field: 'operators', message: 'must map operator names to lists of prefixes' }]);
+  const table: Array<[string, string]> = [];
+  for (const [name, prefixes] of Object.entries(operators)) {
+    if (!routePart.test(name))
+      throw new InvalidInputError([
+        { field: `operators.${name.slice(0, 40)}`, message: 'must be named by 1 to 40 letters, digits, +, ., _ or -' },
+      ]);
+    if (
+      !Array.isArray(prefixes) ||
+      prefixes.some((prefix) => typeof prefix !== 'string' || !/^\+[1-9]\d{0,11}$/.test(prefix))
+    )
+      throw new InvalidInputError([
+        { field: `operators.${name}`, message: 'must be a list of + and 1 to 12 digits, such as +234803' },
+      ]);
+    for (const prefix of prefixes) table.push([prefix, name]);
+  }
+  return table.sort((a, b) => b[0].length - a[0].length);
+}
+
+function checkedNumber(value: unknown, field: string, min: number, max: number, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < min || value > max)
+    throw new InvalidInputError([{ field, message: `must be a number from ${min} to ${max}` }]);
+  return value;
+}
+
+/**
+ * A router that learns, per route (a channel and an operator's number prefix), which member gets people verified,
+ * from the flows' own outcomes, and sends each new flow by Thompson sampling: for each member it draws a verified
+ * share from its Beta posterior (prior + decayed counts) and tries the members best draw first. A member that does
+ * well gets most flows; one rarely tried keeps a wide posterior and is tried now and then, so a change is noticed.
+ * Pinned rules win over it. docs/routing.md says what it optimises and what it cannot know.
+ *
+ * @example
+ * const router = createLearningRouter({ counts: createRedisRouteCounts({ store }), pins: [{ prefix: '+234805', use: ['termii'] }] });
+ * const provider = withFailover([termii, twilio, gateway], { router });
+ */
+export function createLearningRouter(options: LearningRouterOptions = {}): LearningRouter {
+  if (typeof options !== 'object' || options === null)
+    throw new InvalidInputError([{ field: 'options', message: 'must be an object' }]);
+  const counts = options.counts ?? createMemoryRouteCounts();
+  if (typeof counts?.read !== 'function' || typeof counts.add !== 'function' || typeof counts.routes !== 'function')
+    throw new InvalidInputError([
+      { field: 'counts', message: 'must be route counts such as createRedisRouteCounts()' },
+    ]);
+  const seed = checkedNumber(options.seed, 'seed', 0, 4_294_967_295, Math.floor(Math.random() * 4_294_967_296));
+  const random = seededRandom(seed);
+  const clock = options.clock ?? Date;
+  if (typeof clock?.now !== 'function')
+    throw new InvalidInputError([{ field: 'clock', message: 'must be an object with a now() function' }]);
+  const halfLifeMs = checkedNumber(options.halfLifeMs, 'halfLifeMs', 1000, 365 * 86_400_000, defaultHalfLifeMs);
+  const readEveryMs = checkedNumber(options.readEveryMs, 'readEveryMs', 0, 3_600_000, 1000);
+  const lastRead = new Map<
+    string,
+    { at: number; tallies: Readonly<Record<string, RouteTallyV1>>; refreshing: boolean }
+  >();
+  const readNow = async (route: string, now: number) => {
+    const tallies = await counts.read(route);
+    if (readEveryMs > 0) lastRead.set(route, { at: now, tallies, refreshing: false });
+    return tallies;
+  };
+  /**
+   * The route's counts: read now the first time (and on every start with `readEveryMs` 0); after that the last read,
+   * refreshed in the background once it is `readEveryMs` old, so a start never waits for it. Undefined: unreadable.
+   */
+  const tallyOf = async (route: string, now: number) => {
+    const last = lastRead.get(route);
+    if (last === undefined) return readNow(route, now).catch(() => undefined);
+    if (!last.refreshing && (now - last.at >= readEveryMs || now < last.at)) {
+      last.refreshing = true;
+      readNow(route, now).catch(() => {
+        last.refreshing = false;
+      });
+    }
+    return last.tallies;
+  };
+  const prior = options.prior ?? {};
+  const rate = checkedNumber(prior.rate, 'prior.rate', 0.01, 0.99, 0.7);
+  const weight = checkedNumber(prior.weight, 'prior.weight', 1, 10_000, 20);
+  const lead = checkedNumber(prior.lead, 'prior.lead', 0, 0.5, 0.05);
+  const objective = options.objective ?? 'verified';
+  if (objective !== 'verified' && typeof (objective as { price?: unknown })?.price !== 'function')
+    throw new InvalidInputError([{ field: 'objective', message: "must be 'verified' or { price(member, channel) }" }]);
+  const fallback = options.operatorOf ?? firstSixDigits;
+  if (typeof fallback !== 'function')
+    throw new InvalidInputError([{ field: 'operatorOf', message: 'must be a function' }]);
+  const byPrefix = prefixTable(options.operators);
+  const operatorOf = (phoneNumber: string) => {
+    for (const [prefix, name] of byPrefix) if (phoneNumber.startsWith(prefix)) return name;
+    return fallback(phoneNumber);
+  };
+  const pins = checkPins(options.pins);
+
+  /** The posterior's two parameters of the member at `position` of the hand-written order. */
+  const posterior = (tally: RouteTallyV1 | undefined, position: number, now: number): [number, number] => {
+    const mean = Math.max(0.01, rate - position * lead);
+    const decayed = tally === undefined ? undefined : decayedTally(tally, now, halfLifeMs);
+    const verified = Math.max(0, decayed?.verified ?? 0);
+    const failed = Math.max(0, (decayed?.sent ?? 0) - verified);
+    return [mean * weight + verified, (1 - mean) * weight + failed];
+  };
+  const value = (member: string, channel: PhoneChannel, share: number) => {
+    if (objective === 'verified') return share;
+    const price = objective.price(member, channel);
+    return price > 0 ? share / price : share * Number.MAX_SAFE_INTEGER;
+  };
+
+  async function choose(request: RouteRequest): Promise<RouteChoice> {
+    const operator = operatorOf(request.phoneNumber);
+    if (typeof operator !== 'string' || !routePart.test(operator))
+      throw new InvalidInputError([
+        { field: 'operatorOf', message: 'must return 1 to 40 letters, digits, +, ., _ or -' },
+      ]);
+    const route = `${request.channel}:${operator}`;
+    const pinned = applyPins(pins, request.phoneNumber, request.channel, request.members);
+    if (pinned.fixedBy !== undefined) return { route, order: pinned.members, why: `pinned: rule ${pinned.fixedBy}` };
+    const members = pinned.members;
+    if (members.length <= 1)
+      return { route, order: members, why: members.length === 0 ? 'pinned: none left' : 'only one' };
+    const now = clock.now();
+    const read = await tallyOf(route, now);
+    const unreadable = read === undefined;
+    const tallies = read ?? {};
+    const drawn = members.map((member) => {
+      const [alpha, beta] = posterior(tallies[member], request.members.indexOf(member), now);
+      return { member, score: value(member, request.channel, betaDraw(random, alpha, beta)) };
+    });
+    // Stable: a tie keeps the hand-written order.
+    drawn.sort((a, b) => b.score - a.score);
+    const why = `${unreadable ? 'priors (counts unreadable)' : 'sampled'}: ${drawn
+      .map((each) => `${each.member} ${each.score.toFixed(3)}`)
+      .join(', ')}`;
+    return { route, order: drawn.map((each) => each.member), why };
+  }
+
+  return {
+    choose,
+    record: (route, member, outcome) => counts.add(route, member, outcome, clock.now(), halfLifeMs),
+    async table() {
+      const now = clock.now();
+      const rows: RouteBelief[] = [];
+      for (const route of [...(await counts.routes())].sort()) {
+        const tallies = await counts.read(route);
+        const beliefs = Object.entries(tallies).map(([member, tally]) => {
+          const decayed = decayedTally(tally, now, halfLifeMs);
+          const [alpha, beta] = posterior(tally, 0, now);
+          return { route, member, sent: decayed.sent, verified: decayed.verified, believed: alpha / (alpha + beta) };
+        });
+        rows.push(...beliefs.sort((a, b) => b.believed - a.believed));
+      }
+      return rows;
+    },
+  };
+}
+
+/** The table of {@link LearningRouter.table} as text, one member a line. */
+export function formatRouteTable(rows: readonly RouteBelief[]): string {
+  const lines = ['route            member       sent   verified  believed'];
+  for (const row of rows)
+    lines.push(
+      `${row.route.padEnd(16)} ${row.member.padEnd(12)} ${row.sent.toFixed(1).padStart(6)} ${row.verified
+        .toFixed(1)
+        .padStart(10)} ${(row.believed * 100).toFixed(1).padStart(8)}%`,
+    );
+  return lines.join('\n');
+}

@@ -1,0 +1,64 @@
+/**
+ * A learning router's counts shared through Redis by app instances that are separate Node processes: what one
+ * process's flows taught, the next routes by. Mandatory when CI=true; skipped, with the reason printed, when Redis is
+ * unreachable and CI is not set.
+ */
+import { fork } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { RouteBelief } from '@verikit/provider-utils';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createRedisRouteCounts } from './redis-route-counts.js';
+import { createRedisStore } from './redis-flow-store.js';
+import { deleteNamespace, redisSkipReason, redisUrl, uniqueNamespace } from './redis-test-env.fixtures.js';
+
+const unavailable = await redisSkipReason('route counts across instances');
+const here = dirname(fileURLToPath(import.meta.url));
+const namespaces: string[] = [];
+
+/** Runs one instance to its end: `flows` flows, people verifying only codes `third` sent. */
+function instance(namespace: string, flows: number, seed: number, offset: number) {
+  return new Promise<{ chosen: string[]; table: RouteBelief[] }>((resolve, reject) => {
+    const child = fork(
+      join(here, 'route-counts-worker.fixtures.ts'),
+      [JSON.stringify({ namespace, url: redisUrl, flows, seed, verifies: 'third', offset })],
+      { execArgv: ['--import', 'tsx', '--conditions=@verikit/source'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] },
+    );
+    child.once('message', (message) => resolve(message as { chosen: string[]; table: RouteBelief[] }));
+    child.once('exit', (code) => code !== 0 && reject(new Error(`worker exited with ${code}`)));
+  });
+}
+
+afterAll(async () => {
+  if (unavailable === undefined) await Promise.all(namespaces.map((namespace) => deleteNamespace(namespace)));
+});
+
+describe.skipIf(unavailable !== undefined)('route counts across instances (Redis)', () => {
+  it('a second process routes by the flows the first one counted, and adds its own', { timeout: 120_000 }, async () => {
+    const shared = uniqueNamespace('routes');
+    const alone = uniqueNamespace('routes-alone');
+    namespaces.push(shared, alone);
+    const first = await instance(shared, 150, 1, 0);
+    expect(first.chosen.slice(-50).filter((member) => member === 'third').length).toBeGreaterThan(40);
+    // Same seed, same code: one with the first one's counts, one on a Redis namespace of its own.
+    const second = await instance(shared, 30, 2, 150);
+    const fresh = await instance(alone, 30, 2, 0);
+    const thirds = (chosen: string[]) => chosen.slice(0, 10).filter((member) => member === 'third').length;
+    expect(thirds(second.chosen)).toBeGreaterThanOrEqual(9);
+    expect(thirds(fresh.chosen)).toBeLessThan(thirds(second.chosen));
+    // Both processes' flows are in the shared counts: 180 sent, the verified ones those `third` sent.
+    const store = createRedisStore({ url: redisUrl, namespace: shared });
+    try {
+      const tallies = await createRedisRouteCounts({ store }).read('sms:234803');
+      const sum = (field: 'sent' | 'verified') =>
+        Object.values(tallies).reduce((total, tally) => total + tally[field], 0);
+      expect(Math.round(sum('sent'))).toBe(180);
+      const byThird = [...first.chosen, ...second.chosen].filter((member) => member === 'third').length;
+      expect(Math.round(tallies.third!.sent)).toBe(byThird);
+      expect(Math.round(sum('verified'))).toBe(byThird);
+      expect(second.table[0]).toMatchObject({ route: 'sms:234803', member: 'third' });
+    } finally {
+      await store.close();
+    }
+  });
+});
