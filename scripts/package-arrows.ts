@@ -26,6 +26,7 @@ export const providerPackages: readonly string[] = [
   '@verikit/termii',
   '@verikit/twilio',
   '@verikit/africastalking',
+  '@verikit/smile-id',
 ];
 const providers = providerPackages;
 

@@ -68,6 +68,12 @@ export interface HttpRequest<Operation extends string = string> {
   readonly path: string;
   /** The encoded body, without credentials. */
   readonly body?: string;
+  /** Default `POST`; a `PUT` sends `bytes` (an upload to a signed address, which carries its own credentials). */
+  readonly method?: 'POST' | 'PUT';
+  /** A binary body, sent as it is instead of `body` (`authorize` is not called for it). */
+  readonly bytes?: Uint8Array;
+  /** The content type of this request's body, when it is not the client's (`application/zip`). */
+  readonly contentType?: string;
   /**
    * Adds the credentials to `headers` (a plain copy made for this attempt, which no hook or logger sees)
    * and returns the body to send: `body` itself, or a copy with the key inside for APIs that want it there.
@@ -134,9 +140,16 @@ export function createHttpClient<Operation extends string>(
     call.attempts += 1;
     const headers: Record<string, string> = {};
     for (const [name, value] of request.headers) headers[name] = value;
+    if (call.request.contentType !== undefined) headers['content-type'] = call.request.contentType;
     const body =
-      call.request.authorize === undefined ? call.request.body : call.request.authorize(headers, call.request.body);
-    return transport(request.url, { headers, body: body ?? null, signal: request.signal });
+      call.request.bytes ??
+      (call.request.authorize === undefined ? call.request.body : call.request.authorize(headers, call.request.body));
+    return transport(request.url, {
+      method: call.request.method ?? 'POST',
+      headers,
+      body: body ?? null,
+      signal: request.signal,
+    });
   };
 
   const infoOf = (context: Record<string, unknown>, retryCount: number): HttpRequestInfo<Operation> => {
@@ -177,7 +190,7 @@ export function createHttpClient<Operation extends string>(
     throwHttpErrors: false,
     retry: {
       limit: settings.connectionRetries,
-      methods: ['post'],
+      methods: ['post', 'put'],
       statusCodes: [],
       afterStatusCodes: [],
       shouldRetry: ({ error }) => isConnectionRefused(error),
@@ -193,7 +206,12 @@ export function createHttpClient<Operation extends string>(
       const loading = settings.fetch === undefined ? loadUndici() : undefined;
       if (loading !== undefined) await loading;
       const call: CallState = { request, idempotencyKey: context.idempotencyKey, logger: context.logger, attempts: 0 };
-      const callOptions: CallOptions = { signal: context.signal, context: call, [callOption]: call };
+      const callOptions: CallOptions = {
+        method: request.method === 'PUT' ? 'put' : 'post',
+        signal: context.signal,
+        context: call,
+        [callOption]: call,
+      };
       try {
         const response = await api(request.url, callOptions);
         const text = await answerText(response);

@@ -1,11 +1,13 @@
 import type { Agent } from 'undici';
 
-/** What the HTTP client asks of a transport for one attempt: a POST of a text body. */
+/** What the HTTP client asks of a transport for one attempt: a POST of a text body, or a PUT of bytes. */
 interface TransportRequest {
+  /** Default `POST`. */
+  readonly method?: 'POST' | 'PUT';
   /** The headers, credentials included (a copy made for this attempt). */
   readonly headers: Record<string, string>;
   /** The body to send, or null. */
-  readonly body: string | null;
+  readonly body: string | Uint8Array | null;
   /** Aborts the attempt: the caller's signal joined with ky's per-attempt timeout. */
   readonly signal: AbortSignal;
 }
@@ -69,14 +71,14 @@ export function undiciTransport(withBody: boolean): Transport {
 /** One POST through the shared Agent: the status, the headers as pairs, and the whole body as text. */
 async function undiciAnswer(
   url: string,
-  { headers, body, signal }: TransportRequest,
+  { method = 'POST', headers, body, signal }: TransportRequest,
 ): Promise<{ status: number; headers: [string, string][]; text: string }> {
   await loadUndici();
   const target = new URL(url);
   const answer = await agent!.request({
     origin: target.origin,
     path: target.pathname + target.search,
-    method: 'POST',
+    method,
     headers,
     body,
     signal,
@@ -92,6 +94,6 @@ async function undiciAnswer(
 
 /** A transport over a `fetch` the user gave (a proxy agent, a test recorder): the request as `fetch` wants it. */
 export function fetchTransport(fetchImplementation: typeof globalThis.fetch): Transport {
-  return (url, { headers, body, signal }) =>
-    fetchImplementation(url, { method: 'POST', headers, body, signal, redirect: 'manual' });
+  return (url, { method = 'POST', headers, body, signal }) =>
+    fetchImplementation(url, { method, headers, body, signal, redirect: 'manual' });
 }

@@ -18,4 +18,14 @@ export type {
   FakeInboxWebhook,
   FakeInboxWebhookAttempt,
 } from './inbox/fake-inbox-source.js';
+export {
+  defaultFakePeople,
+  IdentityFakeState,
+  outageAnswer,
+  type FakeCharge,
+  type FakeFaceVerdict,
+  type FakeIdentityRequest,
+  type FakeOutage,
+  type FakePerson,
+} from './identity-fake.js';
 export { runningFake, type RunningFake, type RunningFakeParts } from './running-fake.js';
