@@ -11,6 +11,7 @@ export function pollWeakly<T extends object>(target: T, pollMs: number, run: (ta
     if (live === undefined) clearInterval(poll);
     else run(live);
   }, pollMs);
-  poll.unref();
+  // A number on workerd and in browsers, which have no process to keep alive.
+  (poll as { unref?: () => unknown }).unref?.();
   return () => clearInterval(poll);
 }

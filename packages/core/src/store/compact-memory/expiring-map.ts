@@ -261,7 +261,8 @@ export class ExpiringMap extends Map<string, string> {
 
   #schedule(delayMs: number): void {
     this.#timer = setTimeout(ExpiringMap.#onTimer, delayMs, this.#self);
-    this.#timer.unref();
+    // A number on workerd and in browsers, which have no process to keep alive.
+    (this.#timer as { unref?: () => unknown }).unref?.();
   }
 
   /** Static, and given a WeakRef: a pending timer must not hold the map. */
