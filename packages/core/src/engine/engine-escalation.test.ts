@@ -15,6 +15,46 @@ function escalating(policies = {}) {
 }
 
 describe('a plan that escalates on time (docs/plans.md)', () => {
+  it('does not escalate over a code reported delivered: the newest send only, and an undelivered one still falls back', async () => {
+    const { verikit, provider, clock } = escalating();
+    const three: StartInput = { ...plan, channels: ['sms', 'whatsapp', 'voice'] };
+    const flow = await verikit.start(three);
+    clock.advance(5_000);
+    // The SMS reached the handset: the user has the code, another channel would only cost and replace it.
+    const told = await verikit.receive({
+      id: 'dlr-sms-delivered',
+      event: { type: 'delivery', messageId: 'req-1', status: 'delivered' },
+    });
+    expect(told.view).toMatchObject({ channel: 'sms', delivery: { status: 'delivered' } });
+    expect(told.view!.next).toBeUndefined();
+    clock.advance(600_000);
+    expect(await verikit.runDueTimers()).toBe(0);
+    expect(provider.callsOf('phone.send')).toHaveLength(1);
+
+    // The user may still ask for another channel; that send's own wait starts, and a late receipt of the old SMS does
+    // not stop it.
+    const second = await verikit.start({ ...three, phoneNumber: '+2348031234568' });
+    clock.advance(30_000);
+    const resent = await verikit.send(second.id, { type: 'resend', channel: 'whatsapp' });
+    expect(resent).toMatchObject({ channel: 'whatsapp', next: { channel: 'voice' } });
+    await verikit.receive({ id: 'dlr-old-sms', event: { type: 'delivery', messageId: 'req-2', status: 'delivered' } });
+    expect((await verikit.get(second.id)).next).toEqual(resent.next);
+    clock.advance(resent.next!.at - clock.now());
+    expect(await verikit.runDueTimers()).toBe(1);
+    expect((await verikit.get(second.id)).channel).toBe('voice');
+
+    // Undelivered, still: the plan falls back at once.
+    const third = await verikit.start({ ...three, phoneNumber: '+2348031234569' });
+    const sends = provider.callsOf('phone.send').length;
+    await verikit.receive({
+      id: 'dlr-third',
+      event: { type: 'delivery', messageId: `req-${sends}`, status: 'undelivered', reason: 'DND' },
+    });
+    await verikit.runDueTimers();
+    expect((await verikit.get(third.id)).channel).toBe('whatsapp');
+    await expect(verikit.get(flow.id)).resolves.toMatchObject({ channel: 'sms' });
+  });
+
   it('sends on the next channel once the time passed without a correct code, once, and says so beforehand', async () => {
     const { verikit, provider, clock } = escalating();
     const started = clock.now();

@@ -69,6 +69,11 @@ export interface FlowContextBase {
   readonly sentBy?: string;
   /** The last delivery receipt of the flow's current message; cleared by every new send. */
   readonly delivery?: DeliveryStatus;
+  /**
+   * When a receipt naming the newest send (its requestId or messageId) said `delivered`: the code is on the handset, so
+   * a plan does not escalate by time over it (decision 1602). Cleared by every new send.
+   */
+  readonly deliveredAt?: number;
   /** When the flow became verified (engine clock). */
   readonly verifiedAt?: number;
 }

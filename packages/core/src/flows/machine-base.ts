@@ -72,7 +72,14 @@ export function beginSend(
   policies: FlowPolicies,
 ): Pick<
   FlowContextBase,
-  'effectSeq' | 'effect' | 'unansweredEffectId' | 'sendCount' | 'resendAvailableAt' | 'error' | 'delivery'
+  | 'effectSeq'
+  | 'effect'
+  | 'unansweredEffectId'
+  | 'sendCount'
+  | 'resendAvailableAt'
+  | 'error'
+  | 'delivery'
+  | 'deliveredAt'
 > {
   const sendCount = context.sendCount + 1;
   const cooldown = policies.resendCooldownMs * policies.resendCooldownGrowth ** (sendCount - 1);
@@ -83,6 +90,7 @@ export function beginSend(
     error: undefined,
     // A new message: the receipt of the last one no longer describes it.
     delivery: undefined,
+    deliveredAt: undefined,
   };
 }
 

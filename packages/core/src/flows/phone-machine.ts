@@ -125,7 +125,8 @@ const waitingStates: ReadonlySet<string> = new Set(['awaiting-code', 'send-faile
 /**
  * When the plan sends on the next channel left by itself, from the phone flow's state and context; undefined when it
  * will not. A fallback after a failed delivery is due at once; an escalation when it is due and the cooldown of the
- * send before it has passed, so a send whose outcome is unknown is never followed by another before its cooldown.
+ * send before it has passed, so a send whose outcome is unknown is never followed by another before its cooldown, and
+ * never once a receipt said the newest code was delivered.
  */
 export function phoneNextSendAt(
   state: string,
@@ -135,7 +136,9 @@ export function phoneNextSendAt(
   if (!waitingStates.has(state) || (context.channelsLeft?.length ?? 0) === 0) return undefined;
   if (context.sendCount >= policies.maxSendsPerFlow) return undefined;
   if (context.fallbackAt !== undefined) return context.fallbackAt;
-  if (context.escalateAt === undefined) return undefined;
+  // The provider said the newest code reached the handset: another channel would cost a send and, where each channel
+  // has its own code, replace the one the user is reading (decision 1602). The user may still ask for another.
+  if (context.escalateAt === undefined || context.deliveredAt !== undefined) return undefined;
   return Math.max(context.escalateAt, context.resendAvailableAt ?? context.escalateAt);
 }
 

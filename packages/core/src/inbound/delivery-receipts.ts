@@ -12,6 +12,8 @@ export interface DeliveryInternalEvent {
   readonly type: 'delivery';
   readonly now: number;
   readonly delivery: DeliveryStatus;
+  /** The id the receipt names: the send's requestId or messageId. */
+  readonly messageId: string;
 }
 
 /** The route key of a provider's message or request id: a keyed hash, so no provider id shows in key names. */
@@ -30,6 +32,7 @@ export function deliveryEventOf(event: DeliveryEventV1, now: number): DeliveryIn
   return {
     type: 'delivery',
     now,
+    messageId: event.messageId,
     delivery: {
       status: event.status,
       ...(event.reason === undefined ? {} : { reason: safeReason(event.reason) }),
@@ -53,7 +56,8 @@ export function isDeliveryEvent(event: unknown): event is DeliveryInternalEvent 
 
 /**
  * The snapshot with the receipt recorded in its context, in the same state: unchanged when the
- * flow already holds a newer receipt (receipts of one message may arrive out of order).
+ * flow already holds a newer receipt (receipts of one message may arrive out of order). A `delivered` receipt naming
+ * the newest send also sets `deliveredAt`, which stops a plan's escalation by time (decision 1602).
  */
 export function withDelivery(
   machine: { resolveState(config: { value: unknown; context: Record<string, unknown> }): AnyMachineSnapshot },
@@ -66,7 +70,13 @@ export function withDelivery(
     (held.at > event.delivery.at || (held.at === event.delivery.at && held.status === 'delivered'))
   )
     return snapshot;
-  return machine.resolveState({ value: snapshot.value, context: { ...snapshot.context, delivery: event.delivery } });
+  const context = snapshot.context as { requestId?: unknown; messageId?: unknown; deliveredAt?: number };
+  const ofNewestSend = event.messageId === context.requestId || event.messageId === context.messageId;
+  const deliveredAt = ofNewestSend && event.delivery.status === 'delivered' ? event.delivery.at : context.deliveredAt;
+  return machine.resolveState({
+    value: snapshot.value,
+    context: { ...snapshot.context, delivery: event.delivery, ...(deliveredAt === undefined ? {} : { deliveredAt }) },
+  });
 }
 
 /**
