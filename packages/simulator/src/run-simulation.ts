@@ -264,7 +264,15 @@ export async function runSimulation(scenario: Scenario, options: SimulationOptio
           },
         })
         .then(
-          (result) => result.view && follow(walker, result.view),
+          async (result) => {
+            if (result.view) follow(walker, result.view);
+            if (delivered || result.flowId === undefined) return;
+            // The fallback a failed delivery made due is sent by the pass `receive` started and did not wait for: join
+            // it, then read what the plan does next, so its next send is announced before any other event runs.
+            await engine.runDueTimers();
+            const view = await engine.get(result.flowId).catch(() => undefined);
+            if (view !== undefined) follow(walker, view);
+          },
           () => undefined,
         );
     };

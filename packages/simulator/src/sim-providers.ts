@@ -29,12 +29,13 @@ export interface SimProvider {
 }
 
 /**
- * The channels whose delivery receipts the provider packages carry to a flow today (issue 31's matrix):
- * Termii's voice codes only (its SMS and WhatsApp code answers name no message id); Twilio only for
- * Messaging, not the Verify sends codes go by; Africa's Talking parsed but not wired; the gateway none.
+ * The channels whose delivery receipts the provider packages carry to a flow today (docs/providers/README.md's
+ * matrix): every Termii code (its SMS codes go as messages, `smsCodes: 'messaging'`, so their reports name the
+ * message id the send kept); Twilio only for Messaging, not the Verify sends codes go by; Africa's Talking has no
+ * phone codes; the gateway none.
  */
 export const receiptsToday: Readonly<Record<ProviderName, readonly Channel[]>> = Object.freeze({
-  termii: ['voice'],
+  termii: ['sms', 'voice', 'whatsapp'],
   twilio: [],
   africastalking: [],
   gateway: [],
@@ -93,6 +94,8 @@ const wiring: Readonly<
       apiKey: fake.apiKey,
       baseUrl: fake.baseUrl,
       senderId: sender,
+      // SMS codes as messages, whose answer names the message id Termii's reports carry (Send Token's names none).
+      smsCodes: 'messaging',
       fetch: fetchFor(fake),
       connectionRetries: 0,
     });

@@ -70,20 +70,26 @@ describe('runSimulation', { timeout: 120_000 }, () => {
     expect((await runSimulation(registered, { flows: 60 })).verified).toBeGreaterThan(40);
   });
 
-  it('hands the engine receipts only where the provider package carries them, unless the scenario says more', async () => {
-    expect(receiptsToday).toEqual({ termii: ['voice'], twilio: [], africastalking: [], gateway: [] });
-    const scenario = await loadScenario(shippedScenarioUrl('dnd-heavy'));
-    const today = await runSimulation(scenario, { flows: 100 });
-    expect(today.receipts).toBe(0);
-    const reporting = parseScenario({
-      ...JSON.parse(JSON.stringify(scenario)),
-      providers: [{ name: 'termii', sender: 'Verikit', receipts: ['sms', 'voice'] }],
-      plan: { channels: ['sms', 'voice'] },
+  it('hands the engine receipts only where the provider package carries them, unless the scenario says otherwise', async () => {
+    expect(receiptsToday).toEqual({
+      termii: ['sms', 'voice', 'whatsapp'],
+      twilio: [],
+      africastalking: [],
+      gateway: [],
     });
-    const modelled = await runSimulation(reporting, { flows: 100 });
-    expect(modelled.receipts).toBeGreaterThan(50);
-    // An undelivered SMS now moves the flow on to voice by itself: more people verified, on the same seed.
-    expect(figuresOf(modelled).verifiedShare).toBeGreaterThan(figuresOf(today).verifiedShare);
+    const scenario = await loadScenario(shippedScenarioUrl('dnd-heavy'));
+    const plan = { channels: ['sms', 'voice'] };
+    const today = await runSimulation(parseScenario({ ...JSON.parse(JSON.stringify(scenario)), plan }), { flows: 100 });
+    expect(today.receipts).toBeGreaterThan(50);
+    const silent = parseScenario({
+      ...JSON.parse(JSON.stringify(scenario)),
+      providers: [{ name: 'termii', sender: 'Verikit', receipts: [] }],
+      plan,
+    });
+    const unreported = await runSimulation(silent, { flows: 100 });
+    expect(unreported.receipts).toBe(0);
+    // An undelivered SMS moves the flow on to voice by itself: more people verified, on the same seed.
+    expect(figuresOf(today).verifiedShare).toBeGreaterThan(figuresOf(unreported).verifiedShare);
   });
 
   it('measures an escalating plan against SMS only on the same people, with no double send', async () => {
