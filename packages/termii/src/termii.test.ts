@@ -208,7 +208,7 @@ describe('termii: the wire', () => {
     });
     const phoneNumber = '+2348031110009';
     await provider.phone!.send({ phoneNumber, channel: 'sms' }, context());
-    expect(wire.at(-1)!.body['message_text']).toBe(
+    expect(lastRequest().body['message_text']).toBe(
       'Your Acme code is < 1234 >\n\n@signup.acme.ng #< 1234 > FA+9qCX9VSu',
     );
     const code = fake.lastCode(phoneNumber)!;
@@ -218,12 +218,12 @@ describe('termii: the wire', () => {
       { phoneNumber, channel: 'sms', locale: 'fr', originBoundHost: 'evil.example' } as never,
       context(),
     );
-    expect(wire.at(-1)!.body['message_text']).toBe(
+    expect(lastRequest().body['message_text']).toBe(
       'Votre code Acme : < 1234 >\n\n@signup.acme.ng #< 1234 > FA+9qCX9VSu',
     );
     // Without the settings, no line (the default).
     await termii().phone!.send({ phoneNumber, channel: 'sms' }, context());
-    expect(wire.at(-1)!.body['message_text']).toBe('Your verification code is < 1234 >');
+    expect(lastRequest().body['message_text']).toBe('Your verification code is < 1234 >');
   });
   it("smsCodes 'messaging' with originBoundHost: the code in the text and in the origin line, both written here", async () => {
     const provider = termii({ smsCodes: 'messaging', messageText: 'Acme code: < 1234 >', originBoundHost: 'acme.ng' });

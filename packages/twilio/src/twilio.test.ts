@@ -63,9 +63,9 @@ describe('twilio: the wire', () => {
   it('appHash goes with SMS verifications as AppHash (Twilio appends it to its text), never with a call', async () => {
     const provider = twilio({ appHash: 'FA+9qCX9VSu' });
     await provider.phone!.send({ phoneNumber: '+2348031120004', channel: 'sms' }, context());
-    expect(wire.at(-1)!.form).toEqual({ To: '+2348031120004', Channel: 'sms', AppHash: 'FA+9qCX9VSu' });
+    expect(lastRequest().form).toEqual({ To: '+2348031120004', Channel: 'sms', AppHash: 'FA+9qCX9VSu' });
     await provider.phone!.send({ phoneNumber: '+2348031120004', channel: 'voice' }, context());
-    expect(wire.at(-1)!.form).toEqual({ To: '+2348031120004', Channel: 'call' });
+    expect(lastRequest().form).toEqual({ To: '+2348031120004', Channel: 'call' });
     expect(() => twilio({ appHash: 'not a hash' })).toThrow(
       expect.objectContaining({ issues: [expect.objectContaining({ field: 'appHash' })] }),
     );
