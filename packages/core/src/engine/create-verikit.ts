@@ -1,6 +1,4 @@
-import { InvalidInputError, ProviderUnavailableError, VerikitError } from '@verikit/provider';
-import { StoreError } from '../errors/store-error.js';
-import { UsageError } from '../errors/usage-error.js';
+import { ProviderUnavailableError } from '@verikit/provider';
 import type { FlowEnvironment } from '../flows/flow-definition.js';
 import { SendGuard } from '../guard/send-guard.js';
 import { memorySendGuardStore } from '../store/send-guard-store.js';
@@ -9,7 +7,7 @@ import { FlowSecrets } from '../ownership/flow-secrets.js';
 import { Proofs } from '../proof/proofs.js';
 import { SecretBox } from '../secrets/secrets.js';
 import { createReviewNumbers } from '../flows/review-numbers.js';
-import { safeStoreCause } from '../store/safe-store-cause.js';
+import { Subscriptions } from './subscriptions.js';
 import type { StoreCall } from '../store/flow-store.js';
 import { CallDeadlines } from './call-deadlines.js';
 import { CommitLoop } from './commit-loop.js';
@@ -125,8 +123,7 @@ export function createVerikit(options: VerikitOptions): Verikit {
     limits,
     deadlines,
   });
-  /** Live subscriptions made through this engine, per flow: `subscribed` is only meaningful after one. */
-  const listening = new Map<string, number>();
+  const subscriptions = new Subscriptions(bus);
   const proofs = new Proofs({
     async read(flowId, call) {
       const loaded = await records.load(flowId, call);
@@ -190,42 +187,8 @@ export function createVerikit(options: VerikitOptions): Verikit {
       ),
     get: (flowId) => within((call) => get(flowId, call)),
     cancel: (flowId) => verikit.send(flowId, { type: 'cancel' }),
-    subscribe(rawFlowId, listener) {
-      const flowId = parseFlowId(rawFlowId);
-      if (typeof listener !== 'function')
-        throw new InvalidInputError([{ field: 'listener', message: 'must be a function' }]);
-      const unsubscribe = bus.subscribe(flowId, listener);
-      listening.set(flowId, (listening.get(flowId) ?? 0) + 1);
-      let live = true;
-      return () => {
-        if (!live) return;
-        live = false;
-        const left = (listening.get(flowId) ?? 1) - 1;
-        if (left > 0) listening.set(flowId, left);
-        else listening.delete(flowId);
-        unsubscribe();
-      };
-    },
-    async subscribed(rawFlowId) {
-      const flowId = parseFlowId(rawFlowId);
-      // A programming error, not an outage: answered as such, never as a retryable store failure.
-      if (!listening.has(flowId)) {
-        throw new UsageError(
-          'subscribed(flowId) waits for a subscription: call subscribe(flowId, listener) first, and keep it until subscribed resolves',
-          {
-            field: 'flowId',
-          },
-        );
-      }
-      try {
-        await bus.subscribed?.(flowId);
-      } catch (error) {
-        if (VerikitError.isInstance(error)) throw error;
-        throw new StoreError('live updates are unavailable: the change bus could not subscribe', {
-          cause: safeStoreCause(error),
-        });
-      }
-    },
+    subscribe: (flowId, listener) => subscriptions.subscribe(flowId, listener),
+    subscribed: (flowId) => subscriptions.subscribed(flowId),
     receive: (delivery, receiveOptions) =>
       telemetry.receive(() =>
         within((call) =>
