@@ -19,7 +19,7 @@ export {
   type PhoneNumberUse,
 } from './phone-number.js';
 /** @public libphonenumber-js/max, loaded on first use: what every number is read with. */
-export { phoneNumberLibrary, type PhoneNumberLibrary } from './phone-number-library.js';
+export { phoneNumberLibrary, type PhoneNumberLibrary } from './phone-number.js';
 export { defaultLogger, silentLogger, type Logger } from './logger.js';
 export { pinoLogger, type PinoLike } from './pino-logger.js';
 export { maskDigits, safeProviderMessage } from './provider-message.js';

@@ -1,7 +1,7 @@
 import { type Verikit, FlowNotFoundError, isReplayed, userEventSchema, type FlowView } from '@verikit/core';
 import { parseFlowId } from '@verikit/core/internal';
 import { parseInput } from '@verikit/provider';
-import { readJsonBody } from '../body/read-json-body.js';
+import { readJsonBody } from '../body/read-body.js';
 import { errorAnswer } from '../error-response.js';
 import type { FlowAction, FlowStartRequest } from '../flow-handler-options.js';
 import { idempotencyKeyOf, replayedHeaders, startOptionsOf } from '../start-options.js';
