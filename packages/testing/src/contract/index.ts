@@ -18,5 +18,6 @@ export {
 export type { ContractIdentity } from './contract-identity.js';
 export type { ContractDialIn } from './contract-dial-in.js';
 export type { ContractTemplate, ContractWhatsAppTemplates } from './contract-templates.js';
+export { runIdentityStepsContract, type IdentityStepsSubject } from './identity-steps-contract.js';
 export { startWebhookInbox, type WebhookInbox } from './webhook-inbox.js';
 export { runWireContract, type WireSubject } from './wire-contract.js';
