@@ -23,6 +23,11 @@ export class EventQueue {
     return this.#heap.length;
   }
 
+  /** When the next event is due; undefined when none waits. */
+  peekAt(): number | undefined {
+    return this.#heap[0]?.at;
+  }
+
   /** Schedules `run` at `at`. */
   push(at: number, run: () => void | Promise<void>): void {
     const heap = this.#heap;

@@ -35,3 +35,7 @@ export {
   type RoutingRun,
 } from './routing-comparison.js';
 export type { PersonOutcome } from './run-simulation.js';
+export { runReplay, type ReplayResult } from './replay/run-replay.js';
+export { trafficScenarioSchema, type TrafficScenario } from './replay/traffic-scenario.js';
+export { loadTraffic, shippedTraffic, shippedTrafficUrl } from './replay/load-traffic.js';
+export { formatReplay } from './replay/format-replay.js';
