@@ -67,6 +67,8 @@ interface Walker {
   channel?: Channel;
   /** When the plan sends by itself next, as the last view read said. */
   nextAt?: number;
+  /** The announced time whose step has opened (by its event, or by its code when that came first). */
+  openedAt?: number;
   /** The newest code message's fate, waiting for the provider's ids to route its receipt. */
   unrouted?: { ids?: readonly string[] };
   /** The provider of the first code message. */
@@ -226,6 +228,12 @@ export async function runSimulation(scenario: Scenario, options: SimulationOptio
           operators[person.operator]!.cost += cost;
         }
       }
+      // A step announced for now opens with its code, even when a pass another event joined sent it before the
+      // step's own event ran (events at one virtual ms run in queue order).
+      if (walker.nextAt !== undefined && walker.openedAt !== walker.nextAt && clock.now() >= walker.nextAt) {
+        walker.openedAt = walker.nextAt;
+        step(walker);
+      }
       ledger.code(person.number);
       walker.firstProvider ??= sim.name;
       if (inTick) sentByTimer.push(walker);
@@ -253,6 +261,8 @@ export async function runSimulation(scenario: Scenario, options: SimulationOptio
       if (!delivered) step(walker);
       totals.receipts += 1;
       receiptIds += 1;
+      // The pass `receive` starts may send other flows' due steps too: those flows are read after it, as after a tick.
+      inTick = true;
       await engine
         .receive({
           id: `sim-receipt-${receiptIds}`,
@@ -275,6 +285,12 @@ export async function runSimulation(scenario: Scenario, options: SimulationOptio
           },
           () => undefined,
         );
+      inTick = false;
+      for (const other of sentByTimer.splice(0)) {
+        if (other === walker) continue;
+        const view = other.flowId === undefined ? undefined : await engine.get(other.flowId).catch(() => undefined);
+        if (view !== undefined) follow(other, view);
+      }
     };
 
     /**
@@ -287,7 +303,10 @@ export async function runSimulation(scenario: Scenario, options: SimulationOptio
       walker.nextAt = next;
       if (next !== undefined)
         at(next - clock.now(), () => {
-          if (walker.nextAt === next) step(walker);
+          if (walker.nextAt === next && walker.openedAt !== next) {
+            walker.openedAt = next;
+            step(walker);
+          }
         });
     };
 
