@@ -4,20 +4,28 @@ import { createTestProviderV1 } from '@verikit/testing';
 import { afterAll, beforeAll } from 'vitest';
 import type { RedisChangeBus } from './redis-change-bus.js';
 import type { RedisFlowStore } from './redis-flow-store.js';
-import { deleteNamespace, redisUrl, uniqueNamespace } from './redis-test-env.fixtures.js';
+import { deleteNamespace, PrivateRedis, redisUrl, uniqueNamespace } from './redis-test-env.fixtures.js';
 
 /**
  * The set-up of a suite of app instances on the shared Redis: a namespace of its own, the engines, stores and buses its
  * instances push (closed after the suite, engines first so no timer pass meets a closed store; their keys deleted) and a raw client for what the test checks in Redis.
  */
-export function redisInstanceSuite(label: string) {
+export function redisInstanceSuite(label: string, options: { privateServer?: boolean } = {}) {
   const namespace = uniqueNamespace(label);
   const stores: RedisFlowStore[] = [];
   const buses: RedisChangeBus[] = [];
   const engines: Verikit[] = [];
   let raw: ReturnType<typeof createClient> | undefined;
+  let server: PrivateRedis | undefined;
+  let url = redisUrl;
   beforeAll(async () => {
-    raw = createClient({ url: redisUrl });
+    // A suite that counts the server's subscribers (PUBSUB NUMPAT is server-wide) gets a redis-server of its own:
+    // another test file's pattern subscription on the shared Redis would be counted as a follower.
+    if (options.privateServer) {
+      server = await PrivateRedis.start();
+      url = server.url;
+    }
+    raw = createClient({ url });
     await raw.connect();
   });
   afterAll(async () => {
@@ -25,9 +33,10 @@ export function redisInstanceSuite(label: string) {
     for (const bus of buses) await bus.close();
     for (const store of stores) await store.close();
     raw?.destroy();
-    await deleteNamespace(namespace);
+    if (server) await server.dispose();
+    else await deleteNamespace(namespace);
   });
-  return { namespace, stores, buses, engines, raw: () => raw! };
+  return { namespace, stores, buses, engines, raw: () => raw!, url: () => url };
 }
 
 /** One compare-and-set script with a channel that a store sent: with the view or without, and Redis's answer. */
