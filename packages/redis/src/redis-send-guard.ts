@@ -4,6 +4,7 @@ import keySlot from 'cluster-key-slot';
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { isClusterClient, type HealableCluster } from './cluster-healer.js';
 import { CommandDeadline, CommandTimeoutError, deadlineError } from './command-deadline.js';
+import { LuaScript, type RedisCommandClient } from './lua-script.js';
 
 /** What the guard's counts need of a Redis flow store: its connection and its key names. */
 export interface RedisSendGuardHost {
@@ -149,6 +150,30 @@ class SpreadBudget implements GuardRateLimiter {
 }
 
 /**
+ * The store's client as rate-limiter-flexible sees it, its `eval` of a script sent as EVALSHA: the script's text goes
+ * to a server once (on `NOSCRIPT`), not with every count. Everything else is the client's own.
+ */
+function scriptsBySha<Client extends object>(client: Client): Client {
+  const scripts = new Map<string, LuaScript>();
+  const evalBySha = (source: string, options: { keys: string[]; arguments: string[] }) => {
+    let script = scripts.get(source);
+    if (script === undefined) {
+      script = new LuaScript(source);
+      scripts.set(source, script);
+    }
+    if (options.keys.length !== 1) return (client as unknown as RedisCommandClient).eval(source, options);
+    return script.run(client as unknown as RedisCommandClient, options.keys[0]!, options.arguments);
+  };
+  return new Proxy(client, {
+    get(target, property) {
+      if (property === 'eval') return evalBySha;
+      const value = Reflect.get(target, property, target) as unknown;
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+}
+
+/**
  * The send guard's counts in Redis, shared by every instance of the deployment: one
  * rate-limiter-flexible `RateLimiterRedis` per limit on the store's own node-redis client (one
  * Lua script on one key per count, so it runs on Redis Cluster as on one node). Keys are
@@ -177,12 +202,13 @@ export function createRedisSendGuard(options: RedisSendGuardOptions): SendGuardS
     throw new InvalidInputError([{ field: 'commandTimeoutMs', message: 'must be a whole number of ms, 0 or more' }]);
   }
   const { store } = options;
+  const storeClient = scriptsBySha(store.client as object);
   const deadline = new CommandDeadline(timeout);
   const shardDeadline = new CommandDeadline(timeout === 0 ? shardAttemptMs : Math.min(timeout, shardAttemptMs));
   const counter = (spec: GuardLimiterSpec, points: number, shardOf: CommandDeadline) =>
     takingNothingWhenRefused(
       new RateLimiterRedis({
-        storeClient: store.client,
+        storeClient,
         // node-redis v4/v5 (single node and cluster): rate-limiter-flexible cannot always tell it from ioredis.
         useRedisPackage: true,
         keyPrefix: guardKeys.prefix(store, spec),
