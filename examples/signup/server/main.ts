@@ -9,7 +9,6 @@
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { defaultTestIdentities } from '@verikit/gateway/fake';
 import { buildPage } from './build-page.js';
 import { serveUntilStopped } from '@verikit/example-page-parts/serve-until-stopped';
 import { startSignupServer } from './start-server.js';
@@ -25,12 +24,12 @@ const server = await serveUntilStopped('signup', async () => {
 const { sandbox } = server.setup;
 console.log(`signup app on ${server.url} (provider: ${server.setup.name})`);
 if (sandbox !== undefined) {
-  const bvn = defaultTestIdentities.find((identity) => identity.idType === 'bvn')!;
   console.log(`sandbox on ${sandbox.url}:`);
   console.log(`  its inbox, in a browser:    ${sandbox.inboxUrl} (the codes sent, a button to dial USSD codes)`);
   console.log(`  the code sent to a number:  curl '${sandbox.url}/__sandbox/outbox/last?to=%2B2348012345678'`);
   console.log(
     `  dial the USSD code:         curl -X POST ${sandbox.url}/__sandbox/ussd/dial -H 'content-type: application/json' -d '{"phoneNumber":"+2348012345678","otp":"<the OTP shown>"}'`,
   );
-  console.log(`  a test BVN:                 ${bvn.number} (its code goes to ${bvn.phoneNumber})`);
+  // No identity number in a log, not even a fixture's: the page lists them.
+  console.log('  the test BVNs and NINs:     docs/sandbox.md, "Test identities"');
 }
