@@ -86,6 +86,24 @@ describe('a port already in use', () => {
       expect(io.lines).toEqual([]);
     });
   }
+  it("names the port given when the one after it (the gateway fake’s USSD listener) is taken too", async () => {
+    // The port after --port can be held by anything, even an outbound connection's local port: the message names
+    // the port the person gave, which the main listener tries first.
+    const next = createServer((_request, response) => response.end());
+    const listening = await new Promise<boolean>((resolve) => {
+      next.once('error', () => resolve(false));
+      next.listen(port + 1, '127.0.0.1', () => resolve(true));
+    });
+    try {
+      const io = capture();
+      expect(await runCli(['sandbox', '--provider', 'gateway', '--port', String(port)], io)).toBe(1);
+      expect(io.errors).toEqual([
+        `verikit sandbox: port ${port} on 127.0.0.1 is already in use: stop what uses it, or pick another with --port (0 picks a free one)`,
+      ]);
+    } finally {
+      if (listening) await new Promise((resolve) => next.close(resolve));
+    }
+  });
   it('through the real bin: exit code 1, one line on stderr, no stack trace', async () => {
     const child = spawn(process.execPath, [binPath, 'sandbox', '--port', String(port)], {
       stdio: ['ignore', 'pipe', 'pipe'],

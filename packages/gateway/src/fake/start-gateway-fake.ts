@@ -112,11 +112,9 @@ export async function startGatewayFake(options: GatewayFakeOptions = {}): Promis
   const ussdApp = new Hono();
   mountServiceRoutes(ussdApp, routes, 'ussd');
   ussdApp.notFound(notFound);
-  const ussdServer = await serveFake(ussdApp.fetch, resolved.ussdPort);
-
-  let server: Awaited<ReturnType<typeof serveFake>>;
-  try {
-    server = await serveFake(app.fetch, resolved.port, {
+  // The main listener binds first: when --port is taken, the error names the port the person gave, whatever
+  // happens to hold the port after it (any outbound connection may be using it as its local port).
+  const server = await serveFake(app.fetch, resolved.port, {
       name: 'gateway',
       outbox,
       ussdSessions: () => [...service.ussdSessions.values()].toReversed(),
@@ -132,8 +130,11 @@ export async function startGatewayFake(options: GatewayFakeOptions = {}): Promis
         return () => changes.delete(listener);
       },
     });
+  let ussdServer: Awaited<ReturnType<typeof serveFake>>;
+  try {
+    ussdServer = await serveFake(ussdApp.fetch, resolved.ussdPort);
   } catch (error) {
-    await ussdServer.close();
+    await server.close();
     throw error;
   }
   const running = runningFake({ server, outbox, latency, listeners, clearPending: () => service.reset() });
