@@ -86,7 +86,7 @@ describe('a port already in use', () => {
       expect(io.lines).toEqual([]);
     });
   }
-  it("names the port given when the one after it (the gateway fake’s USSD listener) is taken too", async () => {
+  it('names the port given when the one after it (the gateway fake’s USSD listener) is taken too', async () => {
     // The port after --port can be held by anything, even an outbound connection's local port: the message names
     // the port the person gave, which the main listener tries first.
     const next = createServer((_request, response) => response.end());

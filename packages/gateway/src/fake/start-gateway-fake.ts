@@ -115,21 +115,21 @@ export async function startGatewayFake(options: GatewayFakeOptions = {}): Promis
   // The main listener binds first: when --port is taken, the error names the port the person gave, whatever
   // happens to hold the port after it (any outbound connection may be using it as its local port).
   const server = await serveFake(app.fetch, resolved.port, {
-      name: 'gateway',
-      outbox,
-      ussdSessions: () => [...service.ussdSessions.values()].toReversed(),
-      dialUssd(phoneNumber, outcome) {
-        const session = service.ussdSessions.get(phoneNumber);
-        if (session === undefined || session.status !== 'pending' || session.expiresAt <= Date.now()) return false;
-        void service.dialUssd({ phoneNumber, status: outcome });
-        return true;
-      },
-      webhooks: () => webhooks.log,
-      onChange(listener) {
-        changes.add(listener);
-        return () => changes.delete(listener);
-      },
-    });
+    name: 'gateway',
+    outbox,
+    ussdSessions: () => [...service.ussdSessions.values()].toReversed(),
+    dialUssd(phoneNumber, outcome) {
+      const session = service.ussdSessions.get(phoneNumber);
+      if (session === undefined || session.status !== 'pending' || session.expiresAt <= Date.now()) return false;
+      void service.dialUssd({ phoneNumber, status: outcome });
+      return true;
+    },
+    webhooks: () => webhooks.log,
+    onChange(listener) {
+      changes.add(listener);
+      return () => changes.delete(listener);
+    },
+  });
   let ussdServer: Awaited<ReturnType<typeof serveFake>>;
   try {
     ussdServer = await serveFake(ussdApp.fetch, resolved.ussdPort);
