@@ -16,6 +16,7 @@
  * Counts do not depend on the machine: the short mode counts fewer verifications. The engines' timers' poll is off
  * (`timers: { pollMs: 0 }`): it costs Redis per second, not per verification, and would make the counts depend on
  * how long an arm takes.
+ * `BENCH_REDIS_MONITOR=1` prints every command of the MONITOR pass (what each command is for, by its key).
  * Goal (issue 38): ≤ 14 commands per verification with the guard; the server's CPU per verification ≤ 1.5x the
  * baseline's. The server's CPU also holds its own housekeeping (10 times a second) while an arm runs, so a slower arm
  * is charged more of it; the commandstats microseconds are reported beside it and hold none.
@@ -78,6 +79,7 @@ async function roundTrips(
       if (line.includes(begin)) counting = true;
       else if (line.includes(end)) ended();
       else if (counting) {
+        if (process.env.BENCH_REDIS_MONITOR) console.log(line);
         if (/\[\d+ lua\]/.test(line)) fromScripts += 1;
         else fromClients += 1;
       }

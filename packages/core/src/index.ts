@@ -65,8 +65,10 @@ export type { CostLine, CostReport } from './guard/cost-ledger.js';
 export {
   memorySendGuardStore,
   type SendGuardStore,
+  type GuardCount,
   type GuardLimiterSpec,
   type GuardLimitName,
+  type GuardRefusal,
   type GuardRateLimiter,
 } from './store/send-guard-store.js';
 export type { Verification, VerificationMethod } from './proof/verification.js';

@@ -12,8 +12,8 @@ export interface RedisCommandClient {
 /**
  * A Lua script run with EVALSHA, falling back to EVAL when the server does not hold it yet
  * (`NOSCRIPT`: first use, a restart, `SCRIPT FLUSH`, a failover). EVAL also caches the script, so
- * the fallback happens once per server. Each script touches exactly one key, passed in `KEYS`, so
- * it is valid on Redis Cluster.
+ * the fallback happens once per server. Each script touches the keys passed in `KEYS`: one key, so it is valid on
+ * Redis Cluster, except the send guard's counts of one send, run so on one node only.
  */
 export class LuaScript {
   readonly source: string;
@@ -25,7 +25,12 @@ export class LuaScript {
   }
 
   run(client: RedisCommandClient, key: string, args: string[]): Promise<unknown> {
-    const options = { keys: [key], arguments: args };
+    return this.runOnKeys(client, [key], args);
+  }
+
+  /** {@link run} on several keys: on a cluster they must share one slot. */
+  runOnKeys(client: RedisCommandClient, keys: string[], args: string[]): Promise<unknown> {
+    const options = { keys, arguments: args };
     return client.evalSha(this.sha, options).catch((error: unknown) => {
       if (!(error instanceof Error) || !error.message.startsWith('NOSCRIPT')) throw error;
       return client.eval(this.source, options);

@@ -4,7 +4,15 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { clusterSkipReason, clusterUrls, deleteClusterNamespace, mastersOf, onNode } from './redis-cluster.fixtures.js';
 import { createRedisStore, type RedisFlowStore } from './redis-flow-store.js';
 import { createRedisSendGuard } from './redis-send-guard.js';
-import { deleteNamespace, freePort, redisSkipReason, redisUrl, uniqueNamespace } from './redis-test-env.fixtures.js';
+import {
+  deleteNamespace,
+  freePort,
+  PrivateRedis,
+  redisServerSkipReason,
+  redisSkipReason,
+  redisUrl,
+  uniqueNamespace,
+} from './redis-test-env.fixtures.js';
 import type { GuardWorkerPlan, GuardWorkerReport } from './send-guard-worker.fixtures.js';
 import { useWorkerProcesses } from './worker-processes.fixtures.js';
 
@@ -113,6 +121,75 @@ describe.each(targets)(
 );
 
 const oneProcessSkipReason = await redisSkipReason('@verikit/redis send guard (one process)');
+const serverMissing = await redisServerSkipReason('@verikit/redis send guard, counted by a server of its own');
+
+describe.skipIf(serverMissing !== undefined)('the counts of one send on one node (decision 1715)', () => {
+  let redis: PrivateRedis | undefined;
+  let store: RedisFlowStore | undefined;
+  afterAll(async () => {
+    await store?.disconnect();
+    await redis?.dispose();
+  });
+
+  it('are one script run, all or none, on the units the limiters count and give back', async () => {
+    redis = await PrivateRedis.start();
+    store = createRedisStore({ url: redis.url, namespace: 'guard-counts' });
+    const guard = store.sendGuardStore();
+    expect(guard.consumeAll).toBeTypeOf('function');
+    const spec = (name: 'per-client' | 'per-prefix' | 'global', points: number) => ({
+      name,
+      keyPrefix: `guard:${name}`,
+      points,
+      durationSeconds: 600,
+    });
+    const [client, prefix, global] = [spec('per-client', 2), spec('per-prefix', 5), spec('global', 100)];
+    const counts = (who: string) => [
+      { spec: client, key: who, points: 1, shared: false },
+      { spec: prefix, key: 'p1', points: 1, shared: false },
+      { spec: global, key: 'all', points: 1, shared: true },
+    ];
+    const counted = (name: string, key: string) => store!.client.get(store!.redisKey(`guard:${name}:${key}`));
+    const stats = async () => {
+      const calls = new Map<string, number>();
+      for (const line of (await store!.client.info('commandstats')).split('\n')) {
+        const match = /^cmdstat_([^:]+):calls=(\d+)/.exec(line.trim());
+        if (match) calls.set(match[1]!, Number(match[2]));
+      }
+      return calls;
+    };
+
+    expect(await guard.consumeAll!(counts('a'), {})).toBeUndefined();
+    // A send of another client: its own key is new, the prefix's and the global one are not.
+    const before = await stats();
+    expect(await guard.consumeAll!(counts('b'), {})).toBeUndefined();
+    const after = await stats();
+    const delta = (name: string) => (after.get(name) ?? 0) - (before.get(name) ?? 0);
+    expect(delta('evalsha')).toBe(1);
+    expect(delta('eval')).toBe(0);
+    // SET NX of b's new key; SET NX (refused) then INCRBY of the prefix's; INCRBY of the global one.
+    expect(delta('set') + delta('incrby')).toBe(4);
+    expect(await counted('per-prefix', 'p1')).toBe('2');
+
+    // a's second send passes; the third is refused by a's own limit and takes nothing anywhere.
+    expect(await guard.consumeAll!(counts('a'), {})).toBeUndefined();
+    const refused = await guard.consumeAll!(counts('a'), {});
+    expect(refused?.index).toBe(0);
+    expect(refused?.msBeforeNext).toBeGreaterThan(0);
+    expect(refused?.msBeforeNext).toBeLessThanOrEqual(600_000);
+    expect([
+      await counted('per-client', 'a'),
+      await counted('per-prefix', 'p1'),
+      await counted('global', 'all'),
+    ]).toEqual(['2', '3', '3']);
+    // The limiters count on the same units: one given back lets a's next send through.
+    await guard.limiter(client).reward('a', 1);
+    expect(await guard.consumeAll!(counts('a'), {})).toBeUndefined();
+    await expect(guard.limiter(client).consume('a', 1)).rejects.toMatchObject({ msBeforeNext: expect.any(Number) });
+    expect(await counted('per-client', 'a')).toBe('2');
+    // A shared key made by the script has its window too.
+    expect(await store.client.pTTL(store.redisKey('guard:global:all'))).toBeGreaterThan(0);
+  });
+});
 
 describe('createRedisSendGuard', () => {
   const stores: RedisFlowStore[] = [];

@@ -1,5 +1,5 @@
 import { InvalidInputError } from '@verikit/provider';
-import type { GuardLimiterSpec, GuardRateLimiter, SendGuardStore } from '@verikit/core';
+import type { GuardCount, GuardLimiterSpec, GuardRateLimiter, GuardRefusal, SendGuardStore } from '@verikit/core';
 import keySlot from 'cluster-key-slot';
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { isClusterClient, type HealableCluster } from './cluster-healer.js';
@@ -62,6 +62,38 @@ const guardKeys = {
   prefix: (store: RedisSendGuardHost, spec: GuardLimiterSpec) => store.redisKey(spec.keyPrefix),
   shard: (key: string, shard: number) => `${key}:{${shardTags[shard]}}`,
 };
+
+/**
+ * Every count of one send in one script run, all or none (on one node: its keys have slots of their own; decision
+ * 1715). KEYS the counters, as rate-limiter-flexible names them; per key four arguments: the limit's points, the units
+ * this send takes, the window in ms, and `shared` for a key every sender counts on (it usually exists: `INCRBY`
+ * first) or `own` (often new: `SET NX PX` first, one command when it is). A counter is rate-limiter-flexible's: a
+ * whole number whose TTL is its window, set when it is made, so `reward` and a limiter of the previous release count
+ * on the same units. Returns 0 when all were taken; when one would pass its points, `{index (from 0), ms left in its
+ * window}`, and every unit this run took is given back first.
+ */
+const countsScript = new LuaScript(`
+for i = 1, #KEYS do
+  local base = (i - 1) * 4
+  local amount = tonumber(ARGV[base + 2])
+  local used
+  if ARGV[base + 4] ~= 'shared' and redis.call('SET', KEYS[i], amount, 'PX', ARGV[base + 3], 'NX') then
+    used = amount
+  else
+    used = redis.call('INCRBY', KEYS[i], amount)
+    if used == amount and redis.call('PTTL', KEYS[i]) < 0 then
+      redis.call('PEXPIRE', KEYS[i], ARGV[base + 3])
+    end
+  end
+  if used > tonumber(ARGV[base + 1]) then
+    for j = 1, i do
+      redis.call('DECRBY', KEYS[j], ARGV[(j - 1) * 4 + 2])
+    end
+    return {i - 1, redis.call('PTTL', KEYS[i])}
+  end
+end
+return 0
+`);
 
 /** The engine call a count is made for: the guard passes `{ call }` as a limiter's options. */
 const callOf = (options: { [key: string]: unknown } | undefined): unknown => options?.call;
@@ -234,7 +266,33 @@ export function createRedisSendGuard(options: RedisSendGuardOptions): SendGuardS
       return typed(limiter.reward(key, points, options), 'give a send back', true);
     },
   });
+  const consumeAll = async (
+    counts: readonly GuardCount[],
+    options?: { [key: string]: unknown },
+  ): Promise<GuardRefusal | undefined> => {
+    await store.connect();
+    const keys = counts.map(({ spec, key }) => `${guardKeys.prefix(store, spec)}:${key}`);
+    const args = counts.flatMap(({ spec, points, shared }) => [
+      String(spec.points),
+      String(points),
+      String(spec.durationSeconds * 1000),
+      shared ? 'shared' : 'own',
+    ]);
+    const client = store.client as RedisCommandClient;
+    const reply = await typed(
+      deadline.run(() => countsScript.runOnKeys(client, keys, args), callOf(options)),
+      'count a send',
+      true,
+    );
+    if (reply === 0) return undefined;
+    const [index, left] = Array.isArray(reply) ? reply.map(Number) : [];
+    const refused = index === undefined ? undefined : counts[index];
+    if (refused === undefined || left === undefined) throw new Error('the send guard got an unexpected answer');
+    return { index: index!, msBeforeNext: left >= 0 ? left : refused.spec.durationSeconds * 1000 };
+  };
   return {
+    // On a cluster a send's counters have slots of their own: one script per count there.
+    ...(isClusterClient(store.client) ? {} : { consumeAll }),
     limiter(spec: GuardLimiterSpec): GuardRateLimiter {
       if (spec.name !== 'global' || !isClusterClient(store.client))
         return connected(counter(spec, spec.points, deadline));

@@ -9,7 +9,16 @@ import { CostLedger, type CostReport } from './cost-ledger.js';
 import { RatePricer } from './rate-card.js';
 import { ConversionTripwire } from './conversion-tripwire.js';
 import type { StoreCall } from '../store/flow-store.js';
-import type { GuardLimitName, GuardRateLimiter, SendGuardStore } from '../store/send-guard-store.js';
+import type {
+  GuardCount,
+  GuardLimitName,
+  GuardRateLimiter,
+  GuardRefusal,
+  SendGuardStore,
+} from '../store/send-guard-store.js';
+
+/** The limits counted per sender (a client, a prefix, a number), whose keys are often new; the rest share one key. */
+const perSender: ReadonlySet<GuardLimitName> = new Set(['per-client', 'per-prefix', 'wrong-references-per-number']);
 
 const hour = 3_600_000;
 const day = 24 * hour;
@@ -30,6 +39,8 @@ interface CountedLimit {
   readonly unit: string;
   readonly limit: GuardLimit;
   readonly limiter: GuardRateLimiter;
+  /** What the limiter was made for: a store's `consumeAll` takes it. */
+  readonly spec: GuardCount['spec'];
   /** The counted key, already hashed; undefined when the limit does not apply to this attempt. */
   keyOf(attempt: SendAttempt, facts: NumberFacts | undefined): string | undefined;
   /** Units the attempt takes: 1, or its price in millionths for a budget. */
@@ -75,6 +86,7 @@ export class SendGuard {
   readonly #pricer: RatePricer | undefined;
   readonly #ledger: CostLedger | undefined;
   readonly #tripwire: ConversionTripwire | undefined;
+  readonly #store: SendGuardStore;
   /** The facts of the numbers seen lately: a send is read once at its check and again when it went out. */
   readonly #facts = new Map<string, NumberFacts>();
 
@@ -86,30 +98,23 @@ export class SendGuard {
     this.#pricer = settings.prices && new RatePricer(settings.prices);
     this.#ledger = settings.prices && new CostLedger(settings.prices.currency);
     this.#tripwire = settings.tripwire && new ConversionTripwire(settings.tripwire, deps);
+    this.#store = deps.store;
     const counted = (
       name: GuardLimitName,
       limit: GuardLimit | undefined,
       keyOf: CountedLimit['keyOf'],
       unit = 'sends',
       money?: Pick<CountedLimit, 'amountOf' | 'refusal'>,
-    ): CountedLimit[] =>
-      limit === undefined
-        ? []
-        : [
-            {
-              name,
-              unit,
-              limit,
-              keyOf,
-              ...money,
-              limiter: deps.store.limiter({
-                name,
-                keyPrefix: guardLimitKeyPrefix(name),
-                points: limit.points,
-                durationSeconds: Math.ceil(limit.windowMs / 1000),
-              }),
-            },
-          ];
+    ): CountedLimit[] => {
+      if (limit === undefined) return [];
+      const spec = {
+        name,
+        keyPrefix: guardLimitKeyPrefix(name),
+        points: limit.points,
+        durationSeconds: Math.ceil(limit.windowMs / 1000),
+      };
+      return [{ name, unit, limit, keyOf, ...money, spec, limiter: deps.store.limiter(spec) }];
+    };
     this.#limits = [
       ...counted('per-client', settings.perClient, (attempt) =>
         attempt.client === undefined ? undefined : this.#secrets.hash('guard:client', attempt.client),
@@ -215,35 +220,71 @@ export class SendGuard {
     call: StoreCall | undefined,
   ): Promise<GuardRelease> {
     const taken: Array<{ limiter: GuardRateLimiter; key: string; amount: number }> = [];
+    const counts: Array<{ counted: CountedLimit; key: string; amount: number }> = [];
     for (const counted of limits) {
       const key = counted.keyOf(attempt, facts);
       if (key === undefined) continue;
       const amount = counted.amountOf?.(attempt, facts) ?? 1;
-      if (amount <= 0) continue;
+      if (amount > 0) counts.push({ counted, key, amount });
+    }
+    const consumeAll = this.#store.consumeAll;
+    if (consumeAll !== undefined && counts.length > 0) {
+      // One step for every count, all or none (decision 1715).
+      let refused: GuardRefusal | undefined;
+      try {
+        refused = await consumeAll.call(
+          this.#store,
+          counts.map(({ counted, key, amount }) => ({
+            spec: counted.spec,
+            key,
+            points: amount,
+            shared: !perSender.has(counted.name),
+          })),
+          { call },
+        );
+      } catch (reason) {
+        throw this.#failure(reason);
+      }
+      if (refused !== undefined) {
+        const counted = counts[refused.index]?.counted;
+        if (counted === undefined) throw new StoreError('the send guard got an unexpected answer to its counts');
+        throw this.#refusal(counted, refused.msBeforeNext, now);
+      }
+      const all = counts.map(({ counted, key, amount }) => ({ limiter: counted.limiter, key, amount }));
+      return () => this.#giveBack(all, call);
+    }
+    for (const { counted, key, amount } of counts) {
       try {
         await counted.limiter.consume(key, amount, { call });
       } catch (reason) {
         await this.#giveBack(taken, call);
         const refusal = refusalOf(reason);
-        if (refusal === undefined)
-          throw VerikitError.isInstance(reason)
-            ? reason
-            : new StoreError('the send guard could not count this send', { cause: safeStoreCause(reason) });
-        const retryAfterMs = Math.max(0, Math.ceil(refusal.msBeforeNext));
-        this.#logger.warn('verikit.guard.refused', { limit: counted.name, retryAfterMs });
-        const { points, windowMs } = counted.limit;
-        throw new RateLimitedError(
-          counted.refusal ??
-            `the ${counted.name} limit of ${points} ${counted.unit} per ${Math.ceil(windowMs / 1000)} s is reached`,
-          now + retryAfterMs,
-          {
-            retryAfterMs,
-          },
-        );
+        if (refusal === undefined) throw this.#failure(reason);
+        throw this.#refusal(counted, refusal.msBeforeNext, now);
       }
       taken.push({ limiter: counted.limiter, key, amount });
     }
     return () => this.#giveBack(taken, call);
+  }
+
+  /** A count that failed (not refused), as the caller gets it. */
+  #failure(reason: unknown): Error {
+    return VerikitError.isInstance(reason)
+      ? reason
+      : new StoreError('the send guard could not count this send', { cause: safeStoreCause(reason) });
+  }
+
+  /** The error of a refused count (logged). */
+  #refusal(counted: CountedLimit, msBeforeNext: number, now: number): RateLimitedError {
+    const retryAfterMs = Math.max(0, Math.ceil(msBeforeNext));
+    this.#logger.warn('verikit.guard.refused', { limit: counted.name, retryAfterMs });
+    const { points, windowMs } = counted.limit;
+    return new RateLimitedError(
+      counted.refusal ??
+        `the ${counted.name} limit of ${points} ${counted.unit} per ${Math.ceil(windowMs / 1000)} s is reached`,
+      now + retryAfterMs,
+      { retryAfterMs },
+    );
   }
 
   /**

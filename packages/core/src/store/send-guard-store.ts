@@ -34,6 +34,29 @@ export interface GuardLimiterSpec {
  */
 export type GuardRateLimiter = Pick<RateLimiterAbstract, 'consume' | 'reward'>;
 
+/** One count of {@link SendGuardStore.consumeAll}: `points` units of `spec`'s counter for `key`. */
+export interface GuardCount {
+  /** The limit counted, as `limiter(spec)` was asked for. */
+  readonly spec: GuardLimiterSpec;
+  /** The counted key, as `limiter(spec).consume` would be given it. */
+  readonly key: string;
+  /** The units this send takes: 1, or its price in millionths for a budget. */
+  readonly points: number;
+  /**
+   * One key for every sender (the global limit, a budget): it usually exists already, where a per-client or
+   * per-prefix key is often new. A hint for the order of a store's commands, never for what is counted.
+   */
+  readonly shared: boolean;
+}
+
+/** The count {@link SendGuardStore.consumeAll} refused: its index in the counts, and when its window ends. */
+export interface GuardRefusal {
+  /** The refused count's index in the counts given. */
+  readonly index: number;
+  /** How long until its window ends, in ms. */
+  readonly msBeforeNext: number;
+}
+
 /**
  * Where the guard counts. One in memory counts for one process; one on Redis
  * (`createRedisSendGuard` of `@verikit/redis`) for every instance sharing it. A flow store that can
@@ -42,6 +65,14 @@ export type GuardRateLimiter = Pick<RateLimiterAbstract, 'consume' | 'reward'>;
 export interface SendGuardStore {
   /** Returns the counter for `spec`; the same spec may be asked for again and should count on the same units. */
   limiter(spec: GuardLimiterSpec): GuardRateLimiter;
+  /**
+   * Optional: takes every count in one step, all or none, on the same units as the limiters' (a limiter's `reward`
+   * gives one back). Resolves with undefined when every count was taken, or with the first refused count, having
+   * taken nothing; rejects when the backend failed. Without it the guard consumes the limiters one by one. The Redis
+   * guard on one node has it: one script run per send instead of one per limit. Its options are the limiters'
+   * (`{ call }`).
+   */
+  consumeAll?(counts: readonly GuardCount[], options?: { [key: string]: unknown }): Promise<GuardRefusal | undefined>;
 }
 
 /**
