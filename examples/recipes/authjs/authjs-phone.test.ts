@@ -1,9 +1,14 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Auth, type AuthConfig } from '@auth/core';
+import type { Adapter } from '@auth/core/adapters';
+import { KyselyAdapter, type Database as AuthDatabase } from '@auth/kysely-adapter';
 import { UnstorageAdapter } from '@auth/unstorage-adapter';
-import { createVerikit, ProofRejectedError, type Verikit } from '@verikit/core';
+import { createVerikit, ProofRejectedError, type VerificationMethod, type Verikit } from '@verikit/core';
 import { createTestProviderV1 } from '@verikit/testing';
+import { Kysely } from 'kysely';
+import { SqlJsDialect } from 'kysely-wasm';
+import initSqlJs, { type Database } from 'sql.js';
 import { createStorage } from 'unstorage';
 import { afterEach, describe, expect, it } from 'vitest';
 import { linkPhone, PhoneNumberTakenError, phoneProofProvider } from './authjs-phone.js';
@@ -12,11 +17,12 @@ const phone = '+2348012345678';
 const newPhone = '+2348012345679';
 
 let server: Server | undefined;
-afterEach(async () => {
+async function closeServer() {
   server?.closeAllConnections();
   await new Promise((resolve) => (server === undefined ? resolve(undefined) : server.close(resolve)));
   server = undefined;
-});
+}
+afterEach(closeServer);
 
 async function bodyOf(request: IncomingMessage): Promise<Buffer<ArrayBuffer>> {
   const chunks: Buffer[] = [];
@@ -24,8 +30,68 @@ async function bodyOf(request: IncomingMessage): Promise<Buffer<ArrayBuffer>> {
   return Buffer.concat(chunks);
 }
 
-/** A real Auth.js instance (`@auth/core`) with the Unstorage adapter on memory, the recipe's provider, and an app route that links a phone; over HTTP. */
-async function serveAuthJs(dialIn = false) {
+/**
+ * Auth.js's tables on SQLite, as its Kysely adapter reads them, with the recipe's `phoneNumber` on the user. The
+ * account key (provider, providerAccountId) is unique, as in Auth.js's Prisma and Drizzle schemas.
+ */
+const sqliteSchema = `
+  create table "User" (id text primary key, name text, email text unique, "emailVerified" text, image text,
+    "phoneNumber" text);
+  create table "Account" (id text primary key default (lower(hex(randomblob(16)))),
+    "userId" text not null references "User"(id) on delete cascade, type text not null, provider text not null,
+    "providerAccountId" text not null, refresh_token text, access_token text, expires_at integer, token_type text,
+    scope text, id_token text, session_state text, unique (provider, "providerAccountId"));
+  create table "Session" (id text primary key default (lower(hex(randomblob(16)))), "userId" text not null
+    references "User"(id) on delete cascade, "sessionToken" text not null unique, expires text not null);
+  create table "VerificationToken" (identifier text not null, token text not null unique, expires text not null,
+    unique (identifier, token));
+`;
+
+/** The users an adapter's database holds: ids and phone numbers. */
+type UserRows = () => Promise<Array<{ id: string; phoneNumber: string | null }>>;
+
+/**
+ * A database for Auth.js: the Unstorage adapter on memory, or Auth.js's Kysely adapter on SQLite (sql.js: SQLite in
+ * WebAssembly, as the Better Auth tests use). `users` reads the users from the store itself, not through the adapter.
+ */
+async function database(kind: 'memory' | 'sqlite'): Promise<{ adapter: Adapter; users: UserRows }> {
+  if (kind === 'memory') {
+    const storage = createStorage();
+    const users: UserRows = async () => {
+      const keys = (await storage.getKeys()).filter((key) => /^user:[^:]+$/.test(key));
+      const records = await Promise.all(keys.map((key) => storage.getItem<Record<string, unknown>>(key)));
+      return records.map((record) => ({
+        id: String(record!.id),
+        phoneNumber: (record!.phoneNumber as string | undefined) ?? null,
+      }));
+    };
+    return { adapter: UnstorageAdapter(storage), users };
+  }
+  const SQL = await initSqlJs();
+  const sqlite: Database = new SQL.Database();
+  sqlite.exec(sqliteSchema);
+  const users: UserRows = async () => {
+    const [result] = sqlite.exec('select id, "phoneNumber" from "User"');
+    return (result?.values ?? []).map(([id, phoneNumber]) => ({
+      id: String(id),
+      phoneNumber: phoneNumber === null ? null : String(phoneNumber),
+    }));
+  };
+  return {
+    adapter: KyselyAdapter(new Kysely<AuthDatabase>({ dialect: new SqlJsDialect({ database: sqlite }) })),
+    users,
+  };
+}
+
+/**
+ * A real Auth.js instance (`@auth/core`) with a database adapter, the recipe's provider (`methods` as given), and an
+ * app route that links a phone; over HTTP. `adapter` wraps the database's adapter (to hold a call).
+ */
+async function serveAuthJs(
+  kind: 'memory' | 'sqlite',
+  setup: { dialIn?: boolean; methods?: readonly VerificationMethod[]; adapter?: (inner: Adapter) => Adapter } = {},
+) {
+  const dialIn = setup.dialIn === true;
   const provider = Object.assign(
     createTestProviderV1(),
     dialIn
@@ -41,8 +107,8 @@ async function serveAuthJs(dialIn = false) {
       : {},
   );
   const verikit: Verikit = createVerikit({ provider, secret: 'an-engine-secret-of-32-characters-or-more' });
-  const storage = createStorage();
-  const adapter = UnstorageAdapter(storage);
+  const store = await database(kind);
+  const adapter = setup.adapter === undefined ? store.adapter : setup.adapter(store.adapter);
   const links = new Map<string, string>();
   const config: AuthConfig = {
     adapter,
@@ -63,7 +129,7 @@ async function serveAuthJs(dialIn = false) {
           links.set(identifier, url);
         },
       },
-      phoneProofProvider(verikit, adapter),
+      phoneProofProvider(verikit, adapter, setup.methods === undefined ? {} : { methods: setup.methods }),
     ],
     callbacks: { session: ({ session, token }) => ({ ...session, user: { ...session.user, id: token.sub! } }) },
   };
@@ -76,8 +142,13 @@ async function serveAuthJs(dialIn = false) {
       ...(body === undefined ? {} : { body: new Uint8Array(body) }),
     });
     let response: Response;
-    if (new URL(url).pathname.startsWith('/auth/')) response = await Auth(request, config);
-    else response = await linkRoute(request);
+    try {
+      if (new URL(url).pathname.startsWith('/auth/')) response = await Auth(request, config);
+      else response = await linkRoute(request);
+    } catch (error) {
+      // An error the route did not expect: the test sees a 500 naming it, not a request that never ends.
+      response = Response.json({ unexpected: error instanceof Error ? error.message : String(error) }, { status: 500 });
+    }
     outgoing.statusCode = response.status;
     response.headers.forEach((value, name) => {
       if (name !== 'set-cookie') outgoing.setHeader(name, value);
@@ -165,70 +236,127 @@ async function serveAuthJs(dialIn = false) {
     await verikit.send(id, { type: 'submit-code', code: provider.lastCode(phoneNumber)! });
     return (await verikit.issueProof(id)).token;
   }
-  const users = async () =>
-    (await storage.getKeys()).filter(
-      (key) =>
-        key.startsWith('user:') &&
-        !key.startsWith('user:email') &&
-        !key.startsWith('user:account') &&
-        !key.startsWith('user:session') &&
-        !key.startsWith('user:token'),
-    );
-  return { verikit, provider, storage, browser, proofFor, users };
+  return { verikit, provider, adapter, browser, proofFor, users: store.users };
 }
 
-describe('Auth.js (@auth/core) with the phone-proof recipe, over HTTP (issue 37)', () => {
-  it('an email user links a phone (one account, phone set), changes it (the old number told), and signs in by phone', async () => {
-    const app = await serveAuthJs();
-    const alice = app.browser();
-    await alice.signInByEmail('alice@example.com');
-    const aliceId = (await alice.session())!.user!.id;
-    expect(await alice.link(phone, await app.proofFor(phone))).toEqual({
-      status: 200,
-      body: { phoneNumber: phone, previousPhoneNumber: null },
-    });
-    expect(await alice.link(newPhone, await app.proofFor(newPhone))).toEqual({
-      status: 200,
-      body: { phoneNumber: newPhone, previousPhoneNumber: phone },
-    });
-    expect(app.provider.callsOf('sms.send').map((call) => [call.input.to, call.input.message])).toEqual([
-      [phone, 'The phone number on your account was changed.'],
-    ]);
-    const onPhone = app.browser();
-    expect(await onPhone.signInByPhone(newPhone, await app.proofFor(newPhone))).not.toContain('error=');
-    expect((await onPhone.session())!.user!.id).toBe(aliceId);
-    expect(await app.users()).toHaveLength(1);
-    // The old number is no longer Alice's: it signs up a phone-only user of its own.
-    const old = app.browser();
-    await old.signInByPhone(phone, await app.proofFor(phone));
-    expect((await old.session())!.user!.id).not.toBe(aliceId);
-  });
+/**
+ * Holds the first of two `linkAccount` calls for a phone until the second arrives: two users' links of one number
+ * meet, each after its own check found the number free.
+ */
+function linksMeet(inner: Adapter): Adapter {
+  let waiting: (() => void) | undefined;
+  return {
+    ...inner,
+    async linkAccount(account) {
+      if (account.provider === 'verikit-phone') {
+        if (waiting === undefined) await new Promise<void>((resolve) => (waiting = resolve));
+        else waiting();
+      }
+      await inner.linkAccount!(account);
+    },
+  };
+}
 
-  it('a number on another account is refused (409), and a refused or replayed proof signs no one in', async () => {
-    const app = await serveAuthJs();
-    const alice = app.browser();
-    await alice.signInByEmail('alice@example.com');
-    await alice.link(phone, await app.proofFor(phone));
-    const bob = app.browser();
-    await bob.signInByEmail('bob@example.com');
-    expect(await bob.link(phone, await app.proofFor(phone))).toEqual({
-      status: 409,
-      body: { code: 'PHONE_NUMBER_TAKEN' },
-    });
-    const proof = await app.proofFor(newPhone);
-    const stranger = app.browser();
-    expect(await stranger.signInByPhone(phone, proof)).toContain('error=CredentialsSignin');
-    expect(await stranger.session()).toBeNull();
-  });
+describe.each(['memory', 'sqlite'] as const)(
+  'Auth.js (@auth/core) with the phone-proof recipe, over HTTP, on %s (issue 37)',
+  (kind) => {
+    it('an email user links a phone (one account, phone set), changes it (the old number told), and signs in by phone', async () => {
+      const app = await serveAuthJs(kind);
+      const alice = app.browser();
+      await alice.signInByEmail('alice@example.com');
+      const aliceId = (await alice.session())!.user!.id;
+      expect(await alice.link(phone, await app.proofFor(phone))).toEqual({
+        status: 200,
+        body: { phoneNumber: phone, previousPhoneNumber: null },
+      });
+      expect(await app.users()).toEqual([{ id: aliceId, phoneNumber: phone }]);
+      expect((await app.adapter.getUserByAccount!({ provider: 'verikit-phone', providerAccountId: phone }))?.id).toBe(
+        aliceId,
+      );
+      const byPhone = app.browser();
+      expect(await byPhone.signInByPhone(phone, await app.proofFor(phone))).not.toContain('error=');
+      expect((await byPhone.session())!.user!.id).toBe(aliceId);
 
-  it('a "who is this" dial-in proof is refused at sign-in by default', async () => {
-    const app = await serveAuthJs(true);
-    const flow = await app.verikit.start({ kind: 'dial-in' });
-    const reference = /\*([0-9]+)#$/.exec(String(flow.ussdCode))![1]!;
-    await app.verikit.receive({ id: `dial:${flow.id}`, event: { type: 'dial-in', phoneNumber: phone, reference } });
-    const proof = (await app.verikit.issueProof(flow.id)).token;
-    const someone = app.browser();
-    expect(await someone.signInByPhone(phone, proof)).toContain('error=CredentialsSignin');
-    expect(await someone.session()).toBeNull();
-  });
-});
+      expect(await alice.link(newPhone, await app.proofFor(newPhone))).toEqual({
+        status: 200,
+        body: { phoneNumber: newPhone, previousPhoneNumber: phone },
+      });
+      expect(await app.users()).toEqual([{ id: aliceId, phoneNumber: newPhone }]);
+      expect(app.provider.callsOf('sms.send').map((call) => [call.input.to, call.input.message])).toEqual([
+        [phone, 'The phone number on your account was changed.'],
+      ]);
+      const onPhone = app.browser();
+      expect(await onPhone.signInByPhone(newPhone, await app.proofFor(newPhone))).not.toContain('error=');
+      expect((await onPhone.session())!.user!.id).toBe(aliceId);
+      expect(await app.users()).toHaveLength(1);
+      // The old number is no longer Alice's: it signs up a phone-only user of its own.
+      const old = app.browser();
+      await old.signInByPhone(phone, await app.proofFor(phone));
+      expect((await old.session())!.user!.id).not.toBe(aliceId);
+    });
+
+    it('a number on another account is refused (409): no takeover, no second account; a refused proof signs no one in', async () => {
+      const app = await serveAuthJs(kind);
+      const alice = app.browser();
+      await alice.signInByEmail('alice@example.com');
+      const aliceId = (await alice.session())!.user!.id;
+      await alice.link(phone, await app.proofFor(phone));
+      const bob = app.browser();
+      await bob.signInByEmail('bob@example.com');
+      const bobId = (await bob.session())!.user!.id;
+      expect(await bob.link(phone, await app.proofFor(phone))).toEqual({
+        status: 409,
+        body: { code: 'PHONE_NUMBER_TAKEN' },
+      });
+      const byId = (rows: Awaited<ReturnType<UserRows>>) => rows.toSorted((a, b) => a.id.localeCompare(b.id));
+      expect(byId(await app.users())).toEqual(
+        byId([
+          { id: aliceId, phoneNumber: phone },
+          { id: bobId, phoneNumber: null },
+        ]),
+      );
+      const proof = await app.proofFor(newPhone);
+      const stranger = app.browser();
+      expect(await stranger.signInByPhone(phone, proof)).toContain('error=CredentialsSignin');
+      expect(await stranger.session()).toBeNull();
+      expect(await app.users()).toHaveLength(2);
+    });
+
+    it('a "who is this" dial-in proof is refused at sign-in by default, and signs in where the app names the method', async () => {
+      const dialInProof = async (app: Awaited<ReturnType<typeof serveAuthJs>>) => {
+        const flow = await app.verikit.start({ kind: 'dial-in' });
+        const reference = /\*([0-9]+)#$/.exec(String(flow.ussdCode))![1]!;
+        await app.verikit.receive({ id: `dial:${flow.id}`, event: { type: 'dial-in', phoneNumber: phone, reference } });
+        return (await app.verikit.issueProof(flow.id)).token;
+      };
+      const app = await serveAuthJs(kind, { dialIn: true });
+      const someone = app.browser();
+      expect(await someone.signInByPhone(phone, await dialInProof(app))).toContain('error=CredentialsSignin');
+      expect(await someone.session()).toBeNull();
+      expect(await app.users()).toEqual([]);
+
+      await closeServer();
+      const optedIn = await serveAuthJs(kind, { dialIn: true, methods: ['phone', 'dial-in', 'dial-in-identify'] });
+      const caller = optedIn.browser();
+      expect(await caller.signInByPhone(phone, await dialInProof(optedIn))).not.toContain('error=');
+      expect((await optedIn.users()).map((user) => user.phoneNumber)).toEqual([phone]);
+    });
+
+    // The Unstorage adapter has no unique account key: there the later of two links at one instant wins (decision 1661).
+    it.skipIf(kind === 'memory')(
+      'two users linking one number at the same instant: one links it, the other is refused (409), by the unique account key',
+      async () => {
+        const app = await serveAuthJs(kind, { adapter: linksMeet });
+        const alice = app.browser();
+        const bob = app.browser();
+        await alice.signInByEmail('alice@example.com');
+        await bob.signInByEmail('bob@example.com');
+        const [aliceProof, bobProof] = [await app.proofFor(phone), await app.proofFor(phone)];
+        const answers = await Promise.all([alice.link(phone, aliceProof), bob.link(phone, bobProof)]);
+        expect(answers.map((answer) => answer.status).sort()).toEqual([200, 409]);
+        expect(answers.find((answer) => answer.status === 409)!.body).toEqual({ code: 'PHONE_NUMBER_TAKEN' });
+        expect((await app.users()).filter((user) => user.phoneNumber === phone)).toHaveLength(1);
+      },
+    );
+  },
+);

@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Adapter, AdapterAccount, AdapterUser } from '@auth/core/adapters';
 import Credentials from '@auth/core/providers/credentials';
-import { ProofRejectedError, type Verikit } from '@verikit/core';
+import { ProofRejectedError, type VerificationMethod, type Verikit } from '@verikit/core';
 
 /** The Auth.js account provider a verified phone is linked under. */
 const phoneAccountProvider = 'verikit-phone';
@@ -31,10 +31,15 @@ function userOfPhone(adapter: Adapter, phoneNumber: string) {
 
 /**
  * The Credentials provider `phone-proof`: `{ phoneNumber, proof }` signs in the user whose phone it is, or a new
- * phone-only user. The proof is redeemed once, for that number, by the methods verikit accepts by default: a
- * "who is this" dial-in proof signs no one in. A refused proof is Auth.js's `CredentialsSignin`.
+ * phone-only user. The proof is redeemed once, for that number, by the methods verikit accepts by default (or
+ * `options.methods`): a "who is this" dial-in proof signs no one in unless `methods` names `dial-in-identify`. A
+ * refused proof is Auth.js's `CredentialsSignin`.
  */
-export function phoneProofProvider(verikit: Verikit, adapter: Adapter) {
+export function phoneProofProvider(
+  verikit: Verikit,
+  adapter: Adapter,
+  options: { methods?: readonly VerificationMethod[] } = {},
+) {
   return Credentials({
     id: 'phone-proof',
     name: 'Phone',
@@ -42,7 +47,8 @@ export function phoneProofProvider(verikit: Verikit, adapter: Adapter) {
     async authorize(credentials) {
       const { phoneNumber, proof } = credentials as { phoneNumber?: unknown; proof?: unknown };
       if (typeof phoneNumber !== 'string' || typeof proof !== 'string') return null;
-      const verification = await verikit.redeemProof(proof, { phoneNumber }).catch((error: unknown) => {
+      const redeemOptions = options.methods === undefined ? undefined : { methods: options.methods };
+      const verification = await verikit.redeemProof(proof, { phoneNumber }, redeemOptions).catch((error: unknown) => {
         if (ProofRejectedError.isInstance(error)) return undefined;
         throw error;
       });
@@ -75,7 +81,8 @@ export class PhoneNumberTakenError extends Error {
  * Links a verified phone to a signed-in user (from your own route, after Auth.js's session named the user), or
  * changes it: the old number is unlinked and told by SMS once (`notifyOldNumber`, sent with the proof's flow as its
  * idempotency key; a failure is left to `onNotifyFailed`, since the old number may no longer work). A proof that is
- * refused throws verikit's `ProofRejectedError`; a number on another account, {@link PhoneNumberTakenError}.
+ * refused throws verikit's `ProofRejectedError`; a number on another account, {@link PhoneNumberTakenError}, also
+ * when another user links it at the same moment and the adapter's unique account key (a SQL adapter's) refuses ours.
  */
 export async function linkPhone(
   verikit: Verikit,
@@ -95,7 +102,16 @@ export async function linkPhone(
   const user = (await adapter.getUser!(request.userId)) as UserWithPhone | null;
   if (user === null) throw new Error('no such user');
   const previousPhoneNumber = user.phoneNumber ?? null;
-  if (holder === null) await adapter.linkAccount!(phoneAccount(user.id, verified));
+  if (holder === null) {
+    try {
+      await adapter.linkAccount!(phoneAccount(user.id, verified));
+    } catch (error) {
+      // Another user linked the number since the check: a SQL adapter's unique account key refused this link.
+      const linkedMeanwhile = await userOfPhone(adapter, verified);
+      if (linkedMeanwhile !== null && linkedMeanwhile.id !== user.id) throw new PhoneNumberTakenError();
+      throw error;
+    }
+  }
   await adapter.updateUser!({ id: user.id, phoneNumber: verified } as UserWithPhone);
   if (previousPhoneNumber !== null && previousPhoneNumber !== verified) {
     await adapter.unlinkAccount!({ provider: phoneAccountProvider, providerAccountId: previousPhoneNumber });
