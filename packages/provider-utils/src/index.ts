@@ -66,10 +66,16 @@ export {
   originBoundText,
   type OriginBoundSettings,
 } from './origin-bound-message.js';
-/** @public The log lines of an HTTP provider's answers, the same in every provider. */
-export { answered, failedAnswer, type AnsweredCall } from './answer-log.js';
-/** @public The JSON answers of an HTTP provider, read the same way in every provider. */
-export { acceptedJsonObject, isAccepted, jsonObjectOrNothing, type JsonReader } from './json-answer.js';
+/** @public An HTTP provider's answers, logged and read as JSON the same way in every provider. */
+export {
+  acceptedJsonObject,
+  answered,
+  failedAnswer,
+  isAccepted,
+  jsonObjectOrNothing,
+  type AnsweredCall,
+  type JsonReader,
+} from './http-answer.js';
 /** @public For a provider whose service only delivers a code the caller made (Termii's and Twilio's WhatsApp codes). */
 export {
   issueKeyedCode,

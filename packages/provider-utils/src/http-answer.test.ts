@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { ProviderRejectedError, type Logger } from '@verikit/provider';
 import { describe, expect, it } from 'vitest';
-import { answered, failedAnswer } from './answer-log.js';
+import { answered, failedAnswer } from './http-answer.js';
 import { createHttpClient } from './http-client.js';
 
 function capture(): { logger: Logger; lines: Array<[string, string, Record<string, unknown> | undefined]> } {
