@@ -1,6 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { headerOf, headersOf } from '../request-header.js';
-import type { RouteAnswer, RouteRequest } from '../routes/route-request.js';
+import { headerOf, headersOf, type RouteAnswer, type RouteRequest } from '../routes/route-request.js';
 import { routePattern, type RouteTable, type TableRoute } from '../routes/route-table.js';
 import { markWritesEventStreams } from '../routes/server-bindings.js';
 import { writePreparedStream } from './node-event-stream.js';
