@@ -21,9 +21,12 @@ export type { ClientKeyFunction } from './client-key.js';
 export type { StreamLimits } from './stream-limits.js';
 export { toHonoHandler, type HonoHandlerOptions, type ConnInfoLike } from './web/hono-handler.js';
 /** @public The header names the HTTP API reads, for a client or a proxy of one's own (docs/security.md). */
-export { flowSecretHeader } from './routes/flow-routes.js';
-/** @public The header names the HTTP API reads, for a client or a proxy of one's own (docs/security.md). */
-export { idempotencyKeyHeader, idempotentReplayedHeader, ownerHeader } from './start-options.js';
+export {
+  flowSecretHeader,
+  idempotencyKeyHeader,
+  idempotentReplayedHeader,
+  ownerHeader,
+} from './routes/flow-routes.js';
 export type { ErrorResponseBody } from './error-response.js';
 export { toNodeHandler, type NodeHandler, type NodeHandlerOptions } from './node/node-adapter.js';
 export { answerClientErrors } from './node/node-client-errors.js';

@@ -1,10 +1,16 @@
-import { type Verikit, FlowNotFoundError, isReplayed, userEventSchema, type FlowView } from '@verikit/core';
+import {
+  type Verikit,
+  FlowNotFoundError,
+  InvalidInputError,
+  isReplayed,
+  userEventSchema,
+  type FlowView,
+} from '@verikit/core';
 import { parseFlowId } from '@verikit/core/internal';
 import { parseInput } from '@verikit/provider';
 import { readJsonBody } from '../body/read-body.js';
 import { errorAnswer } from '../error-response.js';
 import type { FlowAction, FlowStartRequest } from '../flow-handler-options.js';
-import { idempotencyKeyOf, replayedHeaders, startOptionsOf } from '../start-options.js';
 import type { StreamCounter } from '../stream-limits.js';
 import { LiveStreams } from '../view-stream.js';
 import { readableOf } from '../web-event-stream.js';
@@ -34,6 +40,56 @@ export interface FlowRouteDeps {
 
 /** The request header that carries the flow secret (never a URL: URLs end up in logs and histories). */
 export const flowSecretHeader = 'verikit-flow-secret';
+
+/** The request header naming a start, as Stripe's: a repeat with the same key returns the same flow. */
+export const idempotencyKeyHeader = 'idempotency-key';
+
+/**
+ * The request header of a browser's owner token: a random value the client keeps (in
+ * `localStorage` by default) and sends with every start, so a second tab or a reload starting the
+ * same verification joins the live flow instead of sending a second code.
+ */
+export const ownerHeader = 'verikit-owner';
+
+const idempotencyKeyPattern = /^[\x21-\x7e]{1,255}$/;
+const ownerPattern = /^[A-Za-z0-9_-]{22,128}$/;
+
+/** The answer header of a replayed call, as Stripe's: the same key was seen, nothing was sent again. */
+export const idempotentReplayedHeader = 'idempotent-replayed';
+
+/** `Idempotent-Replayed: true` for an answer the engine replayed (`isReplayed`), else nothing. */
+function replayedHeaders(replayed: boolean): Readonly<Record<string, string>> {
+  return replayed ? { [idempotentReplayedHeader]: 'true' } : {};
+}
+
+/** A request's `Idempotency-Key`, checked (`invalid_input` naming the header), or undefined. */
+function idempotencyKeyOf(request: RouteRequest): string | undefined {
+  const key = request.header(idempotencyKeyHeader)?.trim();
+  if (key === undefined || idempotencyKeyPattern.test(key)) return key;
+  throw new InvalidInputError([{ field: idempotencyKeyHeader, message: 'must be 1 to 255 visible ASCII characters' }]);
+}
+
+/**
+ * The engine's start options a request carries: its `Idempotency-Key` and its owner token. A value
+ * of the wrong form is refused (`invalid_input` naming the header), never echoed.
+ */
+function startOptionsOf(request: RouteRequest): { idempotencyKey?: string; owner?: string } {
+  const key = request.header(idempotencyKeyHeader)?.trim();
+  const owner = request.header(ownerHeader)?.trim();
+  const issues = [
+    ...(key === undefined || idempotencyKeyPattern.test(key)
+      ? []
+      : [{ field: idempotencyKeyHeader, message: 'must be 1 to 255 visible ASCII characters' }]),
+    ...(owner === undefined || ownerPattern.test(owner)
+      ? []
+      : [{ field: ownerHeader, message: 'must be 22 to 128 characters of A-Z, a-z, 0-9, _ and -' }]),
+  ];
+  if (issues.length > 0) throw new InvalidInputError(issues);
+  return {
+    ...(key === undefined ? {} : { idempotencyKey: key }),
+    ...(owner === undefined ? {} : { owner: `browser:${owner}` }),
+  };
+}
 
 /** Headers of the server-sent-events answer: never cached, never buffered by a proxy. */
 const streamHeaders: Readonly<Record<string, string>> = {
