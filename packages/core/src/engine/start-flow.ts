@@ -1,9 +1,11 @@
+import { parseInput } from '@verikit/provider';
+import type { z } from 'zod';
 import { ConflictError } from '../errors/conflict-error.js';
 import { callOptionsOf, type CallOptions } from '../guard/call-options.js';
 import type { AnyMachineSnapshot } from 'xstate';
 import type { EffectMemory, FlowDefinition, FlowEnvironment } from '../flows/flow-definition.js';
 import type { EffectRequest } from '../flows/flow-context.js';
-import type { StartInput } from '../inputs/inputs.js';
+import type { ParsedStartInput, StartInput } from '../inputs/inputs.js';
 import { startKeys } from '../ownership/start-keys.js';
 import { OnceClaims } from '../inbound/once-claims.js';
 import { generateFlowId } from '../secrets/secrets.js';
@@ -15,7 +17,6 @@ import type { EffectRunner } from './effect-runner.js';
 import type { FlowRecords } from './flow-records.js';
 import type { EngineSettings } from './options.js';
 import type { SendLimit } from './send-limit.js';
-import type { StartInputs } from './start-inputs.js';
 import type { FlowView, LazyView } from '../flows/view.js';
 
 /** What starting a flow uses. */
@@ -219,4 +220,36 @@ export async function startFlow(deps: StartDeps, rawInput: StartInput, options?:
   if (repeatKey !== undefined) await store.setRoute(repeatKey, id, policies.retentionMs, call);
   if (liveKey !== undefined) await store.setRoute(liveKey, id, policies.codeTtlMs, call);
   return deps.effects.run(id, effects, written.view, memory, { record: written.record, flow, snapshot }, call);
+}
+
+/**
+ * Parses each start input once. `parse` checks and canonicalises an input (numbers read into E.164) and returns it
+ * frozen; `of` takes an input this parser returned as it is, and parses any other. The HTTP layer parses a start to
+ * show it to `authorize` (`verikit.parseStartInput`) and hands the same object to `verikit.start`, which then reads
+ * no number again. Frozen, so nothing between the two can change what was checked; known by identity, so no other
+ * object passes for parsed.
+ */
+export class StartInputs {
+  readonly #schema: z.ZodType<ParsedStartInput, unknown>;
+  readonly #parsed = new WeakSet<object>();
+
+  constructor(schema: z.ZodType<ParsedStartInput, unknown>) {
+    this.#schema = schema;
+  }
+
+  /** The input checked and canonicalised, frozen; an `InvalidInputError` naming each problem otherwise. */
+  parse(input: unknown): ParsedStartInput {
+    const parsed = parseInput(this.#schema, input);
+    for (const value of Object.values(parsed)) if (typeof value === 'object' && value !== null) Object.freeze(value);
+    Object.freeze(parsed);
+    this.#parsed.add(parsed);
+    return parsed;
+  }
+
+  /** `input` itself when `parse` returned it; otherwise `parse(input)`. */
+  of(input: unknown): ParsedStartInput {
+    return typeof input === 'object' && input !== null && this.#parsed.has(input)
+      ? (input as ParsedStartInput)
+      : this.parse(input);
+  }
 }

@@ -2,7 +2,7 @@ import { InvalidInputError } from '@verikit/provider';
 import { describe, expect, it } from 'vitest';
 import { inputSchemasFor, type ParsedStartInput } from '../inputs/inputs.js';
 import { setup } from './engine.fixtures.js';
-import { StartInputs } from './start-inputs.js';
+import { StartInputs } from './start-flow.js';
 
 /** The engine's start schema (default country NG), counting the inputs it parses. */
 function counting() {
