@@ -1,13 +1,12 @@
 import type { AnyMachineSnapshot } from 'xstate';
 import type { Logger } from '@verikit/provider';
 import { ConflictError } from '../errors/conflict-error.js';
-import type { FlowEnvironment, InternalEvent } from '../flows/flow-definition.js';
+import type { FlowDefinition, FlowEnvironment, InternalEvent } from '../flows/flow-definition.js';
 import type { EffectRequest } from '../flows/flow-context.js';
 import type { FlowRecord, FlowStore, StoreCall } from '../store/flow-store.js';
 import type { FlowChangeBus, PublishingWrite } from './change-bus.js';
 import { afterCommitSteps } from './after-commit/after-commit-steps.js';
 import type { FlowTimers } from '../store/flow-timers.js';
-import { wakeToSchedule } from './timer-schedule.js';
 import { runAfterCommit, type AfterCommitStep, type CommitCause } from './after-commit/after-commit-step.js';
 import type { FlowQueue } from './flow-queue.js';
 import type { FlowRecords, Loaded } from './flow-records.js';
@@ -292,4 +291,20 @@ export class CommitLoop {
     });
     return { view, record };
   }
+}
+
+/**
+ * The wake a change from `previous` to `next` must schedule before it is written, or undefined when it needs none (no
+ * timer, or the same one the change before it scheduled). Scheduled before the compare-and-set, like the event
+ * webhook's ids: a process that dies after the write leaves the timer to the others, and a write that loses only
+ * leaves an early wake, which finds nothing due (docs/decisions/1560-durable-flow-timers.md).
+ */
+function wakeToSchedule(
+  definition: FlowDefinition,
+  previous: AnyMachineSnapshot | undefined,
+  next: AnyMachineSnapshot,
+): number | undefined {
+  const wake = definition.wakeAt?.(next);
+  if (wake === undefined || (previous !== undefined && definition.wakeAt?.(previous) === wake)) return undefined;
+  return wake;
 }
