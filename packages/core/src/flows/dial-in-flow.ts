@@ -1,9 +1,8 @@
 import { requireCapabilityV1, type DialInEventV1, type ProviderV1 } from '@verikit/provider';
-import { dialInReservationKey, dialInRouteKey } from '../keys/store-keys.js';
+import { dialInReservationKey, dialInRouteKey, phoneNumberKey } from '../keys/store-keys.js';
 import { generateOtp, type SecretBox } from '../secrets/secrets.js';
 import type { FlowDefinition } from './flow-definition.js';
 import { createDialInMachine } from './dial-in-machine.js';
-import { phoneNumberKey } from './number-keys.js';
 
 type DialInStart = { kind: 'dial-in'; phoneNumber?: string | undefined };
 

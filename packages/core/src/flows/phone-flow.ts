@@ -1,4 +1,5 @@
 import type { AnyMachineSnapshot } from 'xstate';
+import { phoneNumberKey } from '../keys/store-keys.js';
 import {
   markParsedV1,
   InvalidInputError,
@@ -9,7 +10,6 @@ import {
   type ProviderCallContextV1,
 } from '@verikit/provider';
 import { plainUserEvent, type FlowDefinition, type FlowEnvironment } from './flow-definition.js';
-import { phoneNumberKey } from './number-keys.js';
 import { createPhoneMachine, phoneNextSendAt, phoneSendRequest } from './phone-machine.js';
 import type { FlowLimits } from './flow-context.js';
 import { isReviewRequestId } from './review-numbers.js';

@@ -1,4 +1,4 @@
-import { ussdRouteKey } from '../keys/store-keys.js';
+import { phoneNumberKey, ussdRouteKey } from '../keys/store-keys.js';
 import {
   markParsedV1,
   ProviderProtocolError,
@@ -7,7 +7,6 @@ import {
 } from '@verikit/provider';
 import type { SecretBox } from '../secrets/secrets.js';
 import { plainUserEvent, type FlowDefinition } from './flow-definition.js';
-import { phoneNumberKey } from './number-keys.js';
 import { createUssdMachine } from './ussd-machine.js';
 
 type UssdStart = { kind: 'ussd'; phoneNumber: string };

@@ -33,6 +33,17 @@ export function phoneNumberKeyPart(numberHash: string): string {
   return `phone:${numberHash}`;
 }
 
+/**
+ * The key part that stands for a phone number in store key names (`ussd:<hash>`, `sends:phone:<hash>`): an HMAC with
+ * a key derived from the engine's secret (`secrets` is the engine's `SecretBox`), as the BVN/NIN's `numberHash`. Store
+ * key names show up in `SCAN` output, slow logs, metrics and backups, where a number in clear would be personal data;
+ * the hash is stable for one secret, so every instance finds the same key, and cannot be reversed by trying every
+ * number without the secret.
+ */
+export function phoneNumberKey(secrets: { hash(domain: string, value: string): string }, phoneNumber: unknown): string {
+  return phoneNumberKeyPart(secrets.hash('number:phone', String(phoneNumber)));
+}
+
 /** The route from a phone number's key part to its active USSD flow, which the USSD result is applied to. */
 export function ussdRouteKey(numberKeyPart: string): string {
   return `ussd:${numberKeyPart}`;
