@@ -10,7 +10,7 @@ export { createIdentityMachine } from './flows/identity-machine.js';
 export { createPureTransitions } from './flows/fast-transitions/pure-transition.js';
 export { safeStoreCause } from './store/safe-store-cause.js';
 export * from './keys/store-keys.js';
-export { parseFlowId } from './inputs/parse-flow-id.js';
+export { parseFlowId } from './inputs/inputs.js';
 export { errorCode } from './logging/error-code.js';
 export { systemClock } from './time/clock.js';
 export { RecentlyUsed } from './engine/recently-used.js';

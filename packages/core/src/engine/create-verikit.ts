@@ -2,7 +2,7 @@ import { ProviderUnavailableError } from '@verikit/provider';
 import type { FlowEnvironment } from '../flows/flow-definition.js';
 import { SendGuard } from '../guard/send-guard.js';
 import { memorySendGuardStore } from '../store/send-guard-store.js';
-import { parseFlowId } from '../inputs/parse-flow-id.js';
+import { parseFlowId } from '../inputs/inputs.js';
 import { Proofs } from '../proof/proofs.js';
 import { SecretBox, FlowSecrets } from '../secrets/secrets.js';
 import { createReviewNumbers } from '../flows/review-numbers.js';

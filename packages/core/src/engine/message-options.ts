@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { InvalidInputError, parseInput } from '@verikit/provider';
-import { onFirstUse } from '../inputs/on-first-use.js';
+import { onFirstUse } from '../inputs/inputs.js';
 
 /** The second argument of `verikit.sendSms` and `verikit.sendWhatsApp`. */
 export interface MessageOptions {

@@ -1,7 +1,7 @@
 import { InvalidInputError, VerikitError } from '@verikit/provider';
 import { StoreError } from '../errors/store-error.js';
 import { UsageError } from '../errors/usage-error.js';
-import { parseFlowId } from '../inputs/parse-flow-id.js';
+import { parseFlowId } from '../inputs/inputs.js';
 import { safeStoreCause } from '../store/safe-store-cause.js';
 import type { FlowChangeBus, FlowListener } from './change-bus.js';
 

@@ -7,8 +7,7 @@ import {
   type Logger,
   type ProviderEventV1,
 } from '@verikit/provider';
-import { providerEventSchema } from '../inputs/inputs.js';
-import { onFirstUse } from '../inputs/on-first-use.js';
+import { onFirstUse, providerEventSchema } from '../inputs/inputs.js';
 import { errorCode } from '../logging/error-code.js';
 import type { FlowStore, StoreCall } from '../store/flow-store.js';
 import { OnceClaims, type Admission } from './once-claims.js';

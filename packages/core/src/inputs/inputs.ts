@@ -1,8 +1,10 @@
 import { z } from 'zod';
 import {
   codeSchema,
+  flowIdSchema,
   identityNumberSchema,
   maxSelfieBytes,
+  parseInput,
   phoneNumberSchemaFor,
   readPhoneNumber,
   senderSchema,
@@ -10,7 +12,25 @@ import {
   whatsAppMessageSchema,
   type PhoneNumberUse,
 } from '@verikit/provider';
-import { onFirstUse } from './on-first-use.js';
+
+/**
+ * A value built on its first use rather than when its module is imported. For the schemas a start-up does not
+ * need (proofs, provider deliveries, call options, the event webhook's options): `import '@verikit/core'` then builds
+ * only the public ones (decision 1362).
+ */
+export function onFirstUse<T>(build: () => T): () => T {
+  let value: T | undefined;
+  return () => (value ??= build());
+}
+
+/**
+ * Checks a flow id before anything touches the store: a malformed id is an `InvalidInputError` on
+ * `flowId`, never a "flow not found" (docs/decisions/0400-malformed-flow-id-is-400.md). The engine and
+ * the HTTP layer check ids with this one function, so both answer alike.
+ */
+export function parseFlowId(flowId: unknown): string {
+  return parseInput(flowIdSchema, flowId, 'flowId');
+}
 
 /** A channel a phone code travels by. */
 const phoneChannelSchema = z.literal(['sms', 'voice', 'whatsapp'], { error: 'must be sms, voice or whatsapp' });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { parseInput } from '@verikit/provider';
 import { flowEventTypes, type FlowEventType } from '../flows/lifecycle-events.js';
-import { onFirstUse } from '../inputs/on-first-use.js';
+import { onFirstUse } from '../inputs/inputs.js';
 import { webhookSecretKey } from './standard-webhooks-signature.js';
 
 /** Why the engine stopped trying to deliver an event to the app's webhook. */

@@ -6,7 +6,7 @@ import {
   phoneNumberSchema,
   type IdentityStep,
 } from '@verikit/provider';
-import { onFirstUse } from '../inputs/on-first-use.js';
+import { onFirstUse } from '../inputs/inputs.js';
 import { proofTokenPattern } from './proof-token.js';
 import type { VerificationMethod } from './verification.js';
 

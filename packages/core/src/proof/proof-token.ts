@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { onFirstUse } from '../inputs/on-first-use.js';
+import { onFirstUse } from '../inputs/inputs.js';
 import type { SecretBox } from '../secrets/secrets.js';
 import type { PassedStep } from '../flows/identity-ladder.js';
 import type { VerificationMethod } from './verification.js';

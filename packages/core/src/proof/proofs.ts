@@ -2,7 +2,7 @@ import { proofRedeemedKey, proofRedemptionKey } from '../keys/store-keys.js';
 import type { IdentityStep, Logger } from '@verikit/provider';
 import { ProofRejectedError, type ProofRejection } from '../errors/proof-rejected-error.js';
 import type { Clock } from '../time/clock.js';
-import { parseFlowId } from '../inputs/parse-flow-id.js';
+import { parseFlowId } from '../inputs/inputs.js';
 import { generateFlowId, type SecretBox } from '../secrets/secrets.js';
 import type { FlowRecord, FlowStore, StoreCall } from '../store/flow-store.js';
 import {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { onFirstUse } from './on-first-use.js';
+import { onFirstUse } from './inputs.js';
 
 describe('onFirstUse', () => {
   it('builds nothing until the first call, then once, and returns the same value every time', () => {
