@@ -1,14 +1,34 @@
-import { claimRecordKey, flowRecordKey, limitRecordKey, routeRecordKey } from '../keys/store-keys.js';
+import {
+  claimRecordKey,
+  deliveryRouteKey,
+  flowRecordKey,
+  limitRecordKey,
+  phoneNumberKeyPart,
+  routeRecordKey,
+  sendsLimitKey,
+} from '../keys/store-keys.js';
 import Keyv from 'keyv';
 import { StoreError } from '../errors/store-error.js';
 import { VerikitError } from '@verikit/provider';
 import type { FlowRecord, FlowStore, LimitResult } from './flow-store.js';
-import { ExpiringMap } from './compact-memory/expiring-map.js';
+import { ExpiringMap, liveVersion, readLive, type MapSection } from './compact-memory/expiring-map.js';
 import { memoryEventOutbox, type EventOutbox } from './event-outbox.js';
 import { memoryFlowTimers, type FlowTimers } from './flow-timers.js';
 import { KeyLock } from './key-lock.js';
-import { liveVersion, memoryKeyPrefix, memorySections, readLive } from './compact-memory/memory-records.js';
 import { safeStoreCause } from './safe-store-cause.js';
+
+/** Where {@link createMemoryKeyv}'s Keyv keeps a key: its namespace, then the key. */
+const memoryKeyPrefix = 'verikit:';
+
+/**
+ * The sections of the embedded map: the three kinds of key every phone flow writes, each kept without its
+ * prefix, flow records in their compact form (docs/decisions/1350-compact-memory-records.md).
+ */
+export const memorySections: readonly MapSection[] = [
+  { prefix: `${memoryKeyPrefix}${flowRecordKey('')}`, records: true },
+  { prefix: `${memoryKeyPrefix}${routeRecordKey(deliveryRouteKey(''))}`, hex: true },
+  { prefix: `${memoryKeyPrefix}${limitRecordKey(sendsLimitKey(phoneNumberKeyPart('')))}`, hex: true },
+];
 
 /**
  * A Keyv whose values are stored as JSON strings in a `Map`: the embedded default. Keyv's default

@@ -2,7 +2,7 @@ import Keyv from 'keyv';
 import { describe, expect, it } from 'vitest';
 import { ExpiringMap } from './expiring-map.js';
 import { decodeValue, encodeEnvelope, encodeValue, envelopeOf, RecordShapes } from './memory-encoding.js';
-import { memorySections } from './memory-records.js';
+import { memorySections } from '../keyv-flow-store.js';
 
 const t0 = 1_700_000_000_000;
 const id = 'AAAAAAAAAAAAAAAAAAAAAA';

@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { FlowRecord } from '../flow-store.js';
 import { createMemoryKeyv, KeyvFlowStore } from '../keyv-flow-store.js';
-import type { ExpiringMap } from './expiring-map.js';
-import { liveVersion, readLive } from './memory-records.js';
+import { liveVersion, readLive, type ExpiringMap } from './expiring-map.js';
 
 const record: FlowRecord = {
   schemaVersion: 1,
