@@ -2,7 +2,7 @@ import { EventNotAllowedError, IdempotencyKeyReusedError, messageIdOf } from '@v
 import { InvalidInputError, RateLimitedError, VerikitError } from '@verikit/provider';
 import { httpStatusOf } from './errors/http-status.js';
 import { MethodNotAllowedError } from './errors/method-not-allowed-error.js';
-import { jsonResponse } from './json-response.js';
+import { jsonResponse } from './routes/route-request.js';
 
 /** The body of every error answer. Built from the error's `toJSON()` and structured fields only; never a stack, a value sent in or a secret. */
 export interface ErrorResponseBody {

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { PreparedViewStream } from '../view-stream.js';
-import { nodeRequestOf } from './server-bindings.js';
+import { nodeRequestOf, withPreparedStream } from './server-bindings.js';
 
 /**
  * What a flow route reads of a request, the same whether the request came as a Web `Request` (any Fetch runtime,
@@ -45,6 +45,18 @@ export function jsonAnswer(body: unknown, status = 200, headers?: Readonly<Recor
   };
 }
 
+/** A route's answer as a `Response` (an event stream for toNodeHandler rides on it, decision 0511). */
+export function responseOf(answer: RouteAnswer): Response {
+  // A headers object of its own: @hono/node-server's lightweight `Response` adds `Content-Length` to the one given.
+  const response = new Response(answer.body ?? null, { status: answer.status, headers: { ...answer.headers } });
+  return answer.stream === undefined ? response : withPreparedStream(response, answer.stream);
+}
+
+/** A JSON response with the handler's standard headers. */
+export function jsonResponse(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
+  return responseOf(jsonAnswer(body, status, headers));
+}
+
 /** A Web request as a {@link RouteRequest}; `env` is the server's bindings (node's request under toNodeHandler). */
 export function webRouteRequest(request: Request, env: unknown): RouteRequest {
   const incoming = nodeRequestOf(env);
@@ -65,7 +77,7 @@ export function webRouteRequest(request: Request, env: unknown): RouteRequest {
  * bytes) that the adapter keeps for the life of the connection, which for an event stream is hours (decision 1330).
  * `name` is lower case.
  */
-export function requestHeader(request: Request, env: unknown, name: string): string | undefined {
+function requestHeader(request: Request, env: unknown, name: string): string | undefined {
   const incoming = nodeRequestOf(env);
   return incoming === undefined ? (request.headers.get(name) ?? undefined) : headerOf(incoming, name);
 }

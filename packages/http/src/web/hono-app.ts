@@ -1,6 +1,5 @@
 import { Hono } from 'hono';
-import { responseOf } from '../json-response.js';
-import { webRouteRequest } from '../routes/route-request.js';
+import { responseOf, webRouteRequest } from '../routes/route-request.js';
 import type { RouteTable } from '../routes/route-table.js';
 
 /**

@@ -7,8 +7,7 @@ import {
   type ProviderEventV1,
   type RawWebhookV1,
 } from '@verikit/provider';
-import { responseOf } from '../json-response.js';
-import { webRouteRequest } from '../routes/route-request.js';
+import { responseOf, webRouteRequest } from '../routes/route-request.js';
 import type { WebhookOptions } from './webhook-options.js';
 import { webhookRouteWith, type WebhookRoute, type WebhookRouteCreation } from './webhook-route.js';
 
