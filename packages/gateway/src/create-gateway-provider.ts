@@ -12,7 +12,7 @@ import {
   type PhoneCheckResultV1,
   type ProviderV1,
 } from '@verikit/provider';
-import { readPhoneSendInput } from '@verikit/provider-utils';
+import { readPhoneSendInput, senderRequirement } from '@verikit/provider-utils';
 import type { GatewayOperation } from './endpoints.js';
 import type { Envelope } from './envelope.js';
 import { readFirstText, readPath } from './field-path.js';
@@ -202,7 +202,7 @@ export function createGatewayProvider(settings: GatewayProviderSettings = {}): P
       },
     },
     sms: {
-      ...(resolved.defaultSender() === undefined ? { requires: Object.freeze(['sender'] as const) } : {}),
+      ...senderRequirement(resolved.defaultSender()),
       async send(input, context) {
         const parsed = parseProviderInputV1(smsSendInputSchemaV1, input);
         const body = { from: senderOf(parsed.from), message: parsed.message, to: parsed.to };

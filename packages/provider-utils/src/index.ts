@@ -48,6 +48,8 @@ export {
 export { isProvablyUnsent } from './is-provably-unsent.js';
 /** @public A phone send's input, parsed and checked against the provider's channels (docs/providers/README.md). */
 export { readPhoneSendInput } from './phone-send-input.js';
+/** @public Spread into an SMS or WhatsApp capability: `requires: ['sender']` when no default sender is configured. */
+export { senderRequirement } from './sender-requirement.js';
 export { composeProviders, type ProviderComposition } from './compose-providers.js';
 /** @public For a provider package outside this repository that takes message texts per locale and channel. */
 export {

@@ -10,7 +10,7 @@ import {
   type PhoneCheckResultV1,
   type ProviderV1,
 } from '@verikit/provider';
-import { readPhoneSendInput } from '@verikit/provider-utils';
+import { readPhoneSendInput, senderRequirement } from '@verikit/provider-utils';
 import { createTermiiClient, requiredText, termiiPaths, type TermiiAnswer } from './termii-client.js';
 import { pinPlaceholder, termiiSenderSchema, toTermiiNumber } from './termii-format.js';
 import { checkLocalCode, isLocalCodeRequest, issueSmsCode, issueWhatsAppCode } from './termii-whatsapp-code.js';
@@ -72,11 +72,6 @@ export function createTermiiProvider(settings: TermiiProviderSettings = {}): Pro
       ]);
     return from;
   }
-  const requiresSender = () =>
-    settings?.senderId === undefined && resolved.senderId() === undefined
-      ? { requires: Object.freeze(['sender'] as const) }
-      : {};
-
   const provider: ProviderV1 = {
     specificationVersion: 'v1',
     name,
@@ -166,7 +161,7 @@ export function createTermiiProvider(settings: TermiiProviderSettings = {}): Pro
       },
     },
     sms: {
-      ...requiresSender(),
+      ...senderRequirement(resolved.senderId()),
       async send(input, context) {
         const parsed = parseProviderInputV1(smsSendInputSchemaV1, input);
         const body = {

@@ -11,7 +11,13 @@ import {
   whatsAppSendInputSchemaV1,
   type ProviderV1,
 } from '@verikit/provider';
-import { checkKeyedCode, isKeyedCodeRequest, issueKeyedCode, readPhoneSendInput } from '@verikit/provider-utils';
+import {
+  checkKeyedCode,
+  isKeyedCodeRequest,
+  issueKeyedCode,
+  readPhoneSendInput,
+  senderRequirement,
+} from '@verikit/provider-utils';
 import { createTwilioClient, requiredSid, type TwilioAnswer } from './twilio-client.js';
 import {
   formBody,
@@ -103,11 +109,6 @@ export function createTwilioProvider(settings: TwilioProviderSettings = {}): Pro
       ]);
     return whatsappAddress(from);
   }
-  const requiresSender = () =>
-    resolved.from() === undefined && resolved.messagingServiceSid() === undefined
-      ? { requires: Object.freeze(['sender'] as const) }
-      : {};
-
   const provider: ProviderV1 = {
     specificationVersion: 'v1',
     name,
@@ -178,7 +179,7 @@ export function createTwilioProvider(settings: TwilioProviderSettings = {}): Pro
       },
     },
     sms: {
-      ...requiresSender(),
+      ...senderRequirement(resolved.from(), resolved.messagingServiceSid()),
       async send(input, context) {
         const parsed = parseProviderInputV1(smsSendInputSchemaV1, input);
         const given = parsed.from === undefined ? undefined : parseInput(twilioSenderSchema, parsed.from, 'from');

@@ -1,17 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { codeInText, delay, type FakeLatency, type FakeOutbox } from '@verikit/provider-utils/fake';
+import { codeInText, delay, type FakeParts } from '@verikit/provider-utils/fake';
 import type { Context, Hono } from 'hono';
 import { africasTalkingRecipientStatus } from '../africastalking-status.js';
 import { africasTalkingMagicOf, type AfricasTalkingMagicBehaviour } from './africastalking-magic-numbers.js';
 
 /** What the routes share with the running fake. */
-export interface AfricasTalkingFakeState {
+export interface AfricasTalkingFakeState extends Pick<FakeParts, 'outbox' | 'latency' | 'slowMs'> {
   readonly username: string;
   readonly apiKey: string;
-  readonly outbox: FakeOutbox;
-  readonly latency: FakeLatency;
-  readonly slowMs: number;
-  readonly emit: (line: { method: string; path: string; status: number }) => void;
   /** Called for each message taken, to send its delivery report when a report URL is set. */
   /** A message was taken: its delivery report follows (`Success`, or `Failed` when it never reached the handset). */
   readonly delivered: (message: { messageId: string; phoneNumber: string; delivered: boolean }) => void;
@@ -41,11 +37,6 @@ export const newAtId = (prefix: 'ATXid' | 'ATUid') => `${prefix}_${randomBytes(1
  * (one per number, with `statusCode`, `number`, `status`, `cost` and `messageId`). See SOURCES.md.
  */
 export function mountAfricasTalkingRoutes(app: Hono, state: AfricasTalkingFakeState): void {
-  app.use('*', async (c, next) => {
-    await next();
-    state.emit({ method: c.req.method, path: new URL(c.req.url).pathname, status: c.res.status });
-  });
-
   app.post('/version1/messaging', async (c) => {
     await delay(state.latency.ms);
     if (c.req.header('apikey') !== state.apiKey) return plain(c, 401, 'The supplied authentication is invalid');

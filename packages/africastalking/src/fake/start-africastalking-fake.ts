@@ -1,10 +1,11 @@
 import {
-  clampLatency,
+  fakeParts,
   FakeInboxLog,
-  FakeOutbox,
+  mountFakeBasics,
   runningFake,
   serveFake,
   type FakeInboxDialInSession,
+  type FakeRequest,
   type RunningFake,
 } from '@verikit/provider-utils/fake';
 import { Hono } from 'hono';
@@ -39,15 +40,8 @@ export interface AfricasTalkingFakeOptions {
   readonly slowMs?: number;
 }
 
-/** A request the fake answered, for logs (never a body). */
-export interface AfricasTalkingFakeRequest {
-  /** The HTTP method. */
-  readonly method: string;
-  /** The path without the query string. */
-  readonly path: string;
-  /** The status the fake answered with. */
-  readonly status: number;
-}
+/** A request the fake answered, for logs (never a body, nor the query string). */
+export type AfricasTalkingFakeRequest = FakeRequest;
 
 /** The provider settings that point at a fake. */
 export interface AfricasTalkingFakeSettings {
@@ -98,9 +92,8 @@ export const defaultAfricasTalkingFakeSettings = Object.freeze({
  * const screen = await fake.dial({ phoneNumber: '+254711000001', code: '*384*1234*58#' });
  */
 export async function startAfricasTalkingFake(options: AfricasTalkingFakeOptions = {}): Promise<AfricasTalkingFake> {
-  const outbox = new FakeOutbox();
-  const latency = { ms: clampLatency(options.latencyMs ?? 0) };
-  const listeners = new Set<(request: AfricasTalkingFakeRequest) => void>();
+  const parts = fakeParts(options);
+  const { outbox } = parts;
   const username = options.username ?? defaultAfricasTalkingFakeSettings.username;
   const apiKey = options.apiKey ?? defaultAfricasTalkingFakeSettings.apiKey;
   const serviceCode = options.serviceCode ?? defaultAfricasTalkingFakeSettings.serviceCode;
@@ -146,19 +139,14 @@ export async function startAfricasTalkingFake(options: AfricasTalkingFakeOptions
     return session;
   };
   const app = new Hono();
+  mountFakeBasics(app, parts);
   mountAfricasTalkingRoutes(app, {
+    ...parts,
     username,
     apiKey,
-    outbox,
-    latency,
-    slowMs: clampLatency(options.slowMs ?? 3000),
-    emit: (line) => {
-      for (const listener of listeners) listener(line);
-    },
     // Reported after the answer, as the network reports later.
     delivered: (message) => void setTimeout(() => report(message), 0),
   });
-  app.get('/__fake/outbox', (c) => c.json(outbox.messages));
   app.post('/__fake/ussd/dial', async (c) => {
     const body = (await c.req.json().catch(() => null)) as { phoneNumber?: unknown; code?: unknown } | null;
     try {
@@ -195,7 +183,7 @@ export async function startAfricasTalkingFake(options: AfricasTalkingFakeOptions
       return () => changes.delete(listener);
     },
   });
-  const running = runningFake({ server, outbox, latency, listeners, clearPending: () => dialler.clear() });
+  const running = runningFake({ ...parts, server, clearPending: () => dialler.clear() });
   return Object.assign(running, {
     settings: { username, apiKey, baseUrl: server.url, ussdServiceCode: serviceCode },
     serviceCode,

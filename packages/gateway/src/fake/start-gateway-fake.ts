@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { clampLatency, FakeOutbox, runningFake, serveFake, type RunningFake } from '@verikit/provider-utils/fake';
+import { fakeParts, runningFake, serveFake, type RunningFake } from '@verikit/provider-utils/fake';
 import { Hono, type Context } from 'hono';
 import { mountControlRoutes } from './control-routes.js';
 import type { GatewayFakeEvent, GatewayFakeOptions } from './gateway-fake-options.js';
@@ -60,22 +60,15 @@ export function generateWebhookSecret(): string {
 export async function startGatewayFake(options: GatewayFakeOptions = {}): Promise<GatewayFake> {
   const resolved = resolveGatewayFakeOptions(options);
   const webhookSecret = resolved.webhookSecret ?? generateWebhookSecret();
-  const listeners = new Set<(event: GatewayFakeEvent) => void>();
-  const emit = (event: GatewayFakeEvent) => {
-    for (const listener of listeners) {
-      try {
-        listener(event);
-      } catch {
-        // A listener's failure is not the fake's.
-      }
-    }
-  };
+  const parts = fakeParts<GatewayFakeEvent, GatewayFakeMessage>({
+    latencyMs: resolved.latencyMs,
+    outboxLimit: resolved.outboxLimit,
+  });
+  const { outbox, latency, listeners, emit } = parts;
   const changes = new Set<() => void>();
   const changed = () => {
     for (const listener of changes) listener();
   };
-  const latency = { ms: clampLatency(resolved.latencyMs) };
-  const outbox = new FakeOutbox<GatewayFakeMessage>(resolved.outboxLimit);
   const webhooks = new WebhookSender({
     url: resolved.webhookUrl,
     secret: webhookSecret,
@@ -98,6 +91,7 @@ export async function startGatewayFake(options: GatewayFakeOptions = {}): Promis
     service,
     apiKey: resolved.apiKey,
     latency,
+    // The gateway fake's own bound (120 s), wider than other fakes' 60 s.
     slowMs: resolved.slowMs,
     get emit() {
       return listeners.size === 0 ? undefined : emit;
@@ -137,7 +131,7 @@ export async function startGatewayFake(options: GatewayFakeOptions = {}): Promis
     await server.close();
     throw error;
   }
-  const running = runningFake({ server, outbox, latency, listeners, clearPending: () => service.reset() });
+  const running = runningFake({ ...parts, server, clearPending: () => service.reset() });
   let closing: Promise<void> | undefined;
   return Object.assign(running, {
     baseUrl: server.url,

@@ -1,7 +1,7 @@
 /**
  * Pieces shared by the fakes of provider APIs (`@verikit/gateway/fake`, `@verikit/termii/fake`,
  * `@verikit/twilio/fake`, `@verikit/africastalking/fake`): a server on 127.0.0.1, an outbox and the inbox page
- * that shows it live, latency. A subpath of its own, so providers that never start a fake do not load hono.
+ * that shows it live, latency, the request log. A subpath of its own, so providers that never start a fake do not load hono.
  *
  * @module \@verikit/provider-utils/fake
  */
@@ -29,3 +29,4 @@ export {
   type FakePerson,
 } from './identity-fake.js';
 export { runningFake, type RunningFake, type RunningFakeParts } from './running-fake.js';
+export { fakeParts, mountFakeBasics, type FakeParts, type FakePartsOptions, type FakeRequest } from './fake-parts.js';

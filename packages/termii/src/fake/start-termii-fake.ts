@@ -1,4 +1,11 @@
-import { clampLatency, FakeOutbox, runningFake, serveFake, type RunningFake } from '@verikit/provider-utils/fake';
+import {
+  fakeParts,
+  mountFakeBasics,
+  runningFake,
+  serveFake,
+  type FakeRequest,
+  type RunningFake,
+} from '@verikit/provider-utils/fake';
 import { Hono } from 'hono';
 import { mountTermiiRoutes } from './termii-fake-routes.js';
 import { TermiiFakeTokens } from './termii-fake-tokens.js';
@@ -21,15 +28,8 @@ export interface TermiiFakeOptions {
   readonly deliveryReports?: TermiiFakeDeliveryReports;
 }
 
-/** A request the fake answered, for logs (never a body). */
-export interface TermiiFakeRequest {
-  /** The HTTP method. */
-  readonly method: string;
-  /** The path without the query string, which would carry the API key. */
-  readonly path: string;
-  /** The status the fake answered with. */
-  readonly status: number;
-}
+/** A request the fake answered, for logs (never a body, nor the query string, which would carry the API key). */
+export type TermiiFakeRequest = FakeRequest;
 
 /** A running Termii fake. Its outbox leaves out messages to a DND number on the generic route, which Termii never delivers. */
 export interface TermiiFake extends RunningFake<TermiiFakeRequest> {
@@ -51,29 +51,22 @@ const defaultTermiiFakeApiKey = 'termii-fake-api-key';
  * const provider = createTermiiProvider({ apiKey: fake.apiKey, baseUrl: fake.baseUrl, senderId: 'Acme' });
  */
 export async function startTermiiFake(options: TermiiFakeOptions = {}): Promise<TermiiFake> {
-  const outbox = new FakeOutbox();
+  const parts = fakeParts(options);
   const tokens = new TermiiFakeTokens();
-  const latency = { ms: clampLatency(options.latencyMs ?? 0) };
-  const listeners = new Set<(request: TermiiFakeRequest) => void>();
   const apiKey = options.apiKey ?? defaultTermiiFakeApiKey;
   const app = new Hono();
+  mountFakeBasics(app, parts);
   mountTermiiRoutes(app, {
+    ...parts,
     apiKey,
     tokens,
-    outbox,
-    latency,
-    slowMs: clampLatency(options.slowMs ?? 3000),
     ...(options.deliveryReports
       ? { report: (message) => sendTermiiDeliveryReport(options.deliveryReports!, message) }
       : {}),
-    emit: (line) => {
-      for (const listener of listeners) listener(line);
-    },
   });
-  app.get('/__fake/outbox', (c) => c.json(outbox.messages));
   app.notFound((c) => c.json({ code: 'fail', message: 'Not found' }, 404));
-  const server = await serveFake(app.fetch, options.port ?? 0, { name: 'termii', outbox });
-  return Object.assign(runningFake({ server, outbox, latency, listeners, clearPending: () => tokens.clear() }), {
+  const server = await serveFake(app.fetch, options.port ?? 0, { name: 'termii', outbox: parts.outbox });
+  return Object.assign(runningFake({ ...parts, server, clearPending: () => tokens.clear() }), {
     baseUrl: server.url,
     apiKey,
   });

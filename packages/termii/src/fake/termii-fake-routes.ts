@@ -1,5 +1,5 @@
 import type { TermiiFakeReportedMessage } from './termii-fake-reports.js';
-import { delay, type FakeLatency, type FakeOutbox } from '@verikit/provider-utils/fake';
+import { delay, type FakeParts } from '@verikit/provider-utils/fake';
 import type { Context, Hono } from 'hono';
 import { termiiMagicOf } from './termii-magic-numbers.js';
 import type { TermiiFakeTokens } from './termii-fake-tokens.js';
@@ -15,13 +15,9 @@ function nextMessageId(): string {
 }
 
 /** What the routes share with the running fake. */
-export interface TermiiFakeState {
+export interface TermiiFakeState extends Pick<FakeParts, 'outbox' | 'latency' | 'slowMs'> {
   readonly apiKey: string;
   readonly tokens: TermiiFakeTokens;
-  readonly outbox: FakeOutbox;
-  readonly latency: FakeLatency;
-  readonly slowMs: number;
-  readonly emit: (line: { method: string; path: string; status: number }) => void;
   /** Sends a delivery report of a message, when the fake was given a webhook URL. */
   readonly report?: (message: TermiiFakeReportedMessage) => void;
 }
@@ -69,11 +65,6 @@ async function admit(c: Context, state: TermiiFakeState, numberField: string): P
  * `{ code: 'fail', message }` with the HTTP status its error-codes page lists.
  */
 export function mountTermiiRoutes(app: Hono, state: TermiiFakeState): void {
-  app.use('*', async (c, next) => {
-    await next();
-    state.emit({ method: c.req.method, path: new URL(c.req.url).pathname, status: c.res.status });
-  });
-
   // developers.termii.com/send-token: SMS codes on the dnd or generic route. WhatsApp codes here (channel
   // "WhatsApp") are the retired form: they now go by Send WhatsApp Token on /api/sms/send (below).
   app.post('/api/sms/otp/send', async (c) => {

@@ -1,4 +1,12 @@
-import { clampLatency, FakeOutbox, runningFake, serveFake, type RunningFake } from '@verikit/provider-utils/fake';
+import {
+  clampLatency,
+  fakeParts,
+  mountFakeBasics,
+  runningFake,
+  serveFake,
+  type FakeRequest,
+  type RunningFake,
+} from '@verikit/provider-utils/fake';
 import { Hono } from 'hono';
 import { TwilioFakeVerifications } from './twilio-fake-verifications.js';
 import {
@@ -60,15 +68,8 @@ export interface TwilioFakeOptions {
   readonly webhookSharedKey?: TwilioFakeWebhookSharedKey;
 }
 
-/** A request the fake answered, for logs (never a body). */
-export interface TwilioFakeRequest {
-  /** The HTTP method. */
-  readonly method: string;
-  /** The path without the query string. */
-  readonly path: string;
-  /** The status the fake answered with. */
-  readonly status: number;
-}
+/** A request the fake answered, for logs (never a body, nor the query string). */
+export type TwilioFakeRequest = FakeRequest;
 
 /** The provider settings that point at a fake. */
 export interface TwilioFakeSettings {
@@ -122,10 +123,8 @@ const authenticationTemplate = '{{1}} is your verification code. For your securi
  * const provider = createTwilioProvider({ ...fake.settings, from: '+15005550006' });
  */
 export async function startTwilioFake(options: TwilioFakeOptions = {}): Promise<TwilioFake> {
-  const outbox = new FakeOutbox<TwilioFakeMessage>();
+  const parts = fakeParts<FakeRequest, TwilioFakeMessage>(options);
   const verifications = new TwilioFakeVerifications();
-  const latency = { ms: clampLatency(options.latencyMs ?? 0) };
-  const listeners = new Set<(request: TwilioFakeRequest) => void>();
   const accountSid = options.accountSid ?? defaultTwilioFakeSettings.accountSid;
   const authToken = options.authToken ?? defaultTwilioFakeSettings.authToken;
   const verifyServiceSid = options.verifyServiceSid ?? defaultTwilioFakeSettings.verifyServiceSid;
@@ -149,7 +148,9 @@ export async function startTwilioFake(options: TwilioFakeOptions = {}): Promise<
     ]),
   );
   const app = new Hono();
+  mountFakeBasics(app, parts);
   mountTwilioRoutes(app, {
+    ...parts,
     messages,
     templates,
     accountSid,
@@ -157,14 +158,7 @@ export async function startTwilioFake(options: TwilioFakeOptions = {}): Promise<
     verifyServiceSid,
     customCode: options.customCode ?? true,
     verifications,
-    outbox,
-    latency,
-    slowMs: clampLatency(options.slowMs ?? 3000),
-    emit: (line) => {
-      for (const listener of listeners) listener(line);
-    },
   });
-  app.get('/__fake/outbox', (c) => c.json(outbox.messages));
   app.notFound((c) =>
     c.json(
       {
@@ -176,12 +170,12 @@ export async function startTwilioFake(options: TwilioFakeOptions = {}): Promise<
       404,
     ),
   );
-  const server = await serveFake(app.fetch, options.port ?? 0, { name: 'twilio', outbox });
+  const server = await serveFake(app.fetch, options.port ?? 0, { name: 'twilio', outbox: parts.outbox });
   const clearPending = () => {
     verifications.clear();
     messages.clear();
   };
-  return Object.assign(runningFake({ server, outbox, latency, listeners, clearPending }), {
+  return Object.assign(runningFake({ ...parts, server, clearPending }), {
     settings: { accountSid, authToken, verifyServiceSid, verifyBaseUrl: server.url, apiBaseUrl: server.url },
     openWhatsAppWindow: (phoneNumber: string, at?: number) => messages.openWhatsAppWindow(phoneNumber, at),
     // The live list (`Object.assign` would copy a getter's value once).

@@ -1,11 +1,12 @@
-import { codeInText, delay, type FakeLatency, type FakeMessage, type FakeOutbox } from '@verikit/provider-utils/fake';
+import { codeInText, delay, type FakeMessage, type FakeParts, type FakeRequest } from '@verikit/provider-utils/fake';
 import type { Context, Hono } from 'hono';
 import { twilioMagicOf } from './twilio-magic-numbers.js';
 import { newSid, type TwilioFakeVerifications } from './twilio-fake-verifications.js';
 import type { TwilioFakeMessages } from './twilio-fake-messages.js';
 
 /** What the routes share with the running fake. */
-export interface TwilioFakeState {
+export interface TwilioFakeState
+  extends Pick<FakeParts<FakeRequest, TwilioFakeMessage>, 'outbox' | 'latency' | 'slowMs'> {
   readonly accountSid: string;
   /** Accepted Basic credentials: username → password (the account SID and auth token; API key pairs). */
   readonly credentials: ReadonlyMap<string, string>;
@@ -15,10 +16,6 @@ export interface TwilioFakeState {
   readonly messages: TwilioFakeMessages;
   /** Content templates: `HX…` SID → the text (with `{{1}}`, `{{2}}`… placeholders), its language, its approval. */
   readonly templates: ReadonlyMap<string, TwilioFakeTemplate>;
-  readonly outbox: FakeOutbox<TwilioFakeMessage>;
-  readonly latency: FakeLatency;
-  readonly slowMs: number;
-  readonly emit: (line: { method: string; path: string; status: number }) => void;
 }
 
 /** A message the Twilio fake delivered: a template's carries the template's language. */
@@ -87,11 +84,6 @@ async function admit(c: Context, state: TwilioFakeState, api: 'verify' | 'messag
  * `MessagingServiceSid`, `Body`), answer shapes and error codes.
  */
 export function mountTwilioRoutes(app: Hono, state: TwilioFakeState): void {
-  app.use('*', async (c, next) => {
-    await next();
-    state.emit({ method: c.req.method, path: new URL(c.req.url).pathname, status: c.res.status });
-  });
-
   // twilio.com/docs/verify/api/verification#start-new-verification
   app.post('/v2/Services/:service/Verifications', async (c) => {
     const form = await admit(c, state, 'verify');
