@@ -27,6 +27,7 @@ export const providerPackages: readonly string[] = [
   '@verikit/twilio',
   '@verikit/africastalking',
   '@verikit/smile-id',
+  '@verikit/dojah',
 ];
 const providers = providerPackages;
 

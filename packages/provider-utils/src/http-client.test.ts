@@ -25,12 +25,17 @@ async function failure(promise: Promise<unknown>): Promise<VerikitError> {
 }
 
 async function startEcho() {
-  const seen: Array<{ headers: Record<string, unknown>; body: string }> = [];
+  const seen: Array<{ method?: string; url?: string; headers: Record<string, unknown>; body: string }> = [];
   const server = createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
-      seen.push({ headers: request.headers, body: Buffer.concat(chunks).toString('utf8') });
+      seen.push({
+        method: request.method,
+        url: request.url,
+        headers: request.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+      });
       response.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
     });
   });
@@ -106,18 +111,24 @@ describe('createHttpClient: what provably did not leave, and what may have', () 
   });
 });
 
+/** A client whose `beforeRequest` hook keeps every Request it is shown. */
+function hookedClient() {
+  const hooked: Request[] = [];
+  const http = createHttpClient({
+    name: 'demo',
+    timeout: 1000,
+    connectionRetries: 0,
+    connectionRetryDelayMs: 0,
+    hooks: { beforeRequest: [(request) => void hooked.push(request)] },
+  });
+  return { http, hooked };
+}
+
 describe('createHttpClient: credentials', () => {
   it('authorize adds the key to a copy of the headers (or the body); hooks never see it', async () => {
     const echo = await startEcho();
-    const hooked: Request[] = [];
+    const { http, hooked } = hookedClient();
     try {
-      const http = createHttpClient({
-        name: 'demo',
-        timeout: 1000,
-        connectionRetries: 0,
-        connectionRetryDelayMs: 0,
-        hooks: { beforeRequest: [(request) => void hooked.push(request)] },
-      });
       await http.send(
         {
           operation: 'sms.send',
@@ -135,6 +146,38 @@ describe('createHttpClient: credentials', () => {
       expect(JSON.parse(echo.seen[0]!.body)).toEqual({ api_key: key, to: '2348030000000' });
       expect(hooked).toHaveLength(1);
       expect(JSON.stringify(Object.fromEntries(hooked[0]!.headers))).not.toContain(key);
+    } finally {
+      await echo.close();
+    }
+  });
+  it('a GET carries its query, added at the last moment: the Request hooks see has none', async () => {
+    const echo = await startEcho();
+    const { http, hooked } = hookedClient();
+    try {
+      const answer = await http.send(
+        {
+          operation: 'identitySteps.match',
+          method: 'GET',
+          url: `${echo.url}/api/v1/kyc/bvn`,
+          path: '/api/v1/kyc/bvn',
+          query: { bvn: '22222222222', first_name: 'Adaeze Ọlá' },
+          authorize(headers) {
+            headers['authorization'] = key;
+            return undefined;
+          },
+        },
+        context(),
+      );
+      expect(answer.status).toBe(200);
+      expect(echo.seen[0]).toMatchObject({
+        method: 'GET',
+        url: '/api/v1/kyc/bvn?bvn=22222222222&first_name=Adaeze+%E1%BB%8Cl%C3%A1',
+        body: '',
+      });
+      expect(echo.seen[0]!.headers['authorization']).toBe(key);
+      expect(hooked).toHaveLength(1);
+      expect(hooked[0]!.method).toBe('GET');
+      expect(hooked[0]!.url).toBe(`${echo.url}/api/v1/kyc/bvn`);
     } finally {
       await echo.close();
     }

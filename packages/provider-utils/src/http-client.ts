@@ -68,8 +68,16 @@ export interface HttpRequest<Operation extends string = string> {
   readonly path: string;
   /** The encoded body, without credentials. */
   readonly body?: string;
-  /** Default `POST`; a `PUT` sends `bytes` (an upload to a signed address, which carries its own credentials). */
-  readonly method?: 'POST' | 'PUT';
+  /**
+   * Default `POST`; a `PUT` sends `bytes` (an upload to a signed address, which carries its own credentials); a `GET`
+   * sends no body (its parameters go in `query`).
+   */
+  readonly method?: 'GET' | 'POST' | 'PUT';
+  /**
+   * Query parameters, added to `url` at the last moment like the credentials: the Request that hooks see and errors
+   * are made from has none, so a lookup that puts an identity number in its query (Dojah's) never shows it there.
+   */
+  readonly query?: Readonly<Record<string, string>>;
   /** A binary body, sent as it is instead of `body` (`authorize` is not called for it). */
   readonly bytes?: Uint8Array;
   /** The content type of this request's body, when it is not the client's (`application/zip`). */
@@ -102,6 +110,13 @@ interface CallState extends Record<string, unknown> {
   readonly idempotencyKey: string;
   readonly logger: Logger;
   attempts: number;
+}
+
+/** `url` with `query` appended (URL-encoded), or `url` itself when there is none. */
+function withQuery(url: string, query: Readonly<Record<string, string>> | undefined): string {
+  if (query === undefined) return url;
+  const search = new URLSearchParams(query).toString();
+  return search === '' ? url : `${url}${url.includes('?') ? '&' : '?'}${search}`;
 }
 
 /**
@@ -144,7 +159,7 @@ export function createHttpClient<Operation extends string>(
     const body =
       call.request.bytes ??
       (call.request.authorize === undefined ? call.request.body : call.request.authorize(headers, call.request.body));
-    return transport(request.url, {
+    return transport(withQuery(request.url, call.request.query), {
       method: call.request.method ?? 'POST',
       headers,
       body: body ?? null,
@@ -190,7 +205,7 @@ export function createHttpClient<Operation extends string>(
     throwHttpErrors: false,
     retry: {
       limit: settings.connectionRetries,
-      methods: ['post', 'put'],
+      methods: ['get', 'post', 'put'],
       statusCodes: [],
       afterStatusCodes: [],
       shouldRetry: ({ error }) => isConnectionRefused(error),
@@ -207,7 +222,7 @@ export function createHttpClient<Operation extends string>(
       if (loading !== undefined) await loading;
       const call: CallState = { request, idempotencyKey: context.idempotencyKey, logger: context.logger, attempts: 0 };
       const callOptions: CallOptions = {
-        method: request.method === 'PUT' ? 'put' : 'post',
+        method: request.method === undefined ? 'post' : (request.method.toLowerCase() as 'get' | 'post' | 'put'),
         signal: context.signal,
         context: call,
         [callOption]: call,

@@ -86,6 +86,15 @@ export {
   type KeyedCode,
   type KeyedCodeScheme,
 } from './keyed-code.js';
+/** @public For an identity vendor's provider: its step input checked, and claims compared with a record inside it. */
+export {
+  compareClaims,
+  isVirtualNin,
+  readIdentityStepInput,
+  readSelfie,
+  type IdentityRecordParts,
+  type IdentityStepInput,
+} from './identity-claims.js';
 export type { FailoverBreakerOptions, FailoverCircuitChange } from './failover-breaker.js';
 export {
   createLearningRouter,

@@ -1,9 +1,9 @@
 import type { Agent } from 'undici';
 
-/** What the HTTP client asks of a transport for one attempt: a POST of a text body, or a PUT of bytes. */
+/** What the HTTP client asks of a transport for one attempt: a POST of a text body, a PUT of bytes, or a GET. */
 interface TransportRequest {
   /** Default `POST`. */
-  readonly method?: 'POST' | 'PUT';
+  readonly method?: 'GET' | 'POST' | 'PUT';
   /** The headers, credentials included (a copy made for this attempt). */
   readonly headers: Record<string, string>;
   /** The body to send, or null. */

@@ -1,6 +1,5 @@
 import {
   InvalidInputError,
-  maxSelfieBytes,
   ProviderProtocolError,
   ProviderRejectedError,
   ProviderUnavailableError,
@@ -11,7 +10,7 @@ import {
   type ProviderCallContextV1,
   type ProviderV1,
 } from '@verikit/provider';
-import { compareClaims } from './smile-id-compare.js';
+import { compareClaims, isVirtualNin, readIdentityStepInput, readSelfie } from '@verikit/provider-utils';
 import { createSmileIdClient, smileIdPaths, sourceSdk, type SmileIdAnswer } from './smile-id-client.js';
 import type { SmileIdProviderSettings } from './smile-id-settings.js';
 import { resolveSmileIdSettings } from './smile-id-settings-schema.js';
@@ -24,7 +23,7 @@ const jobType = { biometricKyc: 1, enhancedKyc: 5 } as const;
 /** Smile ID's id types for Nigeria: a BVN, a NIN (`NIN_V2`), a virtual NIN (`V_NIN`). */
 function smileIdType(idType: IdentityType, number: string): string {
   if (idType === 'bvn') return 'BVN';
-  return /^[A-Z0-9]{16}$/.test(number) && !/^\d+$/.test(number) ? 'V_NIN' : 'NIN_V2';
+  return isVirtualNin(number) ? 'V_NIN' : 'NIN_V2';
 }
 
 /** A national Nigerian number (`08031234567`), as Smile ID's Nigerian records write phone numbers. */
@@ -69,7 +68,7 @@ export function createSmileIdProvider(settings: SmileIdProviderSettings = {}): P
     input: Parameters<NonNullable<IdentityStepsCapabilityV1['match']>>[0],
     context: ProviderCallContextV1,
   ): Promise<IdentityMatchResultV1> {
-    const { idType, number, claims } = readIdentityInput(input);
+    const { idType, number, claims } = readIdentityStepInput(input);
     const { partner_id, ...signature } = client.signed();
     // The fields in the SDK's order: partner_id, partner_params, the id info, the signature, the source.
     const body = {
@@ -97,17 +96,24 @@ export function createSmileIdProvider(settings: SmileIdProviderSettings = {}): P
       );
     if (code !== resultCodes.validated)
       throw new ProviderRejectedError(`${name} identitySteps.match: Smile ID answered ResultCode ${code.slice(0, 8)}`);
-    return { found: true, fields: compareClaims(claims, answer) };
+    // Enhanced KYC answers with the record itself: compared here, only a boolean per claim leaves the provider.
+    const record = answer as Readonly<Record<string, unknown>>;
+    return {
+      found: true,
+      fields: compareClaims(claims, {
+        names: [record.FullName, record.FirstName, record.LastName, record.OtherName],
+        dateOfBirth: record.DOB,
+        phones: [record.PhoneNumber, record.PhoneNumber2],
+      }),
+    };
   }
 
   async function face(
     input: Parameters<NonNullable<IdentityStepsCapabilityV1['face']>>[0],
     context: ProviderCallContextV1,
   ): Promise<IdentityFaceResultV1> {
-    const { idType, number } = readIdentityInput(input);
-    const image = input?.image;
-    if (!(image instanceof Uint8Array) || image.byteLength === 0 || image.byteLength > maxSelfieBytes)
-      throw new InvalidInputError([{ field: 'image', message: 'must be the selfie bytes, at most 2 MiB' }]);
+    const { idType, number } = readIdentityStepInput(input);
+    const image = readSelfie(input);
     const callbackUrl = resolved.callbackUrl();
     if (callbackUrl === undefined)
       throw new InvalidInputError([
@@ -238,23 +244,6 @@ function faceResult(status: SmileIdAnswer): IdentityFaceResultV1 {
     match: compare === 'Completed' || compare === 'Passed',
     ...(liveness === 'Passed' ? { live: true } : liveness === 'Failed' ? { live: false } : {}),
   };
-}
-
-/** The identity number and claims of a step's input, checked: a malformed one is an `InvalidInputError`. */
-function readIdentityInput(input: unknown): {
-  idType: IdentityType;
-  number: string;
-  claims: NonNullable<Parameters<NonNullable<IdentityStepsCapabilityV1['match']>>[0]['claims']>;
-} {
-  const given = (input ?? {}) as Record<string, unknown>;
-  if (given.idType !== 'bvn' && given.idType !== 'nin')
-    throw new InvalidInputError([{ field: 'idType', message: 'must be bvn or nin' }]);
-  if (typeof given.number !== 'string' || !/^(\d{11}|[A-Z0-9]{16})$/.test(given.number))
-    throw new InvalidInputError([{ field: 'number', message: 'must be 11 digits, or a 16-character virtual NIN' }]);
-  const claims = (typeof given.claims === 'object' && given.claims !== null ? given.claims : {}) as ReturnType<
-    typeof readIdentityInput
-  >['claims'];
-  return { idType: given.idType, number: given.number, claims };
 }
 
 /** Waits `ms`, or rejects with the signal's reason when it aborts first. */

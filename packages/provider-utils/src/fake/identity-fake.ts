@@ -136,6 +136,43 @@ export const defaultFakePeople: readonly FakePerson[] = Object.freeze([
   },
 ]);
 
+/** What every identity vendor's fake offers a test: its address, its logs and its switches. */
+export interface IdentityVendorFake {
+  /** The server's address. */
+  readonly url: string;
+  /** The lookups the vendor would bill, oldest first. */
+  readonly charges: readonly FakeCharge[];
+  /** The requests received, as they came (test data only). */
+  readonly requests: readonly FakeIdentityRequest[];
+  /** Makes every request fail this way until set back to undefined. */
+  setOutage(outage: FakeOutage | undefined): void;
+  /** Forgets charges, requests and the outage. */
+  reset(): void;
+  /** Stops the server. */
+  close(): Promise<void>;
+}
+
+/** The {@link IdentityVendorFake} part of a running fake: `state`'s logs and switches, `server`'s address and stop. */
+export function identityVendorFake(
+  state: IdentityFakeState,
+  server: { readonly url: string; close(): Promise<void> },
+  onReset: () => void = () => {},
+): IdentityVendorFake {
+  return {
+    url: server.url,
+    charges: state.charges,
+    requests: state.requests,
+    setOutage(outage) {
+      state.outage = outage;
+    },
+    reset() {
+      state.reset();
+      onReset();
+    },
+    close: () => server.close(),
+  };
+}
+
 /** What a fake answers while its outage switch is on, or undefined to answer normally. */
 export async function outageAnswer(state: IdentityFakeState, signal: AbortSignal): Promise<Response | undefined> {
   const outage = state.outage;

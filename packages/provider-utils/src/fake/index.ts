@@ -21,12 +21,14 @@ export type {
 export {
   defaultFakePeople,
   IdentityFakeState,
+  identityVendorFake,
   outageAnswer,
   type FakeCharge,
   type FakeFaceVerdict,
   type FakeIdentityRequest,
   type FakeOutage,
   type FakePerson,
+  type IdentityVendorFake,
 } from './identity-fake.js';
 export { runningFake, type RunningFake, type RunningFakeParts } from './running-fake.js';
 export { fakeParts, mountFakeBasics, type FakeParts, type FakePartsOptions, type FakeRequest } from './fake-parts.js';

@@ -1,12 +1,11 @@
 import {
   defaultFakePeople,
   IdentityFakeState,
+  identityVendorFake,
   outageAnswer,
   serveFake,
-  type FakeCharge,
-  type FakeIdentityRequest,
-  type FakeOutage,
   type FakePerson,
+  type IdentityVendorFake,
 } from '@verikit/provider-utils/fake';
 import { Hono, type Context } from 'hono';
 import { isSmileIdSignature, smileIdSignature } from '../smile-id-signature.js';
@@ -24,26 +23,17 @@ export interface SmileIdFakeOptions {
   readonly port?: number;
 }
 
-/** A running Smile ID fake. */
-export interface SmileIdFake {
+/**
+ * A running Smile ID fake. Its `charges` are the lookups Smile ID would bill: one per answered Enhanced KYC, one per
+ * completed Biometric KYC.
+ */
+export interface SmileIdFake extends IdentityVendorFake {
   /** What to pass as `baseUrl`: the server and `/v1`. */
   readonly baseUrl: string;
-  /** The server's address. */
-  readonly url: string;
   /** The partner id it accepts: give it to the provider. */
   readonly partnerId: string;
   /** The API key requests must be signed with: give it to the provider. */
   readonly apiKey: string;
-  /** The lookups Smile ID would bill, oldest first: one per answered Enhanced KYC, one per completed Biometric KYC. */
-  readonly charges: readonly FakeCharge[];
-  /** The requests received, as they came (test data only). */
-  readonly requests: readonly FakeIdentityRequest[];
-  /** Makes every request fail this way until set back to undefined. */
-  setOutage(outage: FakeOutage | undefined): void;
-  /** Forgets charges, requests and the outage. */
-  reset(): void;
-  /** Stops the server. */
-  close(): Promise<void>;
 }
 
 /** A request the fake refuses, with its answer. */
@@ -205,20 +195,5 @@ export async function startSmileIdFake(options: SmileIdFakeOptions = {}): Promis
 
   const server = await serveFake(app.fetch, options.port ?? 0);
   base = server.url;
-  return {
-    baseUrl: `${server.url}/v1`,
-    url: server.url,
-    partnerId,
-    apiKey,
-    charges: state.charges,
-    requests: state.requests,
-    setOutage(outage) {
-      state.outage = outage;
-    },
-    reset() {
-      state.reset();
-      jobs.clear();
-    },
-    close: () => server.close(),
-  };
+  return { ...identityVendorFake(state, server, () => jobs.clear()), baseUrl: `${server.url}/v1`, partnerId, apiKey };
 }

@@ -3,6 +3,7 @@ import {
   requireCapabilityV1,
   silentLogger,
   type IdentityClaimsV1,
+  type IdentityType,
   type ProviderCallContextV1,
   type ProviderV1,
 } from '@verikit/provider';
@@ -21,6 +22,18 @@ export interface IdentityStepsSubject {
   };
   /** A BVN the register does not hold. */
   readonly unknown: string;
+  /**
+   * More records the register holds (a NIN, a vNIN), each with claims that agree with it: a match of each must agree
+   * in full. For a provider whose `types` include `nin` (and `virtualNin`), so every register it declares is run.
+   */
+  readonly others?: ReadonlyArray<{
+    /** The register. */
+    readonly idType: IdentityType;
+    /** The NIN or vNIN. */
+    readonly number: string;
+    /** Claims that agree with its record. */
+    readonly claims: IdentityClaimsV1;
+  }>;
   /** A selfie that is the known person, and one that is not. */
   readonly selfies: {
     /** The known person's selfie. */
@@ -53,12 +66,30 @@ export function runIdentityStepsContract(name: string, setup: () => Promise<Iden
     afterAll(() => subject?.close?.());
     const steps = () => subject.provider.identitySteps;
 
-    it('declares each step it has for bvn, and a step it lacks fails at start with a CapabilityError', () => {
+    it('declares each step it has for bvn, and a step it lacks (the OTP too) fails at start with a CapabilityError', () => {
       for (const step of ['match', 'consent', 'face'] as const) {
         const need = { capability: 'identity-step', step, idType: 'bvn' } as const;
         if (steps()?.[step] === undefined)
           expect(() => requireCapabilityV1(subject.provider, need)).toThrow(CapabilityError);
         else expect(() => requireCapabilityV1(subject.provider, need)).not.toThrow();
+      }
+      const otp = () => requireCapabilityV1(subject.provider, { capability: 'identity', idType: 'bvn' });
+      if (subject.provider.identity === undefined) expect(otp).toThrow(CapabilityError);
+      else expect(otp).not.toThrow();
+    });
+
+    it('match: every other register it declares (NIN, vNIN) agrees in full with its record', async (test) => {
+      const match = steps()?.match;
+      const others = (subject.others ?? []).filter((other) => steps()?.types.includes(other.idType));
+      if (match === undefined || others.length === 0) return test.skip();
+      for (const other of others) {
+        const answer = await match(other, context());
+        expect(answer, other.idType).toMatchObject({ found: true });
+        expect(Object.keys(answer.fields).sort()).toEqual(Object.keys(other.claims).sort());
+        expect(
+          Object.values(answer.fields).every((value) => value === true),
+          JSON.stringify(answer),
+        ).toBe(true);
       }
     });
 
