@@ -3,31 +3,18 @@
  * process's flows taught, the next routes by. Mandatory when CI=true; skipped, with the reason printed, when Redis is
  * unreachable and CI is not set.
  */
-import { fork } from 'node:child_process';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import type { RouteBelief } from '@verikit/provider-utils';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createRedisRouteCounts } from './redis-route-counts.js';
+import { runRouteCountsInstance } from './route-counts-instance.fixtures.js';
 import { createRedisStore } from './redis-flow-store.js';
 import { deleteNamespace, redisSkipReason, redisUrl, uniqueNamespace } from './redis-test-env.fixtures.js';
 
 const unavailable = await redisSkipReason('route counts across instances');
-const here = dirname(fileURLToPath(import.meta.url));
 const namespaces: string[] = [];
 
 /** Runs one instance to its end: `flows` flows, people verifying only codes `third` sent. */
-function instance(namespace: string, flows: number, seed: number, offset: number) {
-  return new Promise<{ chosen: string[]; table: RouteBelief[] }>((resolve, reject) => {
-    const child = fork(
-      join(here, 'route-counts-worker.fixtures.ts'),
-      [JSON.stringify({ namespace, url: redisUrl, flows, seed, verifies: 'third', offset })],
-      { execArgv: ['--import', 'tsx', '--conditions=@verikit/source'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] },
-    );
-    child.once('message', (message) => resolve(message as { chosen: string[]; table: RouteBelief[] }));
-    child.once('exit', (code) => code !== 0 && reject(new Error(`worker exited with ${code}`)));
-  });
-}
+const instance = (namespace: string, flows: number, seed: number, offset: number) =>
+  runRouteCountsInstance({ namespace, url: redisUrl, flows, seed, verifies: 'third', offset });
 
 afterAll(async () => {
   if (unavailable === undefined) await Promise.all(namespaces.map((namespace) => deleteNamespace(namespace)));

@@ -35,6 +35,16 @@ describe('routing in the simulator', { timeout: 600_000 }, () => {
     expect(formatRoutingComparison(comparison)).toContain('| learning |');
   });
 
+  it('the routing scenarios run by their path load, each with three providers and one that degrades', async () => {
+    for (const name of ['routing-ghana', 'routing-kenya']) {
+      const scenario = await loadScenario(new URL(`../scenarios/${name}.yaml`, import.meta.url));
+      expect(scenario.name).toBe(name);
+      expect(scenario.providers).toHaveLength(3);
+      expect(scenario.providers.filter((provider) => provider.degrades.length > 0)).toHaveLength(1);
+      expect(scenario.operators.length).toBeGreaterThanOrEqual(3);
+    }
+  });
+
   it('reads a provider’s own delivery per operator and its degradation windows', () => {
     const scenario = parseScenario({
       name: 'tiny',

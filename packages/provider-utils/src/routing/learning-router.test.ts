@@ -46,6 +46,29 @@ describe('createLearningRouter with withFailover', () => {
     expect(table[0]).toMatchObject({ route: 'sms:234803', member: 'third' });
     expect(formatRouteTable(table)).toContain('sms:234803');
   });
+  it("leaves a member that stops verifying soon, however long it did well: the others are believed the route's share", async () => {
+    // 'first' verifies its first 400 flows, then none; the others verify every flow. A fixed prior (0.65 for the
+    // second member) made the hundreds of verified flows of 'first' outweigh the others for about 200 flows.
+    let firstSent = 0;
+    const { flow } = world(5, (member) => (member === 'first' ? firstSent < 400 : true));
+    const chosen: string[] = [];
+    while (firstSent < 400) {
+      const member = await flow();
+      chosen.push(member);
+      if (member === 'first') firstSent += 1;
+    }
+    const before = chosen.length;
+    let firstAfter = 0;
+    for (let index = 0; index < 60; index += 1) {
+      const member = await flow();
+      if (member === 'first') {
+        firstSent += 1;
+        firstAfter += 1;
+      }
+    }
+    expect(before).toBeGreaterThan(400);
+    expect(firstAfter).toBeLessThan(30);
+  });
   it('gives the same choices for the same seed, and others for another', async () => {
     const run = async (seed: number) => {
       const { flow } = world(seed, (member) => member !== 'first');

@@ -6,7 +6,9 @@ import { betaDraw, seededRandom } from './seeded-random.js';
 
 /**
  * What a provider is believed to do before any flow was counted: a verified share of `rate`, worth `weight` flows of
- * evidence. The hand-written order starts ahead: the member at position `i` starts at `rate − i × lead`.
+ * evidence. The hand-written order starts ahead: the member at position `i` starts at `rate − i × lead`. Once the
+ * route has counts, `rate` gives way to what the route's members verify together (pooled with `rate` worth `weight`
+ * flows), and `lead` shrinks by `weight / (weight + the route's counted flows)` (decision 1700).
  */
 export interface RoutePrior {
   /** The verified share believed of the first member. Default 0.7. */
@@ -187,9 +189,30 @@ export function createLearningRouter(options: LearningRouterOptions = {}): Learn
   };
   const pins = checkPins(options.pins);
 
-  /** The posterior's two parameters of the member at `position` of the hand-written order. */
-  const posterior = (tally: RouteTallyV1 | undefined, position: number, now: number): [number, number] => {
-    const mean = Math.max(0.01, rate - position * lead);
+  /**
+   * What the route's members verify together, and how much evidence that is: the decayed counts of all its members,
+   * pooled with the prior `rate` worth `weight` flows. An untried member is believed to verify what the route's
+   * members verify (not a fixed `rate` far from it), and the hand-written order's `lead` fades as the route's flows
+   * are counted.
+   */
+  const routeBelief = (tallies: Readonly<Record<string, RouteTallyV1>>, now: number) => {
+    let sent = 0;
+    let verified = 0;
+    for (const tally of Object.values(tallies)) {
+      const decayed = decayedTally(tally, now, halfLifeMs);
+      sent += Math.max(0, decayed.sent);
+      verified += Math.max(0, Math.min(decayed.verified, decayed.sent));
+    }
+    return { mean: (rate * weight + verified) / (weight + sent), lead: (lead * weight) / (weight + sent) };
+  };
+  /** The posterior's two parameters of the member at `position` of the hand-written order on a route so believed. */
+  const posterior = (
+    tally: RouteTallyV1 | undefined,
+    position: number,
+    now: number,
+    route: { mean: number; lead: number },
+  ): [number, number] => {
+    const mean = Math.min(0.99, Math.max(0.01, route.mean - position * route.lead));
     const decayed = tally === undefined ? undefined : decayedTally(tally, now, halfLifeMs);
     const verified = Math.max(0, decayed?.verified ?? 0);
     const failed = Math.max(0, (decayed?.sent ?? 0) - verified);
@@ -217,8 +240,9 @@ export function createLearningRouter(options: LearningRouterOptions = {}): Learn
     const read = await tallyOf(route, now);
     const unreadable = read === undefined;
     const tallies = read ?? {};
+    const believed = routeBelief(tallies, now);
     const drawn = members.map((member) => {
-      const [alpha, beta] = posterior(tallies[member], request.members.indexOf(member), now);
+      const [alpha, beta] = posterior(tallies[member], request.members.indexOf(member), now, believed);
       return { member, score: value(member, request.channel, betaDraw(random, alpha, beta)) };
     });
     // Stable: a tie keeps the hand-written order.
@@ -237,9 +261,10 @@ export function createLearningRouter(options: LearningRouterOptions = {}): Learn
       const rows: RouteBelief[] = [];
       for (const route of [...(await counts.routes())].sort()) {
         const tallies = await counts.read(route);
+        const believed = routeBelief(tallies, now);
         const beliefs = Object.entries(tallies).map(([member, tally]) => {
           const decayed = decayedTally(tally, now, halfLifeMs);
-          const [alpha, beta] = posterior(tally, 0, now);
+          const [alpha, beta] = posterior(tally, 0, now, believed);
           return { route, member, sent: decayed.sent, verified: decayed.verified, believed: alpha / (alpha + beta) };
         });
         rows.push(...beliefs.sort((a, b) => b.believed - a.believed));
