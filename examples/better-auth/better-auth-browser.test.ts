@@ -44,8 +44,8 @@ describe.skipIf(skipReason !== undefined)('Better Auth example in Chromium', () 
   });
   afterEach(() => Promise.all(contexts.splice(0).map((context) => context.close())));
 
-  async function open(): Promise<Page> {
-    const context = await browser.newContext({ viewport: { width: 360, height: 740 } });
+  async function open(width = 360): Promise<Page> {
+    const context = await browser.newContext({ viewport: { width, height: 740 } });
     contexts.push(context);
     context.setDefaultTimeout(10_000);
     const page = await context.newPage();
@@ -77,7 +77,7 @@ describe.skipIf(skipReason !== undefined)('Better Auth example in Chromium', () 
     // The BVN's code form comes after "Signed in" and the BVN form, in reading order.
     const order = await page.evaluate(`[...document.querySelectorAll('h2:not([hidden])')]
       .filter((h) => h.offsetParent !== null).map((h) => h.textContent)`);
-    expect(order).toEqual(['Signed in', 'Add your BVN', 'Enter the code']);
+    expect(order).toEqual(['Signed in', 'Add your BVN', 'Enter the code', 'Change your phone number']);
     await expectUsableScreen(page, 'Better Auth BVN code');
     await verifyWithCode(page, example, bvn!.phoneNumber);
     await page.getByRole('heading', { name: 'BVN verified' }).waitFor();
@@ -116,6 +116,82 @@ describe.skipIf(skipReason !== undefined)('Better Auth example in Chromium', () 
     // Several verifications and the sweeps on a loaded 2-core machine: the test has a bound of its own (its steps
     // keep their 10 s each; nothing here measures speed).
   }, 90_000);
+
+  it('an email user adds a phone (one account), changes it (the old number told), signs in by phone to the same account; a number on another account is refused (at 320 px)', async () => {
+    const [phoneNumber, newNumber] = [freshPhoneNumber(), freshPhoneNumber()];
+    const email = `ada-${phoneNumber.slice(-7)}@example.com`;
+    const page = await open(320);
+    await page.getByRole('heading', { name: 'Or use your email' }).waitFor();
+    await page.getByLabel('Email', { exact: true }).fill(email);
+    await page.getByLabel('Password (8 characters or more)').fill('a long enough password');
+    await page.getByRole('button', { name: 'Create an account' }).click();
+    await page.getByRole('heading', { name: 'Signed in' }).waitFor();
+    expect(await focused(page)).toBe('h2: Signed in');
+    expect(await page.locator('#user-email').textContent()).toBe(email);
+    expect(await page.locator('#user-phone-line').isVisible()).toBe(false);
+    await page.getByRole('heading', { name: 'Add your phone number' }).waitFor();
+    await expectUsableScreen(page, 'Better Auth email user, no phone');
+    const readSession = () =>
+      fetch('/api/auth/get-session').then(
+        (response) =>
+          response.json() as Promise<{ user: { id: string; email: string; phoneNumber: string | null } } | null>,
+      );
+    const emailUser = (await page.evaluate(readSession))!.user;
+    expect(emailUser.phoneNumber).toBeNull();
+
+    // Add a phone: its code form comes after the form that asked for it; the account keeps its id and email.
+    await page.getByLabel('Number to add (with country code)').fill(phoneNumber);
+    await page.getByRole('button', { name: 'Verify this number' }).click();
+    await page.getByRole('heading', { name: 'Enter the code' }).waitFor();
+    await expectUsableScreen(page, 'Better Auth email user, phone code');
+    await verifyWithCode(page, example, phoneNumber);
+    await page.getByRole('heading', { name: 'Change your phone number' }).waitFor();
+    expect(await page.locator('#user-phone').textContent()).toBe(phoneNumber);
+    expect(await page.locator('#status').textContent()).toBe('Phone number added');
+    expect(await focused(page)).toBe('h2: Signed in');
+    expect((await page.evaluate(readSession))!.user).toMatchObject({ id: emailUser.id, email, phoneNumber });
+    await expectUsableScreen(page, 'Better Auth email user with a phone');
+    // A link is no sign-up: no welcome SMS (that is for new users signing up by phone).
+    expect(example.sandbox.outbox.filter((message) => message.to === phoneNumber)).toHaveLength(1);
+
+    // Change it: the new number verified, the old one told once.
+    await page.getByLabel('New number (with country code)').fill(newNumber);
+    await page.getByRole('button', { name: 'Verify this number' }).click();
+    await verifyWithCode(page, example, newNumber);
+    await page.locator('#user-phone', { hasText: newNumber }).waitFor();
+    expect(await page.locator('#status').textContent()).toBe('Phone number changed');
+    expect(example.sandbox.lastMessage(phoneNumber)).toContain('The phone number on your account was changed');
+    expect((await page.evaluate(readSession))!.user).toMatchObject({ id: emailUser.id, phoneNumber: newNumber });
+
+    // Signed out, the new number signs in to the same account, email and all.
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('heading', { name: 'Your phone number' }).waitFor();
+    await page.getByLabel('Phone number (with country code)').fill(newNumber);
+    await page.getByRole('button', { name: 'Send a code' }).click();
+    await verifyWithCode(page, example, newNumber);
+    await page.getByRole('heading', { name: 'Signed in' }).waitFor();
+    expect(await page.locator('#user-email').textContent()).toBe(email);
+    expect((await page.evaluate(readSession))!.user.id).toBe(emailUser.id);
+
+    // Another email user cannot add that number: refused from its message id, the field marked; nothing changes.
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('heading', { name: 'Or use your email' }).waitFor();
+    await page.getByLabel('Email', { exact: true }).fill(`grace-${newNumber.slice(-7)}@example.com`);
+    await page.getByLabel('Password (8 characters or more)').fill('another long password');
+    await page.getByRole('button', { name: 'Create an account' }).click();
+    await page.getByRole('heading', { name: 'Add your phone number' }).waitFor();
+    const field = page.getByLabel('Number to add (with country code)');
+    await field.fill(newNumber);
+    await page.getByRole('button', { name: 'Verify this number' }).click();
+    await verifyWithCode(page, example, newNumber);
+    const refused = page.locator('#link-phone-error');
+    await refused.waitFor();
+    expect(await refused.textContent()).toBe('This phone number is already on another account.');
+    expect(await field.getAttribute('aria-invalid')).toBe('true');
+    expect(await page.locator('#user-phone-line').isVisible()).toBe(false);
+    expect((await page.evaluate(readSession))!.user.phoneNumber).toBeNull();
+    await expectUsableScreen(page, 'Better Auth number on another account');
+  }, 120_000);
 
   it('a double click on "Send a code" sends one SMS', async () => {
     const phoneNumber = freshPhoneNumber();

@@ -25,6 +25,7 @@ describe('docs/integrations/better-auth.md', () => {
       'examples/better-auth/web/main.ts',
       'examples/better-auth/web/main.ts',
       'examples/better-auth/web/main.ts',
+      'examples/better-auth/web/main.ts',
     ]);
     for (const { file, code } of found) expect(readFileSync(`${root}${file}`, 'utf8')).toContain(code);
     // No snippet without its source.

@@ -21,7 +21,7 @@ export interface AuthSettings {
 
 /**
  * Better Auth with the verikit plugin, on SQLite: users sign up and in by phone through verikit flows and
- * proofs, and attach a verified BVN. docs/integrations/better-auth.md shows this file.
+ * proofs, or by email and password and then add (or change) a verified phone, and attach a verified BVN. docs/integrations/better-auth.md shows this file.
  */
 export async function createAuth(settings: AuthSettings) {
   const verikit = createVerikit({ provider: settings.provider, secret: settings.verikitSecret });
@@ -30,6 +30,8 @@ export async function createAuth(settings: AuthSettings) {
     baseURL: settings.baseURL,
     secret: settings.authSecret,
     database: { dialect: new SqlJsDialect({ database: new SQL.Database() }), type: 'sqlite' as const },
+    // Email accounts too: a user who signed up by email adds a verified phone (POST /phone-number/link-proof).
+    emailAndPassword: { enabled: true },
     plugins: [
       verikitAuth({
         verikit,
@@ -37,6 +39,8 @@ export async function createAuth(settings: AuthSettings) {
         onSignIn: async ({ user, isNewUser }) => {
           if (isNewUser) await verikit.sendSms({ from: 'Acme', to: user.phoneNumber, message: 'Welcome to Acme!' });
         },
+        // A changed number: the old one is told once by SMS (the plugin's words, from Acme).
+        phoneNumberChange: { notifyOldNumber: { from: 'Acme' } },
       }),
     ],
   };

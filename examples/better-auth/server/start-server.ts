@@ -89,8 +89,10 @@ export async function startExample(port = 3000): Promise<ExampleServer> {
     if (path === '/api/account' && request.method === 'GET') {
       const session = await auth.api.getSession({ headers: request.headers });
       if (session === null) return Response.json({ error: 'signed_out' }, { status: 401 });
-      const user = session.user as { id: string; phoneNumber?: string };
-      return Response.json({ phoneNumber: user.phoneNumber, identities: await identities(user.id) });
+      const user = session.user as { id: string; email: string; phoneNumber?: string | null };
+      // A phone user's email is the plugin's undeliverable placeholder (`…@phone.invalid`): not shown as theirs.
+      const email = user.email.endsWith('@phone.invalid') ? null : user.email;
+      return Response.json({ email, phoneNumber: user.phoneNumber ?? null, identities: await identities(user.id) });
     }
     return new Response('not found', { status: 404, headers: { 'content-type': 'text/plain' } });
   });

@@ -1,6 +1,6 @@
 /**
- * The page: sign in by phone (a code by SMS, through a verikit flow and the plugin's proof), then attach a BVN the
- * same way. Every word comes from a message id (the client's catalogue and the page's own, in English and French);
+ * The page: sign in by phone (a code by SMS, through a verikit flow and the plugin's proof), or by email and password
+ * and then add a verified phone to that account (or change it) the same way, and attach a BVN. Every word comes from a message id (the client's catalogue and the page's own, in English and French);
  * each new screen moves focus to its heading and is spoken once in the one live region; a refused field is marked
  * (`aria-invalid`, `aria-describedby`); a double click sends one code; a reload asks the server who is signed in
  * and which BVN is attached.
@@ -30,6 +30,7 @@ const en = {
   'code.submit': 'Verify',
   'code.wrong': 'That code is not correct.',
   'account.title': 'Signed in',
+  'account.email': 'Your email:',
   'account.number': 'Your number:',
   'account.signOut': 'Sign out',
   'account.signedOut': 'Signed out.',
@@ -38,6 +39,24 @@ const en = {
   'bvn.submit': 'Verify my BVN',
   'bvn.done': 'BVN verified',
   'bvn.attached': 'BVN verified:',
+  'email.title': 'Or use your email',
+  'email.label': 'Email',
+  'email.password': 'Password (8 characters or more)',
+  'email.signIn': 'Sign in with email',
+  'email.signUp': 'Create an account',
+  'link.addTitle': 'Add your phone number',
+  'link.changeTitle': 'Change your phone number',
+  'link.label': 'Number to add (with country code)',
+  'link.changeLabel': 'New number (with country code)',
+  'link.submit': 'Verify this number',
+  'link.added': 'Phone number added',
+  'link.changed': 'Phone number changed',
+  'auth.error.PHONE_NUMBER_TAKEN': 'This phone number is already on another account.',
+  'auth.error.INVALID_EMAIL_OR_PASSWORD': 'The email or the password is not correct.',
+  'auth.error.USER_ALREADY_EXISTS': 'An account with this email exists already: sign in.',
+  'auth.error.USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL': 'An account with this email exists already: sign in.',
+  'auth.error.INVALID_EMAIL': 'Check the email address.',
+  'auth.error.PASSWORD_TOO_SHORT': 'The password needs 8 characters or more.',
   'auth.error.PROOF_REJECTED': 'The verification could not be confirmed. Verify the number again.',
   'auth.error.SIGN_UP_DISABLED': 'No account has this phone number.',
   'auth.error.IDENTITY_ALREADY_ATTACHED': 'This BVN is already attached to another account.',
@@ -59,6 +78,7 @@ const fr: typeof en = {
   'code.submit': 'Vérifier',
   'code.wrong': "Ce code n'est pas correct.",
   'account.title': 'Connecté',
+  'account.email': 'Votre e-mail :',
   'account.number': 'Votre numéro :',
   'account.signOut': 'Se déconnecter',
   'account.signedOut': 'Déconnecté.',
@@ -67,6 +87,24 @@ const fr: typeof en = {
   'bvn.submit': 'Vérifier mon BVN',
   'bvn.done': 'BVN vérifié',
   'bvn.attached': 'BVN vérifié :',
+  'email.title': 'Ou utilisez votre e-mail',
+  'email.label': 'E-mail',
+  'email.password': 'Mot de passe (8 caractères ou plus)',
+  'email.signIn': 'Se connecter par e-mail',
+  'email.signUp': 'Créer un compte',
+  'link.addTitle': 'Ajoutez votre numéro de téléphone',
+  'link.changeTitle': 'Changez votre numéro de téléphone',
+  'link.label': "Numéro à ajouter (avec l'indicatif du pays)",
+  'link.changeLabel': "Nouveau numéro (avec l'indicatif du pays)",
+  'link.submit': 'Vérifier ce numéro',
+  'link.added': 'Numéro de téléphone ajouté',
+  'link.changed': 'Numéro de téléphone changé',
+  'auth.error.PHONE_NUMBER_TAKEN': 'Ce numéro de téléphone est déjà sur un autre compte.',
+  'auth.error.INVALID_EMAIL_OR_PASSWORD': "L'e-mail ou le mot de passe n'est pas correct.",
+  'auth.error.USER_ALREADY_EXISTS': 'Un compte existe déjà avec cet e-mail : connectez-vous.',
+  'auth.error.USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL': 'Un compte existe déjà avec cet e-mail : connectez-vous.',
+  'auth.error.INVALID_EMAIL': "Vérifiez l'adresse e-mail.",
+  'auth.error.PASSWORD_TOO_SHORT': 'Le mot de passe doit avoir 8 caractères ou plus.',
   'auth.error.PROOF_REJECTED': "La vérification n'a pas pu être confirmée. Vérifiez à nouveau le numéro.",
   'auth.error.SIGN_UP_DISABLED': "Aucun compte n'a ce numéro de téléphone.",
   'auth.error.IDENTITY_ALREADY_ATTACHED': 'Ce BVN est déjà rattaché à un autre compte.',
@@ -144,7 +182,10 @@ let pending: { flowId: string; done: (proof: string) => Promise<void> } | undefi
 
 /** The signed-in user and the identities attached, as the server has them (`GET /api/account`). */
 interface Account {
-  readonly phoneNumber: string;
+  /** Null for a user who signed up by phone. */
+  readonly email: string | null;
+  /** Null for an email user who has not added a phone. */
+  readonly phoneNumber: string | null;
   readonly identities: ReadonlyArray<{ readonly idType: string; readonly number: string }>;
 }
 
@@ -153,9 +194,17 @@ async function showAccount(focus: boolean): Promise<void> {
   if (response.status === 401) return;
   const account = (await response.json()) as Account;
   element('phone-section').hidden = true;
+  element('email-section').hidden = true;
   element('code-section').hidden = true;
   element('account').hidden = false;
-  element('user-phone').textContent = account.phoneNumber;
+  element('user-email-line').hidden = account.email === null;
+  element('user-email').textContent = account.email ?? '';
+  element('user-phone-line').hidden = account.phoneNumber === null;
+  element('user-phone').textContent = account.phoneNumber ?? '';
+  // An email user adds a phone; a user with one may change it.
+  const hasPhone = account.phoneNumber !== null;
+  element('link-title').textContent = text(hasPhone ? 'link.changeTitle' : 'link.addTitle');
+  element('link-label').textContent = text(hasPhone ? 'link.changeLabel' : 'link.label');
   const bvn = account.identities.find((identity) => identity.idType === 'bvn');
   element('bvn-section').hidden = bvn !== undefined;
   element('bvn-done').hidden = bvn === undefined;
@@ -169,6 +218,8 @@ async function verify(
   field: string,
   done: (proof: string) => Promise<void>,
 ): Promise<void> {
+  // The code form goes after the form that asked for it.
+  const after = element(field).closest('section > div, section')!.id;
   fieldError(field, undefined);
   let view: FlowView;
   try {
@@ -180,8 +231,7 @@ async function verify(
   pending = { flowId: view.id, done };
   const section = element('code-section');
   // The BVN's code goes after "Signed in" and the BVN form; the phone's after the phone form.
-  if (input.kind === 'identity') element('bvn-section').after(section);
-  else element('phone-section').after(section);
+  element(after).after(section);
   section.hidden = false;
   element('code-sent').textContent =
     input.kind === 'identity'
@@ -200,6 +250,43 @@ element('phone-form').addEventListener('submit', (event) => {
       const { error } = await authClient.signIn.phoneProof({ phoneNumber, proof });
       if (error) return fieldError('code', errorText(error));
       await showAccount(true);
+    }),
+  );
+});
+
+element('email-form').addEventListener('submit', (event) => {
+  event.preventDefault();
+  once(element('email-form').querySelector<HTMLButtonElement>('button[type=submit]')!, () => byEmail('sign-in'));
+});
+
+element('sign-up').addEventListener('click', () => {
+  once(element<HTMLButtonElement>('sign-up'), () => byEmail('sign-up'));
+});
+
+/** Signs in, or up (the email as the name), with the email form's email and password. */
+async function byEmail(action: 'sign-in' | 'sign-up'): Promise<void> {
+  fieldError('password', undefined);
+  const email = element<HTMLInputElement>('email').value.trim();
+  const password = element<HTMLInputElement>('password').value;
+  const { error } =
+    action === 'sign-in'
+      ? await authClient.signIn.email({ email, password })
+      : await authClient.signUp.email({ email, password, name: email });
+  if (error) return fieldError('password', errorText(error));
+  element<HTMLInputElement>('password').value = '';
+  await showAccount(true);
+}
+
+element('link-form').addEventListener('submit', (event) => {
+  event.preventDefault();
+  const phoneNumber = element<HTMLInputElement>('link-phone').value.trim();
+  once(element('link-form').querySelector('button')!, () =>
+    verify({ kind: 'phone', phoneNumber }, 'link-phone', async (proof) => {
+      const { data, error } = await authClient.phoneNumber.linkProof({ phoneNumber, proof });
+      if (error) return fieldError('link-phone', errorText(error));
+      element<HTMLInputElement>('link-phone').value = '';
+      await showAccount(false);
+      arrive('signed-in-title', text(data.changed ? 'link.changed' : 'link.added'));
     }),
   );
 });
@@ -245,6 +332,7 @@ element('sign-out').addEventListener('click', () => {
     element('account').hidden = true;
     element('code-section').hidden = true;
     element('phone-section').hidden = false;
+    element('email-section').hidden = false;
     element<HTMLInputElement>('phone').value = '';
     arrive('phone-title', text('account.signedOut'));
   });
