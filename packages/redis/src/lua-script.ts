@@ -97,7 +97,9 @@ return 1
  * Takes one unit of a fixed window, stored as a Keyv envelope `{"value":{"used":n,"resetAt":t},"expires":e}`
  * (the shape the in-process store writes). KEYS[1] the counter; ARGV[1] now (the engine's clock);
  * ARGV[2] the limit; ARGV[3] the window in ms; ARGV[4] the writer's wall clock, for Keyv's `expires`.
- * Returns `{allowed (0|1), used, resetAt}`. Takes nothing when refused.
+ * Returns `{allowed (0|1), used, resetAt}`. Takes nothing when refused. A counter that does not exist yet (a number's
+ * first send in its window, the usual case) is made by one `SET NX PX` (decision 1716); one that does costs that
+ * `SET`, a `GET` and a `SET`.
  */
 export const consumeScript = new LuaScript(`
 local now = tonumber(ARGV[1])
@@ -106,6 +108,9 @@ local window = tonumber(ARGV[3])
 local wall = tonumber(ARGV[4])
 local used = 0
 local resetAt = now + window
+if limit >= 1 and redis.call('SET', KEYS[1], string.format('{"value":{"used":1,"resetAt":%d},"expires":%d}', resetAt, wall + window), 'PX', window, 'NX') then
+  return {1, 1, resetAt}
+end
 local current = redis.call('GET', KEYS[1])
 if current then
   local ok, decoded = pcall(cjson.decode, current)

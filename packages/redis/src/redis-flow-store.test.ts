@@ -12,9 +12,17 @@ import { createTestProviderV1 } from '@verikit/testing';
 import Keyv from 'keyv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRedisStore, RedisFlowStore } from './redis-flow-store.js';
-import { deleteNamespace, redisSkipReason, redisUrl, uniqueNamespace } from './redis-test-env.fixtures.js';
+import { commandsOf, usePrivateStore } from './counted-commands.fixtures.js';
+import {
+  deleteNamespace,
+  redisServerSkipReason,
+  redisSkipReason,
+  redisUrl,
+  uniqueNamespace,
+} from './redis-test-env.fixtures.js';
 
 const skipReason = await redisSkipReason('@verikit/redis store');
+const serverMissing = await redisServerSkipReason('@verikit/redis store, counted by a server of its own');
 const secret = 'redis-store-test-secret-0123456789abcdef';
 
 function record(id: string, version: number, extra: Record<string, unknown> = {}): FlowRecord {
@@ -295,5 +303,29 @@ describe('createRedisStore refuses a URL node-redis cannot use', () => {
       const store = createRedisStore({ url });
       await store.disconnect();
     }
+  });
+});
+
+describe.skipIf(serverMissing !== undefined)('what a new record and a new count cost Redis (decision 1716)', () => {
+  const privateStore = usePrivateStore('costs');
+
+  it("a new record is one SET NX, no script; a number's first count is one SET in the script", async () => {
+    const store = await privateStore();
+    // Scripts loaded, connection made: what follows is counted alone.
+    await store.compareAndSetFlow(record('warm', 1), 0, 60_000);
+    await store.compareAndSetFlow(record('warm', 2), 1, 60_000);
+    await store.consume('warm', 5, 60_000, Date.now());
+    expect(await commandsOf(store, () => store.compareAndSetFlow(record('new', 1), 0, 60_000))).toEqual({ set: 1 });
+    expect(await store.getFlow('new')).toEqual(record('new', 1));
+    // Taken: no write, and the record is read (a corrupt one is an error, never absent).
+    expect(await store.compareAndSetFlow(record('new', 1), 0, 60_000)).toBe(false);
+    expect(await store.getFlow('new')).toEqual(record('new', 1));
+    expect(await commandsOf(store, () => store.consume('number', 5, 60_000, Date.now()))).toEqual({
+      evalsha: 1,
+      set: 1,
+    });
+    const second = await store.consume('number', 5, 60_000, Date.now());
+    expect([second.allowed, second.used]).toEqual([true, 2]);
+    expect(await store.keyv.get('limit:number')).toMatchObject({ used: 2 });
   });
 });

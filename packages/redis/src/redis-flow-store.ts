@@ -188,7 +188,32 @@ export class RedisFlowStore implements FlowStore {
     call?: StoreCall,
   ): Promise<boolean> {
     const ttl = redisTtl(ttlMs);
+    if (expectedVersion === 0) return this.#create(record, ttl, call);
     return (await this.#compareAndSet(record, expectedVersion, ttl, encodeRecord(record, ttl), [], call)) === 1;
+  }
+
+  /**
+   * A new record (no record may exist): `SET NX PX`, one command and no script (decision 1716). When the key is
+   * taken, it is read: a value that is not a record is a `RecordSchemaError`, as in the script, never a flow that
+   * seems absent.
+   */
+  async #create(record: FlowRecord, ttl: number | undefined, call: StoreCall | undefined): Promise<boolean> {
+    const key = this.redisKey(flowRecordKey(record.id));
+    const envelope = encodeRecord(record, ttl);
+    const reply = await this.#call(
+      'write a flow',
+      (client) =>
+        client.set(
+          key,
+          envelope,
+          ttl === undefined ? { condition: 'NX' } : { condition: 'NX', expiration: { type: 'PX', value: ttl } },
+        ),
+      true,
+      call,
+    );
+    if (reply === 'OK') return true;
+    await this.getFlow(record.id, call);
+    return false;
   }
 
   /**
@@ -218,6 +243,8 @@ export class RedisFlowStore implements FlowStore {
    * with the view, {@link compareAndSetAndPublish}), or `unasked` (nothing written: the Redis user's ACL does not allow
    * `PUBSUB`; send it with the view). How a `RedisChangeBus` made with this store commits a change of a
    * flow nobody follows without serializing or sending its view (docs/decisions/1400-no-view-for-a-flow-nobody-follows.md).
+   * A new record (`expectedVersion` 0) is not asked about: a flow's id is unknown to anybody before it is first written,
+   * so no follower can have subscribed to it (decision 1716); it is written as {@link compareAndSetFlow} writes it.
    */
   async compareAndSetUnlessFollowed(
     record: FlowRecord,
@@ -227,6 +254,7 @@ export class RedisFlowStore implements FlowStore {
     call?: StoreCall,
   ): Promise<'written' | 'conflict' | 'followed' | 'unasked'> {
     const ttl = redisTtl(ttlMs);
+    if (expectedVersion === 0) return (await this.#create(record, ttl, call)) ? 'written' : 'conflict';
     const mode = followers.sharded ? 'sharded' : 'classic';
     const reply = await this.#compareAndSet(
       record,

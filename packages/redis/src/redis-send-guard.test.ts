@@ -4,10 +4,10 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { clusterSkipReason, clusterUrls, deleteClusterNamespace, mastersOf, onNode } from './redis-cluster.fixtures.js';
 import { createRedisStore, type RedisFlowStore } from './redis-flow-store.js';
 import { createRedisSendGuard } from './redis-send-guard.js';
+import { commandsOf, usePrivateStore } from './counted-commands.fixtures.js';
 import {
   deleteNamespace,
   freePort,
-  PrivateRedis,
   redisServerSkipReason,
   redisSkipReason,
   redisUrl,
@@ -124,16 +124,10 @@ const oneProcessSkipReason = await redisSkipReason('@verikit/redis send guard (o
 const serverMissing = await redisServerSkipReason('@verikit/redis send guard, counted by a server of its own');
 
 describe.skipIf(serverMissing !== undefined)('the counts of one send on one node (decision 1715)', () => {
-  let redis: PrivateRedis | undefined;
-  let store: RedisFlowStore | undefined;
-  afterAll(async () => {
-    await store?.disconnect();
-    await redis?.dispose();
-  });
+  const privateStore = usePrivateStore('guard-counts');
 
   it('are one script run, all or none, on the units the limiters count and give back', async () => {
-    redis = await PrivateRedis.start();
-    store = createRedisStore({ url: redis.url, namespace: 'guard-counts' });
+    const store = await privateStore();
     const guard = store.sendGuardStore();
     expect(guard.consumeAll).toBeTypeOf('function');
     const spec = (name: 'per-client' | 'per-prefix' | 'global', points: number) => ({
@@ -148,26 +142,17 @@ describe.skipIf(serverMissing !== undefined)('the counts of one send on one node
       { spec: prefix, key: 'p1', points: 1, shared: false },
       { spec: global, key: 'all', points: 1, shared: true },
     ];
-    const counted = (name: string, key: string) => store!.client.get(store!.redisKey(`guard:${name}:${key}`));
-    const stats = async () => {
-      const calls = new Map<string, number>();
-      for (const line of (await store!.client.info('commandstats')).split('\n')) {
-        const match = /^cmdstat_([^:]+):calls=(\d+)/.exec(line.trim());
-        if (match) calls.set(match[1]!, Number(match[2]));
-      }
-      return calls;
-    };
-
+    const counted = (name: string, key: string) => store.client.get(store.redisKey(`guard:${name}:${key}`));
     expect(await guard.consumeAll!(counts('a'), {})).toBeUndefined();
     // A send of another client: its own key is new, the prefix's and the global one are not.
-    const before = await stats();
-    expect(await guard.consumeAll!(counts('b'), {})).toBeUndefined();
-    const after = await stats();
-    const delta = (name: string) => (after.get(name) ?? 0) - (before.get(name) ?? 0);
-    expect(delta('evalsha')).toBe(1);
-    expect(delta('eval')).toBe(0);
+    let taken: unknown;
     // SET NX of b's new key; SET NX (refused) then INCRBY of the prefix's; INCRBY of the global one.
-    expect(delta('set') + delta('incrby')).toBe(4);
+    expect(await commandsOf(store, async () => (taken = await guard.consumeAll!(counts('b'), {})))).toEqual({
+      evalsha: 1,
+      set: 2,
+      incrby: 2,
+    });
+    expect(taken).toBeUndefined();
     expect(await counted('per-prefix', 'p1')).toBe('2');
 
     // a's second send passes; the third is refused by a's own limit and takes nothing anywhere.
