@@ -7,7 +7,7 @@ import type { FlowRecord, FlowStore, StoreCall } from '../store/flow-store.js';
 import type { FlowChangeBus, PublishingWrite } from './change-bus.js';
 import { afterCommitSteps } from './after-commit/after-commit-steps.js';
 import type { FlowTimers } from '../store/flow-timers.js';
-import { runAfterCommit, type AfterCommitStep, type CommitCause } from './after-commit/after-commit-step.js';
+import type { AfterCommitStep, CommitCause, CommittedChange } from './after-commit/after-commit-step.js';
 import type { FlowQueue } from './flow-queue.js';
 import type { FlowRecords, Loaded } from './flow-records.js';
 import type { Clock } from '../time/clock.js';
@@ -307,4 +307,12 @@ function wakeToSchedule(
   const wake = definition.wakeAt?.(next);
   if (wake === undefined || (previous !== undefined && definition.wakeAt?.(previous) === wake)) return undefined;
   return wake;
+}
+
+/** Runs the after-commit steps in order, each once the one before settled; the first throw stops the rest. */
+export async function runAfterCommit(steps: readonly AfterCommitStep[], change: CommittedChange): Promise<void> {
+  for (const step of steps) {
+    const pending = step(change);
+    if (pending !== undefined) await pending;
+  }
 }

@@ -62,16 +62,9 @@ export interface CommittedChange {
  *    `CommittedChange` (`committedChange` in `after-commit.fixtures.ts` makes one);
  * 3. add it to the ordered list in `after-commit-steps.ts` where it belongs, and its dependencies to
  *    `AfterCommitDeps`.
- * No other step and not the commit loop change. What must be stored with the change itself (staging the outbox
+ * No other step and not the commit loop change. The commit loop runs the list after each compare-and-set it wins
+ * (`runAfterCommit` in `commit-loop.ts`): in order, each step once the one before settled. What must be stored with the change itself (staging the outbox
  * in the record, the record's time to live) is not a step: it is part of the compare-and-set, in
  * `CommitLoop.write` (`commit-loop.ts`).
  */
 export type AfterCommitStep = (change: CommittedChange) => void | Promise<void>;
-
-/** Runs the steps in order, each once the one before settled; the first throw stops the rest. */
-export async function runAfterCommit(steps: readonly AfterCommitStep[], change: CommittedChange): Promise<void> {
-  for (const step of steps) {
-    const pending = step(change);
-    if (pending !== undefined) await pending;
-  }
-}

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { committedChange } from './after-commit.fixtures.js';
-import { runAfterCommit, type AfterCommitStep } from './after-commit-step.js';
+import type { AfterCommitStep } from './after-commit/after-commit-step.js';
+import { committedChange } from './after-commit/after-commit.fixtures.js';
+import { runAfterCommit } from './commit-loop.js';
 
 describe('runAfterCommit', () => {
   it('runs the steps in order, each once the one before settled', async () => {
