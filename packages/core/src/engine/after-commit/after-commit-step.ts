@@ -57,7 +57,9 @@ export interface CommittedChange {
  *
  * Adding a step (a counter, a timer, a new key):
  * 1. write it in its own file in this folder, as a factory of its dependencies that returns the step:
- *    `export function countSends(deps: { store: FlowStore }): AfterCommitStep { return (change) => … }`;
+ *    `export function countSends(deps: { store: FlowStore }): AfterCommitStep { return (change) => … }`; where the
+ *    engine's configuration leaves it nothing to do (an option that is off), the factory returns undefined instead,
+ *    and the step is not in the list at all (docs/decisions/1680-after-commit-steps-one-file-each.md);
  * 2. give it a test of its own beside it (`count-sends.test.ts`), calling the step with a
  *    `CommittedChange` (`committedChange` in `after-commit.fixtures.ts` makes one);
  * 3. add it to the ordered list in `after-commit-steps.ts` where it belongs, and its dependencies to

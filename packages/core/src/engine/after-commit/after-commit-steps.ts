@@ -35,7 +35,8 @@ export interface AfterCommitDeps {
 /**
  * What a committed change causes, in order (see `after-commit-step.ts` for how to add a step). The order matters
  * where one step's effect must be visible before another's: route keys are written before the view is published,
- * so a subscriber that sees the change finds them.
+ * so a subscriber that sees the change finds them. A step the engine's configuration gives nothing to do (no event
+ * webhook, no send guard) is left out: its factory returns undefined.
  */
 export function afterCommitSteps(deps: AfterCommitDeps): AfterCommitStep[] {
   return [
@@ -46,5 +47,5 @@ export function afterCommitSteps(deps: AfterCommitDeps): AfterCommitStep[] {
     logChange(deps),
     publishView(deps),
     rememberRecent(deps.recent),
-  ];
+  ].filter((step) => step !== undefined);
 }

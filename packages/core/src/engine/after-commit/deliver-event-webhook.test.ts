@@ -11,14 +11,15 @@ function countingWebhook() {
 describe('deliverEventWebhook', () => {
   it('starts a pass when the change staged events in the outbox, without waiting for it', () => {
     const webhook = countingWebhook();
-    expect(deliverEventWebhook(webhook)(committedChange({ staged: ['flow-1:2:sent'] }))).toBeUndefined();
+    expect(deliverEventWebhook(webhook)!(committedChange({ staged: ['flow-1:2:sent'] }))).toBeUndefined();
     expect(webhook.passes).toBe(1);
   });
 
   it('starts none when the change staged nothing, or without a webhook', () => {
     const webhook = countingWebhook();
-    deliverEventWebhook(webhook)(committedChange());
+    deliverEventWebhook(webhook)!(committedChange());
     expect(webhook.passes).toBe(0);
-    expect(deliverEventWebhook(undefined)(committedChange({ staged: ['flow-1:2:sent'] }))).toBeUndefined();
+    // Without a webhook there is no step: the list leaves it out.
+    expect(deliverEventWebhook(undefined)).toBeUndefined();
   });
 });
