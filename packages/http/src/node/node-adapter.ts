@@ -3,7 +3,7 @@ import { getRequestListener, RequestError } from '@hono/node-server';
 import { InvalidInputError } from '@verikit/provider';
 import { errorResponse, internalErrorResponse } from '../error-response.js';
 import type { FlowHandler } from '../flow-handler-options.js';
-import { markWritesEventStreams, preparedStreamOf } from '../routes/server-bindings.js';
+import { markWritesEventStreams, preparedStreamOf } from '../routes/route-request.js';
 import { writeEventStream } from './node-event-stream.js';
 import { nodeRoutes } from './node-routes.js';
 

@@ -1,7 +1,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { headerOf, headersOf, type RouteAnswer, type RouteRequest } from '../routes/route-request.js';
+import {
+  headerOf,
+  headersOf,
+  markWritesEventStreams,
+  type RouteAnswer,
+  type RouteRequest,
+} from '../routes/route-request.js';
 import { routePattern, type RouteTable, type TableRoute } from '../routes/route-table.js';
-import { markWritesEventStreams } from '../routes/server-bindings.js';
 import { writePreparedStream } from './node-event-stream.js';
 
 /**
