@@ -1,9 +1,8 @@
 import { assign, createActor, raise, setup, transition, type AnyMachineSnapshot, type AnyStateMachine } from 'xstate';
 import { describe, expect, it } from 'vitest';
-import { compileFlatTransitions } from './flat-transitions.js';
+import { compileFlatTransitions, createPureTransitions } from './pure-transition.js';
 import { flowDefinitions } from '../flow-definitions.js';
 import { defaultPolicies } from '../policies.js';
-import { createPureTransitions } from './pure-transition.js';
 
 // A model-based check: random event sequences, from random contexts in every state of every kind of flow the
 // engine runs (a new kind is walked as soon as flowDefinitions holds it), give the same steps as xstate's own
