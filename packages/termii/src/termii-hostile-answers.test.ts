@@ -1,3 +1,4 @@
+import { callContext } from '@verikit/testing';
 import { runWireContract } from '@verikit/testing/contract';
 import { createTermiiProvider } from './create-termii-provider.js';
 
@@ -15,4 +16,17 @@ runWireContract('termii', {
     ['{"pinId":"pin-1","verified":null}', 'verified'],
   ],
   notValidCheckAnswer: '{"pinId":"pin-1","verified":"False"}',
+  // Termii's sender ids: 3 to 11 letters or digits.
+  refusedInputs: [
+    [
+      'phone.send',
+      'from',
+      (p) => p.phone!.send({ phoneNumber: '+2348031110008', channel: 'sms', from: 'AB' }, callContext()),
+    ],
+    [
+      'phone.send',
+      'from',
+      (p) => p.phone!.send({ phoneNumber: '+2348031110008', channel: 'sms', from: 'Acme & Co' }, callContext()),
+    ],
+  ],
 });

@@ -1,3 +1,4 @@
+import { callContext } from '@verikit/testing';
 import { runWireContract } from '@verikit/testing/contract';
 import { createTwilioProvider } from './create-twilio-provider.js';
 
@@ -23,4 +24,14 @@ runWireContract('twilio', {
     ['{"status":"pending","valid":0}', 'valid'],
   ],
   notValidCheckAnswer: '{"status":"pending","valid":false}',
+  refusedInputs: [
+    // A numeric sender is an E.164 number on Twilio.
+    ['sms.send', 'from', (p) => p.sms!.send({ from: '12345', to: '+2348031120010', message: 'x' }, callContext())],
+    // Twilio's own `whatsapp:` prefix is the provider's to add, never the caller's.
+    [
+      'whatsapp.send',
+      'phoneNumber',
+      (p) => p.whatsapp!.send({ phoneNumber: 'whatsapp:+2348031120010', message: 'x' }, callContext()),
+    ],
+  ],
 });
