@@ -29,6 +29,8 @@ Options:
   --channels <list>   the plan to test instead of the scenario's, e.g. sms,whatsapp,voice
   --escalate-after <s>  the plan sends its next channel by itself after s seconds without a code (15 to 900);
                       0: a plan that does not escalate (default: the scenario's)
+  --dnd-lookup        the plan asks the provider first which channels reach each number (Termii's DND search) and
+                      leaves the others out (default: the scenario's plan.dndLookup)
   --short             200 flows: a quick look (CI runs it)
   --http              send provider requests over loopback HTTP to the fakes (default: in process)
   --detail            per operator, provider and channel counts after the table
@@ -41,6 +43,7 @@ const options = {
   flows: { type: 'string' },
   channels: { type: 'string' },
   'escalate-after': { type: 'string' },
+  'dnd-lookup': { type: 'boolean' },
   short: { type: 'boolean' },
   http: { type: 'boolean' },
   detail: { type: 'boolean' },
@@ -132,6 +135,7 @@ export async function runSimulateCommand(args: readonly string[], io: CliIo): Pr
           ...(flows === undefined ? {} : { flows }),
           ...(channels === undefined ? {} : { channels }),
           ...(escalate === undefined ? {} : { escalateAfterSeconds: escalate === 0 ? false : escalate }),
+          ...(parsed.values['dnd-lookup'] ? { dndLookup: true } : {}),
           mode: parsed.values.http ? 'http' : 'fast',
         }),
       );

@@ -53,7 +53,7 @@ export function formatBreakdown(result: SimulationResult): string {
       `  ${provider.name.padEnd(10)} sends ${String(provider.sends).padStart(7)}  cost ${fixed(provider.cost, 2)} ${result.cost.currency}`,
   );
   return [
-    `${result.scenario} (seed ${result.seed}, ${result.mode}): refused ${result.refused}, gave up ${result.gaveUp}, receipts ${result.receipts}`,
+    `${result.scenario} (seed ${result.seed}, ${result.mode}): refused ${result.refused}, gave up ${result.gaveUp}, receipts ${result.receipts}, lookups ${result.lookups.count} (${fixed(result.lookups.cost, 2)} ${result.cost.currency})`,
     ...operators,
     ...providers,
   ].join('\n');

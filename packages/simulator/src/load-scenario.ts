@@ -31,12 +31,13 @@ export function parseScenario(data: unknown): Scenario {
   for (const [at, prefix] of (scenario.attackers?.prefixes ?? []).entries())
     numberLengthOf(prefix, `attackers.prefixes.${at}`);
   const names = new Set(scenario.providers.map((provider) => provider.name));
-  scenario.rates.cards.forEach((card, index) => {
-    if (!names.has(card.provider))
-      throw new InvalidInputError([
-        { field: `rates.cards.${index}.provider`, message: 'names no provider of the scenario' },
-      ]);
-  });
+  for (const list of ['cards', 'lookups'] as const)
+    scenario.rates[list].forEach((rate, index) => {
+      if (!names.has(rate.provider))
+        throw new InvalidInputError([
+          { field: `rates.${list}.${index}.provider`, message: 'names no provider of the scenario' },
+        ]);
+    });
   const operatorNames = new Set(scenario.operators.map((operator) => operator.name));
   for (const [index, provider] of scenario.providers.entries())
     for (const [at, window] of provider.degrades.entries())

@@ -87,3 +87,9 @@ export function drawPopulation(scenario: Scenario, seed: number, flows: number):
 export function drawMs(person: Person, duration: Parameters<typeof drawSeconds>[1]): number {
   return Math.round(drawSeconds(person.random, duration) * 1000);
 }
+
+/** A wrong code of the same length: what a typo gives. */
+export function typo(code: string, position: number): string {
+  const at = position % code.length;
+  return `${code.slice(0, at)}${(Number(code[at]) + 1) % 10}${code.slice(at + 1)}`;
+}

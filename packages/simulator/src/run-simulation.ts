@@ -1,13 +1,13 @@
 import { CapabilityError, createVerikit, type FlowView, type Verikit } from '@verikit/core';
 import { codeInText, type FakeMessage } from '@verikit/provider-utils/fake';
 import { withFailover, type FailoverRouter } from '@verikit/provider-utils';
-import { InvalidInputError, silentLogger, type PhoneSendResultV1, type ProviderV1 } from '@verikit/provider';
+import { InvalidInputError, silentLogger } from '@verikit/provider';
 import { carrierFate } from './carrier.js';
 import { EventQueue } from './event-queue.js';
-import { drawMs, drawPopulation, type Person } from './population.js';
+import { drawMs, drawPopulation, typo, type Person } from './population.js';
 import { chance } from './random.js';
 import type { Channel, ProviderName, Scenario } from './scenario-schema.js';
-import { startSimProviders, type SimProvider, type TransportMode } from './sim-providers.js';
+import { observeSends, startSimProviders, type SimProvider, type TransportMode } from './sim-providers.js';
 import type { SimulationResult } from './simulation-result.js';
 import { StepLedger } from './step-ledger.js';
 import { guardOf } from './engine-rate-card.js';
@@ -22,6 +22,8 @@ export interface SimulationOptions {
   readonly channels?: readonly Channel[];
   /** Replaces the plan's `escalateAfterSeconds`; `false`: a plan that does not escalate. */
   readonly escalateAfterSeconds?: number | false;
+  /** Replaces the plan's `dndLookup`: each flow of several channels asks its provider first what reaches the number. */
+  readonly dndLookup?: boolean;
   /** `fast` (default): provider requests go to the fakes' handlers in process. `http`: over loopback. */
   readonly mode?: TransportMode;
   /**
@@ -84,35 +86,6 @@ function percentile(sorted: readonly number[], p: number): number {
 /** Millionths of a unit back to units. */
 const money = (micros: number) => micros / 1e6;
 
-/** A wrong code of the same length: what a typo gives. */
-function typo(code: string, position: number): string {
-  const at = position % code.length;
-  return `${code.slice(0, at)}${(Number(code[at]) + 1) % 10}${code.slice(at + 1)}`;
-}
-
-/**
- * Wraps the provider to learn the ids each send answered with: what a receipt names. Nothing else changes;
- * the engine calls the provider packages as it would in production.
- */
-function observeSends(
-  provider: ProviderV1,
-  onSent: (phoneNumber: string, result: PhoneSendResultV1) => void,
-): ProviderV1 {
-  const phone = provider.phone;
-  if (phone === undefined) return provider;
-  return {
-    ...provider,
-    phone: {
-      ...phone,
-      async send(input, context) {
-        const result = await phone.send(input, context);
-        onSent(input.phoneNumber, result);
-        return result;
-      },
-    },
-  };
-}
-
 /**
  * Runs a scenario: its people and bots start phone flows on the real engine (in-memory store, virtual clock),
  * whose providers are the real provider packages against their fakes; the carrier layer decides what each
@@ -150,7 +123,15 @@ export async function runSimulation(scenario: Scenario, options: SimulationOptio
   const providerTotals = scenario.providers.map((provider) => ({ name: provider.name, sends: 0, cost: 0 }));
   const channelTotals = (['sms', 'whatsapp', 'voice'] as const).map((name) => ({ name, sends: 0, cost: 0 }));
   const timesToVerify: number[] = [];
-  const totals = { sendsPeople: 0, sendsBots: 0, costPeople: 0, costBots: 0, receipts: 0 };
+  const totals = {
+    sendsPeople: 0,
+    sendsBots: 0,
+    costPeople: 0,
+    costBots: 0,
+    receipts: 0,
+    lookups: 0,
+    costLookups: 0,
+  };
   const ledger = new StepLedger();
   /** Due timers are being carried out; the walkers sent to meanwhile. */
   let inTick = false;
@@ -159,7 +140,20 @@ export async function runSimulation(scenario: Scenario, options: SimulationOptio
   let verifiedWithin = 0;
   let receiptIds = 0;
 
-  const sims = await startSimProviders(scenario.providers, mode, clock);
+  const lookupPrice = (provider: ProviderName) =>
+    Math.round((scenario.rates.lookups.find((rate) => rate.provider === provider)?.price ?? 0) * 1e6);
+  const sims = await startSimProviders(scenario.providers, mode, clock, {
+    dndLookup: options.dndLookup ?? scenario.plan.dndLookup ?? false,
+    isDnd: (number) => byNumber.get(number)?.person.dnd ?? false,
+    // A lookup is paid like a message: by the person's or bot's side of the bill.
+    onLookup: (provider, number) => {
+      const cost = lookupPrice(provider);
+      totals.lookups += 1;
+      if (byNumber.get(number)?.person.attacker === true) totals.costBots += cost;
+      else totals.costPeople += cost;
+      totals.costLookups += cost;
+    },
+  });
   try {
     sims.forEach((sim, index) => {
       if (sim.provider.phone === undefined)
@@ -478,6 +472,7 @@ export async function runSimulation(scenario: Scenario, options: SimulationOptio
       cost: { people: money(totals.costPeople), attackers: money(totals.costBots), currency: scenario.rates.currency },
       doubleSends: ledger.doubleSends,
       receipts: totals.receipts,
+      lookups: { count: totals.lookups, cost: money(totals.costLookups) },
       byOperator: operators.map((operator) => ({ ...operator, cost: money(operator.cost) })),
       byProvider: providerTotals.map((provider) => ({ ...provider, cost: money(provider.cost) })),
       byChannel: channelTotals.map((channel) => ({ ...channel, cost: money(channel.cost) })),

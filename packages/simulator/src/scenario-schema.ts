@@ -77,7 +77,10 @@ const operatorSchema = z.strictObject({
     .strictObject({
       /** Share of its subscribers on DND. */
       share,
-      /** Sender ids the operator delivers to DND subscribers (registered for transactional traffic). */
+      /**
+       * Sender ids the operator delivers to DND subscribers (registered for transactional traffic: what Termii's DND
+       * route, once activated on an account, stands for; the simulator's Termii sends codes on the generic route).
+       */
       registeredSenders: z.array(z.string().min(1)).default([]),
     })
     .default({ share: 0, registeredSenders: [] }),
@@ -219,6 +222,12 @@ export const scenarioSchema = z.strictObject({
      * engine sends on the plan's next channel by itself (`escalateAfterMs`, docs/plans.md). 15 to 900. Default: none.
      */
     escalateAfterSeconds: z.number().int().min(15).max(900).optional(),
+    /**
+     * A plan that knows the number: each flow whose plan has several channels asks its provider first whether the
+     * number can be reached on each (Termii's DND search, `dndLookup`), and leaves out the channels it cannot
+     * (docs/plans.md, "Plans that know the number"). Providers without a lookup make none. Default false.
+     */
+    dndLookup: z.boolean({ error: 'must be true or false' }).optional(),
   }),
   /** What the engine is created with, besides its provider and clock. */
   engine: z
@@ -243,6 +252,17 @@ export const scenarioSchema = z.strictObject({
     currency: z.string().min(1).max(8),
     /** A price per provider and channel, optionally per operator (which wins over one without). */
     cards: z.array(rateSchema),
+    /** The price of one number lookup per provider (`plan.dndLookup`). Default: none priced (0). */
+    lookups: z
+      .array(
+        z.strictObject({
+          /** The provider whose lookups this price is for. */
+          provider: providerNameSchema,
+          /** Price of one lookup in `rates.currency`. */
+          price: z.number({ error: 'must be a number' }).nonnegative(),
+        }),
+      )
+      .default([]),
   }),
   /** The operators whose numbers people have, with how each channel behaves on them. */
   operators: z.array(operatorSchema).min(1),

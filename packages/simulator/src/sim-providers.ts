@@ -3,7 +3,7 @@ import { startAfricasTalkingFake } from '@verikit/africastalking/fake';
 import { createGatewayProvider } from '@verikit/gateway';
 import { startGatewayFake } from '@verikit/gateway/fake';
 import type { Clock } from '@verikit/core';
-import type { ProviderV1 } from '@verikit/provider';
+import type { PhoneSendResultV1, ProviderV1 } from '@verikit/provider';
 import type { FakeMessage } from '@verikit/provider-utils/fake';
 import { createTermiiProvider } from '@verikit/termii';
 import { startTermiiFake } from '@verikit/termii/fake';
@@ -64,6 +64,7 @@ function transportTo(
   outages: ScenarioProvider['outages'],
   clock: Clock,
   start: number,
+  onLookup: (phoneNumber: string) => void,
 ) {
   return async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
     const second = (clock.now() - start) / 1000;
@@ -74,8 +75,24 @@ function transportTo(
         status: 503,
         headers: { 'content-type': 'application/json' },
       });
-    return mode === 'fast' ? fake.fetch(new Request(input, init)) : globalThis.fetch(input, init);
+    const answer = await (mode === 'fast' ? fake.fetch(new Request(input, init)) : globalThis.fetch(input, init));
+    // A number lookup the provider answered (Termii's DND search): counted, and priced by the rate card's lookups.
+    const url = new URL(input instanceof Request ? input.url : String(input));
+    const looked = url.pathname === termiiLookupPath ? url.searchParams.get('phone_number') : null;
+    if (looked !== null && answer.ok) onLookup(`+${looked}`);
+    return answer;
   };
+}
+
+/** The path of Termii's number lookup (developers.termii.com/search). */
+const termiiLookupPath = '/api/check/dnd';
+
+/** What the world and the plan tell a provider's wiring besides its sender. */
+interface SimWorld {
+  /** The plan looks numbers up (`plan.dndLookup`). */
+  readonly dndLookup: boolean;
+  /** Whether a number (E.164) is on its operator's Do-Not-Disturb list: what a lookup reports. */
+  readonly isDnd: (phoneNumber: string) => boolean;
 }
 
 /** What each provider needs besides its transport: start its fake, create the provider against it. */
@@ -85,17 +102,23 @@ const wiring: Readonly<
     (
       sender: string,
       fetchFor: (fake: FakeParts) => typeof globalThis.fetch,
+      world: SimWorld,
     ) => Promise<{ fake: FakeParts; provider: ProviderV1 }>
   >
 > = {
-  async termii(sender, fetchFor) {
-    const fake = await startTermiiFake();
+  async termii(sender, fetchFor, world) {
+    // Termii's Search API reports the world's DND list.
+    const fake = await startTermiiFake({ dndNumbers: (number) => world.isDnd(`+${number}`) });
     const provider = createTermiiProvider({
       apiKey: fake.apiKey,
       baseUrl: fake.baseUrl,
       senderId: sender,
       // SMS codes as messages, whose answer names the message id Termii's reports carry (Send Token's names none).
       smsCodes: 'messaging',
+      // The generic route: whether an operator delivers to its DND subscribers is `dnd.registeredSenders` (what an
+      // account's activated DND route stands for), so the route the request names changes nothing in a run.
+      otpRoute: 'generic',
+      dndLookup: world.dndLookup,
       fetch: fetchFor(fake),
       connectionRetries: 0,
     });
@@ -140,13 +163,17 @@ export async function startSimProviders(
   providers: readonly ScenarioProvider[],
   mode: TransportMode,
   clock: Clock,
+  world: SimWorld & { readonly onLookup: (provider: ProviderName, phoneNumber: string) => void },
 ): Promise<SimProvider[]> {
   const start = clock.now();
   const started: SimProvider[] = [];
   try {
     for (const settings of providers) {
-      const { fake, provider } = await wiring[settings.name](settings.sender, (fake) =>
-        transportTo(fake, mode, settings.outages, clock, start),
+      const { fake, provider } = await wiring[settings.name](
+        settings.sender,
+        (fake) =>
+          transportTo(fake, mode, settings.outages, clock, start, (number) => world.onLookup(settings.name, number)),
+        world,
       );
       started.push({
         name: settings.name,
@@ -161,4 +188,27 @@ export async function startSimProviders(
     throw error;
   }
   return started;
+}
+
+/**
+ * Wraps the provider to learn the ids each send answered with: what a receipt names. Nothing else changes;
+ * the engine calls the provider packages as it would in production.
+ */
+export function observeSends(
+  provider: ProviderV1,
+  onSent: (phoneNumber: string, result: PhoneSendResultV1) => void,
+): ProviderV1 {
+  const phone = provider.phone;
+  if (phone === undefined) return provider;
+  return {
+    ...provider,
+    phone: {
+      ...phone,
+      async send(input, context) {
+        const result = await phone.send(input, context);
+        onSent(input.phoneNumber, result);
+        return result;
+      },
+    },
+  };
 }

@@ -68,6 +68,16 @@ export interface SimulationResult {
   readonly doubleSends: number;
   /** Receipts the carrier layer handed to the engine (`verikit.receive`). */
   readonly receipts: number;
+  /**
+   * Number lookups the providers answered (`plan.dndLookup`) and what they cost on the rate card's `lookups` (already
+   * in `cost`): people's and bots' alike.
+   */
+  readonly lookups: {
+    /** Lookups answered. */
+    readonly count: number;
+    /** What they cost, in the rate card's currency. */
+    readonly cost: number;
+  };
   /** Per operator: people, verified, code messages to people and what they cost. */
   readonly byOperator: readonly OperatorCounts[];
   /** Per provider: code messages it handed on (people and bots) and what they cost. */

@@ -111,6 +111,27 @@ describe('runSimulation', { timeout: 120_000 }, () => {
     expect(JSON.stringify(again)).toBe(JSON.stringify(escalating));
   });
 
+  it('a plan that knows the number looks each one up: fewer SMS and fewer codes per verified person, no double send', async () => {
+    const scenario = await loadScenario(shippedScenarioUrl('dnd-heavy'));
+    const plan = { flows: 150, channels: ['sms', 'whatsapp', 'voice'] as const, escalateAfterSeconds: 45 };
+    const blind = await runSimulation(scenario, plan);
+    const knowing = await runSimulation(scenario, { ...plan, dndLookup: true });
+    expect(blind.lookups).toEqual({ count: 0, cost: 0 });
+    expect(knowing.lookups.count).toBe(150);
+    const sms = (result: typeof blind) => result.byChannel.find((channel) => channel.name === 'sms')!.sends;
+    expect(sms(knowing)).toBeLessThan(sms(blind));
+    expect(knowing.sends.people / knowing.verified).toBeLessThan(blind.sends.people / blind.verified);
+    expect(knowing.doubleSends).toBe(0);
+    // A price on the rate card's lookups is in the bill, on the same people.
+    const priced = parseScenario({
+      ...JSON.parse(JSON.stringify(scenario)),
+      rates: { ...scenario.rates, lookups: [{ provider: 'termii', price: 0.5 }] },
+    });
+    const paid = await runSimulation(priced, { ...plan, dndLookup: true });
+    expect(paid.lookups).toEqual({ count: 150, cost: 75 });
+    expect(paid.cost.people).toBeCloseTo(knowing.cost.people + 75, 6);
+  });
+
   it('agrees over real HTTP to the fakes with the fast mode', async () => {
     const scenario = await loadScenario(shippedScenarioUrl('dnd-heavy'));
     const fast = await runSimulation(scenario, { flows: 200 });

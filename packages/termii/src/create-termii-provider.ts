@@ -3,6 +3,7 @@ import {
   parseInput,
   parseProviderInputV1,
   phoneCheckInputSchemaV1,
+  phoneReachInputSchemaV1,
   ProviderProtocolError,
   smsSendInputSchemaV1,
   whatsAppSendInputSchemaV1,
@@ -19,6 +20,9 @@ import { resolveTermiiSettings } from './termii-settings-schema.js';
 import { parseTermiiDeliveryReport } from './termii-delivery-report.js';
 
 const channels: readonly PhoneChannel[] = Object.freeze(['sms', 'voice', 'whatsapp']);
+
+/** The status Termii's Search API gives a number on Do-Not-Disturb (developers.termii.com/search), lower-cased. */
+const dndBlacklisted = 'dnd blacklisted';
 
 /**
  * How Verify Token's `verified` reads, strictly: `true`/`"True"` valid; `false`/`"False"` a wrong code;
@@ -159,6 +163,25 @@ export function createTermiiProvider(settings: TermiiProviderSettings = {}): Pro
           throw new ProviderProtocolError(`${name} phone.check: the response has no verified`, { field: 'verified' });
         return readVerified(answer);
       },
+      // Search (developers.termii.com/search): only with `dndLookup`, whose codes go by the generic route, which a
+      // number on Do-Not-Disturb never gets. Termii documents the status `DND blacklisted`; any other is read as not.
+      ...(resolved.dndLookup
+        ? {
+            async reach(input: unknown, context: Parameters<NonNullable<ProviderV1['phone']>['send']>[1]) {
+              const parsed = parseProviderInputV1(phoneReachInputSchemaV1, input);
+              const answer = await client.get(
+                'phone.reach',
+                termiiPaths.dndSearch,
+                { phone_number: toTermiiNumber(parsed.phoneNumber) },
+                context,
+              );
+              const status = answer['status'];
+              if (typeof status !== 'string')
+                throw new ProviderProtocolError(`${name} phone.reach: the response has no status`, { field: 'status' });
+              return { unreachable: status.trim().toLowerCase() === dndBlacklisted ? (['sms'] as const) : [] };
+            },
+          }
+        : {}),
     },
     sms: {
       ...senderRequirement(resolved.senderId()),

@@ -22,6 +22,8 @@ export const termiiPaths = {
   verifyToken: '/api/sms/otp/verify',
   /** Messaging API, "Send message" (developers.termii.com/messaging-api): SMS and WhatsApp. */
   send: '/api/sms/send',
+  /** Insights, "Search" (developers.termii.com/search): a number's DND status and network, by GET. */
+  dndSearch: '/api/check/dnd',
 } as const;
 
 /** A JSON object Termii answered with. */
@@ -40,6 +42,16 @@ export interface TermiiClient {
     context: ProviderCallContextV1,
     keep?: (answer: Record<string, unknown>) => boolean,
   ): Promise<TermiiAnswer>;
+  /**
+   * GETs `path` with `query` in the query string and the API key added to it at the last moment (never in a log
+   * line or an error); the answer is read as `post` reads one.
+   */
+  get(
+    operation: TermiiOperation,
+    path: string,
+    query: Readonly<Record<string, string>>,
+    context: ProviderCallContextV1,
+  ): Promise<TermiiAnswer>;
 }
 
 /** Termii's message in an answer: `message`, else a string `status` or `error`. */
@@ -55,10 +67,38 @@ function termiiMessage(answer: unknown): string | undefined {
 /** Creates the Termii client on the shared HTTP client of `@verikit/provider-utils`. */
 export function createTermiiClient(settings: ResolvedTermiiSettings): TermiiClient {
   const http = createHttpClient<TermiiOperation>({ ...settings });
+  /** Reads an answer: the JSON object of a 2xx (or of a 400 `keep` accepts), else a typed error. */
+  const read = (
+    operation: TermiiOperation,
+    answer: Awaited<ReturnType<typeof http.send>>,
+    context: ProviderCallContextV1,
+    apiKey: string,
+    keep?: (answer: Record<string, unknown>) => boolean,
+  ): TermiiAnswer => {
+    const label = `${settings.name} ${operation}`;
+    const logged = { logger: context.logger, provider: settings.name, operation, answer };
+    if (!isAccepted(answer)) {
+      const parsed = jsonObjectOrNothing(answer.text, parseTermiiJson);
+      if (answer.status === 400 && keep !== undefined && parsed !== undefined && keep(parsed)) return parsed;
+      throw failedAnswer(logged, statusError(label, answer.status, redactMessage(termiiMessage(parsed), [apiKey])));
+    }
+    const parsed = acceptedJsonObject(logged, parseTermiiJson);
+    const code = parsed['code'];
+    // The messaging API answers `code: "ok"`; any other code in a 2xx is a refusal.
+    if (typeof code === 'string' && code !== 'ok') {
+      const providerMessage = redactMessage(termiiMessage(parsed), [apiKey]);
+      throw new ProviderRejectedError(
+        `${label}: Termii refused the request${providerMessage === undefined ? '' : `: ${providerMessage}`}`,
+        {
+          ...(providerMessage === undefined ? {} : { providerMessage }),
+        },
+      );
+    }
+    return parsed;
+  };
   return {
     async post(operation, path, body, context, keep) {
       const apiKey = settings.apiKey();
-      const label = `${settings.name} ${operation}`;
       const text = JSON.stringify(body);
       const answer = await http.send(
         {
@@ -72,25 +112,23 @@ export function createTermiiClient(settings: ResolvedTermiiSettings): TermiiClie
         },
         context,
       );
-      const logged = { logger: context.logger, provider: settings.name, operation, answer };
-      if (!isAccepted(answer)) {
-        const parsed = jsonObjectOrNothing(answer.text, parseTermiiJson);
-        if (answer.status === 400 && keep !== undefined && parsed !== undefined && keep(parsed)) return parsed;
-        throw failedAnswer(logged, statusError(label, answer.status, redactMessage(termiiMessage(parsed), [apiKey])));
-      }
-      const parsed = acceptedJsonObject(logged, parseTermiiJson);
-      const code = parsed['code'];
-      // The messaging API answers `code: "ok"`; any other code in a 2xx is a refusal.
-      if (typeof code === 'string' && code !== 'ok') {
-        const providerMessage = redactMessage(termiiMessage(parsed), [apiKey]);
-        throw new ProviderRejectedError(
-          `${label}: Termii refused the request${providerMessage === undefined ? '' : `: ${providerMessage}`}`,
-          {
-            ...(providerMessage === undefined ? {} : { providerMessage }),
-          },
-        );
-      }
-      return parsed;
+      return read(operation, answer, context, apiKey, keep);
+    },
+    async get(operation, path, query, context) {
+      const apiKey = settings.apiKey();
+      const answer = await http.send(
+        {
+          operation,
+          method: 'GET',
+          url: settings.baseUrl() + path,
+          path,
+          // The number and the key in the query string, as Termii's Search API takes them: added at the last moment,
+          // so no hook, log line or error sees either.
+          query: { ...query, api_key: apiKey },
+        },
+        context,
+      );
+      return read(operation, answer, context, apiKey);
     },
   };
 }

@@ -32,6 +32,7 @@ const termiiOptions = {
   otpRoute: route.optional(),
   messageRoute: route.optional(),
   smsCodes: z.enum(['token', 'messaging'], { error: 'must be token or messaging' }).optional(),
+  dndLookup: z.boolean({ error: 'must be true or false' }).optional(),
   pinLength: wholeNumber(4, 8).optional(),
   pinAttempts: wholeNumber(1, 100).optional(),
   pinTimeToLiveMinutes: wholeNumber(0, 60).optional(),
@@ -66,6 +67,7 @@ export interface ResolvedTermiiSettings extends TransportSettings<NonNullable<Te
   readonly otpRoute: TermiiRoute;
   readonly messageRoute: TermiiRoute;
   readonly smsCodes: TermiiSmsCodes;
+  readonly dndLookup: boolean;
   readonly pinLength: number;
   readonly pinAttempts: number;
   readonly pinTimeToLiveMinutes: number;
@@ -78,6 +80,15 @@ export interface ResolvedTermiiSettings extends TransportSettings<NonNullable<Te
 export function resolveTermiiSettings(settings: unknown): ResolvedTermiiSettings {
   const { options, readers, transport } = resolveProviderSettings(settings, termiiSettings);
   const pinLength = options.pinLength ?? 6;
+  const otpRoute = options.otpRoute ?? 'dnd';
+  if (options.dndLookup === true && otpRoute !== 'generic')
+    throw new InvalidInputError([
+      {
+        field: 'dndLookup',
+        message:
+          "needs otpRoute: 'generic': codes on the dnd route reach numbers on Do-Not-Disturb, so a lookup would leave nothing out",
+      },
+    ]);
   const messageTemplates = parseMessageTemplates('messageTemplates', options.messageTemplates, {
     placeholder: pinPlaceholder,
     maxLength: 480,
@@ -99,9 +110,10 @@ export function resolveTermiiSettings(settings: unknown): ResolvedTermiiSettings
     checkOneSms(messageText, options.messageTemplates as MessageTemplates | undefined, pinLength, withLine);
   return {
     ...readers,
-    otpRoute: options.otpRoute ?? 'dnd',
+    otpRoute,
     messageRoute: options.messageRoute ?? 'generic',
     smsCodes: options.smsCodes ?? 'token',
+    dndLookup: options.dndLookup ?? false,
     pinLength,
     pinAttempts: options.pinAttempts ?? 5,
     pinTimeToLiveMinutes: options.pinTimeToLiveMinutes ?? 10,

@@ -1,7 +1,7 @@
 import type { HttpProviderSettings, MessageTemplates } from '@verikit/provider-utils';
 
 /** The Termii operations, named as the provider spec names them. */
-export type TermiiOperation = 'phone.send' | 'phone.check' | 'sms.send' | 'whatsapp.send';
+export type TermiiOperation = 'phone.send' | 'phone.check' | 'phone.reach' | 'sms.send' | 'whatsapp.send';
 
 /** Termii's routes: `dnd` reaches numbers on Do-Not-Disturb lists (and is the one for codes); `generic` does not. */
 export type TermiiRoute = 'dnd' | 'generic';
@@ -35,6 +35,14 @@ export interface TermiiProviderSettings extends HttpProviderSettings<TermiiOpera
    * delivered then moves the flow to its plan's next channel at once (docs/providers/termii.md, "Delivery reports").
    */
   readonly smsCodes?: TermiiSmsCodes;
+  /**
+   * Look each number up before a flow's first send (Termii's Search API, `GET /api/check/dnd`: one request per flow
+   * whose plan has several channels, which Termii may charge for) and tell the engine that SMS cannot reach a number
+   * Termii reports `DND blacklisted`: the flow's plan then leaves SMS out (docs/plans.md, "Plans that know the
+   * number"). Only with `otpRoute: 'generic'`: on the `dnd` route, which reaches numbers on Do-Not-Disturb once Termii
+   * activated it on the account, there is nothing to leave out. Default false: no lookup.
+   */
+  readonly dndLookup?: boolean;
   /** The route of other SMS. Default `generic`. */
   readonly messageRoute?: TermiiRoute;
   /** Digits of the codes Termii makes: 4 to 8. Default 6. */

@@ -170,7 +170,7 @@ export function createVerikit(options: VerikitOptions): Verikit {
       telemetry.start((input as { kind?: unknown } | undefined)?.kind, () =>
         within((call) =>
           startFlow(
-            { settings, env, records, commits, limits, effects, inputs: startInputs, read: get, call },
+            { settings, env, records, commits, limits, effects, deadlines, inputs: startInputs, read: get, call },
             input,
             options,
           ),

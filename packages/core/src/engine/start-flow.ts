@@ -14,6 +14,7 @@ import { startClaimAttemptKey, startClaimMarkerKey, startFenceKey, startParamsKe
 import { markReplayed, paramPrints, requireSameParams, type ParamPrints } from './idempotent-call.js';
 import { effectsOf, type CommitLoop } from './commit-loop.js';
 import type { EffectRunner } from './effect-runner.js';
+import { underDeadline, type CallDeadlines } from './call-deadlines.js';
 import type { FlowRecords } from './flow-records.js';
 import type { EngineSettings } from './options.js';
 import type { SendLimit } from './send-limit.js';
@@ -29,6 +30,8 @@ export interface StartDeps {
   /** Parses the input, unless it is one this engine's `parseStartInput` returned. */
   readonly inputs: StartInputs;
   readonly effects: EffectRunner;
+  /** The deadlines of provider calls: a lookup before the first send shares them (decision 1470). */
+  readonly deadlines: CallDeadlines;
   /** Reads a flow as of now (`verikit.get`). */
   readonly read: (flowId: string, call?: StoreCall) => Promise<FlowView>;
   /** The engine call's share of the store. */
@@ -186,6 +189,16 @@ export async function startFlow(deps: StartDeps, rawInput: StartInput, options?:
         return live;
       }
     }
+    // What the provider knows of the recipient (a plan without the channels that cannot reach it): asked only for a
+    // start that will send, before the guard and the limit count its first channel (decision 1690).
+    if (definition.consultProvider !== undefined)
+      machineInput = await definition.consultProvider(machineInput, env, {
+        logger: settings.logger,
+        ask: (call) =>
+          underDeadline(deps.deadlines, policies.effectTimeoutMs, (signal) =>
+            call({ signal, idempotencyKey: `${id}:reach`, logger: settings.logger }),
+          ),
+      });
     machineInput = await reserve(deps, definition, machineInput, () =>
       definition.machineInput(input, { flowId: id, now, memory }, env),
     );

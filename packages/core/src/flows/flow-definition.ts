@@ -1,5 +1,12 @@
 import type { AnyMachineSnapshot, AnyStateMachine } from 'xstate';
-import type { IdentityType, PhoneChannel, ProviderCallContextV1, ProviderEventV1, ProviderV1 } from '@verikit/provider';
+import type {
+  IdentityType,
+  Logger,
+  PhoneChannel,
+  ProviderCallContextV1,
+  ProviderEventV1,
+  ProviderV1,
+} from '@verikit/provider';
 import type { ParsedStartInput, ParsedUserEvent } from '../inputs/inputs.js';
 import type { SecretBox } from '../secrets/secrets.js';
 import type { FlowPolicies } from './policies.js';
@@ -77,6 +84,20 @@ export interface FlowDefinition<Input extends ParsedStartInput = ParsedStartInpu
     start: { flowId: string; now: number; memory: EffectMemory },
     env: FlowEnvironment,
   ): Record<string, unknown>;
+  /**
+   * Asks the provider what it knows of the recipient before the first send, and returns the machine input to start
+   * with (a phone plan without the channels the provider says cannot reach the number: `phone.reach`). Called once
+   * per new flow, after the live-flow check and before anything is written or counted; `ask` makes the provider call
+   * under the engine's deadline for provider calls. A failed lookup leaves the input as it was.
+   */
+  consultProvider?(
+    machineInput: Record<string, unknown>,
+    env: FlowEnvironment,
+    lookup: {
+      readonly ask: <T>(call: (context: ProviderCallContextV1) => Promise<T>) => Promise<T>;
+      readonly logger: Logger;
+    },
+  ): Promise<Record<string, unknown>>;
   /**
    * The recipient's key for the hourly send limit, read from the machine input or the context (both
    * hold it). A number appears in it only as a keyed hash (`env.secrets`), never in clear.

@@ -14,6 +14,7 @@ import { createPhoneMachine, phoneNextSendAt, phoneSendRequest } from './phone-m
 import type { FlowLimits } from './flow-context.js';
 import { isReviewRequestId } from './review-numbers.js';
 import { maskPhoneNumber } from '../secrets/secrets.js';
+import { errorCode } from '../logging/error-code.js';
 
 /** The reasons a check may give for a code that is not valid, each mapped onto the flow's state by the machine. */
 const checkReasons: ReadonlySet<string> = new Set<PhoneCheckReasonV1>(['expired', 'attempts-exhausted', 'not-pending']);
@@ -102,6 +103,28 @@ export const phoneFlow: FlowDefinition<PhoneStart> = {
     ...(input.locale === undefined ? {} : { locale: input.locale }),
     ...(input.escalateAfterMs === undefined ? {} : { escalateAfterMs: input.escalateAfterMs }),
   }),
+  // The provider's lookup of the number (Termii's DND search): the plan leaves out the channels it says cannot reach
+  // the number, when some channel is left (decision 1690). Only for a plan of several channels: with one, nothing
+  // could be chosen instead. A review number is never looked up (nothing is sent to it).
+  async consultProvider(machineInput, { provider, reviewNumbers }, { ask, logger }) {
+    const phone = provider.phone;
+    const channels = machineInput['channels'] as readonly PhoneChannel[];
+    const phoneNumber = machineInput['phoneNumber'] as string;
+    const reach = phone?.reach;
+    if (reach === undefined || channels.length < 2 || reviewNumbers?.requestIdFor(phoneNumber) !== undefined)
+      return machineInput;
+    let unreachable: readonly unknown[];
+    try {
+      const result = await ask((context) => reach.call(phone, markParsedV1({ phoneNumber }), context));
+      unreachable = Array.isArray(result?.unreachable) ? result.unreachable : [];
+    } catch (error) {
+      // The lookup is advice: without it the plan is the one asked for.
+      logger.warn('verikit.phone.reach-failed', { provider: provider.name, error: errorCode(error) });
+      return machineInput;
+    }
+    const kept = channels.filter((channel) => !unreachable.includes(channel));
+    return kept.length === 0 || kept.length === channels.length ? machineInput : { ...machineInput, channels: kept };
+  },
   // The plan's next send by itself (an escalation, a fallback after a failed delivery), sent by the flow's timer;
   // while the timer's own send is awaited, its deadline (the flow's timer then finds it made, or makes it).
   wakeAt: (snapshot) => timerSendOf(snapshot)?.deadline ?? nextSendOf(snapshot)?.at,

@@ -8,6 +8,7 @@ import {
 } from '@verikit/provider-utils/fake';
 import { Hono } from 'hono';
 import { mountTermiiRoutes } from './termii-fake-routes.js';
+import { termiiMagicOf } from './termii-magic-numbers.js';
 import { TermiiFakeTokens } from './termii-fake-tokens.js';
 import { sendTermiiDeliveryReport, type TermiiFakeDeliveryReports } from './termii-fake-reports.js';
 
@@ -26,6 +27,12 @@ export interface TermiiFakeOptions {
    * sent as messages, WhatsApp and voice codes) to this URL, as Termii does. Absent: no reports.
    */
   readonly deliveryReports?: TermiiFakeDeliveryReports;
+  /**
+   * Whether Termii's Search API (`GET /api/check/dnd`) reports a number (digits, no `+`) `DND blacklisted`. Default:
+   * the `dnd` magic number only. It changes nothing else: what the routes deliver is the magic numbers' business (a
+   * simulation's carrier layer decides delivery itself).
+   */
+  readonly dndNumbers?: (number: string) => boolean;
 }
 
 /** A request the fake answered, for logs (never a body, nor the query string, which would carry the API key). */
@@ -60,6 +67,7 @@ export async function startTermiiFake(options: TermiiFakeOptions = {}): Promise<
     ...parts,
     apiKey,
     tokens,
+    dndNumbers: options.dndNumbers ?? ((number) => termiiMagicOf(number) === 'dnd'),
     ...(options.deliveryReports
       ? { report: (message) => sendTermiiDeliveryReport(options.deliveryReports!, message) }
       : {}),

@@ -18,6 +18,8 @@ function nextMessageId(): string {
 export interface TermiiFakeState extends Pick<FakeParts, 'outbox' | 'latency' | 'slowMs'> {
   readonly apiKey: string;
   readonly tokens: TermiiFakeTokens;
+  /** Whether the Search API reports a number (digits, no `+`) on Do-Not-Disturb. */
+  readonly dndNumbers: (number: string) => boolean;
   /** Sends a delivery report of a message, when the fake was given a webhook URL. */
   readonly report?: (message: TermiiFakeReportedMessage) => void;
 }
@@ -145,6 +147,25 @@ export function mountTermiiRoutes(app: Hono, state: TermiiFakeState): void {
       message: 'Successfully Sent',
       balance: 100,
       user: 'Termii Fake',
+    });
+  });
+
+  // developers.termii.com/search: the key and the number in the query string; the answer names the DND status
+  // (`DND blacklisted` is the one Termii documents; the fake's other status is its own) and the network.
+  app.get('/api/check/dnd', async (c) => {
+    await delay(state.latency.ms);
+    if (c.req.query('api_key') !== state.apiKey) return fail(c, 401, 'Invalid API key');
+    const number = c.req.query('phone_number');
+    const magic = termiiMagicOf(number);
+    if (magic === 'server-error') return fail(c, 500, 'Internal server error');
+    if (magic === 'rate-limited') return fail(c, 429, 'Too many requests');
+    if (!isNumber(number))
+      return fail(c, 400, 'phone_number must be a phone number in international format, digits only');
+    return c.json({
+      number,
+      status: state.dndNumbers(number) ? 'DND blacklisted' : 'DND not active',
+      network: 'Unknown',
+      network_code: '',
     });
   });
 

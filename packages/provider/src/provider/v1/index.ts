@@ -8,12 +8,15 @@ export {
 } from './ussd-capability-v1.js';
 export {
   phoneCheckInputSchemaV1,
+  phoneReachInputSchemaV1,
   phoneSendInputSchemaV1,
   type PhoneCapabilityV1,
   type PhoneChannel,
   type PhoneCheckInputV1,
   type PhoneCheckReasonV1,
   type PhoneCheckResultV1,
+  type PhoneReachInputV1,
+  type PhoneReachResultV1,
   type PhoneSendInputV1,
   type PhoneSendResultV1,
 } from './phone-capability-v1.js';

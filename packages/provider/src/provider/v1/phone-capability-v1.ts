@@ -102,6 +102,27 @@ export const phoneCheckInputSchemaV1 = z.object({
   code: codeSchema,
 }) satisfies z.ZodType<PhoneCheckInputV1>;
 
+/** Ask what the provider knows of a number before a flow's first send (`PhoneCapabilityV1.reach`). */
+export interface PhoneReachInputV1 {
+  /** The recipient, in E.164. */
+  readonly phoneNumber: string;
+}
+
+/** What the provider knows of a number's reach. */
+export interface PhoneReachResultV1 {
+  /**
+   * The channels by which this provider's code cannot reach the number now, as far as it knows (Termii: SMS to a
+   * number on Do-Not-Disturb when its codes go by the generic route). Empty when it knows of none.
+   */
+  readonly unreachable: readonly PhoneChannel[];
+}
+
+/** The schema of {@link PhoneReachInputV1}; unknown fields ignored. */
+export const phoneReachInputSchemaV1 = z.object({
+  /** The recipient, in E.164. */
+  phoneNumber: phoneNumberSchema,
+}) satisfies z.ZodType<PhoneReachInputV1>;
+
 /** Phone verification where the provider generates and checks the code. */
 export interface PhoneCapabilityV1 {
   /** The channels this provider can send a code by. */
@@ -112,4 +133,10 @@ export interface PhoneCapabilityV1 {
   send(input: PhoneSendInputV1, context: ProviderCallContextV1): Promise<PhoneSendResultV1>;
   /** Checks a code; a wrong code is `valid: false`, not an error. */
   check(input: PhoneCheckInputV1, context: ProviderCallContextV1): Promise<PhoneCheckResultV1>;
+  /**
+   * Optional: looks the number up (one request, which the provider may charge for) and says which channels cannot
+   * reach it. The engine asks before a flow's first send when the plan has several channels, and leaves those
+   * channels out of the flow's plan (docs/plans.md, "Plans that know the number"). Absent: the provider knows nothing.
+   */
+  reach?(input: PhoneReachInputV1, context: ProviderCallContextV1): Promise<PhoneReachResultV1>;
 }
