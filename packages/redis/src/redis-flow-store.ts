@@ -198,19 +198,10 @@ export class RedisFlowStore implements FlowStore {
    * seems absent.
    */
   async #create(record: FlowRecord, ttl: number | undefined, call: StoreCall | undefined): Promise<boolean> {
-    const key = this.redisKey(flowRecordKey(record.id));
-    const envelope = encodeRecord(record, ttl);
-    const reply = await this.#call(
-      'write a flow',
-      (client) =>
-        client.set(
-          key,
-          envelope,
-          ttl === undefined ? { condition: 'NX' } : { condition: 'NX', expiration: { type: 'PX', value: ttl } },
-        ),
-      true,
-      call,
-    );
+    const [key, envelope] = [this.redisKey(flowRecordKey(record.id)), encodeRecord(record, ttl)];
+    const options =
+      ttl === undefined ? { condition: 'NX' } : { condition: 'NX', expiration: { type: 'PX', value: ttl } };
+    const reply = await this.#call('write a flow', (client) => client.set(key, envelope, options), true, call);
     if (reply === 'OK') return true;
     await this.getFlow(record.id, call);
     return false;
