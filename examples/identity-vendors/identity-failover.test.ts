@@ -1,9 +1,8 @@
 import { createVerikit } from '@verikit/core';
-import { startDojahFake, type DojahFake } from '@verikit/dojah/fake';
-import { startSmileIdFake, type SmileIdFake } from '@verikit/smile-id/fake';
-import { createTestProviderV1 } from '@verikit/testing';
+import type { DojahFake } from '@verikit/dojah/fake';
+import type { SmileIdFake } from '@verikit/smile-id/fake';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createKycProvider } from './kyc-provider.js';
+import { startVendors, type Vendors } from './identity-vendors.fixtures.js';
 
 // The identity ladder across two identity vendors, Smile ID first (A) and Dojah second (B), with the test double
 // for the OTP, through the real engine and real HTTP to each vendor's fake: A fails at every step; the flow goes on at
@@ -17,33 +16,18 @@ const claims = { firstName: 'Adaeze', lastName: 'Okonkwo', dateOfBirth: '1991-04
 const selfie = new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 5, 6, 7]);
 
 describe('the identity ladder fails over from Smile ID to Dojah', () => {
+  let vendors: Vendors;
   let smileId: SmileIdFake;
   let dojah: DojahFake;
   beforeAll(async () => {
-    [smileId, dojah] = await Promise.all([startSmileIdFake(), startDojahFake()]);
+    vendors = await startVendors();
+    ({ smileId, dojah } = vendors);
   });
-  beforeEach(() => {
-    smileId.reset();
-    dojah.reset();
-  });
-  afterAll(() => Promise.all([smileId.close(), dojah.close()]));
+  beforeEach(() => vendors.reset());
+  afterAll(() => vendors.close());
 
   function engine(timeout = 10_000) {
-    const otp = createTestProviderV1({ name: 'otp', identitySteps: [] });
-    const transport = { timeout, connectionRetries: 0 };
-    const provider = createKycProvider({
-      smileId: {
-        partnerId: smileId.partnerId,
-        apiKey: smileId.apiKey,
-        baseUrl: smileId.baseUrl,
-        callbackUrl: 'http://127.0.0.1/callback',
-        pollMs: 0,
-        ...transport,
-      },
-      dojah: { appId: dojah.appId, secretKey: dojah.secretKey, baseUrl: dojah.baseUrl, ...transport },
-      otp,
-      failover: { breaker: false },
-    });
+    const { provider, otp } = vendors.kyc(timeout);
     return { verikit: createVerikit({ provider, secret }), otp };
   }
 

@@ -160,16 +160,12 @@ describe('the Dojah provider against its fake', () => {
   );
 
   it('a 424 (the register behind Dojah failed) is maybe sent: another vendor is not asked', async () => {
-    const server = await startAnswering(424, { error: 'NIBSS service unavailable for 22222222222' });
-    try {
-      const made = createDojahProvider({ appId: 'app', secretKey: 'k'.repeat(32), baseUrl: server.url });
-      const error = await watch.failure(made.identitySteps!.match!({ ...adaeze, claims }, watch.context()));
-      expect(ProviderUnavailableError.isInstance(error)).toBe(true);
-      expect(isProvablyUnsent(error)).toBe(false);
-      expect(error.message).toContain('HTTP 424');
-    } finally {
-      await server.close();
-    }
+    fake.setOutage(424);
+    const error = await watch.failure(steps().match!({ ...adaeze, claims }, watch.context()));
+    expect(ProviderUnavailableError.isInstance(error)).toBe(true);
+    expect(isProvablyUnsent(error)).toBe(false);
+    expect(error.message).toContain('HTTP 424');
+    expect(fake.charges).toEqual([]);
   });
 
   it('keeps the number, the claims and the selfie out of errors, log lines and what hooks see', async () => {
@@ -197,17 +193,3 @@ describe('the Dojah provider against its fake', () => {
     expect(fake.requests).toHaveLength(0);
   });
 });
-
-/** A local server that answers every request with `status` and `body`. */
-async function startAnswering(status: number, body: unknown) {
-  const { createServer } = await import('node:http');
-  const server = createServer((_request, response) => {
-    response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  return {
-    url: `http://127.0.0.1:${port}`,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}

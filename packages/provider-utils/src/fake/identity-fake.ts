@@ -23,8 +23,11 @@ export interface FakePerson {
   readonly consent?: 'granted' | 'refused' | 'pending';
 }
 
-/** How a fake fails every request: an HTTP status, or `hang` (it never answers: a timeout after the send). */
-export type FakeOutage = 500 | 502 | 503 | 504 | 'hang';
+/**
+ * How a fake fails every request: an HTTP status, or `hang` (it never answers: a timeout after the send). `424` is
+ * Dojah's Failed Dependency (the register behind the vendor failed).
+ */
+export type FakeOutage = 424 | 500 | 502 | 503 | 504 | 'hang';
 
 /** A lookup the vendor would bill: the step and the vendor's reference. */
 export interface FakeCharge {
