@@ -1,20 +1,21 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-// The published JavaScript of @verikit/provider and @verikit/core is bundled (decision 1360): the bundle must offer
+// The published JavaScript of @verikit/provider, @verikit/core and @verikit/http is bundled (decisions 1360, 1720): the bundle must offer
 // what the source entries offer, and share one copy of each module between a package's entries.
 const root = fileURLToPath(new URL('..', import.meta.url));
-const packages = ['core', 'provider'] as const;
-const entries = { core: ['index', 'internal', 'opentelemetry'], provider: ['index'] } as const;
+const packages = ['core', 'provider', 'http'] as const;
+const entries = { core: ['index', 'internal', 'opentelemetry'], provider: ['index'], http: ['index'] } as const;
 const sources: Record<string, () => Promise<Record<string, unknown>>> = {
   'core/index': () => import('@verikit/core'),
   'core/internal': () => import('@verikit/core/internal'),
   'core/opentelemetry': () => import('@verikit/core/opentelemetry'),
   'provider/index': () => import('@verikit/provider'),
+  'http/index': () => import('@verikit/http'),
 };
 
 function filesIn(directory: string): string[] {
@@ -45,6 +46,7 @@ describe('bundle-dist', () => {
 
   it('writes one file per export and the chunks the entries share, nothing else', () => {
     expect(filesIn(outdirs.get('provider')!)).toEqual(['index.js']);
+    expect(filesIn(outdirs.get('http')!)).toEqual(['index.js']);
     const core = filesIn(outdirs.get('core')!);
     expect(core.filter((file) => !file.startsWith('chunks/'))).toEqual(['index.js', 'internal.js', 'opentelemetry.js']);
     expect(core.length).toBeLessThanOrEqual(6);
@@ -71,5 +73,12 @@ describe('bundle-dist', () => {
     const { startInputSchema } = main;
     expect(startInputSchema.safeParse({ kind: 'phone', phoneNumber: '+2348031234567' }).success).toBe(true);
     expect(startInputSchema.safeParse({ kind: 'phone', phoneNumber: '+2340000000' }).success).toBe(false);
+  });
+
+  it('http’s bundle imports @verikit/core and @verikit/provider rather than copying them', async () => {
+    const http = readFileSync(join(outdirs.get('http')!, 'index.js'), 'utf8');
+    expect(http).toMatch(/from "@verikit\/core"/);
+    expect(http).toMatch(/from "@verikit\/provider"/);
+    expect(http).not.toMatch(/class VerikitError\b/);
   });
 });
