@@ -120,6 +120,7 @@ describe('the flow machines as XState builds them', () => {
       label: 'effect-succeeded [isAwaitedEffect and codeValid]',
     });
     expect(edges.filter((edge) => edge.label === 'cancel').map((edge) => edge.from)).toEqual([
+      'awaiting-message',
       'sending',
       'send-failed',
       'awaiting-code',

@@ -5,6 +5,7 @@ export type FlowKind = 'ussd' | 'phone' | 'identity' | 'dial-in';
 export type FlowStatus =
   | 'initiating'
   | 'awaiting-dial'
+  | 'awaiting-message'
   | 'sending'
   | 'send-failed'
   | 'awaiting-code'

@@ -81,6 +81,7 @@ export type { StartInput, UserEvent, SendSmsInput, SendWhatsAppInput, WhatsAppSe
 /** @public The engine's input rules, for an application that takes these inputs on a route of its own. */
 export { startInputSchema, userEventSchema, sendSmsInputSchema, sendWhatsAppInputSchema } from './inputs/inputs.js';
 export type { FlowView, FlowViewError } from './flows/view.js';
+export type { InboundView } from './flows/inbound-step.js';
 export type { MessageOptions } from './engine/message-options.js';
 /** @public True for an answer the engine replayed for a repeated idempotency key (`Idempotent-Replayed` over HTTP). */
 export { isReplayed } from './engine/idempotent-call.js';

@@ -22,11 +22,13 @@ export interface ProviderComposition {
   readonly identity?: ProviderV1;
   /** Serves dial-in verification: its USSD service code is the one users dial, and it reads their sessions. */
   readonly dialIn?: ProviderV1;
+  /** Serves a plan's inbound steps: its numbers are the ones users send to, and its webhook brings their messages. */
+  readonly inbound?: ProviderV1;
   /** Parses the pushed events (USSD results). */
   readonly webhooks?: ProviderV1;
 }
 
-const capabilities = ['phone', 'sms', 'whatsapp', 'ussd', 'identity', 'dialIn', 'webhooks'] as const;
+const capabilities = ['phone', 'sms', 'whatsapp', 'ussd', 'identity', 'dialIn', 'inbound', 'webhooks'] as const;
 
 /**
  * Builds one provider from several, each capability from the provider best at it: Twilio for phone

@@ -308,6 +308,9 @@ export function withFailover(members: readonly ProviderV1[], options: FailoverOp
   // Inbound: the code shown to users is one provider's, and its sessions come to that provider's parser.
   const dialIn = members.find((member) => member.dialIn !== undefined)?.dialIn;
   if (dialIn !== undefined) provider.dialIn = dialIn;
+  // The numbers users send to are one provider's too, and its webhook brings their messages.
+  const inbound = members.find((member) => member.inbound !== undefined)?.inbound;
+  if (inbound !== undefined) provider.inbound = inbound;
   const parsers = members.filter((member) => member.webhooks !== undefined);
   if (parsers.length > 0) provider.webhooks = { parse: (webhook) => parseWithFirst(parsers, webhook) };
   return Object.freeze(provider);

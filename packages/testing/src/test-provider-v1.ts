@@ -24,6 +24,7 @@ import {
   type UssdInitiateInputV1,
   type UssdInitiateResultV1,
   type WebhooksCapabilityV1,
+  type InboundCapabilityV1,
   type WhatsAppSendInputV1,
 } from '@verikit/provider';
 
@@ -128,6 +129,11 @@ export interface TestProviderV1Options {
    * `@verikit/gateway`, so the service's body is parsed in one place only (docs/decisions/0621-test-double-takes-a-webhook-parser.md).
    */
   webhooks?: WebhooksCapabilityV1;
+  /**
+   * The numbers users send to for a plan's inbound steps (`inbound`), per channel, E.164. Default none: the double
+   * receives no messages. Deliver a message with `verikit.receive({ id, event: { type: 'inbound-message', … } })`.
+   */
+  inboundNumbers?: Readonly<Partial<Record<'sms' | 'whatsapp', string>>>;
   /**
    * How many calls, and how many delivered messages, the double keeps: past it the oldest are dropped, so a
    * long-running process (a dev server, a load test) does not grow without end. Default 1,000 of each;
@@ -317,6 +323,7 @@ export function createTestProviderV1(options: TestProviderV1Options = {}): TestP
         }),
     },
     ...(options.webhooks === undefined ? {} : { webhooks: options.webhooks }),
+    ...(options.inboundNumbers === undefined ? {} : { inbound: inboundOf(options.inboundNumbers) }),
     callsOf(operation) {
       return calls.filter((call) => call.operation === operation) as never;
     },
@@ -397,4 +404,18 @@ function identityStepsOf(
     steps.face = (input, context) =>
       run('identity.face', input, context, () => ({ found: true, match: true, live: true }));
   return { identitySteps: steps };
+}
+
+/** The inbound capability of the double: the numbers given, per channel. */
+function inboundOf(numbers: Readonly<Partial<Record<'sms' | 'whatsapp', string>>>): InboundCapabilityV1 {
+  const channels = (['sms', 'whatsapp'] as const).filter((channel) => numbers[channel] !== undefined);
+  return {
+    channels,
+    numberFor(channel) {
+      const number = numbers[channel];
+      if (number === undefined)
+        throw new InvalidInputError([{ field: 'inboundNumbers', message: `has no ${channel} number` }]);
+      return number;
+    },
+  };
 }

@@ -206,7 +206,25 @@ export function createTwilioProvider(settings: TwilioProviderSettings = {}): Pro
         return { messageId: await postMessage('whatsapp.send', { To, From, ...content }, context) };
       },
     },
-    // With a status callback URL, Twilio posts each message's status there: parsed into delivery receipts.
+    // Users send to the account's SMS number (`from`) or WhatsApp sender: a plan's inbound steps (decision 1695).
+    inbound: {
+      channels: Object.freeze(['sms', 'whatsapp'] as const),
+      numberFor(channel) {
+        const number = channel === 'sms' ? resolved.from() : resolved.whatsappFrom();
+        if (number === undefined || !/^\+[1-9]\d{6,14}$/.test(number))
+          throw new InvalidInputError([
+            channel === 'sms'
+              ? {
+                  field: 'from',
+                  message: 'must be the Twilio number users text (E.164) for an sms-inbound step: set TWILIO_FROM',
+                }
+              : { field: 'whatsappFrom', message: 'is required for a whatsapp-inbound step: set TWILIO_WHATSAPP_FROM' },
+          ]);
+        return number;
+      },
+    },
+    // With a status callback URL, Twilio posts each message's status there: parsed into delivery receipts. Incoming
+    // messages have a route of their own (`createTwilioInboundMessageVerifier`, docs/providers/twilio.md).
     ...(resolved.statusCallbackUrl() === undefined ? {} : { webhooks: { parse: parseTwilioStatusCallback } }),
   };
   return Object.freeze(provider);

@@ -25,3 +25,11 @@ export {
   type TwilioStatusCallbackVerifierOptions,
   type TwilioVerifiedCallback,
 } from './twilio-status-callback.js';
+/** @public Documented in docs/providers/twilio.md: messages users send, for a plan's inbound steps. */
+export {
+  createTwilioInboundMessageVerifier,
+  parseTwilioInboundMessage,
+  type TwilioInboundMessageVerifier,
+  type TwilioInboundMessageVerifierOptions,
+  type TwilioVerifiedMessage,
+} from './twilio-inbound-message.js';

@@ -1,7 +1,9 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { parse, stringify } from 'node:querystring';
-import { InvalidInputError } from '@verikit/provider';
+import { InvalidInputError, parseInput } from '@verikit/provider';
+import { z } from 'zod';
 import { baseUrlSchema, secretSchema, settingReader } from '@verikit/provider-utils';
+import { callbackUrlSchema } from './twilio-format.js';
 
 /** A callback as received: the path and query Twilio called, the headers and the raw body. */
 export interface TwilioCallback {
@@ -129,8 +131,13 @@ export function verifyTwilioSignature(input: TwilioSignatureInput): boolean {
   );
 }
 
+/** The reader of the auth token: the value given, else `TWILIO_AUTH_TOKEN` at each call; required. */
+function twilioAuthToken(value: string | undefined): () => string {
+  return settingReader({ name: 'authToken', environmentVariable: 'TWILIO_AUTH_TOKEN', schema: secretSchema, value });
+}
+
 /** The reader of the SharedKey secret: the value given, else `TWILIO_SHARED_KEY_SECRET` at each call, else none. */
-export function twilioSharedKeySecret(value: string | undefined): () => string | undefined {
+function twilioSharedKeySecret(value: string | undefined): () => string | undefined {
   return settingReader<string | undefined>({
     name: 'sharedKeySecret',
     environmentVariable: 'TWILIO_SHARED_KEY_SECRET',
@@ -239,12 +246,7 @@ export function createTwilioSignatureVerifier(
   for (const field of ['authToken', 'sharedKeySecret'] as const)
     if (options[field] !== undefined && !secretSchema.safeParse(options[field]).success)
       throw new InvalidInputError([{ field, message: 'must be 1 to 4096 visible ASCII characters' }]);
-  const authToken = settingReader({
-    name: 'authToken',
-    environmentVariable: 'TWILIO_AUTH_TOKEN',
-    schema: secretSchema,
-    value: options.authToken,
-  });
+  const authToken = twilioAuthToken(options.authToken);
   const sharedKeySecret = twilioSharedKeySecret(options.sharedKeySecret);
   authToken();
   sharedKeySecret();
@@ -258,5 +260,54 @@ export function createTwilioSignatureVerifier(
       headers: callback.headers ?? {},
       body: callback.body,
     });
+  };
+}
+
+const formVerifierOptionsSchema = z.strictObject(
+  { url: callbackUrlSchema.optional(), authToken: secretSchema.optional(), sharedKeySecret: secretSchema.optional() },
+  { error: 'must be an options object' },
+);
+
+/** The settings of a verifier of Twilio's form webhooks to one configured URL: the URL, the auth token, a SharedKey. */
+export interface TwilioFormVerifierSettings {
+  readonly url?: string | undefined;
+  readonly authToken?: string | undefined;
+  readonly sharedKeySecret?: string | undefined;
+}
+
+/**
+ * A verifier of Twilio's form webhooks posted to one configured URL (read from `urlVariable` when not given), by the
+ * auth token or a SharedKey's secret ({@link verifyTwilioWebhook}): throws `refusal` for anything Twilio did not sign,
+ * and returns the delivery id `idOf` reads from a signed body. The settings are read once now (so a missing one
+ * fails at creation) and again at each call, as every Twilio setting is.
+ */
+export function twilioFormVerifier(
+  options: TwilioFormVerifierSettings,
+  urlVariable: string,
+  refusal: string,
+  idOf: (body: string) => string,
+): { verify(input: { body: string; headers: Readonly<Record<string, string>> }): { id: string } } {
+  const settings = parseInput(formVerifierOptionsSchema, options ?? {});
+  const url = settingReader({
+    name: 'url',
+    environmentVariable: urlVariable,
+    schema: callbackUrlSchema,
+    value: settings.url,
+  });
+  const authToken = twilioAuthToken(settings.authToken);
+  const sharedKeySecret = twilioSharedKeySecret(settings.sharedKeySecret);
+  url();
+  authToken();
+  sharedKeySecret();
+  return {
+    verify(input) {
+      const body = typeof input?.body === 'string' ? input.body : '';
+      const headers = input?.headers ?? {};
+      if (
+        !verifyTwilioWebhook({ authToken: authToken(), sharedKeySecret: sharedKeySecret(), url: url(), headers, body })
+      )
+        throw new Error(refusal);
+      return { id: idOf(body) };
+    },
   };
 }

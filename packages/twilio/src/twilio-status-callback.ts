@@ -1,8 +1,5 @@
-import { InvalidInputError, parseInput, type ProviderEventV1, type RawWebhookV1 } from '@verikit/provider';
-import { z } from 'zod';
-import { secretSchema, settingReader } from '@verikit/provider-utils';
-import { callbackUrlSchema } from './twilio-format.js';
-import { twilioSharedKeySecret, verifyTwilioWebhook } from './twilio-signature.js';
+import { InvalidInputError, type ProviderEventV1, type RawWebhookV1 } from '@verikit/provider';
+import { twilioFormVerifier } from './twilio-signature.js';
 
 /** A message SID (`SM…`, `MM…`): two letters and 32 hexadecimal characters. */
 const messageSidPattern = /^(?:SM|MM)[0-9a-fA-F]{32}$/;
@@ -72,11 +69,6 @@ export interface TwilioStatusCallbackVerifierOptions {
   readonly sharedKeySecret?: string;
 }
 
-const verifierOptionsSchema = z.strictObject(
-  { url: callbackUrlSchema.optional(), authToken: secretSchema.optional(), sharedKeySecret: secretSchema.optional() },
-  { error: 'must be an options object' },
-);
-
 /** A verified status callback's delivery id. */
 export interface TwilioVerifiedCallback {
   /** `<MessageSid>:<MessageStatus>`: one id per status of a message, so a callback sent again is a duplicate. */
@@ -103,33 +95,13 @@ export interface TwilioStatusCallbackVerifier {
 export function createTwilioStatusCallbackVerifier(
   options: TwilioStatusCallbackVerifierOptions = {},
 ): TwilioStatusCallbackVerifier {
-  const parsed = parseInput(verifierOptionsSchema, options ?? {});
-  const url = settingReader({
-    name: 'url',
-    environmentVariable: 'TWILIO_STATUS_CALLBACK_URL',
-    schema: callbackUrlSchema,
-    value: parsed.url,
-  });
-  const authToken = settingReader({
-    name: 'authToken',
-    environmentVariable: 'TWILIO_AUTH_TOKEN',
-    schema: secretSchema,
-    value: parsed.authToken,
-  });
-  const sharedKeySecret = twilioSharedKeySecret(parsed.sharedKeySecret);
-  url();
-  authToken();
-  sharedKeySecret();
-  return {
-    verify(input) {
-      const body = typeof input?.body === 'string' ? input.body : '';
-      const headers = input?.headers ?? {};
-      if (
-        !verifyTwilioWebhook({ authToken: authToken(), sharedKeySecret: sharedKeySecret(), url: url(), headers, body })
-      )
-        throw new Error('the X-Twilio-Signature does not match the status callback URL and body');
+  return twilioFormVerifier(
+    options,
+    'TWILIO_STATUS_CALLBACK_URL',
+    'the X-Twilio-Signature does not match the status callback URL and body',
+    (body) => {
       const { sid, status } = readCallback(body);
-      return { id: `${sid}:${status}` };
+      return `${sid}:${status}`;
     },
-  };
+  );
 }

@@ -3,6 +3,7 @@ import { FlowNotFoundError } from '../errors/flow-not-found-error.js';
 import type { FlowDefinition, FlowEnvironment, InternalEvent } from '../flows/flow-definition.js';
 import { deliveryEventOf, deliveryFailedOf, deliveryRoute } from '../inbound/delivery-receipts.js';
 import { flowDefinitions } from '../flows/flow-definitions.js';
+import { referencesIn } from '../flows/inbound-step.js';
 import type { FlowStore, StoreCall } from '../store/flow-store.js';
 import { acceptSilently, type CommitLoop } from './commit-loop.js';
 import type { AppliedEvent } from '../inbound/receive-inbound-event.js';
@@ -52,10 +53,12 @@ export interface ProviderEventDeps {
  * fallback is due in the flow's record.
  */
 export async function applyProviderEvent(deps: ProviderEventDeps, event: ProviderEventV1): Promise<AppliedEvent> {
-  if (event.type !== 'dial-in' || deps.guard === undefined) return applyRouted(deps, event);
-  // A dial takes a unit of the wrong-reference limits (a `RateLimitedError` when they are spent) and gives it back
-  // when its reference was right: only guesses count, and a guesser is stopped before the lookup (decision 1541).
-  const release = await deps.guard.admitDial(event.phoneNumber, deps.clock.now(), deps.call);
+  const sender = referenceSender(event);
+  if (sender === undefined || deps.guard === undefined) return applyRouted(deps, event);
+  // A dial, or a message carrying a reference, takes a unit of the wrong-reference limits (a `RateLimitedError` when
+  // they are spent) and gives it back when its reference was right: only guesses count, and a guesser is stopped
+  // before the lookup (decisions 1541, 1695).
+  const release = await deps.guard.admitDial(sender, deps.clock.now(), deps.call);
   let applied: AppliedEvent | undefined;
   try {
     applied = await applyRouted(deps, event);
@@ -63,6 +66,16 @@ export async function applyProviderEvent(deps: ProviderEventDeps, event: Provide
   } finally {
     if (applied?.outcome !== 'no-active-flow') await release();
   }
+}
+
+/**
+ * The number that sent a reference, for the wrong-reference limits: a dial's, or an inbound message's when its text
+ * carries a reference at all (a user's "hello" or "STOP" to the number is no guess and counts nothing).
+ */
+function referenceSender(event: ProviderEventV1): string | undefined {
+  if (event.type === 'dial-in') return event.phoneNumber;
+  if (event.type === 'inbound-message' && referencesIn(event.text).length > 0) return event.from;
+  return undefined;
 }
 
 /** Applies an event to the flow its route key names. */

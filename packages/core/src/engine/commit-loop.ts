@@ -192,7 +192,7 @@ export class CommitLoop {
           if (ticked === loaded) this.#recent.remember(flowId, ticked);
           decision.onRefused(ticked, current, now);
           return {
-            view: lazyView(current, ticked.record, now),
+            view: lazyView(current, ticked.record, now, this.#deps.env.secrets),
             effects: [],
             loaded: ticked,
             changed: false,
@@ -258,7 +258,7 @@ export class CommitLoop {
     const ttlMs = webhook ? webhook.ttlFor(record, records.ttlFor(next, now), now) : records.ttlFor(next, now);
     const flow = before?.flow ?? records.flow(record.kind);
     const routes = flow.definition.routes?.(previous, next, env) ?? [];
-    const view = lazyView(next, record, now);
+    const view = lazyView(next, record, now, env.secrets);
     if (ids.length > 0) await webhook!.announce(ids, now);
     // The flow's timer is scheduled before the write, like the webhook's ids (decision 1560).
     const wake = wakeToSchedule(flow.definition, previous, next);

@@ -101,7 +101,7 @@ export function createVerikit(options: VerikitOptions): Verikit {
   async function get(rawFlowId: string, call?: StoreCall): Promise<FlowView> {
     const loaded = await records.load(parseFlowId(rawFlowId), call);
     const now = clock.now();
-    return toView(records.ticked(loaded, now), loaded.record, now);
+    return toView(records.ticked(loaded, now), loaded.record, now, env.secrets);
   }
 
   // Every provider call's deadline, flows' and messages' alike; calls that start together share it (decision 1470).

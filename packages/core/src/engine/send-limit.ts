@@ -18,6 +18,8 @@ function phoneNumberOf(context: Readonly<Record<string, unknown>>): string | und
 function channelOf(context: Readonly<Record<string, unknown>>): string | undefined {
   const { channel, channels } = context;
   if (typeof channel === 'string') return channel;
+  // A start on a plan's inbound step sends nothing: it is counted (it holds a reference) but costs no money.
+  if (context.inbound !== undefined) return undefined;
   return Array.isArray(channels) && typeof channels[0] === 'string' ? channels[0] : undefined;
 }
 

@@ -203,6 +203,11 @@ export async function startFlow(deps: StartDeps, rawInput: StartInput, options?:
       definition.machineInput(input, { flowId: id, now, memory }, env),
     );
     [snapshot, actions] = flow.transitions.initial(machineInput);
+    const startsIn = definition.initialState?.(machineInput);
+    if (startsIn !== undefined) {
+      snapshot = flow.transitions.resolve(startsIn, snapshot.context as Record<string, unknown>);
+      actions = [];
+    }
     const record: FlowRecord = {
       version: 1,
       schemaVersion: recordSchemaVersion,

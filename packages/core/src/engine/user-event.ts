@@ -31,7 +31,7 @@ export interface UserEventDeps {
 /** A refusal as the caller sees it: what the flow accepts now, and why a resend must wait. */
 function refuse(eventType: string, env: FlowEnvironment) {
   return (loaded: Loaded, snapshot: AnyMachineSnapshot, now: number): never => {
-    const view = toView(snapshot, loaded.record, now);
+    const view = toView(snapshot, loaded.record, now, env.secrets);
     let reason: string | undefined;
     if ((eventType === 'resend' || eventType === 'restart') && !view.done) {
       reason = resendBlockedReason(snapshot.context as FlowContextBase, now, env.policies);

@@ -99,6 +99,12 @@ export interface FlowDefinition<Input extends ParsedStartInput = ParsedStartInpu
     },
   ): Promise<Record<string, unknown>>;
   /**
+   * A state other than the machine's initial one that a new flow starts in, for this input (a phone plan's inbound
+   * step, which sends nothing): the engine resolves the snapshot there with the context the machine made, and runs no
+   * entry action. Undefined: the machine's initial state.
+   */
+  initialState?(machineInput: Readonly<Record<string, unknown>>): string | undefined;
+  /**
    * The recipient's key for the hourly send limit, read from the machine input or the context (both
    * hold it). A number appears in it only as a keyed hash (`env.secrets`), never in clear.
    */

@@ -1,4 +1,4 @@
-import type { AnyMachineSnapshot } from 'xstate';
+import { initialTransition, type AnyMachineSnapshot } from 'xstate';
 import { createFlowMachines } from './machines.js';
 import { defaultPolicies } from './policies.js';
 
@@ -113,11 +113,37 @@ export function eventsFor(kind: 'ussd' | 'phone' | 'identity' | 'dial-in') {
       if (kind === 'phone') {
         events.push({ type: 'resend', now: resendAt, channel: 'voice' });
         events.push({ type: 'resend', now: resendAt, channel: 'whatsapp' });
+        // A message carrying the reference from the number; from another number; with another reference.
+        const message = { type: 'inbound-message', now: T0, channel: 'whatsapp', to: inboundNumber };
+        events.push(
+          { ...message, phoneNumber: '+2348012345678', referenceHashes: [matchingHash] },
+          { ...message, phoneNumber: '+2348037654321', referenceHashes: [matchingHash] },
+          { ...message, phoneNumber: '+2348012345678', referenceHashes: ['b'.repeat(32)] },
+        );
       }
     }
     return events;
   };
 }
+
+/** The number of the inbound step the walk's phone flows send to. */
+const inboundNumber = '+14155238886';
+
+/** A phone plan that starts on an inbound step (decision 1695): the flow starts in `awaiting-message`. */
+export const phoneInboundInput = {
+  flowId: 'flow-phone-inbound-00000',
+  now: T0,
+  phoneNumber: '+2348012345678',
+  channels: ['sms', 'voice'],
+  escalateAfterMs: 60_000,
+  inbound: {
+    channels: ['whatsapp'],
+    to: { whatsapp: inboundNumber },
+    nonce: 'nonce',
+    referenceHash: matchingHash,
+    until: T0 + 600_000,
+  },
+} as const;
 
 export const inputs = {
   ussd: { flowId: 'flow-ussd-0000000000000', now: T0, phoneNumber: '+2348012345678' },
@@ -185,6 +211,22 @@ function serializeState(snapshot: AnyMachineSnapshot): string {
 }
 
 /** The options of xstate/graph's walk of one machine: its events, its input, and states told apart by shape. */
-export function walkOptions(kind: 'ussd' | 'phone' | 'identity' | 'dial-in', input: unknown = inputs[kind]) {
-  return { events: eventsFor(kind), input, serializeState, limit: 10_000 } as never;
+export function walkOptions(
+  kind: 'ussd' | 'phone' | 'identity' | 'dial-in',
+  input: unknown = inputs[kind],
+  fromState?: AnyMachineSnapshot,
+) {
+  return { events: eventsFor(kind), input, serializeState, limit: 10_000, fromState } as never;
+}
+
+/** The walk of a phone flow that starts on an inbound step: from `awaiting-message`, as the engine resolves it. */
+export function phoneInboundWalk() {
+  const machine = machines.phone;
+  const [first] = initialTransition(machine, phoneInboundInput as never);
+  const start = machine.resolveState({ value: 'awaiting-message', context: first.context as never });
+  // One send more than a flow that starts by sending, and the step present or forgotten: a larger graph.
+  return {
+    ...(walkOptions('phone', phoneInboundInput, start as AnyMachineSnapshot) as object),
+    limit: 50_000,
+  } as never;
 }

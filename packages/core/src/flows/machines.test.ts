@@ -6,6 +6,7 @@ import {
   inputs,
   machines,
   matchingHash,
+  phoneInboundWalk,
   T0,
   walkOptions,
   type Event,
@@ -34,7 +35,13 @@ describe.each(['ussd', 'phone', 'identity', 'dial-in'] as const)(
     const machine = machines[kind] as AnyStateMachine;
     const options = walkOptions(kind);
     // The identity machine's ladders are walked each: together they take every transition.
-    const walks = kind === 'identity' ? identityLadderInputs.map((input) => walkOptions(kind, input)) : [options];
+    // The phone machine is walked from its first send and from a plan's inbound step.
+    const walks =
+      kind === 'identity'
+        ? identityLadderInputs.map((input) => walkOptions(kind, input))
+        : kind === 'phone'
+          ? [options, phoneInboundWalk()]
+          : [options];
     // A state that only routes the first snapshot (`always`, nothing else) is never one a snapshot is in.
     const states = (Object.values(machine.root.states) as StateNode[])
       .filter((state) => state.always === undefined)

@@ -26,6 +26,7 @@ export function createFlowMachines(policies: FlowPolicies): FlowMachines {
 export type FlowStatus =
   | 'initiating'
   | 'awaiting-dial'
+  | 'awaiting-message'
   | 'sending'
   | 'send-failed'
   | 'awaiting-code'

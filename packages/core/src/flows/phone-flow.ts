@@ -1,16 +1,27 @@
 import type { AnyMachineSnapshot } from 'xstate';
-import { phoneNumberKey } from '../keys/store-keys.js';
+import { inboundRouteKey, phoneNumberKey } from '../keys/store-keys.js';
 import {
   markParsedV1,
   InvalidInputError,
   ProviderProtocolError,
   requireCapabilityV1,
+  type InboundMessageEventV1,
   type PhoneChannel,
   type PhoneCheckReasonV1,
   type ProviderCallContextV1,
 } from '@verikit/provider';
 import { plainUserEvent, type FlowDefinition, type FlowEnvironment } from './flow-definition.js';
-import { createPhoneMachine, phoneNextSendAt, phoneSendRequest } from './phone-machine.js';
+import { createPhoneMachine, inboundStates, phoneNextSendAt, phoneSendRequest } from './phone-machine.js';
+import type { InboundStep } from './inbound-message.js';
+import {
+  inboundReservations,
+  inboundRouteKeysOf,
+  newInboundStep,
+  referenceHashesOf,
+  requireInbound,
+  splitPlan,
+  type PlanStep,
+} from './inbound-step.js';
 import type { FlowLimits } from './flow-context.js';
 import { isReviewRequestId } from './review-numbers.js';
 import { maskPhoneNumber } from '../secrets/secrets.js';
@@ -53,15 +64,15 @@ type PhoneStart = {
   kind: 'phone';
   phoneNumber: string;
   channel?: PhoneChannel | undefined;
-  channels?: PhoneChannel[] | undefined;
+  channels?: PlanStep[] | undefined;
   locale?: string | undefined;
   from?: string | undefined;
   escalateAfterMs?: number | undefined;
 };
 
-/** The plan of a start: `channels`, or the one `channel`, or SMS. */
-function planOf(input: PhoneStart): readonly PhoneChannel[] {
-  return input.channels ?? [input.channel ?? 'sms'];
+/** The plan of a start: `channels`, or the one `channel`, or SMS; its inbound steps apart. */
+function planOf(input: PhoneStart): ReturnType<typeof splitPlan> {
+  return splitPlan(input.channels ?? [input.channel ?? 'sms']);
 }
 
 type PhoneMachineContext = Parameters<typeof phoneSendRequest>[0];
@@ -71,6 +82,11 @@ function nextSendOf(snapshot: AnyMachineSnapshot): { channel: PhoneChannel; at: 
   const context = snapshot.context as PhoneMachineContext;
   const at = phoneNextSendAt(snapshot.value as string, context, snapshot.machine.root.meta as FlowLimits);
   return at === undefined ? undefined : { channel: context.channelsLeft![0]!, at };
+}
+
+/** The inbound step of a stored context or a machine input, if any. */
+function inboundOf(context: Readonly<Record<string, unknown>>): InboundStep | undefined {
+  return context.inbound as InboundStep | undefined;
 }
 
 /** The send the flow's timer committed, while the flow awaits it. */
@@ -92,17 +108,60 @@ export const phoneFlow: FlowDefinition<PhoneStart> = {
   check: (input, { provider }) => {
     if (input.channel !== undefined && input.channels !== undefined)
       throw new InvalidInputError([{ field: 'channels', message: 'must not be given with channel' }]);
-    for (const channel of planOf(input)) requireCapabilityV1(provider, { capability: 'phone', channel });
+    const plan = planOf(input);
+    for (const channel of plan.channels) requireCapabilityV1(provider, { capability: 'phone', channel });
+    requireInbound(provider, plan.inbound);
   },
-  machineInput: (input, { flowId, now }) => ({
-    flowId,
-    now,
-    phoneNumber: input.phoneNumber,
-    channels: planOf(input),
-    ...(input.from === undefined ? {} : { from: input.from }),
-    ...(input.locale === undefined ? {} : { locale: input.locale }),
-    ...(input.escalateAfterMs === undefined ? {} : { escalateAfterMs: input.escalateAfterMs }),
-  }),
+  machineInput: (input, { flowId, now }, { provider, secrets, policies }) => {
+    const plan = planOf(input);
+    return {
+      flowId,
+      now,
+      phoneNumber: input.phoneNumber,
+      channels: plan.channels,
+      ...(plan.inbound.length === 0
+        ? {}
+        : {
+            inbound: newInboundStep(
+              provider,
+              secrets,
+              { flowId, now, phoneNumber: input.phoneNumber, codeTtlMs: policies.codeTtlMs },
+              plan.inbound,
+            ),
+          }),
+      ...(input.from === undefined ? {} : { from: input.from }),
+      ...(input.locale === undefined ? {} : { locale: input.locale }),
+      ...(input.escalateAfterMs === undefined ? {} : { escalateAfterMs: input.escalateAfterMs }),
+    };
+  },
+  // A plan that starts on an inbound step waits for the user's message and sends nothing (decision 1695).
+  initialState: (machineInput) => (inboundOf(machineInput) === undefined ? undefined : 'awaiting-message'),
+  // No two live flows of one number share a reference: a start whose reference is taken draws another.
+  reservations: (machineInput) => inboundReservations(inboundOf(machineInput)),
+  // A flow that waits for a message is routed to by its reference's hash (with its number).
+  routes: (previous, next) => {
+    const hash = inboundOf(next.context)?.referenceHash;
+    return hash !== undefined &&
+      inboundStates.has(next.value as string) &&
+      inboundOf(previous?.context ?? {})?.referenceHash !== hash
+      ? [inboundRouteKey(hash)]
+      : [];
+  },
+  providerEvent: {
+    type: 'inbound-message',
+    routeKeys: (event, { secrets }) => (event.type === 'inbound-message' ? inboundRouteKeysOf(secrets, event) : []),
+    toEvent: (event, now, { secrets }) => {
+      const message = event as InboundMessageEventV1;
+      return {
+        type: 'inbound-message',
+        now,
+        channel: message.channel,
+        phoneNumber: message.from,
+        to: message.to,
+        referenceHashes: referenceHashesOf(secrets, message),
+      };
+    },
+  },
   // The provider's lookup of the number (Termii's DND search): the plan leaves out the channels it says cannot reach
   // the number, when some channel is left (decision 1690). Only for a plan of several channels: with one, nothing
   // could be chosen instead. A review number is never looked up (nothing is sent to it).

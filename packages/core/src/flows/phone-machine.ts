@@ -1,5 +1,12 @@
 import { and, assign, setup } from 'xstate';
 import type { PhoneChannel } from '@verikit/provider';
+import {
+  inboundMatches,
+  inboundMethodOf,
+  type InboundMessageEvent,
+  type InboundStep,
+  type InboundMethod,
+} from './inbound-message.js';
 import type { FlowPolicies } from './policies.js';
 import type { BaseEvent, EffectRequest, FlowContextBase, FlowError, FlowLimits } from './flow-context.js';
 import {
@@ -23,8 +30,8 @@ import {
 /** The phone flow's context. The submitted code is never stored. */
 interface PhoneContext extends FlowContextBase {
   readonly phoneNumber: string;
-  /** The channel of the newest send. */
-  readonly channel: PhoneChannel;
+  /** The channel of the newest send; absent while a plan's inbound step has sent nothing yet. */
+  readonly channel?: PhoneChannel;
   /** The plan: every channel this flow may send on, in order (absent on flows started before plans: `[channel]`). */
   readonly channels?: readonly PhoneChannel[];
   /** The channels of the plan not sent on yet, in order: an automatic fallback takes the first. */
@@ -45,6 +52,10 @@ interface PhoneContext extends FlowContextBase {
   readonly fallbackAt?: number;
   /** The id of the send the flow's timer committed: the instance that runs it claims it first (decision 1561). */
   readonly timerEffectId?: string;
+  /** The plan's inbound step, while a message may still verify the flow (decision 1695). */
+  readonly inbound?: InboundStep;
+  /** How an inbound message verified the flow, when one did: the proof's method. */
+  readonly verifiedBy?: InboundMethod;
 }
 
 interface PhoneInput {
@@ -57,6 +68,8 @@ interface PhoneInput {
   readonly from?: string;
   /** After how long without a correct code the next channel of the plan is sent by itself; absent: never. */
   readonly escalateAfterMs?: number;
+  /** The plan's inbound step: the flow starts awaiting a message and sends nothing (the definition's `initialState`). */
+  readonly inbound?: InboundStep;
 }
 
 /**
@@ -72,7 +85,8 @@ type PhoneEvent =
   | { type: 'submit-code'; now: number; code: string }
   | { type: 'resend'; now: number; channel?: PhoneChannel }
   | { type: 'delivery-failed'; now: number; requestId?: string; fallback?: false }
-  | { type: 'timer'; now: number; fallback?: false };
+  | { type: 'timer'; now: number; fallback?: false }
+  | InboundMessageEvent;
 
 /** The error a flow shows when a code was not delivered and no channel is left to fall back to. */
 const deliveryFailedError: FlowError = Object.freeze({
@@ -82,7 +96,7 @@ const deliveryFailedError: FlowError = Object.freeze({
 
 /** The plan of a context (flows stored before plans have only `channel`). */
 function planOf(context: PhoneContext): readonly PhoneChannel[] {
-  return context.channels ?? [context.channel];
+  return context.channels ?? [context.channel!];
 }
 
 /**
@@ -107,11 +121,13 @@ function switchTo(
 /** The send a phone flow in `sending` makes: what its entry asks the engine to run. */
 export function phoneSendRequest(context: PhoneContext): EffectRequest {
   return {
-    id: context.effect!.id,
+    // A flow that starts on an inbound step is made by the machine's initial send and then resolved in
+    // `awaiting-message`, its actions dropped (the definition's `initialState`): no effect exists then.
+    id: context.effect?.id ?? '',
     kind: 'phone.send',
     input: {
       phoneNumber: context.phoneNumber,
-      channel: context.channel,
+      channel: context.channel ?? '',
       ...(context.from ? { from: context.from } : {}),
       ...(context.locale ? { locale: context.locale } : {}),
       ...(context.requestId ? { resendOf: context.requestId } : {}),
@@ -120,7 +136,10 @@ export function phoneSendRequest(context: PhoneContext): EffectRequest {
 }
 
 /** The states from which the plan sends on by itself: a code is out (or its send failed) and none was accepted. */
-const waitingStates: ReadonlySet<string> = new Set(['awaiting-code', 'send-failed']);
+const waitingStates: ReadonlySet<string> = new Set(['awaiting-message', 'awaiting-code', 'send-failed']);
+
+/** The states in which a flow's inbound route is written: where a plan's inbound step starts. */
+export const inboundStates: ReadonlySet<string> = new Set(['awaiting-message']);
 
 /**
  * When the plan sends on the next channel left by itself, from the phone flow's state and context; undefined when it
@@ -166,6 +185,9 @@ const onTimer = [
   { guard: 'nextSendRefused', actions: 'planStopped' },
 ] as const;
 
+/** A message carrying the reference, from the number, in a state that waits: the flow is verified. */
+const onInboundMessage = { guard: 'inboundMatches', target: 'verified', actions: 'verifiedByMessage' } as const;
+
 /**
  * Phone verification where the provider generates and checks the code:
  * sending → awaiting-code → checking → verified, with attempts, lock-out, expiry and resend.
@@ -175,7 +197,7 @@ export function createPhoneMachine(policies: FlowPolicies) {
     types: {} as { context: PhoneContext; events: PhoneEvent; input: PhoneInput },
     actions: {
       ...baseActions<PhoneContext, PhoneEvent>(),
-      clearOnCancel: assign({ ...effectSettled, error: undefined }),
+      clearOnCancel: assign({ ...effectSettled, error: undefined, inbound: undefined }),
       codeSent: assign(({ event, context }) => ({
         ...effectSettled,
         requestId: event.type === 'effect-succeeded' ? String(event.result.requestId) : context.requestId,
@@ -190,7 +212,11 @@ export function createPhoneMachine(policies: FlowPolicies) {
       })),
       beginResend: assign(({ context, event }) => ({
         ...beginSend(context, 'phone.send', event.now, policies),
-        ...switchTo(context, (event.type === 'resend' ? event.channel : undefined) ?? context.channel, event.now),
+        ...switchTo(
+          context,
+          (event.type === 'resend' ? event.channel : undefined) ?? context.channel ?? context.channelsLeft![0]!,
+          event.now,
+        ),
         expiresAt: undefined,
       })),
       // An automatic fallback or escalation: the next channel left, a send counted like any other.
@@ -204,13 +230,30 @@ export function createPhoneMachine(policies: FlowPolicies) {
         };
       }),
       deliveryFailed: assign({ error: deliveryFailedError }),
+      // The reference expired unanswered and no code was sent: the flow expires, the reference forgotten.
+      referenceExpired: assign({ inbound: undefined, escalateAt: undefined }),
       // The timer sends the fallback: a fallback is due now, whatever the cooldown (nothing reached the phone).
       fallbackDue: assign(({ event }) => ({ error: deliveryFailedError, fallbackAt: event.now })),
       // The send limit refused what the timer would have sent: the plan sends nothing more by itself.
       planStopped: assign({ escalateAt: undefined, fallbackAt: undefined }),
       // Only a refused check uses an attempt, when its answer arrives: while checking, the view shows the
       // attempts as before the check, so `attemptsLeft` never goes up again (docs/decisions/0051-attempts-never-given-back.md).
-      codeAccepted: assign(({ event }) => ({ ...effectSettled, error: undefined, ...verifiedAt(event) })),
+      codeAccepted: assign(({ event }) => ({
+        ...effectSettled,
+        error: undefined,
+        inbound: undefined,
+        ...verifiedAt(event),
+      })),
+      // The reference is forgotten with the flow verified: no later message can match it.
+      verifiedByMessage: assign(({ event }) => ({
+        ...effectSettled,
+        error: undefined,
+        inbound: undefined,
+        escalateAt: undefined,
+        fallbackAt: undefined,
+        verifiedBy: inboundMethodOf((event as InboundMessageEvent).channel),
+        ...verifiedAt(event),
+      })),
       attemptUsed: assign(({ context, event }) => ({
         ...effectSettled,
         attemptsLeft: context.attemptsLeft - 1,
@@ -235,7 +278,9 @@ export function createPhoneMachine(policies: FlowPolicies) {
       // A resend may switch only to a channel of the plan.
       canResend: ({ context, event }) =>
         resendBlockedReason(context, event.now, policies) === undefined &&
+        (context.channel !== undefined || (context.channelsLeft?.length ?? 0) > 0) &&
         (event.type !== 'resend' || event.channel === undefined || planOf(context).includes(event.channel)),
+      inboundMatches: ({ context, event }) => inboundMatches(context, event),
       // A fallback needs a channel left and a send left; the engine says `fallback: false` when its limit refused.
       canFallBack: ({ context, event }) =>
         (context.channelsLeft?.length ?? 0) > 0 &&
@@ -267,6 +312,28 @@ export function createPhoneMachine(policies: FlowPolicies) {
     // The inert actor behind the pure transitions is built without input: answer it instead of throwing.
     context: ({ input }) => {
       if (input === undefined) return placeholderContext as PhoneContext;
+      if (input.inbound !== undefined) {
+        // An inbound step first: nothing is sent; the plan's channels are all left, the first after the wait.
+        return {
+          flowId: input.flowId,
+          effectSeq: 0,
+          sendCount: 0,
+          phoneNumber: input.phoneNumber,
+          channels: input.channels,
+          channelsLeft: input.channels,
+          inbound: input.inbound,
+          expiresAt: input.inbound.until,
+          ...(input.escalateAfterMs === undefined
+            ? {}
+            : {
+                escalateAfterMs: input.escalateAfterMs,
+                ...(input.channels.length > 0 ? { escalateAt: input.now + input.escalateAfterMs } : {}),
+              }),
+          ...(input.from === undefined ? {} : { from: input.from }),
+          ...(input.locale === undefined ? {} : { locale: input.locale }),
+          attemptsLeft: policies.maxAttempts,
+        };
+      }
       return {
         ...firstSend(input, 'phone.send', policies),
         phoneNumber: input.phoneNumber,
@@ -286,6 +353,17 @@ export function createPhoneMachine(policies: FlowPolicies) {
     },
     initial: 'sending',
     states: {
+      // A plan's inbound step: the flow waits for the user's message and has sent nothing. The plan's first send
+      // comes when the user asks (`resend`) or its escalation is due (`timer`); expiry ends the reference's life.
+      'awaiting-message': {
+        on: {
+          'inbound-message': onInboundMessage,
+          tick: { guard: 'codeExpired', target: 'expired', actions: 'referenceExpired' },
+          timer: onTimer,
+          resend: onResend,
+          cancel: onCancel,
+        },
+      },
       sending: {
         entry: { type: 'runEffect', params: ({ context }) => phoneSendRequest(context) },
         on: {
@@ -302,6 +380,7 @@ export function createPhoneMachine(policies: FlowPolicies) {
             onSendFailed('send-failed'),
           ],
           tick: onEffectOverdue('send-failed'),
+          'inbound-message': onInboundMessage,
         },
       },
       'send-failed': {
@@ -310,6 +389,7 @@ export function createPhoneMachine(policies: FlowPolicies) {
           cancel: onCancel,
           resend: onResend,
           timer: onTimer,
+          'inbound-message': onInboundMessage,
         },
       },
       'awaiting-code': {
@@ -334,6 +414,7 @@ export function createPhoneMachine(policies: FlowPolicies) {
             { guard: 'isNewestSend', actions: 'deliveryFailed' },
           ],
           timer: onTimer,
+          'inbound-message': onInboundMessage,
           'submit-code': {
             target: 'checking',
             actions: assign(({ context, event }) => ({
@@ -380,6 +461,7 @@ export function createPhoneMachine(policies: FlowPolicies) {
           // No answer by the deadline: the user learnt nothing from the guess, so no attempt is used; a
           // late answer is still applied in awaiting-code.
           tick: onEffectOverdue('awaiting-code'),
+          'inbound-message': onInboundMessage,
         },
       },
       expired: {

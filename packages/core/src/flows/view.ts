@@ -3,7 +3,9 @@ import { flowDefinitions } from './flow-definitions.js';
 import type { FlowStatus } from './machines.js';
 import type { DeliveryStatus, FlowContextBase, FlowError, FlowKind, FlowLimits } from './flow-context.js';
 import type { IdentityStep, IdentityType, PhoneChannel } from '@verikit/provider';
-import { maskPhoneNumber } from '../secrets/secrets.js';
+import { maskPhoneNumber, type SecretBox } from '../secrets/secrets.js';
+import { inboundViewOf, type InboundView } from './inbound-step.js';
+import type { InboundStep } from './inbound-message.js';
 import { messageIdOf } from './message-ids.js';
 
 /** An error as a view shows it: safe to render, with the stable id a product translates. */
@@ -51,6 +53,12 @@ export interface FlowView {
     /** When (engine clock, ms since the epoch); in the past when the send is due now. */
     readonly at: number;
   };
+  /**
+   * Phone flows whose plan starts with an inbound step, while a message may verify them: the reference the user
+   * sends from the number being verified, and where (per channel, with a `wa.me` or `sms:` link). Shown to the user
+   * who started the flow only; never logged, never stored (docs/flows.md, "Inbound steps").
+   */
+  readonly inbound?: InboundView;
   /** Identity flows: which identity number the code was sent for. */
   readonly idType?: IdentityType;
   /** The BVN/NIN, masked: `*******5678`. */
@@ -107,11 +115,15 @@ function resendPossible(snapshot: AnyMachineSnapshot, kind: FlowKind, at: number
   );
 }
 
-/** The view of a snapshot as of `now`: what every engine call returns and every subscriber receives. */
+/**
+ * The view of a snapshot as of `now`: what every engine call returns and every subscriber receives. `secrets` (the
+ * engine's) makes an inbound step's reference from what the flow stores; without it the view has no `inbound`.
+ */
 export function toView(
   snapshot: AnyMachineSnapshot,
   meta: { id: string; kind: FlowKind; version: number; createdAt: number; updatedAt: number },
   now: number,
+  secrets?: SecretBox,
 ): FlowView {
   const context = snapshot.context as FlowContextBase & Record<string, unknown>;
   const limits = snapshot.machine.root.meta as FlowLimits | undefined;
@@ -127,11 +139,14 @@ export function toView(
     allowed,
   };
   if (typeof context.phoneNumber === 'string') view.phoneNumber = maskPhoneNumber(context.phoneNumber);
-  if (context.channel !== undefined) {
-    view.channel = context.channel;
+  if (context.channel !== undefined || Array.isArray(context.channels)) {
+    if (context.channel !== undefined) view.channel = context.channel;
     view.channels = Object.freeze([...((context.channels as PhoneChannel[] | undefined) ?? [context.channel])]);
     view.channelsLeft = Object.freeze([...((context.channelsLeft as PhoneChannel[] | undefined) ?? [])]);
   }
+  const inbound = context.inbound as InboundStep | undefined;
+  if (inbound !== undefined && secrets !== undefined && !done && now < inbound.until && snapshot.value !== 'expired')
+    view.inbound = inboundViewOf(secrets, meta.id, inbound);
   const next = done ? undefined : flowDefinitions[meta.kind].nextSend?.(snapshot);
   if (next !== undefined) view.next = Object.freeze({ ...next });
   if (context.idType !== undefined) view.idType = context.idType;
@@ -170,7 +185,12 @@ export function toView(
 export type LazyView = () => FlowView;
 
 /** {@link toView} of `snapshot`, made on the first call and the same object on every call after it. */
-export function lazyView(snapshot: AnyMachineSnapshot, meta: Parameters<typeof toView>[1], now: number): LazyView {
+export function lazyView(
+  snapshot: AnyMachineSnapshot,
+  meta: Parameters<typeof toView>[1],
+  now: number,
+  secrets?: SecretBox,
+): LazyView {
   let view: FlowView | undefined;
-  return () => (view ??= toView(snapshot, meta, now));
+  return () => (view ??= toView(snapshot, meta, now, secrets));
 }

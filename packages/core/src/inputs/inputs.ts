@@ -35,6 +35,16 @@ export function parseFlowId(flowId: unknown): string {
 /** A channel a phone code travels by. */
 const phoneChannelSchema = z.literal(['sms', 'voice', 'whatsapp'], { error: 'must be sms, voice or whatsapp' });
 
+/** A step of a phone plan: a channel a code travels by, or one the user sends the flow's reference on. */
+const planStepSchema = z.literal(['sms', 'voice', 'whatsapp', 'sms-inbound', 'whatsapp-inbound'], {
+  error: 'must be sms, voice, whatsapp, sms-inbound or whatsapp-inbound',
+});
+
+/** How a number must be usable for a plan step: an inbound step's channel. */
+function numberUseOf(step: z.output<typeof planStepSchema>): PhoneNumberUse {
+  return step === 'sms-inbound' ? 'sms' : step === 'whatsapp-inbound' ? 'whatsapp' : step;
+}
+
 /** A BCP 47 language tag, as providers take it: `en`, `fr`, `pt-BR`, `zh-Hant`. */
 const localeSchema = z
   .string()
@@ -107,11 +117,14 @@ function startSchemaFor(defaultCountry: string | undefined) {
           /**
            * The plan: the channels the code may travel by, in order (`['whatsapp', 'sms', 'voice']`). The first
            * send goes on the first; a resend may switch to any of them; a failed delivery falls back to the next.
+           * Inbound steps first (`['whatsapp-inbound', 'sms-inbound', 'sms']`): the user proves the number by
+           * sending the flow's reference from it, and nothing is sent until the user asks or `escalateAfterMs`
+           * passes (docs/flows.md, "Inbound steps").
            */
           channels: z
-            .array(phoneChannelSchema)
+            .array(planStepSchema)
             .min(1, { error: 'must name at least one channel' })
-            .max(3, { error: 'must name at most 3 channels' })
+            .max(5, { error: 'must name at most 5 channels' })
             .refine((channels) => new Set(channels).size === channels.length, {
               error: 'must not name a channel twice',
             })
@@ -133,8 +146,8 @@ function startSchemaFor(defaultCountry: string | undefined) {
         })
         .superRefine((input, context) => {
           // Which kinds of number are accepted depends on the channels: read again for each (already E.164).
-          for (const use of input.channels ?? [input.channel ?? 'sms']) {
-            const reading = readPhoneNumber(input.phoneNumber, { use });
+          for (const step of input.channels ?? [input.channel ?? 'sms']) {
+            const reading = readPhoneNumber(input.phoneNumber, { use: numberUseOf(step) });
             if (reading.ok) continue;
             context.addIssue({
               code: 'custom',
@@ -364,7 +377,14 @@ export const providerEventSchema = onFirstUse(() =>
         phoneNumber: phoneFor(undefined, 'ussd'),
         reference: z.string({ error: 'must be a string' }).regex(/^[0-9]{1,16}$/, { error: 'must be 1 to 16 digits' }),
       }),
+      z.strictObject({
+        type: z.literal('inbound-message'),
+        channel: z.enum(['sms', 'whatsapp'], { error: 'must be sms or whatsapp' }),
+        from: phoneFor(undefined, 'any'),
+        to: phoneFor(undefined, 'any'),
+        text: z.string({ error: 'must be a string' }).max(1600, { error: 'must be at most 1600 characters' }),
+      }),
     ],
-    { error: 'must be ussd-verification, delivery or dial-in' },
+    { error: 'must be ussd-verification, delivery, dial-in or inbound-message' },
   ),
 );

@@ -142,6 +142,16 @@ export function dialInRouteKey(referenceHash: string): string {
   return `dial-in:${referenceHash}`;
 }
 
+/** The route from an inbound step's reference hash (with the number verified) to its flow (decision 1695). */
+export function inboundRouteKey(referenceHash: string): string {
+  return `inbound:${referenceHash}`;
+}
+
+/** The claim that keeps an inbound step's reference hash to one live flow, as a dial-in's (decision 1440). */
+export function inboundReservationKey(referenceHash: string): string {
+  return `inbound-reserved:${referenceHash}`;
+}
+
 /** The claim that keeps a dial-in reference's keyed hash to one live flow (decision 1440). */
 export function dialInReservationKey(referenceHash: string): string {
   return `dial-in-reserved:${referenceHash}`;

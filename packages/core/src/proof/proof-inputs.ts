@@ -17,6 +17,8 @@ const verificationMethods = [
   'identity',
   'dial-in',
   'dial-in-identify',
+  'sms-inbound',
+  'whatsapp-inbound',
 ] as const satisfies readonly VerificationMethod[];
 
 /** The longest proof token taken: far above any this engine issues. */

@@ -43,7 +43,9 @@ const payloadSchema = onFirstUse(() =>
     flowId: z.string().min(1).max(64),
     kind: z.enum(['phone', 'ussd', 'identity', 'dial-in']),
     idType: z.enum(['bvn', 'nin']).optional(),
-    method: z.enum(['phone', 'ussd', 'identity', 'dial-in', 'dial-in-identify']).optional(),
+    method: z
+      .enum(['phone', 'ussd', 'identity', 'dial-in', 'dial-in-identify', 'sms-inbound', 'whatsapp-inbound'])
+      .optional(),
     sub: z.string().regex(/^[A-Za-z0-9_-]{43}$/),
     steps: z
       .array(

@@ -10,9 +10,18 @@ import type { FlowRecord } from '../store/flow-store.js';
  * `dial-in` (the carrier reported a dial of the reference from the number the flow was started for), and
  * `dial-in-identify` (a "who is this" dial-in flow, started without a number: it proves only that *someone* dialled
  * the reference, from the number it names, so whoever was talked into dialling it is who the proof names).
- * `redeemProof` accepts `dial-in-identify` only when the app names it in `methods`.
+ * `redeemProof` accepts `dial-in-identify` only when the app names it in `methods`. `sms-inbound` and
+ * `whatsapp-inbound`: the user sent the flow's reference from the number, by SMS or WhatsApp (a phone plan's inbound
+ * step); an app that does not trust a sender number an SMS network reports (docs/abuse.md) leaves `sms-inbound` out.
  */
-export type VerificationMethod = 'phone' | 'ussd' | 'identity' | 'dial-in' | 'dial-in-identify';
+export type VerificationMethod =
+  | 'phone'
+  | 'ussd'
+  | 'identity'
+  | 'dial-in'
+  | 'dial-in-identify'
+  | 'sms-inbound'
+  | 'whatsapp-inbound';
 
 /** Every method but `dial-in-identify`: what `redeemProof` accepts when the app names none. */
 export const defaultProofMethods: readonly VerificationMethod[] = Object.freeze([
@@ -20,6 +29,8 @@ export const defaultProofMethods: readonly VerificationMethod[] = Object.freeze(
   'ussd',
   'identity',
   'dial-in',
+  'sms-inbound',
+  'whatsapp-inbound',
 ]);
 
 /**
@@ -61,7 +72,7 @@ export function verificationOf(record: FlowRecord, status: string, provider: str
   const base = {
     flowId: record.id,
     kind: record.kind,
-    method: methodOf(record.kind, context.mode),
+    method: methodOf(record.kind, context.mode, context.verifiedBy),
     verifiedAt: context.verifiedAt ?? record.updatedAt,
     provider: context.sentBy ?? provider,
   };
@@ -76,8 +87,12 @@ export function verificationOf(record: FlowRecord, status: string, provider: str
   return Object.freeze({ ...base, phoneNumber: String(context.phoneNumber) });
 }
 
-/** The method of a flow of `kind` (a dial-in flow's `mode` tells a "who is this" flow). */
-export function methodOf(kind: FlowKind, mode: unknown): VerificationMethod {
+/**
+ * The method of a flow of `kind` (a dial-in flow's `mode` tells a "who is this" flow; a phone flow's `verifiedBy`
+ * one an inbound message verified).
+ */
+export function methodOf(kind: FlowKind, mode: unknown, verifiedBy?: unknown): VerificationMethod {
+  if (kind === 'phone' && (verifiedBy === 'sms-inbound' || verifiedBy === 'whatsapp-inbound')) return verifiedBy;
   return kind === 'dial-in' && mode !== 'match' ? 'dial-in-identify' : kind;
 }
 

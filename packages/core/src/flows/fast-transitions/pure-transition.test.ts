@@ -1,7 +1,15 @@
 import { getShortestPaths } from 'xstate/graph';
 import { initialTransition, transition, type AnyStateMachine } from 'xstate';
 import { describe, expect, it } from 'vitest';
-import { eventsFor, identityLadderInputs, inputs, machines, walkOptions } from '../machine-walk.fixtures.js';
+import {
+  eventsFor,
+  identityLadderInputs,
+  inputs,
+  machines,
+  phoneInboundInput,
+  phoneInboundWalk,
+  walkOptions,
+} from '../machine-walk.fixtures.js';
 import { createPureTransitions } from './pure-transition.js';
 
 describe.each(['ussd', 'phone', 'identity', 'dial-in'] as const)(
@@ -9,10 +17,17 @@ describe.each(['ussd', 'phone', 'identity', 'dial-in'] as const)(
   (kind) => {
     const machine = machines[kind] as AnyStateMachine;
 
-    it.each((kind === 'identity' ? identityLadderInputs : [inputs[kind]]) as unknown[])(
+    const walked =
+      kind === 'identity'
+        ? identityLadderInputs
+        : kind === 'phone'
+          ? [inputs.phone, phoneInboundInput]
+          : [inputs[kind]];
+    it.each(walked as unknown[])(
       "createPureTransitions (one shared scope) gives exactly what xstate's transition() gives, on every generated state and event (input %#)",
       (input) => {
-        const options = walkOptions(kind, input);
+        // A plan's inbound step is walked from `awaiting-message`, where the engine resolves such a flow.
+        const options = input === phoneInboundInput ? phoneInboundWalk() : walkOptions(kind, input);
         const pure = createPureTransitions(machine);
         const plain = (actions: unknown[]) =>
           actions.map((action) =>

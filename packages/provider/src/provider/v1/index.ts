@@ -20,6 +20,7 @@ export {
   type PhoneSendInputV1,
   type PhoneSendResultV1,
 } from './phone-capability-v1.js';
+export type { InboundCapabilityV1, InboundChannelV1 } from './inbound-capability-v1.js';
 export type { DialInAnswerV1, DialInCapabilityV1, DialInSessionV1 } from './dial-in-capability-v1.js';
 export type { MessagingRequirementV1 } from './messaging-requirement-v1.js';
 export {
@@ -58,6 +59,7 @@ export {
 export type {
   DeliveryEventV1,
   DialInEventV1,
+  InboundMessageEventV1,
   ProviderEventV1,
   RawWebhookV1,
   UssdVerificationEventV1,

@@ -1,5 +1,6 @@
 import type { CircuitsV1 } from './circuits-v1.js';
 import type { DialInCapabilityV1 } from './dial-in-capability-v1.js';
+import type { InboundCapabilityV1 } from './inbound-capability-v1.js';
 import type { IdentityCapabilityV1 } from './identity-capability-v1.js';
 import type { IdentityStepsCapabilityV1 } from './identity-steps-v1.js';
 import type { PhoneCapabilityV1 } from './phone-capability-v1.js';
@@ -23,6 +24,8 @@ export interface ProviderV1 {
   readonly ussd?: UssdCapabilityV1;
   /** Dial-in verification: the user dials a USSD code and the carrier reports the number (docs/flows.md). */
   readonly dialIn?: DialInCapabilityV1;
+  /** Receiving messages from users (SMS, WhatsApp): the inbound steps of a phone flow's plan (docs/flows.md). */
+  readonly inbound?: InboundCapabilityV1;
   /** Phone verification where the provider makes and checks the code. */
   readonly phone?: PhoneCapabilityV1;
   /** BVN/NIN verification: an OTP to the phone registered for the number. */

@@ -1,4 +1,5 @@
 import { CapabilityError } from '../../errors/capability-error.js';
+import type { InboundChannelV1 } from './inbound-capability-v1.js';
 import type { IdentityType } from './identity-capability-v1.js';
 import type { IdentityStep } from './identity-steps-v1.js';
 import type { PhoneChannel } from './phone-capability-v1.js';
@@ -31,6 +32,12 @@ export type CapabilityNeedV1 =
   | {
       /** Dial-in verification: the carrier reports the number that dialled a USSD code. */
       readonly capability: 'dial-in';
+    }
+  | {
+      /** Receiving messages: a plan's inbound step on `channel`. */
+      readonly capability: 'inbound';
+      /** The channel the user sends on. */
+      readonly channel: InboundChannelV1;
     }
   | {
       /** BVN/NIN verification. */
@@ -98,6 +105,10 @@ export function requireCapabilityV1(provider: ProviderV1, need: CapabilityNeedV1
     }
     case 'dial-in':
       if (provider.dialIn === undefined) throw missing('dial-in verification');
+      return;
+    case 'inbound':
+      if (provider.inbound?.channels.includes(need.channel) !== true)
+        throw missing(`receiving ${need.channel === 'sms' ? 'SMS' : 'WhatsApp'} messages`, 'channels');
       return;
     default:
       if (provider[need.capability] === undefined)

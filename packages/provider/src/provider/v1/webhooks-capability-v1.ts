@@ -1,5 +1,25 @@
+import type { InboundChannelV1 } from './inbound-capability-v1.js';
+
 /** An event a provider pushes to us, after its signature was verified. */
-export type ProviderEventV1 = UssdVerificationEventV1 | DeliveryEventV1 | DialInEventV1;
+export type ProviderEventV1 = UssdVerificationEventV1 | DeliveryEventV1 | DialInEventV1 | InboundMessageEventV1;
+
+/**
+ * A message a user sent to the application (an SMS to its number, a WhatsApp message to its sender), as the
+ * provider's signed webhook reported it: the engine finds the flow waiting for a message by the sender's number and
+ * the reference in the text (docs/flows.md, "Inbound steps"). The text is never logged or stored.
+ */
+export interface InboundMessageEventV1 {
+  /** Tells event kinds apart. */
+  readonly type: 'inbound-message';
+  /** The channel the message came by. */
+  readonly channel: InboundChannelV1;
+  /** The number that sent it, in E.164, as the provider reported it (`whatsapp:` removed). */
+  readonly from: string;
+  /** The number it was sent to, in E.164 (`whatsapp:` removed): the application's. */
+  readonly to: string;
+  /** The message's text, at most 1,600 characters. */
+  readonly text: string;
+}
 
 /**
  * A dial: the carrier reports that `phoneNumber` dialled the service code followed by `reference`. The
