@@ -54,6 +54,11 @@ export function formatBreakdown(result: SimulationResult): string {
   );
   return [
     `${result.scenario} (seed ${result.seed}, ${result.mode}): refused ${result.refused}, gave up ${result.gaveUp}, receipts ${result.receipts}, lookups ${result.lookups.count} (${fixed(result.lookups.cost, 2)} ${result.cost.currency})`,
+    ...(result.verifiedWithoutSends > 0
+      ? [
+          `  verified with no code sent (an inbound step): ${result.verifiedWithoutSends} of ${result.verified} (${percent(result.verified === 0 ? 0 : result.verifiedWithoutSends / result.verified)})`,
+        ]
+      : []),
     ...operators,
     ...providers,
   ].join('\n');

@@ -23,6 +23,7 @@ export {
   type ScenarioOperator,
   type ScenarioProvider,
   type Channel,
+  type PlanStep,
   type ProviderName,
 } from './scenario-schema.js';
 export { receiptsToday } from './sim-providers.js';

@@ -13,6 +13,7 @@ export const shippedScenarios = Object.freeze([
   'pumping-attack',
   'provider-outage',
   'routing-drift',
+  'inbound-first',
 ] as const);
 
 /** The file of a shipped scenario. */

@@ -6,7 +6,7 @@ import { carrierFate } from './carrier.js';
 import { EventQueue } from './event-queue.js';
 import { drawMs, drawPopulation, typo, type Person } from './population.js';
 import { chance } from './random.js';
-import type { Channel, ProviderName, Scenario } from './scenario-schema.js';
+import type { Channel, PlanStep, ProviderName, Scenario } from './scenario-schema.js';
 import { observeSends, startSimProviders, type SimProvider, type TransportMode } from './sim-providers.js';
 import type { SimulationResult } from './simulation-result.js';
 import { StepLedger } from './step-ledger.js';
@@ -19,7 +19,7 @@ export interface SimulationOptions {
   /** Replaces the scenario's flow count (arrivals keep their window: fewer flows, a lighter load). */
   readonly flows?: number;
   /** Replaces the scenario's plan: the design under test, run in the same world. */
-  readonly channels?: readonly Channel[];
+  readonly channels?: readonly PlanStep[];
   /** Replaces the plan's `escalateAfterSeconds`; `false`: a plan that does not escalate. */
   readonly escalateAfterSeconds?: number | false;
   /** Replaces the plan's `dndLookup`: each flow of several channels asks its provider first what reaches the number. */
@@ -75,6 +75,10 @@ interface Walker {
   unrouted?: { ids?: readonly string[] };
   /** The provider of the first code message. */
   firstProvider?: ProviderName;
+  /** Code messages the fakes handed on for this walker: a verification with none sent nothing outbound. */
+  codes: number;
+  /** Whether the person can send a plan's inbound message, drawn once at the first start (people.inbound). */
+  canMessage?: boolean;
 }
 
 /** The percentile `p` (0 to 1) of sorted values, nearest rank; 0 for none. */
@@ -96,6 +100,8 @@ export async function runSimulation(scenario: Scenario, options: SimulationOptio
   const flows = options.flows ?? scenario.flows;
   const mode = options.mode ?? 'fast';
   const plan = options.channels ?? scenario.plan.channels;
+  /** The plan's channels a code goes on (its inbound steps left out): what a resend may name. */
+  const outbound = plan.filter((step): step is Channel => !step.endsWith('-inbound'));
   const escalate =
     options.escalateAfterSeconds === false
       ? undefined
@@ -109,6 +115,7 @@ export async function runSimulation(scenario: Scenario, options: SimulationOptio
       person,
       state: 'waiting',
       typing: false,
+      codes: 0,
       resendsLeft: person.attacker ? (scenario.attackers?.resends ?? 0) : scenario.people.resend.max,
     }),
   );
@@ -139,6 +146,8 @@ export async function runSimulation(scenario: Scenario, options: SimulationOptio
   const withinMs = scenario.report.withinSeconds * 1000;
   let verifiedWithin = 0;
   let receiptIds = 0;
+  let inboundIds = 0;
+  let verifiedWithoutSends = 0;
 
   const lookupPrice = (provider: ProviderName) =>
     Math.round((scenario.rates.lookups.find((rate) => rate.provider === provider)?.price ?? 0) * 1e6);
@@ -229,6 +238,7 @@ export async function runSimulation(scenario: Scenario, options: SimulationOptio
         step(walker);
       }
       ledger.code(person.number);
+      walker.codes += 1;
       walker.firstProvider ??= sim.name;
       if (inTick) sentByTimer.push(walker);
       const fate = carrierFate(scenario, person, message, {
@@ -314,6 +324,7 @@ export async function runSimulation(scenario: Scenario, options: SimulationOptio
         const took = virtual - walker.startedAt!;
         timesToVerify.push(took);
         if (took <= withinMs) verifiedWithin += 1;
+        if (walker.codes === 0) verifiedWithoutSends += 1;
         if (walker.person.operator >= 0) operators[walker.person.operator]!.verified += 1;
       } else if (view.done) walker.state = 'failed';
     };
@@ -349,6 +360,19 @@ export async function runSimulation(scenario: Scenario, options: SimulationOptio
       }
       walker.flowId = view.id;
       follow(walker, view);
+      if (view.inbound !== undefined && !person.attacker) {
+        // A person who can reach the app's number sends the reference (its view says where), once.
+        const inbound = scenario.people.inbound;
+        walker.canMessage ??= inbound !== undefined && chance(person.random, inbound.share);
+        if (walker.canMessage && inbound !== undefined) {
+          const ways = view.inbound.ways;
+          const way =
+            (person.whatsapp ? ways.find((w) => w.channel === 'whatsapp') : undefined) ??
+            ways.find((w) => w.channel === 'sms') ??
+            ways[0]!;
+          at(drawMs(person, inbound.after), () => sendMessage(walker, way.channel, way.to, way.text));
+        }
+      }
       if (view.done && walker.state === 'failed' && !person.attacker && walker.resendsLeft > 0) {
         // A send that failed outright: the person tries again from the start, as a page reload would.
         walker.state = 'waiting';
@@ -357,6 +381,15 @@ export async function runSimulation(scenario: Scenario, options: SimulationOptio
         return;
       }
       if (person.attacker) at((view.resendAvailableAt ?? clock.now()) - clock.now(), () => botResend(walker));
+    };
+
+    /** The person's message reaches the provider, which reports it as its signed webhook would (`verikit.receive`). */
+    const sendMessage = async (walker: Walker, channel: 'sms' | 'whatsapp', to: string, text: string) => {
+      if (walker.state !== 'waiting') return;
+      inboundIds += 1;
+      const event = { type: 'inbound-message', channel, from: walker.person.number, to, text } as const;
+      const result = await engine.receive({ id: `sim-inbound-${inboundIds}`, event }).catch(() => undefined);
+      if (result?.view !== undefined) follow(walker, result.view);
     };
 
     const codeArrives = (walker: Walker, code: string) => {
@@ -395,8 +428,8 @@ export async function runSimulation(scenario: Scenario, options: SimulationOptio
         at(view.resendAvailableAt - clock.now(), () => resendCheck(walker));
         return;
       }
-      const current = plan.indexOf(walker.channel ?? plan[0]!);
-      const other = chance(person.random, scenario.people.resend.otherChannel) ? plan[current + 1] : undefined;
+      const current = walker.channel === undefined ? -1 : outbound.indexOf(walker.channel);
+      const other = chance(person.random, scenario.people.resend.otherChannel) ? outbound[current + 1] : undefined;
       walker.resendsLeft -= 1;
       step(walker);
       const answer = await engine
@@ -471,6 +504,7 @@ export async function runSimulation(scenario: Scenario, options: SimulationOptio
       sends: { people: totals.sendsPeople, attackers: totals.sendsBots },
       cost: { people: money(totals.costPeople), attackers: money(totals.costBots), currency: scenario.rates.currency },
       doubleSends: ledger.doubleSends,
+      verifiedWithoutSends,
       receipts: totals.receipts,
       lookups: { count: totals.lookups, cost: money(totals.costLookups) },
       byOperator: operators.map((operator) => ({ ...operator, cost: money(operator.cost) })),

@@ -28,6 +28,11 @@ const durationSchema = z.union(
 
 /** A channel a code travels by. */
 const channelSchema = z.literal(['sms', 'voice', 'whatsapp'], { error: 'must be sms, voice or whatsapp' });
+
+/** A step of a plan: a channel a code travels by, or an inbound step where the person sends the reference. */
+const planStepSchema = z.literal(['sms', 'voice', 'whatsapp', 'sms-inbound', 'whatsapp-inbound'], {
+  error: 'must be sms, voice, whatsapp, sms-inbound or whatsapp-inbound',
+});
 /** A provider package the simulator drives. */
 const providerNameSchema = z.literal(['termii', 'twilio', 'africastalking', 'gateway'], {
   error: 'must be termii, twilio, africastalking or gateway',
@@ -185,6 +190,19 @@ const peopleSchema = z.strictObject({
       otherChannel: share.default(0),
     })
     .default({ after: 60, max: 0, otherChannel: 0 }),
+  /**
+   * Who can prove their number by sending a message (a plan's inbound steps, docs/flows.md): the `share` of people
+   * who can reach WhatsApp or SMS inbound and do, `after` the time from the start to their message arriving. Default:
+   * none, so a scenario without it runs as before.
+   */
+  inbound: z
+    .strictObject({
+      /** Share of people who can send the reference (reach the app's WhatsApp sender, or its SMS number). */
+      share,
+      /** Time from the start to the person's message reaching the provider. */
+      after: durationSchema,
+    })
+    .optional(),
 });
 
 const attackersSchema = z.strictObject({
@@ -216,7 +234,7 @@ export const scenarioSchema = z.strictObject({
   /** The plan every flow starts with: the design under test. */
   plan: z.strictObject({
     /** The flow's channels, in order: the first send goes on the first; resends and fallbacks use the rest. */
-    channels: z.array(channelSchema).min(1).max(3),
+    channels: z.array(planStepSchema).min(1).max(5),
     /**
      * An escalating plan: after this many seconds without a correct code (and once the send's cooldown passed), the
      * engine sends on the plan's next channel by itself (`escalateAfterMs`, docs/plans.md). 15 to 900. Default: none.
@@ -289,5 +307,7 @@ export type ScenarioOperator = Scenario['operators'][number];
 export type ScenarioProvider = Scenario['providers'][number];
 /** A channel a code travels by. */
 export type Channel = 'sms' | 'voice' | 'whatsapp';
+/** A step of a plan: a channel, or an inbound step (the person sends the flow's reference). */
+export type PlanStep = Channel | 'sms-inbound' | 'whatsapp-inbound';
 /** A provider package the simulator drives. */
 export type ProviderName = 'termii' | 'twilio' | 'africastalking' | 'gateway';

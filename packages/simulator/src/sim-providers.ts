@@ -129,6 +129,8 @@ const wiring: Readonly<
     const provider = createTwilioProvider({
       ...fake.settings,
       from: sender,
+      // The sender people message on WhatsApp for a plan's inbound step (Verify's WhatsApp codes do not use it).
+      whatsappFrom: '+14155238886',
       fetch: fetchFor(fake),
       connectionRetries: 0,
     });

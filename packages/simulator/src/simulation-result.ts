@@ -66,6 +66,8 @@ export interface SimulationResult {
   };
   /** Codes beyond the first after one step (a start, a resend asked for, a receipt the carrier sent): should be 0. */
   readonly doubleSends: number;
+  /** People verified to whom no code message was sent: a plan's inbound step proved their number. */
+  readonly verifiedWithoutSends: number;
   /** Receipts the carrier layer handed to the engine (`verikit.receive`). */
   readonly receipts: number;
   /**

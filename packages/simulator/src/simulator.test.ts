@@ -34,7 +34,8 @@ describe('runSimulation', { timeout: 120_000 }, () => {
       const result = await runSimulation(await loadScenario(shippedScenarioUrl(name)), { flows: 120 });
       expect(result.people + result.attackers).toBe(120);
       expect(result.verified).toBeGreaterThan(0);
-      expect(result.sends.people).toBeGreaterThanOrEqual(result.verified);
+      // A person an inbound step verified was sent no code.
+      expect(result.sends.people).toBeGreaterThanOrEqual(result.verified - result.verifiedWithoutSends);
       expect(result.doubleSends).toBe(0);
     }
   });
