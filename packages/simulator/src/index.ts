@@ -5,7 +5,8 @@
  *
  * @module
  */
-export { runSimulation, type SimulationOptions } from './run-simulation.js';
+export { runSimulation } from './run-simulation.js';
+export type { SimulationOptions } from './simulation-options.js';
 export { loadScenario, parseScenario, shippedScenarios, shippedScenarioUrl } from './load-scenario.js';
 export { formatTable, formatBreakdown } from './format-table.js';
 export {
@@ -35,7 +36,7 @@ export {
   type RoutingComparisonOptions,
   type RoutingRun,
 } from './routing-comparison.js';
-export type { PersonOutcome } from './run-simulation.js';
+export type { PersonOutcome } from './simulation-options.js';
 export { runReplay, type ReplayResult } from './replay/run-replay.js';
 export { trafficScenarioSchema, type TrafficScenario } from './replay/traffic-scenario.js';
 export { loadTraffic, shippedTraffic, shippedTrafficUrl } from './replay/load-traffic.js';

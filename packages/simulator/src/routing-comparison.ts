@@ -1,5 +1,6 @@
 import { createLearningRouter, type LearningRouterOptions } from '@verikit/provider-utils';
-import { runSimulation, type PersonOutcome } from './run-simulation.js';
+import { runSimulation } from './run-simulation.js';
+import type { PersonOutcome } from './simulation-options.js';
 import type { ProviderName, Scenario } from './scenario-schema.js';
 
 /** Options of {@link compareRouting}. */
