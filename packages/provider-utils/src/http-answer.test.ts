@@ -25,7 +25,12 @@ describe('the log lines of an answer, the same for every HTTP provider', () => {
     try {
       const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/send`;
       const { logger, lines } = capture();
-      const client = createHttpClient({ name: 'acme', timeout: 2000, connectionRetries: 0, connectionRetryDelayMs: 0 });
+      const client = createHttpClient({
+        name: 'acme',
+        timeout: 30_000,
+        connectionRetries: 0,
+        connectionRetryDelayMs: 0,
+      });
       const context = { signal: new AbortController().signal, idempotencyKey: 'k', logger };
       const answer = await client.send({ operation: 'sms.send', url, path: '/send', body: '{}' }, context);
       const error = new ProviderRejectedError('acme sms.send: refused');

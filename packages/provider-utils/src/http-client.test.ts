@@ -116,7 +116,7 @@ function hookedClient() {
   const hooked: Request[] = [];
   const http = createHttpClient({
     name: 'demo',
-    timeout: 1000,
+    timeout: 30_000, // a bound on a hang only: a local echo under a loaded CI machine
     connectionRetries: 0,
     connectionRetryDelayMs: 0,
     hooks: { beforeRequest: [(request) => void hooked.push(request)] },
