@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { InvalidInputError } from '@verikit/provider';
 import { createTestProviderV1 } from '@verikit/testing';
 import { createVerikit } from '../engine/create-verikit.js';
-import type { EventWebhookOptions } from './event-webhook-options.js';
+import { webhookSecretKey, type EventWebhookOptions } from './event-webhook-options.js';
 
 const secret = `whsec_${Buffer.from('event-webhook-test-key-0123456789').toString('base64')}`;
 
@@ -37,5 +37,17 @@ describe('eventWebhook options', () => {
       expect(JSON.stringify(error)).not.toContain('not-a-whsec-secret');
     }
     expect(attempt({ url: 'http://localhost:3000/events' })).not.toThrow();
+  });
+
+  it('refuses secrets that are not whsec_ and 24 to 64 bytes of base64', () => {
+    for (const bad of [
+      '',
+      'MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+      'whsec_short',
+      'whsec_not base64!!',
+      `whsec_${'A'.repeat(88)}`,
+    ])
+      expect(webhookSecretKey(bad)).toBeUndefined();
+    expect(webhookSecretKey(secret)).toBeInstanceOf(Buffer);
   });
 });

@@ -2,7 +2,6 @@ import { z } from 'zod';
 import { parseInput } from '@verikit/provider';
 import { flowEventTypes, type FlowEventType } from '../flows/lifecycle-events.js';
 import { onFirstUse } from '../inputs/inputs.js';
-import { webhookSecretKey } from './standard-webhooks-signature.js';
 
 /** Why the engine stopped trying to deliver an event to the app's webhook. */
 export type EventWebhookGiveUpReason =
@@ -70,10 +69,25 @@ export interface EventWebhookSettings {
   readonly leaseMs: number;
   readonly pollMs: number;
   readonly onGiveUp: ((failure: EventWebhookFailure) => void) | undefined;
-  readonly fetch: typeof fetch;
+  /** The application's `fetch`; undefined: the global `fetch`, read when a POST is made. */
+  readonly fetch: typeof fetch | undefined;
 }
 
 const allTypes = flowEventTypes;
+const secretPrefix = 'whsec_';
+const base64 = /^[A-Za-z0-9+/]+={0,2}$/;
+
+/**
+ * The key of a Standard Webhooks secret (`whsec_<base64>`, 24 to 64 bytes once decoded), or undefined when
+ * `secret` is not one. The message never holds the secret.
+ */
+export function webhookSecretKey(secret: unknown): Buffer | undefined {
+  if (typeof secret !== 'string' || !secret.startsWith(secretPrefix)) return undefined;
+  const encoded = secret.slice(secretPrefix.length);
+  if (!base64.test(encoded) || encoded.length % 4 !== 0) return undefined;
+  const key = Buffer.from(encoded, 'base64');
+  return key.length >= 24 && key.length <= 64 ? key : undefined;
+}
 const loopbackHosts = new Set(['localhost', '127.0.0.1', '[::1]']);
 
 function urlProblem(value: string): string | undefined {
@@ -138,6 +152,6 @@ export function resolveEventWebhook(options: EventWebhookOptions | undefined): E
     leaseMs: options.leaseMs ?? timeoutMs + 30_000,
     pollMs: options.pollMs ?? 5000,
     onGiveUp: options.onGiveUp,
-    fetch: options.fetch ?? ((input, init) => fetch(input, init)),
+    fetch: options.fetch,
   };
 }

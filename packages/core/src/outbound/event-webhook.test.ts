@@ -5,7 +5,8 @@ import { setup } from '../engine/engine.fixtures.js';
 import type { FlowEvent } from '../flows/lifecycle-events.js';
 import type { FlowStore } from '../store/flow-store.js';
 import type { ManualClock } from '../engine/manual-clock.fixtures.js';
-import type { EventWebhookFailure, EventWebhookOptions } from './event-webhook-options.js';
+import { webhookSecretKey, type EventWebhookFailure, type EventWebhookOptions } from './event-webhook-options.js';
+import { signWebhook } from './event-webhook.js';
 
 const secret = `whsec_${Buffer.from('event-webhook-test-key-0123456789').toString('base64')}`;
 const phone = '+2348031234567';
@@ -259,5 +260,16 @@ describe('eventWebhook: lifecycle events POSTed to the app, signed, once per eve
     await made.store.eventOutbox().add([`${flow.id}:2:verified`], made.clock.now());
     expect(await made.verikit.deliverEvents()).toBe(0);
     expect(target.received).toHaveLength(before);
+  });
+});
+
+describe('Standard Webhooks signatures', () => {
+  it("match the spec's published vector", () => {
+    // From standard-webhooks/standard-webhooks, libraries/javascript/src/webhook.test.ts ("sign function works"),
+    // commit 10d3e46d720c4e5861a792bec25792a04ad4e2b3, read 2026-11-24.
+    const key = webhookSecretKey('whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw')!;
+    expect(signWebhook(key, 'msg_p5jXN8AQM9LWM0D4loKWxJek', 1614265330, '{"test": 2432232314}')).toBe(
+      'v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=',
+    );
   });
 });

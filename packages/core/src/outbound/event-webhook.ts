@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import type { Logger } from '@verikit/provider';
 import type { FlowEvent } from '../flows/lifecycle-events.js';
 import { errorCode } from '../logging/error-code.js';
@@ -6,7 +7,6 @@ import type { FlowRecord, FlowStore } from '../store/flow-store.js';
 import type { Clock } from '../time/clock.js';
 import { pollWeakly } from '../time/poll-weakly.js';
 import type { EventWebhookFailure, EventWebhookGiveUpReason, EventWebhookSettings } from './event-webhook-options.js';
-import { signWebhook } from './standard-webhooks-signature.js';
 
 /** Events one pass takes from the outbox at a time, and sends at once. */
 const batchSize = 50;
@@ -14,6 +14,14 @@ const batchSize = 50;
 const maxBatches = 20;
 /** The longest wait between two attempts. */
 const maxRetryDelayMs = 60 * 60_000;
+
+/**
+ * The `webhook-signature` of one attempt (standardwebhooks.com): `v1,` and the base64 HMAC-SHA256, under
+ * the secret's key, of `<webhook-id>.<webhook-timestamp>.<body>`.
+ */
+export function signWebhook(key: Buffer, id: string, timestampSeconds: number, body: string): string {
+  return `v1,${createHmac('sha256', key).update(`${id}.${timestampSeconds}.${body}`).digest('base64')}`;
+}
 
 /** The body of one POST: Standard Webhooks' `{ type, timestamp, data }`, `data` the event's own fields only. */
 function payloadOf(event: FlowEvent): string {
@@ -180,7 +188,7 @@ export class EventWebhook {
     // The receiver checks this against its own clock: the wall clock, not the engine's.
     const timestamp = Math.floor(Date.now() / 1000);
     try {
-      const response = await this.#settings.fetch(this.#settings.url, {
+      const response = await (this.#settings.fetch ?? fetch)(this.#settings.url, {
         method: 'POST',
         headers: {
           'content-type': 'application/json',

@@ -4,5 +4,5 @@ export interface Clock {
   now(): number;
 }
 
-/** The system clock: `Date.now()`. */
-export const systemClock: Clock = { now: () => Date.now() };
+/** The system clock: `Date.now` itself, no function of ours around it. */
+export const systemClock: Clock = { now: Date.now };

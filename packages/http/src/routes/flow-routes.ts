@@ -128,14 +128,13 @@ export function flowRoutes(
       const input = verikit.parseStartInput(await readJsonBody(request, maxBodyBytes));
       await authorize(request, input, 'start');
       const client = await deps.clientKey(request);
-      const view = await verikit.start(input, {
-        ...startOptionsOf(request),
-        ...(client === undefined ? {} : { client }),
-      });
+      const options = startOptionsOf(request);
+      const view = await verikit.start(input, { ...options, ...(client === undefined ? {} : { client }) });
       // The flow secret goes only to whoever started the flow (or repeats its start with the same key or owner).
       return jsonAnswer({ ...view, flowSecret: verikit.flowSecret(view.id) }, 201, {
         location: `${basePath}/flows/${encodeURIComponent(view.id)}`,
-        ...replayedHeaders(isReplayed(view)),
+        // Only a start with an idempotency key is ever a replay (a join through the owner token is not).
+        ...replayedHeaders(options.idempotencyKey !== undefined && isReplayed(view)),
       });
     },
     async read(request, id) {
@@ -157,7 +156,7 @@ export function flowRoutes(
         ...(client === undefined ? {} : { client }),
         ...(idempotencyKey === undefined ? {} : { idempotencyKey }),
       });
-      return jsonAnswer(view, 200, replayedHeaders(isReplayed(view)));
+      return jsonAnswer(view, 200, replayedHeaders(idempotencyKey !== undefined && isReplayed(view)));
     },
     async stream(request, id) {
       const flowId = ownedFlowId(request, id);
