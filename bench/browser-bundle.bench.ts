@@ -9,6 +9,9 @@
  * - `app, one locale`: the client, `FlowClientProvider`, `useFlow` and `OtpInput` (issue 38's row), the labels in
  *   English only, as a page that shows one language ships;
  * - `app, every shipped locale`: the same with the catalogues of every shipped language given to the provider.
+ *
+ * Below the arms, the biggest inputs of the one-locale app: each source file's minified bytes in the bundle, from
+ * esbuild's metafile (gzip compresses the whole, so a file's share of the gzip is not printed: it is not separable).
  */
 import { gzipSync } from 'node:zlib';
 import { join } from 'node:path';
@@ -48,8 +51,15 @@ const arms: readonly Arm[] = [
   { name: 'app, every shipped locale', entry: app('messages') },
 ];
 
+interface Size {
+  readonly minified: number;
+  readonly gzipped: number;
+  /** Minified bytes in the bundle by source file (relative to the repository), biggest first. */
+  readonly inputs: ReadonlyArray<readonly [string, number]>;
+}
+
 /** The arm's bundle: its minified bytes and their gzip. */
-async function bundle(arm: Arm): Promise<{ minified: number; gzipped: number }> {
+async function bundle(arm: Arm): Promise<Size> {
   const result = await build({
     // Resolved from @verikit/react, which depends on @verikit/client and react as an app would.
     stdin: { contents: arm.entry, resolveDir: join(root, 'packages', 'react'), loader: 'js' },
@@ -63,20 +73,28 @@ async function bundle(arm: Arm): Promise<{ minified: number; gzipped: number }> 
     external: ['react', 'react-dom', 'react/jsx-runtime'],
     jsx: 'automatic',
     logLevel: 'silent',
+    metafile: true,
   });
   const code = result.outputFiles[0]!.contents;
-  return { minified: code.byteLength, gzipped: gzipSync(code, { level: 9 }).byteLength };
+  const output = Object.values(result.metafile.outputs)[0]!;
+  const inputs = Object.entries(output.inputs)
+    .map(([path, { bytesInOutput }]) => [path.replace(/^(\.\.\/)+/, ''), bytesInOutput] as const)
+    .sort((a, b) => b[1] - a[1]);
+  return { minified: code.byteLength, gzipped: gzipSync(code, { level: 9 }).byteLength, inputs };
 }
 
 const kib = (bytes: number) => `${(bytes / 1024).toFixed(2)} KiB`;
 
 export async function run(): Promise<SummaryRow[]> {
-  const sizes = new Map<string, { minified: number; gzipped: number }>();
+  const sizes = new Map<string, Size>();
   for (const arm of arms) {
     const size = await bundle(arm);
     sizes.set(arm.name, size);
     console.log(`${arm.name.padEnd(26)} ${kib(size.minified).padStart(10)} minified, ${kib(size.gzipped)} gzip`);
   }
+  console.log('\nbiggest inputs of "app, one locale" (minified bytes in the bundle):');
+  for (const [path, bytes] of sizes.get('app, one locale')!.inputs.slice(0, 8))
+    console.log(`${String(bytes).padStart(8)}  ${path}`);
   const oneLocale = sizes.get('app, one locale')!.gzipped / 1024;
   return [
     {

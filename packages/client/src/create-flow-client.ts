@@ -1,6 +1,6 @@
 import { FlowClientError, invalidArgument } from './errors/flow-client-error.js';
 import type { FlowEvent, FlowView, StartFlowInput } from './flow-view.js';
-import { FlowObserver, type FlowObserverOptions, type ObserverRegistry } from './flow-observer.js';
+import { FlowObserver, type FlowObserverOptions } from './flow-observer.js';
 import { FlowHandles, inputKey, newIdempotencyKey, platformStorage, type FlowHandleStorage } from './flow-handles.js';
 import { platformTimers, type FlowClientTimers } from './timers.js';
 import {
@@ -152,26 +152,13 @@ export function createFlowClient(options: FlowClientOptions): FlowClient {
     ),
   );
 
-  const observers = new Map<string, Set<FlowObserver>>();
-  const registry: ObserverRegistry = {
-    register(observer) {
-      let set = observers.get(observer.flowId);
-      if (set === undefined) {
-        set = new Set();
-        observers.set(observer.flowId, set);
-      }
-      set.add(observer);
-    },
-    unregister(observer) {
-      const set = observers.get(observer.flowId);
-      set?.delete(observer);
-      if (set?.size === 0) observers.delete(observer.flowId);
-    },
-  };
+  // The observers with subscribers (a page has a few): they see the views of `start`, `send` and `get`.
+  const observers = new Set<FlowObserver>();
 
   /** Hands a view to the flow's observers; after a refusal that shows their view is stale, they read again. */
   function share(flowId: string, view: FlowView | undefined, error?: unknown): void {
-    for (const observer of observers.get(flowId) ?? []) {
+    for (const observer of observers) {
+      if (observer.flowId !== flowId) continue;
       if (view !== undefined) observer.offer(view);
       else if (
         FlowClientError.isInstance(error) &&
@@ -236,7 +223,7 @@ export function createFlowClient(options: FlowClientOptions): FlowClient {
     },
     proof: (flowId, requestOptions = {}) => transport.proof(checkFlowId(flowId), requestOptions.signal),
     observe(flowId, observerOptions = {}) {
-      return new FlowObserver(transport, registry, checkFlowId(flowId), observerOptions);
+      return new FlowObserver(transport, observers, checkFlowId(flowId), observerOptions);
     },
     serverClockOffsetMs: () => transport.clock.offsetMs,
   };

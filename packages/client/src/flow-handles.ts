@@ -1,3 +1,5 @@
+import { flowIdPattern } from './parse-view.js';
+
 /** Where the client keeps flow handles: the subset of the Web Storage API it uses (`sessionStorage`, `localStorage`). */
 export interface FlowHandleStorage {
   /** The value under `key`, or null. */
@@ -16,7 +18,6 @@ interface FlowHandle {
 }
 
 const secretPattern = /^[A-Za-z0-9_-]{43}$/;
-const idPattern = /^[A-Za-z0-9_-]{1,64}$/;
 /** The most handles kept: enough for a multi-step form, small enough to bound the storage. */
 const maxHandles = 8;
 
@@ -71,7 +72,7 @@ export class FlowHandles {
 
   /** Keeps a handle (the newest first); a malformed secret is not kept. */
   remember(flowId: string, secret: string, input?: string): void {
-    if (!secretPattern.test(secret) || !idPattern.test(flowId)) return;
+    if (!secretPattern.test(secret) || !flowIdPattern.test(flowId)) return;
     const rest = this.#all().filter(
       (handle) => handle.id !== flowId && (input === undefined || handle.input !== input),
     );
@@ -114,7 +115,7 @@ export class FlowHandles {
           typeof handle === 'object' &&
           handle !== null &&
           typeof handle.id === 'string' &&
-          idPattern.test(handle.id) &&
+          flowIdPattern.test(handle.id) &&
           typeof handle.secret === 'string' &&
           secretPattern.test(handle.secret),
       )

@@ -1,6 +1,6 @@
 import { remainingMs } from './countdown.js';
-import { FlowClientError } from './errors/flow-client-error.js';
-import { networkError } from './errors/error-from-response.js';
+import type { FlowClientError } from './errors/flow-client-error.js';
+import { asClientError } from './errors/error-from-response.js';
 import { followFlow, isTerminal, type FlowConnection, type FollowTimings } from './follow-flow.js';
 import type { FlowView } from './flow-view.js';
 import { parseView } from './parse-view.js';
@@ -38,11 +38,8 @@ export interface FlowObserverOptions {
   staleStreamMs?: number;
 }
 
-/** Where an observer registers to receive the views of `start`, `send` and `get`. */
-export interface ObserverRegistry {
-  register(observer: FlowObserver): void;
-  unregister(observer: FlowObserver): void;
-}
+/** Where an observer registers, while it has subscribers, to receive the views of `start`, `send` and `get`. */
+export type ObserverRegistry = Pick<Set<FlowObserver>, 'add' | 'delete'>;
 
 /** Re-reads after a deadline whose effect the server did not show yet (clock estimate off): waits after the deadline, in ms. */
 const deadlineRetries = [1, 500, 2000];
@@ -151,7 +148,7 @@ export class FlowObserver extends Subscribable<FlowObserverListener> {
   protected override onSubscribe(): void {
     if (this.#active) return;
     this.#active = true;
-    this.#registry.register(this);
+    this.#registry.add(this);
     // A corrected clock estimate moves the local deadlines (a fast device clock learnt from a later answer).
     this.#stopClock = this.#transport.clock.onChange(() => this.#clockChanged());
     this.#startFollowing();
@@ -161,7 +158,7 @@ export class FlowObserver extends Subscribable<FlowObserverListener> {
   protected override onUnsubscribe(): void {
     if (this.hasListeners() || !this.#active) return;
     this.#active = false;
-    this.#registry.unregister(this);
+    this.#registry.delete(this);
     this.#stopClock?.();
     this.#stopClock = undefined;
     this.#stopFollowing();
@@ -173,7 +170,7 @@ export class FlowObserver extends Subscribable<FlowObserverListener> {
 
   #startFollowing(): void {
     if (this.#result.view?.done === true) {
-      this.#set({ ...this.#result, connection: 'closed' });
+      this.#finish();
       return;
     }
     const run = new AbortController();
@@ -231,7 +228,7 @@ export class FlowObserver extends Subscribable<FlowObserverListener> {
           return undefined;
         },
         (error: unknown) => {
-          const failure = FlowClientError.isInstance(error) ? error : networkError(error);
+          const failure = asClientError(error);
           const terminal = isTerminal(failure);
           if (terminal) this.#stopFollowing();
           this.#set({ ...this.#result, error: failure, connection: terminal ? 'closed' : this.#result.connection });

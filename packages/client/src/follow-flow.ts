@@ -1,6 +1,6 @@
 import { backoffDelay } from './backoff.js';
-import { badResponse, errorFromResponse, networkError } from './errors/error-from-response.js';
-import { FlowClientError } from './errors/flow-client-error.js';
+import { asClientError, badResponse, errorFromResponse } from './errors/error-from-response.js';
+import type { FlowClientError } from './errors/flow-client-error.js';
 import type { FlowView } from './flow-view.js';
 import { readViewStream } from './read-view-stream.js';
 import { sleep } from './timers.js';
@@ -133,7 +133,7 @@ export async function followFlow(target: FollowTarget, timings: FollowTimings, s
       }
     } catch (error) {
       if (signal.aborted) return;
-      target.report({ error: FlowClientError.isInstance(error) ? error : networkError(error) });
+      target.report({ error: asClientError(error) });
     }
     if (signal.aborted || target.isDone()) return;
     target.report({ connection: 'reconnecting' });

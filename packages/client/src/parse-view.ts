@@ -1,6 +1,7 @@
 import type { FlowView } from './flow-view.js';
 
-const idPattern = /^[A-Za-z0-9_-]{1,64}$/;
+/** A flow id as the server makes them: what may go into a URL path. */
+export const flowIdPattern = /^[A-Za-z0-9_-]{1,64}$/;
 
 function isTime(value: unknown): boolean {
   return value === undefined || (typeof value === 'number' && Number.isFinite(value));
@@ -14,7 +15,7 @@ function isTime(value: unknown): boolean {
 export function parseView(value: unknown, expectedId?: string): FlowView | undefined {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
   const view = value as Record<string, unknown>;
-  if (typeof view.id !== 'string' || !idPattern.test(view.id)) return undefined;
+  if (typeof view.id !== 'string' || !flowIdPattern.test(view.id)) return undefined;
   if (expectedId !== undefined && view.id !== expectedId) return undefined;
   if (typeof view.version !== 'number' || !Number.isSafeInteger(view.version) || view.version < 0) return undefined;
   if (typeof view.status !== 'string' || view.status.length === 0 || view.status.length > 64) return undefined;

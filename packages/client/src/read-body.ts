@@ -28,13 +28,17 @@ async function readBoundedText(response: Response, limit: number = maxBodyBytes)
   }
 }
 
-/** The JSON value of a body, or undefined when it is missing, too large or not JSON. */
-export async function readBoundedJson(response: Response, limit: number = maxBodyBytes): Promise<unknown> {
-  const text = await readBoundedText(response, limit);
-  if (text === undefined || text === '') return undefined;
+/** The value of a JSON text, or undefined when it is not JSON (an empty text included). */
+export function parseJson(text: string): unknown {
   try {
     return JSON.parse(text) as unknown;
   } catch {
     return undefined;
   }
+}
+
+/** The JSON value of a body, or undefined when it is missing, too large or not JSON. */
+export async function readBoundedJson(response: Response, limit: number = maxBodyBytes): Promise<unknown> {
+  const text = await readBoundedText(response, limit);
+  return text === undefined ? undefined : parseJson(text);
 }

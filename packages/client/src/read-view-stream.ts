@@ -2,6 +2,7 @@ import { errorFromEvent } from './errors/error-from-response.js';
 import type { FlowClientError } from './errors/flow-client-error.js';
 import type { FlowView } from './flow-view.js';
 import { parseView } from './parse-view.js';
+import { parseJson } from './read-body.js';
 import { EventStreamParser, type ServerSentEvent } from './sse-parser.js';
 import type { FlowClientTimers } from './timers.js';
 
@@ -27,12 +28,7 @@ export type ViewStreamEnd =
 function announcedEnd(event: ServerSentEvent): ViewStreamEnd | undefined {
   if (event.event === 'error') return { reason: 'failed', error: errorFromEvent(event.data) };
   if (event.event !== 'end') return undefined;
-  let version: unknown;
-  try {
-    version = (JSON.parse(event.data) as { version?: unknown } | null)?.version;
-  } catch {
-    return undefined;
-  }
+  const version = (parseJson(event.data) as { version?: unknown } | null | undefined)?.version;
   return typeof version === 'number' && Number.isSafeInteger(version) && version >= 0
     ? { reason: 'finished', version }
     : undefined;
@@ -64,13 +60,7 @@ export async function readViewStream(
       if (announced !== undefined) return;
       announced = announcedEnd(event);
       if (event.event !== 'view') return;
-      let value: unknown;
-      try {
-        value = JSON.parse(event.data);
-      } catch {
-        return;
-      }
-      const view = parseView(value, flowId);
+      const view = parseView(parseJson(event.data), flowId);
       if (view !== undefined) handlers.onView(view, timers.now());
     },
     onRetry: (ms) => handlers.onRetry(ms),

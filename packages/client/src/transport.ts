@@ -1,7 +1,7 @@
 import { badResponse, errorFromResponse, networkError } from './errors/error-from-response.js';
 import { invalidArgument } from './errors/flow-client-error.js';
 import type { FlowView } from './flow-view.js';
-import { parseView } from './parse-view.js';
+import { flowIdPattern, parseView } from './parse-view.js';
 import { readBoundedJson } from './read-body.js';
 import { ServerClock } from './server-clock.js';
 import type { FlowHandles } from './flow-handles.js';
@@ -28,8 +28,6 @@ export interface FlowProof {
 
 /** Whether cookies go with requests, as `fetch`'s `credentials`. */
 export type FlowClientCredentials = 'omit' | 'same-origin' | 'include';
-
-const flowIdPattern = /^[A-Za-z0-9_-]{1,64}$/;
 
 /** Checks a flow id before it goes into a URL: a malformed one is an `invalid_input` on `flowId`. */
 export function checkFlowId(flowId: unknown): string {
@@ -73,14 +71,11 @@ export class FlowTransport {
     this.timers = timers;
   }
 
-  /** A path below the base: `/flows/abc/events`. */
-  url(path: string): string {
-    return `${this.baseUrl}${path}`;
-  }
-
+  /** Sends a request to a path below the base (`/flows/abc/events`); one about a flow carries that flow's secret. */
   async #send(
     path: string,
     init: RequestInit & { headers: Record<string, string> },
+    flowId: string | undefined,
   ): Promise<{ response: Response; sentAt: number; receivedAt: number }> {
     const headers = new Headers(
       (typeof this.#headers === 'function' ? await this.#headers() : this.#headers) as ConstructorParameters<
@@ -88,7 +83,6 @@ export class FlowTransport {
       >[0],
     );
     for (const [name, value] of Object.entries(init.headers)) headers.set(name, value);
-    const flowId = /^\/flows\/([A-Za-z0-9_-]{1,64})(\/|$)/.exec(path)?.[1];
     const secret = flowId === undefined ? undefined : this.handles.secretOf(flowId);
     if (secret !== undefined) headers.set('verikit-flow-secret', secret);
     const sentAt = this.timers.now();
@@ -101,7 +95,7 @@ export class FlowTransport {
         cache: 'no-store',
       };
       if (this.#credentials !== undefined) request.credentials = this.#credentials;
-      response = await this.#fetch(this.url(path), request as RequestInit);
+      response = await this.#fetch(`${this.baseUrl}${path}`, request as RequestInit);
     } catch (error) {
       throw abortReason(init.signal ?? undefined, error);
     }
@@ -110,7 +104,10 @@ export class FlowTransport {
     return { response, sentAt, receivedAt };
   }
 
-  /** Sends a JSON request whose answer is a view of `expectedId` (when known); throws the rebuilt error otherwise. */
+  /**
+   * Sends a JSON request whose answer is a view of `expectedId` (when known: the flow the path is about, whose secret
+   * goes with it); throws the rebuilt error otherwise.
+   */
   async view(
     method: 'GET' | 'POST',
     path: string,
@@ -129,12 +126,11 @@ export class FlowTransport {
     }
     const headers: Record<string, string> = { accept: 'application/json', ...extraHeaders };
     if (payload !== undefined) headers['content-type'] = 'application/json';
-    const { response, sentAt, receivedAt } = await this.#send(path, {
-      method,
-      headers,
-      body: payload ?? null,
-      signal: signal ?? null,
-    });
+    const { response, sentAt, receivedAt } = await this.#send(
+      path,
+      { method, headers, body: payload ?? null, signal: signal ?? null },
+      expectedId,
+    );
     if (!response.ok) throw await errorFromResponse(response, receivedAt);
     const value = await readBoundedJson(response);
     if (signal?.aborted === true) throw signal.reason;
@@ -153,11 +149,11 @@ export class FlowTransport {
 
   /** Asks for the proof of a verified flow (`POST /flows/:id/proof`); throws the rebuilt error otherwise. */
   async proof(flowId: string, signal: AbortSignal | undefined): Promise<FlowProof> {
-    const { response, receivedAt } = await this.#send(`/flows/${flowId}/proof`, {
-      method: 'POST',
-      headers: { accept: 'application/json' },
-      signal: signal ?? null,
-    });
+    const { response, receivedAt } = await this.#send(
+      `/flows/${flowId}/proof`,
+      { method: 'POST', headers: { accept: 'application/json' }, signal: signal ?? null },
+      flowId,
+    );
     if (!response.ok) throw await errorFromResponse(response, receivedAt);
     const value = (await readBoundedJson(response)) as Partial<FlowProof> | undefined;
     if (typeof value?.token !== 'string' || typeof value.expiresAt !== 'number')
@@ -169,7 +165,7 @@ export class FlowTransport {
   async stream(flowId: string, lastEventId: number | undefined, signal: AbortSignal): Promise<Response> {
     const headers: Record<string, string> = { accept: 'text/event-stream' };
     if (lastEventId !== undefined) headers['last-event-id'] = String(lastEventId);
-    const { response } = await this.#send(`/flows/${flowId}/stream`, { method: 'GET', headers, signal });
+    const { response } = await this.#send(`/flows/${flowId}/stream`, { method: 'GET', headers, signal }, flowId);
     return response;
   }
 }

@@ -65,7 +65,8 @@ export interface OtpInputProps {
   host?: string;
 }
 
-function digitsOf(text: string, length: number): string {
+/** The digits of `text`, the first `length` of them. */
+function digitsOf(text: string, length?: number): string {
   return text.replace(/\D/g, '').slice(0, length);
 }
 
@@ -175,8 +176,12 @@ export function OtpInput(props: OtpInputProps): ReactNode {
     field?.select();
   };
   const common = {
+    type: 'text',
     inputMode: 'numeric' as const,
     pattern: '[0-9]*',
+    // Every field: the platform offers the code received by SMS in whichever field has focus.
+    autoComplete: 'one-time-code',
+    maxLength: length,
     disabled,
     'aria-invalid': invalid || undefined,
     'aria-describedby': describedBy,
@@ -187,35 +192,33 @@ export function OtpInput(props: OtpInputProps): ReactNode {
     if (latest.current.length === length) commit(latest.current, true);
     return true;
   };
+  /** A paste, read whole (a field's maxLength would cut a message down to its first characters): its code goes to `put`. */
+  const onPaste = (event: ClipboardEvent<HTMLInputElement>, put: (code: string) => void): void => {
+    event.preventDefault();
+    const code = codeOf(event.clipboardData.getData('text'));
+    if (code !== undefined) put(code);
+  };
 
   if (mode === 'single') {
     return (
       <input
         {...common}
-        type="text"
         className={className}
         name={name}
-        autoComplete="one-time-code"
         aria-label={label}
         // biome-ignore lint/a11y/noAutofocus: off unless the app asks for it, as when the user has just requested the code and is about to type it.
         autoFocus={autoFocus}
-        maxLength={length}
         value={digits}
         onChange={(event) => commit(event.currentTarget.value)}
         onKeyDown={onEnter}
-        onPaste={(event) => {
-          // Read whole: the field's maxLength would cut a message down to its first characters.
-          event.preventDefault();
-          const code = codeOf(event.clipboardData.getData('text'));
-          if (code !== undefined) commit(code);
-        }}
+        onPaste={(event) => onPaste(event, commit)}
       />
     );
   }
 
   /** Text typed, pasted or autofilled into field `index`: written from there on (a whole code: from the start), focus moving past it. */
   const enter = (index: number, text: string): void => {
-    const incoming = text.replace(/\D/g, '');
+    const incoming = digitsOf(text);
     if (incoming === '') return;
     const current = latest.current;
     const start = incoming.length >= length ? 0 : Math.min(index, current.length);
@@ -254,11 +257,6 @@ export function OtpInput(props: OtpInputProps): ReactNode {
     event.preventDefault();
     enter(index, digit);
   };
-  const onPaste = (index: number, event: ClipboardEvent<HTMLInputElement>): void => {
-    event.preventDefault();
-    const code = codeOf(event.clipboardData.getData('text'));
-    if (code !== undefined) enter(index, code);
-  };
 
   return (
     // biome-ignore lint/a11y/useSemanticElements: a fieldset brings the browser's border, padding and min-width to an unstyled component; role="group" with aria-label names the fields the same way.
@@ -271,14 +269,10 @@ export function OtpInput(props: OtpInputProps): ReactNode {
           ref={(element) => {
             fields.current[index] = element;
           }}
-          type="text"
           className={inputClassName}
-          // Every field: the platform offers the code received by SMS in whichever field has focus.
-          autoComplete="one-time-code"
           aria-label={message('verikit.code.digit', { index: index + 1, length })}
           // biome-ignore lint/a11y/noAutofocus: off unless the app asks for it, as when the user has just requested the code and is about to type it.
           autoFocus={autoFocus === true && index === 0}
-          maxLength={length}
           value={digits[index] ?? ''}
           onFocus={(event) => {
             // Digits fill from the left: a click past the first empty field lands on it. Selected, a digit typed replaces the one there.
@@ -288,14 +282,14 @@ export function OtpInput(props: OtpInputProps): ReactNode {
           onBeforeInput={(event) => onBeforeInput(index, event)}
           onChange={(event) => {
             // What beforeinput did not take: an autofill, a keyboard that sends no text event.
-            const typed = event.currentTarget.value.replace(/\D/g, '');
+            const typed = digitsOf(event.currentTarget.value);
             const here = latest.current[index];
             // A digit added after the one already here (not selected): only the new one counts.
             const added = typed.length > 1 && typed.length < length && here !== undefined && typed.startsWith(here);
             enter(index, added ? typed.slice(1) : typed);
           }}
           onKeyDown={(event) => onKeyDown(index, event)}
-          onPaste={(event) => onPaste(index, event)}
+          onPaste={(event) => onPaste(event, (code) => enter(index, code))}
         />
       ))}
       {name === undefined ? null : <input type="hidden" name={name} value={digits} />}

@@ -1,4 +1,4 @@
-import { readBoundedJson } from '../read-body.js';
+import { parseJson, readBoundedJson } from '../read-body.js';
 import { FlowClientError, type FlowClientIssue } from './flow-client-error.js';
 
 const namePattern = /^[A-Za-z][A-Za-z0-9]{0,63}$/;
@@ -77,12 +77,7 @@ export async function errorFromResponse(response: Response, now: number = Date.n
  * failed; reading again may work). A wait the body names (`retryAfterMs`) stands in for `Retry-After`.
  */
 export function errorFromEvent(data: string): FlowClientError {
-  let body: unknown;
-  try {
-    body = JSON.parse(data) as unknown;
-  } catch {
-    body = undefined;
-  }
+  const body = parseJson(data);
   const waitMs = (body as { error?: { retryAfterMs?: unknown } } | undefined)?.error?.retryAfterMs;
   const retryAfterMs = typeof waitMs === 'number' && Number.isFinite(waitMs) && waitMs >= 0 ? waitMs : undefined;
   return errorFromBody(body, 200, true, retryAfterMs);
@@ -127,6 +122,11 @@ export function networkError(cause: unknown): FlowClientError {
     isRetryable: true,
     cause,
   });
+}
+
+/** An error thrown or rejected on the way: the client's own as it is, anything else a `network_error`. */
+export function asClientError(error: unknown): FlowClientError {
+  return FlowClientError.isInstance(error) ? error : networkError(error);
 }
 
 /** A 2xx answer whose body is not what the API sends. */
