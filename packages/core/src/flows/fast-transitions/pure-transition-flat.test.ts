@@ -1,4 +1,13 @@
-import { assign, createActor, raise, setup, transition, type AnyMachineSnapshot, type AnyStateMachine } from 'xstate';
+import {
+  assign,
+  createActor,
+  initialTransition,
+  raise,
+  setup,
+  transition,
+  type AnyMachineSnapshot,
+  type AnyStateMachine,
+} from 'xstate';
 import { describe, expect, it } from 'vitest';
 import { compileFlatTransitions, createPureTransitions } from './pure-transition.js';
 import { flowDefinitions } from '../flow-definitions.js';
@@ -263,6 +272,34 @@ describe('compileFlatTransitions', () => {
         comparable(start, transition(routed, start, { type: 'go' } as never)),
       );
     }
+  });
+
+  it("makes the initial snapshot of a machine that starts in a state of its own as xstate's initialTransition does, and leaves a router or a final state to xstate", () => {
+    const noteOf = { type: 'note', params: ({ context }: { context: { n: number } }) => context.n } as never;
+    const counted = setup({
+      actions: { note: () => {}, bump: assign(({ context }) => ({ n: (context as { n: number }).n + 1 })) },
+    });
+    const machine = counted.createMachine({
+      context: ({ input }) => ({ n: (input as { n: number }).n }),
+      initial: 'a',
+      states: { a: { entry: [noteOf, 'bump', noteOf], on: { go: 'b' } }, b: {} },
+    });
+    const flat = compileFlatTransitions(machine, createActor(machine));
+    const started = flat!.initial({ n: 1 });
+    expect(started).toBeDefined();
+    const [expected, expectedActions] = initialTransition(machine, { n: 1 });
+    expect(comparable(expected, started!)).toEqual({
+      ...comparable(expected, [expected, expectedActions]),
+      unchanged: false,
+    });
+    expect(started![1].map((action) => (action as { params: unknown }).params)).toEqual([1, 2]);
+    // A factory that throws: xstate's error snapshot, not a throw.
+    expect(flat!.initial(undefined)).toBeUndefined();
+    expect(createPureTransitions(machine).initial(undefined)[0].status).toBe('error');
+    const final = leaf.createMachine({ initial: 'done', states: { done: { type: 'final' } } });
+    expect(compileFlatTransitions(final, createActor(final))!.initial(undefined)).toBeUndefined();
+    const routed = leaf.createMachine({ initial: 'route', states: { route: { always: 'b' }, b: {} } });
+    expect(compileFlatTransitions(routed, createActor(routed))!.initial(undefined)).toBeUndefined();
   });
 
   it('answers `can` as xstate does: a forbidden transition (no target, no action) and a failed guard are no', () => {

@@ -59,8 +59,9 @@ export function createPureTransitions(machine: AnyStateMachine): PureTransitions
   const flat = compileFlatTransitions(machine, self);
   const next = (snapshot: AnyMachineSnapshot, event: unknown) =>
     step(() => machine.transition(snapshot, event as never, scope));
+  const initial = (input: unknown) => step(() => machine.getInitialSnapshot(scope, input));
   return {
-    initial: (input) => step(() => machine.getInitialSnapshot(scope, input)),
+    initial: flat ? (input) => flat.initial(input) ?? initial(input) : initial,
     next: flat ? (snapshot, event) => flat.step(snapshot, event as { type: string }) ?? next(snapshot, event) : next,
     resolve: (value, context) =>
       flat?.resolve(value, context) ?? machine.resolveState({ value: value as string, context }),
@@ -93,6 +94,8 @@ interface Transition {
 
 /** One machine's flat steps, and its snapshots made without xstate's resolution. */
 export interface FlatTransitions {
+  /** The initial snapshot and its actions; undefined when xstate must make it (a router, a final state, a throw). */
+  initial(input: unknown): PureStep | undefined;
   /** The next snapshot and actions; undefined for what xstate must step (a snapshot not active, xstate's events). */
   step(snapshot: AnyMachineSnapshot, event: { type: string }): PureStep | undefined;
   /** `machine.resolveState({ value, context })` for a state of the machine; undefined for any other value. */
@@ -172,16 +175,11 @@ export function compileFlatTransitions(machine: AnyStateMachine, self: AnyActorR
     const template = typeof value === 'string' ? templates.get(value) : undefined;
     return template === undefined ? undefined : ({ ...template, context } as AnyMachineSnapshot);
   };
-  const step = (snapshot: AnyMachineSnapshot, event: { type: string }): PureStep | undefined => {
-    const state = typeof snapshot.value === 'string' ? table.get(snapshot.value) : undefined;
-    // Anything else (a done snapshot, xstate's own events) is left to xstate.
-    if (snapshot.status !== 'active' || state === undefined || event.type.startsWith('xstate.')) return undefined;
-    const context = snapshot.context as Record<string, unknown>;
-    const chosen = chosenFor(snapshot, state, event);
-    if (chosen === undefined) return [snapshot, []];
+  /** Applies the assigns of `actions` to `context` in order, and collects the others as xstate does. */
+  const run = (actions: readonly Reference[], context: Record<string, unknown>, event: { type: string }) => {
     let next = context;
     const collected: unknown[] = [];
-    for (const action of chosen.actions) {
+    for (const action of actions) {
       const implementation = resolve(machine.implementations.actions, action) as
         | (((...args: never[]) => unknown) & Partial<AssignAction>)
         | undefined;
@@ -199,12 +197,50 @@ export function compileFlatTransitions(machine: AnyStateMachine, self: AnyActorR
         exec: implementation,
       });
     }
+    return [next, collected] as const;
+  };
+  // The initial snapshot without xstate's macrostep, when the machine starts in an atomic state of its own (no
+  // router, no final state, nothing on the initial transition): the context factory, then the state's entry.
+  const first = router === undefined ? (root.initial?.target?.[0] as AnyStateNode | undefined) : undefined;
+  const entry =
+    first?.type === 'atomic' &&
+    first.parent === root &&
+    (root.initial?.actions.length ?? 0) === 0 &&
+    (first.entry as Reference[]).every((action) => supportedAction(machine, action))
+      ? (first.entry as Reference[])
+      : undefined;
+  const factory = (machine.config as { context?: unknown }).context;
+  const initial = (input: unknown): PureStep | undefined => {
+    if (first === undefined || entry === undefined) return undefined;
+    const event = { type: 'xstate.init', input };
+    let context: Record<string, unknown>;
+    try {
+      // As xstate: a factory's result assigned onto `{}`; a context object as it is.
+      context =
+        typeof factory === 'function'
+          ? { ...(factory as (args: unknown) => Record<string, unknown>)({ spawn, input, self }) }
+          : ((factory as Record<string, unknown> | undefined) ?? {});
+      const [next, collected] = run(entry, context, event);
+      return [resolveState(first.key, next)!, collected];
+    } catch {
+      // xstate makes an error snapshot of a throw: it is asked instead.
+      return undefined;
+    }
+  };
+  const step = (snapshot: AnyMachineSnapshot, event: { type: string }): PureStep | undefined => {
+    const state = typeof snapshot.value === 'string' ? table.get(snapshot.value) : undefined;
+    // Anything else (a done snapshot, xstate's own events) is left to xstate.
+    if (snapshot.status !== 'active' || state === undefined || event.type.startsWith('xstate.')) return undefined;
+    const context = snapshot.context as Record<string, unknown>;
+    const chosen = chosenFor(snapshot, state, event);
+    if (chosen === undefined) return [snapshot, []];
+    const [next, collected] = run(chosen.actions, context, event);
     // Same state, same context: xstate hands back the snapshot it was given.
     if (!chosen.moves && next === context) return [snapshot, collected];
     // A snapshot is a plain object: the machine's own snapshot of the target state, with the new context.
     return [resolveState(chosen.target === undefined ? snapshot.value : chosen.target.key, next)!, collected];
   };
-  return { step, resolve: resolveState };
+  return { initial, step, resolve: resolveState };
 }
 
 /**
