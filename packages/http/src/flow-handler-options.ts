@@ -2,9 +2,8 @@ import type { z } from 'zod';
 import type { Logger } from '@verikit/provider';
 import type { Verikit, startInputSchema, FlowView } from '@verikit/core';
 import type { ClientKeyFunction } from './client-key.js';
-import type { CorsOptions } from './cors.js';
 import type { StreamLimits } from './stream-limits.js';
-import type { RouteTable } from './routes/route-table.js';
+import type { CorsOptions, RouteTable } from './routes/route-table.js';
 import type { createWebhookHandler, WebhookHandlerOptions } from './webhooks/create-webhook-handler.js';
 
 /**

@@ -16,7 +16,7 @@ export type {
   FlowHandlerWebhookOptions,
   FlowStartRequest,
 } from './flow-handler-options.js';
-export type { CorsOptions } from './cors.js';
+export type { CorsOptions } from './routes/route-table.js';
 export type { ClientKeyFunction } from './client-key.js';
 export type { StreamLimits } from './stream-limits.js';
 export { toHonoHandler, type HonoHandlerOptions, type ConnInfoLike } from './web/hono-handler.js';

@@ -1,6 +1,6 @@
 import type { Verikit } from '@verikit/core';
 import { InvalidInputError, RateLimitedError, defaultLogger, type Logger } from '@verikit/provider';
-import { readBody } from '../body/read-body.js';
+import { readBody } from '../routes/route-request.js';
 import { peerAddressOf } from '../client-key.js';
 import { errorCode } from '@verikit/core/internal';
 

@@ -8,13 +8,12 @@ import {
 } from '@verikit/core';
 import { parseFlowId } from '@verikit/core/internal';
 import { parseInput } from '@verikit/provider';
-import { readJsonBody } from '../body/read-body.js';
 import { errorAnswer } from '../error-response.js';
 import type { FlowAction, FlowStartRequest } from '../flow-handler-options.js';
 import type { StreamCounter } from '../stream-limits.js';
 import { LiveStreams } from '../view-stream.js';
 import { readableOf } from '../web-event-stream.js';
-import { jsonAnswer, type RouteRequest } from './route-request.js';
+import { jsonAnswer, readJsonBody, type RouteRequest } from './route-request.js';
 import type { RouteWork } from './route-table.js';
 
 /** What the flow routes need: the engine and the handler's checked options. */

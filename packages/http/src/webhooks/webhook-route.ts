@@ -10,8 +10,7 @@ import {
 } from '@verikit/provider';
 import { WebhookVerificationError } from './webhook-verification-error.js';
 import { createHmacHeaderVerifier } from './hmac-header-verifier.js';
-import { alreadyReadMessage, readRouteBody } from '../body/read-body.js';
-import type { RouteAnswer, RouteRequest } from '../routes/route-request.js';
+import { alreadyReadMessage, readRouteBody, type RouteAnswer, type RouteRequest } from '../routes/route-request.js';
 import { webhookKeyOf } from './secret-key.js';
 import { createStandardWebhooksVerifier } from './standard-webhooks-verifier.js';
 import {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readBody } from './read-body.js';
+import { readBody } from './route-request.js';
 
 const post = (body: string | Uint8Array | null, headers: Record<string, string> = {}) =>
   new Request('https://app.example/hook', { method: 'POST', body, headers });

@@ -8,8 +8,7 @@ import { Webhook } from 'standardwebhooks';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createFlowHandler } from '../create-flow-handler.js';
 import { httpTestSecret, phoneNumber, webPathOf } from '../http.fixtures.js';
-import { toNodeHandler } from './node-adapter.js';
-import { nodeRoutes } from './node-routes.js';
+import { nodeRoutes, toNodeHandler } from './node-adapter.js';
 
 const origin = 'https://app.example.com';
 const clock = { now: () => 1e12 };
