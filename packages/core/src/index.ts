@@ -70,6 +70,7 @@ export {
   type GuardLimitName,
   type GuardRefusal,
   type GuardRateLimiter,
+  type RecipientCount,
 } from './store/send-guard-store.js';
 export type { Verification, VerificationMethod } from './proof/verification.js';
 export type { PassedStep } from './flows/identity-ladder.js';

@@ -94,38 +94,46 @@ return 1
 `);
 
 /**
- * Takes one unit of a fixed window, stored as a Keyv envelope `{"value":{"used":n,"resetAt":t},"expires":e}`
- * (the shape the in-process store writes). KEYS[1] the counter; ARGV[1] now (the engine's clock);
- * ARGV[2] the limit; ARGV[3] the window in ms; ARGV[4] the writer's wall clock, for Keyv's `expires`.
- * Returns `{allowed (0|1), used, resetAt}`. Takes nothing when refused. A counter that does not exist yet (a number's
- * first send in its window, the usual case) is made by one `SET NX PX` (decision 1716); one that does costs that
- * `SET`, a `GET` and a `SET`.
+ * A Lua function: `takeUnit(key, now, limit, window, wall)` takes one unit of a fixed window stored as a Keyv envelope
+ * `{"value":{"used":n,"resetAt":t},"expires":e}` (the shape the in-process store writes), the window on the engine's
+ * clock (`now`), `wall` the writer's wall clock for Keyv's `expires`. Returns `allowed (0|1), used, resetAt`, and takes
+ * nothing when refused. A counter that does not exist yet (a number's first send in its window, the usual case) is made
+ * by one `SET NX PX` (decision 1716); one that does costs that `SET`, a `GET` and a `SET`. The store's limits and the
+ * send guard's script (a send's counts and its number's limit in one run, decision 1760) both use it.
  */
-export const consumeScript = new LuaScript(`
-local now = tonumber(ARGV[1])
-local limit = tonumber(ARGV[2])
-local window = tonumber(ARGV[3])
-local wall = tonumber(ARGV[4])
-local used = 0
-local resetAt = now + window
-if limit >= 1 and redis.call('SET', KEYS[1], string.format('{"value":{"used":1,"resetAt":%d},"expires":%d}', resetAt, wall + window), 'PX', window, 'NX') then
-  return {1, 1, resetAt}
-end
-local current = redis.call('GET', KEYS[1])
-if current then
-  local ok, decoded = pcall(cjson.decode, current)
-  if ok and type(decoded) == 'table' and type(decoded.value) == 'table'
-    and type(decoded.value.used) == 'number' and type(decoded.value.resetAt) == 'number'
-    and decoded.value.resetAt > now then
-    used = decoded.value.used
-    resetAt = decoded.value.resetAt
+export const takeUnitLua = `
+local function takeUnit(key, now, limit, window, wall)
+  local used = 0
+  local resetAt = now + window
+  if limit >= 1 and redis.call('SET', key, string.format('{"value":{"used":1,"resetAt":%d},"expires":%d}', resetAt, wall + window), 'PX', window, 'NX') then
+    return 1, 1, resetAt
   end
+  local current = redis.call('GET', key)
+  if current then
+    local ok, decoded = pcall(cjson.decode, current)
+    if ok and type(decoded) == 'table' and type(decoded.value) == 'table'
+      and type(decoded.value.used) == 'number' and type(decoded.value.resetAt) == 'number'
+      and decoded.value.resetAt > now then
+      used = decoded.value.used
+      resetAt = decoded.value.resetAt
+    end
+  end
+  if used >= limit then
+    return 0, used, resetAt
+  end
+  used = used + 1
+  local ttl = resetAt - now
+  redis.call('SET', key, string.format('{"value":{"used":%d,"resetAt":%d},"expires":%d}', used, resetAt, wall + ttl), 'PX', ttl)
+  return 1, used, resetAt
 end
-if used >= limit then
-  return {0, used, resetAt}
-end
-used = used + 1
-local ttl = resetAt - now
-redis.call('SET', KEYS[1], string.format('{"value":{"used":%d,"resetAt":%d},"expires":%d}', used, resetAt, wall + ttl), 'PX', ttl)
-return {1, used, resetAt}
+`;
+
+/**
+ * Takes one unit of a fixed window ({@link takeUnitLua}). KEYS[1] the counter; ARGV[1] now (the engine's clock);
+ * ARGV[2] the limit; ARGV[3] the window in ms; ARGV[4] the writer's wall clock, for Keyv's `expires`.
+ * Returns `{allowed (0|1), used, resetAt}`.
+ */
+export const consumeScript = new LuaScript(`${takeUnitLua}
+local allowed, used, resetAt = takeUnit(KEYS[1], tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4]))
+return {allowed, used, resetAt}
 `);

@@ -1,10 +1,18 @@
 import { InvalidInputError } from '@verikit/provider';
-import type { GuardCount, GuardLimiterSpec, GuardRateLimiter, GuardRefusal, SendGuardStore } from '@verikit/core';
+import type {
+  GuardCount,
+  GuardLimiterSpec,
+  GuardRateLimiter,
+  GuardRefusal,
+  RecipientCount,
+  SendGuardStore,
+} from '@verikit/core';
+import { limitRecordKey } from '@verikit/core/internal';
 import keySlot from 'cluster-key-slot';
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { isClusterClient, type HealableCluster } from './cluster-healer.js';
 import { CommandDeadline, CommandTimeoutError, deadlineError } from './command-deadline.js';
-import { LuaScript, type RedisCommandClient } from './lua-script.js';
+import { LuaScript, takeUnitLua, type RedisCommandClient } from './lua-script.js';
 
 /** What the guard's counts need of a Redis flow store: its connection and its key names. */
 export interface RedisSendGuardHost {
@@ -71,25 +79,43 @@ const guardKeys = {
  * whole number whose TTL is its window, set when it is made, so `reward` and a limiter of the previous release count
  * on the same units. Returns 0 when all were taken; when one would pass its points, `{index (from 0), ms left in its
  * window}`, and every unit this run took is given back first.
+ *
+ * The last key may be the recipient's send limit, the flow store's own counter (decision 1760): its four arguments are
+ * the limit, the engine's clock, the window in ms and `recipient`, and one more argument after all the keys' is the
+ * writer's wall clock. It is taken after the others as the store's limit script takes it ({@link takeUnitLua}).
  */
-const countsScript = new LuaScript(`
+const countsScript = new LuaScript(`${takeUnitLua}
 for i = 1, #KEYS do
   local base = (i - 1) * 4
-  local amount = tonumber(ARGV[base + 2])
   local used
-  if ARGV[base + 4] ~= 'shared' and redis.call('SET', KEYS[i], amount, 'PX', ARGV[base + 3], 'NX') then
-    used = amount
+  local points
+  local left
+  if ARGV[base + 4] == 'recipient' then
+    local now = tonumber(ARGV[base + 2])
+    local allowed, _, resetAt = takeUnit(KEYS[i], now, tonumber(ARGV[base + 1]), tonumber(ARGV[base + 3]), tonumber(ARGV[#KEYS * 4 + 1]))
+    if allowed == 0 then
+      left = resetAt - now
+    end
   else
-    used = redis.call('INCRBY', KEYS[i], amount)
-    if used == amount and redis.call('PTTL', KEYS[i]) < 0 then
-      redis.call('PEXPIRE', KEYS[i], ARGV[base + 3])
+    local amount = tonumber(ARGV[base + 2])
+    if ARGV[base + 4] ~= 'shared' and redis.call('SET', KEYS[i], amount, 'PX', ARGV[base + 3], 'NX') then
+      used = amount
+    else
+      used = redis.call('INCRBY', KEYS[i], amount)
+      if used == amount and redis.call('PTTL', KEYS[i]) < 0 then
+        redis.call('PEXPIRE', KEYS[i], ARGV[base + 3])
+      end
+    end
+    if used > tonumber(ARGV[base + 1]) then
+      redis.call('DECRBY', KEYS[i], amount)
+      left = redis.call('PTTL', KEYS[i])
     end
   end
-  if used > tonumber(ARGV[base + 1]) then
-    for j = 1, i do
+  if left then
+    for j = 1, i - 1 do
       redis.call('DECRBY', KEYS[j], ARGV[(j - 1) * 4 + 2])
     end
-    return {i - 1, redis.call('PTTL', KEYS[i])}
+    return {i - 1, left}
   end
 end
 return 0
@@ -269,6 +295,7 @@ export function createRedisSendGuard(options: RedisSendGuardOptions): SendGuardS
   const consumeAll = async (
     counts: readonly GuardCount[],
     options?: { [key: string]: unknown },
+    recipient?: RecipientCount,
   ): Promise<GuardRefusal | undefined> => {
     await store.connect();
     const keys = counts.map(({ spec, key }) => `${guardKeys.prefix(store, spec)}:${key}`);
@@ -278,6 +305,13 @@ export function createRedisSendGuard(options: RedisSendGuardOptions): SendGuardS
       String(spec.durationSeconds * 1000),
       shared ? 'shared' : 'own',
     ]);
+    if (recipient !== undefined) {
+      // As RedisFlowStore.consume counts it: the same key, window and envelope.
+      keys.push(store.redisKey(limitRecordKey(recipient.key)));
+      const window = Math.max(1, Math.ceil(recipient.windowMs));
+      args.push(String(recipient.limit), String(Math.floor(recipient.now)), String(window), 'recipient');
+      args.push(String(Date.now()));
+    }
     const client = store.client as RedisCommandClient;
     const reply = await typed(
       deadline.run(() => countsScript.runOnKeys(client, keys, args), callOf(options)),
@@ -286,13 +320,20 @@ export function createRedisSendGuard(options: RedisSendGuardOptions): SendGuardS
     );
     if (reply === 0) return undefined;
     const [index, left] = Array.isArray(reply) ? reply.map(Number) : [];
+    if (index !== undefined && index === counts.length && recipient !== undefined && left !== undefined)
+      return { index, msBeforeNext: left };
     const refused = index === undefined ? undefined : counts[index];
     if (refused === undefined || left === undefined) throw new Error('the send guard got an unexpected answer');
     return { index: index!, msBeforeNext: left >= 0 ? left : refused.spec.durationSeconds * 1000 };
   };
   return {
     // On a cluster a send's counters have slots of their own: one script per count there.
-    ...(isClusterClient(store.client) ? {} : { consumeAll }),
+    ...(isClusterClient(store.client)
+      ? {}
+      : {
+          consumeAll: (counts, options) => consumeAll(counts, options),
+          consumeWithRecipient: (counts, recipient, options) => consumeAll(counts, options, recipient),
+        }),
     limiter(spec: GuardLimiterSpec): GuardRateLimiter {
       if (spec.name !== 'global' || !isClusterClient(store.client))
         return connected(counter(spec, spec.points, deadline));

@@ -43,7 +43,8 @@ export class SendLimit {
   /**
    * Admits one send: the guard first (nothing of the recipient's limit is used by a send it refuses),
    * then one unit of the recipient's limit; when that refuses (or fails), the guard's units are given
-   * back, so a refused send consumes nothing anywhere.
+   * back, so a refused send consumes nothing anywhere. The guard takes both, in one step when its store can
+   * (decision 1760).
    */
   async admit(
     key: string,
@@ -52,31 +53,27 @@ export class SendLimit {
     now: number,
     call?: StoreCall,
   ): Promise<void> {
-    const release = await this.#guard?.check(
-      { phoneNumber: phoneNumberOf(context), client, channel: channelOf(context) },
-      now,
-      call,
-    );
-    try {
-      await this.take(key, now, call);
-    } catch (error) {
-      await release?.();
-      throw error;
-    }
+    if (this.#guard === undefined) return this.take(key, now, call);
+    await this.#guard.check({ phoneNumber: phoneNumberOf(context), client, channel: channelOf(context) }, now, call, {
+      store: this.#store,
+      count: { key: sendsLimitKey(key), limit: this.#policies.maxSendsPerHour, windowMs, now },
+      refused: (resetAt) => this.#refused(resetAt, now),
+    });
   }
 
   /** Takes one unit for `key`; a `RateLimitedError` (with when the window ends) when none is left. */
   async take(key: string, now: number, call?: StoreCall): Promise<void> {
     const result = await this.#store.consume(sendsLimitKey(key), this.#policies.maxSendsPerHour, windowMs, now, call);
-    if (!result.allowed) {
-      throw new RateLimitedError(
-        `the limit of ${this.#policies.maxSendsPerHour} sends per hour for this recipient is reached`,
-        result.resetAt,
-        {
-          retryAfterMs: Math.max(0, result.resetAt - now),
-        },
-      );
-    }
+    if (!result.allowed) throw this.#refused(result.resetAt, now);
+  }
+
+  /** The refusal of a recipient whose limit is reached until `resetAt`. */
+  #refused(resetAt: number, now: number): RateLimitedError {
+    return new RateLimitedError(
+      `the limit of ${this.#policies.maxSendsPerHour} sends per hour for this recipient is reached`,
+      resetAt,
+      { retryAfterMs: Math.max(0, resetAt - now) },
+    );
   }
 
   /**

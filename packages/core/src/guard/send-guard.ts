@@ -8,12 +8,13 @@ import { numberFactsOf, type NumberFacts } from './number-prefix.js';
 import { CostLedger, type CostReport } from './cost-ledger.js';
 import { RatePricer } from './rate-card.js';
 import { ConversionTripwire } from './conversion-tripwire.js';
-import type { StoreCall } from '../store/flow-store.js';
+import type { FlowStore, StoreCall } from '../store/flow-store.js';
 import type {
   GuardCount,
   GuardLimitName,
   GuardRateLimiter,
   GuardRefusal,
+  RecipientCount,
   SendGuardStore,
 } from '../store/send-guard-store.js';
 
@@ -49,6 +50,13 @@ interface CountedLimit {
   refusal?: string;
 }
 
+/** One limit that applies to an attempt: its key and the units the attempt takes. */
+interface Count {
+  readonly counted: CountedLimit;
+  readonly key: string;
+  readonly amount: number;
+}
+
 /** A limiter's refusal (rate-limiter-flexible's `RateLimiterRes`), told apart from a backend failure. */
 function refusalOf(reason: unknown): { msBeforeNext: number } | undefined {
   if (reason instanceof Error || typeof reason !== 'object' || reason === null) return undefined;
@@ -66,6 +74,15 @@ export interface SentMessage {
 
 /** Gives back every unit an admitted attempt took (the send did not happen after all); never throws. */
 type GuardRelease = () => Promise<void>;
+
+/** The recipient's send limit, taken by {@link SendGuard.check} after the guard's counts. */
+export interface RecipientLimit {
+  /** The flow store whose counter it is (`FlowStore.consume`). */
+  readonly store: FlowStore;
+  readonly count: RecipientCount;
+  /** The error of its refusal; `resetAt`, when its window ends, on the engine's clock. */
+  readonly refused: (resetAt: number) => Error;
+}
 
 /**
  * The send guard (docs/abuse.md, docs/decisions/0030-send-guard.md): before a send is committed, it
@@ -199,8 +216,13 @@ export class SendGuard {
    * allowed, a `RateLimitedError` (`retryAfterMs`, `retryAt` on the engine's clock) for a limit
    * reached, a `StoreError` when the counts cannot be read. Resolves with the release that gives
    * the units back when the send does not happen after all.
+   *
+   * With `recipient`, one unit of the recipient's limit is taken after the guard's counts, all or none: in the same
+   * step when the guard counts in its flow store's own guard store and that offers `consumeWithRecipient` (decision
+   * 1760), else by `store.consume`, the guard's units given back when it refuses or fails. Its refusal is
+   * `recipient.refused(resetAt)`.
    */
-  async check(attempt: SendAttempt, now: number, call?: StoreCall): Promise<GuardRelease> {
+  async check(attempt: SendAttempt, now: number, call?: StoreCall, recipient?: RecipientLimit): Promise<GuardRelease> {
     const facts = attempt.phoneNumber === undefined ? undefined : this.#factsOf(attempt.phoneNumber);
     if (facts !== undefined && !this.#allows(facts.country)) {
       this.#logger.warn('verikit.guard.refused', { limit: 'country' });
@@ -208,7 +230,26 @@ export class SendGuard {
     }
     // Before any count is taken: a paused range costs nothing, and a refusal there takes no unit.
     if (attempt.phoneNumber !== undefined) this.#tripwire?.admit(attempt.phoneNumber, now);
-    return this.#take(this.#limits, attempt, facts, now, call);
+    const together = this.#store.consumeWithRecipient;
+    if (recipient === undefined || together === undefined || recipient.store.sendGuardStore?.() !== this.#store) {
+      const release = await this.#take(this.#limits, attempt, facts, now, call);
+      if (recipient === undefined) return release;
+      try {
+        const { count } = recipient;
+        const result = await recipient.store.consume(count.key, count.limit, count.windowMs, count.now, call);
+        if (!result.allowed) throw recipient.refused(result.resetAt);
+      } catch (error) {
+        await release();
+        throw error;
+      }
+      return release;
+    }
+    const counts = this.#counts(this.#limits, attempt, facts);
+    const refused = await this.#counted(
+      together.call(this.#store, this.#guardCounts(counts), recipient.count, { call }),
+    );
+    if (refused?.index === counts.length) throw recipient.refused(recipient.count.now + refused.msBeforeNext);
+    return this.#admitted(counts, refused, now, call);
   }
 
   /** Takes one unit of each limit that applies, or gives back what it took and throws the refusal. */
@@ -220,38 +261,12 @@ export class SendGuard {
     call: StoreCall | undefined,
   ): Promise<GuardRelease> {
     const taken: Array<{ limiter: GuardRateLimiter; key: string; amount: number }> = [];
-    const counts: Array<{ counted: CountedLimit; key: string; amount: number }> = [];
-    for (const counted of limits) {
-      const key = counted.keyOf(attempt, facts);
-      if (key === undefined) continue;
-      const amount = counted.amountOf?.(attempt, facts) ?? 1;
-      if (amount > 0) counts.push({ counted, key, amount });
-    }
+    const counts = this.#counts(limits, attempt, facts);
     const consumeAll = this.#store.consumeAll;
     if (consumeAll !== undefined && counts.length > 0) {
       // One step for every count, all or none (decision 1715).
-      let refused: GuardRefusal | undefined;
-      try {
-        refused = await consumeAll.call(
-          this.#store,
-          counts.map(({ counted, key, amount }) => ({
-            spec: counted.spec,
-            key,
-            points: amount,
-            shared: !perSender.has(counted.name),
-          })),
-          { call },
-        );
-      } catch (reason) {
-        throw this.#failure(reason);
-      }
-      if (refused !== undefined) {
-        const counted = counts[refused.index]?.counted;
-        if (counted === undefined) throw new StoreError('the send guard got an unexpected answer to its counts');
-        throw this.#refusal(counted, refused.msBeforeNext, now);
-      }
-      const all = counts.map(({ counted, key, amount }) => ({ limiter: counted.limiter, key, amount }));
-      return () => this.#giveBack(all, call);
+      const refused = await this.#counted(consumeAll.call(this.#store, this.#guardCounts(counts), { call }));
+      return this.#admitted(counts, refused, now, call);
     }
     for (const { counted, key, amount } of counts) {
       try {
@@ -265,6 +280,48 @@ export class SendGuard {
       taken.push({ limiter: counted.limiter, key, amount });
     }
     return () => this.#giveBack(taken, call);
+  }
+
+  /** The limits that apply to `attempt`, with their keys and the units it takes. */
+  #counts(limits: readonly CountedLimit[], attempt: SendAttempt, facts: NumberFacts | undefined): Count[] {
+    const counts: Count[] = [];
+    for (const counted of limits) {
+      const key = counted.keyOf(attempt, facts);
+      if (key === undefined) continue;
+      const amount = counted.amountOf?.(attempt, facts) ?? 1;
+      if (amount > 0) counts.push({ counted, key, amount });
+    }
+    return counts;
+  }
+
+  /** The counts as a store's `consumeAll` takes them. */
+  #guardCounts(counts: readonly Count[]): GuardCount[] {
+    return counts.map(({ counted, key, amount }) => ({
+      spec: counted.spec,
+      key,
+      points: amount,
+      shared: !perSender.has(counted.name),
+    }));
+  }
+
+  /** The answer of a store's one-step count, its failure as the caller gets it. */
+  async #counted(answer: Promise<GuardRefusal | undefined>): Promise<GuardRefusal | undefined> {
+    try {
+      return await answer;
+    } catch (reason) {
+      throw this.#failure(reason);
+    }
+  }
+
+  /** After a one-step count: the refusal of the count it names, or the release of every count. */
+  #admitted(counts: readonly Count[], refused: GuardRefusal | undefined, now: number, call?: StoreCall): GuardRelease {
+    if (refused !== undefined) {
+      const counted = counts[refused.index]?.counted;
+      if (counted === undefined) throw new StoreError('the send guard got an unexpected answer to its counts');
+      throw this.#refusal(counted, refused.msBeforeNext, now);
+    }
+    const all = counts.map(({ counted, key, amount }) => ({ limiter: counted.limiter, key, amount }));
+    return () => this.#giveBack(all, call);
   }
 
   /** A count that failed (not refused), as the caller gets it. */

@@ -58,6 +58,21 @@ export interface GuardRefusal {
 }
 
 /**
+ * One unit of a recipient's send limit (`maxSendsPerHour`), the flow store's own counter (`FlowStore.consume`), that
+ * the flow store's guard store may take in the same step as a send's counts ({@link SendGuardStore.consumeWithRecipient}).
+ */
+export interface RecipientCount {
+  /** The counter's store key, as `FlowStore.consume` is given it (`limit:sends:…`). */
+  readonly key: string;
+  /** Units per window. */
+  readonly limit: number;
+  /** The fixed window, in ms. */
+  readonly windowMs: number;
+  /** The engine's clock: the window is on it, as `FlowStore.consume`'s. */
+  readonly now: number;
+}
+
+/**
  * Where the guard counts. One in memory counts for one process; one on Redis
  * (`createRedisSendGuard` of `@verikit/redis`) for every instance sharing it. A flow store that can
  * host the counts offers one through `FlowStore.sendGuardStore`, and the engine uses it by default.
@@ -73,6 +88,17 @@ export interface SendGuardStore {
    * (`{ call }`).
    */
   consumeAll?(counts: readonly GuardCount[], options?: { [key: string]: unknown }): Promise<GuardRefusal | undefined>;
+  /**
+   * Optional, and asked of the guard store its flow store's `sendGuardStore()` returned only: {@link consumeAll}, and
+   * after the counts one unit of `recipient`, the flow store's own counter, all in one step, all or none. A refusal of
+   * the recipient's limit has the index `counts.length` and the time left in its window. The Redis guard on one node
+   * has it: a send's counts and its number's limit are one script run (decision 1760).
+   */
+  consumeWithRecipient?(
+    counts: readonly GuardCount[],
+    recipient: RecipientCount,
+    options?: { [key: string]: unknown },
+  ): Promise<GuardRefusal | undefined>;
 }
 
 /**
