@@ -1,12 +1,5 @@
 import { ProviderProtocolError, ProviderRejectedError, type ProviderCallContextV1 } from '@verikit/provider';
-import {
-  acceptedJsonObject,
-  createHttpClient,
-  failedAnswer,
-  isAccepted,
-  redactMessage,
-  statusError,
-} from '@verikit/provider-utils';
+import { createHttpClient, readJsonAnswer, redactMessage } from '@verikit/provider-utils';
 import type { AfricasTalkingOperation } from './africastalking-settings.js';
 import type { ResolvedAfricasTalkingSettings } from './africastalking-settings-schema.js';
 import { isAcceptedStatus, recipientError } from './africastalking-status.js';
@@ -69,10 +62,10 @@ export function createAfricasTalkingClient(settings: ResolvedAfricasTalkingSetti
         },
         context,
       );
-      const logged = { logger: context.logger, provider: settings.name, operation, answer };
-      if (!isAccepted(answer))
-        throw failedAnswer(logged, statusError(label, answer.status, redactMessage(shortText(answer.text), [apiKey])));
-      const data = acceptedJsonObject(logged)['SMSMessageData'];
+      const data = readJsonAnswer(
+        { logger: context.logger, provider: settings.name, operation, answer },
+        { message: (_body, text) => shortText(text), secrets: [apiKey] },
+      )['SMSMessageData'];
       if (!isObject(data))
         throw new ProviderProtocolError(`${label}: the response has no SMSMessageData`, { field: 'SMSMessageData' });
       const recipients = data['Recipients'];

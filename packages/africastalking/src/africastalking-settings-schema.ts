@@ -1,13 +1,6 @@
-import {
-  baseUrlSchema,
-  resolveProviderSettings,
-  secretSchema,
-  type SettingReader,
-  type TransportSettings,
-} from '@verikit/provider-utils';
+import { baseUrlSchema, resolveProviderSettings, secretSchema, type ProviderSettingsOf } from '@verikit/provider-utils';
 import { z } from 'zod';
 import { africasTalkingSenderSchema, usernameSchema } from './africastalking-format.js';
-import type { AfricasTalkingProviderSettings } from './africastalking-settings.js';
 
 /** Where the official SDK sends a live application's requests, and the sandbox app's. */
 export const africasTalkingBaseUrls = Object.freeze({
@@ -37,16 +30,15 @@ const africasTalkingEnvironment = {
 const africasTalkingSettings = { name: 'africastalking', environment: africasTalkingEnvironment, options: {} };
 
 /** Settings with defaults applied; the credentials, sender and address read at each call. */
-export interface ResolvedAfricasTalkingSettings
-  extends TransportSettings<NonNullable<AfricasTalkingProviderSettings['hooks']>> {
-  readonly username: SettingReader<string>;
-  readonly apiKey: SettingReader<string>;
-  readonly senderId: SettingReader<string | undefined>;
+export type ResolvedAfricasTalkingSettings = Omit<
+  ProviderSettingsOf<typeof africasTalkingEnvironment>,
+  'baseUrl' | 'ussdServiceCode'
+> & {
   /** The USSD service code of the dial-in capability; undefined: the provider has none. */
   readonly ussdServiceCode: string | undefined;
   /** The base URL given, else the sandbox or live one by the username. */
   readonly baseUrl: () => string;
-}
+};
 
 /** Validates settings, or throws an `InvalidInputError` naming the setting (values are never echoed). */
 export function resolveAfricasTalkingSettings(settings: unknown): ResolvedAfricasTalkingSettings {

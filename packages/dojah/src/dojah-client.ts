@@ -1,14 +1,5 @@
 import { ProviderProtocolError, ProviderUnavailableError, type ProviderCallContextV1 } from '@verikit/provider';
-import {
-  createHttpClient,
-  isAccepted,
-  acceptedJsonObject,
-  jsonObjectOrNothing,
-  redactMessage,
-  statusError,
-  failedAnswer,
-  answered,
-} from '@verikit/provider-utils';
+import { createHttpClient, readJsonAnswer } from '@verikit/provider-utils';
 import type { DojahOperation } from './dojah-settings.js';
 import type { ResolvedDojahSettings } from './dojah-settings-schema.js';
 
@@ -83,30 +74,30 @@ export function createDojahClient(settings: ResolvedDojahSettings): DojahClient 
         },
         context,
       );
-      const logged = { logger: context.logger, provider: settings.name, operation, answer };
-      if (isAccepted(answer)) {
-        const entity = acceptedJsonObject(logged)['entity'];
-        if (typeof entity !== 'object' || entity === null || Array.isArray(entity))
-          throw new ProviderProtocolError(`${label}: the response has no entity`, { field: 'entity' });
-        return { found: true, entity: entity as Record<string, unknown> };
-      }
-      const error = jsonObjectOrNothing(answer.text)?.['error'];
-      const message = redactMessage(typeof error === 'string' ? error : undefined, [secretKey, ...request.secrets]);
-      if ((answer.status === 400 || answer.status === 404) && message !== undefined && notFound.test(message)) {
-        answered(logged, { found: false });
-        return { found: false };
-      }
-      // 424 Failed Dependency: the register behind Dojah (NIBSS, NIMC) failed. The request reached Dojah, and whether
-      // it billed is not documented, so it is maybe sent: a composition does not ask another vendor.
-      if (answer.status === 424)
-        throw failedAnswer(
-          logged,
-          new ProviderUnavailableError(
-            `${label}: the register behind Dojah failed (HTTP 424)${message === undefined ? '' : `: ${message}`}`,
-            { requestSent: true, maybeSent: true },
-          ),
-        );
-      throw failedAnswer(logged, statusError(label, answer.status, message));
+      const read = readJsonAnswer(
+        { logger: context.logger, provider: settings.name, operation, answer },
+        {
+          message: (body) => (typeof body?.['error'] === 'string' ? body['error'] : undefined),
+          secrets: [secretKey, ...request.secrets],
+          refused: ({ status, message }) => {
+            if ((status === 400 || status === 404) && message !== undefined && notFound.test(message))
+              return { result: undefined };
+            // 424 Failed Dependency: the register behind Dojah (NIBSS, NIMC) failed. The request reached Dojah, and
+            // whether it billed is not documented, so it is maybe sent: a composition does not ask another vendor.
+            if (status === 424)
+              return new ProviderUnavailableError(
+                `${label}: the register behind Dojah failed (HTTP 424)${message === undefined ? '' : `: ${message}`}`,
+                { requestSent: true, maybeSent: true },
+              );
+            return undefined;
+          },
+        },
+      );
+      if (read === undefined) return { found: false };
+      const entity = read['entity'];
+      if (typeof entity !== 'object' || entity === null || Array.isArray(entity))
+        throw new ProviderProtocolError(`${label}: the response has no entity`, { field: 'entity' });
+      return { found: true, entity: entity as Record<string, unknown> };
     },
   };
 }

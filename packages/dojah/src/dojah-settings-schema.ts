@@ -1,11 +1,4 @@
-import {
-  resolveProviderSettings,
-  type TransportSettings,
-  type SettingReader,
-  secretSchema,
-  baseUrlSchema,
-} from '@verikit/provider-utils';
-import type { DojahProviderSettings } from './dojah-settings.js';
+import { baseUrlSchema, resolveProviderSettings, secretSchema, type ProviderSettingsOf } from '@verikit/provider-utils';
 
 // The app id is checked as the secret key is (visible ASCII): it is not a secret, but it names the account.
 const dojahEnvironment = {
@@ -15,11 +8,7 @@ const dojahEnvironment = {
 } as const;
 
 /** Settings with defaults applied; credentials and address read at each call. */
-export interface ResolvedDojahSettings extends TransportSettings<NonNullable<DojahProviderSettings['hooks']>> {
-  readonly appId: SettingReader<string>;
-  readonly secretKey: SettingReader<string>;
-  readonly baseUrl: SettingReader<string>;
-}
+export type ResolvedDojahSettings = ProviderSettingsOf<typeof dojahEnvironment>;
 
 /** Validates settings, or throws an `InvalidInputError` naming the setting (values are never echoed). */
 export function resolveDojahSettings(settings: unknown): ResolvedDojahSettings {

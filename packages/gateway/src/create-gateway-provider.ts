@@ -11,8 +11,9 @@ import {
   type PhoneChannel,
   type PhoneCheckResultV1,
   type ProviderV1,
+  readPhoneSendInputV1,
 } from '@verikit/provider';
-import { readPhoneSendInput, senderRequirement } from '@verikit/provider-utils';
+import { senderRequirement } from '@verikit/provider-utils';
 import type { GatewayOperation } from './endpoints.js';
 import type { Envelope } from './envelope.js';
 import { readFirstText, readPath } from './field-path.js';
@@ -141,7 +142,7 @@ export function createGatewayProvider(settings: GatewayProviderSettings = {}): P
     phone: {
       channels,
       async send(input, context) {
-        const parsed = readPhoneSendInput(provider, input);
+        const parsed = readPhoneSendInputV1(provider, input);
         const body: Record<string, unknown> = { from: senderOf(parsed.from), phoneNumber: parsed.phoneNumber };
         // Past requireCapabilityV1: sms, or voice where a channel field is configured.
         if (channelField !== undefined)

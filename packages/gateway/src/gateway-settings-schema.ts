@@ -1,13 +1,7 @@
 import { senderSchema } from '@verikit/provider';
-import {
-  baseUrlSchema,
-  resolveProviderSettings,
-  secretSchema,
-  type SettingReader,
-  type TransportSettings,
-} from '@verikit/provider-utils';
+import { baseUrlSchema, resolveProviderSettings, secretSchema, type ProviderSettingsOf } from '@verikit/provider-utils';
 import { z } from 'zod';
-import type { GatewayHooks, GatewayMapping } from './gateway-settings.js';
+import type { GatewayMapping } from './gateway-settings.js';
 
 const pathSchema = z
   .string({ error: 'must be a dotted path such as data.otp' })
@@ -67,16 +61,12 @@ const gatewayEnvironment = {
 const gatewaySettings = { name: 'gateway', environment: gatewayEnvironment, options: gatewayOptions };
 
 /** Resolved settings: defaults applied; the key, addresses and sender read through readers, at each call. */
-export interface ResolvedGatewaySettings extends TransportSettings<GatewayHooks> {
-  readonly apiKey: SettingReader<string>;
-  readonly baseUrl: SettingReader<string>;
-  readonly ussdBaseUrl: SettingReader<string>;
-  readonly defaultSender: SettingReader<string | undefined>;
+export type ResolvedGatewaySettings = ProviderSettingsOf<typeof gatewayEnvironment> & {
   /** Where fields are in responses and webhooks. */
   readonly mapping: GatewayMapping | undefined;
   /** What a NIN looks like; undefined: 11 digits. */
   readonly ninPattern: RegExp | undefined;
-}
+};
 
 /**
  * Validates settings, or throws an `InvalidInputError` naming the field (values are never echoed). The

@@ -22,14 +22,18 @@ export { networkError, networkCodeOf, isConnectionRefused, safeCause, type Netwo
 /** @public `parseJsonBody` for a provider outside this repository that reads a body other than as one JSON object. */
 export { statusError, parseJsonBody } from './status-error.js';
 export { redactMessage } from './redact.js';
-export { settingReader, checkSettings, type SettingReader, type SettingSource } from './load-setting.js';
 /** @public Every provider's settings: its environment fallbacks, its own options and the transport (docs/providers/README.md). */
 export {
+  settingReader,
+  checkSettings,
+  type SettingReader,
+  type SettingSource,
   resolveProviderSettings,
   type EnvironmentReaders,
   type EnvironmentSetting,
   type HttpProviderSettings,
   type ProviderSettingsDefinition,
+  type ProviderSettingsOf,
   type ResolvedProviderSettings,
 } from './provider-settings.js';
 /** @public For a provider package outside this repository, which builds on the same parts (docs/providers/README.md). */
@@ -75,8 +79,11 @@ export {
   failedAnswer,
   isAccepted,
   jsonObjectOrNothing,
+  readJsonAnswer,
   type AnsweredCall,
+  type JsonAnswerReading,
   type JsonReader,
+  type RefusedAnswer,
 } from './http-answer.js';
 /** @public For a provider whose service only delivers a code the caller made (Termii's and Twilio's WhatsApp codes). */
 export {

@@ -1,7 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { InvalidInputError } from './errors/invalid-input-error.js';
-import { parseInput, phoneNumberSchema, phoneNumberSchemaFor } from './schemas.js';
+import { phoneSendInputSchemaV1 } from './provider/v1/phone-capability-v1.js';
+import { smsSendInputSchemaV1 } from './provider/v1/sms-capability-v1.js';
+import {
+  isParsedV1,
+  markParsedV1,
+  parseInput,
+  parseProviderInputV1,
+  phoneNumberSchema,
+  phoneNumberSchemaFor,
+} from './schemas.js';
 
 function issuesOf(schema: z.ZodType, input: unknown): Array<{ field: string; message: string; messageId?: string }> {
   try {
@@ -64,5 +73,31 @@ describe('parseInput: a missing field is required, a field of the wrong type say
       ' +234.801.234.5678 ',
     ])
       expect(phoneNumberSchema.parse(typed)).toBe('+2348012345678');
+  });
+});
+
+describe('parseProviderInputV1', () => {
+  it('parses an unmarked input: a direct caller gets an InvalidInputError naming the field, never the value', () => {
+    const call = () => parseProviderInputV1(smsSendInputSchemaV1, { to: '+2348012345678', message: '' });
+    expect(call).toThrow(InvalidInputError);
+    expect(call).toThrow('message must not be empty');
+    expect(parseProviderInputV1(smsSendInputSchemaV1, { to: '+234 801 234 5678', message: 'hi' })).toEqual({
+      to: '+2348012345678',
+      message: 'hi',
+    });
+  });
+
+  it('takes a marked input as it is, without parsing it again (the engine parsed it at its edge)', () => {
+    // Not E.164: a parse would rewrite it, so an input returned unchanged was not parsed.
+    const marked = markParsedV1({ phoneNumber: '+234 801 234 5678', channel: 'sms' as const });
+    expect(isParsedV1(marked)).toBe(true);
+    expect(parseProviderInputV1(phoneSendInputSchemaV1, marked)).toBe(marked);
+  });
+
+  it('freezes what it marks, so a marked input cannot change after the parse; a copy is unmarked', () => {
+    const marked = markParsedV1({ to: '+2348012345678', message: 'hi' });
+    expect(Object.isFrozen(marked)).toBe(true);
+    expect(isParsedV1({ ...marked })).toBe(false);
+    expect(() => parseProviderInputV1(smsSendInputSchemaV1, { ...marked, to: 'nope' })).toThrow(InvalidInputError);
   });
 });

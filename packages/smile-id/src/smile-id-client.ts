@@ -1,12 +1,5 @@
-import { ProviderProtocolError, safeProviderMessage, type ProviderCallContextV1 } from '@verikit/provider';
-import {
-  createHttpClient,
-  failedAnswer,
-  isAccepted,
-  jsonObjectOrNothing,
-  redactMessage,
-  statusError,
-} from '@verikit/provider-utils';
+import type { ProviderCallContextV1 } from '@verikit/provider';
+import { createHttpClient, failedAnswer, isAccepted, readJsonAnswer, statusError } from '@verikit/provider-utils';
 import { smileIdSignature } from './smile-id-signature.js';
 import type { SmileIdOperation } from './smile-id-settings.js';
 import type { ResolvedSmileIdSettings } from './smile-id-settings-schema.js';
@@ -58,24 +51,14 @@ export function createSmileIdClient(settings: ResolvedSmileIdSettings): SmileIdC
       return { partner_id: partnerId, timestamp, signature: smileIdSignature(partnerId, settings.apiKey(), timestamp) };
     },
     async post(operation, path, body, context) {
-      const label = `${settings.name} ${operation}`;
       const answer = await http.send(
         { operation, url: settings.baseUrl() + path, path, body: JSON.stringify(body) },
         context,
       );
-      const logged = { logger: context.logger, provider: settings.name, operation, answer };
-      const parsed = jsonObjectOrNothing(answer.text);
-      if (!isAccepted(answer))
-        throw failedAnswer(
-          logged,
-          statusError(label, answer.status, safeProviderMessage(redactMessage(smileIdMessage(parsed), []))),
-        );
-      if (parsed === undefined)
-        throw failedAnswer(
-          logged,
-          new ProviderProtocolError(`${label}: the answer is not a JSON object`, { field: 'body' }),
-        );
-      return parsed;
+      return readJsonAnswer(
+        { logger: context.logger, provider: settings.name, operation, answer },
+        { message: smileIdMessage },
+      );
     },
     async upload(url, zip, context) {
       const label = `${settings.name} identitySteps.face`;

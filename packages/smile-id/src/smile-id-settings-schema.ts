@@ -1,12 +1,5 @@
-import {
-  baseUrlSchema,
-  resolveProviderSettings,
-  secretSchema,
-  type SettingReader,
-  type TransportSettings,
-} from '@verikit/provider-utils';
+import { baseUrlSchema, resolveProviderSettings, secretSchema, type ProviderSettingsOf } from '@verikit/provider-utils';
 import { z } from 'zod';
-import type { SmileIdProviderSettings } from './smile-id-settings.js';
 
 const smileIdOptions = {
   pollAttempts: z
@@ -36,14 +29,10 @@ const smileIdEnvironment = {
 } as const;
 
 /** Settings with defaults applied; credentials and addresses read at each call. */
-export interface ResolvedSmileIdSettings extends TransportSettings<NonNullable<SmileIdProviderSettings['hooks']>> {
-  readonly partnerId: SettingReader<string>;
-  readonly apiKey: SettingReader<string>;
-  readonly baseUrl: SettingReader<string>;
-  readonly callbackUrl: SettingReader<string | undefined>;
+export type ResolvedSmileIdSettings = ProviderSettingsOf<typeof smileIdEnvironment> & {
   readonly pollAttempts: number;
   readonly pollMs: number;
-}
+};
 
 /** Validates settings, or throws an `InvalidInputError` naming the setting (values are never echoed). */
 export function resolveSmileIdSettings(settings: unknown): ResolvedSmileIdSettings {

@@ -10,8 +10,9 @@ import {
   type PhoneChannel,
   type PhoneCheckResultV1,
   type ProviderV1,
+  readPhoneSendInputV1,
 } from '@verikit/provider';
-import { readPhoneSendInput, senderRequirement } from '@verikit/provider-utils';
+import { senderRequirement } from '@verikit/provider-utils';
 import { createTermiiClient, requiredText, termiiPaths, type TermiiAnswer } from './termii-client.js';
 import { pinPlaceholder, termiiSenderSchema, toTermiiNumber } from './termii-format.js';
 import { checkLocalCode, isLocalCodeRequest, issueSmsCode, issueWhatsAppCode } from './termii-whatsapp-code.js';
@@ -83,7 +84,7 @@ export function createTermiiProvider(settings: TermiiProviderSettings = {}): Pro
       channels,
       customCode: false,
       async send(input, context) {
-        const parsed = readPhoneSendInput(provider, input);
+        const parsed = readPhoneSendInputV1(provider, input);
         const to = toTermiiNumber(parsed.phoneNumber);
         const pin = {
           pin_attempts: resolved.pinAttempts,

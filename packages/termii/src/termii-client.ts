@@ -1,13 +1,5 @@
 import { ProviderProtocolError, ProviderRejectedError, type ProviderCallContextV1 } from '@verikit/provider';
-import {
-  acceptedJsonObject,
-  createHttpClient,
-  failedAnswer,
-  isAccepted,
-  jsonObjectOrNothing,
-  redactMessage,
-  statusError,
-} from '@verikit/provider-utils';
+import { createHttpClient, isAccepted, readJsonAnswer, redactMessage } from '@verikit/provider-utils';
 import { parseTermiiJson } from './termii-json.js';
 import type { TermiiOperation } from './termii-settings.js';
 import type { ResolvedTermiiSettings } from './termii-settings-schema.js';
@@ -75,20 +67,23 @@ export function createTermiiClient(settings: ResolvedTermiiSettings): TermiiClie
     apiKey: string,
     keep?: (answer: Record<string, unknown>) => boolean,
   ): TermiiAnswer => {
-    const label = `${settings.name} ${operation}`;
-    const logged = { logger: context.logger, provider: settings.name, operation, answer };
-    if (!isAccepted(answer)) {
-      const parsed = jsonObjectOrNothing(answer.text, parseTermiiJson);
-      if (answer.status === 400 && keep !== undefined && parsed !== undefined && keep(parsed)) return parsed;
-      throw failedAnswer(logged, statusError(label, answer.status, redactMessage(termiiMessage(parsed), [apiKey])));
-    }
-    const parsed = acceptedJsonObject(logged, parseTermiiJson);
+    const parsed = readJsonAnswer(
+      { logger: context.logger, provider: settings.name, operation, answer },
+      {
+        read: parseTermiiJson,
+        message: termiiMessage,
+        secrets: [apiKey],
+        // A 400 whose body `keep` accepts is a result (a wrong code), not a refusal.
+        refused: ({ status, body }) =>
+          status === 400 && keep !== undefined && body !== undefined && keep(body) ? { result: body } : undefined,
+      },
+    );
     const code = parsed['code'];
     // The messaging API answers `code: "ok"`; any other code in a 2xx is a refusal.
-    if (typeof code === 'string' && code !== 'ok') {
+    if (isAccepted(answer) && typeof code === 'string' && code !== 'ok') {
       const providerMessage = redactMessage(termiiMessage(parsed), [apiKey]);
       throw new ProviderRejectedError(
-        `${label}: Termii refused the request${providerMessage === undefined ? '' : `: ${providerMessage}`}`,
+        `${settings.name} ${operation}: Termii refused the request${providerMessage === undefined ? '' : `: ${providerMessage}`}`,
         {
           ...(providerMessage === undefined ? {} : { providerMessage }),
         },

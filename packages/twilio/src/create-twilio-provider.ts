@@ -10,22 +10,11 @@ import {
   smsSendInputSchemaV1,
   whatsAppSendInputSchemaV1,
   type ProviderV1,
+  readPhoneSendInputV1,
 } from '@verikit/provider';
-import {
-  checkKeyedCode,
-  isKeyedCodeRequest,
-  issueKeyedCode,
-  readPhoneSendInput,
-  senderRequirement,
-} from '@verikit/provider-utils';
+import { checkKeyedCode, isKeyedCodeRequest, issueKeyedCode, senderRequirement } from '@verikit/provider-utils';
 import { createTwilioClient, requiredSid, type TwilioAnswer } from './twilio-client.js';
-import {
-  formBody,
-  localeSchema,
-  twilioSenderSchema,
-  verificationSidPattern,
-  whatsappAddress,
-} from './twilio-format.js';
+import { localeSchema, twilioSenderSchema, verificationSidPattern, whatsappAddress } from './twilio-format.js';
 import type { TwilioProviderSettings } from './twilio-settings.js';
 import { resolveTwilioSettings } from './twilio-settings-schema.js';
 import { parseTwilioStatusCallback } from './twilio-status-callback.js';
@@ -98,8 +87,14 @@ export function createTwilioProvider(settings: TwilioProviderSettings = {}): Pro
     context: Parameters<NonNullable<ProviderV1['sms']>['send']>[1],
   ): Promise<string> {
     const { url, path } = messagesPath();
-    const body = formBody({ ...fields, StatusCallback: resolved.statusCallbackUrl() });
-    return requiredSid(`${name} ${operation}`, await client.post(operation, url, path, body, context), 'sid');
+    const answer = await client.post(
+      operation,
+      url,
+      path,
+      { ...fields, StatusCallback: resolved.statusCallbackUrl() },
+      context,
+    );
+    return requiredSid(`${name} ${operation}`, answer, 'sid');
   }
   function whatsappSender(): string {
     const from = resolved.whatsappFrom();
@@ -116,7 +111,7 @@ export function createTwilioProvider(settings: TwilioProviderSettings = {}): Pro
       channels,
       customCode: resolved.customCode,
       async send(input, context) {
-        const parsed = readPhoneSendInput(provider, input);
+        const parsed = readPhoneSendInputV1(provider, input);
         // Verify takes a language and at most one subtag (`pt-BR`); the spec allows more.
         const locale =
           parsed.locale === undefined ? resolved.locale : parseInput(localeSchema, parsed.locale, 'locale');
@@ -124,7 +119,7 @@ export function createTwilioProvider(settings: TwilioProviderSettings = {}): Pro
           // A code we make, sent from our WhatsApp sender (its template), checked against the requestId's keyed hash.
           const issued = issueKeyedCode(
             whatsappCodeScheme,
-            resolved.credentials().password,
+            client.credentials().password,
             whatsappCodeDigits,
             whatsappCodeTtlMinutes,
             Date.now(),
@@ -136,15 +131,15 @@ export function createTwilioProvider(settings: TwilioProviderSettings = {}): Pro
           return { requestId: issued.requestId, messageId };
         }
         const { url, path } = verifyPaths('Verifications');
-        const body = formBody({
+        const fields = {
           To: parsed.phoneNumber,
           Channel: verifyChannel[parsed.channel],
           Locale: locale,
           CustomCode: parsed.code,
           // Verify appends it to the SMS it writes (SMS only).
           AppHash: parsed.channel === 'sms' ? resolved.appHash : undefined,
-        });
-        const answer = await client.post('phone.send', url, path, body, context);
+        };
+        const answer = await client.post('phone.send', url, path, fields, context);
         // Twilio keeps one verification per number while it is pending: a resend answers the same SID (and
         // the same code). The n-th send gets `.n` after the SID, so each send has its own requestId.
         const sid = requiredSid(`${name} phone.send`, answer, 'sid');
@@ -154,7 +149,7 @@ export function createTwilioProvider(settings: TwilioProviderSettings = {}): Pro
       async check(input, context) {
         const parsed = parseProviderInputV1(phoneCheckInputSchemaV1, input);
         if (isKeyedCodeRequest(whatsappCodeScheme, parsed.requestId))
-          return checkKeyedCode(whatsappCodeScheme, resolved.credentials().password, parsed.requestId, parsed.code);
+          return checkKeyedCode(whatsappCodeScheme, client.credentials().password, parsed.requestId, parsed.code);
         // Twilio could not know a requestId that is not a Verification SID: refused without a request.
         const sid = verificationSidPattern.exec(parsed.requestId)?.[1];
         if (sid === undefined)
@@ -165,7 +160,7 @@ export function createTwilioProvider(settings: TwilioProviderSettings = {}): Pro
           'phone.check',
           url,
           path,
-          formBody({ VerificationSid: sid, Code: parsed.code }),
+          { VerificationSid: sid, Code: parsed.code },
           context,
           (failure) => {
             // 404 (20404): the verification is no longer pending (approved, expired or cancelled). 60202: its

@@ -64,10 +64,3 @@ export const localeSchema = z
 export function whatsappAddress(e164: string): string {
   return `whatsapp:${e164}`;
 }
-
-/** A form body (`application/x-www-form-urlencoded`) from fields, leaving out the undefined ones. */
-export function formBody(fields: Readonly<Record<string, string | undefined>>): string {
-  const form = new URLSearchParams();
-  for (const [key, value] of Object.entries(fields)) if (value !== undefined) form.append(key, value);
-  return form.toString();
-}

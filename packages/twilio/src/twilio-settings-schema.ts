@@ -1,8 +1,6 @@
-import { InvalidInputError } from '@verikit/provider';
 import {
   androidAppHashSchema,
   baseUrlSchema,
-  checkSettings,
   localeKeyPattern,
   resolveProviderSettings,
   secretSchema,
@@ -55,19 +53,16 @@ const twilioEnvironment = {
   apiBaseUrl: { variable: 'TWILIO_API_BASE_URL', schema: baseUrlSchema, fallback: 'https://api.twilio.com' },
 } as const;
 
-/** Basic auth credentials: the username (account or API key SID) and the password (auth token or key secret). */
-interface TwilioCredentials {
-  readonly username: string;
-  readonly password: string;
-}
-
 /** How {@link resolveProviderSettings} reads these settings. */
 const twilioSettings = { name: 'twilio', environment: twilioEnvironment, options: twilioOptions };
 
-/** Settings with defaults applied; credentials, SIDs, senders and addresses read at each call. */
+/** Settings with defaults applied; credentials, SIDs, senders and addresses read at each call (missing credentials are the client's to refuse). */
 export interface ResolvedTwilioSettings extends TransportSettings<NonNullable<TwilioProviderSettings['hooks']>> {
   readonly accountSid: SettingReader<string>;
-  readonly credentials: () => TwilioCredentials;
+  /** The Basic auth pair is made of these by the client: an API key's SID and secret, else the auth token. */
+  readonly authToken: SettingReader<string | undefined>;
+  readonly apiKeySid: SettingReader<string | undefined>;
+  readonly apiKeySecret: SettingReader<string | undefined>;
   readonly verifyServiceSid: SettingReader<string | undefined>;
   readonly from: SettingReader<string | undefined>;
   readonly messagingServiceSid: SettingReader<string | undefined>;
@@ -89,33 +84,8 @@ export interface ResolvedTwilioSettings extends TransportSettings<NonNullable<Tw
 /** Validates settings, or throws an `InvalidInputError` naming the setting (values are never echoed). */
 export function resolveTwilioSettings(settings: unknown): ResolvedTwilioSettings {
   const { options, readers, transport } = resolveProviderSettings(settings, twilioSettings);
-  const { accountSid, authToken, apiKeySid, apiKeySecret, ...others } = readers;
-  const credentials = (): TwilioCredentials => {
-    const keySid = apiKeySid();
-    if (keySid !== undefined) {
-      const secret = apiKeySecret();
-      if (secret === undefined)
-        throw new InvalidInputError([
-          { field: 'apiKeySecret', message: 'is required with apiKeySid: pass it, or set TWILIO_API_KEY_SECRET' },
-        ]);
-      return { username: keySid, password: secret };
-    }
-    const token = authToken();
-    if (token === undefined) {
-      throw new InvalidInputError([
-        {
-          field: 'authToken',
-          message: 'is required: pass authToken (or apiKeySid and apiKeySecret), or set TWILIO_AUTH_TOKEN',
-        },
-      ]);
-    }
-    return { username: accountSid(), password: token };
-  };
-  checkSettings([credentials]);
   return {
-    accountSid,
-    credentials,
-    ...others,
+    ...readers,
     locale: options.locale,
     whatsappContentSids: Object.freeze({ ...options.whatsappContentSids }),
     customCode: options.customCode ?? false,

@@ -65,7 +65,7 @@ export type {
   UssdVerificationEventV1,
   WebhooksCapabilityV1,
 } from './webhooks-capability-v1.js';
-export { requireCapabilityV1, type CapabilityNeedV1 } from './require-capability-v1.js';
+export { readPhoneSendInputV1, requireCapabilityV1, type CapabilityNeedV1 } from './require-capability-v1.js';
 export type { CircuitChangeV1, CircuitsV1 } from './circuits-v1.js';
 export type {
   CircuitClosedV1,
@@ -76,5 +76,4 @@ export type {
   SharedCircuitStateV1,
   SharedCircuitsV1,
 } from './shared-circuits-v1.js';
-export { isParsedV1, markParsedV1, parseProviderInputV1 } from './parsed-input-v1.js';
 export type { RouteCountsV1, RouteOutcomeV1, RouteTallyV1 } from './route-counts-v1.js';

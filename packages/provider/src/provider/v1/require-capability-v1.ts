@@ -1,8 +1,10 @@
+import type { z } from 'zod';
 import { CapabilityError } from '../../errors/capability-error.js';
+import { parseProviderInputV1 } from '../../schemas.js';
 import type { InboundChannelV1 } from './inbound-capability-v1.js';
 import type { IdentityType } from './identity-capability-v1.js';
 import type { IdentityStep } from './identity-steps-v1.js';
-import type { PhoneChannel } from './phone-capability-v1.js';
+import { phoneSendInputSchemaV1, type PhoneChannel } from './phone-capability-v1.js';
 import type { ProviderV1 } from './provider-v1.js';
 
 /** What a flow needs from a provider, checked before anything is sent or stored. */
@@ -114,4 +116,19 @@ export function requireCapabilityV1(provider: ProviderV1, need: CapabilityNeedV1
       if (provider[need.capability] === undefined)
         throw missing(need.capability === 'ussd' ? 'ussd verification' : need.capability);
   }
+}
+
+/**
+ * A phone send's input as every phone provider reads it: parsed by the spec's schema (unless the engine marked it
+ * parsed, decision 1520), then its channel and any code we generated checked against what `provider` declares: a
+ * `CapabilityError` for a channel or a code the provider lacks, an `InvalidInputError` for malformed input.
+ */
+export function readPhoneSendInputV1(provider: ProviderV1, input: unknown): z.output<typeof phoneSendInputSchemaV1> {
+  const parsed = parseProviderInputV1(phoneSendInputSchemaV1, input);
+  requireCapabilityV1(provider, {
+    capability: 'phone',
+    channel: parsed.channel,
+    customCode: parsed.code !== undefined,
+  });
+  return parsed;
 }
