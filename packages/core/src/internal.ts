@@ -13,7 +13,7 @@ export * from './keys/store-keys.js';
 export { parseFlowId } from './inputs/inputs.js';
 export { errorCode } from './logging/error-code.js';
 export { systemClock } from './time/clock.js';
-export { RecentlyUsed } from './engine/recently-used.js';
+export { RecentlyUsed } from './engine/flow-records.js';
 export { inboundLeaseMs, receiveOptionsSchema } from './inbound/receive-inbound-event.js';
 export { SendGuard } from './guard/send-guard.js';
 export { checkGuardOptions, resolveGuardOptions } from './guard/guard-options.js';

@@ -1,12 +1,11 @@
 import { z } from 'zod';
 import type { Verikit, FlowView } from '@verikit/core';
 import { InvalidInputError, defaultLogger, parseInput } from '@verikit/provider';
-import { clientKeyResolver } from './client-key.js';
 import { StreamCounter } from './stream-limits.js';
 import { errorAnswer } from './error-response.js';
 import { ForbiddenError } from './errors/forbidden-error.js';
 import type { FlowAction, FlowHandler, FlowHandlerOptions, FlowStartRequest } from './flow-handler-options.js';
-import { flowRoutes } from './routes/flow-routes.js';
+import { clientKeyResolver, flowRoutes } from './routes/flow-routes.js';
 import { jsonAnswer, type RouteAnswer, type RouteRequest } from './routes/route-request.js';
 import { Cors, normalizeBasePath, routeMethods, routeTable, type RouteDeclaration } from './routes/route-table.js';
 import { honoHandlerOf } from './web/hono-app.js';

@@ -1,10 +1,20 @@
 import type { z } from 'zod';
 import type { Logger } from '@verikit/provider';
 import type { Verikit, startInputSchema, FlowView } from '@verikit/core';
-import type { ClientKeyFunction } from './client-key.js';
 import type { StreamLimits } from './stream-limits.js';
 import type { CorsOptions, RouteTable } from './routes/route-table.js';
 import type { createWebhookHandler, WebhookHandlerOptions } from './webhooks/create-webhook-handler.js';
+
+/**
+ * Names the client a request comes from, for the send guard's per-client limit (docs/abuse.md).
+ * `address` is the client address the server saw (IPv6 grouped per /64), when the adapter knows it
+ * (`toNodeHandler`, @hono/node-server's bindings, or `toHonoHandler`). Return undefined to
+ * leave the request out of the per-client limit.
+ */
+export type ClientKeyFunction = (
+  request: Request,
+  address: string | undefined,
+) => string | undefined | Promise<string | undefined>;
 
 /**
  * What a request wants to do with a flow, as `authorize` sees it. `send` covers every user event,

@@ -17,7 +17,7 @@ export type {
   FlowStartRequest,
 } from './flow-handler-options.js';
 export type { CorsOptions } from './routes/route-table.js';
-export type { ClientKeyFunction } from './client-key.js';
+export type { ClientKeyFunction } from './flow-handler-options.js';
 export type { StreamLimits } from './stream-limits.js';
 export { toHonoHandler, type HonoHandlerOptions, type ConnInfoLike } from './web/hono-handler.js';
 /** @public The header names the HTTP API reads, for a client or a proxy of one's own (docs/security.md). */

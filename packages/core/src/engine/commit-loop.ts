@@ -10,14 +10,12 @@ import type { FlowChangeBus, PublishingWrite } from './change-bus.js';
 import { afterCommitSteps } from './after-commit/after-commit-steps.js';
 import type { FlowTimers } from '../store/flow-timers.js';
 import type { AfterCommitStep, CommitCause, CommittedChange } from './after-commit/after-commit-step.js';
-import type { FlowRecords, Loaded } from './flow-records.js';
+import { RecentlyUsed, type FlowRecords, type Loaded } from './flow-records.js';
 import type { Clock } from '../time/clock.js';
-import { lazyView, type LazyView } from '../flows/view.js';
+import { lazyView, lifecycleEventsOf, type LazyView } from '../flows/view.js';
 import type { EngineTelemetry } from '../telemetry/engine-telemetry.js';
-import { lifecycleEventsOf } from '../flows/lifecycle-events.js';
-import type { LifecycleListeners } from './lifecycle-listeners.js';
+import type { LifecycleListeners } from './after-commit/emit-lifecycle-events.js';
 import type { EventWebhook } from '../outbound/event-webhook.js';
-import { RecentlyUsed } from './recently-used.js';
 import type { SendGuard } from '../guard/send-guard.js';
 
 /** What one try of a commit does with the flow it loaded. */

@@ -17,7 +17,7 @@ import { resolveOptions, type VerikitOptions } from './options.js';
 import { applyProviderEvent } from './apply-provider-event.js';
 import { receiveInboundEvent } from '../inbound/receive-inbound-event.js';
 import { SendLimit } from './send-limit.js';
-import { LifecycleListeners } from './lifecycle-listeners.js';
+import { LifecycleListeners } from './after-commit/emit-lifecycle-events.js';
 import { circuitEventOf } from './circuit-events.js';
 import { EventWebhook } from '../outbound/event-webhook.js';
 import { memoryEventOutbox } from '../store/event-outbox.js';
@@ -39,7 +39,7 @@ export type {
   ReceiveOptions,
   ReceiveResult,
 } from '../inbound/receive-inbound-event.js';
-export type { FlowEvent, FlowEventListener, FlowEventType } from '../flows/lifecycle-events.js';
+export type { FlowEvent, FlowEventListener, FlowEventType } from '../flows/view.js';
 export type { CircuitEvent, CircuitEventListener, CircuitEventType } from './circuit-events.js';
 export type {
   EventWebhookFailure,

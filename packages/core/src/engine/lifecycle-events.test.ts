@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidInputError, ProviderRejectedError } from '@verikit/provider';
 import { setup } from './engine.fixtures.js';
-import type { FlowEvent } from '../flows/lifecycle-events.js';
+import type { FlowEvent } from '../flows/view.js';
 
 const phone = '+2348031234567';
 

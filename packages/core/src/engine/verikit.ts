@@ -10,8 +10,7 @@ import type { InboundEvent, ReceiveOptions, ReceiveResult } from '../inbound/rec
 import type { FlowListener } from './change-bus.js';
 import type { MessageOptions } from './message-options.js';
 import type { CircuitEventListener, CircuitEventType } from './circuit-events.js';
-import type { FlowEventListener, FlowEventType } from '../flows/lifecycle-events.js';
-import type { FlowView } from '../flows/view.js';
+import type { FlowEventListener, FlowEventType, FlowView } from '../flows/view.js';
 
 /** The verikit engine: starts flows, takes user events, runs provider calls, and sends messages. */
 export interface Verikit {

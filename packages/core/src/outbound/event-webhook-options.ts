@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { parseInput } from '@verikit/provider';
-import { flowEventTypes, type FlowEventType } from '../flows/lifecycle-events.js';
+import { flowEventTypes, type FlowEventType } from '../flows/view.js';
 import { onFirstUse } from '../inputs/inputs.js';
 
 /** Why the engine stopped trying to deliver an event to the app's webhook. */

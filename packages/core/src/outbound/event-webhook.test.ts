@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Webhook } from 'standardwebhooks';
 import { startWebhookReceiver, type WebhookReceiver } from '@verikit/testing';
 import { setup } from '../engine/engine.fixtures.js';
-import type { FlowEvent } from '../flows/lifecycle-events.js';
+import type { FlowEvent } from '../flows/view.js';
 import type { FlowStore } from '../store/flow-store.js';
 import type { ManualClock } from '../engine/manual-clock.fixtures.js';
 import { webhookSecretKey, type EventWebhookFailure, type EventWebhookOptions } from './event-webhook-options.js';

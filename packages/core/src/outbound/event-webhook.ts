@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import type { Logger } from '@verikit/provider';
-import type { FlowEvent } from '../flows/lifecycle-events.js';
+import type { FlowEvent } from '../flows/view.js';
 import { errorCode } from '../logging/error-code.js';
 import type { EventOutbox, TakenEvent } from '../store/event-outbox.js';
 import type { FlowRecord, FlowStore } from '../store/flow-store.js';

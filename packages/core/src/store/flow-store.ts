@@ -1,5 +1,5 @@
 import type { FlowKind } from '../flows/flow-context.js';
-import type { FlowEvent } from '../flows/lifecycle-events.js';
+import type { FlowEvent } from '../flows/view.js';
 import type { EventOutbox } from './event-outbox.js';
 import type { FlowTimers } from './flow-timers.js';
 import type { SendGuardStore } from './send-guard-store.js';

@@ -2,7 +2,7 @@ import { afterEach, expect, it } from 'vitest';
 import { createTestProviderV1 } from '@verikit/testing';
 import { createVerikit, type FlowView } from '@verikit/core';
 import { createFlowHandler } from '../create-flow-handler.js';
-import { clientAddressKey } from '../client-key.js';
+import { clientAddressKey } from '../routes/flow-routes.js';
 import {
   describeAdapters,
   httpTestSecret,

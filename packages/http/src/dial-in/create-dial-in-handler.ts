@@ -1,7 +1,6 @@
 import type { Verikit } from '@verikit/core';
 import { InvalidInputError, RateLimitedError, defaultLogger, type Logger } from '@verikit/provider';
-import { readBody } from '../routes/route-request.js';
-import { peerAddressOf } from '../client-key.js';
+import { peerAddressOf, readBody } from '../routes/route-request.js';
 import { errorCode } from '@verikit/core/internal';
 
 /** What a dial-in route answers the user's handset with, by what became of the dial. */

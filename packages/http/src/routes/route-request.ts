@@ -74,6 +74,15 @@ export function webRouteRequest(request: Request, env: unknown): RouteRequest {
   };
 }
 
+/** The client address in the server's bindings: `{ clientAddress }` (toHonoHandler) or `{ incoming }` (node). */
+export function peerAddressOf(env: unknown): string | undefined {
+  if (typeof env !== 'object' || env === null) return undefined;
+  const given = (env as { clientAddress?: unknown }).clientAddress;
+  if (typeof given === 'string' && given !== '') return given;
+  const address = (env as { incoming?: { socket?: { remoteAddress?: unknown } } }).incoming?.socket?.remoteAddress;
+  return typeof address === 'string' && address !== '' ? address : undefined;
+}
+
 /**
  * A request header, or undefined when absent. Served by `toNodeHandler`, it is read from node's request: the first
  * read of a @hono/node-server `Request`'s headers builds a `Headers` (a map and an object per header, about 500

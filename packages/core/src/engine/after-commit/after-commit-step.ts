@@ -2,8 +2,7 @@ import type { AnyMachineSnapshot } from 'xstate';
 import type { EffectRequest } from '../../flows/flow-context.js';
 import type { FlowRecord, StoreCall } from '../../store/flow-store.js';
 import type { CompiledFlow } from '../flow-records.js';
-import type { FlowEvent } from '../../flows/lifecycle-events.js';
-import type { LazyView } from '../../flows/view.js';
+import type { FlowEvent, LazyView } from '../../flows/view.js';
 
 /** What wrote the change: a new flow (`start`), an event applied to it (`event`), or a passed deadline (`tick`). */
 export type CommitCause = 'start' | 'event' | 'tick';

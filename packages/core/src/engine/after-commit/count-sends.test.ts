@@ -4,7 +4,7 @@ import { SendGuard } from '../../guard/send-guard.js';
 import { resolveGuardOptions } from '../../guard/guard-options.js';
 import { SecretBox } from '../../secrets/secrets.js';
 import { memorySendGuardStore } from '../../store/send-guard-store.js';
-import type { FlowEvent } from '../../flows/lifecycle-events.js';
+import type { FlowEvent } from '../../flows/view.js';
 import { committedChange } from './after-commit.fixtures.js';
 import { countSends } from './count-sends.js';
 

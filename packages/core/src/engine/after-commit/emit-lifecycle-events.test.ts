@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { captureLogger } from '../engine.fixtures.js';
-import { lifecycleEventsOf, type FlowEvent } from '../../flows/lifecycle-events.js';
-import { LifecycleListeners } from '../lifecycle-listeners.js';
+import { lifecycleEventsOf, type FlowEvent } from '../../flows/view.js';
+import { LifecycleListeners, emitLifecycleEvents } from './emit-lifecycle-events.js';
 import { committedChange } from './after-commit.fixtures.js';
-import { emitLifecycleEvents } from './emit-lifecycle-events.js';
 
 describe('emitLifecycleEvents', () => {
   it("hands the change's events to the engine's listeners, in order", () => {

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Loaded } from '../flow-records.js';
-import { RecentlyUsed } from '../recently-used.js';
+import { type Loaded, RecentlyUsed } from '../flow-records.js';
 import { committedChange } from './after-commit.fixtures.js';
 import { rememberRecent } from './remember-recent.js';
 

@@ -1,5 +1,4 @@
-import type { Loaded } from '../flow-records.js';
-import type { RecentlyUsed } from '../recently-used.js';
+import type { Loaded, RecentlyUsed } from '../flow-records.js';
 import type { AfterCommitStep } from './after-commit-step.js';
 
 /**

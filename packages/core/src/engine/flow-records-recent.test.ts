@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RecentlyUsed } from './recently-used.js';
+import { RecentlyUsed } from './flow-records.js';
 
 describe('RecentlyUsed', () => {
   it('keeps at most `capacity` entries, the least recently remembered going first', () => {
