@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { act, cleanup, render, renderHook, screen, waitFor } from '@testing-library/react';
+import { act, cleanup, configure, render, renderHook, screen, waitFor } from '@testing-library/react';
 import { userEvent } from '@testing-library/user-event';
 import { createFlowClient, type FlowClient, type FlowView } from '@verikit/client';
 import { useState, type ReactNode } from 'react';
@@ -11,6 +11,10 @@ import { ResendButton } from './resend-button.js';
 import { useCountdown } from './use-countdown.js';
 import { useFlow } from './use-flow.js';
 import { useStartFlow } from './use-start-flow.js';
+
+// These tests wait on a real server: `waitFor`'s bound is on a hang, not on speed (its default, 1 s, failed a start
+// at a load of 23, on main as on this change).
+configure({ asyncUtilTimeout: 30_000 });
 
 let server: FlowServer | undefined;
 afterEach(async () => {

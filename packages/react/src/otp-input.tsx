@@ -1,12 +1,4 @@
-import {
-  useEffect,
-  useId,
-  useRef,
-  type ClipboardEvent,
-  type FormEvent,
-  type KeyboardEvent,
-  type ReactNode,
-} from 'react';
+import { useEffect, useRef, type ClipboardEvent, type FormEvent, type KeyboardEvent, type ReactNode } from 'react';
 import { hasWebOtp, isCodeForHost, parseOriginBoundCode, receiveWebOtp, type OriginBoundCode } from '@verikit/client';
 import { useMessage } from './flow-client-context.js';
 
@@ -108,7 +100,6 @@ export function OtpInput(props: OtpInputProps): ReactNode {
   const length = Math.min(12, Math.max(1, Math.floor(rawLength)));
   const digits = digitsOf(value, length);
   const fields = useRef<Array<HTMLInputElement | null>>([]);
-  const groupId = useId();
   // The digits as last committed: focus moves before React renders them, and handlers must see them.
   const latest = useRef(digits);
   latest.current = digits;
@@ -260,7 +251,7 @@ export function OtpInput(props: OtpInputProps): ReactNode {
 
   return (
     // biome-ignore lint/a11y/useSemanticElements: a fieldset brings the browser's border, padding and min-width to an unstyled component; role="group" with aria-label names the fields the same way.
-    <div role="group" aria-label={label} id={groupId} className={className}>
+    <div role="group" aria-label={label} className={className}>
       {Array.from({ length }, (_, index) => (
         <input
           {...common}
