@@ -233,7 +233,8 @@ export class EffectRunner {
       return await commits.commit(
         flowId,
         (_loaded, now) => ({
-          event: { ...event, now } as InternalEvent,
+          // Not `{ ...event, now }`: on node 20's V8 a fresh object spread and given a new key costs microseconds.
+          event: Object.assign({}, event, { now }) as InternalEvent,
           onRefused: acceptSilently,
           beforeWrite: (current, effects, at) => take?.(current.record.context, effects, at),
         }),

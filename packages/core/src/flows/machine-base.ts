@@ -55,7 +55,8 @@ export function firstSend(
   policies: FlowPolicies,
 ): Pick<FlowContextBase, 'flowId'> & ReturnType<typeof beginSend> {
   const base = { flowId: input.flowId, effectSeq: 0, sendCount: 0 };
-  return { ...base, ...beginSend(base, kind, input.now, policies) };
+  // Object.assign, not spreads: on node 20's V8 a fresh object spread and then given new keys costs microseconds.
+  return Object.assign(base, beginSend(base, kind, input.now, policies));
 }
 
 /** The error a flow shows when an effect's deadline passed without an answer. */
@@ -83,15 +84,14 @@ export function beginSend(
 > {
   const sendCount = context.sendCount + 1;
   const cooldown = policies.resendCooldownMs * policies.resendCooldownGrowth ** (sendCount - 1);
-  return {
-    ...beginEffect(context, kind, now, policies),
+  return Object.assign(beginEffect(context, kind, now, policies), {
     sendCount,
     resendAvailableAt: now + cooldown,
     error: undefined,
     // A new message: the receipt of the last one no longer describes it.
     delivery: undefined,
     deliveredAt: undefined,
-  };
+  });
 }
 
 /** The context changes that start any effect. */

@@ -135,6 +135,18 @@ export function phoneSendRequest(context: PhoneContext): EffectRequest {
   };
 }
 
+/** A new flow's escalation (due at `escalates`), sender and language, each only when the input gives it. */
+function optionalFields(input: PhoneInput, escalates: boolean): Partial<PhoneContext> {
+  const fields: { -readonly [Key in keyof PhoneContext]?: PhoneContext[Key] } = {};
+  if (input.escalateAfterMs !== undefined) {
+    fields.escalateAfterMs = input.escalateAfterMs;
+    if (escalates) fields.escalateAt = input.now + input.escalateAfterMs;
+  }
+  if (input.from !== undefined) fields.from = input.from;
+  if (input.locale !== undefined) fields.locale = input.locale;
+  return fields;
+}
+
 /** The states from which the plan sends on by itself: a code is out (or its send failed) and none was accepted. */
 const waitingStates: ReadonlySet<string> = new Set(['awaiting-message', 'awaiting-code', 'send-failed']);
 
@@ -312,9 +324,11 @@ export function createPhoneMachine(policies: FlowPolicies) {
     // The inert actor behind the pure transitions is built without input: answer it instead of throwing.
     context: ({ input }) => {
       if (input === undefined) return placeholderContext as PhoneContext;
+      // Built with Object.assign, not spreads: on node 20's V8 each spread of a fresh object given new keys costs
+      // microseconds (issue 38). The fields in the same order as ever.
       if (input.inbound !== undefined) {
         // An inbound step first: nothing is sent; the plan's channels are all left, the first after the wait.
-        return {
+        const waiting = {
           flowId: input.flowId,
           effectSeq: 0,
           sendCount: 0,
@@ -323,33 +337,20 @@ export function createPhoneMachine(policies: FlowPolicies) {
           channelsLeft: input.channels,
           inbound: input.inbound,
           expiresAt: input.inbound.until,
-          ...(input.escalateAfterMs === undefined
-            ? {}
-            : {
-                escalateAfterMs: input.escalateAfterMs,
-                ...(input.channels.length > 0 ? { escalateAt: input.now + input.escalateAfterMs } : {}),
-              }),
-          ...(input.from === undefined ? {} : { from: input.from }),
-          ...(input.locale === undefined ? {} : { locale: input.locale }),
-          attemptsLeft: policies.maxAttempts,
         };
+        return Object.assign(waiting, optionalFields(input, input.channels.length > 0), {
+          attemptsLeft: policies.maxAttempts,
+        });
       }
-      return {
-        ...firstSend(input, 'phone.send', policies),
+      const sending = Object.assign(firstSend(input, 'phone.send', policies), {
         phoneNumber: input.phoneNumber,
         channel: input.channels[0]!,
         channels: input.channels,
         channelsLeft: input.channels.slice(1),
-        ...(input.escalateAfterMs === undefined
-          ? {}
-          : {
-              escalateAfterMs: input.escalateAfterMs,
-              ...(input.channels.length > 1 ? { escalateAt: input.now + input.escalateAfterMs } : {}),
-            }),
-        ...(input.from === undefined ? {} : { from: input.from }),
-        ...(input.locale === undefined ? {} : { locale: input.locale }),
+      });
+      return Object.assign(sending, optionalFields(input, input.channels.length > 1), {
         attemptsLeft: policies.maxAttempts,
-      };
+      });
     },
     initial: 'sending',
     states: {

@@ -186,8 +186,10 @@ export function compileFlatTransitions(machine: AnyStateMachine, self: AnyActorR
       const info = { context: next, event, self, system: self.system };
       const params = paramsOf(action, { context: next, event });
       if (implementation?.type === 'xstate.assign') {
-        // xstate's own assign is `Object.assign({}, context, changes)`; a spread makes the same plain object, faster.
-        next = { ...next, ...assigned(implementation.assignment, { ...info, spawn }, params) };
+        // xstate's own assign, `Object.assign({}, context, changes)`. Not a spread: on node 20's V8 a spread of a
+        // fresh object followed by keys it lacks takes microseconds, Object.assign a fraction of one (issue 38).
+        const args = { context: next, event, self, system: self.system, spawn };
+        next = Object.assign({}, next, assigned(implementation.assignment, args, params));
         continue;
       }
       collected.push({
@@ -218,7 +220,7 @@ export function compileFlatTransitions(machine: AnyStateMachine, self: AnyActorR
       // As xstate: a factory's result assigned onto `{}`; a context object as it is.
       context =
         typeof factory === 'function'
-          ? { ...(factory as (args: unknown) => Record<string, unknown>)({ spawn, input, self }) }
+          ? Object.assign({}, (factory as (args: unknown) => Record<string, unknown>)({ spawn, input, self }))
           : ((factory as Record<string, unknown> | undefined) ?? {});
       const [next, collected] = run(entry, context, event);
       return [resolveState(first.key, next)!, collected];
