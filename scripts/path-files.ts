@@ -12,7 +12,7 @@
  * Each path runs once first, so that what loading modules and first uses (schemas built on first use) run is not
  * counted; counting starts after it, and a second run of the same path is what is measured. The engines' polls
  * (the flows' timers every second, the event webhook's outbox every 5 s) are background work, not the path: they are
- * off here (`pollMs: 0`), so that a poll that happens to fall inside the measured run does not add its files (it
+ * off here (`pollMs: 0`, decision 1730), so that a poll that happens to fall inside the measured run does not add its files (it
  * added 1 to 3, run to run). Everything the path itself runs still runs: the timers are still scheduled by the
  * commit, and the event webhook's pass still runs after it. A project source file
  * is one under packages/<name>/src that is neither a test, a fixture, nor part of a fake or of the test double
