@@ -224,11 +224,18 @@ describe.skipIf(skipReason !== undefined)('the signup page for people (Chromium)
         reads.push(request.url());
     });
     const phoneNumber = freshPhoneNumber();
-    const startAnswer = page.waitForResponse(
-      (response) => response.request().method() === 'POST' && new URL(response.url()).pathname === '/api/verify/flows',
-    );
+    // The start's answer is read as soon as it arrives: read after the page has moved on, its body may be gone
+    // ("No data found for resource"), as it was on a loaded machine.
+    let startAnswer: { resendAvailableAt: number } | undefined;
+    const started = page.waitForResponse(async (response) => {
+      if (response.request().method() !== 'POST' || new URL(response.url()).pathname !== '/api/verify/flows')
+        return false;
+      startAnswer = (await response.json()) as { resendAvailableAt: number };
+      return true;
+    });
     await startPhoneVerification(page, phoneNumber, 'phone');
-    const { resendAvailableAt } = (await (await startAnswer).json()) as { resendAvailableAt: number };
+    await started;
+    const { resendAvailableAt } = startAnswer as { resendAvailableAt: number };
     await flowStatus(page, 'awaiting-code');
     const resend = page.getByRole('button', { name: /^Resend code/ });
     const label = await resend.textContent();
