@@ -5,14 +5,15 @@ import { describe, expect, it } from 'vitest';
 import type { CircuitEvent } from './circuit-events.js';
 import { createVerikit } from './create-verikit.js';
 import { captureLogger, testSecret } from './engine.fixtures.js';
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+import { ManualClock } from './manual-clock.fixtures.js';
 
 /** An engine on a failover provider (alone, or inside a composition), with its circuit events and log lines. */
 function engineOn(compose: boolean) {
   const first = createTestProviderV1({ name: 'first' });
   const second = createTestProviderV1({ name: 'second' });
-  const failover = withFailover([first, second], { breaker: { threshold: 2, halfOpenAfterMs: 100 } });
+  // The breaker reads a clock moved by hand: on a loaded machine a start can take longer than halfOpenAfterMs.
+  const clock = new ManualClock();
+  const failover = withFailover([first, second], { breaker: { threshold: 2, halfOpenAfterMs: 100, clock } });
   const provider = compose ? composeProviders({ phone: failover, sms: second }) : failover;
   const { logger, lines } = captureLogger();
   const verikit = createVerikit({ provider, secret: testSecret, logger, guard: false });
@@ -23,13 +24,13 @@ function engineOn(compose: boolean) {
   verikit.on('*', (event) => void all.push(event.type));
   const circuitLogs = () =>
     lines.filter((line) => line.message === 'verikit.failover.circuit').map((line) => [line.level, line.fields]);
-  return { first, second, verikit, events, all, circuitLogs };
+  return { first, second, verikit, events, all, circuitLogs, clock };
 }
 
 describe('the engine tells and logs its failover provider’s circuit changes', () => {
   for (const compose of [false, true]) {
     it(`open, half-open, closed through verikit.on and the logger${compose ? ', inside composeProviders' : ''}`, async () => {
-      const { first, second, verikit, events, all, circuitLogs } = engineOn(compose);
+      const { first, second, verikit, events, all, circuitLogs, clock } = engineOn(compose);
       let numbers = 0;
       const start = () =>
         verikit.start({ kind: 'phone', phoneNumber: `+23480312300${String(++numbers).padStart(2, '0')}` });
@@ -50,7 +51,7 @@ describe('the engine tells and logs its failover provider’s circuit changes', 
       await start();
       expect(first.calls).toHaveLength(firstCalls);
       // After halfOpenAfterMs one flow probes the first member, which answers: closed again.
-      await sleep(150);
+      clock.advance(150);
       await start();
       expect(first.calls).toHaveLength(firstCalls + 1);
       expect(events.map((event) => event.type)).toEqual(['circuit-open', 'circuit-half-open', 'circuit-closed']);
