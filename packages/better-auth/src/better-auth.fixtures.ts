@@ -22,19 +22,33 @@ function withDialIn(provider: ReturnType<typeof createTestProviderV1>) {
   return Object.assign(provider, { dialIn });
 }
 
+/** The app's numbers users send to, with `inbound`. */
+export const inboundSmsNumber = '+15005550006';
+const inboundWhatsAppNumber = '+14155238886';
+
 /**
  * A real Better Auth instance on SQLite (sql.js: SQLite compiled to WebAssembly, so no native build and no
  * download on Node 20; docs/decisions/1020-better-auth-plugin-on-proofs.md), its tables made by Better
  * Auth's own migrations, with the verikit plugin on a verikit engine and the scriptable test provider. `setup`
- * gives the engine's send guard and Better Auth's `advanced` options.
+ * gives the engine's send guard and Better Auth's `advanced` options; `inbound`, a provider that receives the
+ * messages users send (SMS and WhatsApp, for a plan's inbound steps).
  */
 export async function betterAuthWithVerikit(
   options: Partial<VerikitAuthOptions> = {},
-  setup: { guard?: SendGuardOptions; advanced?: BetterAuthOptions['advanced']; dialIn?: boolean } = {},
+  setup: {
+    guard?: SendGuardOptions;
+    advanced?: BetterAuthOptions['advanced'];
+    dialIn?: boolean;
+    inbound?: boolean;
+  } = {},
 ) {
   const SQL = await initSqlJs();
   const database = new SQL.Database();
-  const provider = setup.dialIn === true ? withDialIn(createTestProviderV1()) : createTestProviderV1();
+  const inboundNumbers = { sms: inboundSmsNumber, whatsapp: inboundWhatsAppNumber };
+  const provider =
+    setup.dialIn === true
+      ? withDialIn(createTestProviderV1())
+      : createTestProviderV1(setup.inbound === true ? { channels: ['sms', 'whatsapp'], inboundNumbers } : {});
   const verikit: Verikit = createVerikit({
     provider,
     secret: 'a-test-secret-of-32-characters-or-more!!',

@@ -31,10 +31,12 @@ export interface VerikitAuthOptions {
       };
   /**
    * The methods of verification whose proofs sign in and attach identities (`redeemProof`'s `methods`). Default:
-   * every method but `dial-in-identify`. A "who is this" dial-in (started without a number) proves only that
-   * *someone* dialled the reference, from the number it names: whoever is talked into dialling an attacker's
-   * reference ("dial to claim your airtime") would sign the attacker in as themselves. So it is opt-in, and until
-   * it is named here the flow routes refuse to start a dial-in flow without a number (403).
+   * verikit's `defaultProofMethods`, every method but `dial-in-identify` and `sms-inbound`. A "who is this" dial-in
+   * (started without a number) proves only that *someone* dialled the reference, from the number it names: whoever
+   * is talked into dialling an attacker's reference ("dial to claim your airtime") would sign the attacker in as
+   * themselves. An SMS sender number can be forged on some routes, and whoever started the flow saw its reference.
+   * So both are opt-in, and until one is named here the flow routes refuse to start such a flow (403): a dial-in
+   * flow without a number, or a phone plan with an `sms-inbound` step.
    */
   proofMethods?: readonly VerificationMethod[];
   /**

@@ -88,14 +88,25 @@ function clientAddressOf(request: Request, authOptions: BetterAuthOptions): stri
 }
 
 /**
- * The app's `authorize`, after the plugin's own rule: no "who is this" dial-in start (a `dial-in` without a number)
- * unless its proofs sign in (`proofMethods` names `dial-in-identify`), so an anonymous client cannot start one.
+ * The app's `authorize`, after the plugin's own rules: no start whose proof could not sign in, so an anonymous client
+ * cannot start one. A "who is this" dial-in (a `dial-in` without a number) unless `proofMethods` names
+ * `dial-in-identify`; a phone plan with an `sms-inbound` step unless it names `sms-inbound` (decision 1800).
  */
 function authorizeOf(options: VerikitAuthOptions): FlowAuthorizer | undefined {
   const appAuthorize = options.flowHandler?.authorize;
-  if ((options.proofMethods ?? defaultProofMethods).includes('dial-in-identify')) return appAuthorize;
+  const methods = options.proofMethods ?? defaultProofMethods;
+  const identify = methods.includes('dial-in-identify');
+  const smsInbound = methods.includes('sms-inbound');
+  if (identify && smsInbound) return appAuthorize;
   return (request, flow, action) => {
-    if (action === 'start' && 'kind' in flow && flow.kind === 'dial-in' && flow.phoneNumber === undefined) return false;
+    if (action === 'start' && 'kind' in flow) {
+      if (!identify && flow.kind === 'dial-in' && flow.phoneNumber === undefined) return false;
+      if (!smsInbound && flow.kind === 'phone' && 'channels' in flow) {
+        // At a start, `channels` is the plan as asked for, inbound steps included.
+        const plan: readonly string[] | undefined = flow.channels;
+        if (plan?.includes('sms-inbound') === true) return false;
+      }
+    }
     return appAuthorize === undefined ? true : appAuthorize(request, flow, action);
   };
 }

@@ -77,15 +77,18 @@ describe('a phone plan with an inbound step', () => {
     expect(JSON.stringify(logs)).not.toContain(reference);
   });
 
-  it('an app that refuses sms-inbound proofs refuses one, unused', async () => {
+  it('refuses an sms-inbound proof unless the app names the method, unused (decision 1800)', async () => {
     const { verikit, message } = inboundSetup();
     const flow = await verikit.start({ kind: 'phone', phoneNumber: user, channels: ['sms-inbound', 'sms'] });
     await message(user, flow.inbound!.reference, 'sms');
     const proof = await verikit.issueProof(flow.id);
-    await expect(
-      verikit.redeemProof(proof.token, { phoneNumber: user }, { methods: ['phone', 'whatsapp-inbound'] }),
-    ).rejects.toMatchObject({ reason: 'method' });
-    expect(await verikit.redeemProof(proof.token, { phoneNumber: user })).toMatchObject({ method: 'sms-inbound' });
+    await expect(verikit.redeemProof(proof.token, { phoneNumber: user })).rejects.toMatchObject({
+      reason: 'method',
+      method: 'sms-inbound',
+    });
+    expect(
+      await verikit.redeemProof(proof.token, { phoneNumber: user }, { methods: ['phone', 'sms-inbound'] }),
+    ).toMatchObject({ method: 'sms-inbound' });
   });
 
   it('falls back to an outbound code when the escalation is due, and the reference still verifies after', async () => {

@@ -6,5 +6,5 @@ export { StoreDeadlineError, type StoreDeadlineErrorOptions } from './store-dead
 export { RecordSchemaError } from './record-schema-error.js';
 export { UsageError } from './usage-error.js';
 export { FlowNotVerifiedError } from './flow-not-verified-error.js';
-export { ProofRejectedError, type ProofRejection } from './proof-rejected-error.js';
+export { ProofRejectedError, type ProofRejectedErrorOptions, type ProofRejection } from './proof-rejected-error.js';
 export { IdempotencyKeyReusedError } from './idempotency-key-reused-error.js';

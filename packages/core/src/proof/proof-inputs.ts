@@ -117,7 +117,7 @@ export interface RedeemProofOptions {
   /**
    * The methods of verification this endpoint accepts; a proof of any other is refused (`reason: 'method'`), unused.
    * Default: every method but `dial-in-identify` (a "who is this" dial-in: it names whoever dialled, so only an app
-   * that meant to accept that names it).
+   * that meant to accept that names it) and `sms-inbound` (an SMS sender number can be forged on some routes).
    */
   methods?: readonly VerificationMethod[];
   /**

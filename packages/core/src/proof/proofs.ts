@@ -19,6 +19,7 @@ import { redemptionMemoryMs } from './redemption-memory.js';
 import {
   defaultProofMethods,
   methodOf,
+  methodRefusal,
   verificationOf,
   type Verification,
   type VerificationMethod,
@@ -188,7 +189,8 @@ export class Proofs {
     if (payload === undefined) return this.#reject('invalid', undefined, field('token'));
     if (this.#deps.clock.now() >= payload.exp) return this.#reject('expired', payload, field('token'));
     // Before the claim is compared: a method the app does not accept tells nothing about the number.
-    if (!methods.includes(methodOfPayload(payload))) return this.#reject('method', payload, field('token'));
+    const method = methodOfPayload(payload);
+    if (!methods.includes(method)) return this.#reject('method', payload, field('token'), method);
     if (required.length > 0) {
       const passed = new Set(
         (payload.steps ?? (payload.kind === 'identity' ? [{ step: 'otp' }] : [])).map((s) => s.step),
@@ -210,11 +212,21 @@ export class Proofs {
     return 'phoneNumber' in claim ? { phoneNumber: claim.phoneNumber } : undefined;
   }
 
-  #reject(reason: ProofRejection, payload?: Pick<ProofPayload, 'flowId' | 'kind'>, field?: string): never {
+  /** Logs the refusal (the flow id, its kind and the method: never the token or a number) and throws it. */
+  #reject(
+    reason: ProofRejection,
+    payload?: Pick<ProofPayload, 'flowId' | 'kind'>,
+    field?: string,
+    method?: VerificationMethod,
+  ): never {
     this.#deps.logger.info('verikit.proof.rejected', {
       reason,
       ...(payload === undefined ? {} : { flowId: payload.flowId, kind: payload.kind }),
+      ...(method === undefined ? {} : { method }),
     });
-    throw new ProofRejectedError(reason, field === undefined ? {} : { field });
+    throw new ProofRejectedError(reason, {
+      ...(field === undefined ? {} : { field }),
+      ...(method === undefined ? {} : { method: { name: method, message: methodRefusal(method) } }),
+    });
   }
 }

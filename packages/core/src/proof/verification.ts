@@ -12,7 +12,8 @@ import type { FlowRecord } from '../store/flow-store.js';
  * the reference, from the number it names, so whoever was talked into dialling it is who the proof names).
  * `redeemProof` accepts `dial-in-identify` only when the app names it in `methods`. `sms-inbound` and
  * `whatsapp-inbound`: the user sent the flow's reference from the number, by SMS or WhatsApp (a phone plan's inbound
- * step); an app that does not trust a sender number an SMS network reports (docs/abuse.md) leaves `sms-inbound` out.
+ * step). `sms-inbound` is opt-in too: an SMS network's sender number can be forged on some routes (docs/abuse.md),
+ * and whoever started the flow saw its reference (decision 1800).
  */
 export type VerificationMethod =
   | 'phone'
@@ -23,15 +24,31 @@ export type VerificationMethod =
   | 'sms-inbound'
   | 'whatsapp-inbound';
 
-/** Every method but `dial-in-identify`: what `redeemProof` accepts when the app names none. */
+/**
+ * The methods `redeemProof` accepts only when the app names them in `methods`, and why each is refused otherwise:
+ * each proves less than the number the flow names.
+ */
+const optInMethods: Readonly<Partial<Record<VerificationMethod, string>>> = Object.freeze({
+  'dial-in-identify': 'a "who is this" dial-in names whoever dialled its reference',
+  'sms-inbound': 'SMS sender numbers can be forged',
+});
+
+/** Every method but the opt-in ones (`dial-in-identify`, `sms-inbound`): what `redeemProof` accepts when the app names none. */
 export const defaultProofMethods: readonly VerificationMethod[] = Object.freeze([
   'phone',
   'ussd',
   'identity',
   'dial-in',
-  'sms-inbound',
   'whatsapp-inbound',
 ]);
+
+/** What a refusal of a proof of `method` says (safe to show: it names the method, never the flow or the number). */
+export function methodRefusal(method: VerificationMethod): string {
+  const why = optInMethods[method];
+  return why === undefined
+    ? `${method} proofs are refused: this endpoint's methods do not name it`
+    : `${method} proofs are refused unless named in methods: ${why}`;
+}
 
 /**
  * What a verified flow verified, for the backend only: never in a view, never logged. Phone and

@@ -4,11 +4,12 @@ import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { getExpectedTwilioSignature } from 'twilio/lib/webhooks/webhooks.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createVerikit, type FlowView, type Verikit } from '@verikit/core';
+import { createVerikit, defaultProofMethods, ProofRejectedError, type FlowView, type Verikit } from '@verikit/core';
 import type { Logger } from '@verikit/provider';
 import { freshPhoneNumber } from '@verikit/testing';
 import { createTwilioInboundMessageVerifier, createTwilioProvider, parseTwilioInboundMessage } from '@verikit/twilio';
 import { startTwilioFake, type TwilioFake } from '@verikit/twilio/fake';
+import { createFlowHandler } from '../create-flow-handler.js';
 import { createWebhookHandler } from '../webhooks/create-webhook-handler.js';
 import { toNodeHandler } from '../node/node-adapter.js';
 
@@ -32,6 +33,9 @@ const logger: Logger = Object.fromEntries(
 let fake: TwilioFake;
 let verikit: Verikit;
 let inboundUrl: string;
+let baseUrl: string;
+/** The methods the app's signup endpoint (`POST /signup`) passes to `redeemProof`; undefined: verikit's default. */
+let signupMethods: Parameters<Verikit['redeemProof']>[2];
 let close: () => Promise<void>;
 
 beforeAll(async () => {
@@ -49,9 +53,17 @@ beforeAll(async () => {
     guard: { perPrefix: false },
   });
   let handler: (request: Request) => Promise<Response> = async () => new Response(null, { status: 503 });
-  const server = createServer(toNodeHandler((request: Request) => handler(request))).listen(0, '127.0.0.1');
+  // Beside Twilio's route, what a browser (or an attacker) reaches: the flow routes, and the app's signup endpoint.
+  const flows = createFlowHandler({ verikit, logger });
+  const route = (request: Request) => {
+    const path = new URL(request.url).pathname;
+    if (path === '/twilio/inbound') return handler(request);
+    return path === '/signup' ? signup(request) : flows(request);
+  };
+  const server = createServer(toNodeHandler(route)).listen(0, '127.0.0.1');
   await once(server, 'listening');
-  inboundUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/twilio/inbound`;
+  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  inboundUrl = `${baseUrl}/twilio/inbound`;
   // snippet:start (docs/providers/twilio.md, "Messages users send")
   handler = createWebhookHandler({
     verikit,
@@ -66,6 +78,18 @@ beforeAll(async () => {
   };
 });
 afterAll(() => close());
+
+/** The app's signup endpoint: `{ phoneNumber, proof }` redeemed with `signupMethods`; 403 with the refusal. */
+async function signup(request: Request): Promise<Response> {
+  const { phoneNumber, proof } = (await request.json()) as { phoneNumber: string; proof: string };
+  try {
+    const verification = await verikit.redeemProof(proof, { phoneNumber }, signupMethods);
+    return Response.json({ signedIn: verification.phoneNumber, method: verification.method });
+  } catch (error) {
+    if (!ProofRejectedError.isInstance(error)) throw error;
+    return Response.json({ error: error.toJSON() }, { status: 403 });
+  }
+}
 
 /** A message SID as Twilio makes them. */
 function messageSid(): string {
@@ -156,7 +180,10 @@ describe('a plan’s inbound step, through Twilio’s signed incoming-message we
     const { flow, phoneNumber } = await startFlow();
     expect(await send(incoming(phoneNumber, flow.inbound!.reference, 'sms'))).toEqual({ http: 200, status: 'applied' });
     const proof = await verikit.issueProof(flow.id);
-    expect(await verikit.redeemProof(proof.token, { phoneNumber })).toMatchObject({ method: 'sms-inbound' });
+    // sms-inbound is opt-in at redemption (decision 1800): this app names it.
+    expect(await verikit.redeemProof(proof.token, { phoneNumber }, { methods: ['sms-inbound'] })).toMatchObject({
+      method: 'sms-inbound',
+    });
   });
 
   it('spoofed sender: a genuine request with From changed to the victim’s number is refused (401)', async () => {
@@ -255,5 +282,81 @@ describe('a plan’s inbound step, through Twilio’s signed incoming-message we
     expect(logged).not.toContain(flow.inbound!.reference);
     expect(logged).not.toContain('secret words');
     expect(lines.length).toBeGreaterThan(0);
+  });
+});
+
+describe('a forged SMS "from" a victim, over HTTP: the flow verifies, the default signup refuses (decision 1800)', () => {
+  /**
+   * The attacker's side, in a browser: starts a flow for `victim` with the inbound step `step` (`POST /flows`), reads
+   * the reference on screen, and has an SMS (or WhatsApp message) carrying it reach the app's number "from" the
+   * victim. A sender forged on the SMS route reaches Twilio as any message does, so Twilio's request is genuinely
+   * signed with `From` the victim's number. Then asks for a proof and posts it to the app's signup endpoint.
+   */
+  async function attack(step: 'sms-inbound' | 'whatsapp-inbound', victim = freshPhoneNumber()) {
+    const started = await fetch(`${baseUrl}/flows`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ kind: 'phone', phoneNumber: victim, channels: [step, 'sms'] }),
+    });
+    expect(started.status).toBe(201);
+    const flow = (await started.json()) as FlowView & { flowSecret: string };
+    const headers = { 'verikit-flow-secret': flow.flowSecret };
+    const channel = step === 'sms-inbound' ? 'sms' : 'whatsapp';
+    expect(await send(incoming(victim, flow.inbound!.reference, channel))).toEqual({ http: 200, status: 'applied' });
+    const view = (await (await fetch(`${baseUrl}/flows/${flow.id}`, { headers })).json()) as FlowView;
+    expect(view.status).toBe('verified');
+    const proof = await fetch(`${baseUrl}/flows/${flow.id}/proof`, { method: 'POST', headers });
+    expect(proof.status).toBe(201);
+    const { token } = (await proof.json()) as { token: string };
+    const signIn = () =>
+      fetch(`${baseUrl}/signup`, { method: 'POST', body: JSON.stringify({ phoneNumber: victim, proof: token }) });
+    return { victim, flow, token, signIn };
+  }
+
+  it('sms-inbound: verified, but the signup with the default methods refuses the proof, naming the method', async () => {
+    signupMethods = undefined;
+    const before = lines.length;
+    const { victim, flow, token, signIn } = await attack('sms-inbound');
+    const refused = await signIn();
+    expect(refused.status).toBe(403);
+    expect(((await refused.json()) as { error: unknown }).error).toEqual({
+      name: 'ProofRejectedError',
+      code: 'proof_rejected',
+      message: 'sms-inbound proofs are refused unless named in methods: SMS sender numbers can be forged',
+      field: 'token',
+      isRetryable: false,
+      reason: 'method',
+      method: 'sms-inbound',
+    });
+    // Refused again, every time: the attacker gets no other answer by repeating.
+    expect((await signIn()).status).toBe(403);
+    const logged = lines.slice(before).filter((line) => line.startsWith('verikit.proof.rejected'));
+    expect(logged).toEqual(
+      Array(2).fill(
+        `verikit.proof.rejected ${JSON.stringify({ reason: 'method', flowId: flow.id, kind: 'phone', method: 'sms-inbound' })}`,
+      ),
+    );
+    const all = lines.join('\n');
+    for (const secret of [victim, victim.slice(1), token, flow.inbound!.reference, flow.flowSecret])
+      expect(all).not.toContain(secret);
+  });
+
+  it('sms-inbound: an app that names the method in methods accepts the proof, once', async () => {
+    signupMethods = { methods: [...defaultProofMethods, 'sms-inbound'] };
+    const { victim, signIn } = await attack('sms-inbound');
+    const accepted = await signIn();
+    expect(accepted.status).toBe(200);
+    expect(await accepted.json()).toEqual({ signedIn: victim, method: 'sms-inbound' });
+    const again = await signIn();
+    expect(again.status).toBe(403);
+    expect(await again.json()).toMatchObject({ error: { reason: 'used' } });
+  });
+
+  it('whatsapp-inbound, unchanged: the default methods accept its proof (WhatsApp reports the account’s number)', async () => {
+    signupMethods = undefined;
+    const { victim, signIn } = await attack('whatsapp-inbound');
+    const accepted = await signIn();
+    expect(accepted.status).toBe(200);
+    expect(await accepted.json()).toEqual({ signedIn: victim, method: 'whatsapp-inbound' });
   });
 });
