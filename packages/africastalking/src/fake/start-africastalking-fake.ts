@@ -1,14 +1,12 @@
 import {
   fakeParts,
   FakeInboxLog,
-  mountFakeBasics,
-  runningFake,
-  serveFake,
+  serveProviderFake,
   type FakeInboxDialInSession,
   type FakeRequest,
   type RunningFake,
 } from '@verikit/provider-utils/fake';
-import { Hono } from 'hono';
+import type { Hono } from 'hono';
 import {
   FakeUssdDialler,
   postCallback,
@@ -138,54 +136,59 @@ export async function startAfricasTalkingFake(options: AfricasTalkingFakeOptions
     if (session === undefined) throw new TypeError('the session is no longer shown');
     return session;
   };
-  const app = new Hono();
-  mountFakeBasics(app, parts);
-  mountAfricasTalkingRoutes(app, {
-    ...parts,
-    username,
-    apiKey,
-    // Reported after the answer, as the network reports later.
-    delivered: (message) => void setTimeout(() => report(message), 0),
-  });
-  app.post('/__fake/ussd/dial', async (c) => {
-    const body = (await c.req.json().catch(() => null)) as { phoneNumber?: unknown; code?: unknown } | null;
-    try {
-      return c.json(
-        await dialler.dial({ phoneNumber: String(body?.phoneNumber), code: String(body?.code ?? serviceCode) }),
-      );
-    } catch (error) {
-      return c.json({ error: (error as Error).message }, 400);
-    }
-  });
-  app.post('/__fake/ussd/reply', async (c) => {
-    const body = (await c.req.json().catch(() => null)) as { sessionId?: unknown; input?: unknown } | null;
-    try {
-      return c.json(await dialler.reply(String(body?.sessionId), String(body?.input)));
-    } catch (error) {
-      return c.json({ error: (error as Error).message }, 400);
-    }
-  });
-  app.notFound((c) => c.text('Not Found', 404));
-  const server = await serveFake(app.fetch, options.port ?? 0, {
+  /** The vendor's routes, and the fake's own controls: dial and reply to a USSD session. */
+  const routes = (app: Hono) => {
+    mountAfricasTalkingRoutes(app, {
+      ...parts,
+      username,
+      apiKey,
+      // Reported after the answer, as the network reports later.
+      delivered: (message) => void setTimeout(() => report(message), 0),
+    });
+    app.post('/__fake/ussd/dial', async (c) => {
+      const body = (await c.req.json().catch(() => null)) as { phoneNumber?: unknown; code?: unknown } | null;
+      try {
+        return c.json(
+          await dialler.dial({ phoneNumber: String(body?.phoneNumber), code: String(body?.code ?? serviceCode) }),
+        );
+      } catch (error) {
+        return c.json({ error: (error as Error).message }, 400);
+      }
+    });
+    app.post('/__fake/ussd/reply', async (c) => {
+      const body = (await c.req.json().catch(() => null)) as { sessionId?: unknown; input?: unknown } | null;
+      try {
+        return c.json(await dialler.reply(String(body?.sessionId), String(body?.input)));
+      } catch (error) {
+        return c.json({ error: (error as Error).message }, 400);
+      }
+    });
+  };
+  const running = await serveProviderFake(parts, {
     name: "Africa's Talking",
-    outbox,
-    dialIn: {
-      serviceCode,
-      callbackUrl: () => callbackUrl,
-      sessions: () => dialler.sessions,
-      dial: async (phoneNumber, code) => shown(await dialler.dial({ phoneNumber, code })),
-      reply: async (sessionId, input) => shown(await dialler.reply(sessionId, input)),
+    port: options.port,
+    routes,
+    notFound: (c) => c.text('Not Found', 404),
+    inbox: {
+      dialIn: {
+        serviceCode,
+        callbackUrl: () => callbackUrl,
+        sessions: () => dialler.sessions,
+        dial: async (phoneNumber, code) => shown(await dialler.dial({ phoneNumber, code })),
+        reply: async (sessionId, input) => shown(await dialler.reply(sessionId, input)),
+      },
+      webhooks: () => callbacks.entries,
+      webhooksTitle: 'Callbacks',
+      onChange(listener) {
+        changes.add(listener);
+        return () => changes.delete(listener);
+      },
     },
-    webhooks: () => callbacks.entries,
-    webhooksTitle: 'Callbacks',
-    onChange(listener) {
-      changes.add(listener);
-      return () => changes.delete(listener);
-    },
+    clearPending: () => dialler.clear(),
   });
-  const running = runningFake({ ...parts, server, clearPending: () => dialler.clear() });
+  const closeServer = running.close;
   return Object.assign(running, {
-    settings: { username, apiKey, baseUrl: server.url, ussdServiceCode: serviceCode },
+    settings: { username, apiKey, baseUrl: running.url, ussdServiceCode: serviceCode },
     serviceCode,
     dial: (dial: FakeDial) => dialler.dial(dial),
     reply: (sessionId: string, input: string) => dialler.reply(sessionId, input),
@@ -197,7 +200,7 @@ export async function startAfricasTalkingFake(options: AfricasTalkingFakeOptions
     },
     async close() {
       await Promise.allSettled([...reports]);
-      await server.close();
+      await closeServer();
     },
   });
 }

@@ -1,6 +1,9 @@
-import type { Hono } from 'hono';
+import { Hono, type NotFoundHandler } from 'hono';
 import { clampLatency, type FakeLatency } from './fake-latency.js';
 import { FakeOutbox, type FakeMessage } from './fake-outbox.js';
+import type { FakeInboxSource } from './inbox/fake-inbox-source.js';
+import { runningFake, type RunningFake } from './running-fake.js';
+import { serveFake } from './serve-fake.js';
 
 /** A request a fake answered, as its `onRequest` listeners hear it: never a body, never the query string. */
 export interface FakeRequest {
@@ -69,4 +72,41 @@ export function mountFakeBasics(app: Hono, parts: FakeParts<FakeRequest, FakeMes
     parts.emit({ method: c.req.method, path: new URL(c.req.url).pathname, status: c.res.status });
   });
   app.get('/__fake/outbox', (c) => c.json(parts.outbox.messages));
+}
+
+/** How {@link serveProviderFake} serves a provider's fake: what is the vendor's own. */
+export interface ProviderFakeServing {
+  /** The vendor's name, on the inbox page: `termii`, `twilio`, `Africa's Talking`. */
+  readonly name: string;
+  /** The port on 127.0.0.1. Default 0: a free one. */
+  readonly port?: number | undefined;
+  /** Mounts the vendor's routes, after the request log and `/__fake/outbox` (so the log hears them all). */
+  readonly routes: (app: Hono) => void;
+  /** The vendor's answer to a path it does not serve. */
+  readonly notFound: NotFoundHandler;
+  /** What the inbox page shows besides the outbox (dial-in sessions, callbacks). */
+  readonly inbox?: Omit<FakeInboxSource, 'name' | 'outbox'>;
+  /** Forgets the fake's own pending codes or verifications, on `reset`. */
+  readonly clearPending: () => void;
+}
+
+/**
+ * Serves a provider's fake the way every one is served: its app with the request log and the outbox
+ * ({@link mountFakeBasics}), the vendor's routes and its not-found answer, on 127.0.0.1 with the inbox page; returns
+ * the {@link RunningFake}, to which the fake adds what is its own (`Object.assign`).
+ */
+export async function serveProviderFake<Message extends FakeMessage>(
+  parts: FakeParts<FakeRequest, Message>,
+  serving: ProviderFakeServing,
+): Promise<RunningFake<FakeRequest, Message>> {
+  const app = new Hono();
+  mountFakeBasics(app, parts);
+  serving.routes(app);
+  app.notFound(serving.notFound);
+  const server = await serveFake(app.fetch, serving.port ?? 0, {
+    name: serving.name,
+    outbox: parts.outbox,
+    ...serving.inbox,
+  });
+  return runningFake({ ...parts, server, clearPending: serving.clearPending });
 }

@@ -31,4 +31,13 @@ export {
   type IdentityVendorFake,
 } from './identity-fake.js';
 export { runningFake, type RunningFake, type RunningFakeParts } from './running-fake.js';
-export { fakeParts, mountFakeBasics, type FakeParts, type FakePartsOptions, type FakeRequest } from './fake-parts.js';
+/** @public For a fake that serves its app by its own means (two servers, as the gateway's): what `serveProviderFake` mounts. */
+export { mountFakeBasics } from './fake-parts.js';
+export {
+  fakeParts,
+  serveProviderFake,
+  type FakeParts,
+  type FakePartsOptions,
+  type FakeRequest,
+  type ProviderFakeServing,
+} from './fake-parts.js';

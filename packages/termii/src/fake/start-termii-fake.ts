@@ -1,12 +1,4 @@
-import {
-  fakeParts,
-  mountFakeBasics,
-  runningFake,
-  serveFake,
-  type FakeRequest,
-  type RunningFake,
-} from '@verikit/provider-utils/fake';
-import { Hono } from 'hono';
+import { fakeParts, serveProviderFake, type FakeRequest, type RunningFake } from '@verikit/provider-utils/fake';
 import { mountTermiiRoutes } from './termii-fake-routes.js';
 import { termiiMagicOf } from './termii-magic-numbers.js';
 import { TermiiFakeTokens } from './termii-fake-tokens.js';
@@ -61,21 +53,21 @@ export async function startTermiiFake(options: TermiiFakeOptions = {}): Promise<
   const parts = fakeParts(options);
   const tokens = new TermiiFakeTokens();
   const apiKey = options.apiKey ?? defaultTermiiFakeApiKey;
-  const app = new Hono();
-  mountFakeBasics(app, parts);
-  mountTermiiRoutes(app, {
-    ...parts,
-    apiKey,
-    tokens,
-    dndNumbers: options.dndNumbers ?? ((number) => termiiMagicOf(number) === 'dnd'),
-    ...(options.deliveryReports
-      ? { report: (message) => sendTermiiDeliveryReport(options.deliveryReports!, message) }
-      : {}),
+  const fake = await serveProviderFake(parts, {
+    name: 'termii',
+    port: options.port,
+    routes: (app) =>
+      mountTermiiRoutes(app, {
+        ...parts,
+        apiKey,
+        tokens,
+        dndNumbers: options.dndNumbers ?? ((number) => termiiMagicOf(number) === 'dnd'),
+        ...(options.deliveryReports
+          ? { report: (message) => sendTermiiDeliveryReport(options.deliveryReports!, message) }
+          : {}),
+      }),
+    notFound: (c) => c.json({ code: 'fail', message: 'Not found' }, 404),
+    clearPending: () => tokens.clear(),
   });
-  app.notFound((c) => c.json({ code: 'fail', message: 'Not found' }, 404));
-  const server = await serveFake(app.fetch, options.port ?? 0, { name: 'termii', outbox: parts.outbox });
-  return Object.assign(runningFake({ ...parts, server, clearPending: () => tokens.clear() }), {
-    baseUrl: server.url,
-    apiKey,
-  });
+  return Object.assign(fake, { baseUrl: fake.url, apiKey });
 }

@@ -1,13 +1,10 @@
 import {
   clampLatency,
   fakeParts,
-  mountFakeBasics,
-  runningFake,
-  serveFake,
+  serveProviderFake,
   type FakeRequest,
   type RunningFake,
 } from '@verikit/provider-utils/fake';
-import { Hono } from 'hono';
 import { TwilioFakeVerifications } from './twilio-fake-verifications.js';
 import {
   TwilioFakeMessages,
@@ -147,36 +144,37 @@ export async function startTwilioFake(options: TwilioFakeOptions = {}): Promise<
         : { text: template.text, language: template.language ?? 'en', approved: template.approved ?? true },
     ]),
   );
-  const app = new Hono();
-  mountFakeBasics(app, parts);
-  mountTwilioRoutes(app, {
-    ...parts,
-    messages,
-    templates,
-    accountSid,
-    credentials,
-    verifyServiceSid,
-    customCode: options.customCode ?? true,
-    verifications,
+  const fake = await serveProviderFake(parts, {
+    name: 'twilio',
+    port: options.port,
+    routes: (app) =>
+      mountTwilioRoutes(app, {
+        ...parts,
+        messages,
+        templates,
+        accountSid,
+        credentials,
+        verifyServiceSid,
+        customCode: options.customCode ?? true,
+        verifications,
+      }),
+    notFound: (c) =>
+      c.json(
+        {
+          code: 20404,
+          message: 'The requested resource was not found',
+          more_info: 'https://www.twilio.com/docs/errors/20404',
+          status: 404,
+        },
+        404,
+      ),
+    clearPending: () => {
+      verifications.clear();
+      messages.clear();
+    },
   });
-  app.notFound((c) =>
-    c.json(
-      {
-        code: 20404,
-        message: 'The requested resource was not found',
-        more_info: 'https://www.twilio.com/docs/errors/20404',
-        status: 404,
-      },
-      404,
-    ),
-  );
-  const server = await serveFake(app.fetch, options.port ?? 0, { name: 'twilio', outbox: parts.outbox });
-  const clearPending = () => {
-    verifications.clear();
-    messages.clear();
-  };
-  return Object.assign(runningFake({ ...parts, server, clearPending }), {
-    settings: { accountSid, authToken, verifyServiceSid, verifyBaseUrl: server.url, apiBaseUrl: server.url },
+  return Object.assign(fake, {
+    settings: { accountSid, authToken, verifyServiceSid, verifyBaseUrl: fake.url, apiBaseUrl: fake.url },
     openWhatsAppWindow: (phoneNumber: string, at?: number) => messages.openWhatsAppWindow(phoneNumber, at),
     // The live list (`Object.assign` would copy a getter's value once).
     statusCallbacks: messages.callbacks,
