@@ -109,6 +109,7 @@ export {
   type LearningRouter,
   type LearningRouterOptions,
   type RouteBelief,
+  type RouteMeter,
   type RoutePrior,
 } from './routing/learning-router.js';
 /** @public Documented in docs/routing.md: a learning router's counts kept in the process (its default). */

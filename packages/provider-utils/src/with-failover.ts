@@ -10,6 +10,7 @@ import {
   type ProviderEventV1,
   type ProviderV1,
   type RawWebhookV1,
+  type RouteOutcomeV1,
   ProviderUnavailableError,
 } from '@verikit/provider';
 import { derivedInput } from './derived-input.js';
@@ -17,6 +18,7 @@ import { MemberBreaker, skipped, type FailoverBreakerOptions } from './failover-
 import { isProvablyUnsent } from './is-provably-unsent.js';
 import { mergedCircuits, ownCircuits } from './merged-circuits.js';
 import type { FailoverRouter, RouteChoice } from './routing/failover-router.js';
+import { markedRequestId, readRequestId } from './routing/route-marks.js';
 
 /** Options of {@link withFailover}. */
 export interface FailoverOptions {
@@ -42,8 +44,6 @@ type Capability = 'phone' | 'sms' | 'whatsapp' | 'ussd' | 'identity' | 'identity
 
 /** Between a provider's name and its own requestId in the requestIds a failover provider returns. */
 const separator = '~';
-/** Between a provider's name and the route its flow is counted on (`termii@sms:234803~…`), with a router. */
-const routeMark = '@';
 
 /**
  * Tries `members` in order for every call, moving to the next only when the error proves the previous
@@ -152,23 +152,21 @@ export function withFailover(members: readonly ProviderV1[], options: FailoverOp
   if (phones.length > 0) {
     const channels = Object.freeze([...new Set(phones.flatMap((member) => member.phone!.channels))] as PhoneChannel[]);
     const byName = new Map(phones.map((member) => [member.name, member]));
-    const split = (requestId: string): { member: ProviderV1 | undefined; inner: string; route?: string } => {
-      const at = typeof requestId === 'string' ? requestId.indexOf(separator) : -1;
-      const head = at > 0 ? requestId.slice(0, at) : '';
-      const mark = head.indexOf(routeMark);
-      const member = byName.get(mark > 0 ? head.slice(0, mark) : head);
-      if (member === undefined) return { member, inner: requestId };
-      return { member, inner: requestId.slice(at + 1), ...(mark > 0 ? { route: head.slice(mark + 1) } : {}) };
+    const split = (requestId: string) => {
+      const marks = readRequestId(requestId);
+      const member = marks === undefined ? undefined : byName.get(marks.member);
+      return member === undefined ? { member, inner: requestId } : { ...marks, member };
     };
     /** Tells the router an outcome, never failing the call for it. */
     const record = (
       route: string | undefined,
       member: ProviderV1,
-      outcome: 'sent' | 'verified',
-      context: ProviderCallContextV1,
+      outcome: RouteOutcomeV1,
+      context: Pick<ProviderCallContextV1, 'logger'>,
+      at?: number,
     ) => {
       if (router === undefined || route === undefined) return;
-      router.record(route, member.name, outcome).catch((error: unknown) =>
+      router.record(route, member.name, outcome, at).catch((error: unknown) =>
         context.logger.warn('verikit.routing.count-failed', {
           route,
           member: member.name,
@@ -239,17 +237,19 @@ export function withFailover(members: readonly ProviderV1[], options: FailoverOp
           ),
         );
         // A routed flow keeps its route in every requestId (a resend's too), so its check can tell the router.
-        const route = choice?.route ?? (previous?.member === member ? previous.route : undefined);
+        const same = previous?.member === member;
+        const route = choice?.route ?? (same ? previous.route : undefined);
+        const at = choice === undefined ? (same ? previous.at : undefined) : choice.at;
         if (choice !== undefined) record(route, member, 'sent', context);
         // The message id is the member's own: its delivery receipts name it, so it reaches the flow as it is.
         return {
-          requestId: `${member.name}${route === undefined ? '' : `${routeMark}${route}`}${separator}${result.requestId}`,
+          requestId: markedRequestId({ member: member.name, route, at }, result.requestId),
           ...(result.messageId === undefined ? {} : { messageId: result.messageId }),
           sentBy: result.sentBy ?? member.name,
         };
       },
       async check(input, context) {
-        const { member, inner, route } = split(input?.requestId);
+        const { member, inner, route, at } = split(input?.requestId);
         if (member === undefined) {
           // A requestId from before failover was configured: one of the members made it, most likely the first.
           // Only that member knows the code, so no breaker stands in the way (as for every check).
@@ -260,9 +260,19 @@ export function withFailover(members: readonly ProviderV1[], options: FailoverOp
           throw new ProviderRejectedError(`${name} phone.check: the requestId names no provider of this failover`);
         }
         const checked = await member.phone!.check(derivedInput(input, { ...input, requestId: inner }), context);
-        if (checked.valid) record(route, member, 'verified', context);
+        if (checked.valid) record(route, member, 'verified', context, at);
         return checked;
       },
+      // Receipts the engine committed count for the route that sent (with a router only).
+      ...(router === undefined
+        ? {}
+        : {
+            // A flow counts once, as it is sent once: when its first code arrived.
+            async delivered(input, context) {
+              const { member, route, at } = split(input?.requestId);
+              if (member !== undefined && input.sends === 1) record(route, member, 'delivered', context, at);
+            },
+          }),
     };
   }
 

@@ -20,24 +20,30 @@ export interface RedisRouteCountsOptions {
 const retentionHalfLives = 10;
 
 /**
- * One count on one member of one route, atomically: the member's field holds `sent,verified,at`; the sums are decayed
- * from `at` to ARGV[3] (never grown when an instance's clock is behind), then the outcome added. KEYS[1] the route's
- * hash; ARGV: member, outcome (`sent`, `verified`), now (ms), half-life (ms), the hash's time to live (ms).
+ * One count on one member of one route, atomically: the member's field holds `sent,verified,at,delivered,seconds`
+ * (the last two absent in fields written before they were kept); the sums are decayed from `at` to ARGV[3] (never
+ * grown when an instance's clock is behind), then the outcome added. KEYS[1] the route's hash; ARGV: member, outcome
+ * (`sent`, `delivered`, `verified`), now (ms), half-life (ms), the hash's time to live (ms), the seconds a verified
+ * flow took from its first send (0 when unknown).
  */
 const addScript = new LuaScript(`
 local now = tonumber(ARGV[3])
-local sent, verified, at = 0, 0, now
+local sent, verified, at, delivered, seconds = 0, 0, now, 0, 0
 local raw = redis.call('HGET', KEYS[1], ARGV[1])
 if raw then
-  local s, v, t = string.match(raw, '^([^,]+),([^,]+),([^,]+)$')
+  local s, v, t, rest = string.match(raw, '^([^,]+),([^,]+),([^,]+)(.*)$')
   sent, verified, at = tonumber(s) or 0, tonumber(v) or 0, tonumber(t) or now
+  local d, w = string.match(rest or '', '^,([^,]+),([^,]+)$')
+  delivered, seconds = tonumber(d) or 0, tonumber(w) or 0
 end
 if now > at then
   local factor = math.pow(2, -(now - at) / tonumber(ARGV[4]))
-  sent, verified, at = sent * factor, verified * factor, now
+  sent, verified, delivered, seconds, at = sent * factor, verified * factor, delivered * factor, seconds * factor, now
 end
-if ARGV[2] == 'sent' then sent = sent + 1 else verified = verified + 1 end
-redis.call('HSET', KEYS[1], ARGV[1], string.format('%.6f,%.6f,%.0f', sent, verified, at))
+if ARGV[2] == 'sent' then sent = sent + 1
+elseif ARGV[2] == 'delivered' then delivered = delivered + 1
+else verified = verified + 1; seconds = seconds + (tonumber(ARGV[6]) or 0) end
+redis.call('HSET', KEYS[1], ARGV[1], string.format('%.6f,%.6f,%.0f,%.6f,%.3f', sent, verified, at, delivered, seconds))
 redis.call('PEXPIRE', KEYS[1], ARGV[5])
 return 1
 `);
@@ -52,7 +58,7 @@ interface CountsClient extends RedisCommandClient {
 /**
  * A learning router's counts shared by every app instance through Redis (docs/routing.md): give it to
  * `createLearningRouter({ counts })` on each, and each routes by the flows of all. A start reads one hash (its
- * route's); a send and a verified flow each run one script on it. Each route is one key, so it runs on Redis Cluster
+ * route's); a send, a delivery receipt and a verified flow each run one script on it. Each route is one key, so it runs on Redis Cluster
  * as on one node; the list of routes (for the table) is one set beside them.
  */
 export function createRedisRouteCounts(options: RedisRouteCountsOptions): RouteCountsV1 {
@@ -81,16 +87,24 @@ export function createRedisRouteCounts(options: RedisRouteCountsOptions): RouteC
         const fields = await client.hGetAll(keyOf(route));
         const tallies: Record<string, RouteTallyV1> = {};
         for (const [member, raw] of Object.entries(fields)) {
-          const [sent, verified, at] = raw.split(',').map(Number);
-          if ([sent, verified, at].every((value) => Number.isFinite(value)))
-            tallies[member] = { sent: sent!, verified: verified!, at: at! };
+          const [sent, verified, at, delivered = 0, verifySeconds = 0] = raw.split(',').map(Number);
+          if ([sent, verified, at, delivered, verifySeconds].every((value) => Number.isFinite(value)))
+            tallies[member] = { sent: sent!, verified: verified!, at: at!, delivered, verifySeconds };
         }
         return tallies;
       }),
-    add: (route, member, outcome: RouteOutcomeV1, now, halfLifeMs) =>
+    add: (route, member, outcome: RouteOutcomeV1, now, halfLifeMs, verifySeconds) =>
       call('count an outcome', async (client) => {
         const ttl = String(Math.ceil(halfLifeMs * retentionHalfLives));
-        const counted = addScript.run(client, keyOf(route), [member, outcome, String(now), String(halfLifeMs), ttl]);
+        const seconds = outcome === 'verified' && Number.isFinite(verifySeconds) ? Math.max(0, verifySeconds!) : 0;
+        const counted = addScript.run(client, keyOf(route), [
+          member,
+          outcome,
+          String(now),
+          String(halfLifeMs),
+          ttl,
+          String(seconds),
+        ]);
         // The set of routes is written once per route and process; losing it loses only a line of the table.
         if (!known.has(route)) {
           known.add(route);

@@ -25,7 +25,7 @@ describe('docs/routing.md', () => {
       // The snippet only reads: the table of the default namespace, whatever it holds.
       const { provider } = await import('./routing-doc.fixtures.js');
       expect(provider.phone!.channels).toContain('sms');
-      expect(printed[0]).toMatch(/^route\s+member\s+sent\s+verified\s+believed/);
+      expect(printed[0]).toMatch(/^route\s+member\s+sent\s+delivered\s+verified\s+to verify\s+believed/);
     } finally {
       log.mockRestore();
       vi.unstubAllEnvs();

@@ -18,6 +18,12 @@ export interface RouteChoice {
   readonly order: readonly string[];
   /** Why this order, in a few words for the log (`learned: twilio .91, termii .84`, `pinned: rule 1`). */
   readonly why: string;
+  /**
+   * When the flow's first code goes, by the router's clock (whole ms since the epoch): kept in the flow's requestId
+   * with the route, and told back with its outcomes, so a verification's time from the first send is known on any
+   * instance. Absent: not kept.
+   */
+  readonly at?: number;
 }
 
 /**
@@ -28,6 +34,9 @@ export interface RouteChoice {
 export interface FailoverRouter {
   /** The order for a new flow's first send. A rejection fails the send unsent (nothing was tried). */
   choose(request: RouteRequest): Promise<RouteChoice>;
-  /** Tells the router one outcome of a flow on `route`; a rejection is logged, never the caller's error. */
-  record(route: string, member: string, outcome: RouteOutcomeV1): Promise<void>;
+  /**
+   * Tells the router one outcome of a flow on `route` (with the `at` of its choice, when kept); a rejection is logged,
+   * never the caller's error.
+   */
+  record(route: string, member: string, outcome: RouteOutcomeV1, at?: number): Promise<void>;
 }

@@ -117,10 +117,10 @@ describe('createLearningRouter with withFailover', () => {
     });
     const phoneNumber = '+2348031110000';
     const sent = await failover.phone!.send({ phoneNumber, channel: 'sms' }, context());
-    expect(sent.requestId.startsWith('second@sms:234803~')).toBe(true);
+    expect(sent.requestId.startsWith('second@sms:234803@rs~')).toBe(true);
     const resent = await failover.phone!.send({ phoneNumber, channel: 'sms', resendOf: sent.requestId }, context());
     expect(resent.sentBy).toBe('second');
-    expect(resent.requestId.startsWith('second@sms:234803~')).toBe(true);
+    expect(resent.requestId.startsWith('second@sms:234803@rs~')).toBe(true);
     const code = members[1]!.lastCode(phoneNumber)!;
     expect(await failover.phone!.check({ requestId: resent.requestId, code }, context())).toMatchObject({
       valid: true,

@@ -1,4 +1,10 @@
-import { InvalidInputError, type PhoneChannel, type RouteCountsV1, type RouteTallyV1 } from '@verikit/provider';
+import {
+  InvalidInputError,
+  type PhoneChannel,
+  type RouteCountsV1,
+  type RouteOutcomeV1,
+  type RouteTallyV1,
+} from '@verikit/provider';
 import type { FailoverRouter, RouteChoice, RouteRequest } from './failover-router.js';
 import { createMemoryRouteCounts, decayedTally } from './memory-route-counts.js';
 import { applyPins, checkPins, type RoutePin } from './route-pins.js';
@@ -64,6 +70,30 @@ export interface LearningRouterOptions {
   readonly operators?: Readonly<Record<string, readonly string[]>>;
   /** Rules that always win over what was learned (see {@link RoutePin}), applied in order. */
   readonly pins?: readonly RoutePin[];
+  /**
+   * Reports each outcome counted as OpenTelemetry metrics per route and member: an app passes
+   * `metrics.getMeter('verikit')` of `@opentelemetry/api` (see {@link RouteMeter}). Default: none.
+   */
+  readonly meter?: RouteMeter;
+}
+
+/**
+ * The part of an OpenTelemetry `Meter` the router uses (`metrics.getMeter('verikit')` is one): a counter
+ * `verikit.routing.outcomes` (attributes `verikit.route`, `verikit.member`, `verikit.outcome`: sent, delivered,
+ * verified) and a histogram `verikit.routing.time_to_verify` (seconds from a flow's first send to its verification;
+ * `verikit.route`, `verikit.member`), recorded by the instance that counts the outcome.
+ */
+export interface RouteMeter {
+  /** Makes a counter. */
+  createCounter(
+    name: string,
+    options?: { description?: string; unit?: string },
+  ): { add(value: number, attributes?: Record<string, string>): void };
+  /** Makes a histogram. */
+  createHistogram(
+    name: string,
+    options?: { description?: string; unit?: string; advice?: { explicitBucketBoundaries?: number[] } },
+  ): { record(value: number, attributes?: Record<string, string>): void };
 }
 
 /** One line of what the router believes: a member on a route. */
@@ -74,8 +104,12 @@ export interface RouteBelief {
   readonly member: string;
   /** Flows sent on the route by it, decayed to now. */
   readonly sent: number;
+  /** Of them, flows whose first code a delivery receipt said arrived, decayed to now (0 without receipts). */
+  readonly delivered: number;
   /** Of them verified, decayed to now. */
   readonly verified: number;
+  /** The mean seconds from a verified flow's first send to its verification; undefined: none timed. */
+  readonly secondsToVerify: number | undefined;
   /** The verified share believed: the mean of its posterior, priors included (its hand-written position unknown here: the first's prior). */
   readonly believed: number;
 }
@@ -188,6 +222,7 @@ export function createLearningRouter(options: LearningRouterOptions = {}): Learn
     return fallback(phoneNumber);
   };
   const pins = checkPins(options.pins);
+  const metrics = routeMetrics(options.meter);
 
   /**
    * What the route's members verify together, and how much evidence that is: the decayed counts of all its members,
@@ -231,12 +266,14 @@ export function createLearningRouter(options: LearningRouterOptions = {}): Learn
         { field: 'operatorOf', message: 'must return 1 to 40 letters, digits, +, ., _ or -' },
       ]);
     const route = `${request.channel}:${operator}`;
+    const now = clock.now();
+    const at = Math.round(now);
     const pinned = applyPins(pins, request.phoneNumber, request.channel, request.members);
-    if (pinned.fixedBy !== undefined) return { route, order: pinned.members, why: `pinned: rule ${pinned.fixedBy}` };
+    if (pinned.fixedBy !== undefined)
+      return { route, order: pinned.members, why: `pinned: rule ${pinned.fixedBy}`, at };
     const members = pinned.members;
     if (members.length <= 1)
-      return { route, order: members, why: members.length === 0 ? 'pinned: none left' : 'only one' };
-    const now = clock.now();
+      return { route, order: members, why: members.length === 0 ? 'pinned: none left' : 'only one', at };
     const read = await tallyOf(route, now);
     const unreadable = read === undefined;
     const tallies = read ?? {};
@@ -250,12 +287,17 @@ export function createLearningRouter(options: LearningRouterOptions = {}): Learn
     const why = `${unreadable ? 'priors (counts unreadable)' : 'sampled'}: ${drawn
       .map((each) => `${each.member} ${each.score.toFixed(3)}`)
       .join(', ')}`;
-    return { route, order: drawn.map((each) => each.member), why };
+    return { route, order: drawn.map((each) => each.member), why, at };
   }
 
   return {
     choose,
-    record: (route, member, outcome) => counts.add(route, member, outcome, clock.now(), halfLifeMs),
+    record(route, member, outcome, at) {
+      const now = clock.now();
+      const seconds = outcome === 'verified' && at !== undefined && now >= at ? (now - at) / 1000 : undefined;
+      metrics?.(route, member, outcome, seconds);
+      return counts.add(route, member, outcome, now, halfLifeMs, seconds);
+    },
     async table() {
       const now = clock.now();
       const rows: RouteBelief[] = [];
@@ -265,7 +307,15 @@ export function createLearningRouter(options: LearningRouterOptions = {}): Learn
         const beliefs = Object.entries(tallies).map(([member, tally]) => {
           const decayed = decayedTally(tally, now, halfLifeMs);
           const [alpha, beta] = posterior(tally, 0, now, believed);
-          return { route, member, sent: decayed.sent, verified: decayed.verified, believed: alpha / (alpha + beta) };
+          return {
+            route,
+            member,
+            sent: decayed.sent,
+            delivered: decayed.delivered,
+            verified: decayed.verified,
+            secondsToVerify: decayed.verifySeconds > 0 ? decayed.verifySeconds / decayed.verified : undefined,
+            believed: alpha / (alpha + beta),
+          };
         });
         rows.push(...beliefs.sort((a, b) => b.believed - a.believed));
       }
@@ -276,12 +326,39 @@ export function createLearningRouter(options: LearningRouterOptions = {}): Learn
 
 /** The table of {@link LearningRouter.table} as text, one member a line. */
 export function formatRouteTable(rows: readonly RouteBelief[]): string {
-  const lines = ['route            member       sent   verified  believed'];
+  const lines = ['route            member       sent  delivered   verified  to verify  believed'];
   for (const row of rows)
     lines.push(
-      `${row.route.padEnd(16)} ${row.member.padEnd(12)} ${row.sent.toFixed(1).padStart(6)} ${row.verified
-        .toFixed(1)
-        .padStart(10)} ${(row.believed * 100).toFixed(1).padStart(8)}%`,
+      [
+        row.route.padEnd(16),
+        row.member.padEnd(12),
+        row.sent.toFixed(1).padStart(6),
+        row.delivered.toFixed(1).padStart(10),
+        row.verified.toFixed(1).padStart(10),
+        (row.secondsToVerify === undefined ? '-' : `${row.secondsToVerify.toFixed(0)} s`).padStart(10),
+        `${(row.believed * 100).toFixed(1).padStart(8)}%`,
+      ].join(' '),
     );
   return lines.join('\n');
+}
+
+/** The router's OpenTelemetry instruments ({@link RouteMeter}), as one function of an outcome; undefined: none. */
+function routeMetrics(meter: RouteMeter | undefined) {
+  if (meter === undefined) return undefined;
+  if (typeof meter?.createCounter !== 'function' || typeof meter.createHistogram !== 'function')
+    throw new InvalidInputError([
+      { field: 'meter', message: "must be an OpenTelemetry Meter: metrics.getMeter('verikit')" },
+    ]);
+  const outcomes = meter.createCounter('verikit.routing.outcomes', {
+    description: 'Outcomes of routed flows: first codes sent, first codes a receipt said arrived, flows verified',
+  });
+  const toVerify = meter.createHistogram('verikit.routing.time_to_verify', {
+    description: "Seconds from a routed flow's first send to its verification",
+    unit: 's',
+    advice: { explicitBucketBoundaries: [5, 10, 20, 30, 60, 90, 120, 180, 300, 600] },
+  });
+  return (route: string, member: string, outcome: RouteOutcomeV1, seconds: number | undefined) => {
+    outcomes.add(1, { 'verikit.route': route, 'verikit.member': member, 'verikit.outcome': outcome });
+    if (seconds !== undefined) toVerify.record(seconds, { 'verikit.route': route, 'verikit.member': member });
+  };
 }

@@ -1,4 +1,4 @@
-import type { Logger } from '@verikit/provider';
+import type { Logger, ProviderV1 } from '@verikit/provider';
 import type { FlowStore, StoreCall } from '../../store/flow-store.js';
 import type { EventWebhook } from '../../outbound/event-webhook.js';
 import type { EngineTelemetry } from '../../telemetry/engine-telemetry.js';
@@ -13,6 +13,7 @@ import { logChange } from './log-change.js';
 import { publishView } from './publish-view.js';
 import { rememberRecent } from './remember-recent.js';
 import { takeRouteKeys } from './take-route-keys.js';
+import { tellDelivery } from './tell-delivery.js';
 
 /** What the after-commit steps use, each step taking what it needs. */
 export interface AfterCommitDeps {
@@ -28,6 +29,8 @@ export interface AfterCommitDeps {
   readonly supersede: (flowId: string, call: StoreCall | undefined) => Promise<unknown>;
   /** The send guard, told of each send that went out (its cost); undefined when it is off. */
   readonly guard: SendGuard | undefined;
+  /** The engine's provider: its phone capability is told of delivered codes (`tellDelivery`). */
+  readonly env: { readonly provider: ProviderV1 };
 }
 
 /**
@@ -40,6 +43,7 @@ export function afterCommitSteps(deps: AfterCommitDeps): AfterCommitStep[] {
   return [
     takeRouteKeys(deps),
     countSends(deps.guard),
+    tellDelivery(deps.env.provider.phone, deps.logger),
     emitLifecycleEvents(deps.events),
     deliverEventWebhook(deps.webhook),
     logChange(deps),

@@ -16,6 +16,7 @@ export {
   type PhoneCheckReasonV1,
   type PhoneCheckResultV1,
   type PhoneReachInputV1,
+  type PhoneDeliveredInputV1,
   type PhoneReachResultV1,
   type PhoneSendInputV1,
   type PhoneSendResultV1,

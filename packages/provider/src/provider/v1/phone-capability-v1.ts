@@ -139,4 +139,18 @@ export interface PhoneCapabilityV1 {
    * channels out of the flow's plan (docs/plans.md, "Plans that know the number"). Absent: the provider knows nothing.
    */
   reach?(input: PhoneReachInputV1, context: ProviderCallContextV1): Promise<PhoneReachResultV1>;
+  /**
+   * Optional: told that a delivery receipt the engine committed to a flow said its newest code arrived (`requestId`:
+   * what `send` returned for it). Nothing is sent or charged; the engine does not wait for it and logs a rejection.
+   * A failover with a learning router counts it for the route that sent (docs/routing.md).
+   */
+  delivered?(input: PhoneDeliveredInputV1, context: Pick<ProviderCallContextV1, 'logger'>): Promise<void>;
+}
+
+/** What {@link PhoneCapabilityV1.delivered} is told: which send's code arrived. */
+export interface PhoneDeliveredInputV1 {
+  /** The requestId the send returned. */
+  readonly requestId: string;
+  /** The flow's sends so far, that one included: 1 when the code that arrived was the flow's first. */
+  readonly sends: number;
 }
