@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { silentLogger, type PhoneCapabilityV1, type PhoneDeliveredInputV1 } from '@verikit/provider';
-import type { FlowEvent } from '../../flows/lifecycle-events.js';
+import type { FlowEvent } from '../../flows/view.js';
 import { committedChange } from './after-commit.fixtures.js';
 import { tellDelivery } from './tell-delivery.js';
 
