@@ -88,12 +88,18 @@ export interface RouteMeter {
   createCounter(
     name: string,
     options?: { description?: string; unit?: string },
-  ): { add(value: number, attributes?: Record<string, string>): void };
+  ): {
+    /** Adds `value` to the count of the series `attributes` name. */
+    add(value: number, attributes?: Record<string, string>): void;
+  };
   /** Makes a histogram. */
   createHistogram(
     name: string,
     options?: { description?: string; unit?: string; advice?: { explicitBucketBoundaries?: number[] } },
-  ): { record(value: number, attributes?: Record<string, string>): void };
+  ): {
+    /** Records one `value` in the series `attributes` name. */
+    record(value: number, attributes?: Record<string, string>): void;
+  };
 }
 
 /** One line of what the router believes: a member on a route. */
