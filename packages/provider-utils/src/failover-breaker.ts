@@ -86,6 +86,11 @@ export class MemberBreaker {
   #told: Circuit = 'closed';
   /** The newest shared state known, in the shared store's clock: an older one (a late read or message) is stale. */
   #sharedAt = 0;
+  /**
+   * The shared state this instance last wrote (an open, a claim, a close) and its time: the same state at the same
+   * time told back by `follow` is this instance's own message coming back, possibly after a later change here.
+   */
+  #wroteState: { state: SharedCircuitStateV1['state']; at: number } | undefined;
   /** The newest state another instance told while this one claimed or probed: its claim's answer may be older. */
   #heard: SharedCircuitStateV1 | undefined;
   /** The shared circuits failed, and that was warned, since their last answer. */
@@ -152,7 +157,7 @@ export class MemberBreaker {
       if (this.#heard === undefined || state.at === undefined || state.at >= (this.#heard.at ?? 0)) this.#heard = state;
       return;
     }
-    if (!this.#fresh(state)) return;
+    if (this.#own(state) || !this.#fresh(state)) return;
     if (state.state === 'closed') {
       if (this.#openUntil === undefined) return;
       this.#reset();
@@ -161,6 +166,16 @@ export class MemberBreaker {
     }
     this.#openUntil = this.#host.now() + Math.max(0, state.remainingMs);
     this.#change(state.state, 'remote');
+  }
+
+  /** Notes a shared state this instance wrote, so its message coming back is known as its own. */
+  #wrote(state: SharedCircuitStateV1): void {
+    if (state.at !== undefined) this.#wroteState = { state: state.state, at: state.at };
+  }
+
+  /** Whether `state` is the one this instance last wrote: two writes of one key never share both state and time. */
+  #own(state: SharedCircuitStateV1): boolean {
+    return state.at !== undefined && state.state === this.#wroteState?.state && state.at === this.#wroteState.at;
   }
 
   /** Whether `state` is no older than the newest known; if so, it becomes the newest. */
@@ -188,7 +203,10 @@ export class MemberBreaker {
       ({ opened, state }) => {
         this.#sharedAnswered();
         if (!opened) this.adopt(state);
-        else if (this.#fresh(state)) this.#change('open', 'local');
+        else {
+          this.#wrote(state);
+          if (this.#fresh(state)) this.#change('open', 'local');
+        }
       },
       (error: unknown) => {
         this.#sharedFailed(error, logger);
@@ -205,7 +223,10 @@ export class MemberBreaker {
     try {
       const claim = await shared.claimProbe(group, member, halfOpenAfterMs);
       this.#sharedAnswered();
-      if (claim.claimed) this.#fresh(claim.state);
+      if (claim.claimed) {
+        this.#wrote(claim.state);
+        this.#fresh(claim.state);
+      }
       return claim;
     } catch (error) {
       this.#sharedFailed(error, logger);
@@ -229,6 +250,7 @@ export class MemberBreaker {
     written.then(
       (answer) => {
         this.#sharedAnswered();
+        if (answer.changed) this.#wrote(answer.state);
         this.#fresh(answer.state);
         // Not changed by this call: another instance's probe (after this one's claim ran out) got there first.
         this.#change(state, answer.changed ? 'local' : 'remote');

@@ -244,19 +244,8 @@ describe('withFailover in an outage: a circuit breaker per member', () => {
     ).toThrow(/breaker\.onStateChange/);
   });
 
-  it('a close another instance tells while this one claims the probe is kept: newer than the claim, it closes the circuit here', async () => {
-    // Shared circuits whose claim answers when the test says: the close arrives between the claim's read and its answer.
-    let tell: ((member: string, state: SharedCircuitStateV1) => void) | undefined;
-    let answerClaim: ((claim: ProbeClaimV1) => void) | undefined;
-    const shared: SharedCircuitsV1 = {
-      follow: (_group, _members, listener) => {
-        tell = listener;
-        return () => {};
-      },
-      markOpen: async () => ({ opened: true, state: { state: 'open', remainingMs: 50, at: 10 } }),
-      claimProbe: () => new Promise((resolve) => (answerClaim = resolve)),
-      markClosed: async () => ({ closed: true, state: { state: 'closed', at: 40 } }),
-    };
+  /** A failover of two test providers over `shared`, its first member's circuit opened by one outage. */
+  async function openedFirst(shared: SharedCircuitsV1) {
     const first = createTestProviderV1({ name: 'first' });
     const second = createTestProviderV1({ name: 'second' });
     const states: string[] = [];
@@ -271,6 +260,23 @@ describe('withFailover in an outage: a circuit breaker per member', () => {
     const sms = { from: 'Shop', to: '+2348031230001', message: 'hi' };
     first.failNext('sms.send', new ProviderUnavailableError('down', { maybeSent: false }));
     await failover.sms!.send(sms, context());
+    return { first, second, states, failover, sms };
+  }
+
+  it('a close another instance tells while this one claims the probe is kept: newer than the claim, it closes the circuit here', async () => {
+    // Shared circuits whose claim answers when the test says: the close arrives between the claim's read and its answer.
+    let tell: ((member: string, state: SharedCircuitStateV1) => void) | undefined;
+    let answerClaim: ((claim: ProbeClaimV1) => void) | undefined;
+    const shared: SharedCircuitsV1 = {
+      follow: (_group, _members, listener) => {
+        tell = listener;
+        return () => {};
+      },
+      markOpen: async () => ({ opened: true, state: { state: 'open', remainingMs: 50, at: 10 } }),
+      claimProbe: () => new Promise((resolve) => (answerClaim = resolve)),
+      markClosed: async () => ({ closed: true, state: { state: 'closed', at: 40 } }),
+    };
+    const { first, second, states, failover, sms } = await openedFirst(shared);
     expect([first.outbox.length, second.outbox.length]).toEqual([0, 1]);
     await sleep(60);
     const sent = failover.sms!.send(sms, context());
@@ -283,5 +289,34 @@ describe('withFailover in an outage: a circuit breaker per member', () => {
     expect([first.outbox.length, second.outbox.length]).toEqual([1, 1]);
     // The claim's answer (probed elsewhere), then the newer close.
     expect(states).toEqual(['first:open:local', 'first:half-open:remote', 'first:closed:remote']);
+  });
+
+  it('its own claim told back after its probe closed the circuit is known as its own: the member stays in rotation', async () => {
+    // Shared circuits whose messages arrive when the test says: the claim's message comes back after the probe.
+    let tell: ((member: string, state: SharedCircuitStateV1) => void) | undefined;
+    let answerClose: (() => void) | undefined;
+    const shared: SharedCircuitsV1 = {
+      follow: (_group, _members, listener) => {
+        tell = listener;
+        return () => {};
+      },
+      markOpen: async () => ({ opened: true, state: { state: 'open', remainingMs: 50, at: 10 } }),
+      claimProbe: async () => ({ claimed: true, state: { state: 'half-open', remainingMs: 50, at: 20 } }),
+      markClosed: () =>
+        new Promise((resolve) => (answerClose = () => resolve({ closed: true, state: { state: 'closed', at: 40 } }))),
+    };
+    const { first, second, states, failover, sms } = await openedFirst(shared);
+    await sleep(60);
+    await failover.sms!.send(sms, context());
+    expect([first.outbox.length, second.outbox.length]).toEqual([1, 1]);
+    // This instance's own messages come back late: its open, its claim (after its probe succeeded), then its close.
+    tell!('first', { state: 'open', remainingMs: 50, at: 10 });
+    tell!('first', { state: 'half-open', remainingMs: 50, at: 20 });
+    await failover.sms!.send(sms, context());
+    expect([first.outbox.length, second.outbox.length]).toEqual([2, 1]);
+    tell!('first', { state: 'closed', at: 40 });
+    answerClose!();
+    await sleep(0);
+    expect(states).toEqual(['first:open:local', 'first:half-open:local', 'first:closed:local']);
   });
 });
