@@ -16,6 +16,7 @@ import { memoryEventOutbox, type EventOutbox } from './event-outbox.js';
 import { memoryFlowTimers, type FlowTimers } from './flow-timers.js';
 import { KeyLock } from './key-lock.js';
 import { safeStoreCause } from './safe-store-cause.js';
+import type { Clock } from '../time/clock.js';
 
 /** Where {@link createMemoryKeyv}'s Keyv keeps a key: its namespace, then the key. */
 const memoryKeyPrefix = 'verikit:';
@@ -36,10 +37,16 @@ export const memorySections: readonly MapSection[] = [
  * drops expired records on an unref'd timer, read or not (docs/decisions/0020-expiring-memory-store.md),
  * and keeps each value in a compact form, giving Keyv back its own strings
  * (docs/decisions/1350-compact-memory-records.md): `keyv.store` is that `ExpiringMap`.
+ *
+ * `clock` is what the records expire by (default the system clock). A `KeyvFlowStore` over this Keyv stamps and
+ * checks every expiry with it (flows, routes, limits, and the claims an inbound event's delivery holds), so a test
+ * moves it to let a claim lapse instead of waiting out its lease. Keyv's own `get` and `set` keep `Date.now()`: read
+ * and write such a Keyv through the store.
  */
-export function createMemoryKeyv(): Keyv {
+export function createMemoryKeyv(options: { readonly clock?: Clock } = {}): Keyv {
+  const clock = options.clock;
   const keyv = new Keyv({
-    store: new ExpiringMap({ sections: memorySections }),
+    store: new ExpiringMap({ sections: memorySections, ...(clock === undefined ? {} : { now: () => clock.now() }) }),
     serialize: JSON.stringify,
     deserialize: JSON.parse,
     throwOnErrors: true,

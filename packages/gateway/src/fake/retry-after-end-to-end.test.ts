@@ -3,12 +3,15 @@
  * real HTTP: the sandbox sends, an instance claims the message and dies (its store write never
  * returns, the load balancer answers 502), the next delivery reaches a healthy instance sharing the
  * store and is told `409 in-progress` with `Retry-After`, the sandbox waits as told, and the retry
- * after the claim lapsed is applied, exactly once.
+ * after the claim lapsed is applied, exactly once. The store's records expire by a manual clock that moves only by
+ * what the sandbox waits, so the claim holds through the second delivery and has lapsed by the third however busy
+ * the machine (on the wall clock a loaded machine let the claim lapse before the second delivery).
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createVerikit, KeyvFlowStore, type FlowRecord, type FlowView } from '@verikit/core';
+import { createMemoryKeyv, createVerikit, KeyvFlowStore, type FlowRecord, type FlowView } from '@verikit/core';
 import { createWebhookHandler, toNodeHandler } from '@verikit/http';
+import { ManualClock } from '@verikit/testing';
 import { describe, expect, it } from 'vitest';
 import { gatewayOver } from '../gateway.fixtures.js';
 import type { GatewayFakeEvent } from './gateway-fake-options.js';
@@ -46,9 +49,10 @@ class FrozenWritesStore extends KeyvFlowStore {
 describe('a webhook whose handler died after claiming it', () => {
   it('is answered 409 with Retry-After; the sandbox waits as told and its retry is applied exactly once', async () => {
     const webhookSecret = generateWebhookSecret();
-    const store = new KeyvFlowStore();
+    const storeClock = new ManualClock(Date.now());
+    const store = new KeyvFlowStore(createMemoryKeyv({ clock: storeClock }));
     const frozen = new FrozenWritesStore(store);
-    // A 200 ms processing deadline: the claim lapses 300 ms after it was taken.
+    // A 200 ms processing deadline: the claim lapses 300 ms (by the store's clock) after it was taken.
     const webhookOptions = { secret: webhookSecret, processingTimeoutMs: 200 };
     let dying: ((request: Request) => Promise<Response>) | undefined;
     let healthy: ((request: Request) => Promise<Response>) | undefined;
@@ -82,7 +86,11 @@ describe('a webhook whose handler died after claiming it', () => {
       webhookRetryDelaysMs: [20, 20],
     });
     const events: GatewayFakeEvent[] = [];
-    sandbox.onRequest((event) => events.push(event));
+    sandbox.onRequest((event) => {
+      events.push(event);
+      // The store's time passes as the sandbox waits before its next attempt: 20 ms (the claim holds), then 1 s.
+      if (event.type === 'webhook' && event.willRetry) storeClock.advance(event.retryInMs ?? 0);
+    });
     try {
       const provider = gatewayOver(sandbox);
       const verikit = createVerikit({ provider, secret: engineSecret, store });

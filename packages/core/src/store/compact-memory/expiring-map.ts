@@ -76,8 +76,10 @@ function locate(sections: readonly Section[], key: string): [Section, string] {
 /** Knobs of an {@link ExpiringMap}; the defaults suit production, tests inject `now`. */
 export interface ExpiringMapOptions {
   /**
-   * The clock the timer sweeps by. Keyv stamps each record's expiry with `Date.now()`, so outside
-   * tests keep the default.
+   * The clock records expire by: the timer sweeps by it, and `write` and `readLive` stamp and check expiries with it.
+   * Default `Date.now`. Keyv stamps and checks what goes through its own `set` and `get` with `Date.now()`, so a map
+   * given another clock suits a store that writes and reads through the map (the memory `KeyvFlowStore` does): a test
+   * moves that clock to let a claim or a flow lapse without waiting.
    */
   readonly now?: () => number;
   /** The width of one expiry bucket, and the pause between two timer sweeps (ms). Default 1000. */
@@ -154,14 +156,19 @@ export class ExpiringMap extends Map<string, string> {
   }
 
   /**
-   * Stores `value` under `key` as `keyv.set(key, value, ttlMs)` would: expiring `ttlMs` from now (`Date.now()`,
-   * Keyv's clock), never when `ttlMs` is undefined or 0.
+   * Stores `value` under `key` as `keyv.set(key, value, ttlMs)` would: expiring `ttlMs` from now (the map's clock,
+   * `Date.now()` like Keyv's unless given another), never when `ttlMs` is undefined or 0.
    */
   write(key: string, value: unknown, ttlMs: number | undefined): void {
-    const expires = ttlMs === undefined || ttlMs === 0 ? undefined : Date.now() + ttlMs;
+    const expires = ttlMs === undefined || ttlMs === 0 ? undefined : this.#now() + ttlMs;
     this.#put(key, (section, inner, previous) =>
       encodeValue(value, expires, this.#shapes, this.#idOf(section, inner), previous),
     );
+  }
+
+  /** True when `expires` (ms since epoch; undefined: never) has passed by the map's clock. */
+  isPast(expires: number | undefined): boolean {
+    return expires !== undefined && this.#now() > expires;
   }
 
   /** The top-level `version` of the flow record under `key` (0: none), read without decoding the record. */
@@ -341,9 +348,9 @@ export class ExpiringMap extends Map<string, string> {
   }
 }
 
-/** Deletes the value under `key` when its expiry has passed, as `keyv.get` does; true when it did. */
+/** Deletes the value under `key` when its expiry has passed (by the map's clock), as `keyv.get` does; true when it did. */
 function expired(map: ExpiringMap, key: string, expires: number | undefined): boolean {
-  if (expires === undefined || Date.now() <= expires) return false;
+  if (!map.isPast(expires)) return false;
   map.delete(key);
   return true;
 }

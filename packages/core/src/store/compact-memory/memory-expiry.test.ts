@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { ExpiringMap } from './expiring-map.js';
 import type { FlowRecord } from '../flow-store.js';
 import { KeyvFlowStore, createMemoryKeyv } from '../keyv-flow-store.js';
+import { ManualClock } from '@verikit/testing';
 
 // Keyv stamps expiries with Date.now(); sweeps are given an explicit `now` well past them, so no
 // assertion depends on how long anything takes.
@@ -89,6 +90,20 @@ describe('the embedded memory store', () => {
       allowed: true,
       used: 1,
     });
+  });
+
+  it('lets a claim lapse when the clock the Keyv was given passes its lease, and not before', async () => {
+    const clock = new ManualClock(Date.now());
+    const keyv = createMemoryKeyv({ clock });
+    const store = new KeyvFlowStore(keyv);
+    expect(await store.claim('webhook:w1:0', 300)).toBe(true);
+    await store.setRoute('marker', 'f1', 300);
+    clock.advance(300);
+    expect(await store.claim('webhook:w1:0', 300)).toBe(false);
+    expect(await store.getRoute('marker')).toBe('f1');
+    clock.advance(1);
+    expect(await store.claim('webhook:w1:0', 300)).toBe(true);
+    expect(await store.getRoute('marker')).toBeUndefined();
   });
 
   it('keeps records written without a TTL', async () => {
