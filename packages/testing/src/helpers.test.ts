@@ -50,6 +50,16 @@ describe('reachableText and expectNoSecrets', () => {
     expect(() => expectNoSecrets(error, ['5ecret-hidden'])).toThrow('a secret leaked: 5ec…');
     expect(() => expectNoSecrets(error, ['absent-value'])).not.toThrow();
   });
+  it('refuses a missing or empty secret, naming its place, rather than checking nothing', () => {
+    const settings: { apiKey?: string } = {};
+    const leaked = new Error('has 5ecret-hidden');
+    expect(() => expectNoSecrets(leaked, ['5ecret-hidden', settings.apiKey!])).toThrow(
+      'expectNoSecrets: secrets[1] is undefined, not a secret: nothing would be checked for it',
+    );
+    expect(() => expectNoSecrets({}, [''])).toThrow('secrets[0] is an empty string');
+    expect(() => expectNoSecrets({}, [])).toThrow('expectNoSecrets: no secrets given');
+    expect(() => leakWatch().expectNoSecrets([settings.apiKey!])).toThrow('secrets[0] is undefined');
+  });
   it('survives circular values', () => {
     const circular: Record<string, unknown> = { name: 'loop' };
     circular['self'] = circular;

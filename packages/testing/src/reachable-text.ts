@@ -34,8 +34,29 @@ export function reachableText(value: unknown): string {
 /**
  * Throws (failing the test) when any of `secrets` is reachable from `value`; the message shows only
  * the first three characters of the secret, so the failure report does not leak it either.
+ *
+ * Refuses, before searching, a list with no secret and a secret that is not a non-empty string, naming its place
+ * (`secrets[1]`): a test that forgot to pass a secret (an unset variable, a field read off the wrong object) would
+ * otherwise check nothing, and an empty one would be found in every text.
  */
 export function expectNoSecrets(value: unknown, secrets: readonly string[]): void {
+  if (!Array.isArray(secrets) || secrets.length === 0) {
+    throw new TypeError('expectNoSecrets: no secrets given, so nothing would be checked');
+  }
+  secrets.forEach((secret: unknown, index) => {
+    if (typeof secret !== 'string' || secret.length === 0) {
+      // Never the value itself: a secret passed as a Buffer or a number would print in the message.
+      const found =
+        secret === undefined || secret === null
+          ? String(secret)
+          : typeof secret === 'string'
+            ? 'an empty string'
+            : `a ${typeof secret}`;
+      throw new TypeError(
+        `expectNoSecrets: secrets[${index}] is ${found}, not a secret: nothing would be checked for it`,
+      );
+    }
+  });
   const text = reachableText(value);
   for (const secret of secrets) {
     if (text.includes(secret)) throw new Error(`a secret leaked: ${secret.slice(0, 3)}…`);

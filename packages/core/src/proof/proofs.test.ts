@@ -1,22 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { inspect } from 'node:util';
 import { InvalidInputError } from '@verikit/provider';
 import { createVerikit } from '../engine/create-verikit.js';
 import { setup, testSecret } from '../engine/engine.fixtures.js';
-import { createTestProviderV1 } from '@verikit/testing';
+import { createTestProviderV1, expectNoSecrets } from '@verikit/testing';
 import { FlowNotVerifiedError } from '../errors/flow-not-verified-error.js';
 import { ProofRejectedError, type ProofRejection } from '../errors/proof-rejected-error.js';
 import { KeyvFlowStore, createMemoryKeyv } from '../store/keyv-flow-store.js';
-
-/**
- * Fails when a secret appears anywhere in `value`: its JSON, or how it prints with hidden fields (an
- * error's stack and cause). Core cannot use @verikit/testing's `expectNoSecrets` (testing depends on
- * core); the HTTP tests use it on the same flows.
- */
-function expectNoSecrets(value: unknown, secrets: readonly string[]): void {
-  const text = `${JSON.stringify(value)}\n${inspect(value, { depth: Infinity, showHidden: true })}`;
-  for (const secret of secrets) expect(text.includes(secret), `a secret leaked: ${secret.slice(0, 3)}…`).toBe(false);
-}
 
 const phone = '+2348012345678';
 const otherPhone = '+2348012345679';
