@@ -85,3 +85,31 @@ export async function phoneProof(
   await env.verikit.send(id, { type: 'submit-code', code: env.provider.lastCode(phoneNumber)! });
   return (await env.verikit.issueProof(id)).token;
 }
+
+/** Where {@link postToAuth} sends: Better Auth's handler under its default `/api/auth` path. */
+const authBase = 'http://localhost:3000/api/auth';
+
+/**
+ * POSTs `body` as JSON (none when undefined) to Better Auth's `path` from the app's own origin, with `headers` added;
+ * gives back the status, the JSON answer and the session cookie it set, if any (`name=value`).
+ */
+export async function postToAuth(
+  env: { auth: { handler: (request: Request) => Promise<Response> } },
+  path: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+) {
+  const response = await env.auth.handler(
+    new Request(`${authBase}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: 'http://localhost:3000', ...headers },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    }),
+  );
+  const sessionCookie = response.headers.getSetCookie().find((line) => line.startsWith('better-auth.session_token='));
+  return {
+    status: response.status,
+    body: (await response.json()) as Record<string, unknown>,
+    cookie: sessionCookie?.split(';')[0],
+  };
+}

@@ -1,27 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { betterAuthWithVerikit } from './better-auth.fixtures.js';
+import { betterAuthWithVerikit, postToAuth } from './better-auth.fixtures.js';
 
 const victim = '+2348031234567';
-const base = 'http://localhost:3000/api/auth';
 
 type Env = Awaited<ReturnType<typeof betterAuthWithVerikit>>;
-
-async function post(env: Env, path: string, body: unknown, headers: Record<string, string> = {}) {
-  const response = await env.auth.handler(
-    new Request(`${base}${path}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', origin: 'http://localhost:3000', ...headers },
-      body: JSON.stringify(body),
-    }),
-  );
-  const sessionCookie = response.headers.getSetCookie().find((line) => line.startsWith('better-auth.session_token='));
-  return {
-    status: response.status,
-    body: (await response.json()) as Record<string, unknown>,
-    cookie: sessionCookie?.split(';')[0],
-  };
-}
 
 /** The victim dials the attacker's reference: the carrier reports the victim's number. */
 async function victimDials(env: Env, ussdCode: unknown) {
@@ -40,10 +23,10 @@ async function victimDials(env: Env, ussdCode: unknown) {
 describe('a "who is this" dial-in proof does not sign in whoever dialled', () => {
   it('an anonymous client cannot start a dial-in flow without a number on the flow routes', async () => {
     const env = await betterAuthWithVerikit({}, { dialIn: true });
-    const refused = await post(env, '/verikit/flows', { kind: 'dial-in' });
+    const refused = await postToAuth(env, '/verikit/flows', { kind: 'dial-in' });
     expect([refused.status, (refused.body.error as { code: string }).code]).toEqual([403, 'forbidden']);
     // A flow verifying a number the user typed still starts.
-    expect((await post(env, '/verikit/flows', { kind: 'dial-in', phoneNumber: victim })).status).toBe(201);
+    expect((await postToAuth(env, '/verikit/flows', { kind: 'dial-in', phoneNumber: victim })).status).toBe(201);
   });
 
   it("refuses the phished proof at sign-in (403 method), and no session or user is made for the victim's number", async () => {
@@ -52,7 +35,7 @@ describe('a "who is this" dial-in proof does not sign in whoever dialled', () =>
     const attackerFlow = await env.verikit.start({ kind: 'dial-in' });
     await victimDials(env, attackerFlow.ussdCode);
     const proof = (await env.verikit.issueProof(attackerFlow.id)).token;
-    const takeover = await post(env, '/sign-in/phone-proof', { phoneNumber: victim, proof });
+    const takeover = await postToAuth(env, '/sign-in/phone-proof', { phoneNumber: victim, proof });
     expect([takeover.status, takeover.body.code, takeover.body.reason, takeover.cookie]).toEqual([
       403,
       'PROOF_REJECTED',
@@ -68,18 +51,15 @@ describe('a "who is this" dial-in proof does not sign in whoever dialled', () =>
       { proofMethods: ['phone', 'dial-in', 'dial-in-identify'] },
       { dialIn: true },
     );
-    const started = await post(env, '/verikit/flows', { kind: 'dial-in' });
+    const started = await postToAuth(env, '/verikit/flows', { kind: 'dial-in' });
     expect(started.status).toBe(201);
     await victimDials(env, started.body.ussdCode);
-    const issued = await env.auth.handler(
-      new Request(`${base}/verikit/flows/${String(started.body.id)}/proof`, {
-        method: 'POST',
-        headers: { 'verikit-flow-secret': String(started.body.flowSecret), origin: 'http://localhost:3000' },
-      }),
-    );
-    const { token } = (await issued.json()) as { token: string };
+    const issued = await postToAuth(env, `/verikit/flows/${String(started.body.id)}/proof`, undefined, {
+      'verikit-flow-secret': String(started.body.flowSecret),
+    });
+    const token = String(issued.body.token);
     expect(issued.status).toBe(201);
-    const signedIn = await post(env, '/sign-in/phone-proof', { phoneNumber: victim, proof: token });
+    const signedIn = await postToAuth(env, '/sign-in/phone-proof', { phoneNumber: victim, proof: token });
     expect([signedIn.status, signedIn.body]).toEqual([200, expect.anything()]);
   });
 });

@@ -1,28 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { defaultProofMethods } from '@verikit/core';
-import { betterAuthWithVerikit, inboundSmsNumber } from './better-auth.fixtures.js';
+import { betterAuthWithVerikit, inboundSmsNumber, postToAuth } from './better-auth.fixtures.js';
 
 const victim = '+2348031234567';
-const base = 'http://localhost:3000/api/auth';
 
 type Env = Awaited<ReturnType<typeof betterAuthWithVerikit>>;
-
-async function post(env: Env, path: string, body: unknown, headers: Record<string, string> = {}) {
-  const response = await env.auth.handler(
-    new Request(`${base}${path}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', origin: 'http://localhost:3000', ...headers },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    }),
-  );
-  const sessionCookie = response.headers.getSetCookie().find((line) => line.startsWith('better-auth.session_token='));
-  return {
-    status: response.status,
-    body: (await response.json()) as Record<string, unknown>,
-    cookie: sessionCookie?.split(';')[0],
-  };
-}
 
 /** An SMS "from" the victim carrying the reference: a sender forged on the SMS route reaches the provider as any. */
 async function forgedSms(env: Env, reference: unknown) {
@@ -35,7 +18,7 @@ async function forgedSms(env: Env, reference: unknown) {
 
 /** A proof of a flow started on the plugin's flow routes, asked for as the browser does. */
 async function proofOf(env: Env, started: { body: Record<string, unknown> }) {
-  const issued = await post(env, `/verikit/flows/${String(started.body.id)}/proof`, undefined, {
+  const issued = await postToAuth(env, `/verikit/flows/${String(started.body.id)}/proof`, undefined, {
     'verikit-flow-secret': String(started.body.flowSecret),
   });
   expect(issued.status).toBe(201);
@@ -49,14 +32,14 @@ async function proofOf(env: Env, started: { body: Record<string, unknown> }) {
 describe('an sms-inbound proof does not sign in by default', () => {
   it('the flow routes refuse to start a plan with an sms-inbound step (403); a whatsapp-inbound plan starts', async () => {
     const env = await betterAuthWithVerikit({}, { inbound: true });
-    const refused = await post(env, '/verikit/flows', {
+    const refused = await postToAuth(env, '/verikit/flows', {
       kind: 'phone',
       phoneNumber: victim,
       channels: ['sms-inbound', 'sms'],
     });
     expect([refused.status, (refused.body.error as { code: string }).code]).toEqual([403, 'forbidden']);
     const whatsapp = { kind: 'phone', phoneNumber: victim, channels: ['whatsapp-inbound', 'sms'] };
-    expect((await post(env, '/verikit/flows', whatsapp)).status).toBe(201);
+    expect((await postToAuth(env, '/verikit/flows', whatsapp)).status).toBe(201);
   });
 
   it('a forged SMS verifies a flow started elsewhere, but sign-in refuses its proof (403 method): no user, no session', async () => {
@@ -64,7 +47,7 @@ describe('an sms-inbound proof does not sign in by default', () => {
     const flow = await env.verikit.start({ kind: 'phone', phoneNumber: victim, channels: ['sms-inbound', 'sms'] });
     await forgedSms(env, flow.inbound!.reference);
     const proof = (await env.verikit.issueProof(flow.id)).token;
-    const takeover = await post(env, '/sign-in/phone-proof', { phoneNumber: victim, proof });
+    const takeover = await postToAuth(env, '/sign-in/phone-proof', { phoneNumber: victim, proof });
     expect([takeover.status, takeover.body.code, takeover.body.reason, takeover.cookie]).toEqual([
       403,
       'PROOF_REJECTED',
@@ -80,14 +63,14 @@ describe('an sms-inbound proof does not sign in by default', () => {
       { proofMethods: [...defaultProofMethods, 'sms-inbound'] },
       { inbound: true },
     );
-    const started = await post(env, '/verikit/flows', {
+    const started = await postToAuth(env, '/verikit/flows', {
       kind: 'phone',
       phoneNumber: victim,
       channels: ['sms-inbound', 'sms'],
     });
     expect(started.status).toBe(201);
     await forgedSms(env, (started.body.inbound as { reference: string }).reference);
-    const signedIn = await post(env, '/sign-in/phone-proof', {
+    const signedIn = await postToAuth(env, '/sign-in/phone-proof', {
       phoneNumber: victim,
       proof: await proofOf(env, started),
     });
