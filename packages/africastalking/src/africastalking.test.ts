@@ -328,6 +328,7 @@ describe('the fake dials the application like the network', () => {
   afterAll(() => app.close());
   afterEach(() => {
     received.length = 0;
+    answer = () => ussdResponse('END', 'ok');
   });
 
   it('posts sessionId, serviceCode, phoneNumber, networkCode and text; what follows the service code is the first text', async () => {
@@ -416,6 +417,26 @@ describe('the fake dials the application like the network', () => {
       });
     } finally {
       await reporter.close();
+    }
+  });
+
+  it('counts a report the URL refused in undeliveredReports, read live through the same object', async () => {
+    answer = () => new Response('refused', { status: 500 });
+    const reporter = await startAfricasTalkingFake({ apiKey, deliveryReportUrl: app.url });
+    let closed = false;
+    try {
+      expect(reporter.undeliveredReports).toBe(0);
+      await createAfricasTalkingProvider(reporter.settings).sms!.send(
+        { to: '+254711000143', message: 'Hello' },
+        context(),
+      );
+      await vi.waitFor(() => expect(received).toHaveLength(1), { timeout: 30_000 });
+      // Closing waits for the report in flight to be answered and counted.
+      await reporter.close();
+      closed = true;
+      expect(reporter.undeliveredReports).toBe(1);
+    } finally {
+      if (!closed) await reporter.close();
     }
   });
 

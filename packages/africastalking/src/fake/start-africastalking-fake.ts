@@ -187,16 +187,15 @@ export async function startAfricasTalkingFake(options: AfricasTalkingFakeOptions
     clearPending: () => dialler.clear(),
   });
   const closeServer = running.close;
-  return Object.assign(running, {
+  // A getter, defined rather than assigned: `Object.assign` would copy its value at this moment (0) for good.
+  Object.defineProperty(running, 'undeliveredReports', { get: () => undelivered, enumerable: true });
+  return Object.assign(running as typeof running & { readonly undeliveredReports: number }, {
     settings: { username, apiKey, baseUrl: running.url, ussdServiceCode: serviceCode },
     serviceCode,
     dial: (dial: FakeDial) => dialler.dial(dial),
     reply: (sessionId: string, input: string) => dialler.reply(sessionId, input),
     setCallbackUrl(url: string) {
       callbackUrl = url;
-    },
-    get undeliveredReports() {
-      return undelivered;
     },
     async close() {
       await Promise.allSettled([...reports]);
