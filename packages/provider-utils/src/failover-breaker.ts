@@ -93,6 +93,13 @@ export class MemberBreaker {
   #wroteState: { state: SharedCircuitStateV1['state']; at: number } | undefined;
   /** The newest state another instance told while this one claimed or probed: its claim's answer may be older. */
   #heard: SharedCircuitStateV1 | undefined;
+  /** Opens and closes this instance has sent to the shared circuits and not yet had answered. */
+  #writing = 0;
+  /**
+   * The newest state told while a write of this instance was unanswered: possibly that write's own message, which
+   * the subscriber can deliver before the write's answer gives its time. Judged once the answers are in.
+   */
+  #parked: SharedCircuitStateV1 | undefined;
   /** The shared circuits failed, and that was warned, since their last answer. */
   #sharedDown = false;
 
@@ -148,13 +155,20 @@ export class MemberBreaker {
   }
 
   /**
-   * Takes the state another instance made (`follow`), or the shared state a claim found. While this instance claims
-   * or probes, a state told is kept aside: after a claim that failed it is taken if newer than the claim's answer;
-   * after this instance's own probe it is dropped (the probe decides).
+   * Takes the state another instance made (`follow`), or the shared state a call's answer found (`answered`: a claim,
+   * an open). While this instance claims or probes, a state told is kept aside: after a claim that failed it is taken
+   * if newer than the claim's answer; after this instance's own probe it is dropped (the probe decides). While an
+   * open or close this instance sent is unanswered, a state told waits for the answers: this instance's own message
+   * can come back first, and is known as its own only once the answer says its time.
    */
-  adopt(state: SharedCircuitStateV1, claiming = false): void {
-    if (this.#probing && !claiming) {
+  adopt(state: SharedCircuitStateV1, answered = false): void {
+    if (this.#probing && !answered) {
       if (this.#heard === undefined || state.at === undefined || state.at >= (this.#heard.at ?? 0)) this.#heard = state;
+      return;
+    }
+    if (this.#writing > 0 && !answered) {
+      if (this.#parked === undefined || state.at === undefined || state.at >= (this.#parked.at ?? 0))
+        this.#parked = state;
       return;
     }
     if (this.#own(state) || !this.#fresh(state)) return;
@@ -166,6 +180,21 @@ export class MemberBreaker {
     }
     this.#openUntil = this.#host.now() + Math.max(0, state.remainingMs);
     this.#change(state.state, 'remote');
+  }
+
+  /** Counts a write to the shared circuits in flight, until {@link #answered} is called for it. */
+  #send<T>(write: Promise<T>): Promise<T> {
+    this.#writing += 1;
+    return write;
+  }
+
+  /** One write is answered (or failed): once none is in flight, the state told meanwhile is judged. */
+  #answered(): void {
+    this.#writing -= 1;
+    const parked = this.#parked;
+    if (this.#writing > 0 || parked === undefined) return;
+    this.#parked = undefined;
+    this.adopt(parked);
   }
 
   /** Notes a shared state this instance wrote, so its message coming back is known as its own. */
@@ -199,18 +228,20 @@ export class MemberBreaker {
       this.#change('open', 'local');
       return;
     }
-    shared.markOpen(group, member, halfOpenAfterMs, false).then(
+    this.#send(shared.markOpen(group, member, halfOpenAfterMs, false)).then(
       ({ opened, state }) => {
         this.#sharedAnswered();
-        if (!opened) this.adopt(state);
+        if (!opened) this.adopt(state, true);
         else {
           this.#wrote(state);
           if (this.#fresh(state)) this.#change('open', 'local');
         }
+        this.#answered();
       },
       (error: unknown) => {
         this.#sharedFailed(error, logger);
         this.#change('open', 'local');
+        this.#answered();
       },
     );
   }
@@ -247,17 +278,19 @@ export class MemberBreaker {
     const written: Promise<{ changed: boolean; state: SharedCircuitStateV1 }> = back
       ? shared.markClosed(group, member).then((answer) => ({ changed: answer.closed, state: answer.state }))
       : shared.markOpen(group, member, halfOpenAfterMs, true).then((answer) => ({ ...answer, changed: answer.opened }));
-    written.then(
+    this.#send(written).then(
       (answer) => {
         this.#sharedAnswered();
         if (answer.changed) this.#wrote(answer.state);
         this.#fresh(answer.state);
         // Not changed by this call: another instance's probe (after this one's claim ran out) got there first.
         this.#change(state, answer.changed ? 'local' : 'remote');
+        this.#answered();
       },
       (error: unknown) => {
         this.#sharedFailed(error, logger);
         this.#change(state, 'local');
+        this.#answered();
       },
     );
   }

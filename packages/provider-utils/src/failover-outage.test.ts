@@ -291,6 +291,59 @@ describe('withFailover in an outage: a circuit breaker per member', () => {
     expect(states).toEqual(['first:open:local', 'first:half-open:remote', 'first:closed:remote']);
   });
 
+  it("its own open told back before the open's answer is known as its own once the answer comes: told once, as local", async () => {
+    // Shared circuits whose open answers when the test says: the subscriber delivers the open's message first.
+    let tell: ((member: string, state: SharedCircuitStateV1) => void) | undefined;
+    let answerOpen: (() => void) | undefined;
+    const shared: SharedCircuitsV1 = {
+      follow: (_group, _members, listener) => {
+        tell = listener;
+        return () => {};
+      },
+      markOpen: () =>
+        new Promise(
+          (resolve) =>
+            (answerOpen = () => resolve({ opened: true, state: { state: 'open', remainingMs: 50, at: 10 } })),
+        ),
+      claimProbe: async () => ({ claimed: true, state: { state: 'half-open', remainingMs: 50, at: 20 } }),
+      markClosed: async () => ({ closed: true, state: { state: 'closed', at: 40 } }),
+    };
+    const { first, second, states, failover, sms } = await openedFirst(shared);
+    tell!('first', { state: 'open', remainingMs: 50, at: 10 });
+    answerOpen!();
+    await sleep(0);
+    expect(states).toEqual(['first:open:local']);
+    // Open here all along: the next call skips the member.
+    await failover.sms!.send(sms, context());
+    expect([first.outbox.length, second.outbox.length]).toEqual([0, 2]);
+  });
+
+  it("another instance's close told while this one's open is unanswered is taken once the answer comes", async () => {
+    let tell: ((member: string, state: SharedCircuitStateV1) => void) | undefined;
+    let answerOpen: (() => void) | undefined;
+    const shared: SharedCircuitsV1 = {
+      follow: (_group, _members, listener) => {
+        tell = listener;
+        return () => {};
+      },
+      markOpen: () =>
+        new Promise(
+          (resolve) =>
+            (answerOpen = () => resolve({ opened: true, state: { state: 'open', remainingMs: 50, at: 10 } })),
+        ),
+      claimProbe: async () => ({ claimed: true, state: { state: 'half-open', remainingMs: 50, at: 20 } }),
+      markClosed: async () => ({ closed: true, state: { state: 'closed', at: 40 } }),
+    };
+    const { first, states, failover, sms } = await openedFirst(shared);
+    // Another instance probed and closed the circuit after this one's open was written.
+    tell!('first', { state: 'closed', at: 30 });
+    answerOpen!();
+    await sleep(0);
+    expect(states).toEqual(['first:open:local', 'first:closed:remote']);
+    await failover.sms!.send(sms, context());
+    expect(first.outbox).toHaveLength(1);
+  });
+
   it('its own claim told back after its probe closed the circuit is known as its own: the member stays in rotation', async () => {
     // Shared circuits whose messages arrive when the test says: the claim's message comes back after the probe.
     let tell: ((member: string, state: SharedCircuitStateV1) => void) | undefined;
