@@ -12,7 +12,10 @@
  * - the same engine with `guard: false`;
  * - the baseline: a minimal hand-written node-redis verification. Start: the per-number send limit (INCR, EXPIRE),
  *   the code's hash with its TTL (SET EX). Check: the attempt counter (INCR, EXPIRE), the stored hash (GET), then
- *   the code and its counter removed (DEL of both keys). 6 commands.
+ *   the code and its counter removed (DEL of both keys). 7 commands.
+ * For the engine arms a third pass reads `INFO commandstats` at the end of each phase of a verification (until the
+ * provider's send, the rest of the start, until the provider's check, the rest): the commands per phase, printed
+ * under the arm (docs/performance.md lists what each one is for).
  * Counts do not depend on the machine: the short mode counts fewer verifications. The engines' timers' poll is off
  * (`timers: { pollMs: 0 }`): it costs Redis per second, not per verification, and would make the counts depend on
  * how long an arm takes.
@@ -23,6 +26,7 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { createVerikit, type Verikit } from '@verikit/core';
+import type { ProviderV1 } from '@verikit/provider';
 import { createRedisChangeBus, createRedisStore, type RedisChangeBus, type RedisFlowStore } from '@verikit/redis';
 import { createTestProviderV1 } from '@verikit/testing';
 import { createClient } from 'redis';
@@ -95,8 +99,60 @@ async function roundTrips(
   return { fromClients: fromClients / count, fromScripts: fromScripts / count };
 }
 
+/** Per phase of a verification, in order: per command, calls per verification. */
+type PhaseCounts = Map<string, Map<string, number>>;
+
+/**
+ * The bench's hook in a verification: `mark(phase)` is called when a phase ends (by the provider's wrapper, before
+ * its call, and after each engine call), while the phases are counted; undefined otherwise.
+ */
+interface PhaseHook {
+  mark: ((phase: string) => Promise<void>) | undefined;
+}
+
+/** Phases of an engine verification, in order (the provider's send and check end the first and the third). */
+const phaseNames = {
+  beforeSms: 'start, until the SMS is sent (the guard, the new flow)',
+  smsSent: 'start, after the SMS (the send committed, its receipt route)',
+  submitted: 'code submitted, until the provider checks it',
+  verified: "provider's answer committed (verified)",
+} as const;
+
+/**
+ * `INFO commandstats` read at the end of each phase over `count` verifications after one not counted: a third pass,
+ * since each read waits for Redis while the engine is between two steps (the CPU figures come from the first).
+ */
+async function perPhase(
+  client: Client,
+  hook: PhaseHook,
+  verify: (index: number) => Promise<void>,
+  { count, first }: { count: number; first: number },
+): Promise<PhaseCounts> {
+  await verify(first);
+  const phases: PhaseCounts = new Map();
+  let last = await commandStats(client);
+  hook.mark = async (phase) => {
+    const now = await commandStats(client);
+    const calls = phases.get(phase) ?? new Map<string, number>();
+    phases.set(phase, calls);
+    for (const [name, { calls: total }] of now) {
+      const delta = total - (last.get(name)?.calls ?? 0);
+      if (name !== 'info' && delta > 0) calls.set(name, (calls.get(name) ?? 0) + delta / count);
+    }
+    last = now;
+  };
+  try {
+    for (let index = 1; index <= count; index += 1) await verify(first + index);
+  } finally {
+    hook.mark = undefined;
+  }
+  return phases;
+}
+
 interface Counted {
   readonly label: string;
+  /** Per phase (engine arms only): per command, calls per verification. */
+  readonly phases?: PhaseCounts;
   /** Per command: calls per verification. */
   readonly perCommand: Map<string, number>;
   readonly commands: number;
@@ -143,14 +199,41 @@ function phoneNumber(index: number): string {
   return `+234803${String(index).padStart(4, '0')}000`;
 }
 
-function engine(url: string, guard: boolean): { verikit: Verikit; store: RedisFlowStore; changeBus: RedisChangeBus } {
+/**
+ * The test double provider, its phone send and check marking the end of a phase first (`hook`): the send ends the
+ * start's first phase, the check the submitted code's.
+ */
+function markingProvider(hook: PhaseHook): ProviderV1 {
+  const provider = createTestProviderV1();
+  const phone = provider.phone!;
+  return {
+    ...provider,
+    phone: {
+      ...phone,
+      send: async (input, context) => {
+        await hook.mark?.(phaseNames.beforeSms);
+        return phone.send(input, context);
+      },
+      check: async (input, context) => {
+        await hook.mark?.(phaseNames.submitted);
+        return phone.check!(input, context);
+      },
+    },
+  };
+}
+
+function engine(
+  url: string,
+  guard: boolean,
+  hook: PhaseHook,
+): { verikit: Verikit; store: RedisFlowStore; changeBus: RedisChangeBus } {
   const store = createRedisStore({
     url,
     namespace: `vk-bench-commands-${guard ? 'guard' : 'bare'}-${randomUUID().slice(0, 8)}`,
   });
   const changeBus = createRedisChangeBus({ store });
   const verikit = createVerikit({
-    provider: createTestProviderV1(),
+    provider: markingProvider(hook),
     store,
     changeBus,
     secret,
@@ -161,12 +244,14 @@ function engine(url: string, guard: boolean): { verikit: Verikit; store: RedisFl
   return { verikit, store, changeBus };
 }
 
-async function engineVerification(verikit: Verikit, index: number): Promise<void> {
+async function engineVerification(verikit: Verikit, hook: PhaseHook, index: number): Promise<void> {
   const started = await verikit.start(
     { kind: 'phone', phoneNumber: phoneNumber(index) },
     { client: `client-${index}` },
   );
+  await hook.mark?.(phaseNames.smsSent);
   const view = await verikit.send(started.id, { type: 'submit-code', code: rightCode });
+  await hook.mark?.(phaseNames.verified);
   if (view.status !== 'verified') throw new Error(`verification ${index} ended in ${view.status}, not verified`);
 }
 
@@ -178,9 +263,16 @@ async function countEngine(
   guard: boolean,
   first: number,
 ): Promise<Counted> {
-  const { verikit, store, changeBus } = engine(url, guard);
+  const hook: PhaseHook = { mark: undefined };
+  const { verikit, store, changeBus } = engine(url, guard, hook);
+  const verify = (index: number) => engineVerification(verikit, hook, index);
   try {
-    return await count(label, client, (index) => engineVerification(verikit, index), verifications, first);
+    const counted = await count(label, client, verify, verifications, first);
+    const phases = await perPhase(client, hook, verify, {
+      count: sized(20, 5),
+      first: first + verifications + sized(20, 5) + 2,
+    });
+    return { ...counted, phases };
   } finally {
     await verikit.close();
     await changeBus.close();
@@ -207,14 +299,23 @@ function handWritten(client: Client): (index: number) => Promise<void> {
   };
 }
 
-function print(arm: Counted, baseline: Counted): void {
-  const breakdown = [...arm.perCommand]
+/** `SET 8, EVALSHA 4, …`: the commands of `calls`, most called first. */
+function commandList(calls: Map<string, number>): string {
+  return [...calls]
     .sort(([, a], [, b]) => b - a)
-    .map(([name, calls]) => `${name.toUpperCase()} ${Number(calls.toFixed(2))}`)
+    .map(([name, n]) => `${name.toUpperCase()} ${Number(n.toFixed(2))}`)
     .join(', ');
+}
+
+function print(arm: Counted, baseline: Counted): void {
+  const breakdown = commandList(arm.perCommand);
   console.log(
     `${arm.label}: ${arm.commands.toFixed(2)} commands per verification (${breakdown}), of which ${Number(arm.fromClients.toFixed(2))} sent by the client and ${Number(arm.fromScripts.toFixed(2))} run by scripts; Redis ${arm.usec.toFixed(1)} µs in commands (${(arm.usec / baseline.usec).toFixed(2)}x the baseline), ${arm.cpu.toFixed(0)} µs of the server's CPU (${(arm.cpu / baseline.cpu).toFixed(2)}x)`,
   );
+  for (const [phase, calls] of arm.phases ?? []) {
+    const total = [...calls.values()].reduce((sum, n) => sum + n, 0);
+    console.log(`  ${phase}: ${Number(total.toFixed(2))} (${commandList(calls)})`);
+  }
 }
 
 export async function run(): Promise<SummaryRow[]> {

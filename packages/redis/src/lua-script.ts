@@ -50,7 +50,9 @@ export class LuaScript {
  * a classic channel): if so it writes nothing and returns 2, and the caller sends the same write again with the
  * view; if not it writes the record only. Publishing to nobody and not publishing are the same, and a script is
  * atomic: a follower that subscribed before its read either counted here or read this write
- * (docs/decisions/1400-no-view-for-a-flow-nobody-follows.md).
+ * (docs/decisions/1400-no-view-for-a-flow-nobody-follows.md). ARGV[6] `unseen` (a classic channel whose flow's id
+ * has reached nobody yet, so it has no subscriber) asks about pattern subscribers only
+ * (docs/decisions/1830-a-start-s-own-commits-ask-only-for-pattern-subscribers.md).
  *
  * The version is read from the front of the envelope when the record was written by this package
  * (`{"value":{"version":n,` — see `encodeRecord`), and by decoding the JSON otherwise.
@@ -76,6 +78,10 @@ end
 if ARGV[5] == '' then
   if ARGV[6] == 'sharded' then
     if redis.call('PUBSUB', 'SHARDNUMSUB', ARGV[4])[2] > 0 then
+      return 2
+    end
+  elseif ARGV[6] == 'unseen' then
+    if redis.call('PUBSUB', 'NUMPAT') > 0 then
       return 2
     end
   elseif redis.call('PUBSUB', 'NUMSUB', ARGV[4])[2] > 0 or redis.call('PUBSUB', 'NUMPAT') > 0 then

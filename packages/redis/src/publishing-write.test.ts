@@ -4,6 +4,7 @@ import { createClient } from 'redis';
 import { describe, expect, it } from 'vitest';
 import { redisInstanceSuite, scriptedInstance } from './redis-bus.fixtures.js';
 import { createRedisChangeBus, type RedisChangeBusOptions } from './redis-change-bus.js';
+import { commandsOf } from './counted-commands.fixtures.js';
 import { createRedisStore } from './redis-flow-store.js';
 import { PrivateRedis, redisServerSkipReason, redisSkipReason, redisUrl } from './redis-test-env.fixtures.js';
 
@@ -277,6 +278,94 @@ describe.skipIf(skipReason !== undefined || serverMissing !== undefined)(
       }
     });
 
+    /** Another app instance on the suite's server, its engine on `provider`, sending unguarded. */
+    function engineOn(provider: ReturnType<typeof createTestProviderV1>) {
+      const store = createRedisStore({ url: url(), namespace });
+      const changeBus = createRedisChangeBus({ store, followedHintMs: 0 });
+      stores.push(store);
+      buses.push(changeBus);
+      const verikit = createVerikit({ provider, store, changeBus, secret, guard: false });
+      engines.push(verikit);
+      return { store, changeBus, verikit };
+    }
+
+    /** A provider whose next send waits for `until` (a follower subscribing meanwhile). */
+    function sendAfter(until: () => Promise<unknown>) {
+      const provider = createTestProviderV1();
+      provider.script('phone.send', async () => {
+        await until();
+        return { requestId: `held-${freshPhoneNumber()}` };
+      });
+      return provider;
+    }
+
+    it("a start's commit after its send asks only PUBSUB NUMPAT: its id has reached nobody (decision 1830)", async () => {
+      const a = instance({ followedHintMs: 0 });
+      await a.store.connect();
+      const made = await commandsOf(a.store, () => a.verikit.start({ kind: 'phone', phoneNumber: freshPhoneNumber() }));
+      expect(made['pubsub|numsub']).toBeUndefined();
+      expect(made['pubsub|numpat']).toBe(1);
+      const flow = await a.verikit.start({ kind: 'phone', phoneNumber: freshPhoneNumber() });
+      const later = await commandsOf(a.store, () => a.verikit.send(flow.id, { type: 'submit-code', code: '000000' }));
+      // Once the start has returned the id, each commit asks about the flow's channel again.
+      expect(later['pubsub|numsub']).toBe(2);
+    });
+
+    it("a pattern subscriber still hears a start's commit after its send (decision 1830)", async () => {
+      const a = instance({ followedHintMs: 0 });
+      const { heard, quit } = await follower('pSubscribe', `${a.changeBus.channelOf('')}*`);
+      try {
+        a.scripts.length = 0;
+        const flow = await a.verikit.start({ kind: 'phone', phoneNumber: freshPhoneNumber() });
+        expect(flow.version).toBe(2);
+        // The new flow's first write is not published (decision 1716); the send's commit is.
+        expect(a.scripts).toEqual([
+          { view: false, reply: 2 },
+          { view: true, reply: 1 },
+        ]);
+        await expect.poll(() => heard).toEqual([2]);
+      } finally {
+        await quit();
+      }
+    });
+
+    it('a start with an idempotency key or an owner asks who follows: a repeat that follows at once hears the send', async () => {
+      for (const options of [
+        { idempotencyKey: `key-${freshPhoneNumber()}` },
+        { owner: `owner-${freshPhoneNumber()}` },
+      ]) {
+        let followed: Promise<void> | undefined;
+        const phoneNumber = freshPhoneNumber();
+        const b = engineOn(createTestProviderV1());
+        const heard: number[] = [];
+        // The repeat finds the flow through its route key while the first start's send is still under way.
+        const a = engineOn(
+          sendAfter(async () => {
+            const repeat = await b.verikit.start({ kind: 'phone', phoneNumber }, options);
+            b.verikit.subscribe(repeat.id, (view) => heard.push(view.version));
+            followed = b.verikit.subscribed(repeat.id);
+            await followed;
+          }),
+        );
+        const flow = await a.verikit.start({ kind: 'phone', phoneNumber }, options);
+        expect(followed).toBeDefined();
+        await expect.poll(() => heard).toEqual([flow.version]);
+      }
+    });
+
+    it("a start told to a lifecycle listener asks who follows: a follower it names hears the send's commit", async () => {
+      const b = engineOn(createTestProviderV1());
+      const heard: number[] = [];
+      let followed: Promise<void> | undefined;
+      const a = engineOn(sendAfter(() => followed ?? Promise.reject(new Error('no started event before the send'))));
+      a.verikit.on('started', (event) => {
+        b.verikit.subscribe(event.flowId, (view) => heard.push(view.version));
+        followed = b.verikit.subscribed(event.flowId);
+      });
+      const flow = await a.verikit.start({ kind: 'phone', phoneNumber: freshPhoneNumber() });
+      await expect.poll(() => heard).toEqual([flow.version]);
+    });
+
     it('with sharded pub/sub on one node, asks PUBSUB SHARDNUMSUB', async () => {
       const a = instance({ pubSub: 'sharded', followedHintMs: 0 });
       const flow = await a.verikit.start({ kind: 'phone', phoneNumber: freshPhoneNumber() });
@@ -341,7 +430,8 @@ describe.skipIf(serverMissing !== undefined)(
           const flow = await verikit.start({ kind: 'phone', phoneNumber: freshPhoneNumber() });
           scripts.length = 0;
           const last = await verikit.send(flow.id, { type: 'submit-code', code: '000000' });
-          // The flow's start was refused the question (the recorder sees answers only) and sent again with the view.
+          // The start's own commits ask about pattern subscribers only (decision 1830), which this user may: the first
+          // submit's commit was refused the question (the recorder sees answers only) and sent again with the view.
           expect(scripts).toEqual([
             { view: true, reply: 1 },
             { view: true, reply: 1 },

@@ -198,7 +198,9 @@ export class RedisChangeBus implements FlowChangeBus {
    *
    * A flow with no listener on this instance is first written without its view, the script asking Redis whether
    * anybody subscribes to its channel; only if so is the view serialized and the write sent again with it
-   * (docs/decisions/1400-no-view-for-a-flow-nobody-follows.md). Not with `publishEveryChange`.
+   * (docs/decisions/1400-no-view-for-a-flow-nobody-follows.md). Not with `publishEveryChange`. For a flow the engine
+   * says is unseen (a start under way whose id has reached nobody), Redis is asked about pattern subscribers only
+   * (docs/decisions/1830-a-start-s-own-commits-ask-only-for-pattern-subscribers.md).
    */
   publishingWrite(store: FlowStore): PublishingWrite | undefined {
     const own = this.#store;
@@ -219,7 +221,7 @@ export class RedisChangeBus implements FlowChangeBus {
         call,
       );
     return {
-      compareAndSetAndPublish: (record, expectedVersion, ttlMs, view, call) => {
+      compareAndSetAndPublish: (record, expectedVersion, ttlMs, view, call, unseen) => {
         if (this.#closed) return own.compareAndSetFlow(record, expectedVersion, ttlMs, call);
         const flowId = record.id;
         if (!this.#askFollowers || this.#subscriptions.has(flowId) || this.#knownFollowed(flowId))
@@ -229,7 +231,7 @@ export class RedisChangeBus implements FlowChangeBus {
             record,
             expectedVersion,
             ttlMs,
-            { channel: this.channelOf(flowId), sharded },
+            { channel: this.channelOf(flowId), sharded, unseen: unseen === true },
             call,
           )
           .then((outcome) => {

@@ -236,17 +236,24 @@ export class RedisFlowStore implements FlowStore {
    * flow nobody follows without serializing or sending its view (docs/decisions/1400-no-view-for-a-flow-nobody-follows.md).
    * A new record (`expectedVersion` 0) is not asked about: a flow's id is unknown to anybody before it is first written,
    * so no follower can have subscribed to it (decision 1716); it is written as {@link compareAndSetFlow} writes it.
+   * `unseen`: the engine says the flow's id has reached nobody yet (a start under way), so no subscriber of its channel
+   * can exist: only pattern subscribers are asked about (`PUBSUB NUMPAT`), and with sharded pub/sub, which has no
+   * patterns, nobody (decision 1830).
    */
   async compareAndSetUnlessFollowed(
     record: FlowRecord,
     expectedVersion: number,
     ttlMs: number,
-    followers: { channel: string; sharded: boolean },
+    followers: { channel: string; sharded: boolean; unseen?: boolean },
     call?: StoreCall,
   ): Promise<'written' | 'conflict' | 'followed' | 'unasked'> {
     const ttl = redisTtl(ttlMs);
     if (expectedVersion === 0) return (await this.#create(record, ttl, call)) ? 'written' : 'conflict';
-    const mode = followers.sharded ? 'sharded' : 'classic';
+    if (followers.unseen === true && followers.sharded)
+      return (await this.#compareAndSet(record, expectedVersion, ttl, encodeRecord(record, ttl), [], call)) === 1
+        ? 'written'
+        : 'conflict';
+    const mode = followers.sharded ? 'sharded' : followers.unseen === true ? 'unseen' : 'classic';
     const reply = await this.#compareAndSet(
       record,
       expectedVersion,

@@ -41,6 +41,10 @@ export interface PublishingWrite {
    * the same step: never a change a follower misses. A bus may leave the publish out, and then need not call `view`,
    * when, in that same step, it finds nobody following the flow (publishing to nobody and not publishing are the
    * same; Redis: decision 1400). Returns false, writing and publishing nothing, when the version differs.
+   *
+   * `unseen`: the flow's id has reached nobody outside the engine call that writes it (a start still under way whose
+   * id no route key, lifecycle listener or event webhook was given), so no follower of the flow can have subscribed
+   * yet; only a subscriber of a pattern of channels can hear the change (Redis: decision 1830).
    */
   compareAndSetAndPublish(
     record: FlowRecord,
@@ -48,6 +52,7 @@ export interface PublishingWrite {
     ttlMs: number,
     view: () => FlowView,
     call?: StoreCall,
+    unseen?: boolean,
   ): Promise<boolean>;
   /**
    * Hands the view of flow `flowId` that `compareAndSetAndPublish` committed to this instance's listeners; `view` is

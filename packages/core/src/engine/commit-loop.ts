@@ -119,6 +119,12 @@ export class CommitLoop {
    */
   readonly #recent = new RecentlyUsed<Loaded>(recentFlows);
   readonly #afterCommit: readonly AfterCommitStep[];
+  /**
+   * Flows of a start under way here whose id has reached nobody outside this engine (no route key names them, no
+   * lifecycle listener or event webhook was told of them): a publishing write need not ask who follows them
+   * (docs/decisions/1830-a-start-s-own-commits-ask-only-for-pattern-subscribers.md).
+   */
+  readonly #unseen = new Set<string>();
 
   constructor(deps: CommitLoopDeps) {
     this.#deps = deps;
@@ -135,6 +141,22 @@ export class CommitLoop {
           call,
         ),
     });
+  }
+
+  /**
+   * Runs `work`, the rest of a start that wrote flow `flowId` (its provider calls and their commits), with the flow
+   * unseen: its id has reached nobody outside this engine call, so no follower can have subscribed to it, and each
+   * publishing write says so. `named`: the start gave the id away already (a route key, a lifecycle listener, the
+   * event webhook), and nothing is unseen. A later change that names the flow ends it too ({@link write}).
+   */
+  async whileUnseen<T>(flowId: string, named: boolean, work: () => Promise<T>): Promise<T> {
+    if (named) return work();
+    this.#unseen.add(flowId);
+    try {
+      return await work();
+    } finally {
+      this.#unseen.delete(flowId);
+    }
   }
 
   /**
@@ -246,7 +268,7 @@ export class CommitLoop {
    * instance first), the record's time to live covers them, and with a bus that offers publishing writes a
    * change that adds no route key is published to the other instances by the write.
    */
-  async write(write: FlowWrite): Promise<{ view: LazyView; record: FlowRecord } | undefined> {
+  async write(write: FlowWrite): Promise<{ view: LazyView; record: FlowRecord; named: boolean } | undefined> {
     const { records, store, env, webhook } = this.#deps;
     const { next, now, call, before } = write;
     const previous = before?.snapshot;
@@ -266,9 +288,20 @@ export class CommitLoop {
     // sees the change must find them).
     const publishedWithWrite = this.#publishing !== undefined && routes.length === 0;
     const won = publishedWithWrite
-      ? await this.#publishing!.compareAndSetAndPublish(record, record.version - 1, ttlMs, view, call)
+      ? await this.#publishing!.compareAndSetAndPublish(
+          record,
+          record.version - 1,
+          ttlMs,
+          view,
+          call,
+          this.#unseen.has(record.id),
+        )
       : await store.compareAndSetFlow(record, record.version - 1, ttlMs, call);
     if (!won) return undefined;
+    // Whether the change names the flow outside this engine: a route key, a lifecycle listener, the event webhook.
+    // From then on the flow may be followed, whatever its start still does (decision 1830).
+    const named = routes.length > 0 || ids.length > 0 || this.#deps.events.hears(events);
+    if (named) this.#unseen.delete(record.id);
     const outsideQueue = write.outsideQueue;
     await runAfterCommit(this.#afterCommit, {
       cause: write.cause,
@@ -288,7 +321,7 @@ export class CommitLoop {
       call,
       outsideQueue: outsideQueue === undefined ? (work) => work() : async (work) => void outsideQueue.push(work),
     });
-    return { view, record };
+    return { view, record, named };
   }
 }
 

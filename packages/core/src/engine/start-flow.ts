@@ -177,7 +177,7 @@ export async function startFlow(deps: StartDeps, rawInput: StartInput, options?:
     // The parameters before the flow: a repeat that finds the flow compares against them.
     await store.setRoute(startParamsKey(repeatKey), JSON.stringify(prints), policies.retentionMs, call);
   }
-  let written: { view: LazyView; record: FlowRecord } | undefined;
+  let written: { view: LazyView; record: FlowRecord; named: boolean } | undefined;
   let snapshot: AnyMachineSnapshot;
   let actions: readonly unknown[];
   let effects: EffectRequest[];
@@ -237,7 +237,12 @@ export async function startFlow(deps: StartDeps, rawInput: StartInput, options?:
   // A repeat of this start, or a start for the same owner, kind and number, finds the flow through these keys.
   if (repeatKey !== undefined) await store.setRoute(repeatKey, id, policies.retentionMs, call);
   if (liveKey !== undefined) await store.setRoute(liveKey, id, policies.codeTtlMs, call);
-  return deps.effects.run(id, effects, written.view, memory, { record: written.record, flow, snapshot }, call);
+  // Until this call returns, the id has reached nobody, unless a route key or a listener was given it (decision 1830).
+  const named = written.named || repeatKey !== undefined || liveKey !== undefined;
+  const committed = written;
+  return commits.whileUnseen(id, named, () =>
+    deps.effects.run(id, effects, committed.view, memory, { record: committed.record, flow, snapshot }, call),
+  );
 }
 
 /**

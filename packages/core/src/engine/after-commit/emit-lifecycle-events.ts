@@ -34,6 +34,12 @@ export class LifecycleListeners {
     return () => added.delete(wrapped);
   }
 
+  /** Whether any listener would be told of one of `events` (a listener of its type, or of every flow event). */
+  hears(events: readonly FlowEvent[]): boolean {
+    if ((this.#listeners.get('*')?.size ?? 0) > 0) return events.length > 0;
+    return events.some((event) => (this.#listeners.get(event.type)?.size ?? 0) > 0);
+  }
+
   /** Calls the listeners of each event; a failing listener is logged and the others still run. */
   emit(events: readonly FlowEvent[]): void {
     for (const event of events) {
