@@ -155,18 +155,18 @@ export class MemberBreaker {
   }
 
   /**
-   * Takes the state another instance made (`follow`), or the shared state a call's answer found (`answered`: a claim,
-   * an open). While this instance claims or probes, a state told is kept aside: after a claim that failed it is taken
-   * if newer than the claim's answer; after this instance's own probe it is dropped (the probe decides). While an
-   * open or close this instance sent is unanswered, a state told waits for the answers: this instance's own message
-   * can come back first, and is known as its own only once the answer says its time.
+   * Takes the state another instance made (`follow`), or the shared state a claim found (`claiming`). While this
+   * instance claims or probes, a state told is kept aside: after a claim that failed it is taken if newer than the
+   * claim's answer; after this instance's own probe it is dropped (the probe decides). While an open or a close this
+   * instance sent is unanswered, a state told waits for the answer: this instance's own message can come back first,
+   * and is known as its own only once the answer says its time (docs/decisions/1840-own-early-messages-wait-for-the-answer.md).
    */
-  adopt(state: SharedCircuitStateV1, answered = false): void {
-    if (this.#probing && !answered) {
+  adopt(state: SharedCircuitStateV1, claiming = false): void {
+    if (this.#probing && !claiming) {
       if (this.#heard === undefined || state.at === undefined || state.at >= (this.#heard.at ?? 0)) this.#heard = state;
       return;
     }
-    if (this.#writing > 0 && !answered) {
+    if (this.#writing > 0 && !claiming) {
       if (this.#parked === undefined || state.at === undefined || state.at >= (this.#parked.at ?? 0))
         this.#parked = state;
       return;
@@ -182,19 +182,30 @@ export class MemberBreaker {
     this.#change(state.state, 'remote');
   }
 
-  /** Counts a write to the shared circuits in flight, until {@link #answered} is called for it. */
-  #send<T>(write: Promise<T>): Promise<T> {
+  /**
+   * Sends a write to the shared circuits, counted as in flight until it settles: then `answered` or `failed` runs, and
+   * once no write is in flight the state told meanwhile is judged (this instance's own message is known by then).
+   */
+  #send<T>(write: Promise<T>, answered: (answer: T) => void, failed: (error: unknown) => void): void {
     this.#writing += 1;
-    return write;
-  }
-
-  /** One write is answered (or failed): once none is in flight, the state told meanwhile is judged. */
-  #answered(): void {
-    this.#writing -= 1;
-    const parked = this.#parked;
-    if (this.#writing > 0 || parked === undefined) return;
-    this.#parked = undefined;
-    this.adopt(parked);
+    const settled = (): void => {
+      const parked = this.#parked;
+      if (this.#writing > 0 || parked === undefined) return;
+      this.#parked = undefined;
+      this.adopt(parked);
+    };
+    write.then(
+      (answer) => {
+        this.#writing -= 1;
+        answered(answer);
+        settled();
+      },
+      (error: unknown) => {
+        this.#writing -= 1;
+        failed(error);
+        settled();
+      },
+    );
   }
 
   /** Notes a shared state this instance wrote, so its message coming back is known as its own. */
@@ -228,20 +239,19 @@ export class MemberBreaker {
       this.#change('open', 'local');
       return;
     }
-    this.#send(shared.markOpen(group, member, halfOpenAfterMs, false)).then(
+    this.#send(
+      shared.markOpen(group, member, halfOpenAfterMs, false),
       ({ opened, state }) => {
         this.#sharedAnswered();
-        if (!opened) this.adopt(state, true);
+        if (!opened) this.adopt(state);
         else {
           this.#wrote(state);
           if (this.#fresh(state)) this.#change('open', 'local');
         }
-        this.#answered();
       },
-      (error: unknown) => {
+      (error) => {
         this.#sharedFailed(error, logger);
         this.#change('open', 'local');
-        this.#answered();
       },
     );
   }
@@ -278,19 +288,18 @@ export class MemberBreaker {
     const written: Promise<{ changed: boolean; state: SharedCircuitStateV1 }> = back
       ? shared.markClosed(group, member).then((answer) => ({ changed: answer.closed, state: answer.state }))
       : shared.markOpen(group, member, halfOpenAfterMs, true).then((answer) => ({ ...answer, changed: answer.opened }));
-    this.#send(written).then(
+    this.#send(
+      written,
       (answer) => {
         this.#sharedAnswered();
         if (answer.changed) this.#wrote(answer.state);
         this.#fresh(answer.state);
         // Not changed by this call: another instance's probe (after this one's claim ran out) got there first.
         this.#change(state, answer.changed ? 'local' : 'remote');
-        this.#answered();
       },
-      (error: unknown) => {
+      (error) => {
         this.#sharedFailed(error, logger);
         this.#change(state, 'local');
-        this.#answered();
       },
     );
   }
