@@ -11,7 +11,8 @@ const coreLayers = [
       time: 'the `Clock` interface and the system clock',
       logging: '`errorCode`: what a log line may say of an error',
       secrets: '`SecretBox`: keyed hashes, sealing, masks, flow ids and OTPs',
-      inputs: 'the schemas of what callers pass in (start inputs, user events, provider events), parsed at the edge',
+      inputs:
+        'the schemas of what callers pass in (start inputs, user events, call options, provider events), parsed at the edge',
       keys: '`store-keys.ts`: every key name verikit stores under, numbers only as keyed hashes',
     },
   },

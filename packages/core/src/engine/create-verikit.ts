@@ -32,7 +32,7 @@ export type { Verikit } from './verikit.js';
 export type { VerikitOptions } from './options.js';
 export type { Clock } from '../time/clock.js';
 export type { TimerOptions } from './timer-worker.js';
-export type { CallOptions } from '../guard/call-options.js';
+export type { CallOptions } from '../inputs/inputs.js';
 export type {
   InboundEvent,
   ProviderDelivery,

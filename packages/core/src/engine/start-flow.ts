@@ -1,11 +1,10 @@
 import { parseInput } from '@verikit/provider';
 import type { z } from 'zod';
 import { ConflictError } from '../errors/conflict-error.js';
-import { callOptionsOf, type CallOptions } from '../guard/call-options.js';
+import { callOptionsOf, type CallOptions, type ParsedStartInput, type StartInput } from '../inputs/inputs.js';
 import type { AnyMachineSnapshot } from 'xstate';
 import type { EffectMemory, FlowDefinition, FlowEnvironment } from '../flows/flow-definition.js';
 import type { EffectRequest } from '../flows/flow-context.js';
-import type { ParsedStartInput, StartInput } from '../inputs/inputs.js';
 import { startKeys } from '../ownership/start-keys.js';
 import { OnceClaims } from '../inbound/once-claims.js';
 import { generateFlowId } from '../secrets/secrets.js';

@@ -2,11 +2,17 @@ import type { AnyMachineSnapshot } from 'xstate';
 import { InvalidInputError, parseInput } from '@verikit/provider';
 import { EventNotAllowedError } from '../errors/event-not-allowed-error.js';
 import type { EffectMemory, FlowEnvironment } from '../flows/flow-definition.js';
-import { callOptionsOf, type CallOptions } from '../guard/call-options.js';
+import {
+  callOptionsOf,
+  parseFlowId,
+  userEventSchema,
+  type CallOptions,
+  type ParsedUserEvent,
+  type UserEvent,
+} from '../inputs/inputs.js';
 import { callOnce } from './idempotent-call.js';
 import type { FlowContextBase } from '../flows/flow-context.js';
 import { resendBlockedReason } from '../flows/machine-base.js';
-import { parseFlowId, userEventSchema, type ParsedUserEvent, type UserEvent } from '../inputs/inputs.js';
 import type { CommitLoop } from './commit-loop.js';
 import type { EffectRunner } from './effect-runner.js';
 import type { Loaded } from './flow-records.js';

@@ -1,8 +1,14 @@
 import type { DialInCapabilityV1, MessageSendResultV1, WebhooksCapabilityV1 } from '@verikit/provider';
 import type { FlowPolicies } from '../flows/policies.js';
-import type { CallOptions } from '../guard/call-options.js';
+import type {
+  CallOptions,
+  ParsedStartInput,
+  SendSmsInput,
+  SendWhatsAppInput,
+  StartInput,
+  UserEvent,
+} from '../inputs/inputs.js';
 import type { CostReport } from '../guard/cost-ledger.js';
-import type { ParsedStartInput, SendSmsInput, SendWhatsAppInput, StartInput, UserEvent } from '../inputs/inputs.js';
 import type { IssueProofOptions, ProofClaim, RedeemProofOptions } from '../proof/proof-inputs.js';
 import type { IssuedProof } from '../proof/proofs.js';
 import type { Verification } from '../proof/verification.js';
