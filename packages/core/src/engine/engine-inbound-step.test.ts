@@ -178,6 +178,19 @@ describe('a phone plan with an inbound step', () => {
     ).rejects.toSatisfy(CapabilityError.isInstance);
   });
 
+  it('reserves the reference of a plan with an inbound step at start, and nothing for a plan without one', async () => {
+    const { verikit, store } = inboundSetup();
+    const claimed: string[] = [];
+    const claim = store.claim.bind(store);
+    store.claim = (...args: Parameters<typeof claim>) => {
+      claimed.push(args[0]);
+      return claim(...args);
+    };
+    await verikit.start({ kind: 'phone', phoneNumber: user, channels: ['whatsapp-inbound', 'sms'] });
+    await verikit.start({ kind: 'phone', phoneNumber: other, channels: ['sms'] });
+    expect(claimed.filter((key) => key.startsWith('inbound-reserved:'))).toHaveLength(1);
+  });
+
   it('costs no money at start: the budget is charged only when a code is sent', async () => {
     const { verikit, message } = inboundSetup({
       guard: {

@@ -1,60 +1,19 @@
 import { randomBytes } from 'node:crypto';
-import {
-  InvalidInputError,
-  requireCapabilityV1,
-  type InboundChannelV1,
-  type InboundMessageEventV1,
-  type PhoneChannel,
-  type ProviderV1,
-} from '@verikit/provider';
-import { inboundReservationKey, inboundRouteKey } from '../keys/store-keys.js';
+import type { InboundChannelV1, InboundMessageEventV1, ProviderV1 } from '@verikit/provider';
+import { inboundRouteKey } from '../keys/store-keys.js';
 import type { SecretBox } from '../secrets/secrets.js';
 import type { InboundStep } from './inbound-message.js';
 
 // A phone plan's inbound step (decision 1695): the user proves the number by sending the flow's reference from it,
 // by SMS or WhatsApp, to the application's number. Nothing is sent; a message the provider's signed webhook reports
-// is routed by the keyed hash of its sender and the reference it carries.
-
-/** A step of a phone flow's plan: a channel a code is sent on, or one the user sends the reference on. */
-export type PlanStep = PhoneChannel | 'sms-inbound' | 'whatsapp-inbound';
+// is routed by the keyed hash of its sender and the reference it carries. The plan that holds the step, and what a
+// start checks and reserves for it, are the phone flow's (`phone-flow.ts`).
 
 /** Digits of a reference: 10^8 references per number, against at most 5 wrong ones per number per 10 minutes. */
 const inboundReferenceDigits = 8;
 
 /** The references a message's text may carry that are looked up, at most: each is one store read. */
 const maxReferencesPerMessage = 3;
-
-/** The inbound channel of a plan step, or undefined for an outbound one. */
-function inboundChannelOf(step: PlanStep): InboundChannelV1 | undefined {
-  return step === 'sms-inbound' ? 'sms' : step === 'whatsapp-inbound' ? 'whatsapp' : undefined;
-}
-
-/**
- * Splits a plan into its inbound step (the channels the user may send on) and the channels a code is sent on. The
- * inbound steps must come first: the plan waits for a message, then sends. Throws an `InvalidInputError` otherwise.
- */
-export function splitPlan(plan: readonly PlanStep[]): {
-  inbound: InboundChannelV1[];
-  channels: PhoneChannel[];
-} {
-  const inbound: InboundChannelV1[] = [];
-  const channels: PhoneChannel[] = [];
-  for (const step of plan) {
-    const channel = inboundChannelOf(step);
-    if (channel === undefined) channels.push(step as PhoneChannel);
-    else if (channels.length > 0)
-      throw new InvalidInputError([
-        { field: 'channels', message: 'must name its inbound steps (sms-inbound, whatsapp-inbound) first' },
-      ]);
-    else inbound.push(channel);
-  }
-  return { inbound, channels };
-}
-
-/** Throws a `CapabilityError` unless the provider receives messages on every inbound channel of the plan. */
-export function requireInbound(provider: ProviderV1, inbound: readonly InboundChannelV1[]): void {
-  for (const channel of inbound) requireCapabilityV1(provider, { capability: 'inbound', channel });
-}
 
 /**
  * The reference the engine shows for a flow's inbound step: 8 digits from the keyed hash of the flow id and the
@@ -112,11 +71,6 @@ export function referenceHashesOf(secrets: SecretBox, message: InboundMessageEve
 /** The route keys of a message's references: where the flow awaiting it is found. */
 export function inboundRouteKeysOf(secrets: SecretBox, message: InboundMessageEventV1): string[] {
   return referenceHashesOf(secrets, message).map(inboundRouteKey);
-}
-
-/** The reservation of a new flow's reference (with its number), so that no two live flows share it. */
-export function inboundReservations(step: InboundStep | undefined): string[] {
-  return step === undefined ? [] : [inboundReservationKey(step.referenceHash)];
 }
 
 /** How a view shows an inbound step: the reference and, per channel, where to send it. */

@@ -1,10 +1,11 @@
 import type { AnyMachineSnapshot } from 'xstate';
-import { inboundRouteKey, phoneNumberKey } from '../keys/store-keys.js';
+import { inboundReservationKey, inboundRouteKey, phoneNumberKey } from '../keys/store-keys.js';
 import {
   markParsedV1,
   InvalidInputError,
   ProviderProtocolError,
   requireCapabilityV1,
+  type InboundChannelV1,
   type InboundMessageEventV1,
   type PhoneChannel,
   type PhoneCheckReasonV1,
@@ -13,15 +14,7 @@ import {
 import { plainUserEvent, type FlowDefinition, type FlowEnvironment } from './flow-definition.js';
 import { createPhoneMachine, inboundStates, phoneNextSendAt, phoneSendRequest } from './phone-machine.js';
 import type { InboundStep } from './inbound-message.js';
-import {
-  inboundReservations,
-  inboundRouteKeysOf,
-  newInboundStep,
-  referenceHashesOf,
-  requireInbound,
-  splitPlan,
-  type PlanStep,
-} from './inbound-step.js';
+import { inboundRouteKeysOf, newInboundStep, referenceHashesOf } from './inbound-step.js';
 import type { FlowLimits } from './flow-context.js';
 import { isReviewRequestId } from './review-numbers.js';
 import { maskPhoneNumber } from '../secrets/secrets.js';
@@ -59,6 +52,37 @@ async function warnIfAttemptsDiffer(
 
 /** What `sentBy` must look like to be kept: a provider name (failover members' names are such). */
 const providerNamePattern = /^[a-z][a-z0-9-]{0,31}$/;
+
+/** A step of a phone flow's plan: a channel a code is sent on, or one the user sends the reference on. */
+type PlanStep = PhoneChannel | 'sms-inbound' | 'whatsapp-inbound';
+
+/** The inbound channel of a plan step, or undefined for an outbound one. */
+function inboundChannelOf(step: PlanStep): InboundChannelV1 | undefined {
+  return step === 'sms-inbound' ? 'sms' : step === 'whatsapp-inbound' ? 'whatsapp' : undefined;
+}
+
+/**
+ * Splits a plan into its inbound step (the channels the user may send on, `inbound-step.ts`) and the channels a code
+ * is sent on. The inbound steps must come first: the plan waits for a message, then sends. Throws an
+ * `InvalidInputError` otherwise.
+ */
+function splitPlan(plan: readonly PlanStep[]): {
+  inbound: InboundChannelV1[];
+  channels: PhoneChannel[];
+} {
+  const inbound: InboundChannelV1[] = [];
+  const channels: PhoneChannel[] = [];
+  for (const step of plan) {
+    const channel = inboundChannelOf(step);
+    if (channel === undefined) channels.push(step as PhoneChannel);
+    else if (channels.length > 0)
+      throw new InvalidInputError([
+        { field: 'channels', message: 'must name its inbound steps (sms-inbound, whatsapp-inbound) first' },
+      ]);
+    else inbound.push(channel);
+  }
+  return { inbound, channels };
+}
 
 type PhoneStart = {
   kind: 'phone';
@@ -110,7 +134,7 @@ export const phoneFlow: FlowDefinition<PhoneStart> = {
       throw new InvalidInputError([{ field: 'channels', message: 'must not be given with channel' }]);
     const plan = planOf(input);
     for (const channel of plan.channels) requireCapabilityV1(provider, { capability: 'phone', channel });
-    requireInbound(provider, plan.inbound);
+    for (const channel of plan.inbound) requireCapabilityV1(provider, { capability: 'inbound', channel });
   },
   machineInput: (input, { flowId, now }, { provider, secrets, policies }) => {
     const plan = planOf(input);
@@ -137,7 +161,10 @@ export const phoneFlow: FlowDefinition<PhoneStart> = {
   // A plan that starts on an inbound step waits for the user's message and sends nothing (decision 1695).
   initialState: (machineInput) => (inboundOf(machineInput) === undefined ? undefined : 'awaiting-message'),
   // No two live flows of one number share a reference: a start whose reference is taken draws another.
-  reservations: (machineInput) => inboundReservations(inboundOf(machineInput)),
+  reservations: (machineInput) => {
+    const hash = inboundOf(machineInput)?.referenceHash;
+    return hash === undefined ? [] : [inboundReservationKey(hash)];
+  },
   // A flow that waits for a message is routed to by its reference's hash (with its number).
   routes: (previous, next) => {
     const hash = inboundOf(next.context)?.referenceHash;
