@@ -345,6 +345,14 @@ export class SendGuard {
   }
 
   /**
+   * Whether {@link sent} and {@link verified} count anything: true with a tripwire or a rate card (`guard.prices`, the
+   * cost ledger). Without either, what a commit announced changes nothing here, and the engine tells the guard nothing.
+   */
+  get countsOutcomes(): boolean {
+    return this.#tripwire !== undefined || this.#ledger !== undefined;
+  }
+
+  /**
    * Counts one send that went out (its commit announced it: the `sent` lifecycle event): for the tripwire, and priced
    * on the rate card and added to the cost ledger. Never throws: the send is made.
    */

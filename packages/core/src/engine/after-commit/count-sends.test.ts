@@ -41,4 +41,17 @@ describe('countSends', () => {
     // Without a guard there is no step: the list leaves it out.
     expect(countSends(undefined)).toBeUndefined();
   });
+
+  it('is no step with a guard that has neither a tripwire nor a rate card, and one with either', () => {
+    const deps = {
+      store: memorySendGuardStore(),
+      secrets: new SecretBox('count-sends-test-secret-0123456789abcdef'),
+      logger: silentLogger,
+    };
+    const limitsOnly = new SendGuard(resolveGuardOptions({})!, deps);
+    expect(countSends(limitsOnly)).toBeUndefined();
+    expect(countSends(guard())).toBeTypeOf('function');
+    const tripwire = new SendGuard(resolveGuardOptions({ tripwire: {} })!, deps);
+    expect(countSends(tripwire)).toBeTypeOf('function');
+  });
 });
