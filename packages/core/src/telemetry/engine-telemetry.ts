@@ -24,6 +24,11 @@ export class EngineTelemetry {
     this.#sink = sink;
   }
 
+  /** Whether spans and metrics go anywhere: false without a {@link Telemetry}. */
+  get reports(): boolean {
+    return this.#sink !== undefined;
+  }
+
   /** `verikit.start`: a flow start, its first write and its first provider call. */
   start<T extends { readonly id: string; readonly status: string }>(kind: unknown, work: () => Promise<T>): Promise<T> {
     const sink = this.#sink;

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { defaultLogger, silentLogger } from '@verikit/provider';
 import { EngineTelemetry } from '../../telemetry/engine-telemetry.js';
 import type { Telemetry } from '../../telemetry/telemetry.js';
 import { captureLogger } from '../engine.fixtures.js';
@@ -19,7 +20,7 @@ describe('logChange', () => {
   it('logs a start at info and counts a started flow', () => {
     const { logger, lines } = captureLogger();
     const { telemetry, counted } = counting();
-    logChange({ logger, telemetry })(committedChange({ cause: 'start', previous: undefined }));
+    logChange({ logger, telemetry })!(committedChange({ cause: 'start', previous: undefined }));
     expect(lines).toEqual([
       { level: 'info', message: 'verikit.flow.started', fields: { flowId: 'flow-1', kind: 'ussd' } },
     ]);
@@ -28,7 +29,7 @@ describe('logChange', () => {
 
   it('logs a change at debug, with its status and version', () => {
     const { logger, lines } = captureLogger();
-    logChange({ logger, telemetry: counting().telemetry })(committedChange());
+    logChange({ logger, telemetry: counting().telemetry })!(committedChange());
     expect(lines).toEqual([
       {
         level: 'debug',
@@ -42,7 +43,7 @@ describe('logChange', () => {
     const { telemetry, counted } = counting();
     const change = committedChange();
     const next = change.flow.transitions.resolve('verified', change.next.context as Record<string, unknown>);
-    logChange({ logger: captureLogger().logger, telemetry })({ ...change, next });
+    logChange({ logger: captureLogger().logger, telemetry })!({ ...change, next });
     expect(counted).toEqual([
       { name: 'verikit.verifications', attributes: { 'verikit.flow.kind': 'ussd', 'verikit.outcome': 'verified' } },
     ]);
@@ -51,8 +52,16 @@ describe('logChange', () => {
   it('neither logs nor counts a tick', () => {
     const { logger, lines } = captureLogger();
     const { telemetry, counted } = counting();
-    logChange({ logger, telemetry })(committedChange({ cause: 'tick' }));
+    logChange({ logger, telemetry })!(committedChange({ cause: 'tick' }));
     expect(lines).toEqual([]);
     expect(counted).toEqual([]);
+  });
+
+  it('is no step with a logger that drops info and debug lines and no telemetry, and one with either', () => {
+    const none = new EngineTelemetry(undefined);
+    expect(logChange({ logger: defaultLogger, telemetry: none })).toBeUndefined();
+    expect(logChange({ logger: silentLogger, telemetry: none })).toBeUndefined();
+    expect(logChange({ logger: captureLogger().logger, telemetry: none })).toBeTypeOf('function');
+    expect(logChange({ logger: defaultLogger, telemetry: counting().telemetry })).toBeTypeOf('function');
   });
 });
