@@ -109,6 +109,23 @@ function problem(kind: PhoneNumberProblem): PhoneNumberReading {
   return { ok: false, problem: kind, message: problemMessages[kind], messageId: phoneNumberMessageId(kind) };
 }
 
+/** What one parse of a number told: its E.164, country, type (full metadata) and validity. */
+interface ParsedFacts {
+  /** The text parsed, and the default country when it was in national form. */
+  readonly key: string;
+  readonly e164: string;
+  readonly country: string | undefined;
+  readonly type: NumberType | undefined;
+  readonly valid: boolean;
+}
+
+/**
+ * The last number parsed. A phone start reads its number twice, as any number and then as one each channel of its
+ * plan reaches; a number typed in E.164 is then the same text, and its second reading asks the library nothing.
+ * Only what the library returns for the same text and country is reused, so every reading is as without it.
+ */
+let lastParsed: ParsedFacts | undefined;
+
 /**
  * Reads a phone number as a person types it and returns it in E.164, the one form every limit, route,
  * proof and provider call uses: `+234 801 234 5678`, `+234 (0) 801-234-5678`, `00234 801 234 5678`,
@@ -133,21 +150,28 @@ export function readPhoneNumber(value: unknown, rules: PhoneNumberRules = {}): P
   if (international !== undefined && international.length > 16) return problem('too_long');
   const text = international ?? typed;
   const options = international === undefined ? { defaultCountry: country! } : {};
-  let parsed: PhoneNumber;
-  try {
-    parsed = parsePhoneNumberWithError(text, options);
-  } catch (error) {
-    const reason = error instanceof Error ? error.message : '';
-    if (reason === 'INVALID_COUNTRY') return problem('unknown_country_code');
-    if (reason === 'TOO_SHORT') return problem('too_short');
-    if (reason === 'TOO_LONG') return problem('too_long');
-    return problem('invalid');
+  const key = international ?? `${country!}:${typed}`;
+  let facts: ParsedFacts;
+  if (lastParsed?.key === key) facts = lastParsed;
+  else {
+    let parsed: PhoneNumber;
+    try {
+      parsed = parsePhoneNumberWithError(text, options);
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : '';
+      if (reason === 'INVALID_COUNTRY') return problem('unknown_country_code');
+      if (reason === 'TOO_SHORT') return problem('too_short');
+      if (reason === 'TOO_LONG') return problem('too_long');
+      return problem('invalid');
+    }
+    // With the full metadata a number is valid exactly when it has a type (libphonenumber-js's isValid asks
+    // getNumberType): the type is asked once, and isValid only when there is none.
+    const type = parsed.getType();
+    facts = { key, e164: parsed.number, country: parsed.country, type, valid: type !== undefined || parsed.isValid() };
+    lastParsed = facts;
   }
   const use = rules.use ?? 'any';
-  // With the full metadata a number is valid exactly when it has a type (libphonenumber-js's isValid asks
-  // getNumberType): when the type is wanted, it is asked once, and isValid only when there is none.
-  const type = use === 'any' ? undefined : parsed.getType();
-  if (type === undefined && !parsed.isValid()) {
+  if (!facts.valid) {
     const length = validatePhoneNumberLength(text, options);
     if (length === 'TOO_SHORT') return problem('too_short');
     if (length === 'TOO_LONG') return problem('too_long');
@@ -155,8 +179,9 @@ export function readPhoneNumber(value: unknown, rules: PhoneNumberRules = {}): P
     return problem('invalid');
   }
   if (use !== 'any') {
+    const { type } = facts;
     if (type === undefined || !acceptedTypes[use].has(type))
       return problem(use === 'voice' ? 'cannot_receive_calls' : 'not_mobile');
   }
-  return { ok: true, e164: parsed.number, country: parsed.country };
+  return { ok: true, e164: facts.e164, country: facts.country };
 }
