@@ -302,6 +302,8 @@ export class CommitLoop {
     // From then on the flow may be followed, whatever its start still does (decision 1830).
     const named = routes.length > 0 || ids.length > 0 || this.#deps.events.hears(events);
     if (named) this.#unseen.delete(record.id);
+    // A start's first write is unseen too: its id is handed out only when the start returns or names it.
+    const unseen = !named && (before === undefined || this.#unseen.has(record.id));
     const outsideQueue = write.outsideQueue;
     await runAfterCommit(this.#afterCommit, {
       cause: write.cause,
@@ -317,6 +319,7 @@ export class CommitLoop {
       ttlMs,
       view,
       publishedWithWrite,
+      unseen,
       now,
       call,
       outsideQueue: outsideQueue === undefined ? (work) => work() : async (work) => void outsideQueue.push(work),

@@ -91,4 +91,19 @@ describe('a start whose flow nobody can follow yet (decision 1830)', () => {
     await verikit.start({ kind: 'phone', phoneNumber: '+2348030000003' });
     expect(unseen).toContainEqual([2, true]);
   });
+
+  it('on the in-process bus: a listener given the id by the start hears its send, and a follower after it the rest', async () => {
+    const { verikit } = setup({ guard: false });
+    const heard: string[] = [];
+    verikit.on('started', (event) => {
+      verikit.subscribe(event.flowId, (view) => void heard.push(`listener:${view.version}:${view.status}`));
+    });
+    const flow = await verikit.start({ kind: 'phone', phoneNumber: '+2348030000005' });
+    verikit.subscribe(flow.id, (view) => void heard.push(`after:${view.version}:${view.status}`));
+    await verikit.send(flow.id, { type: 'submit-code', code: '000000' });
+    // The listener subscribed while its event was told, so it hears the new flow's own write too.
+    expect(heard.slice(0, 2)).toEqual(['listener:1:sending', 'listener:2:awaiting-code']);
+    expect(heard.filter((line) => line.startsWith('after:')).at(-1)).toMatch(/^after:4:/);
+    await verikit.close();
+  });
 });

@@ -37,6 +37,12 @@ export interface CommittedChange {
   readonly view: LazyView;
   /** True when the write itself published the view to the other instances (a Redis bus on one node). */
   readonly publishedWithWrite: boolean;
+  /**
+   * True when the flow's id has reached nobody outside the engine call that made the change: a start under way that
+   * gave it to no route key, lifecycle listener or event webhook. Nobody can have subscribed to the flow yet
+   * (docs/decisions/1830-a-start-s-own-commits-ask-only-for-pattern-subscribers.md).
+   */
+  readonly unseen: boolean;
   /** The engine clock's time of the change. */
   readonly now: number;
   /** The engine call's share of the store: pass it with every store command. */

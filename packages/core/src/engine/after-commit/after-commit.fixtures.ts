@@ -36,6 +36,7 @@ export function committedChange(overrides: Partial<CommittedChange> = {}): Commi
     ttlMs: 60_000,
     view: lazyView(next, record, 1000),
     publishedWithWrite: false,
+    unseen: false,
     now: 1000,
     call: undefined,
     outsideQueue: (work) => work(),

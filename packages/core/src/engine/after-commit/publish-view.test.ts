@@ -38,6 +38,25 @@ describe('publishView', () => {
     expect(made).toBe(0);
   });
 
+  it('does not ask the in-process bus about an unseen flow; any other bus still gets its change', async () => {
+    let asked = 0;
+    const memory = new (class extends MemoryChangeBus {
+      override follows(flowId: string): boolean {
+        asked += 1;
+        return super.follows(flowId);
+      }
+    })();
+    const logger = captureLogger().logger;
+    await publishView({ bus: memory, publishing: undefined, logger })(committedChange({ unseen: true }));
+    expect(asked).toBe(0);
+    await publishView({ bus: memory, publishing: undefined, logger })(committedChange());
+    expect(asked).toBe(1);
+    const published: FlowView[] = [];
+    const other: FlowChangeBus = { publish: (view) => void published.push(view), subscribe: () => () => {} };
+    await publishView({ bus: other, publishing: undefined, logger })(committedChange({ unseen: true }));
+    expect(published.map((view) => view.id)).toEqual(['flow-1']);
+  });
+
   it('hands a view the write published already to local listeners only', async () => {
     const published: FlowView[] = [];
     const bus: FlowChangeBus = { publish: (view) => void published.push(view), subscribe: () => () => {} };

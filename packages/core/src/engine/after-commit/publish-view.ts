@@ -1,12 +1,14 @@
 import type { Logger } from '@verikit/provider';
 import { errorCode } from '../../logging/error-code.js';
-import type { FlowChangeBus, PublishingWrite } from '../change-bus.js';
+import { MemoryChangeBus, type FlowChangeBus, type PublishingWrite } from '../change-bus.js';
 import type { AfterCommitStep } from './after-commit-step.js';
 
 /**
  * Hands the committed view to the change bus; a failing bus is logged, never the caller's error. A view the write
  * published already (`publishing`) goes to this instance's listeners only, and is made only if it has some; a bus
- * that says nobody follows the flow gets nothing (docs/decisions/1450-a-view-only-when-asked.md).
+ * that says nobody follows the flow gets nothing (docs/decisions/1450-a-view-only-when-asked.md). The in-process
+ * bus is not even asked about an unseen flow: its listeners subscribe by a flow's id, which nobody has yet (decision
+ * 1860). Any other bus is, since it may carry the change further than this process.
  */
 export function publishView(deps: {
   bus: FlowChangeBus;
@@ -14,7 +16,9 @@ export function publishView(deps: {
   logger: Logger;
 }): AfterCommitStep {
   const { bus, publishing, logger } = deps;
-  return async ({ record, view, publishedWithWrite }) => {
+  const inProcess = bus instanceof MemoryChangeBus;
+  return async ({ record, view, publishedWithWrite, unseen }) => {
+    if (unseen && inProcess) return;
     const flowId = record.id;
     try {
       if (publishedWithWrite) publishing!.deliverLocally(flowId, view);
