@@ -88,10 +88,41 @@ describe('CallDeadlines', () => {
     next.leave(seat);
     expect(vi.getTimerCount()).toBe(0);
     expect(next.signal.aborted).toBe(false);
-    // A window whose calls all settled takes no more: the next call opens another.
+    vi.advanceTimersByTime(5);
+    // A window whose calls all settled, and whose `windowMs` passed, takes no more: the next call opens another.
     expect(deadlines.window(500)).not.toBe(next);
     vi.advanceTimersByTime(1000);
     expect(told).toEqual(['second']);
+  });
+
+  it('gives a call that starts after every call of its window settled the same signal, timed from its own start', () => {
+    const deadlines = new CallDeadlines(reason);
+    const told: Array<[string, number]> = [];
+    const started = performance.now();
+    const first = deadlines.window(1000);
+    first.leave(first.seat(() => told.push(['first', performance.now() - started])));
+    expect(vi.getTimerCount()).toBe(0);
+    vi.advanceTimersByTime(6);
+    const second = deadlines.window(1000);
+    expect(second).toBe(first);
+    second.seat(() => told.push(['second', performance.now() - started]));
+    vi.advanceTimersByTime(3);
+    deadlines.window(1000).seat(() => told.push(['third', performance.now() - started]));
+    // The window opened 1,005 ms ago, but its first call settled: nobody is told before 1,006, nor then (the third's
+    // deadline is 1,009).
+    vi.advanceTimersByTime(996);
+    expect(told).toEqual([]);
+    expect(first.signal.aborted).toBe(false);
+    vi.advanceTimersByTime(3);
+    expect(told).toEqual([]);
+    vi.advanceTimersByTime(1);
+    expect(told).toEqual([
+      ['second', 1009],
+      ['third', 1009],
+    ]);
+    expect(first.signal.aborted).toBe(true);
+    // Once aborted, the window takes no more calls, even within its milliseconds of a start.
+    expect(deadlines.window(1000)).not.toBe(first);
   });
 
   it('lets every call of a busy window listen to its signal without a listener warning', async () => {

@@ -12,8 +12,10 @@ export type DeadlineReason = () => Error;
  * A window opens with its first call and takes the calls that start within `windowMs` of it (1% of the timeout, at
  * most 10 ms). Its timer is armed for the first call's deadline; when it fires before the last call's deadline it is
  * armed once more for the rest, so no call is aborted before its own deadline, and none more than `windowMs` after.
- * Then the signal is aborted and every call still seated is told. A window whose calls all settled clears its timer
- * and takes no more calls: nothing is left behind when the engine is idle.
+ * Then the signal is aborted and every call still seated is told. A window whose calls all settled clears its timer,
+ * so nothing is left behind when the engine is idle, and still takes the calls that start within `windowMs` of its
+ * opening: calls made one after another (a start's send, then the next start's) share its signal too, each timed
+ * from its own start (decision 1850).
  */
 export class CallDeadlines {
   readonly #reason: DeadlineReason;
@@ -115,7 +117,10 @@ export class DeadlineWindow {
     return this.#seats.push(onDeadline) - 1;
   }
 
-  /** The call settled: it is not told of the deadline; the last call to leave clears the timer. */
+  /**
+   * The call settled: it is not told of the deadline. The last call to leave clears the timer; a call that starts
+   * within the window after it is timed afresh from its own start (calls made one after another share the signal).
+   */
   leave(seat: number): void {
     if (this.#seats[seat] === undefined) return;
     this.#seats[seat] = undefined;
@@ -123,7 +128,7 @@ export class DeadlineWindow {
     if (this.#seated > 0) return;
     clearTimeout(this.#timer);
     this.#timer = undefined;
-    this.#over = true;
+    this.#seats.length = 0;
   }
 
   #fire(): void {
