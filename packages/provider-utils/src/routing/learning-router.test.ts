@@ -69,6 +69,58 @@ describe('createLearningRouter with withFailover', () => {
     expect(before).toBeGreaterThan(400);
     expect(firstAfter).toBeLessThan(30);
   });
+  it('does not count flows still under way as failed: a member whose people verify late keeps its lead', async () => {
+    // 'first' gets 95% of people verified, each 3 minutes after the send; 'second' 85%, at once. A flow starts every
+    // 2 s, so about 90 of the first member's flows are always under way: counted as failed until they verify, they
+    // made it look worse than the second for as long as it led (decision 1820).
+    // Two instances share the counts and take flows in turn: each sees the other's sends under way.
+    const members = ['first', 'second'].map((name) => createTestProviderV1({ name, channels: ['sms'] }));
+    let now = 0;
+    const counts = createMemoryRouteCounts();
+    const instances = [3, 4].map((seed) =>
+      withFailover(members, { router: createLearningRouter({ seed, counts, clock: { now: () => now } }) }),
+    );
+    const due: Array<{ at: number; check: () => Promise<unknown> }> = [];
+    const chosen: string[] = [];
+    for (let n = 1; n <= 1500; n += 1) {
+      now += 2000;
+      while (due.length > 0 && due[0]!.at <= now) await due.shift()!.check();
+      const failover = instances[n % 2]!;
+      const phoneNumber = `+234803${String(1_000_000 + n).slice(1)}`;
+      const sent = await failover.phone!.send({ phoneNumber, channel: 'sms' }, context());
+      const member = sent.sentBy!;
+      chosen.push(member);
+      const verifies = member === 'first' ? n % 20 !== 0 : n % 20 > 2;
+      if (!verifies) continue;
+      const code = members.find((each) => each.name === member)!.lastCode(phoneNumber)!;
+      const check = () => failover.phone!.check({ requestId: sent.requestId, code }, context());
+      if (member === 'first') due.push({ at: now + 180_000, check });
+      else await check();
+    }
+    const last500 = chosen.slice(-500);
+    expect(last500.filter((member) => member === 'first').length).toBeGreaterThan(400);
+  });
+  it('leaves a member whose recent flows are credibly worse than its long run, after a few dozen of them', async () => {
+    // 'first' verifies 19 flows of 20 for its first 1,500 flows, then 12 of 20; the others 18 of 20. Its 1,500 good
+    // flows held it above the others for hundreds of flows; its recent flows show the change (decision 1820).
+    let firstSent = 0;
+    let othersSent = 0;
+    const { flow } = world(11, (member) => {
+      if (member === 'first') return firstSent < 1500 ? firstSent % 20 !== 0 : firstSent % 20 < 12;
+      othersSent += 1;
+      return othersSent % 10 !== 0;
+    });
+    while (firstSent < 1500) if ((await flow()) === 'first') firstSent += 1;
+    const after: string[] = [];
+    for (let index = 0; index < 400; index += 1) {
+      const member = await flow();
+      after.push(member);
+      if (member === 'first') firstSent += 1;
+    }
+    // Without the recent flows' test: about 230 of the 400 flows after the change went to it, 70 of the last 200.
+    expect(after.filter((member) => member === 'first').length).toBeLessThan(80);
+    expect(after.slice(-200).filter((member) => member === 'first').length).toBeLessThan(10);
+  });
   it('gives the same choices for the same seed, and others for another', async () => {
     const run = async (seed: number) => {
       const { flow } = world(seed, (member) => member !== 'first');

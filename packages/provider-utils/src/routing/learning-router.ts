@@ -127,7 +127,33 @@ export interface LearningRouter extends FailoverRouter {
 }
 
 const defaultHalfLifeMs = 86_400_000;
+/** The seconds to verify assumed of a member before any of its flows verified. */
+const defaultSecondsToVerify = 60;
+/** How many of a member's latest flows make its recent share: each new flow keeps `1 − 1/recentFlows` of the rest. */
+const recentFlows = 60;
 const routePart = /^[A-Za-z0-9+._-]{1,40}$/;
+
+/**
+ * A member's mean seconds to verify from its decayed counts (at least 1), or the default before any flow of it
+ * verified. Counts written before times were kept read as verified at once.
+ */
+function secondsToVerify(decayed: Required<RouteTallyV1>): number {
+  if (decayed.verified <= 0) return defaultSecondsToVerify;
+  return Math.max(1, decayed.verifySeconds / decayed.verified);
+}
+
+/**
+ * What an instance saw of a member on a route at its last read: the decayed sent and verified then, its flows
+ * believed under way, and its recent flows (sent, verified), fading by the member's flows sent.
+ */
+interface MemberSeen {
+  readonly seen: number;
+  readonly seenVerified: number;
+  readonly flows: number;
+  readonly recent: readonly [number, number];
+  /** Its flows (sent, verified) since the last change its recent flows showed; undefined: none seen. */
+  readonly since: readonly [number, number] | undefined;
+}
 
 /** The default operator part of a route: the number's first 6 digits. */
 const firstSixDigits = (phoneNumber: string) => phoneNumber.slice(1, 7);
@@ -192,8 +218,77 @@ export function createLearningRouter(options: LearningRouterOptions = {}): Learn
     string,
     { at: number; tallies: Readonly<Record<string, RouteTallyV1>>; refreshing: boolean }
   >();
+  /**
+   * What each read of a route shows since the read before, per member: its flows still under way, an exponentially
+   * fading sum of its sends whose time constant is its mean time to verify (such a flow counts as sent but cannot
+   * have verified yet, so its counted failures are lowered by the share of them that will verify); and its recent
+   * flows, sent and verified, fading by its own flows sent (the last {@link recentFlows} or so), to see a change
+   * however long its history. Kept in this instance, from the shared counts, so every instance's flows are in it
+   * (decision 1820).
+   */
+  const underWay = new Map<string, { at: number; members: Map<string, MemberSeen> }>();
+  const noteSends = (route: string, tallies: Readonly<Record<string, RouteTallyV1>>, now: number) => {
+    const last = underWay.get(route);
+    const members = new Map<string, MemberSeen>();
+    for (const [member, tally] of Object.entries(tallies)) {
+      const decayed = decayedTally(tally, now, halfLifeMs);
+      const before = last?.members.get(member);
+      if (last === undefined || before === undefined || now < last.at) {
+        // First read of the route here: the sends before it are not known, so none is counted under way or recent.
+        members.set(member, {
+          seen: decayed.sent,
+          seenVerified: decayed.verified,
+          flows: 0,
+          recent: [0, 0],
+          since: undefined,
+        });
+        continue;
+      }
+      const elapsed = (now - last.at) / 1000;
+      const tau = secondsToVerify(decayed);
+      const kept = 2 ** (-(now - last.at) / halfLifeMs);
+      const fresh = Math.max(0, decayed.sent - before.seen * kept);
+      const freshVerified = Math.max(0, decayed.verified - before.seenVerified * kept);
+      // The fresh sends were spread over the elapsed time: counted as sent half-way through it.
+      const flows = before.flows * Math.exp(-elapsed / tau) + fresh * Math.exp(-elapsed / (2 * tau));
+      // Flows no longer under way feed the recent flows and the flows since a change, with the verifications seen, so
+      // both are settled flows even while the member's traffic grows. They fade by flows, not by time: each settled
+      // flow keeps (1 - 1/recentFlows) of the recent ones.
+      const settled = Math.max(0, before.flows + fresh - flows);
+      const fade = (1 - 1 / recentFlows) ** settled;
+      const recent: [number, number] = [before.recent[0] * fade + settled, before.recent[1] * fade + freshVerified];
+      let since: [number, number] | undefined =
+        before.since === undefined ? undefined : [before.since[0] + settled, before.since[1] + freshVerified];
+      // What the member is believed to do: its flows since its last change, or its long run (its flows under way not
+      // counted as failed) when none was seen. When its recent settled flows are credibly not that, it changed, and
+      // only its flows from now on count.
+      const sent = Math.max(0, decayed.sent);
+      const verified = Math.max(0, Math.min(decayed.verified, sent));
+      const [baseVerified, baseFailed] =
+        since === undefined
+          ? [verified, Math.max(0, sent - verified - flows * ((verified + rate * weight) / (sent + weight)))]
+          : [Math.min(since[1], since[0]), Math.max(0, since[0] - since[1])];
+      const believed = baseVerified / Math.max(1, baseVerified + baseFailed);
+      const n = recent[0];
+      if (
+        n >= recentFlows / 3 &&
+        Math.abs(Math.min(recent[1], n) / n - believed) > 3 * Math.sqrt(Math.max(believed * (1 - believed), 0.01) / n)
+      )
+        since = [n, Math.min(recent[1], n)];
+      members.set(member, { seen: decayed.sent, seenVerified: decayed.verified, flows, recent, since });
+    }
+    underWay.set(route, { at: now, members });
+  };
+  /** The flows of `member` on `route` believed still under way at `now`. */
+  const flowsUnderWay = (route: string, member: string, tally: RouteTallyV1 | undefined, now: number) => {
+    const last = underWay.get(route);
+    const flows = last?.members.get(member)?.flows ?? 0;
+    if (last === undefined || tally === undefined || flows === 0 || now <= last.at) return flows;
+    return flows * Math.exp(-(now - last.at) / 1000 / secondsToVerify(decayedTally(tally, now, halfLifeMs)));
+  };
   const readNow = async (route: string, now: number) => {
     const tallies = await counts.read(route);
+    noteSends(route, tallies, now);
     if (readEveryMs > 0) lastRead.set(route, { at: now, tallies, refreshing: false });
     return tallies;
   };
@@ -236,28 +331,62 @@ export function createLearningRouter(options: LearningRouterOptions = {}): Learn
    * members verify (not a fixed `rate` far from it), and the hand-written order's `lead` fades as the route's flows
    * are counted.
    */
-  const routeBelief = (tallies: Readonly<Record<string, RouteTallyV1>>, now: number) => {
+  const routeBelief = (route: string, tallies: Readonly<Record<string, RouteTallyV1>>, now: number) => {
     let sent = 0;
     let verified = 0;
-    for (const tally of Object.values(tallies)) {
-      const decayed = decayedTally(tally, now, halfLifeMs);
-      sent += Math.max(0, decayed.sent);
-      verified += Math.max(0, Math.min(decayed.verified, decayed.sent));
+    for (const [member, tally] of Object.entries(tallies)) {
+      const settled = settledOf(route, member, tally, now, undefined);
+      sent += settled.verified + settled.failed;
+      verified += settled.verified;
     }
     return { mean: (rate * weight + verified) / (weight + sent), lead: (lead * weight) / (weight + sent) };
   };
+  /**
+   * A member's decayed verified and failed flows on a route, its flows under way not counted as failed (the share of
+   * them believed to verify: `mean`, or its own share so far); after a change its recent flows showed at a read, its
+   * flows since (decision 1820). Reads nothing and changes nothing.
+   */
+  const settledOf = (
+    route: string,
+    member: string,
+    tally: RouteTallyV1 | undefined,
+    now: number,
+    mean: number | undefined,
+  ) => {
+    if (tally === undefined) return { verified: 0, failed: 0 };
+    const decayed = decayedTally(tally, now, halfLifeMs);
+    const sent = Math.max(0, decayed.sent);
+    const verified = Math.max(0, Math.min(decayed.verified, sent));
+    const share = mean ?? (verified + rate * weight) / (sent + weight);
+    const under = share * flowsUnderWay(route, member, tally, now);
+    const failed = Math.max(0, sent - verified - under);
+    const since = underWay.get(route)?.members.get(member)?.since;
+    if (since === undefined) return { verified, failed };
+    // The member changed (its recent flows said so at a read): only its flows since count.
+    const sinceVerified = Math.min(since[1], since[0]);
+    return { verified: sinceVerified, failed: since[0] - sinceVerified };
+  };
   /** The posterior's two parameters of the member at `position` of the hand-written order on a route so believed. */
   const posterior = (
+    route: string,
+    member: string,
     tally: RouteTallyV1 | undefined,
     position: number,
     now: number,
-    route: { mean: number; lead: number },
+    believed: { mean: number; lead: number },
   ): [number, number] => {
-    const mean = Math.min(0.99, Math.max(0.01, route.mean - position * route.lead));
+    const mean = Math.min(0.99, Math.max(0.01, believed.mean - position * believed.lead));
     const decayed = tally === undefined ? undefined : decayedTally(tally, now, halfLifeMs);
-    const verified = Math.max(0, decayed?.verified ?? 0);
-    const failed = Math.max(0, (decayed?.sent ?? 0) - verified);
-    return [mean * weight + verified, (1 - mean) * weight + failed];
+    const sent = Math.max(0, decayed?.sent ?? 0);
+    const verified = Math.max(0, Math.min(decayed?.verified ?? 0, sent));
+    const { verified: settledVerified, failed } = settledOf(
+      route,
+      member,
+      tally,
+      now,
+      (mean * weight + verified) / (weight + sent),
+    );
+    return [mean * weight + settledVerified, (1 - mean) * weight + failed];
   };
   const value = (member: string, channel: PhoneChannel, share: number) => {
     if (objective === 'verified') return share;
@@ -283,9 +412,9 @@ export function createLearningRouter(options: LearningRouterOptions = {}): Learn
     const read = await tallyOf(route, now);
     const unreadable = read === undefined;
     const tallies = read ?? {};
-    const believed = routeBelief(tallies, now);
+    const believed = routeBelief(route, tallies, now);
     const drawn = members.map((member) => {
-      const [alpha, beta] = posterior(tallies[member], request.members.indexOf(member), now, believed);
+      const [alpha, beta] = posterior(route, member, tallies[member], request.members.indexOf(member), now, believed);
       return { member, score: value(member, request.channel, betaDraw(random, alpha, beta)) };
     });
     // Stable: a tie keeps the hand-written order.
@@ -309,10 +438,10 @@ export function createLearningRouter(options: LearningRouterOptions = {}): Learn
       const rows: RouteBelief[] = [];
       for (const route of [...(await counts.routes())].sort()) {
         const tallies = await counts.read(route);
-        const believed = routeBelief(tallies, now);
+        const believed = routeBelief(route, tallies, now);
         const beliefs = Object.entries(tallies).map(([member, tally]) => {
           const decayed = decayedTally(tally, now, halfLifeMs);
-          const [alpha, beta] = posterior(tally, 0, now, believed);
+          const [alpha, beta] = posterior(route, member, tally, 0, now, believed);
           return {
             route,
             member,
