@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { flowIdSchema } from '@verikit/provider';
-import { generateFlowId } from './secrets.js';
+import { generateFlowId, SecretBox } from './secrets.js';
 
 describe('generateFlowId', () => {
   it('is base64url of at least 16 bytes (128 bits), and a valid flow id', () => {
@@ -27,5 +27,15 @@ describe('generateFlowId', () => {
       expect(set, `bit ${bit}`).toBeGreaterThan(4_000);
       expect(set, `bit ${bit}`).toBeLessThan(6_000);
     }
+  });
+});
+
+describe('SecretBox.hash', () => {
+  it('gives the hashes stored keys were made with: HMAC-SHA256 of domain, NUL and value, 128 bits in hex', () => {
+    const box = new SecretBox('a-secret-of-at-least-32-characters!!');
+    expect(box.hash('number:phone', '+2348031234567')).toBe('83a4f2a1f424bb5d7b736d45de8ef109');
+    expect(box.hash('delivery:message', 'SM0123')).toBe('fa67e70ec1ce05029a8d36a574a453dc');
+    expect(box.hash('otp:abc', 'Ünïcødé 😀')).toBe('aec41ca952178f85e38d1a99af3f3a82');
+    expect(box.hash('number:phone', '')).not.toBe(box.hash('number:phon', 'e'));
   });
 });
