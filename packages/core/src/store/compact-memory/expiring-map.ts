@@ -77,7 +77,7 @@ function locate(sections: readonly Section[], key: string): [Section, string] {
 export interface ExpiringMapOptions {
   /**
    * The clock records expire by: the timer sweeps by it, and `write` and `readLive` stamp and check expiries with it.
-   * Default `Date.now`. Keyv stamps and checks what goes through its own `set` and `get` with `Date.now()`, so a map
+   * Default `Date.now()`, read at each call. Keyv stamps and checks what goes through its own `set` and `get` with `Date.now()`, so a map
    * given another clock suits a store that writes and reads through the map (the memory `KeyvFlowStore` does): a test
    * moves that clock to let a claim or a flow lapse without waiting.
    */
@@ -126,7 +126,8 @@ export class ExpiringMap extends Map<string, string> {
 
   constructor(options: ExpiringMapOptions = {}) {
     super();
-    this.#now = options.now ?? Date.now;
+    // Read at each call, not kept: a test that fakes `Date` after the map was made moves its clock too.
+    this.#now = options.now ?? (() => Date.now());
     this.#slotMs = options.slotMs ?? 1000;
     this.#sweepBudget = options.sweepBudget ?? 10_000;
     this.#nextSlot = Math.floor(this.#now() / this.#slotMs);

@@ -1,7 +1,7 @@
 import { fork } from 'node:child_process';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import type { ExpiringMap } from './expiring-map.js';
 import type { FlowRecord } from '../flow-store.js';
 import { KeyvFlowStore, createMemoryKeyv } from '../keyv-flow-store.js';
@@ -104,6 +104,17 @@ describe('the embedded memory store', () => {
     clock.advance(1);
     expect(await store.claim('webhook:w1:0', 300)).toBe(true);
     expect(await store.getRoute('marker')).toBeUndefined();
+  });
+
+  it('without a clock, follows Date as it is when asked: a test that fakes Date after making the store moves it', async () => {
+    const { store } = memoryStore();
+    vi.useFakeTimers({ toFake: ['Date'] });
+    onTestFinished(() => void vi.useRealTimers());
+    expect(await store.claim('webhook:w2:0', 300)).toBe(true);
+    vi.setSystemTime(Date.now() + 300);
+    expect(await store.claim('webhook:w2:0', 300)).toBe(false);
+    vi.setSystemTime(Date.now() + 1);
+    expect(await store.claim('webhook:w2:0', 300)).toBe(true);
   });
 
   it('keeps records written without a TTL', async () => {
