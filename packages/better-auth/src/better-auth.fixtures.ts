@@ -4,6 +4,7 @@ import { SqlJsDialect } from 'kysely-wasm';
 import initSqlJs from 'sql.js';
 import { createVerikit, type ProviderV1, type SendGuardOptions, type Verikit } from '@verikit/core';
 import { createTestProviderV1 } from '@verikit/testing';
+import { expect } from 'vitest';
 import { verikitAuth } from './verikit-auth.js';
 import type { VerikitAuthOptions } from './verikit-auth-options.js';
 
@@ -112,4 +113,24 @@ export async function postToAuth(
     body: (await response.json()) as Record<string, unknown>,
     cookie: sessionCookie?.split(';')[0],
   };
+}
+
+/**
+ * Signs in with `proof` for `phoneNumber` as an attacker would, and expects the refusal a proof of a method the app
+ * does not accept gets (403 `PROOF_REJECTED`, reason `method`), with no session cookie, no user and no session.
+ */
+export async function expectProofMethodRefused(
+  env: Awaited<ReturnType<typeof betterAuthWithVerikit>>,
+  phoneNumber: string,
+  proof: string,
+): Promise<void> {
+  const takeover = await postToAuth(env, '/sign-in/phone-proof', { phoneNumber, proof });
+  expect([takeover.status, takeover.body.code, takeover.body.reason, takeover.cookie]).toEqual([
+    403,
+    'PROOF_REJECTED',
+    'method',
+    undefined,
+  ]);
+  expect(env.rows('user')).toHaveLength(0);
+  expect(env.rows('session')).toHaveLength(0);
 }

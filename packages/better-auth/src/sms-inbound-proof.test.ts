@@ -1,7 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { defaultProofMethods } from '@verikit/core';
-import { betterAuthWithVerikit, inboundSmsNumber, postToAuth } from './better-auth.fixtures.js';
+import {
+  betterAuthWithVerikit,
+  expectProofMethodRefused,
+  inboundSmsNumber,
+  postToAuth,
+} from './better-auth.fixtures.js';
 
 const victim = '+2348031234567';
 
@@ -47,15 +52,7 @@ describe('an sms-inbound proof does not sign in by default', () => {
     const flow = await env.verikit.start({ kind: 'phone', phoneNumber: victim, channels: ['sms-inbound', 'sms'] });
     await forgedSms(env, flow.inbound!.reference);
     const proof = (await env.verikit.issueProof(flow.id)).token;
-    const takeover = await postToAuth(env, '/sign-in/phone-proof', { phoneNumber: victim, proof });
-    expect([takeover.status, takeover.body.code, takeover.body.reason, takeover.cookie]).toEqual([
-      403,
-      'PROOF_REJECTED',
-      'method',
-      undefined,
-    ]);
-    expect(env.rows('user')).toHaveLength(0);
-    expect(env.rows('session')).toHaveLength(0);
+    await expectProofMethodRefused(env, victim, proof);
   });
 
   it('an app whose proofMethods name sms-inbound starts such plans and signs their numbers in', async () => {

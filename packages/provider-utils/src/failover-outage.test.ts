@@ -244,6 +244,29 @@ describe('withFailover in an outage: a circuit breaker per member', () => {
     ).toThrow(/breaker\.onStateChange/);
   });
 
+  /** Shared circuits whose open (at 10) answers when the test calls `answerOpen`; `tell` delivers a message. */
+  function openAnsweredLater() {
+    let listener: ((member: string, state: SharedCircuitStateV1) => void) | undefined;
+    let answer: (() => void) | undefined;
+    const shared: SharedCircuitsV1 = {
+      follow: (_group, _members, told) => {
+        listener = told;
+        return () => {};
+      },
+      markOpen: () =>
+        new Promise(
+          (resolve) => (answer = () => resolve({ opened: true, state: { state: 'open', remainingMs: 50, at: 10 } })),
+        ),
+      claimProbe: async () => ({ claimed: true, state: { state: 'half-open', remainingMs: 50, at: 20 } }),
+      markClosed: async () => ({ closed: true, state: { state: 'closed', at: 40 } }),
+    };
+    return {
+      shared,
+      tell: (member: string, state: SharedCircuitStateV1) => listener!(member, state),
+      answerOpen: () => answer!(),
+    };
+  }
+
   /** A failover of two test providers over `shared`, its first member's circuit opened by one outage. */
   async function openedFirst(shared: SharedCircuitsV1) {
     const first = createTestProviderV1({ name: 'first' });
@@ -293,24 +316,10 @@ describe('withFailover in an outage: a circuit breaker per member', () => {
 
   it("its own open told back before the open's answer is known as its own once the answer comes: told once, as local", async () => {
     // Shared circuits whose open answers when the test says: the subscriber delivers the open's message first.
-    let tell: ((member: string, state: SharedCircuitStateV1) => void) | undefined;
-    let answerOpen: (() => void) | undefined;
-    const shared: SharedCircuitsV1 = {
-      follow: (_group, _members, listener) => {
-        tell = listener;
-        return () => {};
-      },
-      markOpen: () =>
-        new Promise(
-          (resolve) =>
-            (answerOpen = () => resolve({ opened: true, state: { state: 'open', remainingMs: 50, at: 10 } })),
-        ),
-      claimProbe: async () => ({ claimed: true, state: { state: 'half-open', remainingMs: 50, at: 20 } }),
-      markClosed: async () => ({ closed: true, state: { state: 'closed', at: 40 } }),
-    };
+    const { shared, tell, answerOpen } = openAnsweredLater();
     const { first, second, states, failover, sms } = await openedFirst(shared);
-    tell!('first', { state: 'open', remainingMs: 50, at: 10 });
-    answerOpen!();
+    tell('first', { state: 'open', remainingMs: 50, at: 10 });
+    answerOpen();
     await sleep(0);
     expect(states).toEqual(['first:open:local']);
     // Open here all along: the next call skips the member.
@@ -319,25 +328,11 @@ describe('withFailover in an outage: a circuit breaker per member', () => {
   });
 
   it("another instance's close told while this one's open is unanswered is taken once the answer comes", async () => {
-    let tell: ((member: string, state: SharedCircuitStateV1) => void) | undefined;
-    let answerOpen: (() => void) | undefined;
-    const shared: SharedCircuitsV1 = {
-      follow: (_group, _members, listener) => {
-        tell = listener;
-        return () => {};
-      },
-      markOpen: () =>
-        new Promise(
-          (resolve) =>
-            (answerOpen = () => resolve({ opened: true, state: { state: 'open', remainingMs: 50, at: 10 } })),
-        ),
-      claimProbe: async () => ({ claimed: true, state: { state: 'half-open', remainingMs: 50, at: 20 } }),
-      markClosed: async () => ({ closed: true, state: { state: 'closed', at: 40 } }),
-    };
+    const { shared, tell, answerOpen } = openAnsweredLater();
     const { first, states, failover, sms } = await openedFirst(shared);
     // Another instance probed and closed the circuit after this one's open was written.
-    tell!('first', { state: 'closed', at: 30 });
-    answerOpen!();
+    tell('first', { state: 'closed', at: 30 });
+    answerOpen();
     await sleep(0);
     expect(states).toEqual(['first:open:local', 'first:closed:remote']);
     await failover.sms!.send(sms, context());
