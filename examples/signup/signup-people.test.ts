@@ -224,17 +224,18 @@ describe.skipIf(skipReason !== undefined)('the signup page for people (Chromium)
         reads.push(request.url());
     });
     const phoneNumber = freshPhoneNumber();
-    // The start's answer is read as soon as it arrives: read after the page has moved on, its body may be gone
-    // ("No data found for resource"), as it was on a loaded machine.
+    // The start's answer is read on its way to the page (as signup-ussd-tabs.test.ts does), not from the browser
+    // afterwards: there its body may be gone ("No data found for resource"), even read inside waitForResponse's
+    // predicate, as it was twice on a loaded machine.
     let startAnswer: { resendAvailableAt: number } | undefined;
-    const started = page.waitForResponse(async (response) => {
-      if (response.request().method() !== 'POST' || new URL(response.url()).pathname !== '/api/verify/flows')
-        return false;
+    await page.route('**/api/verify/flows', async (route) => {
+      if (route.request().method() !== 'POST') return route.fallback();
+      const response = await route.fetch();
       startAnswer = (await response.json()) as { resendAvailableAt: number };
-      return true;
+      await route.fulfill({ response });
     });
     await startPhoneVerification(page, phoneNumber, 'phone');
-    await started;
+    await expect.poll(() => startAnswer, { timeout: 20_000 }).toBeDefined();
     const { resendAvailableAt } = startAnswer as { resendAvailableAt: number };
     await flowStatus(page, 'awaiting-code');
     const resend = page.getByRole('button', { name: /^Resend code/ });
