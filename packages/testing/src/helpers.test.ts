@@ -47,7 +47,13 @@ describe('reachableText and expectNoSecrets', () => {
     const text = reachableText(error);
     expect(text).toContain('5ecret-cause');
     expect(text).toContain('5ecret-hidden');
-    expect(() => expectNoSecrets(error, ['5ecret-hidden'])).toThrow('a secret leaked: 5ec…');
+    expect(() => expectNoSecrets(error, ['5ecret-hidden'])).toThrow(
+      'a secret leaked: secrets[0] (13 characters) is reachable from the value',
+    );
+    // A short secret is not printed, not even in part.
+    const short = new Error('pin 123');
+    expect(() => expectNoSecrets(short, ['absent-value', '123'])).toThrow('a secret leaked: secrets[1] (3 characters)');
+    expect(() => expectNoSecrets(short, ['123'])).toThrow(/^a secret leaked: secrets\[0\] \(3 characters\)[^1]*$/);
     expect(() => expectNoSecrets(error, ['absent-value'])).not.toThrow();
   });
   it('refuses a missing or empty secret, naming its place, rather than checking nothing', () => {
@@ -72,7 +78,7 @@ describe('leakWatch', () => {
   it("finds a secret in a kept error's cause, in a log line's fields, or in a request a hook saw", async () => {
     const inCause = leakWatch();
     await inCause.failure(Promise.reject(new ProviderUnavailableError('down', { cause: new Error(`key ${secret}`) })));
-    expect(() => inCause.expectNoSecrets([secret])).toThrow('a secret leaked: hun…');
+    expect(() => inCause.expectNoSecrets([secret])).toThrow('a secret leaked: secrets[0] (20 characters)');
 
     const inLog = leakWatch();
     inLog.context().logger.warn('verikit.x.failed', { header: `Bearer ${secret}` });

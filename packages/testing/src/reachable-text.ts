@@ -32,8 +32,9 @@ export function reachableText(value: unknown): string {
 }
 
 /**
- * Throws (failing the test) when any of `secrets` is reachable from `value`; the message shows only
- * the first three characters of the secret, so the failure report does not leak it either.
+ * Throws (failing the test) when any of `secrets` is reachable from `value`; the message names the secret by its
+ * place in the list and its length, never by any of its characters, so the failure report does not leak it either
+ * (a short secret's first characters would be the whole of it).
  *
  * Refuses, before searching, a list with no secret and a secret that is not a non-empty string, naming its place
  * (`secrets[1]`): a test that forgot to pass a secret (an unset variable, a field read off the wrong object) would
@@ -58,7 +59,9 @@ export function expectNoSecrets(value: unknown, secrets: readonly string[]): voi
     }
   });
   const text = reachableText(value);
-  for (const secret of secrets) {
-    if (text.includes(secret)) throw new Error(`a secret leaked: ${secret.slice(0, 3)}…`);
-  }
+  secrets.forEach((secret, index) => {
+    if (text.includes(secret)) {
+      throw new Error(`a secret leaked: secrets[${index}] (${secret.length} characters) is reachable from the value`);
+    }
+  });
 }
