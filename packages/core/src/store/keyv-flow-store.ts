@@ -181,8 +181,9 @@ export class KeyvFlowStore implements FlowStore {
     // In the memory map the check and the write are one synchronous step: no lock needed.
     if (map !== undefined) {
       return guarded('claim a key', async () => {
-        if (readLive(map, memoryKey(fullKey)) !== undefined) return false;
-        map.write(memoryKey(fullKey), 1, ttlMs);
+        const key = memoryKey(fullKey);
+        if (readLive(map, key) !== undefined) return false;
+        map.write(key, 1, ttlMs);
         return true;
       });
     }
@@ -200,9 +201,9 @@ export class KeyvFlowStore implements FlowStore {
     const map = this.#map;
     if (map !== undefined) {
       return guarded('update a limit', async () => {
-        const result = nextWindow(readLive<LimitWindow>(map, memoryKey(fullKey)), limit, windowMs, now);
-        if (result.allowed)
-          map.write(memoryKey(fullKey), { used: result.used, resetAt: result.resetAt }, result.resetAt - now);
+        const key = memoryKey(fullKey);
+        const result = nextWindow(readLive<LimitWindow>(map, key), limit, windowMs, now);
+        if (result.allowed) map.write(key, { used: result.used, resetAt: result.resetAt }, result.resetAt - now);
         return result;
       });
     }

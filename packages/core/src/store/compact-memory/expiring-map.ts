@@ -47,7 +47,30 @@ export interface MapSection {
   readonly hex?: boolean;
 }
 
-const hexKey = /^[0-9a-f]{32}$/;
+/** The value of a lower-case hex digit's character code, or -1 for any other character. */
+function hexDigit(code: number): number {
+  if (code >= 48 && code <= 57) return code - 48;
+  return code >= 97 && code <= 102 ? code - 87 : -1;
+}
+
+/** The 16 character codes a key of 32 lower-case hex digits is read into (one array, reused). */
+const hexBytes: number[] = new Array<number>(16).fill(0);
+
+/**
+ * The 16 bytes of a key of 32 lower-case hex digits as a string of 16 one-byte characters, or undefined when it is
+ * not such a key. Made with `String.fromCharCode` (a new flat string of its own, no `Buffer`): the same string as
+ * `Buffer.from(key, 'hex').toString('latin1')` for such a key.
+ */
+function hexBytesOf(key: string): string | undefined {
+  if (key.length !== 32) return undefined;
+  for (let index = 0; index < 16; index += 1) {
+    const high = hexDigit(key.charCodeAt(2 * index));
+    const low = hexDigit(key.charCodeAt(2 * index + 1));
+    if (high < 0 || low < 0) return undefined;
+    hexBytes[index] = (high << 4) | low;
+  }
+  return String.fromCharCode.apply(null, hexBytes);
+}
 
 /** The sections of a map: those given, longest prefix first, then one of prefix `''` for every other key. */
 function sectionsOf(given: readonly MapSection[]): readonly Section[] {
@@ -68,7 +91,8 @@ function locate(sections: readonly Section[], key: string): [Section, string] {
     if (!key.startsWith(section.prefix)) continue;
     const inner = key.slice(section.prefix.length);
     if (!section.hex) return [section, inner];
-    if (hexKey.test(inner)) return [section, Buffer.from(inner, 'hex').toString('latin1')];
+    const bytes = hexBytesOf(inner);
+    if (bytes !== undefined) return [section, bytes];
   }
   throw new Error('unreachable: the last section takes every key');
 }
@@ -110,7 +134,7 @@ export interface ExpiringMapOptions {
  *
  * Values are kept in a compact form, not as the `{"value":…,"expires":…}` string Keyv hands over: `get` and
  * iteration give that string back, re-created (docs/decisions/1350-compact-memory-records.md). The store reads and
- * writes values themselves through `read`, `write` and `versionAt`.
+ * writes values themselves through `read`, `write` and `liveVersionAt`.
  */
 export class ExpiringMap extends Map<string, string> {
   /** The sections, longest prefix first; the last one, prefix `''`, takes every other key. */
@@ -120,6 +144,9 @@ export class ExpiringMap extends Map<string, string> {
   readonly #slotMs: number;
   readonly #sweepBudget: number;
   readonly #self = new WeakRef(this);
+  /** The key last located, and where: a write after its read (a compare-and-set, a count) locates it once. */
+  #locatedKey: string | undefined;
+  #located: [Section, string] | undefined;
   /** Every slot before this one has been swept. */
   #nextSlot: number;
   #timer: NodeJS.Timeout | undefined;
@@ -136,7 +163,7 @@ export class ExpiringMap extends Map<string, string> {
 
   /** Keyv's `{"value":…,"expires":…}` string for `key`, re-created from the stored form. */
   override get(key: string): string | undefined {
-    const [section, inner] = locate(this.#sections, key);
+    const [section, inner] = this.#locate(key);
     const stored = section.entries.get(inner);
     return stored === undefined ? undefined : envelopeOf(stored, this.#shapes, this.#idOf(section, inner));
   }
@@ -151,7 +178,7 @@ export class ExpiringMap extends Map<string, string> {
 
   /** The value and expiry stored under `key`, expired or not; throws when what is stored is no JSON. */
   read(key: string): DecodedValue | undefined {
-    const [section, inner] = locate(this.#sections, key);
+    const [section, inner] = this.#locate(key);
     const stored = section.entries.get(inner);
     return stored === undefined ? undefined : decodeValue(stored, this.#shapes, this.#idOf(section, inner));
   }
@@ -162,8 +189,11 @@ export class ExpiringMap extends Map<string, string> {
    */
   write(key: string, value: unknown, ttlMs: number | undefined): void {
     const expires = ttlMs === undefined || ttlMs === 0 ? undefined : this.#now() + ttlMs;
-    this.#put(key, (section, inner, previous) =>
-      encodeValue(value, expires, this.#shapes, this.#idOf(section, inner), previous),
+    this.#put(
+      key,
+      (section, inner, previous) => encodeValue(value, expires, this.#shapes, this.#idOf(section, inner), previous),
+      // Stored as given when whole (a fraction is kept in a raw envelope, read back from it).
+      expires === undefined || (Number.isSafeInteger(expires) && expires >= 0) ? expires : null,
     );
   }
 
@@ -172,25 +202,28 @@ export class ExpiringMap extends Map<string, string> {
     return expires !== undefined && this.#now() > expires;
   }
 
-  /** The top-level `version` of the flow record under `key` (0: none), read without decoding the record. */
-  versionAt(key: string): number {
-    const [section, inner] = locate(this.#sections, key);
-    return storedVersion(section.entries.get(inner), this.#shapes, inner);
-  }
-
-  /** When the value under `key` expires (ms since epoch); undefined when it never does, or there is none. */
-  expiresAt(key: string): number | undefined {
-    const [section, inner] = locate(this.#sections, key);
-    return storedExpiry(section.entries.get(inner));
+  /**
+   * The top-level `version` of the live flow record under `key` (0: none), read without decoding the record; a
+   * record past its expiry (by the map's clock) is deleted and reads as none, as `keyv.get` does. One look-up.
+   */
+  liveVersionAt(key: string): number {
+    const [section, inner] = this.#locate(key);
+    const stored = section.entries.get(inner);
+    if (stored === undefined) return 0;
+    if (this.isPast(storedExpiry(stored))) {
+      section.entries.delete(inner);
+      return 0;
+    }
+    return storedVersion(stored, this.#shapes, inner);
   }
 
   override has(key: string): boolean {
-    const [section, inner] = locate(this.#sections, key);
+    const [section, inner] = this.#locate(key);
     return section.entries.has(inner);
   }
 
   override delete(key: string): boolean {
-    const [section, inner] = locate(this.#sections, key);
+    const [section, inner] = this.#locate(key);
     return section.entries.delete(inner);
   }
 
@@ -279,20 +312,36 @@ export class ExpiringMap extends Map<string, string> {
     return deleted;
   }
 
+  /** {@link locate} in this map's sections, the last key's answer kept. */
+  #locate(key: string): [Section, string] {
+    if (key !== this.#locatedKey || this.#located === undefined) {
+      this.#located = locate(this.#sections, key);
+      this.#locatedKey = key;
+    }
+    return this.#located;
+  }
+
   /** The flow id a value under `inner` is stored for, when its section keeps flow records. */
   #idOf(section: Section, inner: string): string | undefined {
     return section.records ? inner : undefined;
   }
 
-  /** Stores what `encode` makes of the value for `key`, and files the key by its expiry. */
-  #put(key: string, encode: (section: Section, inner: string, previous: string | undefined) => string): void {
-    const [section, given] = locate(this.#sections, key);
+  /**
+   * Stores what `encode` makes of the value for `key`, and files the key by its expiry: `known`, the expiry `encode`
+   * stores, or null to read it from what it stored.
+   */
+  #put(
+    key: string,
+    encode: (section: Section, inner: string, previous: string | undefined) => string,
+    known: number | undefined | null = null,
+  ): void {
+    const [section, given] = this.#locate(key);
     const previous = section.entries.get(given);
-    // The map and the expiry bucket hold the same string.
-    const inner = previous === undefined ? flatKey(given) : given;
+    // The map and the expiry bucket hold the same string. A hex section's key is a string of its own already.
+    const inner = previous === undefined && !section.hex ? flatKey(given) : given;
     const stored = encode(section, inner, previous);
     section.entries.set(inner, stored);
-    const expires = storedExpiry(stored);
+    const expires = known === null ? storedExpiry(stored) : known;
     if (expires === undefined) return;
     const slot = this.#slotFor(expires);
     // A key filed no later than this slot is still filed (a sweep files it again when it finds a
@@ -369,6 +418,5 @@ export function readLive<T>(map: ExpiringMap, key: string): T | undefined {
 
 /** The version of the live flow record under `key` (0: none), read without decoding the record. */
 export function liveVersion(map: ExpiringMap, key: string): number {
-  if (!map.has(key) || expired(map, key, map.expiresAt(key))) return 0;
-  return map.versionAt(key);
+  return map.liveVersionAt(key);
 }
