@@ -6,10 +6,14 @@
  *      of the record and an EVALSHA of the same compare-and-set script with a record of the same size;
  *    - engine: `verikit.send(flowId, { type: 'submit-code' })` on phone flows (test double provider,
  *      no latency), through `createRedisStore` and `createRedisChangeBus`. Each such user action is two
- *      committed events (the submit, then the provider's answer); the submit reads the record (GET), and each
- *      is one EVALSHA, whose script also publishes the view (docs/decisions/1200-one-script-per-commit.md).
- *    The ratio compares committed engine events/s with raw GET + EVALSHA pairs/s (target ≥ 0.6): the two arms run
- *    in paired rounds (6, 3 in the short mode), their order swapped every round; the figure is the median ratio.
+ *      committed events (the submit, then the provider's answer), each one EVALSHA of the compare-and-set script,
+ *      which asks whether anybody follows the flow (docs/decisions/1400-no-view-for-a-flow-nobody-follows.md); the
+ *      submit starts from the record this instance committed last, without a GET
+ *      (docs/decisions/1430-start-from-the-record-committed-here.md).
+ *    The baseline's record is the engine's (same bytes but for its version and time), so both arms send and
+ *    serialize as much. The ratio compares committed engine events/s with raw GET + EVALSHA pairs/s: the two arms
+ *    run in paired rounds (6, 3 in the short mode), their order swapped every round; the figure is the median
+ *    ratio, and the goal (issue 38) is ≥ 0.7 in every round, so the lowest round is what is checked.
  * 2. Pub/sub delay: from A's local listener (called once the compare-and-set script answered) to the
  *    listener on instance B, over loopback; median and p99. B may hear first (the script publishes): 0 ms.
  *
@@ -116,6 +120,7 @@ function assertPublishedBuild(): void {
 async function measure(): Promise<SummaryRow[]> {
   assertPublishedBuild();
   const measure = 'committed events/s on Redis, 64 in flight';
+  const goal = '≥ 0.7 every round';
   const rows: SummaryRow[] = [];
   const raw = createClient({ url, socket: { connectTimeout: 1000, reconnectStrategy: false } });
   raw.on('error', () => {});
@@ -125,7 +130,7 @@ async function measure(): Promise<SummaryRow[]> {
     console.log(
       `skipped: Redis at ${url} is not reachable (${error instanceof Error ? error.message : String(error)}); set REDIS_URL or start redis-server`,
     );
-    return [{ measure, value: 'Redis unreachable', baseline: '—', ratio: undefined, goal: '≥ 0.6', met: undefined }];
+    return [{ measure, value: 'Redis unreachable', baseline: '—', ratio: undefined, goal, met: undefined }];
   }
   const namespace = `vk-bench-${process.pid}-${randomUUID().slice(0, 8)}`;
   const stores: RedisFlowStore[] = [];
@@ -165,7 +170,8 @@ async function measure(): Promise<SummaryRow[]> {
     const { compareAndSetScript } = await import('../packages/redis/src/lua-script.js');
     await raw.scriptLoad(compareAndSetScript.source);
     const baselineKeys = Array.from({ length: inFlight }, (_, lane) => `${namespace}::bench:${lane}`);
-    const baselineRecord = { ...sample, id: 'bench' };
+    // The engine's own record (its id too): the same bytes to send, parse and serialize.
+    const baselineRecord = { ...sample };
     const baselineVersions = baselineKeys.map(() => 0);
     const baselineStep = async (lane: number) => {
       const key = baselineKeys[lane]!;
@@ -241,8 +247,9 @@ async function measure(): Promise<SummaryRow[]> {
       `engine in-process (Keyv Map), same load: ${list(memoryRuns)} actions/s → median ${memoryActions.toFixed(0)} actions/s = ${(memoryActions * 2).toFixed(0)} committed events/s`,
     );
     const ratio = median(ratios);
+    const lowest = Math.min(...ratios);
     console.log(
-      `ratio committed engine events on Redis / raw pairs, per round: ${list(ratios, 2)} → median ${ratio.toFixed(2)} (goal ≥ 0.6)`,
+      `ratio committed engine events on Redis / raw pairs, per round: ${list(ratios, 2)} → median ${ratio.toFixed(2)}, lowest ${lowest.toFixed(2)} (goal ≥ 0.7 in every round)`,
     );
     console.log(`ratio engine on Redis / engine in-process: ${(actions / memoryActions).toFixed(2)}`);
     // Per action: two committed events.
@@ -255,9 +262,9 @@ async function measure(): Promise<SummaryRow[]> {
       measure,
       value: `${Math.round(committed).toLocaleString('en-US')} events/s`,
       baseline: `${Math.round(baseline).toLocaleString('en-US')} raw GET + EVALSHA pairs/s`,
-      ratio,
-      goal: '≥ 0.6',
-      met: ratio >= 0.6,
+      ratio: lowest,
+      goal,
+      met: lowest >= 0.7,
     });
 
     // --- pub/sub delay, A → B ---
@@ -377,6 +384,13 @@ async function clusterBench(): Promise<void> {
   } finally {
     for (const load of loads) await load.close();
     for (const store of [single, sharded, classic]) await store.close().catch(() => undefined);
+    // The single node's flows too (they were left behind, a day's TTL each, before).
+    const cleaner = createClient({ url });
+    await cleaner
+      .connect()
+      .then(() => deleteNamespace(cleaner, namespace))
+      .catch(() => undefined);
+    if (cleaner.isOpen) cleaner.destroy();
     await deleteClusterNamespace(urls, `${namespace}-s`).catch(() => undefined);
     await deleteClusterNamespace(urls, `${namespace}-c`).catch(() => undefined);
     await cluster?.stop();
