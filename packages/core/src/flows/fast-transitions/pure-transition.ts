@@ -186,10 +186,9 @@ export function compileFlatTransitions(machine: AnyStateMachine, self: AnyActorR
       const info = { context: next, event, self, system: self.system };
       const params = paramsOf(action, { context: next, event });
       if (implementation?.type === 'xstate.assign') {
-        // xstate's own assign, `Object.assign({}, context, changes)`. Not a spread: on node 20's V8 a spread of a
-        // fresh object followed by keys it lacks takes microseconds, Object.assign a fraction of one (issue 38).
+        // xstate's own assign, `Object.assign({}, context, changes)` (decision 1930).
         const args = { context: next, event, self, system: self.system, spawn };
-        next = Object.assign({}, next, assigned(implementation.assignment, args, params));
+        next = merged(next, assigned(implementation.assignment, args, params));
         continue;
       }
       collected.push({
@@ -307,6 +306,17 @@ function paramsOf(reference: Reference, args: Args): unknown {
 }
 
 /** The context changes of an assignment: a function of the args, or an object of values and functions. */
+/**
+ * `Object.assign({}, context, changes)`, made the fastest way on node 20's V8 (decision 1930): when `changes` adds no
+ * key, a spread of `context` copies its shape at once, where `Object.assign({}, …)` adds its keys one by one (a flow's
+ * context has 18: 12% of a wrong code's commit on Redis in its profile, 2.7% so); when it adds keys, the spread's copy
+ * would take each new one slowly (decision 1770), and `Object.assign({}, …)` is the fast one.
+ */
+function merged(context: Record<string, unknown>, changes: Record<string, unknown>): Record<string, unknown> {
+  for (const key in changes) if (!(key in context)) return Object.assign({}, context, changes);
+  return Object.assign({ ...context }, changes);
+}
+
 function assigned(assignment: unknown, args: Args & Record<string, unknown>, params: unknown): Record<string, unknown> {
   if (typeof assignment === 'function') return assignment(args, params) as Record<string, unknown>;
   const partial: Record<string, unknown> = {};
