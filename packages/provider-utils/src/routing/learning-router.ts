@@ -54,7 +54,10 @@ export interface LearningRouterOptions {
   readonly objective?:
     | 'verified'
     | {
-        /** The price of one code sent by `member` on `channel`, on the app's rate card (any currency, above 0). */
+        /**
+         * The price of one code sent by `member` on `channel`, on the app's rate card (any currency). 0: free, tried
+         * before every priced member; not a number of 0 or more (undefined: not on the card): after every priced one.
+         */
         readonly price: (member: string, channel: PhoneChannel) => number;
       };
   /**
@@ -388,11 +391,22 @@ export function createLearningRouter(options: LearningRouterOptions = {}): Learn
     );
     return [mean * weight + settledVerified, (1 - mean) * weight + failed];
   };
+  /**
+   * What a member is worth for a flow with a drawn verified share: the share; or, by price, the share per unit of
+   * money. A price of 0 is free (before every priced member, by share); one that is not a number of 0 or more (a
+   * member missing from the rate card) is unknown, after every priced member (by share): an unpriced member is never
+   * taken for a free one (decision 1950).
+   */
   const value = (member: string, channel: PhoneChannel, share: number) => {
     if (objective === 'verified') return share;
-    const price = objective.price(member, channel);
+    const price: unknown = objective.price(member, channel);
+    if (typeof price !== 'number' || !Number.isFinite(price) || price < 0) return share / Number.MAX_SAFE_INTEGER;
     return price > 0 ? share / price : share * Number.MAX_SAFE_INTEGER;
   };
+  /** The objective as `why` names it: nothing for the default. */
+  const per = objective === 'verified' ? '' : ', verified per price';
+  const score =
+    objective === 'verified' ? (value: number) => value.toFixed(3) : (value: number) => value.toPrecision(3);
 
   async function choose(request: RouteRequest): Promise<RouteChoice> {
     const operator = operatorOf(request.phoneNumber);
@@ -419,8 +433,8 @@ export function createLearningRouter(options: LearningRouterOptions = {}): Learn
     });
     // Stable: a tie keeps the hand-written order.
     drawn.sort((a, b) => b.score - a.score);
-    const why = `${unreadable ? 'priors (counts unreadable)' : 'sampled'}: ${drawn
-      .map((each) => `${each.member} ${each.score.toFixed(3)}`)
+    const why = `${unreadable ? 'priors (counts unreadable)' : 'sampled'}${per}: ${drawn
+      .map((each) => `${each.member} ${score(each.score)}`)
       .join(', ')}`;
     return { route, order: drawn.map((each) => each.member), why, at };
   }
