@@ -36,7 +36,7 @@ describe('routing in the simulator', { timeout: 600_000 }, () => {
   });
 
   it('the routing scenarios run by their path load, each with three providers and one that degrades', async () => {
-    for (const name of ['routing-ghana', 'routing-kenya', 'routing-tanzania']) {
+    for (const name of ['routing-ghana', 'routing-kenya', 'routing-tanzania', 'routing-pakistan']) {
       const scenario = await loadScenario(new URL(`../scenarios/${name}.yaml`, import.meta.url));
       expect(scenario.name).toBe(name);
       expect(scenario.providers).toHaveLength(3);
