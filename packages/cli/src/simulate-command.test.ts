@@ -17,6 +17,26 @@ describe('verikit simulate', { timeout: 120_000 }, () => {
     expect(again.lines).toEqual(first.lines);
   });
 
+  it('compares routing with the cost objective, cost per verified person beside each verified share', async () => {
+    const io = capture();
+    const args = ['simulate', 'routing-drift', '--compare-routing', '--objective', 'cost', '--flows', '120'];
+    expect(await runCli([...args, '--seed', '1'], io)).toBe(0);
+    expect(io.lines[2]).toBe('| design | verified | NGN per verified person | double sends |');
+    expect(io.lines[4]).toMatch(/^\| learning \(objective: cost\) \| \d+\.\d% \| \d+\.\d{2} \| 0 \|$/);
+    // Twilio first (40 NGN a code) costs several times what the gateway first (4 NGN) does per verified person.
+    const cost = (first: string) => Number(io.lines.find((line) => line.startsWith(`| ${first}, `))!.split(' | ')[2]);
+    expect(cost('twilio')).toBeGreaterThan(4 * cost('gateway'));
+    const byShare = capture();
+    expect(await runCli([...args.slice(0, 3), '--flows', '120', '--seed', '1'], byShare)).toBe(0);
+    expect(byShare.lines[4]).toMatch(/^\| learning \| /);
+    const bad = capture();
+    expect(await runCli([...args.slice(0, 4), 'cheap'], bad)).toBe(2);
+    expect(bad.errors[0]).toBe('verikit simulate: --objective must be verified or cost');
+    const alone = capture();
+    expect(await runCli(['simulate', 'routing-drift', '--objective', 'cost'], alone)).toBe(2);
+    expect(alone.errors[0]).toBe('verikit simulate: --objective is an option of --compare-routing');
+  });
+
   it('names the bad field of a scenario file, and a bad flag', async () => {
     const folder = mkdtempSync(join(tmpdir(), 'verikit-simulate-'));
     const file = join(folder, 'bad.yaml');

@@ -36,6 +36,9 @@ Options:
   --detail            per operator, provider and channel counts after the table
   --compare-routing   run every fixed order of the providers and a learning router on the same people, against an
                       oracle (docs/routing.md): verified share, regret, when it left a degrading provider, double sends
+                      (and cost per verified person, when the scenario has a rate card)
+  --objective <name>  with --compare-routing, what the learning router maximises: verified (the share of people
+                      verified, default) or cost (verified people per unit of money, by the scenario's rate card)
   -h, --help          this help`;
 
 const options = {
@@ -48,6 +51,7 @@ const options = {
   http: { type: 'boolean' },
   detail: { type: 'boolean' },
   'compare-routing': { type: 'boolean' },
+  objective: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -112,6 +116,11 @@ export async function runSimulateCommand(args: readonly string[], io: CliIo): Pr
     const escalate = whole('--escalate-after', parsed.values['escalate-after'], 900);
     if (escalate !== undefined && escalate !== 0 && escalate < 15)
       throw new InvalidInputError([{ field: '--escalate-after', message: 'must be 0 or from 15 to 900' }]);
+    const objective = parsed.values.objective;
+    if (objective !== undefined && objective !== 'verified' && objective !== 'cost')
+      throw new InvalidInputError([{ field: '--objective', message: 'must be verified or cost' }]);
+    if (objective !== undefined && !parsed.values['compare-routing'])
+      throw new InvalidInputError([{ field: '--objective', message: 'is an option of --compare-routing' }]);
     if (parsed.values['compare-routing']) {
       const comparisons = [];
       for (const file of scenarioFiles(parsed.positionals[0]!))
@@ -120,6 +129,7 @@ export async function runSimulateCommand(args: readonly string[], io: CliIo): Pr
             await compareRouting(await loadScenario(file), {
               ...(seed === undefined ? {} : { seed }),
               ...(flows === undefined ? {} : { flows }),
+              ...(objective === undefined ? {} : { objective }),
             }),
           ),
         );

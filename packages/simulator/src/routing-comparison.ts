@@ -11,6 +11,12 @@ export interface RoutingComparisonOptions {
   readonly flows?: number;
   /** The learning router's options besides its seed and clock. Default: its defaults (docs/routing.md). */
   readonly router?: Omit<LearningRouterOptions, 'seed' | 'clock'>;
+  /**
+   * What the learning router maximises: `verified` (its default), or `cost`, verified people per unit of money with
+   * the price of one code from the scenario's rate card (the card without an operator; else the mean of the
+   * provider's and channel's cards per operator; a provider not on the card is unpriced). Overrides `router.objective`.
+   */
+  readonly objective?: 'verified' | 'cost';
 }
 
 /** One design's run in a comparison. */
@@ -23,6 +29,11 @@ export interface RoutingRun {
   readonly verifiedShare: number;
   /** Codes beyond the first after one step (should be 0). */
   readonly doubleSends: number;
+  /**
+   * The money of every code sent to people (resends included, at the rate card's prices) over people verified, in
+   * the scenario's currency. Undefined: the scenario has no rate card, or no one was verified.
+   */
+  readonly costPerVerified?: number;
 }
 
 /** What {@link compareRouting} measured. */
@@ -31,6 +42,10 @@ export interface RoutingComparison {
   readonly scenario: string;
   /** The seed of every run. */
   readonly seed: number;
+  /** What the learning router maximised. */
+  readonly objective: 'verified' | 'cost';
+  /** The rate card's currency, when the scenario has a rate card. */
+  readonly currency?: string;
   /** Flows of every run. */
   readonly flows: number;
   /** Real people in every run (the same people in each). */
@@ -107,6 +122,22 @@ export async function compareRouting(
   ].sort((a, b) => a - b);
   // The operators' prefixes are public (a numbering plan): the router is given them, as an app would be.
   const operators = Object.fromEntries(scenario.operators.map((operator) => [operator.name, operator.prefixes]));
+  const objective = options.objective ?? 'verified';
+  const priced = scenario.rates.cards.length > 0;
+  /** The price of one code by `member` on `channel`, from the rate card (the router does not know the operator). */
+  const price = (member: string, channel: string) => {
+    const cards = scenario.rates.cards.filter((card) => card.provider === member && card.channel === channel);
+    const general = cards.find((card) => card.operator === undefined);
+    if (general !== undefined) return general.price;
+    return cards.length === 0 ? undefined : cards.reduce((sum, card) => sum + card.price, 0) / cards.length;
+  };
+  const routerOptions: Omit<LearningRouterOptions, 'seed' | 'clock'> = {
+    operators,
+    ...options.router,
+    ...(objective === 'cost'
+      ? { objective: { price: (member, channel) => price(member, channel) ?? Number.NaN } }
+      : {}),
+  };
   const run = async (design: string, world: Scenario, router?: boolean) => {
     const people: PersonOutcome[] = [];
     const result = await runSimulation(world, {
@@ -114,7 +145,7 @@ export async function compareRouting(
       flows,
       onPerson: (person) => people.push(person),
       ...(router
-        ? { router: (clock: { now(): number }) => createLearningRouter({ operators, ...options.router, seed, clock }) }
+        ? { router: (clock: { now(): number }) => createLearningRouter({ ...routerOptions, seed, clock }) }
         : {}),
     });
     const run: RoutingRun = {
@@ -122,6 +153,7 @@ export async function compareRouting(
       verified: result.verified,
       verifiedShare: result.people === 0 ? 0 : result.verified / result.people,
       doubleSends: result.doubleSends,
+      ...(priced && result.verified > 0 ? { costPerVerified: result.cost.people / result.verified } : {}),
     };
     return { run, people, total: result.people };
   };
@@ -176,6 +208,8 @@ export async function compareRouting(
   return {
     scenario: scenario.name,
     seed,
+    objective,
+    ...(priced ? { currency: scenario.rates.currency } : {}),
     flows,
     people,
     fixed: sortedFixed,
@@ -194,15 +228,20 @@ export async function compareRouting(
 /** A comparison as a table and a few lines of text. */
 export function formatRoutingComparison(comparison: RoutingComparison): string {
   const percent = (share: number) => `${(share * 100).toFixed(1)}%`;
+  const currency = comparison.currency;
+  const cost = (run: RoutingRun) =>
+    currency === undefined ? '' : ` ${run.costPerVerified === undefined ? '-' : run.costPerVerified.toFixed(2)} |`;
+  const learning = comparison.objective === 'cost' ? 'learning (objective: cost)' : 'learning';
   const lines = [
     `${comparison.scenario}: seed ${comparison.seed}, ${comparison.flows} flows, ${comparison.people} people`,
     '',
-    '| design | verified | double sends |',
-    '|---|---|---|',
+    `| design | verified |${currency === undefined ? '' : ` ${currency} per verified person |`} double sends |`,
+    `|---|---|${currency === undefined ? '' : '---|'}---|`,
     ...[comparison.learning, ...comparison.fixed].map(
-      (run) => `| ${run.design} | ${percent(run.verifiedShare)} | ${run.doubleSends} |`,
+      (run) =>
+        `| ${run === comparison.learning ? learning : run.design} | ${percent(run.verifiedShare)} |${cost(run)} ${run.doubleSends} |`,
     ),
-    `| oracle (best fixed order per operator and phase) | ${percent(comparison.oracle.verifiedShare)} | |`,
+    `| oracle (best fixed order per operator and phase) | ${percent(comparison.oracle.verifiedShare)} |${currency === undefined ? '' : ' |'} |`,
     '',
     `gain over the best fixed order: ${comparison.gainPoints.toFixed(2)} points`,
     `regret against the oracle: ${comparison.regret.points.toFixed(2)} points (${(comparison.regret.relative * 100).toFixed(2)}% of the oracle's verified)`,
