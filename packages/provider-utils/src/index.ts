@@ -105,13 +105,13 @@ export {
 export type { FailoverBreakerOptions, FailoverCircuitChange } from './failover-breaker.js';
 export {
   createLearningRouter,
-  formatRouteTable,
   type LearningRouter,
   type LearningRouterOptions,
   type RouteBelief,
   type RouteMeter,
   type RoutePrior,
 } from './routing/learning-router.js';
+export { formatRouteTable } from './routing/format-route-table.js';
 /** @public Documented in docs/routing.md: a learning router's counts kept in the process (its default). */
 export { createMemoryRouteCounts } from './routing/memory-route-counts.js';
 export type { FailoverRouter, RouteChoice, RouteRequest } from './routing/failover-router.js';

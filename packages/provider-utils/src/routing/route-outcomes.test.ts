@@ -8,7 +8,8 @@ import { silentLogger, type ProviderCallContextV1 } from '@verikit/provider';
 import { createTestProviderV1 } from '@verikit/testing';
 import { describe, expect, it } from 'vitest';
 import { withFailover } from '../with-failover.js';
-import { createLearningRouter, formatRouteTable } from './learning-router.js';
+import { formatRouteTable } from './format-route-table.js';
+import { createLearningRouter } from './learning-router.js';
 import { createMemoryRouteCounts, decayedTally } from './memory-route-counts.js';
 
 const context = (): ProviderCallContextV1 => ({
