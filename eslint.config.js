@@ -5,7 +5,7 @@ import importX from 'eslint-plugin-import-x';
 
 export default [
   {
-    ignores: ['**/node_modules/**', '**/dist/**', '**/coverage/**', 'docs/api/**'],
+    ignores: ['**/node_modules/**', '**/dist/**', '**/coverage/**', 'docs/api/**', '**/.run-*/**'],
   },
   {
     files: ['**/*.{ts,tsx,mts,cts,js,mjs,cjs}'],
