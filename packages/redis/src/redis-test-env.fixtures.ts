@@ -147,6 +147,14 @@ export class PrivateRedis {
       { stdio: 'ignore' },
     );
     this.#process = child;
+    // A test or bench that throws past its cleanup still ends its server: 'exit' runs on an uncaught error and on
+    // process.exit (not on SIGKILL of this process).
+    const killOnExit = (): void => {
+      child.kill('SIGCONT');
+      child.kill('SIGKILL');
+    };
+    process.once('exit', killOnExit);
+    child.once('exit', () => process.off('exit', killOnExit));
     const exited = new Promise<never>((_, reject) =>
       child.once('exit', (code) => reject(new Error(`redis-server exited with ${code}`))),
     );
