@@ -292,19 +292,32 @@ export function createRedisSendGuard(options: RedisSendGuardOptions): SendGuardS
       return typed(limiter.reward(key, points, options), 'give a send back', true);
     },
   });
+  /** Each limit's part of the script's keys and arguments, made once per limit rather than once per send. */
+  const parts = new WeakMap<GuardLimiterSpec, { keyPrefix: string; points: string; windowMs: string }>();
+  const partsOf = (spec: GuardLimiterSpec) => {
+    let made = parts.get(spec);
+    if (made === undefined) {
+      const windowMs = String(spec.durationSeconds * 1000);
+      made = { keyPrefix: `${guardKeys.prefix(store, spec)}:`, points: String(spec.points), windowMs };
+      parts.set(spec, made);
+    }
+    return made;
+  };
+  const client = store.client as RedisCommandClient & { readonly isOpen?: unknown; readonly isReady?: unknown };
   const consumeAll = async (
     counts: readonly GuardCount[],
     options?: { [key: string]: unknown },
     recipient?: RecipientCount,
   ): Promise<GuardRefusal | undefined> => {
-    await store.connect();
-    const keys = counts.map(({ spec, key }) => `${guardKeys.prefix(store, spec)}:${key}`);
-    const args = counts.flatMap(({ spec, points, shared }) => [
-      String(spec.points),
-      String(points),
-      String(spec.durationSeconds * 1000),
-      shared ? 'shared' : 'own',
-    ]);
+    // A ready client needs no connecting (the usual case): the store's `connect` would only say so a little later.
+    if (client.isReady !== true || client.isOpen !== true) await store.connect();
+    const keys: string[] = [];
+    const args: string[] = [];
+    for (const { spec, key, points, shared } of counts) {
+      const made = partsOf(spec);
+      keys.push(made.keyPrefix + key);
+      args.push(made.points, String(points), made.windowMs, shared ? 'shared' : 'own');
+    }
     if (recipient !== undefined) {
       // As RedisFlowStore.consume counts it: the same key, window and envelope.
       keys.push(store.redisKey(limitRecordKey(recipient.key)));
@@ -312,7 +325,6 @@ export function createRedisSendGuard(options: RedisSendGuardOptions): SendGuardS
       args.push(String(recipient.limit), String(Math.floor(recipient.now)), String(window), 'recipient');
       args.push(String(Date.now()));
     }
-    const client = store.client as RedisCommandClient;
     const reply = await typed(
       deadline.run(() => countsScript.runOnKeys(client, keys, args), callOf(options)),
       'count a send',

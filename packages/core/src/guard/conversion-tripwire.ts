@@ -3,6 +3,12 @@ import type { SecretBox } from '../secrets/secrets.js';
 import { numberFactsOf, type NumberFacts } from './number-prefix.js';
 import type { TripwireSettings, TripwireTrip } from './tripwire-options.js';
 
+/** A number the tripwire has read: its facts and the keys of its country and prefix, made once per number. */
+interface Known {
+  readonly facts: NumberFacts;
+  readonly keys: ReadonlyArray<readonly ['country' | 'prefix', string]>;
+}
+
 /** What the tripwire keeps of one country or prefix. */
 interface Counts {
   /** Sends older than the settle window, and verifications, faded to `at`. */
@@ -41,21 +47,31 @@ export class ConversionTripwire {
   readonly #secrets: SecretBox;
   readonly #logger: Logger;
   readonly #counts = new Map<string, Counts>();
-  readonly #facts = new Map<string, NumberFacts>();
+  readonly #known = new Map<string, Known>();
   readonly #fade: number;
+  readonly #read: (phoneNumber: string) => NumberFacts;
 
-  constructor(settings: TripwireSettings, deps: { secrets: SecretBox; logger: Logger }) {
+  /**
+   * `deps.factsOf`: the send guard's own reading of a number, when at the tripwire's `digits`: a number is then parsed
+   * once for both.
+   */
+  constructor(
+    settings: TripwireSettings,
+    deps: { secrets: SecretBox; logger: Logger; factsOf?: ((phoneNumber: string) => NumberFacts) | undefined },
+  ) {
     this.#settings = settings;
     this.#secrets = deps.secrets;
     this.#logger = deps.logger;
     this.#fade = Math.LN2 / settings.halfLifeMs;
+    this.#read = deps.factsOf ?? ((phoneNumber) => numberFactsOf(phoneNumber, settings.digits));
   }
 
   /** Throws a `RateLimitedError` when sends to `phoneNumber`'s country or prefix are paused by a trip. */
   admit(phoneNumber: string, now: number): void {
-    const facts = this.#factsOf(phoneNumber);
-    if (facts === undefined) return;
-    for (const [dimension, key] of this.#keysOf(facts)) {
+    const known = this.#knownOf(phoneNumber);
+    if (known === undefined) return;
+    const { facts } = known;
+    for (const [dimension, key] of known.keys) {
       const counts = this.#counts.get(key);
       if (counts === undefined) continue;
       this.#roll(counts, now);
@@ -70,9 +86,9 @@ export class ConversionTripwire {
 
   /** Counts one send that went out. */
   sent(phoneNumber: string, now: number): void {
-    const facts = this.#factsOf(phoneNumber);
-    if (facts === undefined) return;
-    for (const [, key] of this.#keysOf(facts)) {
+    const known = this.#knownOf(phoneNumber);
+    if (known === undefined) return;
+    for (const [, key] of known.keys) {
       let counts = this.#counts.get(key);
       if (counts === undefined) {
         const bucket = Math.floor(now / Math.max(1, this.#settings.settleMs));
@@ -85,9 +101,9 @@ export class ConversionTripwire {
 
   /** Counts one verification of a number sent to. */
   verified(phoneNumber: string, now: number): void {
-    const facts = this.#factsOf(phoneNumber);
-    if (facts === undefined) return;
-    for (const [, key] of this.#keysOf(facts)) {
+    const known = this.#knownOf(phoneNumber);
+    if (known === undefined) return;
+    for (const [, key] of known.keys) {
       const counts = this.#counts.get(key);
       if (counts === undefined) continue;
       this.#roll(counts, now);
@@ -95,23 +111,23 @@ export class ConversionTripwire {
     }
   }
 
-  #keysOf(facts: NumberFacts): Array<['country' | 'prefix', string]> {
-    return [
-      ['country', `c:${facts.country ?? '?'}`],
-      ['prefix', `p:${facts.prefix}`],
-    ];
-  }
-
-  /** The number's facts at the tripwire's digits; undefined for a number the allow-list names. */
-  #factsOf(phoneNumber: string): NumberFacts | undefined {
-    let facts = this.#facts.get(phoneNumber);
-    if (facts === undefined) {
+  /** The number's facts at the tripwire's digits and its keys; undefined for a number the allow-list names. */
+  #knownOf(phoneNumber: string): Known | undefined {
+    let known = this.#known.get(phoneNumber);
+    if (known === undefined) {
       if (this.#settings.allow.some((prefix) => phoneNumber.startsWith(prefix))) return undefined;
-      facts = numberFactsOf(phoneNumber, this.#settings.digits);
-      if (this.#facts.size >= 4096) this.#facts.clear();
-      this.#facts.set(phoneNumber, facts);
+      const facts = this.#read(phoneNumber);
+      known = {
+        facts,
+        keys: [
+          ['country', `c:${facts.country ?? '?'}`],
+          ['prefix', `p:${facts.prefix}`],
+        ],
+      };
+      if (this.#known.size >= 4096) this.#known.clear();
+      this.#known.set(phoneNumber, known);
     }
-    return facts;
+    return known;
   }
 
   /** Fades the settled counts to `now` and settles the sends older than the two newest windows. */

@@ -74,6 +74,8 @@ export class RatePricer {
   readonly currency: string;
   readonly #rows: ReadonlyArray<SendPrice & { micros: number; weight: number }>;
   readonly #memo = new Map<string, number | undefined>();
+  /** The last ceiling asked for: a send's budgets (hourly, daily, its country's) ask for the same one in a row. */
+  #lastCeiling: { channel: string | undefined; country: string | undefined; micros: number } | undefined;
 
   constructor(card: RateCard) {
     this.currency = card.currency;
@@ -107,6 +109,14 @@ export class RatePricer {
    * a cheaper guess.
    */
   ceilingOf(channel: string | undefined, country: string | undefined): number {
+    const last = this.#lastCeiling;
+    if (last !== undefined && last.channel === channel && last.country === country) return last.micros;
+    const micros = this.#ceilingOf(channel, country);
+    this.#lastCeiling = { channel, country, micros };
+    return micros;
+  }
+
+  #ceilingOf(channel: string | undefined, country: string | undefined): number {
     const key = `ceiling|${channel ?? ''}|${country ?? ''}`;
     const known = this.#memo.get(key);
     if (known !== undefined) return known;

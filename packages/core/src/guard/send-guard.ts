@@ -42,6 +42,8 @@ interface CountedLimit {
   readonly limiter: GuardRateLimiter;
   /** What the limiter was made for: a store's `consumeAll` takes it. */
   readonly spec: GuardCount['spec'];
+  /** One key for every sender (not per client, prefix or number): a store's `consumeAll` takes it. */
+  readonly shared: boolean;
   /** The counted key, already hashed; undefined when the limit does not apply to this attempt. */
   keyOf(attempt: SendAttempt, facts: NumberFacts | undefined): string | undefined;
   /** Units the attempt takes: 1, or its price in millionths for a budget. */
@@ -50,11 +52,9 @@ interface CountedLimit {
   refusal?: string;
 }
 
-/** One limit that applies to an attempt: its key and the units the attempt takes. */
-interface Count {
+/** One limit that applies to an attempt: its key and the units it takes, as a store's `consumeAll` takes them. */
+interface Count extends GuardCount {
   readonly counted: CountedLimit;
-  readonly key: string;
-  readonly amount: number;
 }
 
 /** A limiter's refusal (rate-limiter-flexible's `RateLimiterRes`), told apart from a backend failure. */
@@ -114,7 +114,10 @@ export class SendGuard {
     this.#digits = settings.perPrefix?.digits ?? 0;
     this.#pricer = settings.prices && new RatePricer(settings.prices);
     this.#ledger = settings.prices && new CostLedger(settings.prices.currency);
-    this.#tripwire = settings.tripwire && new ConversionTripwire(settings.tripwire, deps);
+    // At the same digits the tripwire reads a number as the guard does: through the guard, one parse for both.
+    const shared =
+      settings.tripwire?.digits === this.#digits ? (phoneNumber: string) => this.#factsOf(phoneNumber) : undefined;
+    this.#tripwire = settings.tripwire && new ConversionTripwire(settings.tripwire, { ...deps, factsOf: shared });
     this.#store = deps.store;
     const counted = (
       name: GuardLimitName,
@@ -130,7 +133,8 @@ export class SendGuard {
         points: limit.points,
         durationSeconds: Math.ceil(limit.windowMs / 1000),
       };
-      return [{ name, unit, limit, keyOf, ...money, spec, limiter: deps.store.limiter(spec) }];
+      const shared = !perSender.has(name);
+      return [{ name, unit, limit, keyOf, ...money, spec, shared, limiter: deps.store.limiter(spec) }];
     };
     this.#limits = [
       ...counted('per-client', settings.perClient, (attempt) =>
@@ -245,9 +249,12 @@ export class SendGuard {
       return release;
     }
     const counts = this.#counts(this.#limits, attempt, facts);
-    const refused = await this.#counted(
-      together.call(this.#store, this.#guardCounts(counts), recipient.count, { call }),
-    );
+    let refused: GuardRefusal | undefined;
+    try {
+      refused = await together.call(this.#store, counts, recipient.count, { call });
+    } catch (reason) {
+      throw this.#failure(reason);
+    }
     if (refused?.index === counts.length) throw recipient.refused(recipient.count.now + refused.msBeforeNext);
     return this.#admitted(counts, refused, now, call);
   }
@@ -265,10 +272,15 @@ export class SendGuard {
     const consumeAll = this.#store.consumeAll;
     if (consumeAll !== undefined && counts.length > 0) {
       // One step for every count, all or none (decision 1715).
-      const refused = await this.#counted(consumeAll.call(this.#store, this.#guardCounts(counts), { call }));
+      let refused: GuardRefusal | undefined;
+      try {
+        refused = await consumeAll.call(this.#store, counts, { call });
+      } catch (reason) {
+        throw this.#failure(reason);
+      }
       return this.#admitted(counts, refused, now, call);
     }
-    for (const { counted, key, amount } of counts) {
+    for (const { counted, key, points: amount } of counts) {
       try {
         await counted.limiter.consume(key, amount, { call });
       } catch (reason) {
@@ -288,29 +300,10 @@ export class SendGuard {
     for (const counted of limits) {
       const key = counted.keyOf(attempt, facts);
       if (key === undefined) continue;
-      const amount = counted.amountOf?.(attempt, facts) ?? 1;
-      if (amount > 0) counts.push({ counted, key, amount });
+      const points = counted.amountOf === undefined ? 1 : counted.amountOf(attempt, facts);
+      if (points > 0) counts.push({ counted, spec: counted.spec, key, points, shared: counted.shared });
     }
     return counts;
-  }
-
-  /** The counts as a store's `consumeAll` takes them. */
-  #guardCounts(counts: readonly Count[]): GuardCount[] {
-    return counts.map(({ counted, key, amount }) => ({
-      spec: counted.spec,
-      key,
-      points: amount,
-      shared: !perSender.has(counted.name),
-    }));
-  }
-
-  /** The answer of a store's one-step count, its failure as the caller gets it. */
-  async #counted(answer: Promise<GuardRefusal | undefined>): Promise<GuardRefusal | undefined> {
-    try {
-      return await answer;
-    } catch (reason) {
-      throw this.#failure(reason);
-    }
   }
 
   /** After a one-step count: the refusal of the count it names, or the release of every count. */
@@ -320,7 +313,7 @@ export class SendGuard {
       if (counted === undefined) throw new StoreError('the send guard got an unexpected answer to its counts');
       throw this.#refusal(counted, refused.msBeforeNext, now);
     }
-    const all = counts.map(({ counted, key, amount }) => ({ limiter: counted.limiter, key, amount }));
+    const all = counts.map(({ counted, key, points }) => ({ limiter: counted.limiter, key, amount: points }));
     return () => this.#giveBack(all, call);
   }
 
