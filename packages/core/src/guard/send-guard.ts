@@ -267,7 +267,7 @@ export class SendGuard {
     now: number,
     call: StoreCall | undefined,
   ): Promise<GuardRelease> {
-    const taken: Array<{ limiter: GuardRateLimiter; key: string; amount: number }> = [];
+    const taken: Count[] = [];
     const counts = this.#counts(limits, attempt, facts);
     const consumeAll = this.#store.consumeAll;
     if (consumeAll !== undefined && counts.length > 0) {
@@ -280,16 +280,17 @@ export class SendGuard {
       }
       return this.#admitted(counts, refused, now, call);
     }
-    for (const { counted, key, points: amount } of counts) {
+    for (const count of counts) {
+      const { counted, key, points } = count;
       try {
-        await counted.limiter.consume(key, amount, { call });
+        await counted.limiter.consume(key, points, { call });
       } catch (reason) {
         await this.#giveBack(taken, call);
         const refusal = refusalOf(reason);
         if (refusal === undefined) throw this.#failure(reason);
         throw this.#refusal(counted, refusal.msBeforeNext, now);
       }
-      taken.push({ limiter: counted.limiter, key, amount });
+      taken.push(count);
     }
     return () => this.#giveBack(taken, call);
   }
@@ -313,8 +314,7 @@ export class SendGuard {
       if (counted === undefined) throw new StoreError('the send guard got an unexpected answer to its counts');
       throw this.#refusal(counted, refused.msBeforeNext, now);
     }
-    const all = counts.map(({ counted, key, points }) => ({ limiter: counted.limiter, key, amount: points }));
-    return () => this.#giveBack(all, call);
+    return () => this.#giveBack(counts, call);
   }
 
   /** A count that failed (not refused), as the caller gets it. */
@@ -383,12 +383,9 @@ export class SendGuard {
   }
 
   /** Gives back the units of a refused attempt; a failure here only leaves the count a little high (never a refusal). */
-  async #giveBack(
-    taken: ReadonlyArray<{ limiter: GuardRateLimiter; key: string; amount: number }>,
-    call?: StoreCall,
-  ): Promise<void> {
+  async #giveBack(taken: readonly Count[], call?: StoreCall): Promise<void> {
     await Promise.all(
-      taken.map(({ limiter, key, amount }) => limiter.reward(key, amount, { call }).catch(() => undefined)),
+      taken.map(({ counted, key, points }) => counted.limiter.reward(key, points, { call }).catch(() => undefined)),
     );
   }
 }

@@ -124,21 +124,24 @@ export function memorySendGuardStore(): SendGuardStore {
       let limiter = limiters.get(id);
       if (limiter === undefined) {
         let created: Promise<RateLimiterMemory> | undefined;
+        /** The counter once made: a count then calls it at once, without waiting on its promise. */
+        let made: RateLimiterMemory | undefined;
         const counter = () => {
-          created ??= loadMemoryLimiter().then(
-            (Limiter) => new Limiter({ keyPrefix, points, duration: durationSeconds }),
-          );
+          created ??= loadMemoryLimiter().then((Limiter) => {
+            made = new Limiter({ keyPrefix, points, duration: durationSeconds });
+            return made;
+          });
           return created;
         };
+        // rate-limiter-flexible counts a refused consume too: it is given back at once, so a refusal takes nothing.
+        const taken = (counts: RateLimiterMemory, key: string | number, units?: number) =>
+          counts.consume(key, units).catch(async (reason: unknown) => {
+            if (!(reason instanceof Error)) await counts.reward(key, units);
+            throw reason;
+          });
         limiter = {
-          // rate-limiter-flexible counts a refused consume too: it is given back at once, so a refusal takes nothing.
-          consume: async (key, taken) => {
-            const counts = await counter();
-            return counts.consume(key, taken).catch(async (reason: unknown) => {
-              if (!(reason instanceof Error)) await counts.reward(key, taken);
-              throw reason;
-            });
-          },
+          consume: (key, units) =>
+            made === undefined ? counter().then((counts) => taken(counts, key, units)) : taken(made, key, units),
           reward: async (key, given) => (await counter()).reward(key, given),
         };
         limiters.set(id, limiter);
