@@ -12,8 +12,10 @@ export * from './schemas.js';
 export {
   phoneNumberMessageId,
   phoneNumberMessageIds,
+  phoneNumberReader,
   readPhoneNumber,
   type PhoneNumberProblem,
+  type PhoneNumberReader,
   type PhoneNumberReading,
   type PhoneNumberRules,
   type PhoneNumberUse,

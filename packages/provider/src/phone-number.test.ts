@@ -1,18 +1,29 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { phoneNumberLibrary, readPhoneNumber, type PhoneNumberRules } from './phone-number.js';
+import { phoneNumberLibrary, phoneNumberReader, readPhoneNumber, type PhoneNumberRules } from './phone-number.js';
 
 afterEach(() => {
   vi.restoreAllMocks();
 });
 
-describe('readPhoneNumber reads a number the library parsed a moment ago without asking it again', () => {
+describe('a phoneNumberReader reads a number it parsed a moment ago without asking the library again', () => {
   it('parses a number once when it is read for any use and then for a channel (as a phone start does)', () => {
     const parse = vi.spyOn(phoneNumberLibrary(), 'parsePhoneNumberWithError');
+    const read = phoneNumberReader();
     const typed = '+2348031234567';
-    expect(readPhoneNumber(typed, { use: 'any' })).toEqual({ ok: true, e164: typed, country: 'NG' });
-    expect(readPhoneNumber(typed, { use: 'sms' })).toEqual({ ok: true, e164: typed, country: 'NG' });
-    expect(readPhoneNumber(typed, { use: 'voice' })).toEqual({ ok: true, e164: typed, country: 'NG' });
+    expect(read(typed, { use: 'any' })).toEqual({ ok: true, e164: typed, country: 'NG' });
+    expect(read(typed, { use: 'sms' })).toEqual({ ok: true, e164: typed, country: 'NG' });
+    expect(read(typed, { use: 'voice' })).toEqual({ ok: true, e164: typed, country: 'NG' });
     expect(parse).toHaveBeenCalledTimes(1);
+  });
+
+  it('keeps nothing in readPhoneNumber or between readers: each parses the number itself', () => {
+    const parse = vi.spyOn(phoneNumberLibrary(), 'parsePhoneNumberWithError');
+    const typed = '+2348031234567';
+    readPhoneNumber(typed, { use: 'any' });
+    readPhoneNumber(typed, { use: 'sms' });
+    phoneNumberReader()(typed, { use: 'sms' });
+    phoneNumberReader()(typed, { use: 'voice' });
+    expect(parse).toHaveBeenCalledTimes(4);
   });
 
   it('answers each reading as a fresh parse would, whatever was read before it', () => {
@@ -31,11 +42,9 @@ describe('readPhoneNumber reads a number the library parsed a moment ago without
       ['020 7946 0000', { defaultCountry: 'GB', use: 'any' }],
       ['020 7946 0000', { defaultCountry: 'GB', use: 'sms' }],
     ];
-    const fresh = readings.map(([value, rules]) => {
-      readPhoneNumber('+12025550123'); // another number parsed in between
-      return readPhoneNumber(value, rules);
-    });
-    const inTurn = readings.map(([value, rules]) => readPhoneNumber(value, rules));
+    const fresh = readings.map(([value, rules]) => readPhoneNumber(value, rules));
+    const read = phoneNumberReader();
+    const inTurn = readings.map(([value, rules]) => read(value, rules));
     expect(inTurn).toEqual(fresh);
     expect(fresh.map((reading) => (reading.ok ? reading.e164 : reading.problem))).toEqual([
       '+2348031234567',

@@ -120,13 +120,6 @@ interface ParsedFacts {
 }
 
 /**
- * The last number parsed. A phone start reads its number twice, as any number and then as one each channel of its
- * plan reaches; a number typed in E.164 is then the same text, and its second reading asks the library nothing.
- * Only what the library returns for the same text and country is reused, so every reading is as without it.
- */
-let lastParsed: ParsedFacts | undefined;
-
-/**
  * Reads a phone number as a person types it and returns it in E.164, the one form every limit, route,
  * proof and provider call uses: `+234 801 234 5678`, `+234 (0) 801-234-5678`, `00234 801 234 5678`,
  * `+23408012345678` (a trunk `0` after the country code) and, with `defaultCountry: 'NG'`,
@@ -134,6 +127,31 @@ let lastParsed: ParsedFacts | undefined;
  * libphonenumber-js's full metadata (number ranges, not only lengths) and of a kind `use` can reach.
  */
 export function readPhoneNumber(value: unknown, rules: PhoneNumberRules = {}): PhoneNumberReading {
+  return read(value, rules, undefined);
+}
+
+/** What a {@link phoneNumberReader} keeps between its readings: the facts of the last text it parsed. */
+interface ReaderMemory {
+  last: ParsedFacts | undefined;
+}
+
+/** A reader of phone numbers: {@link readPhoneNumber}'s answers, each text parsed once while the reader lives. */
+export type PhoneNumberReader = (value: unknown, rules?: PhoneNumberRules) => PhoneNumberReading;
+
+/**
+ * A reader for one call, answering as {@link readPhoneNumber} does. It keeps what the library told of the last text
+ * it parsed, so the same text read again asks the library nothing: a phone start reads its number for any use, then
+ * for each channel of its plan, and a number typed in E.164 is parsed once. Only what the library returned for the
+ * same text and default country is reused, so every reading is as without it. Make one per call and drop it with
+ * the call: a number is then held no longer than the call that read it, and by nothing another call or engine
+ * reaches (docs/decisions/1920-no-cache-of-numbers-across-starts.md).
+ */
+export function phoneNumberReader(): PhoneNumberReader {
+  const memory: ReaderMemory = { last: undefined };
+  return (value, rules = {}) => read(value, rules, memory);
+}
+
+function read(value: unknown, rules: PhoneNumberRules, memory: ReaderMemory | undefined): PhoneNumberReading {
   if (typeof value !== 'string') return problem('not_a_string');
   if (value.length > maxTextLength) return problem('too_long');
   const typed = value.trim().replace(formatting, '');
@@ -152,7 +170,8 @@ export function readPhoneNumber(value: unknown, rules: PhoneNumberRules = {}): P
   const options = international === undefined ? { defaultCountry: country! } : {};
   const key = international ?? `${country!}:${typed}`;
   let facts: ParsedFacts;
-  if (lastParsed?.key === key) facts = lastParsed;
+  const last = memory?.last;
+  if (last?.key === key) facts = last;
   else {
     let parsed: PhoneNumber;
     try {
@@ -168,7 +187,7 @@ export function readPhoneNumber(value: unknown, rules: PhoneNumberRules = {}): P
     // getNumberType): the type is asked once, and isValid only when there is none.
     const type = parsed.getType();
     facts = { key, e164: parsed.number, country: parsed.country, type, valid: type !== undefined || parsed.isValid() };
-    lastParsed = facts;
+    if (memory !== undefined) memory.last = facts;
   }
   const use = rules.use ?? 'any';
   if (!facts.valid) {

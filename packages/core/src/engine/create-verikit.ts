@@ -24,6 +24,7 @@ import { memoryEventOutbox } from '../store/event-outbox.js';
 import { memoryFlowTimers } from '../store/flow-timers.js';
 import { TimerWorker } from './timer-worker.js';
 import { StartInputs, startFlow } from './start-flow.js';
+import { phoneStartByHand } from '../inputs/fast-path/phone-start-by-hand.js';
 import { applyUserEvent } from './user-event.js';
 import { toView, type FlowView } from '../flows/view.js';
 import type { Verikit } from './verikit.js';
@@ -135,7 +136,10 @@ export function createVerikit(options: VerikitOptions): Verikit {
   });
 
   /** Start inputs parsed once: `parseStartInput`'s result goes to `start` as it is. */
-  const startInputs = new StartInputs(settings.inputs.start);
+  const startInputs = new StartInputs(
+    settings.inputs.start,
+    phoneStartByHand(settings.defaultCountry, settings.inputs.phoneStart),
+  );
   const flowSecrets = new FlowSecrets(settings.secret);
   /** One engine call: the store may bound all its commands by one deadline (the Redis store's `commandTimeoutMs`). */
   function within<T>(work: (call: StoreCall | undefined) => Promise<T>): Promise<T> {

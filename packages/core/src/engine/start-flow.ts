@@ -253,15 +253,21 @@ export async function startFlow(deps: StartDeps, rawInput: StartInput, options?:
  */
 export class StartInputs {
   readonly #schema: z.ZodType<ParsedStartInput, unknown>;
+  readonly #byHand: ((input: unknown) => ParsedStartInput | undefined) | undefined;
   readonly #parsed = new WeakSet<object>();
 
-  constructor(schema: z.ZodType<ParsedStartInput, unknown>) {
+  /**
+   * `byHand`: a check of some inputs without the schema, returning what the schema would (or undefined, and the
+   * schema parses the input): the phone start's (inputs/fast-path/).
+   */
+  constructor(schema: z.ZodType<ParsedStartInput, unknown>, byHand?: (input: unknown) => ParsedStartInput | undefined) {
     this.#schema = schema;
+    this.#byHand = byHand;
   }
 
   /** The input checked and canonicalised, frozen; an `InvalidInputError` naming each problem otherwise. */
   parse(input: unknown): ParsedStartInput {
-    const parsed = parseInput(this.#schema, input);
+    const parsed = this.#byHand?.(input) ?? parseInput(this.#schema, input);
     for (const value of Object.values(parsed)) if (typeof value === 'object' && value !== null) Object.freeze(value);
     Object.freeze(parsed);
     this.#parsed.add(parsed);

@@ -6,8 +6,10 @@ import {
   identityNumberSchema,
   maxSelfieBytes,
   parseInput,
+  phoneNumberReader,
   phoneNumberSchemaFor,
-  readPhoneNumber,
+  type PhoneNumberReader,
+  type PhoneNumberReading,
   senderSchema,
   smsMessageSchema,
   whatsAppMessageSchema,
@@ -44,6 +46,29 @@ const planStepSchema = z.literal(['sms', 'voice', 'whatsapp', 'sms-inbound', 'wh
 /** How a number must be usable for a plan step: an inbound step's channel. */
 function numberUseOf(step: z.output<typeof planStepSchema>): PhoneNumberUse {
   return step === 'sms-inbound' ? 'sms' : step === 'whatsapp-inbound' ? 'whatsapp' : step;
+}
+
+/** The part of a phone start its number's check reads: the number in E.164 and the plan. */
+interface PhonePlan {
+  readonly phoneNumber: string;
+  readonly channel?: z.output<typeof phoneChannelSchema> | undefined;
+  readonly channels?: readonly z.output<typeof planStepSchema>[] | undefined;
+}
+
+/**
+ * Why the number (E.164) cannot be used by the plan's first channel it fails, or undefined when every channel can
+ * use it: which kinds of number are accepted depends on the channels, so it is read again for each (by `read`,
+ * which parses it once for them all).
+ */
+export function planNumberProblem(
+  input: PhonePlan,
+  read: PhoneNumberReader,
+): Extract<PhoneNumberReading, { ok: false }> | undefined {
+  for (const step of input.channels ?? [input.channel ?? 'sms']) {
+    const reading = read(input.phoneNumber, { use: numberUseOf(step) });
+    if (!reading.ok) return reading;
+  }
+  return undefined;
 }
 
 /** A BCP 47 language tag, as providers take it: `en`, `fr`, `pt-BR`, `zh-Hant`. */
@@ -97,7 +122,59 @@ function claimsSchemaFor(defaultCountry: string | undefined) {
     });
 }
 
-function startSchemaFor(defaultCountry: string | undefined) {
+/** A phone start, its number read with `defaultCountry`: the start schema's `phone` member. */
+function phoneStartSchemaFor(defaultCountry: string | undefined) {
+  return z
+    .strictObject({
+      /** A phone flow: a code sent by SMS, voice or WhatsApp. */
+      kind: z.literal('phone'),
+      /** The user's number: E.164, or as typed (parsed into E.164); one that can receive every channel. */
+      phoneNumber: phoneFor(defaultCountry, 'any'),
+      /** How the code travels, when the flow has one channel. Default `sms`. Not with `channels`. */
+      channel: phoneChannelSchema.optional(),
+      /**
+       * The plan: the channels the code may travel by, in order (`['whatsapp', 'sms', 'voice']`). The first
+       * send goes on the first; a resend may switch to any of them; a failed delivery falls back to the next.
+       * Inbound steps first (`['whatsapp-inbound', 'sms-inbound', 'sms']`): the user proves the number by
+       * sending the flow's reference from it, and nothing is sent until the user asks or `escalateAfterMs`
+       * passes (docs/flows.md, "Inbound steps").
+       */
+      channels: z
+        .array(planStepSchema)
+        .min(1, { error: 'must name at least one channel' })
+        .max(5, { error: 'must name at most 5 channels' })
+        .refine((channels) => new Set(channels).size === channels.length, {
+          error: 'must not name a channel twice',
+        })
+        .optional(),
+      /** The language of the message, a BCP 47 tag (`en`, `fr`, `pt-BR`): the provider's, and the templates'. */
+      locale: localeSchema.optional(),
+      /** The sender ID or number the code comes from, where the provider lets you choose. */
+      from: senderSchema.optional(),
+      /**
+       * An escalating plan: after this many ms without a correct code (and once the send's cooldown has
+       * passed), the next channel of the plan is sent by itself (docs/plans.md). 15 s to 15 min.
+       */
+      escalateAfterMs: z
+        .number({ error: 'must be a number of milliseconds' })
+        .int({ error: 'must be a whole number of milliseconds' })
+        .min(15_000, { error: 'must be at least 15000 (15 s)' })
+        .max(900_000, { error: 'must be at most 900000 (15 min)' })
+        .optional(),
+    })
+    .superRefine((input, context) => {
+      const problem = planNumberProblem(input, phoneNumberReader());
+      if (problem === undefined) return;
+      context.addIssue({
+        code: 'custom',
+        path: ['phoneNumber'],
+        message: problem.message,
+        params: { messageId: problem.messageId },
+      });
+    });
+}
+
+function startSchemaFor(defaultCountry: string | undefined, phoneStart: ReturnType<typeof phoneStartSchemaFor>) {
   return z.discriminatedUnion(
     'kind',
     [
@@ -107,58 +184,7 @@ function startSchemaFor(defaultCountry: string | undefined) {
         /** The user's mobile number: E.164, or as typed (parsed into E.164). */
         phoneNumber: phoneFor(defaultCountry, 'ussd'),
       }),
-      z
-        .strictObject({
-          /** A phone flow: a code sent by SMS, voice or WhatsApp. */
-          kind: z.literal('phone'),
-          /** The user's number: E.164, or as typed (parsed into E.164); one that can receive every channel. */
-          phoneNumber: phoneFor(defaultCountry, 'any'),
-          /** How the code travels, when the flow has one channel. Default `sms`. Not with `channels`. */
-          channel: phoneChannelSchema.optional(),
-          /**
-           * The plan: the channels the code may travel by, in order (`['whatsapp', 'sms', 'voice']`). The first
-           * send goes on the first; a resend may switch to any of them; a failed delivery falls back to the next.
-           * Inbound steps first (`['whatsapp-inbound', 'sms-inbound', 'sms']`): the user proves the number by
-           * sending the flow's reference from it, and nothing is sent until the user asks or `escalateAfterMs`
-           * passes (docs/flows.md, "Inbound steps").
-           */
-          channels: z
-            .array(planStepSchema)
-            .min(1, { error: 'must name at least one channel' })
-            .max(5, { error: 'must name at most 5 channels' })
-            .refine((channels) => new Set(channels).size === channels.length, {
-              error: 'must not name a channel twice',
-            })
-            .optional(),
-          /** The language of the message, a BCP 47 tag (`en`, `fr`, `pt-BR`): the provider's, and the templates'. */
-          locale: localeSchema.optional(),
-          /** The sender ID or number the code comes from, where the provider lets you choose. */
-          from: senderSchema.optional(),
-          /**
-           * An escalating plan: after this many ms without a correct code (and once the send's cooldown has
-           * passed), the next channel of the plan is sent by itself (docs/plans.md). 15 s to 15 min.
-           */
-          escalateAfterMs: z
-            .number({ error: 'must be a number of milliseconds' })
-            .int({ error: 'must be a whole number of milliseconds' })
-            .min(15_000, { error: 'must be at least 15000 (15 s)' })
-            .max(900_000, { error: 'must be at most 900000 (15 min)' })
-            .optional(),
-        })
-        .superRefine((input, context) => {
-          // Which kinds of number are accepted depends on the channels: read again for each (already E.164).
-          for (const step of input.channels ?? [input.channel ?? 'sms']) {
-            const reading = readPhoneNumber(input.phoneNumber, { use: numberUseOf(step) });
-            if (reading.ok) continue;
-            context.addIssue({
-              code: 'custom',
-              path: ['phoneNumber'],
-              message: reading.message,
-              params: { messageId: reading.messageId },
-            });
-            return;
-          }
-        }),
+      phoneStart,
       z.strictObject({
         /** A dial-in flow: the user dials a USSD code with a one-time reference; the carrier reports the number. */
         kind: z.literal('dial-in'),
@@ -242,6 +268,8 @@ function sendWhatsAppSchemaFor(defaultCountry: string | undefined) {
 /** The engine's input schemas for one default country: numbers in national form are read as that country's. */
 export interface InputSchemas {
   readonly start: ReturnType<typeof startSchemaFor>;
+  /** The start schema's `phone` member, whose fields the phone start checked by hand reads (fast-path/). */
+  readonly phoneStart: ReturnType<typeof phoneStartSchemaFor>;
   readonly sendSms: ReturnType<typeof sendSmsSchemaFor>;
   readonly sendWhatsApp: ReturnType<typeof sendWhatsAppSchemaFor>;
 }
@@ -253,8 +281,10 @@ export function inputSchemasFor(defaultCountry: string | undefined): InputSchema
   const key = defaultCountry ?? '';
   let schemas = schemasByCountry.get(key);
   if (schemas === undefined) {
+    const phoneStart = phoneStartSchemaFor(defaultCountry);
     schemas = {
-      start: startSchemaFor(defaultCountry),
+      start: startSchemaFor(defaultCountry, phoneStart),
+      phoneStart,
       sendSms: sendSmsSchemaFor(defaultCountry),
       sendWhatsApp: sendWhatsAppSchemaFor(defaultCountry),
     };
