@@ -2,7 +2,7 @@ import { ProviderUnavailableError } from '@verikit/provider';
 import type { FlowEnvironment } from '../flows/flow-definition.js';
 import { SendGuard } from '../guard/send-guard.js';
 import { memorySendGuardStore } from '../store/send-guard-store.js';
-import { parseFlowId } from '../inputs/inputs.js';
+import { parseFlowId, phoneStartByHand } from '../inputs/inputs.js';
 import { Proofs } from '../proof/proofs.js';
 import { SecretBox, FlowSecrets } from '../secrets/secrets.js';
 import { createReviewNumbers } from '../flows/review-numbers.js';
@@ -24,7 +24,7 @@ import { memoryEventOutbox } from '../store/event-outbox.js';
 import { memoryFlowTimers } from '../store/flow-timers.js';
 import { TimerWorker } from './timer-worker.js';
 import { StartInputs, startFlow } from './start-flow.js';
-import { phoneStartByHand } from '../inputs/fast-path/phone-start-by-hand.js';
+
 import { applyUserEvent } from './user-event.js';
 import { toView, type FlowView } from '../flows/view.js';
 import type { Verikit } from './verikit.js';

@@ -258,7 +258,7 @@ export class StartInputs {
 
   /**
    * `byHand`: a check of some inputs without the schema, returning what the schema would (or undefined, and the
-   * schema parses the input): the phone start's (inputs/fast-path/).
+   * schema parses the input): the phone start's (`phoneStartByHand` in inputs/inputs.ts).
    */
   constructor(schema: z.ZodType<ParsedStartInput, unknown>, byHand?: (input: unknown) => ParsedStartInput | undefined) {
     this.#schema = schema;

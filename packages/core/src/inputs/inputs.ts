@@ -15,6 +15,7 @@ import {
   whatsAppMessageSchema,
   type PhoneNumberUse,
 } from '@verikit/provider';
+import { claimsSchemaFor, identityStepSchema } from './identity-claims.js';
 
 /**
  * A value built on its first use rather than when its module is imported. For the schemas a start-up does not
@@ -60,7 +61,7 @@ interface PhonePlan {
  * use it: which kinds of number are accepted depends on the channels, so it is read again for each (by `read`,
  * which parses it once for them all).
  */
-export function planNumberProblem(
+function planNumberProblem(
   input: PhonePlan,
   read: PhoneNumberReader,
 ): Extract<PhoneNumberReading, { ok: false }> | undefined {
@@ -79,48 +80,6 @@ const localeSchema = z
 /** The number as typed (`+234 801 234 5678`, `0801 234 5678` with a default country), output in E.164. */
 const phoneFor = (defaultCountry: string | undefined, use: PhoneNumberUse) =>
   phoneNumberSchemaFor({ defaultCountry, use });
-
-/** A step of an identity ladder. */
-const identityStepSchema = z.literal(['match', 'consent', 'otp', 'face'], {
-  error: 'must be match, consent, otp or face',
-});
-
-/** A name as the user typed it: letters, spaces, apostrophes, dots and dashes, 1 to 64 characters. */
-const nameSchema = z
-  .string({ error: 'must be a string' })
-  .max(64, { error: 'must be at most 64 characters', abort: true })
-  .regex(/^[\p{L}][\p{L}\p{M} .'’-]*$/u, { error: 'must be letters, spaces, apostrophes, dots or dashes' });
-
-/** A date of birth, `YYYY-MM-DD`, a real day between 1900 and today. */
-const dateOfBirthSchema = z
-  .string({ error: 'must be a date YYYY-MM-DD' })
-  .max(10, { error: 'must be a date YYYY-MM-DD', abort: true })
-  .regex(/^\d{4}-\d{2}-\d{2}$/, { error: 'must be a date YYYY-MM-DD', abort: true })
-  .refine(
-    (value) => {
-      const date = new Date(`${value}T00:00:00Z`);
-      return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(value) && value >= '1900-01-01';
-    },
-    { error: 'must be a real date from 1900-01-01' },
-  );
-
-/** The claims of a match step: at least one of them. Errors name the field and never repeat the value. */
-function claimsSchemaFor(defaultCountry: string | undefined) {
-  return z
-    .strictObject({
-      /** The first (given) name. */
-      firstName: nameSchema.optional(),
-      /** The last name (surname). */
-      lastName: nameSchema.optional(),
-      /** The date of birth, `YYYY-MM-DD`. */
-      dateOfBirth: dateOfBirthSchema.optional(),
-      /** The phone number: E.164, or as typed (parsed into E.164). */
-      phoneNumber: phoneFor(defaultCountry, 'any').optional(),
-    })
-    .refine((claims) => Object.values(claims).some((value) => value !== undefined), {
-      error: 'must claim at least one of firstName, lastName, dateOfBirth, phoneNumber',
-    });
-}
 
 /** A phone start, its number read with `defaultCountry`: the start schema's `phone` member. */
 function phoneStartSchemaFor(defaultCountry: string | undefined) {
@@ -213,7 +172,7 @@ function startSchemaFor(defaultCountry: string | undefined, phoneStart: ReturnTy
             .refine((steps) => new Set(steps).size === steps.length, { error: 'must not name a step twice' })
             .optional(),
           /** What the user claims, for a `match` step: sealed for the match, then forgotten. */
-          claims: claimsSchemaFor(defaultCountry).optional(),
+          claims: claimsSchemaFor(phoneFor(defaultCountry, 'any')).optional(),
         })
         .superRefine((input, context) => {
           const matches = input.steps?.includes('match') === true;
@@ -268,7 +227,7 @@ function sendWhatsAppSchemaFor(defaultCountry: string | undefined) {
 /** The engine's input schemas for one default country: numbers in national form are read as that country's. */
 export interface InputSchemas {
   readonly start: ReturnType<typeof startSchemaFor>;
-  /** The start schema's `phone` member, whose fields the phone start checked by hand reads (fast-path/). */
+  /** The start schema's `phone` member, whose fields the phone start checked by hand reads (`phoneStartByHand`, below). */
   readonly phoneStart: ReturnType<typeof phoneStartSchemaFor>;
   readonly sendSms: ReturnType<typeof sendSmsSchemaFor>;
   readonly sendWhatsApp: ReturnType<typeof sendWhatsAppSchemaFor>;
@@ -477,4 +436,54 @@ export function callOptionsOf(options: unknown): CheckedCallOptions {
   }
   const { client, idempotencyKey, owner } = parseInput(callOptionsSchema(), options);
   return { client, idempotencyKey, owner };
+}
+
+/** A phone start's fields after its kind and number, in the order the schema's output has them. */
+const optionalFields = ['channel', 'channels', 'locale', 'from', 'escalateAfterMs'] as const;
+/** Every field a phone start may have. */
+const phoneFields: ReadonlySet<string> = new Set(['kind', 'phoneNumber', ...optionalFields]);
+
+/** A phone start as the schema returns it. */
+type ParsedPhoneStart = Extract<ParsedStartInput, { kind: 'phone' }>;
+
+/**
+ * The phone start checked by hand: a start's own path without zod's walk over the union (its schema stays the one
+ * definition of what a start is; docs/decisions/1960-a-phone-start-checked-by-hand-then-by-zod.md). Given a plain
+ * object (`{}` or an object literal) with `kind: 'phone'` and only a phone start's fields, it reads the number once
+ * (for any use, then for each channel of the plan, as the schema does), checks each other field given with that
+ * field's own schema, and returns the object the schema would return: the same fields, values and order. Any input
+ * it does not take, or that fails a check, is undefined: the caller then parses it with the schema, so every
+ * refusal, message and issue is zod's. `phone-start-by-hand.test.ts` holds the two to the same outputs.
+ */
+export function phoneStartByHand(
+  defaultCountry: string | undefined,
+  schema: InputSchemas['phoneStart'],
+): (input: unknown) => ParsedPhoneStart | undefined {
+  const { shape } = schema;
+  const anyUse = { defaultCountry, use: 'any' } as const;
+  return (input) => {
+    if (typeof input !== 'object' || input === null || Object.getPrototypeOf(input) !== Object.prototype)
+      return undefined;
+    const given = input as Record<string, unknown>;
+    if (given.kind !== 'phone') return undefined;
+    for (const key in given) if (!phoneFields.has(key)) return undefined;
+    // One reader for this start: the number is parsed once for all its readings, and held by nothing after.
+    const read = phoneNumberReader();
+    const number = read(given.phoneNumber, anyUse);
+    if (!number.ok) return undefined;
+    const parsed: Record<string, unknown> = { kind: 'phone', phoneNumber: number.e164 };
+    for (const field of optionalFields) {
+      if (!Object.hasOwn(given, field)) continue;
+      const value = given[field];
+      if (value === undefined) {
+        parsed[field] = undefined;
+        continue;
+      }
+      const checked = shape[field].safeParse(value);
+      if (!checked.success) return undefined;
+      parsed[field] = checked.data;
+    }
+    const start = parsed as ParsedPhoneStart;
+    return planNumberProblem(start, read) === undefined ? start : undefined;
+  };
 }

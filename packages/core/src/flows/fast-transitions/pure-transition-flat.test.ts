@@ -12,6 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { compileFlatTransitions, createPureTransitions } from './pure-transition.js';
 import { flowDefinitions } from '../flow-definitions.js';
 import { defaultPolicies } from '../policies.js';
+import { seededRandom } from '../../seeded-random.fixtures.js';
 
 // A model-based check: random event sequences, from random contexts in every state of every kind of flow the
 // engine runs (a new kind is walked as soon as flowDefinitions holds it), give the same steps as xstate's own
@@ -19,17 +20,6 @@ import { defaultPolicies } from '../policies.js';
 
 const T0 = 1_000_000;
 const hash = 'a'.repeat(32);
-
-/** A small seeded generator (mulberry32): a failure names its seed and replays. */
-function random(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function picker(next: () => number) {
   return <T>(...choices: T[]): T => choices[Math.floor(next() * choices.length)]!;
@@ -175,7 +165,7 @@ describe.each(Object.values(flowDefinitions).map((definition) => [definition.kin
         let steps = 0;
         const movedFrom = new Set<string>();
         for (let seed = 1; seed <= 400; seed += 1) {
-          const next = random(seed);
+          const next = seededRandom(seed);
           const states = Object.keys(machine.root.states);
           const value = picker(next)(...states);
           const context = randomContext(next);

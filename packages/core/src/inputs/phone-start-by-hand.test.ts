@@ -1,24 +1,13 @@
 import { InvalidInputError, parseInput } from '@verikit/provider';
 import { describe, expect, it } from 'vitest';
-import { StartInputs } from '../../engine/start-flow.js';
-import { inputSchemasFor, type ParsedStartInput } from '../inputs.js';
-import { phoneStartByHand } from './phone-start-by-hand.js';
+import { StartInputs } from '../engine/start-flow.js';
+import { inputSchemasFor, phoneStartByHand, type ParsedStartInput } from './inputs.js';
+import { seededRandom } from '../seeded-random.fixtures.js';
 
 // The phone start checked by hand against the start schema it stands in for: on many inputs, valid and not, built
 // at random from numbers of several countries and operators written in several ways, and from every other field
 // valid, invalid, undefined or absent, the hand check takes a plain phone start exactly when zod accepts it, and
 // then returns zod's object (the same fields, values and order); what it does not take, zod parses.
-
-/** A small seeded generator (mulberry32): a failure names its seed and replays. */
-function random(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Nigerian numbers of MTN, Airtel, Glo and 9mobile (national prefixes), and a Lagos landline. */
 const nigerianPrefixes = [
@@ -130,7 +119,7 @@ describe.each([undefined, 'NG', 'GB'])('the phone start checked by hand (default
   const byHand = phoneStartByHand(defaultCountry, schemas.phoneStart);
 
   it('takes a plain phone start exactly when zod accepts it, and returns what zod returns', () => {
-    const next = random(3801);
+    const next = seededRandom(3801);
     let taken = 0;
     for (let round = 0; round < 4000; round += 1) {
       const input = randomInput(next);
@@ -152,7 +141,7 @@ describe.each([undefined, 'NG', 'GB'])('the phone start checked by hand (default
   it("leaves the engine's answers as zod's: the same parsed inputs, and the same issues for every refusal", () => {
     const withHand = new StartInputs(schemas.start, byHand);
     const zodOnly = new StartInputs(schemas.start);
-    const next = random(1960);
+    const next = seededRandom(1960);
     for (let round = 0; round < 2000; round += 1) {
       const input = randomInput(next);
       expect(
