@@ -65,6 +65,11 @@ const defaultNamespace = 'verikit';
 /** The answer of a compare-and-set whose question Redis refused to run (no write happened). */
 const unasked = Symbol('unasked');
 const defaultConnectTimeoutMs = 2000;
+/** A Redis user whose ACL lets it publish but not ask `PUBSUB`: the script stopped before writing anything. */
+const notAllowedToAsk = (error: unknown) => error instanceof Error && /^NOPERM|can't run this command/.test(error.message);
+/** The compare-and-set script's answer (1 written, 2 followed) as `compareAndSetUnlessFollowed` says it. */
+const outcomeOf = (reply: unknown) =>
+  reply === 1 ? 'written' : reply === 2 ? 'followed' : reply === unasked ? 'unasked' : 'conflict';
 const defaultCommandTimeoutMs = 5000;
 
 /**
@@ -240,7 +245,7 @@ export class RedisFlowStore implements FlowStore {
    * can exist: only pattern subscribers are asked about (`PUBSUB NUMPAT`), and with sharded pub/sub, which has no
    * patterns, nobody (decision 1830).
    */
-  async compareAndSetUnlessFollowed(
+  compareAndSetUnlessFollowed(
     record: FlowRecord,
     expectedVersion: number,
     ttlMs: number,
@@ -248,23 +253,19 @@ export class RedisFlowStore implements FlowStore {
     call?: StoreCall,
   ): Promise<'written' | 'conflict' | 'followed' | 'unasked'> {
     const ttl = redisTtl(ttlMs);
-    if (expectedVersion === 0) return (await this.#create(record, ttl, call)) ? 'written' : 'conflict';
+    if (expectedVersion === 0) return this.#create(record, ttl, call).then((won) => outcomeOf(won ? 1 : 0));
     if (followers.unseen === true && followers.sharded)
-      return (await this.#compareAndSet(record, expectedVersion, ttl, encodeRecord(record, ttl), [], call)) === 1
-        ? 'written'
-        : 'conflict';
+      return this.#compareAndSet(record, expectedVersion, ttl, encodeRecord(record, ttl), [], call).then(outcomeOf);
     const mode = followers.sharded ? 'sharded' : followers.unseen === true ? 'unseen' : 'classic';
-    const reply = await this.#compareAndSet(
+    return this.#compareAndSet(
       record,
       expectedVersion,
       ttl,
       encodeRecord(record, ttl),
       [followers.channel, '', mode],
       call,
-      // A Redis user whose ACL lets it publish but not ask `PUBSUB`: the script stopped before writing anything.
-      (error) => error instanceof Error && /^NOPERM|can't run this command/.test(error.message),
-    );
-    return reply === 1 ? 'written' : reply === 2 ? 'followed' : reply === unasked ? 'unasked' : 'conflict';
+      notAllowedToAsk,
+    ).then(outcomeOf);
   }
 
   /**
@@ -282,22 +283,16 @@ export class RedisFlowStore implements FlowStore {
   ): Promise<unknown> {
     return this.#call(
       'write a flow',
-      (client) => {
-        const sent = compareAndSetScript.run(client, this.redisKey(flowRecordKey(record.id)), [
+      (client) =>
+        compareAndSetScript.run(client, this.redisKey(flowRecordKey(record.id)), [
           String(expectedVersion),
           envelope,
           ttl === undefined ? '' : String(ttl),
           ...channel,
-        ]);
-        return refused === undefined
-          ? sent
-          : sent.catch((error: unknown) => {
-              if (refused(error)) return unasked;
-              throw error;
-            });
-      },
+        ]),
       true,
       call,
+      refused,
     );
   }
 
@@ -418,22 +413,24 @@ export class RedisFlowStore implements FlowStore {
   /**
    * Runs one command under its deadline, or its engine call's (`call`); `writes`: the command writes (a timeout
    * leaves its outcome unknown). On an open connection the command is sent at once, without an async frame of its own.
+   * An error `refused` accepts is answered as {@link unasked} (in the same handler as the failures: one promise).
    */
   #call<T>(
     operation: string,
     work: (client: RedisCommandClient) => Promise<T>,
     writes = false,
     call?: StoreCall,
+    refused?: (error: unknown) => boolean,
   ): Promise<T> {
     const client = this.client;
     if (this.#closed || this.#connecting !== undefined || !client.isOpen)
-      return this.#callConnecting(operation, work, writes, call);
+      return this.#callConnecting(operation, work, writes, call, refused);
     // Open (ready, or reconnecting: with the offline queue off the command then fails at once with
     // ClientOfflineError, reported as a StoreError). The command is sent when the deadline lets it: a timeout that
     // says it was not sent is a write that did not happen.
     return this.#deadline
       .run(() => work(client as unknown as RedisCommandClient), call)
-      .catch((error: unknown) => this.#failure(operation, error, writes));
+      .catch((error: unknown) => (refused?.(error) === true ? (unasked as T) : this.#failure(operation, error, writes)));
   }
 
   /** {@link #call} when the store is closed, or must connect (or wait for a connection) first. */
@@ -442,6 +439,7 @@ export class RedisFlowStore implements FlowStore {
     work: (client: RedisCommandClient) => Promise<T>,
     writes: boolean,
     call: StoreCall | undefined,
+    refused: ((error: unknown) => boolean) | undefined,
   ): Promise<T> {
     let sent = false;
     try {
@@ -454,6 +452,7 @@ export class RedisFlowStore implements FlowStore {
         return work(client as unknown as RedisCommandClient);
       }, call);
     } catch (error) {
+      if (sent && refused?.(error) === true) return unasked as T;
       // A deadline passed while connecting: the command was never sent.
       return this.#failure(operation, error, writes && sent);
     }

@@ -305,7 +305,7 @@ export class CommitLoop {
     // A start's first write is unseen too: its id is handed out only when the start returns or names it.
     const unseen = !named && (before === undefined || this.#unseen.has(record.id));
     const outsideQueue = write.outsideQueue;
-    await runAfterCommit(this.#afterCommit, {
+    const after = runAfterCommit(this.#afterCommit, {
       cause: write.cause,
       before: before?.record,
       record,
@@ -324,6 +324,7 @@ export class CommitLoop {
       call,
       outsideQueue: outsideQueue === undefined ? (work) => work() : async (work) => void outsideQueue.push(work),
     });
+    if (after !== undefined) await after;
     return { view, record, named };
   }
 }
@@ -395,10 +396,34 @@ function startNow<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
-/** Runs the after-commit steps in order, each once the one before settled; the first throw stops the rest. */
-export async function runAfterCommit(steps: readonly AfterCommitStep[], change: CommittedChange): Promise<void> {
-  for (const step of steps) {
-    const pending = step(change);
-    if (pending !== undefined) await pending;
+/**
+ * Runs the after-commit steps in order, each once the one before settled; the first throw stops the rest (a
+ * rejection). Undefined when every step was done at once: most commits wait for no step, and a commit then makes no
+ * promise for them (no async frame, no microtask).
+ */
+export function runAfterCommit(steps: readonly AfterCommitStep[], change: CommittedChange): Promise<void> | undefined {
+  for (let index = 0; index < steps.length; index += 1) {
+    let pending: void | Promise<void>;
+    try {
+      pending = steps[index]!(change);
+    } catch (error) {
+      return Promise.reject(error as Error);
+    }
+    if (pending !== undefined) return runAfter(pending, steps, index + 1, change);
+  }
+  return undefined;
+}
+
+/** {@link runAfterCommit} from step `from` on, once `pending` (the step before it) settled. */
+async function runAfter(
+  pending: Promise<void>,
+  steps: readonly AfterCommitStep[],
+  from: number,
+  change: CommittedChange,
+): Promise<void> {
+  await pending;
+  for (let index = from; index < steps.length; index += 1) {
+    const next = steps[index]!(change);
+    if (next !== undefined) await next;
   }
 }

@@ -17,14 +17,22 @@ export function publishView(deps: {
 }): AfterCommitStep {
   const { bus, publishing, logger } = deps;
   const inProcess = bus instanceof MemoryChangeBus;
-  return async ({ record, view, publishedWithWrite, unseen }) => {
-    if (unseen && inProcess) return;
+  // Not an async function: a change published with its write (or followed by nobody) is done at once, and the commit
+  // then waits for no promise of this step.
+  return ({ record, view, publishedWithWrite, unseen }) => {
+    if (unseen && inProcess) return undefined;
     const flowId = record.id;
     try {
       if (publishedWithWrite) publishing!.deliverLocally(flowId, view);
-      else if (bus.follows?.(flowId) !== false) await bus.publish(view());
+      else if (bus.follows?.(flowId) !== false)
+        return bus.publish(view())?.catch((error: unknown) => publishFailed(logger, flowId, error));
     } catch (error) {
-      logger.warn('verikit.publish.failed', { flowId, error: errorCode(error) });
+      publishFailed(logger, flowId, error);
     }
+    return undefined;
   };
+}
+
+function publishFailed(logger: Logger, flowId: string, error: unknown): void {
+  logger.warn('verikit.publish.failed', { flowId, error: errorCode(error) });
 }
