@@ -60,10 +60,16 @@ const recentFlows = 1000;
 
 /** The effects among a transition's actions. */
 export function effectsOf(actions: readonly unknown[]): EffectRequest[] {
-  return (actions as Array<{ type: string; params?: unknown }>)
-    .filter((action) => action.type === 'runEffect')
-    .map((action) => action.params as EffectRequest);
+  const effects: EffectRequest[] = [];
+  for (const action of actions as Array<{ type: string; params?: unknown }>)
+    if (action.type === 'runEffect') effects.push(action.params as EffectRequest);
+  return effects;
 }
+
+/** The routes (or staged webhook ids) of a change that has none, most changes: one array, never written to. */
+const noRoutes: readonly string[] = Object.freeze([]);
+/** How a write with no queue to wait for runs work that must wait until the commit leaves the flow's queue. */
+const runAtOnce = (work: () => Promise<void>) => work();
 
 /** What the commit loop uses; written once, for its constructor and its after-commit steps alike. */
 export interface CommitLoopDeps {
@@ -274,10 +280,12 @@ export class CommitLoop {
     const previous = before?.snapshot;
     const events = lifecycleEventsOf(previous, next, write.record);
     // The webhook's events are written with the change itself; their ids are known to every instance first.
-    const { record, ids } = webhook?.stage(write.record, events, now) ?? { record: write.record, ids: [] };
+    const staged = webhook?.stage(write.record, events, now);
+    const record = staged?.record ?? write.record;
+    const ids = staged?.ids ?? noRoutes;
     const ttlMs = webhook ? webhook.ttlFor(record, records.ttlFor(next, now), now) : records.ttlFor(next, now);
     const flow = before?.flow ?? records.flow(record.kind);
-    const routes = flow.definition.routes?.(previous, next, env) ?? [];
+    const routes = flow.definition.routes?.(previous, next, env) ?? noRoutes;
     const view = lazyView(next, record, now, env.secrets);
     if (ids.length > 0) await webhook!.announce(ids, now);
     // The flow's timer is scheduled before the write, like the webhook's ids (decision 1560).
@@ -322,7 +330,7 @@ export class CommitLoop {
       unseen,
       now,
       call,
-      outsideQueue: outsideQueue === undefined ? (work) => work() : async (work) => void outsideQueue.push(work),
+      outsideQueue: outsideQueue === undefined ? runAtOnce : async (work) => void outsideQueue.push(work),
     });
     if (after !== undefined) await after;
     return { view, record, named };

@@ -257,6 +257,25 @@ const statusEvents: Partial<Record<string, FlowEventType>> = {
   expired: 'expired',
 };
 
+/** One lifecycle event of the change that made `meta`'s version. */
+function flowEvent(
+  meta: { id: string; kind: FlowKind; version: number; updatedAt: number },
+  status: FlowStatus,
+  type: FlowEventType,
+  extra: Partial<FlowEvent> = {},
+): FlowEvent {
+  return {
+    id: `${meta.id}:${meta.version}:${type}`,
+    type,
+    flowId: meta.id,
+    kind: meta.kind,
+    status,
+    version: meta.version,
+    at: meta.updatedAt,
+    ...extra,
+  };
+}
+
 /** The lifecycle events one committed change causes, in the order they happened. */
 export function lifecycleEventsOf(
   previous: AnyMachineSnapshot | undefined,
@@ -264,28 +283,20 @@ export function lifecycleEventsOf(
   meta: { id: string; kind: FlowKind; version: number; updatedAt: number },
 ): FlowEvent[] {
   const before = previous?.value as string | undefined;
-  const after = next.value as string;
+  const after = next.value as FlowStatus;
   const context = next.context as FlowContextBase;
-  const event = (type: FlowEventType, extra: Partial<FlowEvent> = {}): FlowEvent => ({
-    id: `${meta.id}:${meta.version}:${type}`,
-    type,
-    flowId: meta.id,
-    kind: meta.kind,
-    status: after as FlowStatus,
-    version: meta.version,
-    at: meta.updatedAt,
-    ...extra,
-  });
   const events: FlowEvent[] = [];
-  if (previous === undefined) events.push(event('started'));
+  if (previous === undefined) events.push(flowEvent(meta, after, 'started'));
   // A send went out: the flow now waits for the user, coming from a send (not from a wrong code's check).
   if (waitingStatuses.has(after) && (before === undefined || (!waitingStatuses.has(before) && before !== 'checking')))
-    events.push(event('sent'));
+    events.push(flowEvent(meta, after, 'sent'));
   const receipt = context.delivery;
   if (receipt !== undefined && receipt !== (previous?.context as FlowContextBase | undefined)?.delivery)
-    events.push(event(receipt.status, { delivery: receipt }));
+    events.push(flowEvent(meta, after, receipt.status, { delivery: receipt }));
   const entered = before === after ? undefined : statusEvents[after];
   if (entered !== undefined)
-    events.push(event(entered, entered === 'failed' && context.error ? { errorCode: context.error.code } : {}));
+    events.push(
+      flowEvent(meta, after, entered, entered === 'failed' && context.error ? { errorCode: context.error.code } : {}),
+    );
   return events;
 }
