@@ -66,7 +66,7 @@ const defaultNamespace = 'verikit';
 const unasked = Symbol('unasked');
 const defaultConnectTimeoutMs = 2000;
 /** A Redis user whose ACL lets it publish but not ask `PUBSUB`: the script stopped before writing anything. */
-const notAllowedToAsk = (error: unknown) => error instanceof Error && /^NOPERM|can't run this command/.test(error.message);
+const refusedPubSub = (error: unknown) => error instanceof Error && /^NOPERM|can't run this command/.test(error.message);
 /** The compare-and-set script's answer (1 written, 2 followed) as `compareAndSetUnlessFollowed` says it. */
 const outcomeOf = (reply: unknown) =>
   reply === 1 ? 'written' : reply === 2 ? 'followed' : reply === unasked ? 'unasked' : 'conflict';
@@ -264,7 +264,7 @@ export class RedisFlowStore implements FlowStore {
       encodeRecord(record, ttl),
       [followers.channel, '', mode],
       call,
-      notAllowedToAsk,
+      refusedPubSub,
     ).then(outcomeOf);
   }
 
@@ -430,7 +430,7 @@ export class RedisFlowStore implements FlowStore {
     // says it was not sent is a write that did not happen.
     return this.#deadline
       .run(() => work(client as unknown as RedisCommandClient), call)
-      .catch((error: unknown) => (refused?.(error) === true ? (unasked as T) : this.#failure(operation, error, writes)));
+      .catch((error: unknown) => (refused?.(error) ? (unasked as T) : this.#failure(operation, error, writes)));
   }
 
   /** {@link #call} when the store is closed, or must connect (or wait for a connection) first. */
@@ -452,7 +452,7 @@ export class RedisFlowStore implements FlowStore {
         return work(client as unknown as RedisCommandClient);
       }, call);
     } catch (error) {
-      if (sent && refused?.(error) === true) return unasked as T;
+      if (sent && refused?.(error)) return unasked as T;
       // A deadline passed while connecting: the command was never sent.
       return this.#failure(operation, error, writes && sent);
     }

@@ -18,6 +18,13 @@ describe('runAfterCommit', () => {
     expect(ran).toEqual(['slow', 'sync', 'last']);
   });
 
+  it('makes no promise when no step waits, as for most commits', () => {
+    const ran: string[] = [];
+    const steps: AfterCommitStep[] = [() => void ran.push('first'), () => void ran.push('second')];
+    expect(runAfterCommit(steps, committedChange())).toBeUndefined();
+    expect(ran).toEqual(['first', 'second']);
+  });
+
   it("stops at a step's throw and rejects with it", async () => {
     const ran: string[] = [];
     const failure = new Error('route write failed');

@@ -62,7 +62,8 @@ describe('publishView', () => {
     const bus: FlowChangeBus = { publish: (view) => void published.push(view), subscribe: () => () => {} };
     const { publishing, local } = localOnly();
     const change = committedChange({ publishedWithWrite: true });
-    await publishView({ bus, publishing, logger: captureLogger().logger })(change);
+    // Done at once: the commit waits for no promise of this step.
+    expect(publishView({ bus, publishing, logger: captureLogger().logger })(change)).toBeUndefined();
     expect(published).toEqual([]);
     expect(local).toEqual([{ flowId: 'flow-1', view: change.view }]);
   });
