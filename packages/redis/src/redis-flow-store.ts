@@ -66,7 +66,8 @@ const defaultNamespace = 'verikit';
 const unasked = Symbol('unasked');
 const defaultConnectTimeoutMs = 2000;
 /** A Redis user whose ACL lets it publish but not ask `PUBSUB`: the script stopped before writing anything. */
-const refusedPubSub = (error: unknown) => error instanceof Error && /^NOPERM|can't run this command/.test(error.message);
+const refusedPubSub = (error: unknown) =>
+  error instanceof Error && /^NOPERM|can't run this command/.test(error.message);
 /** The compare-and-set script's answer (1 written, 2 followed) as `compareAndSetUnlessFollowed` says it. */
 const outcomeOf = (reply: unknown) =>
   reply === 1 ? 'written' : reply === 2 ? 'followed' : reply === unasked ? 'unasked' : 'conflict';
