@@ -47,8 +47,8 @@ const secret = 'bench-verification-secret-0123456789abcd';
 const rightCode = '123456';
 /**
  * The warm-up is long enough for every arm to reach its steady CPU per verification (decision 1975): the servers'
- * CPU per verification still fell by about half between their 600th and 3,000th verification, the hand-written
- * server's as well as the engine's, and stopped falling after that (docs/performance.md).
+ * CPU per verification still fell to less than half between their 600th and 3,000th verification, the hand-written
+ * server's as well as the engine's, and had no trend after that (docs/performance.md).
  */
 const sizes = {
   warm: sized(3000, 50),
