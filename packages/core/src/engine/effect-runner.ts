@@ -114,39 +114,51 @@ export class EffectRunner {
     call: StoreCall | undefined,
   ): Promise<void> {
     const { records, store, clock, logger } = this.#deps;
-    const write = async (within: StoreCall | undefined) => {
-      const ttl = records.ttlFor(snapshot, clock.now());
-      for (const key of keys) await store.setRoute(key, flowId, ttl, within);
-    };
     const retryUntil = Date.now() + routeRetryForMs;
-    const retry = (attempt: number) => {
-      const tryAgain = (): Promise<void> => {
-        const written = write(undefined).then(
-          () => logger.info('verikit.route.retried', { flowId, retries: attempt + 1 }),
-          (error: unknown) => {
-            if (isRetryable(error) && !this.#closed && Date.now() < retryUntil) retry(attempt + 1);
-            else logger.warn('verikit.route.failed', { flowId, error: errorCode(error) });
-          },
-        );
-        this.#routeWrites.add(written);
-        return written.finally(() => this.#routeWrites.delete(written));
-      };
-      const timer = setTimeout(
-        () => {
-          this.#routeRetries.delete(timer);
-          void tryAgain();
-        },
-        Math.min(routeRetryFirstMs * 2 ** attempt, routeRetryMaxMs),
-      );
-      timer.unref?.();
-      this.#routeRetries.set(timer, tryAgain);
-    };
     try {
-      await write(call);
+      // The first try inline: the retries' closures are made only when a write failed.
+      const ttl = records.ttlFor(snapshot, clock.now());
+      for (const key of keys) await store.setRoute(key, flowId, ttl, call);
     } catch (error) {
-      if (isRetryable(error) && !this.#closed) retry(0);
+      if (isRetryable(error) && !this.#closed) this.#retryRoutes(flowId, keys, snapshot, retryUntil, 0);
       else logger.warn('verikit.route.failed', { flowId, error: errorCode(error) });
     }
+  }
+
+  /** Tries {@link #addReceiptRoutes}'s write again after a pause growing with `attempt`, until `retryUntil`. */
+  #retryRoutes(
+    flowId: string,
+    keys: readonly string[],
+    snapshot: AnyMachineSnapshot,
+    retryUntil: number,
+    attempt: number,
+  ): void {
+    const { records, store, clock, logger } = this.#deps;
+    const write = async () => {
+      const ttl = records.ttlFor(snapshot, clock.now());
+      for (const key of keys) await store.setRoute(key, flowId, ttl, undefined);
+    };
+    const tryAgain = (): Promise<void> => {
+      const written = write().then(
+        () => logger.info('verikit.route.retried', { flowId, retries: attempt + 1 }),
+        (error: unknown) => {
+          if (isRetryable(error) && !this.#closed && Date.now() < retryUntil)
+            this.#retryRoutes(flowId, keys, snapshot, retryUntil, attempt + 1);
+          else logger.warn('verikit.route.failed', { flowId, error: errorCode(error) });
+        },
+      );
+      this.#routeWrites.add(written);
+      return written.finally(() => this.#routeWrites.delete(written));
+    };
+    const timer = setTimeout(
+      () => {
+        this.#routeRetries.delete(timer);
+        void tryAgain();
+      },
+      Math.min(routeRetryFirstMs * 2 ** attempt, routeRetryMaxMs),
+    );
+    timer.unref?.();
+    this.#routeRetries.set(timer, tryAgain);
   }
 
   /**

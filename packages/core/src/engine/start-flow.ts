@@ -267,17 +267,24 @@ export class StartInputs {
 
   /** The input checked and canonicalised, frozen; an `InvalidInputError` naming each problem otherwise. */
   parse(input: unknown): ParsedStartInput {
-    const parsed = this.#byHand?.(input) ?? parseInput(this.#schema, input);
-    for (const value of Object.values(parsed)) if (typeof value === 'object' && value !== null) Object.freeze(value);
-    Object.freeze(parsed);
+    const parsed = this.#checked(input);
     this.#parsed.add(parsed);
     return parsed;
   }
 
-  /** `input` itself when `parse` returned it; otherwise `parse(input)`. */
+  /**
+   * `input` itself when `parse` returned it; otherwise `input` checked as `parse` does, not remembered: what only a
+   * start sees is never handed back to `of`.
+   */
   of(input: unknown): ParsedStartInput {
     return typeof input === 'object' && input !== null && this.#parsed.has(input)
       ? (input as ParsedStartInput)
-      : this.parse(input);
+      : this.#checked(input);
+  }
+
+  #checked(input: unknown): ParsedStartInput {
+    const parsed = this.#byHand?.(input) ?? parseInput(this.#schema, input);
+    for (const value of Object.values(parsed)) if (typeof value === 'object' && value !== null) Object.freeze(value);
+    return Object.freeze(parsed);
   }
 }

@@ -11,7 +11,7 @@ import Keyv from 'keyv';
 import { StoreError } from '../errors/store-error.js';
 import { VerikitError } from '@verikit/provider';
 import type { FlowRecord, FlowStore, LimitResult } from './flow-store.js';
-import { ExpiringMap, liveVersion, readLive, type MapSection } from './compact-memory/expiring-map.js';
+import { ExpiringMap, readLive, type MapSection } from './compact-memory/expiring-map.js';
 import { memoryEventOutbox, type EventOutbox } from './event-outbox.js';
 import { memoryFlowTimers, type FlowTimers } from './flow-timers.js';
 import { KeyLock } from './key-lock.js';
@@ -132,7 +132,10 @@ export class KeyvFlowStore implements FlowStore {
     const map = this.#map;
     if (map !== undefined) {
       return guarded('read a flow', async () => {
-        return readLive<FlowRecord>(map, memoryKey(flowRecordKey(id)));
+        const stored = map.readRecord(id);
+        if (stored === undefined || !map.isPast(stored.expires)) return stored?.value as FlowRecord | undefined;
+        map.deleteRecord(id);
+        return undefined;
       });
     }
     return guarded('read a flow', () => this.keyv.get<FlowRecord>(flowRecordKey(id)));
@@ -142,9 +145,8 @@ export class KeyvFlowStore implements FlowStore {
     const map = this.#map;
     if (map !== undefined) {
       return guarded('write a flow', async () => {
-        const key = memoryKey(flowRecordKey(record.id));
-        if (liveVersion(map, key) !== expectedVersion) return false;
-        map.write(key, record, ttlMs);
+        if (map.liveRecordVersion(record.id) !== expectedVersion) return false;
+        map.writeRecord(record.id, record, ttlMs);
         return true;
       });
     }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { FlowRecord } from '../flow-store.js';
 import { createMemoryKeyv, KeyvFlowStore } from '../keyv-flow-store.js';
-import { liveVersion, readLive, type ExpiringMap } from './expiring-map.js';
+import { ExpiringMap, liveVersion, readLive } from './expiring-map.js';
 
 const record: FlowRecord = {
   schemaVersion: 1,
@@ -51,6 +51,40 @@ describe('flow records in the memory map', () => {
     expect(liveVersion(map, 'verikit:flow:y')).toBe(0);
   });
 
+  it('reads and writes a record by its id as by its key', async () => {
+    const keyv = createMemoryKeyv();
+    const map = keyv.store as ExpiringMap;
+    await keyv.set('flow:x', { context: { version: 99 }, version: 7, id: 'x' });
+    expect(map.liveRecordVersion('x')).toBe(7);
+    await keyv.set('flow:y', { value: null });
+    expect(map.liveRecordVersion('y')).toBe(0);
+    await keyv.set('flow:z', { version: Number.MAX_SAFE_INTEGER, id: 'z' });
+    expect(map.liveRecordVersion('z')).toBe(Number.MAX_SAFE_INTEGER);
+    expect(map.liveRecordVersion('nothing')).toBe(0);
+    map.writeRecord(record.id, record, 60_000);
+    const byKey = createMemoryKeyv().store as ExpiringMap;
+    byKey.write(`verikit:flow:${record.id}`, record, 60_000);
+    expect(JSON.parse(map.get(`verikit:flow:${record.id}`)!).value).toEqual(
+      JSON.parse(byKey.get(`verikit:flow:${record.id}`)!).value,
+    );
+    expect(readLive(map, `verikit:flow:${record.id}`)).toEqual(record);
+    expect(map.readRecord(record.id)?.value).toEqual(record);
+    expect(liveVersion(map, `verikit:flow:${record.id}`)).toBe(3);
+    expect(map.pendingExpiries).toBe(1);
+  });
+
+  it('takes ids only in a map whose one section of records no other section extends', () => {
+    const plain = new ExpiringMap();
+    expect(() => plain.liveRecordVersion('x')).toThrow('no section of flow records');
+    const shadowed = new ExpiringMap({
+      sections: [
+        { prefix: 'f:', records: true },
+        { prefix: 'f:hex:', hex: true },
+      ],
+    });
+    expect(() => shadowed.writeRecord('x', record, 1000)).toThrow('no section of flow records');
+  });
+
   it('refuses a compare-and-set over a version that moved on, and over a record that exists when 0 is expected', async () => {
     const store = new KeyvFlowStore();
     expect(await store.compareAndSetFlow(record, 0, 60_000)).toBe(true);
@@ -86,6 +120,7 @@ describe('flow records in the memory map', () => {
       JSON.stringify({ value: { ...record, id: 'CCCCCCCCCCCCCCCCCCCCCC' }, expires: Date.now() - 1 }),
     );
     expect(await store.getFlow('CCCCCCCCCCCCCCCCCCCCCC')).toBeUndefined();
+    expect(map.has('verikit:flow:CCCCCCCCCCCCCCCCCCCCCC')).toBe(false);
     // An expired record is no record: a new flow may take its key.
     map.set(
       'verikit:flow:CCCCCCCCCCCCCCCCCCCCCC',

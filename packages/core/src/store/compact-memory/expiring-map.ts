@@ -144,6 +144,11 @@ export class ExpiringMap extends Map<string, string> {
   readonly #slotMs: number;
   readonly #sweepBudget: number;
   readonly #self = new WeakRef(this);
+  /**
+   * The section of flow records (`records: true`) when no other section's prefix extends its prefix: every key of
+   * its prefix and an id is then that id in it, which the `…Record` methods find without building the key.
+   */
+  readonly #records: Section | undefined;
   /** The key last located, and where: a write after its read (a compare-and-set, a count) locates it once. */
   #locatedKey: string | undefined;
   #located: [Section, string] | undefined;
@@ -159,6 +164,10 @@ export class ExpiringMap extends Map<string, string> {
     this.#sweepBudget = options.sweepBudget ?? 10_000;
     this.#nextSlot = Math.floor(this.#now() / this.#slotMs);
     this.#sections = sectionsOf(options.sections ?? []);
+    const records = this.#sections.filter((section) => section.records);
+    const prefix = records[0]?.prefix;
+    const extended = this.#sections.some((section) => section !== records[0] && section.prefix.startsWith(prefix!));
+    this.#records = records.length === 1 && !extended ? records[0] : undefined;
   }
 
   /** Keyv's `{"value":…,"expires":…}` string for `key`, re-created from the stored form. */
@@ -170,9 +179,9 @@ export class ExpiringMap extends Map<string, string> {
 
   /** Stores what Keyv sets (its `{"value":…,"expires":…}` string); any other string is kept as given. */
   override set(key: string, value: string): this {
-    this.#put(key, (section, inner, previous) =>
-      encodeEnvelope(value, this.#shapes, this.#idOf(section, inner), previous),
-    );
+    const [section, inner, previous] = this.#place(key);
+    const stored = encodeEnvelope(value, this.#shapes, this.#idOf(section, inner), previous);
+    this.#store(section, inner, previous, stored, null);
     return this;
   }
 
@@ -188,13 +197,8 @@ export class ExpiringMap extends Map<string, string> {
    * `Date.now()` like Keyv's unless given another), never when `ttlMs` is undefined or 0.
    */
   write(key: string, value: unknown, ttlMs: number | undefined): void {
-    const expires = ttlMs === undefined || ttlMs === 0 ? undefined : this.#now() + ttlMs;
-    this.#put(
-      key,
-      (section, inner, previous) => encodeValue(value, expires, this.#shapes, this.#idOf(section, inner), previous),
-      // Stored as given when whole (a fraction is kept in a raw envelope, read back from it).
-      expires === undefined || (Number.isSafeInteger(expires) && expires >= 0) ? expires : null,
-    );
+    const [section, inner, previous] = this.#place(key);
+    this.#writeAt(section, inner, previous, value, ttlMs);
   }
 
   /** True when `expires` (ms since epoch; undefined: never) has passed by the map's clock. */
@@ -215,6 +219,41 @@ export class ExpiringMap extends Map<string, string> {
       return 0;
     }
     return storedVersion(stored, this.#shapes, inner);
+  }
+
+  /**
+   * {@link liveVersionAt} of the flow record `id` (the key of the records section's prefix and `id`), without building
+   * the key: a compare-and-set's check reads it so, and {@link writeRecord} writes it.
+   */
+  liveRecordVersion(id: string): number {
+    const section = this.#recordsSection();
+    const stored = section.entries.get(id);
+    if (stored === undefined) return 0;
+    if (this.isPast(storedExpiry(stored))) {
+      section.entries.delete(id);
+      return 0;
+    }
+    return storedVersion(stored, this.#shapes, id);
+  }
+
+  /**
+   * {@link write} of the flow record `id`, without building its key. A new key is kept as the id given, not copied:
+   * the engine's ids are strings of their own (a generated id, or one this map gave back).
+   */
+  writeRecord(id: string, record: unknown, ttlMs: number | undefined): void {
+    const section = this.#recordsSection();
+    this.#writeAt(section, id, section.entries.get(id), record, ttlMs);
+  }
+
+  /** {@link read} of the flow record `id`, without building its key. */
+  readRecord(id: string): DecodedValue | undefined {
+    const stored = this.#recordsSection().entries.get(id);
+    return stored === undefined ? undefined : decodeValue(stored, this.#shapes, id);
+  }
+
+  /** Deletes the flow record `id`. */
+  deleteRecord(id: string): boolean {
+    return this.#recordsSection().entries.delete(id);
   }
 
   override has(key: string): boolean {
@@ -312,6 +351,26 @@ export class ExpiringMap extends Map<string, string> {
     return deleted;
   }
 
+  #recordsSection(): Section {
+    if (this.#records === undefined) throw new Error('this map keeps no section of flow records');
+    return this.#records;
+  }
+
+  /** {@link write} of `value` under `inner` in `section`, over what is stored there (`previous`). */
+  #writeAt(
+    section: Section,
+    inner: string,
+    previous: string | undefined,
+    value: unknown,
+    ttlMs: number | undefined,
+  ): void {
+    const expires = ttlMs === undefined || ttlMs === 0 ? undefined : this.#now() + ttlMs;
+    const stored = encodeValue(value, expires, this.#shapes, this.#idOf(section, inner), previous);
+    // Stored as given when whole (a fraction is kept in a raw envelope, read back from it).
+    const known = expires === undefined || (Number.isSafeInteger(expires) && expires >= 0) ? expires : null;
+    this.#store(section, inner, previous, stored, known);
+  }
+
   /** {@link locate} in this map's sections, the last key's answer kept. */
   #locate(key: string): [Section, string] {
     if (key !== this.#locatedKey || this.#located === undefined) {
@@ -327,19 +386,26 @@ export class ExpiringMap extends Map<string, string> {
   }
 
   /**
-   * Stores what `encode` makes of the value for `key`, and files the key by its expiry: `known`, the expiry `encode`
-   * stores, or null to read it from what it stored.
+   * Where `key` is kept: its section, the key as kept there and what is stored under it. A new key is kept as a flat
+   * copy: the map and the expiry bucket hold the same string, and a hex section's key is a string of its own already.
    */
-  #put(
-    key: string,
-    encode: (section: Section, inner: string, previous: string | undefined) => string,
-    known: number | undefined | null = null,
-  ): void {
+  #place(key: string): [Section, string, string | undefined] {
     const [section, given] = this.#locate(key);
     const previous = section.entries.get(given);
-    // The map and the expiry bucket hold the same string. A hex section's key is a string of its own already.
-    const inner = previous === undefined && !section.hex ? flatKey(given) : given;
-    const stored = encode(section, inner, previous);
+    return [section, previous === undefined && !section.hex ? flatKey(given) : given, previous];
+  }
+
+  /**
+   * Stores `stored` under `inner` in `section` over `previous`, and files the key by its expiry: `known`, the expiry
+   * `stored` holds, or null to read it from `stored`.
+   */
+  #store(
+    section: Section,
+    inner: string,
+    previous: string | undefined,
+    stored: string,
+    known: number | undefined | null,
+  ): void {
     section.entries.set(inner, stored);
     const expires = known === null ? storedExpiry(stored) : known;
     if (expires === undefined) return;

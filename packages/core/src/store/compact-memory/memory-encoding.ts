@@ -292,13 +292,34 @@ export function envelopeOf(stored: string, shapes: RecordShapes, id: string | un
   return `{"value":${json}${expires}}`;
 }
 
+/** Where the digits of `stored` from `from` on end (`from` itself when there is none). */
+function digitsEnd(stored: string, from: number): number {
+  let end = from;
+  while (end < stored.length && stored.charCodeAt(end) >= 48 && stored.charCodeAt(end) <= 57) end += 1;
+  return end;
+}
+
+/**
+ * The version of a compact record `[shape,version,…]` whose `[` is at `from`, read without a regular expression:
+ * the digits after the first comma, ended by a comma or `]`. Undefined for any other front.
+ */
+function frontVersion(stored: string, from: number): number | undefined {
+  if (stored.charCodeAt(from) !== 91) return undefined; // [
+  const shapeEnd = digitsEnd(stored, from + 1);
+  if (shapeEnd === from + 1 || stored.charCodeAt(shapeEnd) !== 44) return undefined; // ,
+  const versionEnd = digitsEnd(stored, shapeEnd + 1);
+  const after = stored.charCodeAt(versionEnd);
+  if (versionEnd === shapeEnd + 1 || (after !== 44 && after !== 93)) return undefined; // , or ]
+  return Number(stored.slice(shapeEnd + 1, versionEnd));
+}
+
 /** The top-level version of a stored flow record (0: none), read from the front of a compact record. */
 export function storedVersion(stored: string | undefined, shapes: RecordShapes, id: string): number {
   if (stored === undefined) return 0;
   const at = tagAt(stored);
   if (stored[at] === recordTag) {
-    const front = /^\[\d+,(\d+)[,\]]/.exec(stored.slice(at + 1, at + 40));
-    if (front !== null) return Number(front[1]);
+    const version = frontVersion(stored, at + 1);
+    if (version !== undefined) return version;
   }
   const { value } = decodeValue(stored, shapes, id);
   const version = isPlainObject(value) ? value.version : undefined;
