@@ -2,7 +2,8 @@ import { createVerikit, StoreDeadlineError, StoreError, type ProviderV1 } from '
 import { createTestProviderV1, freshPhoneNumber } from '@verikit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scenarioPolicies, scenarioSecret } from './multi-process.fixtures.js';
-import { createRedisStore, type RedisFlowStore } from './redis-flow-store.js';
+import { createRedisStore } from './create-redis-store.js';
+import { type RedisFlowStore } from './redis-flow-store.js';
 import { PrivateRedis, redisServerSkipReason } from './redis-test-env.fixtures.js';
 
 const serverMissing = await redisServerSkipReason('@verikit/redis call deadline');

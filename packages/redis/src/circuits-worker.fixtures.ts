@@ -9,7 +9,7 @@ import { withFailover } from '@verikit/provider-utils';
 import { postingPhoneProvider, type WorkerCommand, type WorkerMessage } from './circuits.fixtures.js';
 import { createRedisCircuits } from './redis-circuits.js';
 import { createRedisClusterStore } from './redis-cluster-store.js';
-import { createRedisStore } from './redis-flow-store.js';
+import { createRedisStore } from './create-redis-store.js';
 
 const settings = JSON.parse(process.argv[2]!) as {
   namespace: string;

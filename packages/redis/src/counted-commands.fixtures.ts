@@ -3,7 +3,8 @@
  * would see every other suite on the shared one), and the commands a piece of work made, from `INFO commandstats`.
  */
 import { afterAll } from 'vitest';
-import { createRedisStore, type RedisFlowStore } from './redis-flow-store.js';
+import { createRedisStore } from './create-redis-store.js';
+import { type RedisFlowStore } from './redis-flow-store.js';
 import { PrivateRedis } from './redis-test-env.fixtures.js';
 
 /** A store on a private redis-server, made on first use and closed with the server after the suite. */

@@ -6,7 +6,7 @@
  */
 import { createVerikit } from '@verikit/core';
 import { createTestProviderV1 } from '@verikit/testing';
-import { createRedisStore } from './redis-flow-store.js';
+import { createRedisStore } from './create-redis-store.js';
 import { eventWebhookLeaseMs, eventWebhookSecret, eventWebhookTestSecret } from './event-webhook.fixtures.js';
 
 const [namespace, url] = process.argv.slice(2) as [string, string];

@@ -10,7 +10,7 @@ import { createTestProviderV1 } from '@verikit/testing';
 import { parentMessages } from './multi-process.fixtures.js';
 import { createRedisChangeBus } from './redis-change-bus.js';
 import { createRedisClusterStore } from './redis-cluster-store.js';
-import { createRedisStore } from './redis-flow-store.js';
+import { createRedisStore } from './create-redis-store.js';
 
 /** What the parent asks for: where, and each flow's last version. */
 export interface FollowerPlan {

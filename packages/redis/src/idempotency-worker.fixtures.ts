@@ -17,7 +17,7 @@ import { createVerikit, isReplayed, VerikitError, type FlowStore, type Verikit }
 import { createGatewayProvider } from '@verikit/gateway';
 import { createFlowHandler, toNodeHandler } from '@verikit/http';
 import { parentMessages } from './multi-process.fixtures.js';
-import { createRedisStore } from './redis-flow-store.js';
+import { createRedisStore } from './create-redis-store.js';
 
 /** What every worker is told first. */
 export interface IdempotencyPlan {

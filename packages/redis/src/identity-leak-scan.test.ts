@@ -5,7 +5,7 @@ import { createTestProviderV1 } from '@verikit/testing';
 import { describe, expect, it } from 'vitest';
 import { redisInstanceSuite } from './redis-bus.fixtures.js';
 import { createRedisChangeBus } from './redis-change-bus.js';
-import { createRedisStore } from './redis-flow-store.js';
+import { createRedisStore } from './create-redis-store.js';
 import { redisSkipReason, redisUrl } from './redis-test-env.fixtures.js';
 
 // 1,000 identity ladders of every shape and outcome on the real Redis, then every key, value, pub/sub message, log

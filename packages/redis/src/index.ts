@@ -11,13 +11,8 @@
  *
  * @module
  */
-export {
-  createRedisStore,
-  RedisFlowStore,
-  type RedisFlowStoreClient,
-  type RedisFlowStoreOptions,
-  type RedisStoreOptions,
-} from './redis-flow-store.js';
+export { createRedisStore, type RedisStoreOptions } from './create-redis-store.js';
+export { RedisFlowStore, type RedisFlowStoreClient, type RedisFlowStoreOptions } from './redis-flow-store.js';
 export { createRedisChangeBus, RedisChangeBus, type RedisChangeBusOptions } from './redis-change-bus.js';
 export { createRedisClusterStore, type RedisClusterStoreOptions } from './redis-cluster-store.js';
 export type { PubSubMode } from './subscriber-link.js';

@@ -3,7 +3,8 @@ import { createTestProviderV1, freshPhoneNumber } from '@verikit/testing';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { KeyedStartPlan } from './keyed-start-worker.fixtures.js';
 import { WorkerProcess } from './multi-process.fixtures.js';
-import { createRedisStore, type RedisFlowStore } from './redis-flow-store.js';
+import { createRedisStore } from './create-redis-store.js';
+import { type RedisFlowStore } from './redis-flow-store.js';
 import { deleteNamespace, redisSkipReason, redisUrl, uniqueNamespace } from './redis-test-env.fixtures.js';
 
 const skipReason = await redisSkipReason('@verikit/redis keyed start retried after its instance died');

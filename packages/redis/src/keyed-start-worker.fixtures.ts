@@ -6,7 +6,7 @@
 import { createVerikit, type SendGuardStore } from '@verikit/core';
 import { createTestProviderV1 } from '@verikit/testing';
 import { parentMessages } from './multi-process.fixtures.js';
-import { createRedisStore } from './redis-flow-store.js';
+import { createRedisStore } from './create-redis-store.js';
 
 /** What the worker is told to do. */
 export interface KeyedStartPlan {

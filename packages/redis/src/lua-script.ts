@@ -13,7 +13,8 @@ export interface RedisCommandClient {
  * A Lua script run with EVALSHA, falling back to EVAL when the server does not hold it yet
  * (`NOSCRIPT`: first use, a restart, `SCRIPT FLUSH`, a failover). EVAL also caches the script, so
  * the fallback happens once per server. Each script touches the keys passed in `KEYS`: one key, so it is valid on
- * Redis Cluster, except the send guard's counts of one send, run so on one node only.
+ * Redis Cluster, except the send guard's counts of one send and a compare-and-set that writes route keys too, run so
+ * on one node only.
  */
 export class LuaScript {
   readonly source: string;
@@ -54,6 +55,10 @@ export class LuaScript {
  * has reached nobody yet, so it has no subscriber) asks about pattern subscribers only
  * (docs/decisions/1830-a-start-s-own-commits-ask-only-for-pattern-subscribers.md).
  *
+ * With more keys than the record's, KEYS[2..] are route keys and the last argument their value (a Keyv envelope of
+ * the flow's id): written with the record, with its TTL, in the same script (a send's delivery receipt routes: one
+ * round trip instead of two, decision 2010). One node only: on a cluster each key has a slot of its own.
+ *
  * The version is read from the front of the envelope when the record was written by this package
  * (`{"value":{"version":n,` — see `encodeRecord`), and by decoding the JSON otherwise.
  */
@@ -90,10 +95,12 @@ if ARGV[5] == '' then
 end
 if ARGV[3] == '' then
   redis.call('SET', KEYS[1], ARGV[2])
+  for i = 2, #KEYS do redis.call('SET', KEYS[i], ARGV[#ARGV]) end
 else
   redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
+  for i = 2, #KEYS do redis.call('SET', KEYS[i], ARGV[#ARGV], 'PX', ARGV[3]) end
 end
-if ARGV[4] and ARGV[5] ~= '' then
+if ARGV[5] and ARGV[5] ~= '' then
   redis.call(ARGV[6] == 'sharded' and 'SPUBLISH' or 'PUBLISH', ARGV[4], ARGV[5])
 end
 return 1

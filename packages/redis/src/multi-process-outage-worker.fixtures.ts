@@ -9,7 +9,7 @@
 import { ConflictError, createVerikit, EventNotAllowedError } from '@verikit/core';
 import { ManualClock } from '@verikit/testing';
 import { createRedisChangeBus } from './redis-change-bus.js';
-import { createRedisStore } from './redis-flow-store.js';
+import { createRedisStore } from './create-redis-store.js';
 import {
   outagePolicies,
   parentMessages,

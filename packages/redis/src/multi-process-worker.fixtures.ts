@@ -10,7 +10,7 @@ import { createWebhookHandler } from '@verikit/http';
 import { createVerikit, type FlowView } from '@verikit/core';
 import { createRedisChangeBus } from './redis-change-bus.js';
 import { createRedisClusterStore } from './redis-cluster-store.js';
-import { createRedisStore } from './redis-flow-store.js';
+import { createRedisStore } from './create-redis-store.js';
 import {
   deliverWebhook,
   outcomeOf,

@@ -5,7 +5,8 @@ import { ManualClock } from '@verikit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compareAndSetScript } from './lua-script.js';
 import { createRedisChangeBus, type RedisChangeBus } from './redis-change-bus.js';
-import { createRedisStore, type RedisFlowStore } from './redis-flow-store.js';
+import { createRedisStore } from './create-redis-store.js';
+import { type RedisFlowStore } from './redis-flow-store.js';
 import {
   outagePolicies,
   recordingStore,

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { redisInstanceSuite, scriptedInstance } from './redis-bus.fixtures.js';
 import { createRedisChangeBus, type RedisChangeBusOptions } from './redis-change-bus.js';
 import { commandsOf } from './counted-commands.fixtures.js';
-import { createRedisStore } from './redis-flow-store.js';
+import { createRedisStore } from './create-redis-store.js';
 import { PrivateRedis, redisServerSkipReason, redisSkipReason, redisUrl } from './redis-test-env.fixtures.js';
 
 const skipReason = await redisSkipReason('@verikit/redis publishing writes');
@@ -309,6 +309,53 @@ describe.skipIf(skipReason !== undefined || serverMissing !== undefined)(
       const later = await commandsOf(a.store, () => a.verikit.send(flow.id, { type: 'submit-code', code: '000000' }));
       // Once the start has returned the id, each commit asks about the flow's channel again.
       expect(later['pubsub|numsub']).toBe(2);
+    });
+
+    /** The SETs `store`'s client sends itself (a script's own SETs are not among them). */
+    function countSets(store: { client: unknown }): { count: number } {
+      const counter = { count: 0 };
+      const client = store.client as { set: (...args: unknown[]) => Promise<unknown> };
+      const set = client.set.bind(client);
+      client.set = (...args) => {
+        counter.count += 1;
+        return set(...args);
+      };
+      return counter;
+    }
+
+    /** The delivery receipt routes to `flowId` on the suite's server, with their and the flow record's PTTL. */
+    async function receiptRoutes(store: { redisKey(key: string): string }, flowId: string) {
+      const routes: Array<{ value: unknown; pttl: number }> = [];
+      for (const key of await raw().keys(store.redisKey('route:delivery:message:*'))) {
+        const value = (JSON.parse((await raw().get(key))!) as { value: unknown }).value;
+        if (value === flowId) routes.push({ value, pttl: await raw().pTTL(key) });
+      }
+      return { routes, recordPttl: await raw().pTTL(store.redisKey(`flow:${flowId}`)) };
+    }
+
+    it("a send's receipt route is written by the script that commits the send, as long as the record (decision 2010)", async () => {
+      const a = instance({ followedHintMs: 0 });
+      await a.store.connect();
+      const sets = countSets(a.store);
+      const flow = await a.verikit.start({ kind: 'phone', phoneNumber: freshPhoneNumber() });
+      // The new flow's SET NX only: the route's SET went with the compare-and-set that committed the send.
+      expect(sets.count).toBe(1);
+      const { routes, recordPttl } = await receiptRoutes(a.store, flow.id);
+      expect(routes).toHaveLength(1);
+      expect(Math.abs(routes[0]!.pttl - recordPttl)).toBeLessThan(50);
+      // Followed (a pattern subscriber): the script writes nothing, and the write sent again with the view writes both.
+      const { quit } = await follower('pSubscribe', a.changeBus.channelOf('*'));
+      try {
+        a.scripts.length = 0;
+        const followed = await a.verikit.start({ kind: 'phone', phoneNumber: freshPhoneNumber() });
+        expect(a.scripts).toEqual([
+          { view: false, reply: 2 },
+          { view: true, reply: 1 },
+        ]);
+        expect((await receiptRoutes(a.store, followed.id)).routes).toHaveLength(1);
+      } finally {
+        await quit();
+      }
     });
 
     it("a pattern subscriber still hears a start's commit after its send (decision 1830)", async () => {

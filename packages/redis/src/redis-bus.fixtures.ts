@@ -57,7 +57,8 @@ function recordScripts(store: RedisFlowStore): SentScript[] {
   const evalSha = client.evalSha.bind(client);
   client.evalSha = async (sha, options) => {
     const reply = await evalSha(sha, options);
-    if (options.arguments.length === 6) scripts.push({ view: options.arguments[4] !== '', reply });
+    // Six arguments with a channel, a seventh with route keys (decision 2010).
+    if (options.arguments.length >= 6) scripts.push({ view: options.arguments[4] !== '', reply });
     return reply;
   };
   return scripts;

@@ -212,6 +212,7 @@ export class RedisChangeBus implements FlowChangeBus {
       ttlMs: number,
       view: () => FlowView,
       call: StoreCall | undefined,
+      routes: readonly string[] | undefined,
     ): Promise<boolean> =>
       own.compareAndSetAndPublish(
         record,
@@ -219,13 +220,14 @@ export class RedisChangeBus implements FlowChangeBus {
         ttlMs,
         { channel: this.channelOf(record.id), sharded, view: view() },
         call,
+        routes,
       );
     return {
-      compareAndSetAndPublish: (record, expectedVersion, ttlMs, view, call, unseen) => {
-        if (this.#closed) return own.compareAndSetFlow(record, expectedVersion, ttlMs, call);
+      compareAndSetAndPublish: (record, expectedVersion, ttlMs, view, call, unseen, routes) => {
+        if (this.#closed) return own.compareAndSetFlow(record, expectedVersion, ttlMs, call, routes);
         const flowId = record.id;
         if (!this.#askFollowers || this.#subscriptions.has(flowId) || this.#knownFollowed(flowId))
-          return withView(record, expectedVersion, ttlMs, view, call);
+          return withView(record, expectedVersion, ttlMs, view, call, routes);
         return own
           .compareAndSetUnlessFollowed(
             record,
@@ -233,12 +235,13 @@ export class RedisChangeBus implements FlowChangeBus {
             ttlMs,
             { channel: this.channelOf(flowId), sharded, unseen: unseen === true },
             call,
+            routes,
           )
           .then((outcome) => {
             if (outcome === 'written' || outcome === 'conflict') return outcome === 'written';
             if (outcome === 'followed') this.#rememberFollowed(flowId);
             else this.#stopAsking();
-            return withView(record, expectedVersion, ttlMs, view, call);
+            return withView(record, expectedVersion, ttlMs, view, call, routes);
           });
       },
       // The view is made only for a flow with listeners here.

@@ -1,5 +1,10 @@
 import { InvalidInputError } from '@verikit/provider';
 
+/** How long a store waits for a connection before a call fails, unless told. */
+export const defaultConnectTimeoutMs = 2000;
+/** How long the commands of one engine call may wait for Redis in all, unless told. */
+export const defaultCommandTimeoutMs = 5000;
+
 /**
  * A reconnect strategy that fails the first connection at once (the caller gets a `StoreError`, and
  * the next call tries again) and, once connected, retries a lost connection every 50 ms to 1 s with

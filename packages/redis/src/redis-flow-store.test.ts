@@ -11,7 +11,8 @@ import { InvalidInputError } from '@verikit/provider';
 import { createTestProviderV1 } from '@verikit/testing';
 import Keyv from 'keyv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRedisStore, RedisFlowStore } from './redis-flow-store.js';
+import { createRedisStore } from './create-redis-store.js';
+import { RedisFlowStore } from './redis-flow-store.js';
 import { commandsOf, usePrivateStore } from './counted-commands.fixtures.js';
 import {
   deleteNamespace,
@@ -96,6 +97,22 @@ describe.skipIf(skipReason !== undefined)('RedisFlowStore on a real Redis', () =
       expect(first).toBeLessThanOrEqual(60_000);
       await store.compareAndSetFlow(record(id, 2), 1, 3_600_000);
       expect(await raw.pTTL(store.redisKey(`flow:${id}`))).toBeGreaterThan(60_000);
+    });
+
+    it('writes the routes given with a compare-and-set only when it wins, with its TTL (decision 2010)', async () => {
+      const id = 'cas-routes';
+      expect(await store.compareAndSetFlow(record(id, 1), 0, 60_000)).toBe(true);
+      expect(await store.compareAndSetFlow(record(id, 3), 2, 60_000, undefined, ['delivery:message:lost'])).toBe(false);
+      expect(await store.getRoute('delivery:message:lost')).toBeUndefined();
+      const routes = ['delivery:message:a', 'delivery:message:b'];
+      expect(await store.compareAndSetFlow(record(id, 2), 1, 30_000, undefined, routes)).toBe(true);
+      for (const route of routes) {
+        expect(await store.getRoute(route)).toBe(id);
+        const ttl = await raw.pTTL(store.redisKey(`route:${route}`));
+        expect(ttl).toBeGreaterThan(29_000);
+        expect(ttl).toBeLessThanOrEqual(30_000);
+      }
+      expect((await store.getFlow(id))?.version).toBe(2);
     });
 
     it('treats an expired record as absent', async () => {

@@ -1,4 +1,4 @@
-import KeyvRedis, { type RedisClientOptions } from '@keyv/redis';
+import KeyvRedis from '@keyv/redis';
 import {
   RecordSchemaError,
   StoreError,
@@ -23,35 +23,10 @@ import { compareAndSetScript, consumeScript, type RedisCommandClient } from './l
 import { createRedisSendGuard } from './redis-send-guard.js';
 import { RedisEventOutbox } from './redis-event-outbox.js';
 import { RedisFlowTimers } from './redis-flow-timers.js';
-import { checkRedisUrl, failFastReconnect } from './redis-connection.js';
+import { defaultCommandTimeoutMs, defaultConnectTimeoutMs } from './redis-connection.js';
 
 /** The Redis client under a {@link RedisFlowStore}: `keyvRedis.client`, a node-redis client. */
 export type RedisFlowStoreClient = KeyvRedis<unknown>['client'];
-
-/** Options of {@link createRedisStore}. */
-export interface RedisStoreOptions {
-  /**
-   * `redis://[user:password@]host:port[/db]` (or `rediss://`). Default `redis://127.0.0.1:6379`. Any other
-   * form (`127.0.0.1:6379`, `localhost`) is an `InvalidInputError` naming `url`.
-   */
-  url?: string;
-  /**
-   * node-redis client options, merged under what this package requires: `disableOfflineQueue` is
-   * always true, and a reconnect strategy that fails the first connection at once and retries a lost
-   * one with a short backoff is used unless `socket.reconnectStrategy` is given.
-   */
-  client?: RedisClientOptions;
-  /** Prefix of every key: `<namespace>::flow:<id>`. Default `verikit`. One namespace per deployment or test. */
-  namespace?: string;
-  /** How long to wait for a connection before a call fails with a `StoreError`. Default 2000 ms. */
-  connectTimeoutMs?: number;
-  /**
-   * How long the commands of one engine call (`start`, `send`, `get`, …) may wait for Redis's answers in all before
-   * the call fails with a `StoreDeadlineError` (a Redis that hangs rather than refuses); a command made outside an
-   * engine call has it to itself. Default 5000 ms; 0 turns it off.
-   */
-  commandTimeoutMs?: number;
-}
 
 /** Options of the {@link RedisFlowStore} constructor. */
 export interface RedisFlowStoreOptions {
@@ -61,63 +36,14 @@ export interface RedisFlowStoreOptions {
   commandTimeoutMs?: number;
 }
 
-const defaultNamespace = 'verikit';
 /** The answer of a compare-and-set whose question Redis refused to run (no write happened). */
 const unasked = Symbol('unasked');
-const defaultConnectTimeoutMs = 2000;
 /** A Redis user whose ACL lets it publish but not ask `PUBSUB`: the script stopped before writing anything. */
 const refusedPubSub = (error: unknown) =>
   error instanceof Error && /^NOPERM|can't run this command/.test(error.message);
 /** The compare-and-set script's answer (1 written, 2 followed) as `compareAndSetUnlessFollowed` says it. */
 const outcomeOf = (reply: unknown) =>
   reply === 1 ? 'written' : reply === 2 ? 'followed' : reply === unasked ? 'unasked' : 'conflict';
-const defaultCommandTimeoutMs = 5000;
-
-/**
- * Creates a {@link RedisFlowStore} with its own connection, configured so that an outage is a typed
- * error at once: offline queue off, a connect timeout, a command timeout, and no connection retry
- * while the caller waits.
- *
- * @example
- * const store = createRedisStore({ url: process.env.REDIS_URL, namespace: 'verikit' });
- * const verikit = createVerikit({ provider, store, changeBus: createRedisChangeBus({ store }), secret });
- * // on shutdown
- * await store.close();
- */
-export function createRedisStore(options: RedisStoreOptions = {}): RedisFlowStore {
-  const url = options.url ?? options.client?.url ?? 'redis://127.0.0.1:6379';
-  checkRedisUrl(url, options.url === undefined && options.client?.url !== undefined ? 'client.url' : 'url');
-  const reconnect = failFastReconnect();
-  const connectTimeoutMs = options.connectTimeoutMs ?? defaultConnectTimeoutMs;
-  const commandTimeoutMs = options.commandTimeoutMs ?? defaultCommandTimeoutMs;
-  const given = options.client ?? {};
-  const clientOptions: RedisClientOptions = {
-    ...given,
-    url,
-    disableOfflineQueue: true,
-    socket: {
-      connectTimeout: connectTimeoutMs,
-      reconnectStrategy: reconnect.strategy,
-      ...given.socket,
-    } as RedisClientOptions['socket'],
-  };
-  const namespace = options.namespace ?? defaultNamespace;
-  const adapter = new KeyvRedis(clientOptions, {
-    namespace,
-    throwOnErrors: true,
-    throwOnConnectError: true,
-    connectionTimeout: connectTimeoutMs,
-  });
-  adapter.client.on('ready', reconnect.onReady);
-  const keyv = new Keyv(adapter, {
-    namespace,
-    useKeyPrefix: false,
-    serialize: JSON.stringify,
-    deserialize: JSON.parse,
-    throwOnErrors: true,
-  });
-  return new RedisFlowStore(keyv, { connectTimeoutMs, commandTimeoutMs });
-}
 
 /**
  * A {@link FlowStore} in Redis, shared by any number of processes. Records are written as Keyv
@@ -187,15 +113,21 @@ export class RedisFlowStore implements FlowStore {
     return decodeRecord(raw);
   }
 
+  /**
+   * `routes`: route keys (as {@link setRoute} names them) pointed at the record's flow by the same script when it
+   * writes, with the record's time to live: one node only (on a cluster they have slots of their own; decision 2010).
+   */
   async compareAndSetFlow(
     record: FlowRecord,
     expectedVersion: number,
     ttlMs: number,
     call?: StoreCall,
+    routes?: readonly string[],
   ): Promise<boolean> {
     const ttl = redisTtl(ttlMs);
-    if (expectedVersion === 0) return this.#create(record, ttl, call);
-    return (await this.#compareAndSet(record, expectedVersion, ttl, encodeRecord(record, ttl), [], call)) === 1;
+    if (expectedVersion === 0 && routes === undefined) return this.#create(record, ttl, call);
+    const envelope = encodeRecord(record, ttl);
+    return (await this.#compareAndSet(record, expectedVersion, ttl, envelope, [], call, undefined, routes)) === 1;
   }
 
   /**
@@ -216,7 +148,7 @@ export class RedisFlowStore implements FlowStore {
   /**
    * {@link compareAndSetFlow} that, when it writes, publishes `view` on `channel` in the same script (`SPUBLISH`
    * when `sharded`), the record and the view serialized together: how a `RedisChangeBus` made with this
-   * store commits a change on one node.
+   * store commits a change on one node. `routes`: as {@link compareAndSetFlow}'s.
    */
   async compareAndSetAndPublish(
     record: FlowRecord,
@@ -224,13 +156,12 @@ export class RedisFlowStore implements FlowStore {
     ttlMs: number,
     publish: { channel: string; sharded: boolean; view: FlowView },
     call?: StoreCall,
+    routes?: readonly string[],
   ): Promise<boolean> {
     const ttl = redisTtl(ttlMs);
     const { envelope, message } = encodeCommit(record, ttl, publish.view);
-    const mode = publish.sharded ? 'sharded' : 'classic';
-    return (
-      (await this.#compareAndSet(record, expectedVersion, ttl, envelope, [publish.channel, message, mode], call)) === 1
-    );
+    const channel = [publish.channel, message, publish.sharded ? 'sharded' : 'classic'];
+    return (await this.#compareAndSet(record, expectedVersion, ttl, envelope, channel, call, undefined, routes)) === 1;
   }
 
   /**
@@ -244,7 +175,7 @@ export class RedisFlowStore implements FlowStore {
    * so no follower can have subscribed to it (decision 1716); it is written as {@link compareAndSetFlow} writes it.
    * `unseen`: the engine says the flow's id has reached nobody yet (a start under way), so no subscriber of its channel
    * can exist: only pattern subscribers are asked about (`PUBSUB NUMPAT`), and with sharded pub/sub, which has no
-   * patterns, nobody (decision 1830).
+   * patterns, nobody (decision 1830). `routes`: as {@link compareAndSetFlow}'s, written only with the record.
    */
   compareAndSetUnlessFollowed(
     record: FlowRecord,
@@ -252,26 +183,24 @@ export class RedisFlowStore implements FlowStore {
     ttlMs: number,
     followers: { channel: string; sharded: boolean; unseen?: boolean },
     call?: StoreCall,
+    routes?: readonly string[],
   ): Promise<'written' | 'conflict' | 'followed' | 'unasked'> {
     const ttl = redisTtl(ttlMs);
-    if (expectedVersion === 0) return this.#create(record, ttl, call).then((won) => outcomeOf(won ? 1 : 0));
+    if (expectedVersion === 0 && routes === undefined)
+      return this.#create(record, ttl, call).then((won) => outcomeOf(won ? 1 : 0));
+    const envelope = encodeRecord(record, ttl);
     if (followers.unseen === true && followers.sharded)
-      return this.#compareAndSet(record, expectedVersion, ttl, encodeRecord(record, ttl), [], call).then(outcomeOf);
+      return this.#compareAndSet(record, expectedVersion, ttl, envelope, [], call, undefined, routes).then(outcomeOf);
     const mode = followers.sharded ? 'sharded' : followers.unseen === true ? 'unseen' : 'classic';
-    return this.#compareAndSet(
-      record,
-      expectedVersion,
-      ttl,
-      encodeRecord(record, ttl),
-      [followers.channel, '', mode],
-      call,
-      refusedPubSub,
-    ).then(outcomeOf);
+    const channel = [followers.channel, '', mode];
+    return this.#compareAndSet(record, expectedVersion, ttl, envelope, channel, call, refusedPubSub, routes).then(
+      outcomeOf,
+    );
   }
 
   /**
    * The compare-and-set script on `record`'s key with `envelope`, and the channel's arguments (lua-script.ts). An error
-   * `refused` accepts is answered as {@link unasked}.
+   * `refused` accepts is answered as {@link unasked}. `routes`: route keys the script points at the flow with the record.
    */
   #compareAndSet(
     record: FlowRecord,
@@ -280,17 +209,19 @@ export class RedisFlowStore implements FlowStore {
     envelope: string,
     channel: string[],
     call: StoreCall | undefined,
-    refused?: (error: unknown) => boolean,
+    refused: ((error: unknown) => boolean) | undefined,
+    routes: readonly string[] | undefined,
   ): Promise<unknown> {
+    const key = this.redisKey(flowRecordKey(record.id));
+    const args = [String(expectedVersion), envelope, ttl === undefined ? '' : String(ttl), ...channel];
+    const keys = [key];
+    if (routes !== undefined && routes.length > 0) {
+      for (const route of routes) keys.push(this.redisKey(routeRecordKey(route)));
+      args.push(encodeEnvelope(record.id, ttl));
+    }
     return this.#call(
       'write a flow',
-      (client) =>
-        compareAndSetScript.run(client, this.redisKey(flowRecordKey(record.id)), [
-          String(expectedVersion),
-          envelope,
-          ttl === undefined ? '' : String(ttl),
-          ...channel,
-        ]),
+      (client) => compareAndSetScript.runOnKeys(client, keys, args),
       true,
       call,
       refused,

@@ -4,7 +4,7 @@
  * CI=true; skipped, with the reason printed, when Redis is unreachable and CI is not set.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { createRedisStore } from './redis-flow-store.js';
+import { createRedisStore } from './create-redis-store.js';
 import { createRedisRouteCounts } from './redis-route-counts.js';
 import { deleteNamespace, redisSkipReason, redisUrl, uniqueNamespace } from './redis-test-env.fixtures.js';
 

@@ -2,7 +2,8 @@ import { createVerikit, InvalidInputError, RateLimitedError, StoreError, type Se
 import { createTestProviderV1 } from '@verikit/testing';
 import { afterAll, describe, expect, it } from 'vitest';
 import { clusterSkipReason, clusterUrls, deleteClusterNamespace, mastersOf, onNode } from './redis-cluster.fixtures.js';
-import { createRedisStore, type RedisFlowStore } from './redis-flow-store.js';
+import { createRedisStore } from './create-redis-store.js';
+import { type RedisFlowStore } from './redis-flow-store.js';
 import { createRedisSendGuard } from './redis-send-guard.js';
 import { commandsOf, usePrivateStore } from './counted-commands.fixtures.js';
 import {

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { createVerikit, RateLimitedError, type ProviderV1 } from '@verikit/core';
 import { createTestProviderV1 } from '@verikit/testing';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createRedisStore, type RedisFlowStore } from './redis-flow-store.js';
+import { createRedisStore } from './create-redis-store.js';
+import { type RedisFlowStore } from './redis-flow-store.js';
 import { deleteNamespace, redisSkipReason, redisUrl, uniqueNamespace } from './redis-test-env.fixtures.js';
 
 const skipReason = await redisSkipReason('@verikit/redis wrong dial-in references');

@@ -13,7 +13,7 @@ import {
   runRouteCountsInstance,
   type RouteCountsInstance,
 } from './route-counts-instance.fixtures.js';
-import { createRedisStore } from './redis-flow-store.js';
+import { createRedisStore } from './create-redis-store.js';
 import { deleteNamespace, redisSkipReason, redisUrl, uniqueNamespace } from './redis-test-env.fixtures.js';
 
 const unavailable = await redisSkipReason('route counts across instances');

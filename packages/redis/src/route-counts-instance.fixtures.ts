@@ -15,7 +15,7 @@ import { createLearningRouter, withFailover, type RouteBelief } from '@verikit/p
 import { createTestProviderV1 } from '@verikit/testing';
 import { createRedisRouteCounts } from './redis-route-counts.js';
 import { createRedisClusterStore } from './redis-cluster-store.js';
-import { createRedisStore } from './redis-flow-store.js';
+import { createRedisStore } from './create-redis-store.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 

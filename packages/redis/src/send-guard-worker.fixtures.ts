@@ -8,7 +8,7 @@ import { createVerikit, RateLimitedError, type SendGuardOptions } from '@verikit
 import { createTestProviderV1 } from '@verikit/testing';
 import { parentMessages } from './multi-process.fixtures.js';
 import { createRedisClusterStore } from './redis-cluster-store.js';
-import { createRedisStore } from './redis-flow-store.js';
+import { createRedisStore } from './create-redis-store.js';
 
 /** What a worker is told to do. */
 export interface GuardWorkerPlan {

@@ -7,7 +7,7 @@ import { createVerikit, type FlowStore, type StoreCall } from '@verikit/core';
 import { createTestProviderV1 } from '@verikit/testing';
 import { parentMessages } from './multi-process.fixtures.js';
 import { createRedisClusterStore } from './redis-cluster-store.js';
-import { createRedisStore } from './redis-flow-store.js';
+import { createRedisStore } from './create-redis-store.js';
 
 /** What the worker is told to do. */
 export interface TakeoverWorkerPlan {

@@ -45,6 +45,10 @@ export interface PublishingWrite {
    * `unseen`: the flow's id has reached nobody outside the engine call that writes it (a start still under way whose
    * id no route key, lifecycle listener or event webhook was given), so no follower of the flow can have subscribed
    * yet; only a subscriber of a pattern of channels can hear the change (Redis: decision 1830).
+   *
+   * `routes`: route keys (`FlowStore.setRoute`) pointed at the flow by the same step when it writes, living as long as
+   * the record (`ttlMs`): a send's delivery receipt routes, one round trip fewer than a `setRoute` after the write
+   * (decision 2010).
    */
   compareAndSetAndPublish(
     record: FlowRecord,
@@ -53,6 +57,7 @@ export interface PublishingWrite {
     view: () => FlowView,
     call?: StoreCall,
     unseen?: boolean,
+    routes?: readonly string[],
   ): Promise<boolean>;
   /**
    * Hands the view of flow `flowId` that `compareAndSetAndPublish` committed to this instance's listeners; `view` is

@@ -25,6 +25,12 @@ export interface Decision {
   onRefused(loaded: Loaded, snapshot: AnyMachineSnapshot, now: number): void;
   /** Runs before a change with these effects is written (the send limit); throwing writes nothing. Undefined: nothing to wait for. */
   beforeWrite?(loaded: Loaded, effects: readonly EffectRequest[], now: number): Promise<void> | undefined;
+  /**
+   * Route keys to point at the flow with a change this event makes (a send's delivery receipt routes): written by the
+   * compare-and-set itself when the bus's publishing write can ({@link Committed.routesWritten}), else left to the
+   * caller (decision 2010).
+   */
+  readonly routesWithWrite?: readonly string[];
 }
 
 /** A committed (or refused-silently) event: its view (made when asked for), the effects to run now, and the record as committed. */
@@ -33,6 +39,8 @@ export interface Committed {
   readonly effects: EffectRequest[];
   readonly loaded: Loaded;
   readonly changed: boolean;
+  /** The decision's `routesWithWrite` were written with the change, in the same step. */
+  readonly routesWritten: boolean;
 }
 
 /** The record of a committed change from `loaded` to `next`. */
@@ -104,6 +112,8 @@ export interface FlowWrite {
   readonly call?: StoreCall | undefined;
   /** Where work that must wait until the commit leaves the flow's queue goes; undefined: it runs at once. */
   readonly outsideQueue?: Array<() => Promise<void>>;
+  /** {@link Decision.routesWithWrite}. */
+  readonly routesWithWrite?: readonly string[];
 }
 
 /**
@@ -222,6 +232,7 @@ export class CommitLoop {
             effects: [],
             loaded: ticked,
             changed: false,
+            routesWritten: false,
           };
         }
         const effects = effectsOf(actions);
@@ -237,6 +248,7 @@ export class CommitLoop {
           effects,
           call,
           outsideQueue,
+          routesWithWrite: decision.routesWithWrite,
         });
         if (written !== undefined)
           return {
@@ -244,6 +256,7 @@ export class CommitLoop {
             effects,
             loaded: { record: written.record, flow: loaded.flow, snapshot: next },
             changed: true,
+            routesWritten: written.routesWritten,
           };
         // A stale hint is no contention: read again at once.
         if (!fromHint) await new Promise((resolve) => setTimeout(resolve, Math.random() * 2 * (attempt + 1)));
@@ -272,9 +285,12 @@ export class CommitLoop {
    * What must be stored with the change itself happens here, inside the compare-and-set, not in a step: the
    * lifecycle events the app's webhook sends are staged in the record's outbox (their ids announced to every
    * instance first), the record's time to live covers them, and with a bus that offers publishing writes a
-   * change that adds no route key is published to the other instances by the write.
+   * change that adds no route key is published to the other instances by the write, and writes the routes the write
+   * brings (`routesWithWrite`, `routesWritten`: decision 2010).
    */
-  async write(write: FlowWrite): Promise<{ view: LazyView; record: FlowRecord; named: boolean } | undefined> {
+  async write(
+    write: FlowWrite,
+  ): Promise<{ view: LazyView; record: FlowRecord; named: boolean; routesWritten: boolean } | undefined> {
     const { records, store, env, webhook } = this.#deps;
     const { next, now, call, before } = write;
     const previous = before?.snapshot;
@@ -303,6 +319,7 @@ export class CommitLoop {
           view,
           call,
           this.#unseen.has(record.id),
+          write.routesWithWrite,
         )
       : await store.compareAndSetFlow(record, record.version - 1, ttlMs, call);
     if (!won) return undefined;
@@ -333,7 +350,7 @@ export class CommitLoop {
       outsideQueue: outsideQueue === undefined ? runAtOnce : async (work) => void outsideQueue.push(work),
     });
     if (after !== undefined) await after;
-    return { view, record, named };
+    return { view, record, named, routesWritten: publishedWithWrite && write.routesWithWrite !== undefined };
   }
 }
 

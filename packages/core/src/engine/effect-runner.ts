@@ -200,17 +200,14 @@ export class EffectRunner {
                 error: outcome.error,
                 provablyUnsent: outcome.provablyUnsent,
               };
-          const committed = await this.commitUnderSendLimit(flowId, definition, event, hint, call);
+          // A send's ids route its delivery receipts to this flow: written with the change where the store can.
+          const routes =
+            outcome.ok && runner.send ? deliveryRoutesOf(this.#deps.env.secrets, outcome.result) : undefined;
+          const committed = await this.commitUnderSendLimit(flowId, definition, event, hint, call, routes);
           latest = committed.view;
           hint = committed.changed ? committed.loaded : undefined;
-          // A send's ids route its delivery receipts to this flow.
-          if (outcome.ok && committed.changed && definition.effects[effect.kind]!.send)
-            await this.#addReceiptRoutes(
-              flowId,
-              deliveryRoutesOf(this.#deps.env.secrets, outcome.result),
-              committed.loaded.snapshot,
-              call,
-            );
+          if (routes !== undefined && committed.changed && !committed.routesWritten)
+            await this.#addReceiptRoutes(flowId, routes, committed.loaded.snapshot, call);
           queue.push(...committed.effects);
         }
       } catch (error) {
@@ -230,7 +227,8 @@ export class EffectRunner {
    * Commits an effect's result (or a failed receipt's `delivery-failed`, which `applyProviderEvent` raises). An
    * event that starts a send by itself (a fallback) takes the send limit
    * like a user's resend; when the limit refuses, the result is committed with `fallback: false`, so the
-   * flow shows the failure instead of falling back, and nothing of the result is lost.
+   * flow shows the failure instead of falling back, and nothing of the result is lost. `routesWithWrite`: the
+   * receipt routes of a send's result, written with the change where the store can ({@link Committed.routesWritten}).
    */
   async commitUnderSendLimit(
     flowId: string,
@@ -238,6 +236,7 @@ export class EffectRunner {
     event: Omit<InternalEvent, 'now'>,
     hint: Loaded | undefined,
     call: StoreCall | undefined,
+    routesWithWrite?: readonly string[],
   ): Promise<Committed> {
     const { commits, limits, env, logger } = this.#deps;
     const take = limits?.forEvent(definition, env, undefined, call);
@@ -249,6 +248,7 @@ export class EffectRunner {
           event: Object.assign({}, event, { now }) as InternalEvent,
           onRefused: acceptSilently,
           beforeWrite: (current, effects, at) => take?.(current.record.context, effects, at),
+          routesWithWrite,
         }),
         hint,
         call,
@@ -261,6 +261,7 @@ export class EffectRunner {
         (_loaded, now) => ({
           event: { ...event, now, fallback: false } as unknown as InternalEvent,
           onRefused: acceptSilently,
+          routesWithWrite,
         }),
         undefined,
         call,
