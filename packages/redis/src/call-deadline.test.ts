@@ -3,7 +3,7 @@ import { createTestProviderV1, freshPhoneNumber } from '@verikit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scenarioPolicies, scenarioSecret } from './multi-process.fixtures.js';
 import { createRedisStore } from './create-redis-store.js';
-import { type RedisFlowStore } from './redis-flow-store.js';
+import type { RedisFlowStore } from './redis-flow-store.js';
 import { PrivateRedis, redisServerSkipReason } from './redis-test-env.fixtures.js';
 
 const serverMissing = await redisServerSkipReason('@verikit/redis call deadline');

@@ -4,7 +4,7 @@
  */
 import { afterAll } from 'vitest';
 import { createRedisStore } from './create-redis-store.js';
-import { type RedisFlowStore } from './redis-flow-store.js';
+import type { RedisFlowStore } from './redis-flow-store.js';
 import { PrivateRedis } from './redis-test-env.fixtures.js';
 
 /** A store on a private redis-server, made on first use and closed with the server after the suite. */

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventWebhookLeaseMs, eventWebhookSecret, eventWebhookTestSecret } from './event-webhook.fixtures.js';
 import { createRedisChangeBus } from './redis-change-bus.js';
 import { createRedisStore } from './create-redis-store.js';
-import { type RedisFlowStore } from './redis-flow-store.js';
+import type { RedisFlowStore } from './redis-flow-store.js';
 import { deleteNamespace, redisSkipReason, uniqueNamespace } from './redis-test-env.fixtures.js';
 
 const skipReason = await redisSkipReason('@verikit/redis event webhook');

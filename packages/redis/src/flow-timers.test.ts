@@ -3,7 +3,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createRedisClusterStore } from './redis-cluster-store.js';
 import { clusterSkipReason, clusterUrls, deleteClusterNamespace } from './redis-cluster.fixtures.js';
 import { createRedisStore } from './create-redis-store.js';
-import { type RedisFlowStore } from './redis-flow-store.js';
+import type { RedisFlowStore } from './redis-flow-store.js';
 import { deleteNamespace, redisSkipReason, uniqueNamespace } from './redis-test-env.fixtures.js';
 
 const redisSkip = await redisSkipReason('@verikit/redis flow timers');

@@ -8,7 +8,7 @@ import { createRedisChangeBus, type RedisChangeBus } from './redis-change-bus.js
 import { createRedisClusterStore } from './redis-cluster-store.js';
 import { clusterSkipReason, clusterUrls, deleteClusterNamespace } from './redis-cluster.fixtures.js';
 import { createRedisStore } from './create-redis-store.js';
-import { type RedisFlowStore } from './redis-flow-store.js';
+import type { RedisFlowStore } from './redis-flow-store.js';
 import { deleteNamespace, redisSkipReason, redisUrl, uniqueNamespace } from './redis-test-env.fixtures.js';
 import { useWorkerProcesses } from './worker-processes.fixtures.js';
 

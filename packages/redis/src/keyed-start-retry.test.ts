@@ -4,7 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { KeyedStartPlan } from './keyed-start-worker.fixtures.js';
 import { WorkerProcess } from './multi-process.fixtures.js';
 import { createRedisStore } from './create-redis-store.js';
-import { type RedisFlowStore } from './redis-flow-store.js';
+import type { RedisFlowStore } from './redis-flow-store.js';
 import { deleteNamespace, redisSkipReason, redisUrl, uniqueNamespace } from './redis-test-env.fixtures.js';
 
 const skipReason = await redisSkipReason('@verikit/redis keyed start retried after its instance died');

@@ -4,7 +4,7 @@ import { createVerikit, type FlowRecord, type FlowView } from '@verikit/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRedisChangeBus } from './redis-change-bus.js';
 import { createRedisStore } from './create-redis-store.js';
-import { type RedisFlowStore } from './redis-flow-store.js';
+import type { RedisFlowStore } from './redis-flow-store.js';
 import {
   deliverWebhook,
   recordingStore,

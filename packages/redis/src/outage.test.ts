@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compareAndSetScript } from './lua-script.js';
 import { createRedisChangeBus, type RedisChangeBus } from './redis-change-bus.js';
 import { createRedisStore } from './create-redis-store.js';
-import { type RedisFlowStore } from './redis-flow-store.js';
+import type { RedisFlowStore } from './redis-flow-store.js';
 import {
   outagePolicies,
   recordingStore,

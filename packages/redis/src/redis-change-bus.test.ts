@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { createRedisChangeBus } from './redis-change-bus.js';
 import { redisInstanceSuite } from './redis-bus.fixtures.js';
 import { createRedisStore } from './create-redis-store.js';
-import { type RedisFlowStoreClient } from './redis-flow-store.js';
+import type { RedisFlowStoreClient } from './redis-flow-store.js';
 import { freePort, PrivateRedis, redisSkipReason, redisUrl } from './redis-test-env.fixtures.js';
 
 const skipReason = await redisSkipReason('@verikit/redis change bus');

@@ -12,7 +12,7 @@ import { createRedisCircuits, type RedisCircuits } from './redis-circuits.js';
 import { createRedisClusterStore } from './redis-cluster-store.js';
 import { clusterSkipReason, clusterUrls, deleteClusterNamespace, slotOf, waitUntil } from './redis-cluster.fixtures.js';
 import { createRedisStore } from './create-redis-store.js';
-import { type RedisFlowStore } from './redis-flow-store.js';
+import type { RedisFlowStore } from './redis-flow-store.js';
 import {
   deleteNamespace,
   PrivateRedis,

@@ -13,7 +13,7 @@ import {
   type StoreCall,
 } from '@verikit/core';
 import { claimRecordKey, flowRecordKey, limitRecordKey, routeRecordKey, safeStoreCause } from '@verikit/core/internal';
-import Keyv from 'keyv';
+import type Keyv from 'keyv';
 import { healerFor, isClusterClient, type ClusterHealer } from './cluster-healer.js';
 import { CallBudget } from './call-budget.js';
 import { CommandDeadline, CommandTimeoutError, deadlineError } from './command-deadline.js';

@@ -3,7 +3,7 @@ import { createTestProviderV1 } from '@verikit/testing';
 import { afterAll, describe, expect, it } from 'vitest';
 import { clusterSkipReason, clusterUrls, deleteClusterNamespace, mastersOf, onNode } from './redis-cluster.fixtures.js';
 import { createRedisStore } from './create-redis-store.js';
-import { type RedisFlowStore } from './redis-flow-store.js';
+import type { RedisFlowStore } from './redis-flow-store.js';
 import { createRedisSendGuard } from './redis-send-guard.js';
 import { commandsOf, usePrivateStore } from './counted-commands.fixtures.js';
 import {

@@ -7,7 +7,7 @@ import { createTestProviderV1, freshPhoneNumber } from '@verikit/testing';
 import { afterAll, describe, expect, it } from 'vitest';
 import { deliverWebhook, scenarioWebhookSecret, signWebhook } from './multi-process.fixtures.js';
 import { createRedisStore } from './create-redis-store.js';
-import { type RedisFlowStore } from './redis-flow-store.js';
+import type { RedisFlowStore } from './redis-flow-store.js';
 import { deleteNamespace, redisSkipReason, redisUrl, uniqueNamespace } from './redis-test-env.fixtures.js';
 
 const skipReason = await redisSkipReason('@verikit/redis webhook lease');
