@@ -223,6 +223,7 @@ export class RedisChangeBus implements FlowChangeBus {
         routes,
       );
     return {
+      writesRoutes: true,
       compareAndSetAndPublish: (record, expectedVersion, ttlMs, view, call, unseen, routes) => {
         if (this.#closed) return own.compareAndSetFlow(record, expectedVersion, ttlMs, call, routes);
         const flowId = record.id;

@@ -46,9 +46,9 @@ export interface PublishingWrite {
    * id no route key, lifecycle listener or event webhook was given), so no follower of the flow can have subscribed
    * yet; only a subscriber of a pattern of channels can hear the change (Redis: decision 1830).
    *
-   * `routes`: route keys (`FlowStore.setRoute`) pointed at the flow by the same step when it writes, living as long as
-   * the record (`ttlMs`): a send's delivery receipt routes, one round trip fewer than a `setRoute` after the write
-   * (decision 2010).
+   * `routes` (given only when {@link writesRoutes}): route keys (`FlowStore.setRoute`) pointed at the flow by the same
+   * step when it writes, living as long as the record (`ttlMs`): a send's delivery receipt routes, one round trip
+   * fewer than a `setRoute` after the write (decision 2010).
    */
   compareAndSetAndPublish(
     record: FlowRecord,
@@ -59,6 +59,11 @@ export interface PublishingWrite {
     unseen?: boolean,
     routes?: readonly string[],
   ): Promise<boolean>;
+  /**
+   * True when `compareAndSetAndPublish` writes the `routes` it is given with the record; absent or false, the engine
+   * gives none and writes them itself after the commit.
+   */
+  readonly writesRoutes?: boolean;
   /**
    * Hands the view of flow `flowId` that `compareAndSetAndPublish` committed to this instance's listeners; `view` is
    * called only when the flow has some (docs/decisions/1450-a-view-only-when-asked.md).

@@ -128,6 +128,8 @@ export class CommitLoop {
   readonly #deps: CommitLoopDeps;
   /** The store's writes that publish in the same command, when the bus offers them for this store. */
   readonly #publishing: PublishingWrite | undefined;
+  /** The publishing writes write the routes a change brings ({@link PublishingWrite.writesRoutes}). */
+  readonly #publishingWritesRoutes: boolean;
   /**
    * The latest record this engine committed or read of the flows it used last: an event starts from it instead of a
    * store read. A record another instance changed since fails the compare-and-set on its version, and the commit then
@@ -145,6 +147,7 @@ export class CommitLoop {
   constructor(deps: CommitLoopDeps) {
     this.#deps = deps;
     this.#publishing = deps.bus.publishingWrite?.(deps.store);
+    this.#publishingWritesRoutes = this.#publishing?.writesRoutes === true;
     this.#afterCommit = afterCommitSteps({
       ...deps,
       publishing: this.#publishing,
@@ -311,6 +314,7 @@ export class CommitLoop {
     // One command writes and publishes, unless route keys must be written between the two (a subscriber that
     // sees the change must find them).
     const publishedWithWrite = this.#publishing !== undefined && routes.length === 0;
+    const routesWithWrite = publishedWithWrite && this.#publishingWritesRoutes ? write.routesWithWrite : undefined;
     const won = publishedWithWrite
       ? await this.#publishing!.compareAndSetAndPublish(
           record,
@@ -319,7 +323,7 @@ export class CommitLoop {
           view,
           call,
           this.#unseen.has(record.id),
-          write.routesWithWrite,
+          routesWithWrite,
         )
       : await store.compareAndSetFlow(record, record.version - 1, ttlMs, call);
     if (!won) return undefined;
@@ -350,7 +354,7 @@ export class CommitLoop {
       outsideQueue: outsideQueue === undefined ? runAtOnce : async (work) => void outsideQueue.push(work),
     });
     if (after !== undefined) await after;
-    return { view, record, named, routesWritten: publishedWithWrite && write.routesWithWrite !== undefined };
+    return { view, record, named, routesWritten: routesWithWrite !== undefined };
   }
 }
 

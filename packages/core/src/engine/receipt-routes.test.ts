@@ -2,6 +2,8 @@ import { createTestProviderV1 } from '@verikit/testing';
 import { describe, expect, it } from 'vitest';
 import { StoreError } from '../errors/index.js';
 import { KeyvFlowStore } from '../store/keyv-flow-store.js';
+import type { FlowStore } from '../store/flow-store.js';
+import { MemoryChangeBus, type FlowChangeBus } from './change-bus.js';
 import { createVerikit } from './create-verikit.js';
 import { captureLogger, testSecret } from './engine.fixtures.js';
 
@@ -73,5 +75,66 @@ describe("a send's delivery routes", () => {
     expect(logged('verikit.route.failed')[0]).toMatchObject({ level: 'warn', fields: { flowId: flow.id } });
     expect(store.attempts).toBe(1);
     expect(store.written.size).toBe(0);
+  });
+});
+
+/**
+ * A bus whose publishing writes are the store's compare-and-set, and, when `writesRoutes`, its route writes too, as one
+ * step would (the Redis bus on one node); `given` lists the routes each write was handed.
+ */
+function publishingBus(writesRoutes: boolean) {
+  const local = new MemoryChangeBus();
+  const given: Array<readonly string[] | undefined> = [];
+  const bus: FlowChangeBus = {
+    publish: (view) => local.publish(view),
+    subscribe: (flowId, listener) => local.subscribe(flowId, listener),
+    publishingWrite: (store: FlowStore) => ({
+      ...(writesRoutes ? { writesRoutes } : {}),
+      compareAndSetAndPublish: async (record, expectedVersion, ttlMs, _view, call, _unseen, routes) => {
+        given.push(routes);
+        const won = await store.compareAndSetFlow(record, expectedVersion, ttlMs, call);
+        if (won) for (const route of routes ?? []) await store.setRoute(`in-write:${route}`, record.id, ttlMs, call);
+        return won;
+      },
+      deliverLocally: (_flowId, view) => local.publish(view()),
+    }),
+  };
+  return { bus, given };
+}
+
+describe("a send's delivery routes with a bus whose publishing writes commit (decision 2010)", () => {
+  it('are handed to the write that commits the send when the bus writes them, and not written again', async () => {
+    const store = new FailingRouteWrites(0, () => new StoreError('unused'));
+    const { bus, given } = publishingBus(true);
+    const verikit = createVerikit({
+      provider: createTestProviderV1(),
+      secret: testSecret,
+      store,
+      changeBus: bus,
+      guard: false,
+    });
+    const flow = await verikit.start({ kind: 'phone', phoneNumber: '+2348012345671' });
+    const handed = given.find((routes) => routes !== undefined && routes.length > 0) ?? [];
+    expect(handed).toHaveLength(1);
+    expect(await store.getRoute(`in-write:${handed[0]}`)).toBe(flow.id);
+    // The engine wrote no route of its own.
+    expect(store.attempts).toBe(0);
+    await verikit.close();
+  });
+
+  it("are written by the engine after the commit when the bus's writes do not say they write routes", async () => {
+    const store = new FailingRouteWrites(0, () => new StoreError('unused'));
+    const { bus, given } = publishingBus(false);
+    const verikit = createVerikit({
+      provider: createTestProviderV1(),
+      secret: testSecret,
+      store,
+      changeBus: bus,
+      guard: false,
+    });
+    const flow = await verikit.start({ kind: 'phone', phoneNumber: '+2348012345672' });
+    expect(given.every((routes) => routes === undefined)).toBe(true);
+    expect([...store.written.values()]).toEqual([flow.id]);
+    await verikit.close();
   });
 });
