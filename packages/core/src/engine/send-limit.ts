@@ -14,6 +14,12 @@ function phoneNumberOf(context: Readonly<Record<string, unknown>>): string | und
   return typeof phoneNumber === 'string' ? phoneNumber : undefined;
 }
 
+/** The flow's id, under which the send guard keeps what it read of the flow's number; undefined for none. */
+function flowIdOf(context: Readonly<Record<string, unknown>>): string | undefined {
+  const { flowId } = context;
+  return typeof flowId === 'string' ? flowId : undefined;
+}
+
 /** The channel a phone flow's next send goes on, for its price; undefined for flows of no channel (USSD, BVN/NIN). */
 function channelOf(context: Readonly<Record<string, unknown>>): string | undefined {
   const { channel, channels } = context;
@@ -54,7 +60,13 @@ export class SendLimit {
     call?: StoreCall,
   ): Promise<void> {
     if (this.#guard === undefined) return this.take(key, now, call);
-    await this.#guard.check({ phoneNumber: phoneNumberOf(context), client, channel: channelOf(context) }, now, call, {
+    const attempt = {
+      phoneNumber: phoneNumberOf(context),
+      client,
+      channel: channelOf(context),
+      flowId: flowIdOf(context),
+    };
+    await this.#guard.check(attempt, now, call, {
       store: this.#store,
       count: { key: sendsLimitKey(key), limit: this.#policies.maxSendsPerHour, windowMs, now },
       refused: (resetAt) => this.#refused(resetAt, now),

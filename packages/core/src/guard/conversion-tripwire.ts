@@ -3,7 +3,7 @@ import type { SecretBox } from '../secrets/secrets.js';
 import { numberFactsOf, type NumberFacts } from './number-prefix.js';
 import type { TripwireSettings, TripwireTrip } from './tripwire-options.js';
 
-/** A number the tripwire has read: its facts and the keys of its country and prefix, made once per number. */
+/** What the tripwire read of a flow's number: its facts and the keys of its country and prefix, made once a flow. */
 interface Known {
   readonly facts: NumberFacts;
   readonly keys: ReadonlyArray<readonly ['country' | 'prefix', string]>;
@@ -40,16 +40,18 @@ export function wilsonUpperBound(verified: number, sends: number, z: number): nu
  * The conversion tripwire: counts sends and verifications per country and per number prefix, and refuses new sends
  * where, with confidence, almost nobody verifies (docs/abuse.md, "The conversion tripwire"). Sends are judged once
  * they settled (`settleMs`: the time a person needs to read and type), counts fade (`halfLifeMs`), a trip lasts
- * `tripMs` and is logged (`verikit.guard.tripped`) and told (`onTrip`). In this process's memory.
+ * `tripMs` and is logged (`verikit.guard.tripped`) and told (`onTrip`). In this process's memory, which never holds a
+ * number: its counts are by country and prefix, and what it read of a number is kept by the flow's id (decision 2040).
  */
 export class ConversionTripwire {
   readonly #settings: TripwireSettings;
   readonly #secrets: SecretBox;
   readonly #logger: Logger;
   readonly #counts = new Map<string, Counts>();
+  /** By flow id: a flow's number is read once for its checks, its sends and its verification. */
   readonly #known = new Map<string, Known>();
   readonly #fade: number;
-  readonly #read: (phoneNumber: string) => NumberFacts;
+  readonly #read: (phoneNumber: string, flowId: string | undefined) => NumberFacts;
 
   /**
    * `deps.factsOf`: the send guard's own reading of a number, when at the tripwire's `digits`: a number is then parsed
@@ -57,7 +59,11 @@ export class ConversionTripwire {
    */
   constructor(
     settings: TripwireSettings,
-    deps: { secrets: SecretBox; logger: Logger; factsOf?: ((phoneNumber: string) => NumberFacts) | undefined },
+    deps: {
+      secrets: SecretBox;
+      logger: Logger;
+      factsOf?: ((phoneNumber: string, flowId: string | undefined) => NumberFacts) | undefined;
+    },
   ) {
     this.#settings = settings;
     this.#secrets = deps.secrets;
@@ -66,9 +72,12 @@ export class ConversionTripwire {
     this.#read = deps.factsOf ?? ((phoneNumber) => numberFactsOf(phoneNumber, settings.digits));
   }
 
-  /** Throws a `RateLimitedError` when sends to `phoneNumber`'s country or prefix are paused by a trip. */
-  admit(phoneNumber: string, now: number): void {
-    const known = this.#knownOf(phoneNumber);
+  /**
+   * Throws a `RateLimitedError` when sends to `phoneNumber`'s country or prefix are paused by a trip. `flowId`: the
+   * flow the send is for (here and below), under which what was read of its number is kept; undefined: kept nowhere.
+   */
+  admit(phoneNumber: string, flowId: string | undefined, now: number): void {
+    const known = this.#knownOf(phoneNumber, flowId);
     if (known === undefined) return;
     const { facts } = known;
     for (const [dimension, key] of known.keys) {
@@ -85,8 +94,8 @@ export class ConversionTripwire {
   }
 
   /** Counts one send that went out. */
-  sent(phoneNumber: string, now: number): void {
-    const known = this.#knownOf(phoneNumber);
+  sent(phoneNumber: string, flowId: string | undefined, now: number): void {
+    const known = this.#knownOf(phoneNumber, flowId);
     if (known === undefined) return;
     for (const [, key] of known.keys) {
       let counts = this.#counts.get(key);
@@ -100,8 +109,8 @@ export class ConversionTripwire {
   }
 
   /** Counts one verification of a number sent to. */
-  verified(phoneNumber: string, now: number): void {
-    const known = this.#knownOf(phoneNumber);
+  verified(phoneNumber: string, flowId: string | undefined, now: number): void {
+    const known = this.#knownOf(phoneNumber, flowId);
     if (known === undefined) return;
     for (const [, key] of known.keys) {
       const counts = this.#counts.get(key);
@@ -111,12 +120,15 @@ export class ConversionTripwire {
     }
   }
 
-  /** The number's facts at the tripwire's digits and its keys; undefined for a number the allow-list names. */
-  #knownOf(phoneNumber: string): Known | undefined {
-    let known = this.#known.get(phoneNumber);
+  /**
+   * The number's facts at the tripwire's digits and its keys, kept by `flowId` (never by the number: decision 2040);
+   * undefined for a number the allow-list names.
+   */
+  #knownOf(phoneNumber: string, flowId: string | undefined): Known | undefined {
+    let known = flowId === undefined ? undefined : this.#known.get(flowId);
     if (known === undefined) {
       if (this.#settings.allow.some((prefix) => phoneNumber.startsWith(prefix))) return undefined;
-      const facts = this.#read(phoneNumber);
+      const facts = this.#read(phoneNumber, flowId);
       known = {
         facts,
         keys: [
@@ -124,8 +136,9 @@ export class ConversionTripwire {
           ['prefix', `p:${facts.prefix}`],
         ],
       };
+      if (flowId === undefined) return known;
       if (this.#known.size >= 4096) this.#known.clear();
-      this.#known.set(phoneNumber, known);
+      this.#known.set(flowId, known);
     }
     return known;
   }

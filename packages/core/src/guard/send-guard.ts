@@ -32,6 +32,8 @@ export interface SendAttempt {
   readonly client?: string | undefined;
   /** The channel of a phone flow's send (`sms`, `voice`, `whatsapp`), for its price; absent for other flows. */
   readonly channel?: string | undefined;
+  /** The flow it is for: what the guard read of its number is kept under it, never under the number (decision 2040). */
+  readonly flowId?: string | undefined;
 }
 
 interface CountedLimit {
@@ -67,6 +69,8 @@ function refusalOf(reason: unknown): { msBeforeNext: number } | undefined {
 /** One send that went out, as the guard counts it after its commit. */
 export interface SentMessage {
   readonly phoneNumber: string;
+  /** Its flow, under which the guard kept what it read of the number at the check (`SendAttempt.flowId`). */
+  readonly flowId: string | undefined;
   /** Who sent it (the flow's `sentBy`). */
   readonly provider: string | undefined;
   readonly channel: string | undefined;
@@ -104,7 +108,10 @@ export class SendGuard {
   readonly #ledger: CostLedger | undefined;
   readonly #tripwire: ConversionTripwire | undefined;
   readonly #store: SendGuardStore;
-  /** The facts of the numbers seen lately: a send is read once at its check and again when it went out. */
+  /**
+   * What was read of the numbers of the flows seen lately, by flow id (never by number: decision 2040): a send is read
+   * once at its check and again when it went out.
+   */
   readonly #facts = new Map<string, NumberFacts>();
 
   constructor(settings: GuardSettings, deps: { store: SendGuardStore; secrets: SecretBox; logger: Logger }) {
@@ -116,7 +123,9 @@ export class SendGuard {
     this.#ledger = settings.prices && new CostLedger(settings.prices.currency);
     // At the same digits the tripwire reads a number as the guard does: through the guard, one parse for both.
     const shared =
-      settings.tripwire?.digits === this.#digits ? (phoneNumber: string) => this.#factsOf(phoneNumber) : undefined;
+      settings.tripwire?.digits === this.#digits
+        ? (phoneNumber: string, flowId: string | undefined) => this.#factsOf(phoneNumber, flowId)
+        : undefined;
     this.#tripwire = settings.tripwire && new ConversionTripwire(settings.tripwire, { ...deps, factsOf: shared });
     this.#store = deps.store;
     const counted = (
@@ -227,13 +236,13 @@ export class SendGuard {
    * `recipient.refused(resetAt)`.
    */
   async check(attempt: SendAttempt, now: number, call?: StoreCall, recipient?: RecipientLimit): Promise<GuardRelease> {
-    const facts = attempt.phoneNumber === undefined ? undefined : this.#factsOf(attempt.phoneNumber);
+    const facts = attempt.phoneNumber === undefined ? undefined : this.#factsOf(attempt.phoneNumber, attempt.flowId);
     if (facts !== undefined && !this.#allows(facts.country)) {
       this.#logger.warn('verikit.guard.refused', { limit: 'country' });
       throw new InvalidInputError([{ field: 'phoneNumber', message: 'is in a country this service does not send to' }]);
     }
     // Before any count is taken: a paused range costs nothing, and a refusal there takes no unit.
-    if (attempt.phoneNumber !== undefined) this.#tripwire?.admit(attempt.phoneNumber, now);
+    if (attempt.phoneNumber !== undefined) this.#tripwire?.admit(attempt.phoneNumber, attempt.flowId, now);
     const together = this.#store.consumeWithRecipient;
     if (recipient === undefined || together === undefined || recipient.store.sendGuardStore?.() !== this.#store) {
       const release = await this.#take(this.#limits, attempt, facts, now, call);
@@ -350,16 +359,16 @@ export class SendGuard {
    * on the rate card and added to the cost ledger. Never throws: the send is made.
    */
   sent(message: SentMessage, now: number): void {
-    this.#tripwire?.sent(message.phoneNumber, now);
+    this.#tripwire?.sent(message.phoneNumber, message.flowId, now);
     if (this.#ledger === undefined) return;
-    const { country } = this.#factsOf(message.phoneNumber);
+    const { country } = this.#factsOf(message.phoneNumber, message.flowId);
     const priced = { provider: message.provider, channel: message.channel, country };
     this.#ledger.add(priced, this.#pricer!.microsOf(priced));
   }
 
-  /** Counts one verification of a number sent to, for the tripwire. */
-  verified(phoneNumber: string, now: number): void {
-    this.#tripwire?.verified(phoneNumber, now);
+  /** Counts one verification of a number sent to (of the flow `flowId`), for the tripwire. */
+  verified(phoneNumber: string, flowId: string | undefined, now: number): void {
+    this.#tripwire?.verified(phoneNumber, flowId, now);
   }
 
   /** The cost ledger as it stands; undefined without a rate card (`guard.prices`). */
@@ -367,12 +376,14 @@ export class SendGuard {
     return this.#ledger?.report();
   }
 
-  #factsOf(phoneNumber: string): NumberFacts {
-    let facts = this.#facts.get(phoneNumber);
+  /** The facts of `phoneNumber`, the number of the flow `flowId`: read once a flow, kept by its id (not kept without). */
+  #factsOf(phoneNumber: string, flowId: string | undefined): NumberFacts {
+    let facts = flowId === undefined ? undefined : this.#facts.get(flowId);
     if (facts === undefined) {
       facts = numberFactsOf(phoneNumber, this.#digits);
+      if (flowId === undefined) return facts;
       if (this.#facts.size >= 4096) this.#facts.clear();
-      this.#facts.set(phoneNumber, facts);
+      this.#facts.set(flowId, facts);
     }
     return facts;
   }

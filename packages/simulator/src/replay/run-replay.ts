@@ -117,15 +117,15 @@ export async function runReplay(scenario: TrafficScenario, options: { seed?: num
     return number;
   };
 
-  /** One send the flow asks for: admitted by the guard, then counted as gone out. */
+  /** One send the flow asks for: admitted by the guard, then counted as gone out. A flow's id is its client's. */
   const send = async (phoneNumber: string, client: string): Promise<boolean> => {
     try {
-      await guard.check({ phoneNumber, client, channel: 'sms' }, now);
+      await guard.check({ phoneNumber, client, channel: 'sms', flowId: client }, now);
     } catch (error) {
       if (RateLimitedError.isInstance(error)) return false;
       throw error;
     }
-    guard.sent({ phoneNumber, provider: 'replay', channel: 'sms' }, now);
+    guard.sent({ phoneNumber, flowId: client, provider: 'replay', channel: 'sms' }, now);
     return true;
   };
 
@@ -141,7 +141,7 @@ export async function runReplay(scenario: TrafficScenario, options: { seed?: num
     }
     totals.peopleSends += 1;
     if (chance(random, people.verify)) {
-      queue.push(now + drawSeconds(random, people.verifyAfter) * 1000, () => guard.verified(phoneNumber, now));
+      queue.push(now + drawSeconds(random, people.verifyAfter) * 1000, () => guard.verified(phoneNumber, client, now));
     } else if (chance(random, people.resend)) {
       queue.push(now + drawSeconds(random, people.resendAfter) * 1000, async () => {
         if (await send(phoneNumber, client)) totals.peopleSends += 1;

@@ -23,12 +23,13 @@ export function countSends(guard: SendGuard | undefined): AfterCommitStep | unde
         guard.sent(
           {
             phoneNumber,
+            flowId: record.id,
             provider: typeof sentBy === 'string' ? sentBy : undefined,
             channel: typeof channel === 'string' ? channel : undefined,
           },
           now,
         );
-      else if (event.type === 'verified') guard.verified(phoneNumber, now);
+      else if (event.type === 'verified') guard.verified(phoneNumber, record.id, now);
     }
   };
 }
