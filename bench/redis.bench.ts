@@ -41,7 +41,7 @@
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { createVerikit, type FlowRecord, type FlowView } from '@verikit/core';
+import { createVerikit, type FlowRecord, type FlowView, type Verikit } from '@verikit/core';
 import {
   createRedisChangeBus,
   createRedisClusterStore,
@@ -150,6 +150,7 @@ async function measure(): Promise<SummaryRow[]> {
   }
   const namespace = `vk-bench-${process.pid}-${randomUUID().slice(0, 8)}`;
   const stores: RedisFlowStore[] = [];
+  const engines: Verikit[] = [];
   try {
     const instance = (policies: Record<string, number> = {}) => {
       const provider = createTestProviderV1();
@@ -170,6 +171,7 @@ async function measure(): Promise<SummaryRow[]> {
         },
         guard: false,
       });
+      engines.push(verikit);
       return { provider, store, changeBus, verikit };
     };
 
@@ -340,6 +342,8 @@ async function measure(): Promise<SummaryRow[]> {
       `pub/sub delay A → B (${sorted.length} changes, loopback, one at a time): median ${percentile(sorted, 0.5).toFixed(3)} ms, p99 ${percentile(sorted, 0.99).toFixed(3)} ms`,
     );
   } finally {
+    // The engines first: their timers poll the store every second, and a pass on a closed store fails (and says so).
+    for (const engine of engines) await engine.close();
     for (const store of stores) await store.close().catch(() => undefined);
     await deleteNamespace(raw, namespace);
     raw.destroy();
@@ -363,7 +367,14 @@ async function engineLoad(store: RedisFlowStore, pubSub: PubSubMode | undefined)
     phoneNumber,
   );
   await throughput(step, warmupMs);
-  return { measure: async () => 2 * (await rate(step, measureMs)), close: () => changeBus.close() };
+  return {
+    measure: async () => 2 * (await rate(step, measureMs)),
+    // The engine before its bus and store: its timers stop polling the store, which closes after.
+    close: async () => {
+      await verikit.close();
+      await changeBus.close();
+    },
+  };
 }
 
 async function clusterBench(): Promise<void> {
