@@ -141,10 +141,23 @@ export function createVerikit(options: VerikitOptions): Verikit {
     phoneStartByHand(settings.defaultCountry, settings.inputs.phoneStart),
   );
   const flowSecrets = new FlowSecrets(settings.secret);
-  /** One engine call: the store may bound all its commands by one deadline (the Redis store's `commandTimeoutMs`). */
+  /**
+   * One engine call: the store may bound all its commands by one deadline (the Redis store's `commandTimeoutMs`). The
+   * call ends as it settles, in one `then` (a `finally` makes three promises and two more microtask turns).
+   */
   function within<T>(work: (call: StoreCall | undefined) => Promise<T>): Promise<T> {
     const call = store.openCall?.();
-    return call === undefined ? work(undefined) : work(call).finally(() => call.end());
+    if (call === undefined) return work(undefined);
+    return work(call).then(
+      (result) => {
+        call.end();
+        return result;
+      },
+      (error: unknown) => {
+        call.end();
+        throw error;
+      },
+    );
   }
 
   const timerWorker = new TimerWorker(settings.timers, {
