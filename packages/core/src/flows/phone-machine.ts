@@ -418,10 +418,10 @@ export function createPhoneMachine(policies: FlowPolicies) {
           'inbound-message': onInboundMessage,
           'submit-code': {
             target: 'checking',
-            // Object.assign, not a spread of the fresh object given `error` (decision 1770): this runs for every code.
-            actions: assign(({ context, event }) =>
-              Object.assign(beginEffect(context, 'phone.check', event.now, policies), { error: undefined }),
-            ),
+            actions: assign(({ context, event }) => ({
+              ...beginEffect(context, 'phone.check', event.now, policies),
+              error: undefined,
+            })),
           },
           resend: onResend,
         },

@@ -1,5 +1,4 @@
 import {
-  and,
   createActor,
   type AnyActorRef,
   type AnyActorScope,
@@ -327,26 +326,12 @@ function assigned(assignment: unknown, args: Args & Record<string, unknown>, par
   return partial;
 }
 
-/** How xstate's `and` checks its guards: every one, in order, as xstate's evaluation does. */
-const andCheck = (and([]) as unknown as BuiltinGuard).check;
-
-/**
- * xstate's guard evaluation: a named, `{ type, params }` or inline guard; builtin ones check themselves, but `and`
- * is evaluated here as xstate does, on the same `args` (xstate's makes a `{ context, event }` per guard, and a wrong
- * code's answer passes nine).
- */
+/** xstate's guard evaluation: a named, `{ type, params }` or inline guard; builtin ones (`and`…) check themselves. */
 function evaluateGuard(guard: Reference, args: Args, snapshot: AnyMachineSnapshot): boolean {
   const implementation = resolve(snapshot.machine.implementations.guards, guard);
   if (implementation === undefined) throw new Error(`Guard '${typeOf(guard as never)}' is not implemented.`);
   if (typeof implementation !== 'function') return evaluateGuard(implementation as Reference, args, snapshot);
-  if ('check' in implementation) {
-    const { check, guards } = implementation as BuiltinGuard & { guards?: Reference[] };
-    if (guards === undefined || check !== andCheck)
-      return (implementation as BuiltinGuard).check(snapshot, args, implementation);
-    for (let index = 0; index < guards.length; index += 1)
-      if (!evaluateGuard(guards[index]!, args, snapshot)) return false;
-    return true;
-  }
+  if ('check' in implementation) return (implementation as BuiltinGuard).check(snapshot, args, implementation);
   const params = typeof guard === 'function' ? undefined : paramsOf(guard, args);
   return Boolean((implementation as (args: Args, params: unknown) => unknown)(args, params));
 }
