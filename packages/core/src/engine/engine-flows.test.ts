@@ -4,7 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { CapabilityError, ProviderRejectedError, ProviderUnavailableError, RateLimitedError } from '@verikit/provider';
 import { EventNotAllowedError } from '../errors/index.js';
 import type { FlowRecord } from '../store/flow-store.js';
+import { createMemoryKeyv, KeyvFlowStore } from '../store/keyv-flow-store.js';
 import { setup } from './engine.fixtures.js';
+import { ManualClock } from './manual-clock.fixtures.js';
 
 const phone = '+2348012345678';
 
@@ -363,12 +365,18 @@ describe('ussd flow', () => {
   });
 
   it("the route that takes the service's result to the flow lives as long as the flow waits for the dial", async () => {
-    // No retention and a short initiation deadline: the route set at start would expire after 1 s. (At 100 ms, a
-    // loaded machine let the initiation call itself run past its deadline.)
-    const { verikit } = setup({ policies: { retentionMs: 0, resendCooldownMs: 0, effectTimeoutMs: 1000 } });
+    // No retention: the route set while the initiation call runs lives as long as that call may (effectTimeoutMs).
+    // The store's expiry follows the engine's manual clock, so the test moves time past it without sleeping.
+    const clock = new ManualClock();
+    const store = new KeyvFlowStore(createMemoryKeyv({ clock }));
+    const { verikit } = setup({
+      clock,
+      store,
+      policies: { retentionMs: 0, resendCooldownMs: 0, effectTimeoutMs: 10_000 },
+    });
     const started = await verikit.start({ kind: 'ussd', phoneNumber: phone });
     expect(started.status).toBe('awaiting-dial');
-    await new Promise((resolve) => setTimeout(resolve, 1300));
+    clock.advance(10_300);
     const received = await verikit.receive({
       id: randomUUID(),
       event: { type: 'ussd-verification', phoneNumber: phone, status: 'success' },
