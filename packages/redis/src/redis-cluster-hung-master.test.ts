@@ -28,8 +28,11 @@ describe.skipIf(missing !== undefined)(
     const clusters: PrivateCluster[] = [];
     const stores: RedisFlowStore[] = [];
     const buses: RedisChangeBus[] = [];
+    // Closed first: an engine's timers poll its store until it closes, and a poll on a closed store logs a failure.
+    const engines: Verikit[] = [];
 
     afterAll(async () => {
+      for (const engine of engines) await engine.close().catch(() => undefined);
       for (const bus of buses) await bus.close().catch(() => undefined);
       for (const store of stores) await store.disconnect().catch(() => undefined);
       for (const cluster of clusters) await cluster.stop();
@@ -45,7 +48,7 @@ describe.skipIf(missing !== undefined)(
         const resyncs: string[][] = [];
         const instance = (onResync?: (flowIds: readonly string[]) => void) =>
           clusterInstance(
-            { stores, buses },
+            { stores, buses, engines },
             { urls: cluster.urls, namespace, secret, policies, pubSub, ...(onResync ? { onResync } : {}) },
           );
         const a = instance();

@@ -239,10 +239,10 @@ export interface ClusterInstanceOptions {
 
 /**
  * An app instance of the failover tests: a cluster store, a change bus over it and an engine on the test provider,
- * without the send guard. Its store and bus are pushed on `owned`, for the test to close.
+ * without the send guard. Its engine, store and bus are pushed on `owned`, for the test to close (engines first).
  */
 export function clusterInstance(
-  owned: { stores: RedisFlowStore[]; buses: RedisChangeBus[] },
+  owned: { stores: RedisFlowStore[]; buses: RedisChangeBus[]; engines: Verikit[] },
   options: ClusterInstanceOptions,
 ): { store: RedisFlowStore; changeBus: RedisChangeBus; verikit: Verikit } {
   const { urls, namespace, secret, policies, pubSub, onResync } = options;
@@ -251,5 +251,6 @@ export function clusterInstance(
   owned.stores.push(store);
   owned.buses.push(changeBus);
   const verikit = createVerikit({ provider: createTestProviderV1(), store, changeBus, secret, policies, guard: false });
+  owned.engines.push(verikit);
   return { store, changeBus, verikit };
 }

@@ -6,6 +6,7 @@
  * has a private cluster, so the shared one is never disturbed. The time recovery took is printed as `[measured]` and
  * never asserted (docs/scaling.md gives the measured range); 60 s without it is a failure.
  */
+import type { Verikit } from '@verikit/core';
 import { freshPhoneNumber } from '@verikit/testing';
 import { afterAll, describe, expect, it } from 'vitest';
 import { WorkerProcess } from './multi-process.fixtures.js';
@@ -36,8 +37,11 @@ describe.skipIf(missing !== undefined)('a subscribe-only process on Redis Cluste
   const workers: WorkerProcess[] = [];
   const stores: RedisFlowStore[] = [];
   const buses: RedisChangeBus[] = [];
+  // Closed first: an engine's timers poll its store until it closes, and a poll on a closed store logs a failure.
+  const engines: Verikit[] = [];
 
   afterAll(async () => {
+    for (const engine of engines) await engine.close().catch(() => undefined);
     for (const worker of workers) worker.kill();
     for (const bus of buses) await bus.close().catch(() => undefined);
     for (const store of stores) await store.disconnect().catch(() => undefined);
@@ -57,7 +61,7 @@ describe.skipIf(missing !== undefined)('a subscribe-only process on Redis Cluste
 
       // The writer, in this process.
       const { changeBus, verikit } = clusterInstance(
-        { stores, buses },
+        { stores, buses, engines },
         { urls: cluster.urls, namespace, secret, policies, pubSub },
       );
       const flows = await Promise.all(
