@@ -212,13 +212,7 @@ export class ExpiringMap extends Map<string, string> {
    */
   liveVersionAt(key: string): number {
     const [section, inner] = this.#locate(key);
-    const stored = section.entries.get(inner);
-    if (stored === undefined) return 0;
-    if (this.isPast(storedExpiry(stored))) {
-      section.entries.delete(inner);
-      return 0;
-    }
-    return storedVersion(stored, this.#shapes, inner);
+    return this.#liveVersionIn(section, inner);
   }
 
   /**
@@ -226,14 +220,18 @@ export class ExpiringMap extends Map<string, string> {
    * the key: a compare-and-set's check reads it so, and {@link writeRecord} writes it.
    */
   liveRecordVersion(id: string): number {
-    const section = this.#recordsSection();
-    const stored = section.entries.get(id);
+    return this.#liveVersionIn(this.#recordsSection(), id);
+  }
+
+  /** {@link liveVersionAt} of the entry `inner` of `section`. */
+  #liveVersionIn(section: Section, inner: string): number {
+    const stored = section.entries.get(inner);
     if (stored === undefined) return 0;
     if (this.isPast(storedExpiry(stored))) {
-      section.entries.delete(id);
+      section.entries.delete(inner);
       return 0;
     }
-    return storedVersion(stored, this.#shapes, id);
+    return storedVersion(stored, this.#shapes, inner);
   }
 
   /**
