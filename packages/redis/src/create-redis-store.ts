@@ -64,19 +64,23 @@ export function createRedisStore(options: RedisStoreOptions = {}): RedisFlowStor
     } as RedisClientOptions['socket'],
   };
   const namespace = options.namespace ?? defaultNamespace;
-  const adapter = new KeyvRedis(clientOptions, {
-    namespace,
-    throwOnErrors: true,
-    throwOnConnectError: true,
-    connectionTimeout: connectTimeoutMs,
-  });
+  const adapter = new KeyvRedis(clientOptions, adapterOptions(namespace, connectTimeoutMs));
   adapter.client.on('ready', reconnect.onReady);
-  const keyv = new Keyv(adapter, {
+  return new RedisFlowStore(flowKeyv(adapter, namespace), { connectTimeoutMs, commandTimeoutMs });
+}
+
+/** The options of a flow store's Keyv Redis adapter, on one node or a cluster: every error thrown, none swallowed. */
+export function adapterOptions(namespace: string, connectTimeoutMs: number) {
+  return { namespace, throwOnErrors: true, throwOnConnectError: true, connectionTimeout: connectTimeoutMs };
+}
+
+/** The Keyv a {@link RedisFlowStore} runs over: the store's own key names (no Keyv prefix), JSON, errors thrown. */
+export function flowKeyv(adapter: Keyv['store'], namespace: string): Keyv {
+  return new Keyv(adapter, {
     namespace,
     useKeyPrefix: false,
     serialize: JSON.stringify,
     deserialize: JSON.parse,
     throwOnErrors: true,
   });
-  return new RedisFlowStore(keyv, { connectTimeoutMs, commandTimeoutMs });
 }

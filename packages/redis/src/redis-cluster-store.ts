@@ -1,5 +1,5 @@
 import KeyvRedis, { createCluster, type RedisClusterOptions } from '@keyv/redis';
-import Keyv from 'keyv';
+import { adapterOptions, flowKeyv } from './create-redis-store.js';
 import { RedisFlowStore } from './redis-flow-store.js';
 
 /** Options of {@link createRedisClusterStore}. */
@@ -63,20 +63,8 @@ export function createRedisClusterStore(options: RedisClusterStoreOptions): Redi
     },
   });
   const namespace = options.namespace ?? 'verikit';
-  const adapter = new KeyvRedis(cluster, {
-    namespace,
-    throwOnErrors: true,
-    throwOnConnectError: true,
-    connectionTimeout: connectTimeoutMs,
-  });
-  const keyv = new Keyv(adapter, {
-    namespace,
-    useKeyPrefix: false,
-    serialize: JSON.stringify,
-    deserialize: JSON.parse,
-    throwOnErrors: true,
-  });
-  return new RedisFlowStore(keyv, {
+  const adapter = new KeyvRedis(cluster, adapterOptions(namespace, connectTimeoutMs));
+  return new RedisFlowStore(flowKeyv(adapter, namespace), {
     connectTimeoutMs,
     ...(options.commandTimeoutMs === undefined ? {} : { commandTimeoutMs: options.commandTimeoutMs }),
   });
